@@ -1,0 +1,74 @@
+// cli_options.h — the command line shared by the GUI, `attnviz dump` and `attnviz export`.
+//
+// Every subcommand takes the same input options (sentence, sizes, mask, …), turned into a core::ModelSpec
+// here, so that `attnviz --sentence S --heads 4`, `dump` and `export` compute the very same numbers.
+// Parsing is CLI11's; checking values against each other (heads vs d_model) is core::resolveDimensions's.
+#pragma once
+
+#include "core/model.h"
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnviz::app {
+
+// The options as typed, before they become a ModelSpec.
+struct InputOptions {
+    std::string sentence{core::kDefaultSentence};
+    std::vector<std::string> batch;          // --batch "s1" "s2" …: overrides --sentence
+    std::vector<std::string> cross;          // --cross "decoder sentence" (one per batch sentence)
+    int dModel = 64;
+    int heads = 8;
+    int dK = 0;
+    int dV = 0;
+    std::uint64_t seed = 42;
+    std::string mask = "none";               // none|padding|causal|both
+    std::string fill = "-1e9";               // -1e9|-inf
+    std::string softmax = "safe";            // safe|pytorch
+    std::optional<float> scale;
+    bool cls = false;
+    bool noPositional = false;
+    bool biases = false;
+    int tokenLimit = core::kDefaultTokenLimit;
+};
+
+// Adds the input options to a CLI11 (sub)command.
+void addInputOptions(CLI::App& command, InputOptions& options);
+// Turns parsed options into a spec; throws core::InputError with one clear sentence for a bad combination.
+core::ModelSpec toModelSpec(const InputOptions& options);
+
+// GUI-only options of the top-level command.
+struct GuiOptions {
+    std::optional<std::filesystem::path> screenshot;  // --screenshot FILE: render a few frames, save, exit
+    std::string stage;                                 // --stage N|NAME (GUI start stage / screenshot stage)
+    int head = 0;                                      // --head I
+    std::string size;                                  // --size WxH
+};
+
+struct DumpOptions {
+    std::filesystem::path out;
+    bool force = false;
+};
+
+struct ExportOptions {
+    std::filesystem::path out;
+    std::string stage = "all";     // all|N|NAME
+    std::string matrix;            // a Trace tensor key, e.g. attention_weights
+    std::optional<int> head;
+    std::string kind = "matrix";   // matrix|stage|heads|poster
+    int scale = 2;                 // 1–4
+    std::string background = "light";  // light|dark|transparent
+    std::string colormap;          // empty: the stage's default
+    bool force = false;
+};
+
+// Each subcommand: returns the process exit code; prints one clear line to stderr on error.
+int runGui(const core::ModelSpec& spec, const GuiOptions& options);
+int runDump(const core::ModelSpec& spec, const DumpOptions& options);
+int runExport(const core::ModelSpec& spec, const ExportOptions& options);
+
+}  // namespace attnviz::app

@@ -1,0 +1,59 @@
+// colormap.h — the colormaps of every heatmap, as data, with a CPU sampler that matches the shader exactly.
+//
+// The GUI uploads table(map) as a 256×1 RGBA8 lookup texture and shaders/heatmap.frag samples it with the same
+// index rule as sample() below; the PNG export calls sample() directly. So a cell has the same color on screen
+// and in an exported figure. Special values have their own colors (never a colormap color):
+//   NaN → magenta-ish, +inf → white-hot, −inf → near-black blue, masked → grey (hatched where drawn).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace attnviz::colormap {
+
+struct Rgb8 {
+    std::uint8_t r, g, b;
+    friend bool operator==(const Rgb8&, const Rgb8&) = default;
+};
+
+enum class Colormap { Viridis, Cividis, Magma, Coolwarm, RdBu };
+inline constexpr int kTableSize = 256;
+
+// Sequential maps (viridis, cividis, magma) are for values with a fixed range such as probabilities [0, 1];
+// diverging maps (coolwarm, RdBu) for signed values on a symmetric range ±max|x|.
+bool isDiverging(Colormap map);
+std::string_view name(Colormap map);                      // "viridis"
+std::optional<Colormap> findColormap(std::string_view name);
+std::span<const Colormap> allColormaps();
+const std::array<Rgb8, kTableSize>& table(Colormap map);
+
+inline constexpr Rgb8 kNanColor{230, 0, 230};         // magenta: "not a number"
+inline constexpr Rgb8 kPositiveInfColor{255, 255, 255};
+inline constexpr Rgb8 kNegativeInfColor{10, 10, 40};
+inline constexpr Rgb8 kMaskedColor{128, 128, 128};    // grey, with hatching where it is drawn
+
+// Which of the special cases a value is in (Finite otherwise).
+enum class ValueClass { Finite, Nan, PositiveInf, NegativeInf };
+ValueClass classify(float value);
+
+// The lookup index of a finite value in [lo, hi]: t = clamp((v − lo) / (hi − lo), 0, 1), index =
+// min(floor(t · 256), 255). A degenerate range (hi ≤ lo) maps everything to the middle (index 128).
+// The shader computes exactly this and samples the texel centre (index + 0.5) / 256.
+int tableIndex(float value, float lo, float hi);
+
+// The color of a value: the special colors for NaN/±inf, the table entry otherwise.
+Rgb8 sample(Colormap map, float value, float lo, float hi);
+
+// The display range of a matrix: [0, 1] for probabilities; ±max|x| over finite values for diverging maps
+// (±1 when all are zero); [min, max] over finite values otherwise.
+struct Range {
+    float lo = 0.0f;
+    float hi = 1.0f;
+};
+enum class RangeKind { Probability, Symmetric, MinMax };
+Range computeRange(std::span<const float> values, RangeKind kind);
+
+}  // namespace attnviz::colormap

@@ -1,0 +1,142 @@
+// attention.h — multi-head attention, forward only, keeping every intermediate (a Trace) for display.
+//
+// Dimension names used in every shape comment of the core:
+//   b        batch size (sentences)                   h      number of heads
+//   l        sequence length (self-attention)         d_model width of X and of the output
+//   l_q      query length (decoder side in cross)     d_k    width of one head's queries and keys
+//   l_k      key/value length (encoder side)          d_v    width of one head's values
+// Fused weights: W^Q, W^K are d_model × h·d_k, W^V is d_model × h·d_v, W^O is h·d_v × d_model. Head i's W_i^Q is
+// the column block i·d_k … (i+1)·d_k − 1 of W^Q (seed 004: one big linear layer = h stacked small ones).
+//
+// What this file does not do: tokenize, embed, read files, or know about drawing. Same inputs → the same
+// Trace, bit for bit, whatever the thread count (each thread writes disjoint blocks; no reductions race).
+#pragma once
+
+#include "core/matrix.h"
+#include "core/tokenizer.h"  // InputError
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace attnviz::core {
+
+enum class MaskKind { None, Padding, Causal, Both };
+enum class MaskFill { MinusBillion, MinusInfinity };  // −1e9 as the Annotated Transformer; −∞ as nn.MultiheadAttention
+// What softmax does with a row whose every key is masked:
+//   Safe    → zeros, and the row is flagged (Trace::fullyMaskedRows) so the UI can say why;
+//   PyTorch → exactly what PyTorch computes: uniform weights with a −1e9 fill, NaN with −∞.
+enum class SoftmaxMode { Safe, PyTorch };
+
+inline constexpr int kMaxDModel = 4096;
+inline constexpr int kMaxHeads = 256;
+
+struct AttentionConfig {
+    int dModel = 64;
+    int heads = 8;
+    int dK = 0;  // 0 → d_model / h
+    int dV = 0;  // 0 → d_model / h
+    MaskKind mask = MaskKind::None;
+    MaskFill fill = MaskFill::MinusBillion;
+    SoftmaxMode softmax = SoftmaxMode::Safe;
+    std::optional<float> scale;  // default 1/√d_k
+};
+
+// The sizes after defaults are applied and checked.
+struct Dimensions {
+    int dModel = 0;
+    int heads = 0;
+    int dK = 0;
+    int dV = 0;
+    float scale = 0.0f;
+};
+
+// Applies defaults and checks the sizes; throws InputError naming the bad value and what is allowed
+// (for example the valid head counts for this d_model).
+Dimensions resolveDimensions(const AttentionConfig& config);
+// Head counts h that divide d_model (so d_k = d_model / h is whole), ascending.
+std::vector<int> validHeadCounts(int dModel);
+
+struct Weights {
+    Matrix wq;  // d_model × h·d_k
+    Matrix wk;  // d_model × h·d_k
+    Matrix wv;  // d_model × h·d_v
+    Matrix wo;  // h·d_v × d_model
+    RowVector bq, bk, bv, bo;  // 1 × (h·d_k | h·d_k | h·d_v | d_model), or empty when the layer has no biases
+    bool hasBiases() const { return bq.size() > 0; }
+};
+
+// Xavier-uniform (Glorot) weights from a seed: U(−a, a) with a = √(6 / (fan_in + fan_out)); biases U(−0.1, 0.1).
+Weights initWeights(const Dimensions& dims, std::uint64_t seed, bool withBiases);
+// Throws InputError naming the matrix, the expected shape and the shape found.
+void checkWeightShapes(const Weights& weights, const Dimensions& dims);
+
+// The inputs of one forward pass, one matrix per batch element (unpadded; forward pads to the longest).
+struct AttentionInput {
+    std::vector<Matrix> keyValueSide;  // b × (l_k,b × d_model): the sentence (self) or the encoder side (cross)
+    std::vector<Matrix> querySide;     // empty for self-attention; else b × (l_q,b × d_model) from the decoder
+    bool isCross() const { return !querySide.empty(); }
+};
+
+// Every tensor the forward pass makes, with PyTorch's shapes. The names are the .npy file names of `dump`.
+enum class TensorId : int {
+    X,                // b × l_k × d_model   the key/value side input (the sentence for self-attention)
+    XQuery,           // b × l_q × d_model   the query side input (cross-attention only; else empty)
+    WQ, WK, WV, WO,   // the fused weights (see legend)
+    Q, K, V,          // b × l_q × h·d_k, b × l_k × h·d_k, b × l_k × h·d_v
+    QHeads,           // b × h × l_q × d_k   Q split into heads
+    KHeads,           // b × h × l_k × d_k
+    VHeads,           // b × h × l_k × d_v
+    Scores,           // b × h × l_q × l_k   S_i = Q_i K_iᵀ
+    ScaledScores,     // b × h × l_q × l_k   S_i · scale
+    Mask,             // b × 1 × 1 × l_k (padding) or b × 1 × l_q × l_k (causal, both); 1 = keep, 0 = masked
+    MaskedScores,     // b × h × l_q × l_k   masked entries replaced by the fill value
+    AttentionWeights, // b × h × l_q × l_k   A_i = softmax(masked scores) row-wise
+    ZHeads,           // b × h × l_q × d_v   Z_i = A_i V_i
+    Concat,           // b × l_q × h·d_v     [Z_0 … Z_{h−1}]
+    Output,           // b × l_q × d_model   O = Concat W^O (+ b^O)
+    Count
+};
+inline constexpr int kTensorCount = static_cast<int>(TensorId::Count);
+
+struct TensorInfo {
+    TensorId id;
+    std::string_view key;      // file-name friendly: "attention_weights"
+    std::string_view symbol;   // as in the paper: "A_i"
+    std::string_view meaning;  // one plain sentence
+};
+const TensorInfo& tensorInfo(TensorId id);
+std::optional<TensorId> findTensor(std::string_view key);
+
+struct Trace {
+    Dimensions dims;
+    MaskKind mask = MaskKind::None;
+    MaskFill fill = MaskFill::MinusBillion;
+    SoftmaxMode softmax = SoftmaxMode::Safe;
+    bool cross = false;
+    int batch = 0;
+    int queryLength = 0;                 // l_q (padded)
+    int keyLength = 0;                   // l_k (padded)
+    std::vector<int> queryLengths;       // b: unpadded l_q per batch element
+    std::vector<int> keyLengths;         // b: unpadded l_k per batch element
+    std::array<Tensor, kTensorCount> tensors;
+    // b × l_q, row-major: 1 where every key of that query row is masked (the row softmax cannot normalise).
+    std::vector<std::uint8_t> fullyMaskedRows;
+    // The per-head path (h separate d_model × d_k matrices, seed 004) against the fused one: max |difference|.
+    float perHeadMaxDifference = 0.0f;
+
+    const Tensor& operator[](TensorId id) const { return tensors[static_cast<std::size_t>(id)]; }
+    Tensor& operator[](TensorId id) { return tensors[static_cast<std::size_t>(id)]; }
+    int fullyMaskedRowCount() const;
+};
+
+// Runs the forward pass (DESIGN.md stages 2–10) and returns every intermediate.
+// Throws InputError when the inputs do not fit the weights or the configuration (e.g. causal + cross).
+Trace forward(const AttentionInput& input, const Weights& weights, const AttentionConfig& config);
+
+// Head i's slice of a fused weight: columns i·width … (i+1)·width − 1, copied (d_model × width).
+Matrix headBlock(const Matrix& fused, int head, int width);
+
+}  // namespace attnviz::core

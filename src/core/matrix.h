@@ -1,0 +1,49 @@
+// matrix.h — the storage types every layer of attnviz shares.
+//
+// Storage order is explicit: everything is ROW-MAJOR (C order), like NumPy arrays, GL textures and PNG rows,
+// so a matrix's bytes can go to a .npy file, a texture upload or a raster without transposing. Eigen's default
+// is column-major; never use plain Eigen::MatrixXf for data that leaves a function.
+#pragma once
+
+#include <Eigen/Core>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace attnviz::core {
+
+using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using RowVector = Eigen::Matrix<float, 1, Eigen::Dynamic, Eigen::RowMajor>;
+using MatrixView = Eigen::Map<const Matrix>;
+
+// An n-dimensional float array in C order with PyTorch's shapes (e.g. b × h × l × d_k).
+// The last two dimensions are a matrix; the leading ones index batch and head.
+struct Tensor {
+    std::vector<int> shape;
+    std::vector<float> data;  // size == product of shape, row-major
+
+    Tensor() = default;
+    explicit Tensor(std::vector<int> shape_);
+
+    int rank() const { return static_cast<int>(shape.size()); }
+    int dim(int axis) const { return shape.at(static_cast<std::size_t>(axis < 0 ? rank() + axis : axis)); }
+    std::size_t size() const { return data.size(); }
+    bool empty() const { return data.empty(); }
+
+    int rows() const { return rank() >= 2 ? dim(-2) : 1; }
+    int cols() const { return rank() >= 1 ? dim(-1) : 1; }
+    // Number of (rows × cols) slices: the product of the leading dimensions (b·h for b × h × l × d_k).
+    int sliceCount() const;
+
+    // The matrix slice at a flat leading index (for b × h × l × l: slice = batch·h + head).
+    MatrixView slice(int flatIndex) const;
+    float* sliceData(int flatIndex);
+    // Slice for (batch, head) of a rank-4 tensor, or (batch) of a rank-3 one (head ignored), where a leading
+    // dimension of 1 broadcasts (a b×1×1×l padding mask gives the same slice for every head).
+    MatrixView slice(int batch, int head) const;
+
+    std::string shapeString() const;  // "2 × 8 × 11 × 64"
+};
+
+}  // namespace attnviz::core

@@ -1,0 +1,48 @@
+// model.h — from sentences to a Trace in one call: tokenize → embed (+ positions) → weights → forward.
+//
+// ModelSpec is everything a user chooses that defines the numbers (the GUI's AppState and the CLI both fill
+// one); ModelRun is everything computed from it, for display, dump and export. Pure: no files, no GL.
+#pragma once
+
+#include "core/attention.h"
+#include "core/tokenizer.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnviz::core {
+
+inline constexpr std::string_view kDefaultSentence = "The animal didn't cross the street because it was too tired";
+
+struct ModelSpec {
+    std::vector<std::string> sentences{std::string(kDefaultSentence)};  // b ≥ 1; the key/value side
+    std::vector<std::string> decoderSentences;  // empty → self-attention; else one per sentence (cross-attention)
+    AttentionConfig attention;
+    std::uint64_t seed = 42;
+    bool positional = true;     // add sinusoidal positional encoding to the embeddings
+    bool prependCls = false;    // "[CLS]" first in every sentence
+    bool biases = false;        // linear layers with biases
+    int tokenLimit = kDefaultTokenLimit;
+    std::optional<Weights> customWeights;  // instead of seeded Xavier init (shapes are checked)
+};
+
+inline constexpr int kMaxBatch = 16;
+
+struct ModelRun {
+    ModelSpec spec;
+    Dimensions dims;
+    std::vector<std::vector<std::string>> tokens;       // b: key/value side tokens (the sentence, or the encoder's)
+    std::vector<std::vector<std::string>> queryTokens;  // b: query side tokens (== tokens for self-attention)
+    Tensor embeddings;        // b × l_k × d_model: E[ids], zero rows for padding, no positions
+    Tensor queryEmbeddings;   // b × l_q × d_model (cross only)
+    Tensor positions;         // max(l_q, l_k) × d_model: the positional encoding added (zeros when off)
+    Weights weights;
+    Trace trace;
+};
+
+// Throws InputError (one clear sentence, naming the sentence number when b > 1) for bad input.
+ModelRun runModel(const ModelSpec& spec);
+
+}  // namespace attnviz::core

@@ -1,0 +1,42 @@
+// stages.h — the ordered stages of one forward pass (the table in DESIGN.md), as data.
+//
+// Each stage says what it is called, its formula, the matching PyTorch line (Annotated Transformer style), a
+// plain explanation, and which Trace tensors it shows. The UI's timeline, the export's file names and the
+// CLI's --stage all come from this one list.
+#pragma once
+
+#include "core/attention.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnviz::core {
+
+enum class StageId : int {
+    Tokens, Embed, Project, SplitHeads, Scores, Scale, Mask, Softmax, WeightedSum, Concat, Output, Count
+};
+inline constexpr int kStageCount = static_cast<int>(StageId::Count);
+
+struct Stage {
+    StageId id;
+    std::string_view key;          // "softmax": file names and --stage NAME
+    std::string_view title;        // "Softmax"
+    std::string_view formula;      // "A_i = softmax(S_i / sqrt(d_k))"
+    std::string_view pytorch;      // with {b} {h} {l} {l_q} {l_k} {d_model} {d_k} {d_v} placeholders for shapes
+    std::string_view explanation;  // one or two plain sentences: what this step does and why
+    std::vector<TensorId> shows;   // the Trace tensors this stage draws, in order (empty for Tokens)
+    int number() const { return static_cast<int>(id); }
+};
+
+const std::vector<Stage>& stages();
+const Stage& stage(StageId id);
+// Accepts a number ("7") or a key ("softmax"); nullopt when neither matches.
+std::optional<StageId> findStage(std::string_view numberOrKey);
+// Replaces the placeholders of a stage's text with this trace's sizes: "{l}" → "11".
+std::string substituteShapes(std::string_view text, const Trace& trace);
+// "b × h × l × d_k" for a tensor of this trace, in symbols (the numeric shape is Tensor::shapeString()).
+std::string symbolicShape(TensorId id, const Trace& trace);
+
+}  // namespace attnviz::core

@@ -1,0 +1,45 @@
+// tokenizer.h — splits a sentence into the tokens that become the rows of X.
+//
+// A teaching tokenizer, not a subword one: every token is a word, a number or one punctuation character, so
+// each row of every matrix is a word a learner can read.
+//   * Splits on Unicode whitespace; every ASCII punctuation character and common Unicode punctuation (“ ” ‘ ’ …
+//     — – « » ¿ ¡) is a token of its own. So "didn't" → "didn", "'", "t" (as BERT's basic tokenizer does), and
+//     "tired." → "tired", ".".
+//   * Letters of any script (UTF-8 decoded) stay together; case is kept.
+//   * Optional "[CLS]" first, as BERT does for classification.
+// Errors (thrown as InputError with a message a user can act on): invalid UTF-8 (with the byte offset), an empty
+// or whitespace-only sentence, more tokens than the limit.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnviz::core {
+
+// Every error a user can cause with bad input. The message is one sentence that says what is wrong and what
+// is allowed; callers show it as is.
+class InputError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+inline constexpr int kDefaultTokenLimit = 64;
+inline constexpr int kMaxTokenLimit = 2048;
+inline constexpr std::string_view kClsToken = "[CLS]";
+
+struct TokenizeOptions {
+    bool prependCls = false;
+    int tokenLimit = kDefaultTokenLimit;  // 1 … kMaxTokenLimit; counts [CLS]
+};
+
+std::vector<std::string> tokenize(std::string_view sentence, const TokenizeOptions& options = {});
+
+// The byte offset of the first invalid UTF-8 sequence, or npos when `text` is valid UTF-8.
+std::size_t findInvalidUtf8(std::string_view text);
+
+// Decodes UTF-8 into code points (invalid bytes become U+FFFD). Used to build font glyph ranges.
+std::vector<char32_t> decodeUtf8(std::string_view text);
+
+}  // namespace attnviz::core

@@ -1,0 +1,36 @@
+# CMake glue for the Debian 12 packages attnviz uses. Nothing here is third-party source: only imported
+# targets for system libraries that ship no CMake config of their own (scripts/setup installs them all).
+find_package(PkgConfig REQUIRED)
+find_package(Eigen3 3.4 REQUIRED NO_MODULE)          # libeigen3-dev → Eigen3::Eigen
+find_package(Threads REQUIRED)
+find_package(PNG REQUIRED)                           # libpng-dev → PNG::PNG
+find_package(nlohmann_json 3 REQUIRED)               # nlohmann-json3-dev → nlohmann_json::nlohmann_json
+find_package(CLI11 REQUIRED)                         # libcli11-dev → CLI11::CLI11
+
+# stb (libstb-dev): headers in /usr/include/stb, implementations compiled into libstb.
+pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
+add_library(attnviz::stb ALIAS PkgConfig::STB)
+
+if(ATTNVIZ_BUILD_TESTS)
+  find_package(doctest REQUIRED)                     # doctest-dev → doctest::doctest, doctest_discover_tests
+endif()
+if(ATTNVIZ_BUILD_BENCH)
+  find_package(benchmark REQUIRED)                   # libbenchmark-dev → benchmark::benchmark
+endif()
+
+if(ATTNVIZ_BUILD_GUI)
+  find_package(OpenGL REQUIRED)
+  find_package(glfw3 3.3 REQUIRED)                   # libglfw3-dev → glfw
+  pkg_check_modules(EPOXY REQUIRED IMPORTED_TARGET epoxy)   # libepoxy-dev: GL function loading for src/render
+  add_library(attnviz::epoxy ALIAS PkgConfig::EPOXY)
+
+  # Debian's libimgui-dev: a static libimgui.a (Dear ImGui 1.86 with its GLFW and OpenGL3 backends), found via
+  # pkg-config `imgui`. Its backends reference GLFW and dlopen, so they are linked here once for every user.
+  pkg_check_modules(IMGUI REQUIRED imgui)
+  find_library(IMGUI_LIBRARY NAMES libimgui.a imgui HINTS ${IMGUI_LIBRARY_DIRS} REQUIRED)
+  add_library(attnviz::imgui STATIC IMPORTED GLOBAL)
+  set_target_properties(attnviz::imgui PROPERTIES
+    IMPORTED_LOCATION "${IMGUI_LIBRARY}"
+    INTERFACE_INCLUDE_DIRECTORIES "/usr/include/imgui;/usr/include/imgui/backends"
+    INTERFACE_LINK_LIBRARIES "glfw;OpenGL::GL;${CMAKE_DL_LIBS}")
+endif()
