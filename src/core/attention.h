@@ -42,6 +42,12 @@ struct AttentionConfig {
     MaskFill fill = MaskFill::MinusBillion;
     SoftmaxMode softmax = SoftmaxMode::Safe;
     std::optional<float> scale;  // default 1/√d_k
+    // Also compute Q with h separate d_model × d_k matrices and record the largest difference from the fused
+    // path (seed 004). Costs one more projection; benchmarks of the bare forward pass turn it off.
+    bool comparePerHead = true;
+    // Padding also hides the padded QUERY rows (mask b × 1 × l_q × l_k): those rows have no key left, the case
+    // where softmax cannot normalise (safe zeros vs PyTorch's NaN). Off: PyTorch's key-padding mask b × 1 × 1 × l_k.
+    bool maskPaddedQueries = false;
 };
 
 // The sizes after defaults are applied and checked.
@@ -91,7 +97,7 @@ enum class TensorId : int {
     VHeads,           // b × h × l_k × d_v
     Scores,           // b × h × l_q × l_k   S_i = Q_i K_iᵀ
     ScaledScores,     // b × h × l_q × l_k   S_i · scale
-    Mask,             // b × 1 × 1 × l_k (padding) or b × 1 × l_q × l_k (causal, both); 1 = keep, 0 = masked
+    Mask,             // b × 1 × 1 × l_k (padding) or b × 1 × l_q × l_k (causal, both, padded queries); 1 = keep
     MaskedScores,     // b × h × l_q × l_k   masked entries replaced by the fill value
     AttentionWeights, // b × h × l_q × l_k   A_i = softmax(masked scores) row-wise
     ZHeads,           // b × h × l_q × d_v   Z_i = A_i V_i

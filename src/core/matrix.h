@@ -6,6 +6,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/StdVector>
 
 #include <cstddef>
 #include <string>
@@ -17,11 +18,15 @@ using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMa
 using RowVector = Eigen::Matrix<float, 1, Eigen::Dynamic, Eigen::RowMajor>;
 using MatrixView = Eigen::Map<const Matrix>;
 
+// Tensor storage is aligned to Eigen's widest vector (64 bytes), so vectorised loops split a row into the
+// same head/body/tail on every run: without it, results varied in the last bit with the heap address.
+using FloatBuffer = std::vector<float, Eigen::aligned_allocator<float>>;
+
 // An n-dimensional float array in C order with PyTorch's shapes (e.g. b × h × l × d_k).
 // The last two dimensions are a matrix; the leading ones index batch and head.
 struct Tensor {
     std::vector<int> shape;
-    std::vector<float> data;  // size == product of shape, row-major
+    FloatBuffer data;  // size == product of shape, row-major
 
     Tensor() = default;
     explicit Tensor(std::vector<int> shape_);

@@ -1,0 +1,448 @@
+// attention.cpp — the forward pass of multi-head attention, keeping every intermediate.
+//
+// Dimension legend: see attention.h (b, h, l_q, l_k, d_model, d_k, d_v). All storage is row-major, so a
+// b × l × d tensor's data is also a (b·l) × d matrix: projections run once over every row of the batch.
+//
+// Passes (DESIGN.md stage numbers):
+//   [1] pad the batch into X (b × l_k × d_model) and X_query (b × l_q × d_model)
+//   [2] project: Q = X_q W^Q + b^Q, K = X W^K + b^K, V = X W^V + b^V   (one work item per head block)
+//   [3] split heads: Q_i = Q[:, :, i·d_k:(i+1)·d_k] → b × h × l × d_k
+//   [4–8] per (batch, head): S_i = Q_i K_iᵀ, scale, mask, softmax, Z_i = A_i V_i
+//   [9] concat: Z = [Z_0 … Z_{h−1}] → b × l_q × h·d_v
+//   [10] output: O = Z W^O + b^O
+//   and the per-head path (seed 004): Q_i = X_q W_i^Q with h separate matrices, compared with [3].
+#include "core/attention.h"
+
+#include "core/parallel.h"
+#include "core/random.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace attnviz::core {
+namespace {
+
+constexpr std::array<TensorInfo, kTensorCount> kTensorInfos{{
+    {TensorId::X, "x", "X", "The input: one row per token (the embedding plus its position)."},
+    {TensorId::XQuery, "x_query", "X_dec", "The decoder's input rows, which make the queries in cross-attention."},
+    {TensorId::WQ, "w_q", "W^Q", "Query weights: h column blocks of d_k, one per head."},
+    {TensorId::WK, "w_k", "W^K", "Key weights: h column blocks of d_k, one per head."},
+    {TensorId::WV, "w_v", "W^V", "Value weights: h column blocks of d_v, one per head."},
+    {TensorId::WO, "w_o", "W^O", "Output weights: mix the concatenated heads back to d_model."},
+    {TensorId::Q, "q", "Q", "Queries: every row of X times the same W^Q."},
+    {TensorId::K, "k", "K", "Keys: every row of X times the same W^K."},
+    {TensorId::V, "v", "V", "Values: every row of X times the same W^V."},
+    {TensorId::QHeads, "q_heads", "Q_i", "Queries split into heads: head i keeps columns i*d_k ... (i+1)*d_k - 1."},
+    {TensorId::KHeads, "k_heads", "K_i", "Keys split into heads."},
+    {TensorId::VHeads, "v_heads", "V_i", "Values split into heads."},
+    {TensorId::Scores, "scores", "S_i", "Raw scores: S_i = Q_i K_i^T, one dot product per query-key pair."},
+    {TensorId::ScaledScores, "scaled_scores", "S_i/sqrt(d_k)", "Scores times the scale (1/sqrt(d_k) by default)."},
+    {TensorId::Mask, "mask", "mask", "1 where a query may look at a key, 0 where it may not."},
+    {TensorId::MaskedScores, "masked_scores", "S_i masked", "Scaled scores with masked entries set to the fill value."},
+    {TensorId::AttentionWeights, "attention_weights", "A_i", "Attention weights: softmax of each score row; rows sum to 1."},
+    {TensorId::ZHeads, "z_heads", "Z_i", "Each head's output: weighted sums of the value rows, Z_i = A_i V_i."},
+    {TensorId::Concat, "concat", "Z", "The heads side by side: [Z_0 ... Z_{h-1}]."},
+    {TensorId::Output, "output", "O", "The output: Z W^O, the same shape as X."},
+}};
+
+Tensor toTensor(std::vector<int> shape, const Matrix& source) {
+    Tensor tensor(std::move(shape));
+    std::copy(source.data(), source.data() + source.size(), tensor.data.begin());
+    return tensor;
+}
+
+// A b × l × width tensor seen as a (b·l) × width row-major matrix.
+Eigen::Map<Matrix> asRows(Tensor& t) {
+    return Eigen::Map<Matrix>(t.data.data(), static_cast<Eigen::Index>(t.size() / t.cols()), t.cols());
+}
+MatrixView asRows(const Tensor& t) {
+    return MatrixView(t.data.data(), static_cast<Eigen::Index>(t.size() / t.cols()), t.cols());
+}
+
+// [1] b unpadded matrices → b × l × d_model, zero rows after each sequence's end.
+Tensor padBatch(const std::vector<Matrix>& sequences, int length, int dModel) {
+    const int batch = static_cast<int>(sequences.size());
+    Tensor padded({batch, length, dModel});
+    for (int b = 0; b < batch; ++b) {
+        const Matrix& rows = sequences[static_cast<std::size_t>(b)];
+        Eigen::Map<Matrix>(padded.sliceData(b), length, dModel).topRows(rows.rows()) = rows;
+    }
+    return padded;
+}
+
+int longest(const std::vector<Matrix>& sequences) {
+    int length = 0;
+    for (const Matrix& m : sequences) length = std::max(length, static_cast<int>(m.rows()));
+    return length;
+}
+
+std::vector<int> lengthsOf(const std::vector<Matrix>& sequences) {
+    std::vector<int> lengths;
+    for (const Matrix& m : sequences) lengths.push_back(static_cast<int>(m.rows()));
+    return lengths;
+}
+
+void checkSequences(const std::vector<Matrix>& sequences, int dModel, std::string_view side) {
+    for (std::size_t b = 0; b < sequences.size(); ++b) {
+        const Matrix& m = sequences[b];
+        if (m.rows() < 1) throw InputError(std::string(side) + " sentence " + std::to_string(b + 1) + " has no tokens.");
+        if (m.cols() != dModel) {
+            throw InputError(std::string(side) + " input " + std::to_string(b + 1) + " has " + std::to_string(m.cols()) +
+                             " columns but d_model is " + std::to_string(dModel) + ".");
+        }
+    }
+}
+
+void checkInput(const AttentionInput& input, const AttentionConfig& config, const Dimensions& dims) {
+    if (input.keyValueSide.empty()) throw InputError("The batch is empty: give at least one sentence.");
+    checkSequences(input.keyValueSide, dims.dModel, "Key/value");
+    if (input.isCross()) {
+        if (input.querySide.size() != input.keyValueSide.size()) {
+            throw InputError("Cross-attention needs one decoder sentence per encoder sentence (got " +
+                             std::to_string(input.querySide.size()) + " for " +
+                             std::to_string(input.keyValueSide.size()) + ").");
+        }
+        checkSequences(input.querySide, dims.dModel, "Query");
+        if (config.mask == MaskKind::Causal || config.mask == MaskKind::Both) {
+            throw InputError("A causal mask applies to self-attention; cross-attention takes mask none or padding.");
+        }
+    }
+}
+
+// [2] out[:, block] = in · W[:, block] + bias[block], one work item per (projection, head) block.
+struct Projection {
+    const Tensor* input;
+    const Matrix* weight;
+    const RowVector* bias;
+    Tensor* output;
+    int blockWidth;
+};
+
+void projectBlock(const Projection& p, int head) {
+    const Eigen::Index first = static_cast<Eigen::Index>(head) * p.blockWidth;
+    auto out = asRows(*p.output).middleCols(first, p.blockWidth);
+    out.noalias() = asRows(*p.input) * p.weight->middleCols(first, p.blockWidth);
+    if (p.bias->size() > 0) out.rowwise() += p.bias->middleCols(first, p.blockWidth);
+}
+
+// [3] b × l × h·w → b × h × l × w.
+Tensor splitHeads(const Tensor& fused, int heads, int width) {
+    const int batch = fused.dim(0), length = fused.dim(1);
+    Tensor split({batch, heads, length, width});
+    for (int b = 0; b < batch; ++b) {
+        const MatrixView rows = fused.slice(b);
+        for (int i = 0; i < heads; ++i) {
+            Eigen::Map<Matrix>(split.sliceData(b * heads + i), length, width) = rows.middleCols(i * width, width);
+        }
+    }
+    return split;
+}
+
+// [9] b × h × l × w → b × l × h·w (the inverse of splitHeads).
+Tensor concatHeads(const Tensor& split) {
+    const int batch = split.dim(0), heads = split.dim(1), length = split.dim(2), width = split.dim(3);
+    Tensor fused({batch, length, heads * width});
+    for (int b = 0; b < batch; ++b) {
+        Eigen::Map<Matrix> rows(fused.sliceData(b), length, heads * width);
+        for (int i = 0; i < heads; ++i) rows.middleCols(i * width, width) = split.slice(b * heads + i);
+    }
+    return fused;
+}
+
+// [6] The mask as PyTorch broadcasts it: b × 1 × 1 × l_k (key padding) or b × 1 × l_q × l_k (causal, both,
+// or padding that also hides padded query rows).
+Tensor buildMask(const AttentionConfig& config, const std::vector<int>& queryLengths, const std::vector<int>& keyLengths,
+                 int queryLength, int keyLength) {
+    if (config.mask == MaskKind::None) return {};
+    const bool padding = config.mask == MaskKind::Padding || config.mask == MaskKind::Both;
+    const bool causal = config.mask == MaskKind::Causal || config.mask == MaskKind::Both;
+    const bool paddedQueries = padding && config.maskPaddedQueries;
+    const int batch = static_cast<int>(keyLengths.size());
+    const int rows = causal || paddedQueries ? queryLength : 1;
+    Tensor mask({batch, 1, rows, keyLength});
+    for (int b = 0; b < batch; ++b) {
+        const int keys = keyLengths[static_cast<std::size_t>(b)], queries = queryLengths[static_cast<std::size_t>(b)];
+        Eigen::Map<Matrix> m(mask.sliceData(b), rows, keyLength);
+        for (int r = 0; r < rows; ++r) {
+            for (int c = 0; c < keyLength; ++c) {
+                const bool keyVisible = !padding || c < keys;
+                const bool queryReal = !paddedQueries || r < queries;
+                const bool notFuture = !causal || c <= r;
+                m(r, c) = keyVisible && queryReal && notFuture ? 1.0f : 0.0f;
+            }
+        }
+    }
+    return mask;
+}
+
+// [7] Row-wise softmax of one l_q × l_k block, subtracting each row's max. Rows listed in fullyMasked get zeros
+// in Safe mode; in PyTorch mode they are computed literally (uniform with −1e9, NaN with −∞).
+void softmaxRows(const MatrixView& scores, Eigen::Map<Matrix> weights, const std::uint8_t* fullyMasked, SoftmaxMode mode) {
+    for (Eigen::Index r = 0; r < scores.rows(); ++r) {
+        if (mode == SoftmaxMode::Safe && fullyMasked[r]) {
+            weights.row(r).setZero();
+            continue;
+        }
+        const float rowMax = scores.row(r).maxCoeff();
+        weights.row(r) = (scores.row(r).array() - rowMax).exp().matrix();
+        weights.row(r) /= weights.row(r).sum();
+    }
+}
+
+struct HeadContext {
+    Trace* trace;  // reads the head splits and the mask; writes this head's slices only
+    int heads;
+    float fillValue;
+};
+
+// [4–8] for one (batch, head) pair.
+void attendOneHead(const HeadContext& ctx, int batchHead) {
+    Trace& t = *ctx.trace;
+    const int b = batchHead / ctx.heads, i = batchHead % ctx.heads;
+    const int lq = t.queryLength, lk = t.keyLength;
+    const MatrixView qi = t[TensorId::QHeads].slice(batchHead);  // l_q × d_k
+    const MatrixView ki = t[TensorId::KHeads].slice(batchHead);  // l_k × d_k
+    const MatrixView vi = t[TensorId::VHeads].slice(batchHead);  // l_k × d_v
+    Eigen::Map<Matrix> scores(t[TensorId::Scores].sliceData(batchHead), lq, lk);
+    Eigen::Map<Matrix> scaled(t[TensorId::ScaledScores].sliceData(batchHead), lq, lk);
+    Eigen::Map<Matrix> masked(t[TensorId::MaskedScores].sliceData(batchHead), lq, lk);
+    Eigen::Map<Matrix> weights(t[TensorId::AttentionWeights].sliceData(batchHead), lq, lk);
+    Eigen::Map<Matrix> z(t[TensorId::ZHeads].sliceData(batchHead), lq, t.dims.dV);
+
+    scores.noalias() = qi * ki.transpose();
+    scaled = scores * t.dims.scale;
+    masked = scaled;
+    const Tensor& mask = t[TensorId::Mask];
+    if (!mask.empty()) {
+        const MatrixView m = mask.slice(b, i);  // 1 × l_k or l_q × l_k; rows broadcast
+        for (int r = 0; r < lq; ++r) {
+            const auto maskRow = m.row(m.rows() == 1 ? 0 : r);
+            for (int c = 0; c < lk; ++c) {
+                if (maskRow(c) == 0.0f) masked(r, c) = ctx.fillValue;
+            }
+        }
+    }
+    softmaxRows(MatrixView(masked.data(), lq, lk), weights, &t.fullyMaskedRows[static_cast<std::size_t>(b) * lq], t.softmax);
+    z.noalias() = weights * vi;
+}
+
+std::vector<std::uint8_t> findFullyMaskedRows(const Tensor& mask, int batch, int queryLength, int keyLength) {
+    std::vector<std::uint8_t> rows(static_cast<std::size_t>(batch) * queryLength, 0);
+    if (mask.empty()) return rows;
+    for (int b = 0; b < batch; ++b) {
+        const MatrixView m = mask.slice(b, 0);
+        for (int r = 0; r < queryLength; ++r) {
+            const auto maskRow = m.row(m.rows() == 1 ? 0 : r);
+            rows[static_cast<std::size_t>(b) * queryLength + r] = maskRow.head(keyLength).maxCoeff() == 0.0f ? 1 : 0;
+        }
+    }
+    return rows;
+}
+
+// Seed 004: h separate d_model × w matrices give the same head blocks as the fused matrix.
+float perHeadDifference(const Tensor& input, const Matrix& fused, const RowVector& bias, const Tensor& split) {
+    const int heads = split.dim(1), width = split.dim(3), batch = split.dim(0), length = split.dim(2);
+    float largest = 0.0f;
+    for (int i = 0; i < heads; ++i) {
+        const Matrix wi = headBlock(fused, i, width);  // d_model × w, its own matrix
+        Matrix qi = asRows(input) * wi;                // (b·l) × w
+        if (bias.size() > 0) qi.rowwise() += bias.middleCols(i * width, width);
+        for (int b = 0; b < batch; ++b) {
+            const auto mine = qi.middleRows(static_cast<Eigen::Index>(b) * length, length);
+            largest = std::max(largest, (mine - split.slice(b * heads + i)).cwiseAbs().maxCoeff());
+        }
+    }
+    return largest;
+}
+
+bool worthThreads(const Dimensions& d, int rows) {
+    return static_cast<double>(rows) * d.dModel * d.dModel > 4.0e6;  // below ~4 MFLOP a thread costs more
+}
+
+}  // namespace
+
+const TensorInfo& tensorInfo(TensorId id) { return kTensorInfos[static_cast<std::size_t>(id)]; }
+
+std::optional<TensorId> findTensor(std::string_view key) {
+    for (const TensorInfo& info : kTensorInfos) {
+        if (info.key == key) return info.id;
+    }
+    return std::nullopt;
+}
+
+int Trace::fullyMaskedRowCount() const {
+    return static_cast<int>(std::count(fullyMaskedRows.begin(), fullyMaskedRows.end(), std::uint8_t{1}));
+}
+
+std::vector<int> validHeadCounts(int dModel) {
+    std::vector<int> counts;
+    for (int h = 1; h <= std::min(dModel, kMaxHeads); ++h) {
+        if (dModel % h == 0) counts.push_back(h);
+    }
+    return counts;
+}
+
+Dimensions resolveDimensions(const AttentionConfig& config) {
+    if (config.dModel < 1 || config.dModel > kMaxDModel) {
+        throw InputError("d_model must be between 1 and " + std::to_string(kMaxDModel) + " (got " +
+                         std::to_string(config.dModel) + ").");
+    }
+    if (config.heads < 1 || config.heads > kMaxHeads) {
+        throw InputError("The head count must be between 1 and " + std::to_string(kMaxHeads) + " (got " +
+                         std::to_string(config.heads) + ").");
+    }
+    const bool freeSizes = config.dK > 0 || config.dV > 0;
+    if (!freeSizes && config.dModel % config.heads != 0) {
+        std::string valid;
+        for (int h : validHeadCounts(config.dModel)) valid += (valid.empty() ? "" : ", ") + std::to_string(h);
+        throw InputError(std::to_string(config.heads) + " heads do not divide d_model = " + std::to_string(config.dModel) +
+                         "; valid head counts are " + valid + ".");
+    }
+    if (config.dK < 0 || config.dV < 0 || config.dK > kMaxDModel || config.dV > kMaxDModel) {
+        throw InputError("d_k and d_v must be between 1 and " + std::to_string(kMaxDModel) + " (or 0 for d_model / h).");
+    }
+    Dimensions dims;
+    dims.dModel = config.dModel;
+    dims.heads = config.heads;
+    dims.dK = config.dK > 0 ? config.dK : std::max(1, config.dModel / config.heads);
+    dims.dV = config.dV > 0 ? config.dV : std::max(1, config.dModel / config.heads);
+    if (static_cast<long long>(dims.heads) * std::max(dims.dK, dims.dV) > 4LL * kMaxDModel) {
+        throw InputError("h x d_k and h x d_v must be at most " + std::to_string(4 * kMaxDModel) + ".");
+    }
+    dims.scale = config.scale.value_or(1.0f / std::sqrt(static_cast<float>(dims.dK)));
+    if (!std::isfinite(dims.scale)) throw InputError("The score scale must be a finite number.");
+    return dims;
+}
+
+Matrix headBlock(const Matrix& fused, int head, int width) {
+    return fused.middleCols(static_cast<Eigen::Index>(head) * width, width);
+}
+
+Weights initWeights(const Dimensions& dims, std::uint64_t seed, bool withBiases) {
+    const auto xavier = [&](std::string_view name, int fanIn, int fanOut) {
+        SplitMix64 random(streamSeed(name, seed));
+        const float bound = std::sqrt(6.0f / static_cast<float>(fanIn + fanOut));
+        Matrix w(fanIn, fanOut);
+        for (Eigen::Index k = 0; k < w.size(); ++k) w.data()[k] = random.uniform(-bound, bound);
+        return w;
+    };
+    const auto bias = [&](std::string_view name, int width) {
+        SplitMix64 random(streamSeed(name, seed));
+        RowVector v(width);
+        for (int k = 0; k < width; ++k) v(k) = random.uniform(-0.1f, 0.1f);
+        return v;
+    };
+    const int hk = dims.heads * dims.dK, hv = dims.heads * dims.dV;
+    Weights w;
+    w.wq = xavier("W^Q", dims.dModel, hk);
+    w.wk = xavier("W^K", dims.dModel, hk);
+    w.wv = xavier("W^V", dims.dModel, hv);
+    w.wo = xavier("W^O", hv, dims.dModel);
+    if (withBiases) {
+        w.bq = bias("b^Q", hk);
+        w.bk = bias("b^K", hk);
+        w.bv = bias("b^V", hv);
+        w.bo = bias("b^O", dims.dModel);
+    }
+    return w;
+}
+
+void checkWeightShapes(const Weights& weights, const Dimensions& dims) {
+    const auto expect = [](std::string_view name, Eigen::Index rows, Eigen::Index cols, Eigen::Index wantRows, Eigen::Index wantCols) {
+        if (rows != wantRows || cols != wantCols) {
+            throw InputError(std::string(name) + " should be " + std::to_string(wantRows) + " x " + std::to_string(wantCols) +
+                             " but is " + std::to_string(rows) + " x " + std::to_string(cols) + ".");
+        }
+    };
+    const int hk = dims.heads * dims.dK, hv = dims.heads * dims.dV;
+    expect("W^Q", weights.wq.rows(), weights.wq.cols(), dims.dModel, hk);
+    expect("W^K", weights.wk.rows(), weights.wk.cols(), dims.dModel, hk);
+    expect("W^V", weights.wv.rows(), weights.wv.cols(), dims.dModel, hv);
+    expect("W^O", weights.wo.rows(), weights.wo.cols(), hv, dims.dModel);
+    if (weights.hasBiases()) {
+        expect("b^Q", 1, weights.bq.size(), 1, hk);
+        expect("b^K", 1, weights.bk.size(), 1, hk);
+        expect("b^V", 1, weights.bv.size(), 1, hv);
+        expect("b^O", 1, weights.bo.size(), 1, dims.dModel);
+    }
+}
+
+Trace forward(const AttentionInput& input, const Weights& weights, const AttentionConfig& config) {
+    Trace t;
+    t.dims = resolveDimensions(config);
+    checkInput(input, config, t.dims);
+    checkWeightShapes(weights, t.dims);
+    const Dimensions& d = t.dims;
+    t.mask = config.mask;
+    t.fill = config.fill;
+    t.softmax = config.softmax;
+    t.cross = input.isCross();
+    t.batch = static_cast<int>(input.keyValueSide.size());
+    t.keyLengths = lengthsOf(input.keyValueSide);
+    t.queryLengths = t.cross ? lengthsOf(input.querySide) : t.keyLengths;
+    t.keyLength = longest(input.keyValueSide);
+    t.queryLength = t.cross ? longest(input.querySide) : t.keyLength;
+    const int b = t.batch, h = d.heads, lq = t.queryLength, lk = t.keyLength;
+
+    // [1]
+    t[TensorId::X] = padBatch(input.keyValueSide, lk, d.dModel);
+    if (t.cross) t[TensorId::XQuery] = padBatch(input.querySide, lq, d.dModel);
+    const Tensor& queryInput = t.cross ? t[TensorId::XQuery] : t[TensorId::X];
+    t[TensorId::WQ] = toTensor({d.dModel, h * d.dK}, weights.wq);
+    t[TensorId::WK] = toTensor({d.dModel, h * d.dK}, weights.wk);
+    t[TensorId::WV] = toTensor({d.dModel, h * d.dV}, weights.wv);
+    t[TensorId::WO] = toTensor({h * d.dV, d.dModel}, weights.wo);
+
+    // [2]
+    t[TensorId::Q] = Tensor({b, lq, h * d.dK});
+    t[TensorId::K] = Tensor({b, lk, h * d.dK});
+    t[TensorId::V] = Tensor({b, lk, h * d.dV});
+    const std::array<Projection, 3> projections{{
+        {&queryInput, &weights.wq, &weights.bq, &t[TensorId::Q], d.dK},
+        {&t[TensorId::X], &weights.wk, &weights.bk, &t[TensorId::K], d.dK},
+        {&t[TensorId::X], &weights.wv, &weights.bv, &t[TensorId::V], d.dV},
+    }};
+    const bool threaded = worthThreads(d, b * std::max(lq, lk));
+    parallelFor(3 * h, threaded, [&](int item) { projectBlock(projections[static_cast<std::size_t>(item / h)], item % h); });
+
+    // [3]
+    t[TensorId::QHeads] = splitHeads(t[TensorId::Q], h, d.dK);
+    t[TensorId::KHeads] = splitHeads(t[TensorId::K], h, d.dK);
+    t[TensorId::VHeads] = splitHeads(t[TensorId::V], h, d.dV);
+
+    // [4–8]
+    t[TensorId::Mask] = buildMask(config, t.queryLengths, t.keyLengths, lq, lk);
+    t.fullyMaskedRows = findFullyMaskedRows(t[TensorId::Mask], b, lq, lk);
+    for (TensorId id : {TensorId::Scores, TensorId::ScaledScores, TensorId::MaskedScores, TensorId::AttentionWeights}) {
+        t[id] = Tensor({b, h, lq, lk});
+    }
+    t[TensorId::ZHeads] = Tensor({b, h, lq, d.dV});
+    const float fill = config.fill == MaskFill::MinusInfinity ? -std::numeric_limits<float>::infinity() : -1e9f;
+    const HeadContext context{&t, h, fill};
+    parallelFor(b * h, threaded, [&](int batchHead) { attendOneHead(context, batchHead); });
+
+    // [9]
+    t[TensorId::Concat] = concatHeads(t[TensorId::ZHeads]);
+
+    // [10] split W^O's output columns into blocks so both cores share the last matmul.
+    t[TensorId::Output] = Tensor({b, lq, d.dModel});
+    const int outputBlocks = std::min(d.dModel, 8);
+    const int blockWidth = (d.dModel + outputBlocks - 1) / outputBlocks;
+    parallelFor(outputBlocks, threaded, [&](int block) {
+        const int first = block * blockWidth, width = std::min(blockWidth, d.dModel - first);
+        if (width <= 0) return;
+        auto out = asRows(t[TensorId::Output]).middleCols(first, width);
+        out.noalias() = asRows(t[TensorId::Concat]) * weights.wo.middleCols(first, width);
+        if (weights.hasBiases()) out.rowwise() += weights.bo.middleCols(first, width);
+    });
+
+    // Seed 004's comparison, for the queries (the same holds for keys and values by the same algebra).
+    if (config.comparePerHead) {
+        t.perHeadMaxDifference = perHeadDifference(queryInput, weights.wq, weights.bq, t[TensorId::QHeads]);
+    }
+    return t;
+}
+
+}  // namespace attnviz::core

@@ -1,0 +1,106 @@
+// model.cpp — sentences → tokens → X → weights → forward(). See model.h.
+#include "core/model.h"
+
+#include "core/embedding.h"
+
+#include <algorithm>
+
+namespace attnviz::core {
+namespace {
+
+// Prefixes an error with the sentence it came from when there is more than one.
+std::vector<std::string> tokenizeNumbered(const std::string& sentence, const TokenizeOptions& options,
+                                          std::string_view side, std::size_t index, std::size_t count) {
+    try {
+        return tokenize(sentence, options);
+    } catch (const InputError& error) {
+        if (count == 1 && side == "Sentence") throw;
+        throw InputError(std::string(side) + " " + std::to_string(index + 1) + ": " + error.what());
+    }
+}
+
+std::vector<std::vector<std::string>> tokenizeAll(const std::vector<std::string>& sentences, const TokenizeOptions& options,
+                                                  std::string_view side) {
+    std::vector<std::vector<std::string>> all;
+    for (std::size_t i = 0; i < sentences.size(); ++i) all.push_back(tokenizeNumbered(sentences[i], options, side, i, sentences.size()));
+    return all;
+}
+
+int longestOf(const std::vector<std::vector<std::string>>& tokens) {
+    std::size_t length = 0;
+    for (const auto& t : tokens) length = std::max(length, t.size());
+    return static_cast<int>(length);
+}
+
+// E[ids] for every sentence, zero-padded: b × l × d_model (no positions).
+Tensor embeddingRows(const std::vector<std::vector<std::string>>& tokens, int dModel, std::uint64_t seed) {
+    const int batch = static_cast<int>(tokens.size());
+    const int length = longestOf(tokens);
+    Tensor rows({batch, length, dModel});
+    for (int b = 0; b < batch; ++b) {
+        Eigen::Map<Matrix> slice(rows.sliceData(b), length, dModel);
+        const auto& sentence = tokens[static_cast<std::size_t>(b)];
+        for (std::size_t p = 0; p < sentence.size(); ++p) slice.row(static_cast<Eigen::Index>(p)) = tokenEmbedding(sentence[p], dModel, seed);
+    }
+    return rows;
+}
+
+// The unpadded X of each sentence: its embedding rows plus positions.
+std::vector<Matrix> inputsOf(const Tensor& embeddings, const std::vector<std::vector<std::string>>& tokens, const Matrix& positions) {
+    std::vector<Matrix> inputs;
+    for (std::size_t b = 0; b < tokens.size(); ++b) {
+        const Eigen::Index length = static_cast<Eigen::Index>(tokens[b].size());
+        inputs.emplace_back(embeddings.slice(static_cast<int>(b)).topRows(length) + positions.topRows(length));
+    }
+    return inputs;
+}
+
+void checkBatch(const ModelSpec& spec) {
+    if (spec.sentences.empty()) throw InputError("Give at least one sentence.");
+    if (spec.sentences.size() > static_cast<std::size_t>(kMaxBatch)) {
+        throw InputError("A batch holds at most " + std::to_string(kMaxBatch) + " sentences (got " +
+                         std::to_string(spec.sentences.size()) + ").");
+    }
+    if (!spec.decoderSentences.empty() && spec.decoderSentences.size() != spec.sentences.size()) {
+        throw InputError("Cross-attention needs one decoder sentence per encoder sentence (got " +
+                         std::to_string(spec.decoderSentences.size()) + " for " + std::to_string(spec.sentences.size()) + ").");
+    }
+}
+
+}  // namespace
+
+ModelRun runModel(const ModelSpec& spec) {
+    checkBatch(spec);
+    ModelRun run;
+    run.spec = spec;
+    run.dims = resolveDimensions(spec.attention);
+    const TokenizeOptions options{spec.prependCls, spec.tokenLimit};
+    run.tokens = tokenizeAll(spec.sentences, options, "Sentence");
+    const bool cross = !spec.decoderSentences.empty();
+    run.queryTokens = cross ? tokenizeAll(spec.decoderSentences, options, "Decoder sentence") : run.tokens;
+
+    const int dModel = run.dims.dModel;
+    const int longest = std::max(longestOf(run.tokens), longestOf(run.queryTokens));
+    const Matrix positions = spec.positional ? positionalEncoding(longest, dModel) : Matrix::Zero(longest, dModel);
+    run.positions = Tensor({longest, dModel});
+    Eigen::Map<Matrix>(run.positions.data.data(), longest, dModel) = positions;
+
+    run.embeddings = embeddingRows(run.tokens, dModel, spec.seed);
+    AttentionInput input;
+    input.keyValueSide = inputsOf(run.embeddings, run.tokens, positions);
+    if (cross) {
+        run.queryEmbeddings = embeddingRows(run.queryTokens, dModel, spec.seed);
+        input.querySide = inputsOf(run.queryEmbeddings, run.queryTokens, positions);
+    }
+
+    if (spec.customWeights) {
+        checkWeightShapes(*spec.customWeights, run.dims);
+        run.weights = *spec.customWeights;
+    } else {
+        run.weights = initWeights(run.dims, spec.seed, spec.biases);
+    }
+    run.trace = forward(input, run.weights, spec.attention);
+    return run;
+}
+
+}  // namespace attnviz::core

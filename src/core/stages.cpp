@@ -1,0 +1,143 @@
+// stages.cpp — the forward pass as a list of teachable steps (DESIGN.md's table), and shape substitution.
+#include "core/stages.h"
+
+#include <charconv>
+
+namespace attnviz::core {
+namespace {
+
+using enum TensorId;
+
+std::vector<Stage> buildStages() {
+    return {
+        {StageId::Tokens, "tokens", "Tokens",
+         "sentence -> ids",
+         "ids = torch.tensor(ids)  # {b} x {l}",
+         "The sentence is split into words and punctuation; each token becomes one row of every matrix that follows.",
+         {}},
+        {StageId::Embed, "embed", "Embedding",
+         "X = E[ids] + PE",
+         "x = self.lut(ids)  # {b} x {l} x {d_model}",
+         "Each token is looked up in the embedding table (the same word always gets the same row) and its position is added.",
+         {X}},
+        {StageId::Project, "project", "Project to Q, K, V",
+         "Q = X W^Q,  K = X W^K,  V = X W^V",
+         "query, key, value = [l(x) for l, x in zip(self.linears, (x, x, x))]  # {b} x {l} x {d_model}",
+         "A linear layer multiplies every row of X by the same weight matrix: row t of Q is row t of X times W^Q. "
+         "W^Q is h blocks of d_k columns side by side, one per head.",
+         {X, WQ, Q, WK, K, WV, V}},
+        {StageId::SplitHeads, "split", "Split into heads",
+         "Q_i = Q[:, i*d_k:(i+1)*d_k] = X W_i^Q",
+         "query = query.view({b}, -1, {h}, {d_k}).transpose(1, 2)  # {b} x {h} x {l} x {d_k}",
+         "Splitting is only a reshape: head i takes its own d_k columns of Q. Every head saw all of X; "
+         "the narrowing to d_k came from its block W_i^Q.",
+         {Q, QHeads, KHeads, VHeads}},
+        {StageId::Scores, "scores", "Scores",
+         "S_i = Q_i K_i^T",
+         "scores = torch.matmul(query, key.transpose(-2, -1))  # {b} x {h} x {l_q} x {l_k}",
+         "Each query row is compared with each key row by a dot product: a large score means the query matches that key.",
+         {QHeads, KHeads, Scores}},
+        {StageId::Scale, "scale", "Scale",
+         "S_i / sqrt(d_k)",
+         "scores = scores / math.sqrt({d_k})  # {b} x {h} x {l_q} x {l_k}",
+         "Dot products of d_k numbers grow like sqrt(d_k); dividing keeps the softmax from saturating into one-hot rows.",
+         {Scores, ScaledScores}},
+        {StageId::Mask, "mask", "Mask",
+         "S_i[mask == 0] = fill",
+         "scores = scores.masked_fill(mask == 0, -1e9)  # mask broadcasts to {b} x {h} x {l_q} x {l_k}",
+         "Positions a query must not see (padding, or later tokens in a decoder) get a huge negative score, "
+         "so softmax gives them zero weight.",
+         {ScaledScores, Mask, MaskedScores}},
+        {StageId::Softmax, "softmax", "Softmax",
+         "A_i = softmax(S_i / sqrt(d_k))",
+         "p_attn = scores.softmax(dim=-1)  # {b} x {h} x {l_q} x {l_k}",
+         "Each row of scores becomes weights that are positive and sum to 1: how much this query attends to every key.",
+         {MaskedScores, AttentionWeights}},
+        {StageId::WeightedSum, "weighted_sum", "Weighted sum",
+         "Z_i = A_i V_i",
+         "x = torch.matmul(p_attn, value)  # {b} x {h} x {l_q} x {d_v}",
+         "Each output row of a head is the average of the value rows, weighted by that query's attention.",
+         {AttentionWeights, VHeads, ZHeads}},
+        {StageId::Concat, "concat", "Concatenate heads",
+         "Z = [Z_0 | ... | Z_{h-1}]",
+         "x = x.transpose(1, 2).contiguous().view({b}, -1, {h} * {d_v})  # {b} x {l_q} x {h_dv}",
+         "The heads' outputs are placed side by side again: a reshape, the inverse of the split.",
+         {ZHeads, Concat}},
+        {StageId::Output, "output", "Output projection",
+         "O = Z W^O",
+         "return self.linears[-1](x)  # {b} x {l_q} x {d_model}",
+         "W^O mixes the heads' results into one d_model-wide row per token: the output has the same shape as X.",
+         {Concat, WO, Output, X}},
+    };
+}
+
+void replaceAll(std::string& text, std::string_view from, std::string_view to) {
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+        text.replace(at, from.size(), to);
+    }
+}
+
+}  // namespace
+
+const std::vector<Stage>& stages() {
+    static const std::vector<Stage> list = buildStages();
+    return list;
+}
+
+const Stage& stage(StageId id) { return stages()[static_cast<std::size_t>(id)]; }
+
+std::optional<StageId> findStage(std::string_view numberOrKey) {
+    int number = -1;
+    const auto [end, error] = std::from_chars(numberOrKey.data(), numberOrKey.data() + numberOrKey.size(), number);
+    if (error == std::errc{} && end == numberOrKey.data() + numberOrKey.size()) {
+        if (number >= 0 && number < kStageCount) return static_cast<StageId>(number);
+        return std::nullopt;
+    }
+    for (const Stage& s : stages()) {
+        if (s.key == numberOrKey) return s.id;
+    }
+    return std::nullopt;
+}
+
+std::string substituteShapes(std::string_view text, const Trace& trace) {
+    const Dimensions& d = trace.dims;
+    std::string result(text);
+    replaceAll(result, "{b}", std::to_string(trace.batch));
+    replaceAll(result, "{h_dv}", std::to_string(d.heads * d.dV));
+    replaceAll(result, "{h}", std::to_string(d.heads));
+    replaceAll(result, "{l_q}", std::to_string(trace.queryLength));
+    replaceAll(result, "{l_k}", std::to_string(trace.keyLength));
+    replaceAll(result, "{l}", std::to_string(trace.queryLength));
+    replaceAll(result, "{d_model}", std::to_string(d.dModel));
+    replaceAll(result, "{d_k}", std::to_string(d.dK));
+    replaceAll(result, "{d_v}", std::to_string(d.dV));
+    return result;
+}
+
+std::string symbolicShape(TensorId id, const Trace& trace) {
+    const std::string lq = trace.cross ? "l_q" : "l";
+    const std::string lk = trace.cross ? "l_k" : "l";
+    switch (id) {
+        case X: return "b × " + lk + " × d_model";
+        case XQuery: return "b × l_q × d_model";
+        case WQ: case WK: return "d_model × h·d_k";
+        case WV: return "d_model × h·d_v";
+        case WO: return "h·d_v × d_model";
+        case Q: return "b × " + lq + " × h·d_k";
+        case K: return "b × " + lk + " × h·d_k";
+        case V: return "b × " + lk + " × h·d_v";
+        case QHeads: return "b × h × " + lq + " × d_k";
+        case KHeads: return "b × h × " + lk + " × d_k";
+        case VHeads: return "b × h × " + lk + " × d_v";
+        case Scores: case ScaledScores: case MaskedScores: case AttentionWeights: return "b × h × " + lq + " × " + lk;
+        case Mask:
+            return trace[Mask].dim(2) == 1 ? "b × 1 × 1 × " + lk : "b × 1 × " + lq + " × " + lk;
+        case ZHeads: return "b × h × " + lq + " × d_v";
+        case Concat: return "b × " + lq + " × h·d_v";
+        case Output: return "b × " + lq + " × d_model";
+        case Count: break;
+    }
+    return {};
+}
+
+}  // namespace attnviz::core

@@ -1,0 +1,256 @@
+// test_attention.cpp — the forward pass: a case checked by hand, invariants that hold for any input, and
+// every bad input answered with an InputError. (Numbers against NumPy are in test_reference.cpp.)
+#include "core/attention.h"
+#include "core/embedding.h"
+#include "core/model.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+
+using namespace attnviz::core;
+
+namespace {
+
+Matrix rows(std::initializer_list<std::initializer_list<float>> values) {
+    Matrix m(static_cast<Eigen::Index>(values.size()), static_cast<Eigen::Index>(values.begin()->size()));
+    Eigen::Index r = 0;
+    for (const auto& row : values) {
+        Eigen::Index c = 0;
+        for (float v : row) m(r, c++) = v;
+        ++r;
+    }
+    return m;
+}
+
+// W^Q = W^K = W^V = W^O = I₄: every projection is the identity, so the tiny case can be worked on paper.
+Weights identityWeights(int d) {
+    Weights w;
+    w.wq = w.wk = w.wv = w.wo = Matrix::Identity(d, d);
+    return w;
+}
+
+ModelSpec smallSpec(int dModel, int heads) {
+    ModelSpec spec;
+    spec.attention.dModel = dModel;
+    spec.attention.heads = heads;
+    return spec;
+}
+
+}  // namespace
+
+// Two tokens, d_model 4, two heads (d_k = 2), identity weights, X = [e0; e1]:
+//   Q = K = V = X.  Head 0 takes columns 0–1: Q_0 = K_0 = V_0 = I₂, so S_0 = I₂ and the scaled scores are
+//   diag(1/√2). softmax([1/√2, 0]) = [e^{1/√2}, 1] / (e^{1/√2} + 1) = [0.669761, 0.330239]; row 1 mirrored.
+//   Z_0 = A_0 V_0 = A_0.  Head 1 takes columns 2–3, which are zero: S_1 = 0, A_1 = [½ ½; ½ ½], Z_1 = 0.
+//   Concat = [A_0 | 0], and with W^O = I the output is the same.
+TEST_CASE("tiny case worked by hand: 2 tokens, d_model 4, 2 heads") {
+    AttentionInput input;
+    input.keyValueSide = {rows({{1, 0, 0, 0}, {0, 1, 0, 0}})};
+    AttentionConfig config;
+    config.dModel = 4;
+    config.heads = 2;
+    const Trace t = forward(input, identityWeights(4), config);
+
+    const float big = std::exp(1.0f / std::sqrt(2.0f)) / (std::exp(1.0f / std::sqrt(2.0f)) + 1.0f);
+    CHECK(big == doctest::Approx(0.669761).epsilon(1e-6));
+    const MatrixView a0 = t[TensorId::AttentionWeights].slice(0, 0);
+    CHECK(a0(0, 0) == doctest::Approx(big));
+    CHECK(a0(0, 1) == doctest::Approx(1 - big));
+    CHECK(a0(1, 1) == doctest::Approx(big));
+    const MatrixView a1 = t[TensorId::AttentionWeights].slice(0, 1);
+    CHECK(a1(0, 0) == doctest::Approx(0.5));
+    CHECK(a1(1, 1) == doctest::Approx(0.5));
+    CHECK(t[TensorId::ScaledScores].slice(0, 0)(0, 0) == doctest::Approx(1.0 / std::sqrt(2.0)));
+    const MatrixView out = t[TensorId::Output].slice(0);
+    CHECK(out(0, 0) == doctest::Approx(big));
+    CHECK(out(0, 1) == doctest::Approx(1 - big));
+    CHECK(out(0, 2) == 0.0f);
+    CHECK(out(1, 3) == 0.0f);
+}
+
+// The same with a causal mask: row 0 may only see key 0, so A_0 row 0 = [1, 0]; row 1 is unchanged.
+TEST_CASE("tiny case with a causal mask") {
+    AttentionInput input;
+    input.keyValueSide = {rows({{1, 0, 0, 0}, {0, 1, 0, 0}})};
+    AttentionConfig config{.dModel = 4, .heads = 2, .mask = MaskKind::Causal};
+    const Trace t = forward(input, identityWeights(4), config);
+    const MatrixView a0 = t[TensorId::AttentionWeights].slice(0, 0);
+    CHECK(a0(0, 0) == 1.0f);
+    CHECK(a0(0, 1) == 0.0f);
+    CHECK(a0(1, 1) == doctest::Approx(0.669761).epsilon(1e-5));
+    CHECK(t[TensorId::MaskedScores].slice(0, 0)(0, 1) == -1e9f);
+    CHECK(t[TensorId::Mask].shape == std::vector<int>{1, 1, 2, 2});
+}
+
+TEST_CASE("softmax rows sum to 1 and causal weights are 0 above the diagonal") {
+    ModelSpec spec = smallSpec(32, 4);
+    spec.attention.mask = MaskKind::Causal;
+    const Trace t = runModel(spec).trace;
+    const Tensor& a = t[TensorId::AttentionWeights];
+    for (int s = 0; s < a.sliceCount(); ++s) {
+        const MatrixView m = a.slice(s);
+        for (Eigen::Index r = 0; r < m.rows(); ++r) {
+            CHECK(m.row(r).sum() == doctest::Approx(1.0).epsilon(1e-5));
+            for (Eigen::Index c = r + 1; c < m.cols(); ++c) CHECK(m(r, c) == 0.0f);
+        }
+    }
+}
+
+TEST_CASE("padding: padded keys get zero weight and the mask is b x 1 x 1 x l") {
+    ModelSpec spec = smallSpec(16, 4);
+    spec.sentences = {"one two three four five", "six seven", "eight"};
+    spec.attention.mask = MaskKind::Padding;
+    const Trace t = runModel(spec).trace;
+    CHECK(t[TensorId::Mask].shape == std::vector<int>{3, 1, 1, 5});
+    CHECK(t.keyLengths == std::vector<int>{5, 2, 1});
+    const MatrixView a = t[TensorId::AttentionWeights].slice(1, 3);  // sentence 2, head 3
+    for (Eigen::Index r = 0; r < a.rows(); ++r) {
+        CHECK(a.row(r).sum() == doctest::Approx(1.0).epsilon(1e-5));
+        for (Eigen::Index c = 2; c < a.cols(); ++c) CHECK(a(r, c) == 0.0f);
+    }
+    CHECK(t.fullyMaskedRowCount() == 0);
+}
+
+// Sentence 2 ("d") is padded to 3 rows; with padded queries masked, its rows 1 and 2 see no key at all.
+TEST_CASE("a fully masked row: zeros and flagged in safe mode, as PyTorch computes it otherwise") {
+    ModelSpec spec = smallSpec(8, 2);
+    spec.sentences = {"a b c", "d"};
+    spec.attention.mask = MaskKind::Padding;
+    spec.attention.maskPaddedQueries = true;
+
+    const Trace safe = runModel(spec).trace;
+    CHECK(safe[TensorId::Mask].shape == std::vector<int>{2, 1, 3, 3});
+    CHECK(safe.fullyMaskedRows == std::vector<std::uint8_t>{0, 0, 0, 0, 1, 1});
+    CHECK(safe[TensorId::AttentionWeights].slice(1, 1).bottomRows(2).isZero(0.0f));
+    CHECK(safe[TensorId::AttentionWeights].slice(1, 1)(0, 0) == 1.0f);
+
+    spec.attention.softmax = SoftmaxMode::PyTorch;
+    const Trace billion = runModel(spec).trace;  // every entry -1e9: the row is uniform, as the Annotated Transformer gives
+    CHECK(billion[TensorId::AttentionWeights].slice(1, 0)(2, 1) == doctest::Approx(1.0 / 3));
+
+    spec.attention.fill = MaskFill::MinusInfinity;
+    const Trace nan = runModel(spec).trace;  // every entry -inf: NaN, as nn.MultiheadAttention gives
+    CHECK(std::isnan(nan[TensorId::AttentionWeights].slice(1, 0)(2, 1)));
+    CHECK(std::isfinite(nan[TensorId::AttentionWeights].slice(0, 0)(2, 1)));
+    CHECK(nan.fullyMaskedRowCount() == 2);
+}
+
+TEST_CASE("the per-head path (h separate W_i^Q) equals the fused path") {
+    for (int heads : {1, 2, 4, 8}) {
+        const Trace t = runModel(smallSpec(64, heads)).trace;
+        CHECK(t.perHeadMaxDifference < 1e-6f);
+    }
+}
+
+TEST_CASE("output has X's shape; changing h only re-splits Q, K, V") {
+    const Trace four = runModel(smallSpec(32, 4)).trace;
+    const Trace eight = runModel(smallSpec(32, 8)).trace;
+    CHECK(four[TensorId::Output].shape == four[TensorId::X].shape);
+    CHECK(four[TensorId::Q].data == eight[TensorId::Q].data);
+    CHECK(four[TensorId::K].data == eight[TensorId::K].data);
+    CHECK(four[TensorId::V].data == eight[TensorId::V].data);
+    CHECK(four[TensorId::QHeads].shape == std::vector<int>{1, 4, 13, 8});
+    CHECK(eight[TensorId::QHeads].shape == std::vector<int>{1, 8, 13, 4});
+    // Head 1 of the 8-head split is columns 4–7 of Q: the second half of head 0 of the 4-head split.
+    CHECK(eight[TensorId::QHeads].slice(0, 1).isApprox(four[TensorId::QHeads].slice(0, 0).rightCols(4), 0.0f));
+    CHECK(four[TensorId::AttentionWeights].data != eight[TensorId::AttentionWeights].data);
+}
+
+TEST_CASE("same inputs give a byte-identical trace, even when threads split the work") {
+    ModelSpec spec = smallSpec(256, 8);
+    std::string sentence;
+    for (int i = 0; i < 60; ++i) sentence += "word" + std::to_string(i % 7) + " ";
+    spec.sentences = {sentence};
+    const Trace a = runModel(spec).trace;
+    const Trace b = runModel(spec).trace;
+    for (int id = 0; id < kTensorCount; ++id) {
+        const Tensor& x = a.tensors[static_cast<std::size_t>(id)];
+        const Tensor& y = b.tensors[static_cast<std::size_t>(id)];
+        INFO("tensor ", tensorInfo(static_cast<TensorId>(id)).key);
+        REQUIRE(x.size() == y.size());
+        CHECK(std::memcmp(x.data.data(), y.data.data(), x.size() * sizeof(float)) == 0);
+    }
+}
+
+TEST_CASE("the same word gets the same embedding row in any sentence and position") {
+    const RowVector a = tokenEmbedding("street", 16, 7);
+    CHECK(a.isApprox(tokenEmbedding("street", 16, 7), 0.0f));
+    CHECK(!a.isApprox(tokenEmbedding("street", 16, 8)));
+    ModelSpec spec = smallSpec(16, 2);
+    spec.positional = false;
+    spec.sentences = {"the street the"};
+    const Trace t = runModel(spec).trace;
+    CHECK(t[TensorId::X].slice(0).row(0).isApprox(t[TensorId::X].slice(0).row(2), 0.0f));
+}
+
+TEST_CASE("positional encoding follows Vaswani et al. section 3.5") {
+    const Matrix pe = positionalEncoding(50, 8);
+    CHECK(pe(0, 0) == 0.0f);
+    CHECK(pe(0, 1) == 1.0f);
+    CHECK(pe(3, 2) == doctest::Approx(std::sin(3.0 / std::pow(10000.0, 2.0 / 8))));
+    CHECK(pe(7, 5) == doctest::Approx(std::cos(7.0 / std::pow(10000.0, 4.0 / 8))));
+}
+
+TEST_CASE("Xavier-uniform weights stay inside their bound, and W_i^Q is column block i") {
+    const Dimensions d = resolveDimensions({.dModel = 64, .heads = 4});
+    const Weights w = initWeights(d, 3, true);
+    const float bound = std::sqrt(6.0f / (64 + 64));
+    CHECK(w.wq.cwiseAbs().maxCoeff() <= bound);
+    CHECK(w.wq.cwiseAbs().maxCoeff() > 0.9f * bound);
+    CHECK(headBlock(w.wq, 2, 16).isApprox(w.wq.middleCols(32, 16), 0.0f));
+    CHECK(w.bo.size() == 64);
+}
+
+TEST_CASE("free d_k and d_v: W^O becomes h*d_v x d_model") {
+    ModelSpec spec = smallSpec(12, 3);
+    spec.attention.dK = 5;
+    spec.attention.dV = 2;
+    const ModelRun run = runModel(spec);
+    CHECK(run.weights.wo.rows() == 6);
+    CHECK(run.trace[TensorId::QHeads].shape == std::vector<int>{1, 3, 13, 5});
+    CHECK(run.trace[TensorId::ZHeads].shape == std::vector<int>{1, 3, 13, 2});
+    CHECK(run.trace[TensorId::Output].shape == std::vector<int>{1, 13, 12});
+}
+
+TEST_CASE("cross-attention gives l_q x l_k maps and refuses a causal mask") {
+    ModelSpec spec = smallSpec(16, 2);
+    spec.sentences = {"the animal did not cross the street"};
+    spec.decoderSentences = {"l'animal n'a pas"};
+    const ModelRun run = runModel(spec);
+    CHECK(run.trace.cross);
+    CHECK(run.trace[TensorId::AttentionWeights].shape == std::vector<int>{1, 2, 7, 7});
+    spec.decoderSentences = {"das Tier"};
+    CHECK(runModel(spec).trace[TensorId::Scores].shape == std::vector<int>{1, 2, 2, 7});
+    spec.attention.mask = MaskKind::Causal;
+    CHECK_THROWS_AS(runModel(spec), InputError);
+}
+
+TEST_CASE("bad sizes and sentences are refused with a clear message, never a crash") {
+    CHECK_THROWS_WITH_AS(resolveDimensions({.dModel = 64, .heads = 5}),
+                         "5 heads do not divide d_model = 64; valid head counts are 1, 2, 4, 8, 16, 32, 64.", InputError);
+    CHECK_THROWS_AS(resolveDimensions({.dModel = 64, .heads = 0}), InputError);
+    CHECK_THROWS_AS(resolveDimensions({.dModel = 64, .heads = -2}), InputError);
+    CHECK_THROWS_AS(resolveDimensions({.dModel = 0, .heads = 1}), InputError);
+    CHECK_THROWS_AS(resolveDimensions({.dModel = -1, .heads = 1}), InputError);
+    CHECK_THROWS_AS(resolveDimensions({.dModel = 1'000'000'000, .heads = 1}), InputError);
+    CHECK_THROWS_AS(resolveDimensions({.dModel = 64, .heads = 1'000'000'000}), InputError);
+    ModelSpec spec = smallSpec(16, 2);
+    spec.sentences = {"   "};
+    CHECK_THROWS_AS(runModel(spec), InputError);
+    spec.sentences = {"fine", ""};
+    CHECK_THROWS_WITH_AS(runModel(spec), "Sentence 2: The sentence is empty: type at least one word.", InputError);
+    spec.sentences = {"bad \xFF byte"};
+    CHECK_THROWS_AS(runModel(spec), InputError);
+    spec.sentences = {};
+    CHECK_THROWS_AS(runModel(spec), InputError);
+}
+
+TEST_CASE("weights of the wrong shape are refused, naming the matrix and both shapes") {
+    ModelSpec spec = smallSpec(8, 2);
+    Weights w = initWeights(resolveDimensions(spec.attention), 1, false);
+    w.wk = Matrix::Zero(8, 6);
+    spec.customWeights = w;
+    CHECK_THROWS_WITH_AS(runModel(spec), "W^K should be 8 x 8 but is 8 x 6.", InputError);
+}

@@ -1,0 +1,43 @@
+// test_stages.cpp — the stage list matches DESIGN.md's table, and shapes substitute into the PyTorch lines.
+#include "core/model.h"
+#include "core/stages.h"
+
+#include <doctest/doctest.h>
+
+using namespace attnviz::core;
+
+TEST_CASE("eleven stages in DESIGN.md order, each with text and numbered by position") {
+    REQUIRE(stages().size() == 11);
+    const char* keys[] = {"tokens", "embed", "project", "split", "scores", "scale", "mask", "softmax", "weighted_sum", "concat", "output"};
+    for (int i = 0; i < kStageCount; ++i) {
+        const Stage& s = stages()[static_cast<std::size_t>(i)];
+        CHECK(s.number() == i);
+        CHECK(s.key == keys[i]);
+        CHECK(!s.title.empty());
+        CHECK(!s.formula.empty());
+        CHECK(!s.pytorch.empty());
+        CHECK(!s.explanation.empty());
+        CHECK((i == 0) == s.shows.empty());
+    }
+}
+
+TEST_CASE("stages are found by number or name") {
+    CHECK(findStage("7") == StageId::Softmax);
+    CHECK(findStage("softmax") == StageId::Softmax);
+    CHECK(findStage("0") == StageId::Tokens);
+    CHECK_FALSE(findStage("11").has_value());
+    CHECK_FALSE(findStage("-1").has_value());
+    CHECK_FALSE(findStage("softmaxx").has_value());
+    CHECK_FALSE(findStage("").has_value());
+}
+
+TEST_CASE("the PyTorch line gets this trace's sizes") {
+    ModelSpec spec;
+    spec.attention.dModel = 512;
+    spec.attention.heads = 8;
+    const Trace t = runModel(spec).trace;
+    CHECK(substituteShapes(stage(StageId::SplitHeads).pytorch, t) ==
+          "query = query.view(1, -1, 8, 64).transpose(1, 2)  # 1 x 8 x 13 x 64");
+    CHECK(symbolicShape(TensorId::AttentionWeights, t) == "b × h × l × l");
+    CHECK(t[TensorId::AttentionWeights].shapeString() == "1 × 8 × 13 × 13");
+}

@@ -1,0 +1,61 @@
+// test_tokenizer.cpp — the teaching tokenizer: word/punctuation splits, UTF-8, [CLS], limits and errors.
+#include "core/tokenizer.h"
+
+#include <doctest/doctest.h>
+
+using namespace attnviz::core;
+using Tokens = std::vector<std::string>;
+
+TEST_CASE("the default sentence splits into words and punctuation, didn't as didn ' t") {
+    CHECK(tokenize("The animal didn't cross.") == Tokens{"The", "animal", "didn", "'", "t", "cross", "."});
+}
+
+TEST_CASE("whitespace of every kind separates tokens and never becomes one") {
+    CHECK(tokenize("  a\tb\n c\u00A0d\u3000e ") == Tokens{"a", "b", "c", "d", "e"});
+}
+
+TEST_CASE("letters of other scripts stay together; Unicode punctuation is split off") {
+    CHECK(tokenize("Καλημέρα κόσμε, привет мир…") == Tokens{"Καλημέρα", "κόσμε", ",", "привет", "мир", "…"});
+    CHECK(tokenize("«bonjour»") == Tokens{"«", "bonjour", "»"});
+}
+
+TEST_CASE("[CLS] is prepended on request and counts toward the limit") {
+    CHECK(tokenize("hi there", {.prependCls = true}) == Tokens{"[CLS]", "hi", "there"});
+    CHECK_THROWS_AS(tokenize("a b", {.prependCls = true, .tokenLimit = 2}), InputError);
+    CHECK(tokenize("a b", {.prependCls = false, .tokenLimit = 2}).size() == 2);
+}
+
+TEST_CASE("empty and whitespace-only sentences are refused with a clear message") {
+    CHECK_THROWS_WITH_AS(tokenize(""), "The sentence is empty: type at least one word.", InputError);
+    CHECK_THROWS_AS(tokenize(" \t\n "), InputError);
+    CHECK_THROWS_AS(tokenize("   ", {.prependCls = true}), InputError);
+}
+
+TEST_CASE("more tokens than the limit is refused, naming the limit") {
+    std::string long_sentence;
+    for (int i = 0; i < 65; ++i) long_sentence += "w ";
+    CHECK(tokenize(long_sentence, {.tokenLimit = 65}).size() == 65);
+    try {
+        tokenize(long_sentence);
+        FAIL("expected an InputError");
+    } catch (const InputError& error) {
+        CHECK(std::string(error.what()).find("more than 64 tokens") != std::string::npos);
+    }
+    CHECK_THROWS_AS(tokenize("a", {.tokenLimit = 0}), InputError);
+    CHECK_THROWS_AS(tokenize("a", {.tokenLimit = kMaxTokenLimit + 1}), InputError);
+}
+
+TEST_CASE("invalid UTF-8 is refused with the byte offset") {
+    const std::string cases[] = {"ab\xFF", "ab\xC3", "ab\xC0\xAF" /* overlong '/' */, "ab\xED\xA0\x80" /* surrogate */,
+                                 "ab\xF4\x90\x80\x80" /* > U+10FFFF */};
+    for (const std::string& bad : cases) {
+        CHECK(findInvalidUtf8(bad) == 2);
+        CHECK_THROWS_WITH_AS(tokenize(bad), "The sentence is not valid UTF-8 (bad byte at offset 2).", InputError);
+    }
+    CHECK(findInvalidUtf8("ok ✓ 😀") == std::string_view::npos);
+}
+
+TEST_CASE("decodeUtf8 gives code points and U+FFFD for bad bytes") {
+    CHECK(decodeUtf8("aé😀") == std::vector<char32_t>{U'a', U'é', U'😀'});
+    CHECK(decodeUtf8("a\xFF") == std::vector<char32_t>{U'a', U'\uFFFD'});
+}
