@@ -6,9 +6,10 @@
 // Passes (DESIGN.md stage numbers):
 //   [1] pad the batch into X (b × l_k × d_model) and X_query (b × l_q × d_model)
 //   [2] project: Q = X_q W^Q + b^Q, K = X W^K + b^K, V = X W^V + b^V   (one work item per head block)
-//   [3] split heads: Q_i = Q[:, :, i·d_k:(i+1)·d_k] → b × h × l × d_k
-//   [4–8] per (batch, head): S_i = Q_i K_iᵀ, scale, mask, softmax, Z_i = A_i V_i
-//   [9] concat: Z = [Z_0 … Z_{h−1}] → b × l_q × h·d_v
+//   per (batch, head) work item, on all cores:
+//     [3] split heads: Q_i = Q[:, :, i·d_k:(i+1)·d_k] → b × h × l × d_k
+//     [4–8] S_i = Q_i K_iᵀ, scale, mask, softmax, Z_i = A_i V_i
+//     [9] concat: write Z_i into its block of Z = [Z_0 … Z_{h−1}] → b × l_q × h·d_v
 //   [10] output: O = Z W^O + b^O
 //   and the per-head path (seed 004): Q_i = X_q W_i^Q with h separate matrices, compared with [3].
 #include "core/attention.h"
@@ -20,6 +21,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <thread>
 
 namespace attnviz::core {
 namespace {
@@ -47,10 +49,9 @@ constexpr std::array<TensorInfo, kTensorCount> kTensorInfos{{
     {TensorId::Output, "output", "O", "The output: Z W^O, the same shape as X."},
 }};
 
-Tensor toTensor(std::vector<int> shape, const Matrix& source) {
-    Tensor tensor(std::move(shape));
+void copyInto(Tensor& tensor, std::vector<int> shape, const Matrix& source) {
+    tensor.reshape(std::move(shape));
     std::copy(source.data(), source.data() + source.size(), tensor.data.begin());
-    return tensor;
 }
 
 // A b × l × width tensor seen as a (b·l) × width row-major matrix.
@@ -62,14 +63,15 @@ MatrixView asRows(const Tensor& t) {
 }
 
 // [1] b unpadded matrices → b × l × d_model, zero rows after each sequence's end.
-Tensor padBatch(const std::vector<Matrix>& sequences, int length, int dModel) {
+void padBatchInto(Tensor& padded, const std::vector<Matrix>& sequences, int length, int dModel) {
     const int batch = static_cast<int>(sequences.size());
-    Tensor padded({batch, length, dModel});
+    padded.reshape({batch, length, dModel});
     for (int b = 0; b < batch; ++b) {
         const Matrix& rows = sequences[static_cast<std::size_t>(b)];
-        Eigen::Map<Matrix>(padded.sliceData(b), length, dModel).topRows(rows.rows()) = rows;
+        Eigen::Map<Matrix> slice(padded.sliceData(b), length, dModel);
+        slice.topRows(rows.rows()) = rows;
+        slice.bottomRows(length - rows.rows()).setZero();
     }
-    return padded;
 }
 
 int longest(const std::vector<Matrix>& sequences) {
@@ -111,57 +113,56 @@ void checkInput(const AttentionInput& input, const AttentionConfig& config, cons
     }
 }
 
-// [2] out[:, block] = in · W[:, block] + bias[block], one work item per (projection, head) block.
-struct Projection {
-    const Tensor* input;
-    const Matrix* weight;
-    const RowVector* bias;
-    Tensor* output;
-    int blockWidth;
+// [2] and [10]: out = in · W + bias over all (b·l) rows, computed in row blocks so every core runs one large
+// GEMM (row blocks keep W's full width: narrow per-head column blocks ran at half the GEMM's speed).
+struct Linear {
+    const Tensor* input;     // b × l × d_in
+    const Matrix* weight;    // d_in × d_out
+    const RowVector* bias;   // 1 × d_out or empty
+    Tensor* output;          // b × l × d_out
 };
 
-void projectBlock(const Projection& p, int head) {
-    const Eigen::Index first = static_cast<Eigen::Index>(head) * p.blockWidth;
-    auto out = asRows(*p.output).middleCols(first, p.blockWidth);
-    out.noalias() = asRows(*p.input) * p.weight->middleCols(first, p.blockWidth);
-    if (p.bias->size() > 0) out.rowwise() += p.bias->middleCols(first, p.blockWidth);
+void linearRowBlock(const Linear& p, int block, int blocks) {
+    const MatrixView in = asRows(*p.input);
+    const Eigen::Index rows = in.rows();
+    const Eigen::Index first = rows * block / blocks, last = rows * (block + 1) / blocks;
+    if (last <= first) return;
+    auto out = asRows(*p.output).middleRows(first, last - first);
+    out.noalias() = in.middleRows(first, last - first) * *p.weight;
+    if (p.bias->size() > 0) out.rowwise() += *p.bias;
 }
 
-// [3] b × l × h·w → b × h × l × w.
-Tensor splitHeads(const Tensor& fused, int heads, int width) {
-    const int batch = fused.dim(0), length = fused.dim(1);
-    Tensor split({batch, heads, length, width});
-    for (int b = 0; b < batch; ++b) {
-        const MatrixView rows = fused.slice(b);
-        for (int i = 0; i < heads; ++i) {
-            Eigen::Map<Matrix>(split.sliceData(b * heads + i), length, width) = rows.middleCols(i * width, width);
-        }
-    }
-    return split;
+// How many row blocks to split a linear layer into: one per core when threads are worth it.
+int rowBlocksFor(bool threaded) {
+    return threaded ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) : 1;
 }
 
-// [9] b × h × l × w → b × l × h·w (the inverse of splitHeads).
-Tensor concatHeads(const Tensor& split) {
-    const int batch = split.dim(0), heads = split.dim(1), length = split.dim(2), width = split.dim(3);
-    Tensor fused({batch, length, heads * width});
-    for (int b = 0; b < batch; ++b) {
-        Eigen::Map<Matrix> rows(fused.sliceData(b), length, heads * width);
-        for (int i = 0; i < heads; ++i) rows.middleCols(i * width, width) = split.slice(b * heads + i);
-    }
-    return fused;
+// [3] Head i of batch element b: columns i·w … (i+1)·w − 1 of a b × l × h·w tensor → slice (b, i) of b × h × l × w.
+void splitOneHead(const Tensor& fused, Tensor& split, int b, int i) {
+    const int heads = split.dim(1), length = split.dim(2), width = split.dim(3);
+    Eigen::Map<Matrix>(split.sliceData(b * heads + i), length, width) = fused.slice(b).middleCols(i * width, width);
+}
+
+// [9] The inverse: slice (b, i) of b × h × l × w → its column block of b × l × h·w.
+void concatOneHead(const Tensor& split, Tensor& fused, int b, int i) {
+    const int heads = split.dim(1), length = split.dim(2), width = split.dim(3);
+    Eigen::Map<Matrix>(fused.sliceData(b), length, heads * width).middleCols(i * width, width) = split.slice(b * heads + i);
 }
 
 // [6] The mask as PyTorch broadcasts it: b × 1 × 1 × l_k (key padding) or b × 1 × l_q × l_k (causal, both,
 // or padding that also hides padded query rows).
-Tensor buildMask(const AttentionConfig& config, const std::vector<int>& queryLengths, const std::vector<int>& keyLengths,
-                 int queryLength, int keyLength) {
-    if (config.mask == MaskKind::None) return {};
+void buildMaskInto(Tensor& mask, const AttentionConfig& config, const std::vector<int>& queryLengths,
+                   const std::vector<int>& keyLengths, int queryLength, int keyLength) {
+    if (config.mask == MaskKind::None) {
+        mask = Tensor{};
+        return;
+    }
     const bool padding = config.mask == MaskKind::Padding || config.mask == MaskKind::Both;
     const bool causal = config.mask == MaskKind::Causal || config.mask == MaskKind::Both;
     const bool paddedQueries = padding && config.maskPaddedQueries;
     const int batch = static_cast<int>(keyLengths.size());
     const int rows = causal || paddedQueries ? queryLength : 1;
-    Tensor mask({batch, 1, rows, keyLength});
+    mask.reshape({batch, 1, rows, keyLength});
     for (int b = 0; b < batch; ++b) {
         const int keys = keyLengths[static_cast<std::size_t>(b)], queries = queryLengths[static_cast<std::size_t>(b)];
         Eigen::Map<Matrix> m(mask.sliceData(b), rows, keyLength);
@@ -174,7 +175,6 @@ Tensor buildMask(const AttentionConfig& config, const std::vector<int>& queryLen
             }
         }
     }
-    return mask;
 }
 
 // [7] Row-wise softmax of one l_q × l_k block, subtracting each row's max. Rows listed in fullyMasked get zeros
@@ -197,10 +197,13 @@ struct HeadContext {
     float fillValue;
 };
 
-// [4–8] for one (batch, head) pair.
+// [3–9] for one (batch, head) pair.
 void attendOneHead(const HeadContext& ctx, int batchHead) {
     Trace& t = *ctx.trace;
     const int b = batchHead / ctx.heads, i = batchHead % ctx.heads;
+    splitOneHead(t[TensorId::Q], t[TensorId::QHeads], b, i);
+    splitOneHead(t[TensorId::K], t[TensorId::KHeads], b, i);
+    splitOneHead(t[TensorId::V], t[TensorId::VHeads], b, i);
     const int lq = t.queryLength, lk = t.keyLength;
     const MatrixView qi = t[TensorId::QHeads].slice(batchHead);  // l_q × d_k
     const MatrixView ki = t[TensorId::KHeads].slice(batchHead);  // l_k × d_k
@@ -226,6 +229,7 @@ void attendOneHead(const HeadContext& ctx, int batchHead) {
     }
     softmaxRows(MatrixView(masked.data(), lq, lk), weights, &t.fullyMaskedRows[static_cast<std::size_t>(b) * lq], t.softmax);
     z.noalias() = weights * vi;
+    concatOneHead(t[TensorId::ZHeads], t[TensorId::Concat], b, i);
 }
 
 std::vector<std::uint8_t> findFullyMaskedRows(const Tensor& mask, int batch, int queryLength, int keyLength) {
@@ -370,10 +374,16 @@ void checkWeightShapes(const Weights& weights, const Dimensions& dims) {
 }
 
 Trace forward(const AttentionInput& input, const Weights& weights, const AttentionConfig& config) {
-    Trace t;
-    t.dims = resolveDimensions(config);
-    checkInput(input, config, t.dims);
-    checkWeightShapes(weights, t.dims);
+    Trace trace;
+    forwardInto(input, weights, config, trace);
+    return trace;
+}
+
+void forwardInto(const AttentionInput& input, const Weights& weights, const AttentionConfig& config, Trace& t) {
+    const Dimensions dims = resolveDimensions(config);
+    checkInput(input, config, dims);
+    checkWeightShapes(weights, dims);
+    t.dims = dims;
     const Dimensions& d = t.dims;
     t.mask = config.mask;
     t.fill = config.fill;
@@ -384,65 +394,61 @@ Trace forward(const AttentionInput& input, const Weights& weights, const Attenti
     t.queryLengths = t.cross ? lengthsOf(input.querySide) : t.keyLengths;
     t.keyLength = longest(input.keyValueSide);
     t.queryLength = t.cross ? longest(input.querySide) : t.keyLength;
+    t.perHeadMaxDifference = 0.0f;
     const int b = t.batch, h = d.heads, lq = t.queryLength, lk = t.keyLength;
 
     // [1]
-    t[TensorId::X] = padBatch(input.keyValueSide, lk, d.dModel);
-    if (t.cross) t[TensorId::XQuery] = padBatch(input.querySide, lq, d.dModel);
+    padBatchInto(t[TensorId::X], input.keyValueSide, lk, d.dModel);
+    if (t.cross) {
+        padBatchInto(t[TensorId::XQuery], input.querySide, lq, d.dModel);
+    } else {
+        t[TensorId::XQuery] = Tensor{};
+    }
     const Tensor& queryInput = t.cross ? t[TensorId::XQuery] : t[TensorId::X];
-    t[TensorId::WQ] = toTensor({d.dModel, h * d.dK}, weights.wq);
-    t[TensorId::WK] = toTensor({d.dModel, h * d.dK}, weights.wk);
-    t[TensorId::WV] = toTensor({d.dModel, h * d.dV}, weights.wv);
-    t[TensorId::WO] = toTensor({h * d.dV, d.dModel}, weights.wo);
+    copyInto(t[TensorId::WQ], {d.dModel, h * d.dK}, weights.wq);
+    copyInto(t[TensorId::WK], {d.dModel, h * d.dK}, weights.wk);
+    copyInto(t[TensorId::WV], {d.dModel, h * d.dV}, weights.wv);
+    copyInto(t[TensorId::WO], {h * d.dV, d.dModel}, weights.wo);
 
     // [2]
-    t[TensorId::Q] = Tensor({b, lq, h * d.dK});
-    t[TensorId::K] = Tensor({b, lk, h * d.dK});
-    t[TensorId::V] = Tensor({b, lk, h * d.dV});
-    const std::array<Projection, 3> projections{{
-        {&queryInput, &weights.wq, &weights.bq, &t[TensorId::Q], d.dK},
-        {&t[TensorId::X], &weights.wk, &weights.bk, &t[TensorId::K], d.dK},
-        {&t[TensorId::X], &weights.wv, &weights.bv, &t[TensorId::V], d.dV},
+    t[TensorId::Q].reshape({b, lq, h * d.dK});
+    t[TensorId::K].reshape({b, lk, h * d.dK});
+    t[TensorId::V].reshape({b, lk, h * d.dV});
+    const std::array<Linear, 3> projections{{
+        {&queryInput, &weights.wq, &weights.bq, &t[TensorId::Q]},
+        {&t[TensorId::X], &weights.wk, &weights.bk, &t[TensorId::K]},
+        {&t[TensorId::X], &weights.wv, &weights.bv, &t[TensorId::V]},
     }};
     const bool threaded = worthThreads(d, b * std::max(lq, lk));
-    parallelFor(3 * h, threaded, [&](int item) { projectBlock(projections[static_cast<std::size_t>(item / h)], item % h); });
+    const int rowBlocks = rowBlocksFor(threaded);
+    parallelFor(3 * rowBlocks, threaded, [&](int item) {
+        linearRowBlock(projections[static_cast<std::size_t>(item / rowBlocks)], item % rowBlocks, rowBlocks);
+    });
 
-    // [3]
-    t[TensorId::QHeads] = splitHeads(t[TensorId::Q], h, d.dK);
-    t[TensorId::KHeads] = splitHeads(t[TensorId::K], h, d.dK);
-    t[TensorId::VHeads] = splitHeads(t[TensorId::V], h, d.dV);
-
-    // [4–8]
-    t[TensorId::Mask] = buildMask(config, t.queryLengths, t.keyLengths, lq, lk);
+    // [3–9]
+    t[TensorId::QHeads].reshape({b, h, lq, d.dK});
+    t[TensorId::KHeads].reshape({b, h, lk, d.dK});
+    t[TensorId::VHeads].reshape({b, h, lk, d.dV});
+    buildMaskInto(t[TensorId::Mask], config, t.queryLengths, t.keyLengths, lq, lk);
     t.fullyMaskedRows = findFullyMaskedRows(t[TensorId::Mask], b, lq, lk);
     for (TensorId id : {TensorId::Scores, TensorId::ScaledScores, TensorId::MaskedScores, TensorId::AttentionWeights}) {
-        t[id] = Tensor({b, h, lq, lk});
+        t[id].reshape({b, h, lq, lk});
     }
-    t[TensorId::ZHeads] = Tensor({b, h, lq, d.dV});
+    t[TensorId::ZHeads].reshape({b, h, lq, d.dV});
+    t[TensorId::Concat].reshape({b, lq, h * d.dV});
     const float fill = config.fill == MaskFill::MinusInfinity ? -std::numeric_limits<float>::infinity() : -1e9f;
     const HeadContext context{&t, h, fill};
     parallelFor(b * h, threaded, [&](int batchHead) { attendOneHead(context, batchHead); });
 
-    // [9]
-    t[TensorId::Concat] = concatHeads(t[TensorId::ZHeads]);
-
-    // [10] split W^O's output columns into blocks so both cores share the last matmul.
-    t[TensorId::Output] = Tensor({b, lq, d.dModel});
-    const int outputBlocks = std::min(d.dModel, 8);
-    const int blockWidth = (d.dModel + outputBlocks - 1) / outputBlocks;
-    parallelFor(outputBlocks, threaded, [&](int block) {
-        const int first = block * blockWidth, width = std::min(blockWidth, d.dModel - first);
-        if (width <= 0) return;
-        auto out = asRows(t[TensorId::Output]).middleCols(first, width);
-        out.noalias() = asRows(t[TensorId::Concat]) * weights.wo.middleCols(first, width);
-        if (weights.hasBiases()) out.rowwise() += weights.bo.middleCols(first, width);
-    });
+    // [10]
+    t[TensorId::Output].reshape({b, lq, d.dModel});
+    const Linear output{&t[TensorId::Concat], &weights.wo, &weights.bo, &t[TensorId::Output]};
+    parallelFor(rowBlocks, threaded, [&](int block) { linearRowBlock(output, block, rowBlocks); });
 
     // Seed 004's comparison, for the queries (the same holds for keys and values by the same algebra).
     if (config.comparePerHead) {
         t.perHeadMaxDifference = perHeadDifference(queryInput, weights.wq, weights.bq, t[TensorId::QHeads]);
     }
-    return t;
 }
 
 }  // namespace attnviz::core

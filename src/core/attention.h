@@ -141,6 +141,9 @@ struct Trace {
 // Runs the forward pass (DESIGN.md stages 2–10) and returns every intermediate.
 // Throws InputError when the inputs do not fit the weights or the configuration (e.g. causal + cross).
 Trace forward(const AttentionInput& input, const Weights& weights, const AttentionConfig& config);
+// The same, writing into `trace` and reusing its buffers where they are large enough: a caller that recomputes
+// often (the GUI, benchmarks) keeps two Traces and alternates, and skips allocating and faulting in fresh pages.
+void forwardInto(const AttentionInput& input, const Weights& weights, const AttentionConfig& config, Trace& trace);
 
 // Head i's slice of a fused weight: columns i·width … (i+1)·width − 1, copied (d_model × width).
 Matrix headBlock(const Matrix& fused, int head, int width);

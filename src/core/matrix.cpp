@@ -12,6 +12,13 @@ Tensor::Tensor(std::vector<int> shape_) : shape(std::move(shape_)) {
     data.assign(count, 0.0f);
 }
 
+void Tensor::reshape(std::vector<int> newShape) {
+    std::size_t count = 1;
+    for (int extent : newShape) count *= static_cast<std::size_t>(extent);
+    shape = std::move(newShape);
+    data.resize(count);
+}
+
 int Tensor::sliceCount() const {
     int count = 1;
     for (int axis = 0; axis + 2 < rank(); ++axis) count *= shape[static_cast<std::size_t>(axis)];

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace attnviz::core {
@@ -20,7 +21,23 @@ using MatrixView = Eigen::Map<const Matrix>;
 
 // Tensor storage is aligned to Eigen's widest vector (64 bytes), so vectorised loops split a row into the
 // same head/body/tail on every run: without it, results varied in the last bit with the heap address.
-using FloatBuffer = std::vector<float, Eigen::aligned_allocator<float>>;
+// Growing it leaves new floats uninitialised (Tensor::reshape), because the forward pass overwrites every
+// element and zero-filling 100 MB of score maps first cost a third of its time.
+template <typename T>
+struct UninitialisedAlignedAllocator : Eigen::aligned_allocator<T> {
+    template <typename U>
+    struct rebind {
+        using other = UninitialisedAlignedAllocator<U>;
+    };
+    UninitialisedAlignedAllocator() = default;
+    template <typename U>
+    UninitialisedAlignedAllocator(const UninitialisedAlignedAllocator<U>&) noexcept {}
+    template <typename U>
+    void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
+    template <typename U, typename... Args>
+    void construct(U* p, Args&&... args) { ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...); }
+};
+using FloatBuffer = std::vector<float, UninitialisedAlignedAllocator<float>>;
 
 // An n-dimensional float array in C order with PyTorch's shapes (e.g. b × h × l × d_k).
 // The last two dimensions are a matrix; the leading ones index batch and head.
@@ -29,7 +46,11 @@ struct Tensor {
     FloatBuffer data;  // size == product of shape, row-major
 
     Tensor() = default;
-    explicit Tensor(std::vector<int> shape_);
+    explicit Tensor(std::vector<int> shape_);  // zero-filled
+
+    // Gives the tensor a new shape, keeping its buffer when large enough (no allocation, no page faults).
+    // New contents are unspecified: for outputs that are overwritten in full.
+    void reshape(std::vector<int> newShape);
 
     int rank() const { return static_cast<int>(shape.size()); }
     int dim(int axis) const { return shape.at(static_cast<std::size_t>(axis < 0 ? rank() + axis : axis)); }

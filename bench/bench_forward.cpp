@@ -1,0 +1,80 @@
+// bench_forward.cpp — the forward pass at classroom and real-model sizes, against a float GEMM baseline.
+//
+// Baseline: a 1024³ float GEMM on all cores (column blocks of the result split across threads, Eigen one
+// thread per block), i.e. the throughput this machine gives a well-shaped matmul. Each forward size reports
+// GFLOP/s and its ratio to that baseline (RatioReporter). The forward pass is the bare computation
+// (comparePerHead off: the seed-004 comparison is a teaching extra, not part of attention).
+#include "ratio_reporter.h"
+
+#include "core/attention.h"
+#include "core/parallel.h"
+
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+namespace {
+
+using namespace attnviz::core;
+
+Matrix randomMatrix(int rows, int cols) { return Matrix::Random(rows, cols); }
+
+void gemmBaseline(benchmark::State& state) {
+    const int n = static_cast<int>(state.range(0));
+    const Matrix a = randomMatrix(n, n), b = randomMatrix(n, n);
+    Matrix c(n, n);
+    constexpr int kBlocks = 8;
+    const int width = n / kBlocks;
+    for (auto _ : state) {
+        parallelFor(kBlocks, true, [&](int block) { c.middleCols(block * width, width).noalias() = a * b.middleCols(block * width, width); });
+        benchmark::DoNotOptimize(c.data());
+    }
+    state.counters["FLOP/s"] = benchmark::Counter(2.0 * n * n * n, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// FLOPs of the matmuls of one forward pass (softmax and masking are O(l²) and ignored).
+double forwardFlops(int l, const Dimensions& d) {
+    const double projections = 2.0 * l * d.dModel * d.heads * (2.0 * d.dK + d.dV);
+    const double attention = 2.0 * d.heads * l * l * (d.dK + d.dV);
+    const double output = 2.0 * l * d.heads * d.dV * d.dModel;
+    return projections + attention + output;
+}
+
+void forwardPass(benchmark::State& state) {
+    const int l = static_cast<int>(state.range(0));
+    AttentionConfig config;
+    config.dModel = static_cast<int>(state.range(1));
+    config.heads = static_cast<int>(state.range(2));
+    config.comparePerHead = false;
+    const Dimensions dims = resolveDimensions(config);
+    const Weights weights = initWeights(dims, 1, false);
+    AttentionInput input;
+    input.keyValueSide = {randomMatrix(l, dims.dModel)};
+    Trace trace;  // reused, as the GUI reuses its buffers between recomputes
+    forwardInto(input, weights, config, trace);  // warm-up: fault in the pages once, as a running app has
+    for (auto _ : state) {
+        forwardInto(input, weights, config, trace);
+        benchmark::DoNotOptimize(trace.tensors.data());
+    }
+    state.counters["FLOP/s"] = benchmark::Counter(forwardFlops(l, dims), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+}  // namespace
+
+BENCHMARK(gemmBaseline)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(forwardPass)
+    ->ArgNames({"l", "d_model", "h"})
+    ->Args({11, 512, 8})
+    ->Args({128, 512, 8})
+    ->Args({512, 512, 8})
+    ->Args({1024, 768, 12})
+    ->Args({2048, 1024, 16})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    attnviz::bench::RatioReporter reporter("gemmBaseline");
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    benchmark::Shutdown();
+}
