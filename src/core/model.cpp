@@ -2,6 +2,7 @@
 #include "core/model.h"
 
 #include "core/embedding.h"
+#include "core/random.h"
 
 #include <algorithm>
 
@@ -55,6 +56,27 @@ std::vector<Matrix> inputsOf(const Tensor& embeddings, const std::vector<std::ve
     return inputs;
 }
 
+// The unpadded output rows of every batch element: what a next layer takes as its input.
+std::vector<Matrix> outputRows(const Trace& trace) {
+    std::vector<Matrix> rows;
+    for (int b = 0; b < trace.batch; ++b) {
+        rows.emplace_back(trace[TensorId::Output].slice(b).topRows(trace.queryLengths[static_cast<std::size_t>(b)]));
+    }
+    return rows;
+}
+
+// A self-attention layer before the cross-attention one, with weights of its own (seeded from its name).
+Trace precedingLayer(const std::vector<Matrix>& inputs, const ModelSpec& spec, const Dimensions& dims, MaskKind mask,
+                     std::string_view layerName) {
+    AttentionConfig config = spec.attention;
+    config.mask = mask;
+    AttentionInput input;
+    input.keyValueSide = inputs;
+    return forward(input, initWeights(dims, streamSeed(layerName, spec.seed), spec.biases), config);
+}
+
+bool masksPadding(MaskKind kind) { return kind == MaskKind::Padding || kind == MaskKind::Both; }
+
 void checkBatch(const ModelSpec& spec) {
     if (spec.sentences.empty()) throw InputError("Give at least one sentence.");
     if (spec.sentences.size() > static_cast<std::size_t>(kMaxBatch)) {
@@ -91,6 +113,17 @@ ModelRun runModel(const ModelSpec& spec) {
     if (cross) {
         run.queryEmbeddings = embeddingRows(run.queryTokens, dModel, spec.seed);
         input.querySide = inputsOf(run.queryEmbeddings, run.queryTokens, positions);
+    }
+
+    if (cross && spec.encoderSelfAttentionFirst) {
+        const MaskKind mask = masksPadding(spec.attention.mask) ? MaskKind::Padding : MaskKind::None;
+        run.encoderTrace = precedingLayer(input.keyValueSide, spec, run.dims, mask, "encoder self-attention");
+        input.keyValueSide = outputRows(*run.encoderTrace);
+    }
+    if (cross && spec.decoderCausalSelfAttentionFirst) {
+        const MaskKind mask = masksPadding(spec.attention.mask) ? MaskKind::Both : MaskKind::Causal;
+        run.decoderTrace = precedingLayer(input.querySide, spec, run.dims, mask, "decoder self-attention");
+        input.querySide = outputRows(*run.decoderTrace);
     }
 
     if (spec.customWeights) {

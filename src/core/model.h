@@ -26,6 +26,9 @@ struct ModelSpec {
     bool biases = false;        // linear layers with biases
     int tokenLimit = kDefaultTokenLimit;
     std::optional<Weights> customWeights;  // instead of seeded Xavier init (shapes are checked)
+    // Cross-attention only (seed 003, the decoder side), each a layer of its own with its own seeded weights:
+    bool encoderSelfAttentionFirst = false;  // K and V come from the encoder's self-attention output, not its X
+    bool decoderCausalSelfAttentionFirst = false;  // the queries' input is the decoder's causal self-attention output
 };
 
 inline constexpr int kMaxBatch = 16;
@@ -39,7 +42,9 @@ struct ModelRun {
     Tensor queryEmbeddings;   // b × l_q × d_model (cross only)
     Tensor positions;         // max(l_q, l_k) × d_model: the positional encoding added (zeros when off)
     Weights weights;
-    Trace trace;
+    Trace trace;                        // the attention layer being taught
+    std::optional<Trace> encoderTrace;  // cross + encoderSelfAttentionFirst: the encoder layer before it
+    std::optional<Trace> decoderTrace;  // cross + decoderCausalSelfAttentionFirst: the decoder's masked layer
 };
 
 // Throws InputError (one clear sentence, naming the sentence number when b > 1) for bad input.
