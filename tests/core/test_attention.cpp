@@ -170,6 +170,7 @@ TEST_CASE("same inputs give a byte-identical trace, even when threads split the 
         const Tensor& y = b.tensors[static_cast<std::size_t>(id)];
         INFO("tensor ", tensorInfo(static_cast<TensorId>(id)).key);
         REQUIRE(x.size() == y.size());
+        if (x.empty()) continue;
         CHECK(std::memcmp(x.data.data(), y.data.data(), x.size() * sizeof(float)) == 0);
     }
 }
