@@ -41,7 +41,7 @@ void addInputOptions(CLI::App& command, InputOptions& o) {
     command.add_option("--mask", o.mask, "none | padding | causal | both")->capture_default_str();
     command.add_option("--fill", o.fill, "Masked score value: -1e9 | -inf")->capture_default_str();
     command.add_option("--softmax", o.softmax, "Fully masked rows: safe (zeros, flagged) | pytorch (as PyTorch computes)")->capture_default_str();
-    command.add_option("--scale", o.scale, "Score scale (default 1/sqrt(d_k))");
+    command.add_option("--score-scale", o.scale, "Multiply scores by this instead of 1/sqrt(d_k)");
     command.add_flag("--cls", o.cls, "Prepend a [CLS] token");
     command.add_flag("--no-positional", o.noPositional, "Leave out the positional encoding");
     command.add_flag("--biases", o.biases, "Linear layers with biases");
@@ -59,7 +59,7 @@ core::ModelSpec toModelSpec(const InputOptions& o) {
     spec.attention.mask = parseMask(o.mask);
     spec.attention.fill = parseFill(o.fill);
     spec.attention.softmax = parseSoftmax(o.softmax);
-    if (o.scale && !std::isfinite(*o.scale)) throw core::InputError("--scale must be a finite number.");
+    if (o.scale && !std::isfinite(*o.scale)) throw core::InputError("--score-scale must be a finite number.");
     spec.attention.scale = o.scale;
     spec.seed = o.seed;
     spec.positional = !o.noPositional;

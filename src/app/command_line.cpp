@@ -1,0 +1,66 @@
+// command_line.cpp — the CLI11 definition of every command and option. See command_line.h.
+#include "app/command_line.h"
+
+#include "app/version.h"
+
+#include <ostream>
+
+namespace attnviz::app {
+namespace {
+
+void addDumpCommand(CLI::App& cli, CommandLine& line) {
+    CLI::App* command = cli.add_subcommand("dump", "Write every matrix of the forward pass as .npy plus manifest.json");
+    addInputOptions(*command, line.inputs);
+    command->add_option("-o,--out", line.dump.out, "Output directory (created if missing; must be empty unless --force)")->required();
+    command->add_flag("-f,--force", line.dump.force, "Write into a non-empty directory, replacing files");
+}
+
+void addExportCommand(CLI::App& cli, CommandLine& line) {
+    ExportOptions& e = line.exportOptions;
+    CLI::App* command = cli.add_subcommand("export", "Write heatmap figures as PNG, ready for slides");
+    addInputOptions(*command, line.inputs);
+    command->add_option("-o,--out", e.out, "Output directory (created if missing)")->required();
+    command->add_option("--stage", e.stage, "all, a stage number (0-10) or a stage name such as softmax")->capture_default_str();
+    command->add_option("--matrix", e.matrix, "One matrix of the stage, by name (e.g. attention_weights)");
+    command->add_option("--head", e.head, "One head (0-based)");
+    command->add_option("--kind", e.kind, "matrix | stage | heads | poster")->capture_default_str();
+    command->add_option("--scale", e.scale, "Pixel scale 1-4")->capture_default_str();
+    command->add_option("--background", e.background, "light | dark | transparent")->capture_default_str();
+    command->add_option("--colormap", e.colormap, "viridis | cividis | magma | coolwarm | rdbu (default: per matrix)");
+    command->add_flag("-f,--force", e.force, "Overwrite existing files");
+}
+
+void addGuiOptions(CLI::App& cli, GuiOptions& gui) {
+    cli.add_option("--screenshot", gui.screenshot, "Render the window for a few frames, save it as PNG, exit");
+    cli.add_option("--stage", gui.stage, "Stage to open: a number (0-10) or a name such as softmax");
+    cli.add_option("--head", gui.head, "Head to focus (0-based)");
+    cli.add_option("--size", gui.size, "Window size WxH, e.g. 1600x1000");
+}
+
+}  // namespace
+
+CommandLine parseCommandLine(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    CommandLine line;
+    CLI::App cli{"attnviz — multi-head attention, one matrix at a time", "attnviz"};
+    cli.set_version_flag("-V,--version", std::string("attnviz ") + std::string(kVersion));
+    addInputOptions(cli, line.inputs);
+    addGuiOptions(cli, line.gui);
+    addDumpCommand(cli, line);
+    addExportCommand(cli, line);
+
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes arguments last-first
+    if (!reversed.empty()) reversed.pop_back();                     // the program name
+    try {
+        cli.parse(reversed);
+    } catch (const CLI::ParseError& error) {
+        line.command = Command::Exit;
+        line.exitCode = cli.exit(error, out, err);
+        return line;
+    }
+    if (cli.got_subcommand("dump")) line.command = Command::Dump;
+    else if (cli.got_subcommand("export")) line.command = Command::Export;
+    else line.command = Command::Gui;
+    return line;
+}
+
+}  // namespace attnviz::app

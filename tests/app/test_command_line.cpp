@@ -1,0 +1,88 @@
+// test_command_line.cpp — argv → command and options, and every bad argument answered with an exit code and a
+// message (never an exception escaping, never a crash).
+#include "app/command_line.h"
+
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+using namespace attnviz::app;
+
+namespace {
+
+struct Parsed {
+    CommandLine line;
+    std::string out, err;
+};
+
+Parsed parse(std::vector<std::string> args) {
+    args.insert(args.begin(), "attnviz");
+    std::ostringstream out, err;
+    Parsed p{parseCommandLine(args, out, err), {}, {}};
+    p.out = out.str();
+    p.err = err.str();
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("no arguments: the GUI on the default sentence") {
+    const Parsed p = parse({});
+    CHECK(p.line.command == Command::Gui);
+    CHECK(p.line.inputs.sentence == std::string(attnviz::core::kDefaultSentence));
+    CHECK(toModelSpec(p.line.inputs).sentences.size() == 1);
+}
+
+TEST_CASE("GUI presets and screenshot options") {
+    const Parsed p = parse({"--sentence", "a b c", "--heads", "4", "--d-model", "16", "--screenshot", "s.png", "--stage", "7", "--size", "800x600"});
+    CHECK(p.line.command == Command::Gui);
+    CHECK(p.line.gui.screenshot == std::filesystem::path("s.png"));
+    CHECK(p.line.gui.stage == "7");
+    const attnviz::core::ModelSpec spec = toModelSpec(p.line.inputs);
+    CHECK(spec.attention.heads == 4);
+    CHECK(spec.sentences == std::vector<std::string>{"a b c"});
+}
+
+TEST_CASE("dump and export subcommands with their options") {
+    const Parsed dump = parse({"dump", "--out", "run", "--mask", "causal", "--fill", "-inf", "--force"});
+    CHECK(dump.line.command == Command::Dump);
+    CHECK(dump.line.dump.force);
+    CHECK(toModelSpec(dump.line.inputs).attention.fill == attnviz::core::MaskFill::MinusInfinity);
+    const Parsed ex = parse({"export", "--out", "slides", "--stage", "softmax", "--scale", "3", "--score-scale", "0.5",
+                             "--batch", "one two", "three", "--mask", "padding"});
+    CHECK(ex.line.command == Command::Export);
+    CHECK(ex.line.exportOptions.scale == 3);
+    const attnviz::core::ModelSpec spec = toModelSpec(ex.line.inputs);
+    CHECK(spec.attention.scale == 0.5f);
+    CHECK(spec.sentences.size() == 2);
+}
+
+TEST_CASE("--help and --version exit 0 with text") {
+    const Parsed help = parse({"--help"});
+    CHECK(help.line.command == Command::Exit);
+    CHECK(help.line.exitCode == 0);
+    CHECK(help.out.find("dump") != std::string::npos);
+    const Parsed version = parse({"--version"});
+    CHECK(version.line.exitCode == 0);
+    CHECK(version.out.find("attnviz 0.") != std::string::npos);
+}
+
+TEST_CASE("bad arguments exit non-zero with a message") {
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"--bogus"}, {"--heads", "many"}, {"dump"}, {"export", "--out"}, {"--d-model", "1e99"}}) {
+        const Parsed p = parse(args);
+        CHECK(p.line.command == Command::Exit);
+        CHECK(p.line.exitCode != 0);
+        CHECK(!p.err.empty());
+    }
+}
+
+TEST_CASE("values that parse but do not fit are refused by toModelSpec, naming what is allowed") {
+    CHECK_THROWS_WITH_AS(toModelSpec(parse({"--heads", "5"}).line.inputs),
+                         "5 heads do not divide d_model = 64; valid head counts are 1, 2, 4, 8, 16, 32, 64.",
+                         attnviz::core::InputError);
+    CHECK_THROWS_AS(toModelSpec(parse({"--mask", "diagonal"}).line.inputs), attnviz::core::InputError);
+    CHECK_THROWS_AS(toModelSpec(parse({"--fill", "-1"}).line.inputs), attnviz::core::InputError);
+    CHECK_THROWS_AS(toModelSpec(parse({"--softmax", "fast"}).line.inputs), attnviz::core::InputError);
+    CHECK_THROWS_AS(toModelSpec(parse({"--score-scale", "inf"}).line.inputs), attnviz::core::InputError);
+}
