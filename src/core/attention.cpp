@@ -297,8 +297,9 @@ Dimensions resolveDimensions(const AttentionConfig& config) {
         throw InputError("The head count must be between 1 and " + std::to_string(kMaxHeads) + " (got " +
                          std::to_string(config.heads) + ").");
     }
-    const bool freeSizes = config.dK > 0 || config.dV > 0;
-    if (!freeSizes && config.dModel % config.heads != 0) {
+    // d_k or d_v left at 0 default to d_model / h, which must then be whole.
+    const bool needsDivision = config.dK <= 0 || config.dV <= 0;
+    if (needsDivision && config.dModel % config.heads != 0) {
         std::string valid;
         for (int h : validHeadCounts(config.dModel)) valid += (valid.empty() ? "" : ", ") + std::to_string(h);
         throw InputError(std::to_string(config.heads) + " heads do not divide d_model = " + std::to_string(config.dModel) +

@@ -231,6 +231,8 @@ TEST_CASE("cross-attention gives l_q x l_k maps and refuses a causal mask") {
 TEST_CASE("bad sizes and sentences are refused with a clear message, never a crash") {
     CHECK_THROWS_WITH_AS(resolveDimensions({.dModel = 64, .heads = 5}),
                          "5 heads do not divide d_model = 64; valid head counts are 1, 2, 4, 8, 16, 32, 64.", InputError);
+    CHECK_THROWS_AS(resolveDimensions({.dModel = 6, .heads = 4, .dK = 2}), InputError);  // d_v = 6/4 is not whole
+    CHECK(resolveDimensions({.dModel = 6, .heads = 4, .dK = 2, .dV = 3}).dV == 3);
     CHECK_THROWS_AS(resolveDimensions({.dModel = 64, .heads = 0}), InputError);
     CHECK_THROWS_AS(resolveDimensions({.dModel = 64, .heads = -2}), InputError);
     CHECK_THROWS_AS(resolveDimensions({.dModel = 0, .heads = 1}), InputError);

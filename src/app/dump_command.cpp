@@ -1,0 +1,30 @@
+// dump_command.cpp — `attnviz dump`: run the model headless and write every matrix with io::writeDump.
+//
+// Prints each path written, one per line, on stdout (so scripts can pipe the list); on bad input or a file
+// problem prints one line "attnviz dump: <message>" on stderr and returns 1.
+// What this file deliberately does not do: parse options (cli_options.cpp) or know the file format (src/io).
+#include "app/cli_options.h"
+
+#include "io/atomic_file.h"
+#include "io/dump.h"
+
+#include <iostream>
+
+namespace attnviz::app {
+
+int runDump(const core::ModelSpec& spec, const DumpOptions& options) {
+    try {
+        const core::ModelRun run = core::runModel(spec);
+        for (const std::filesystem::path& path : io::writeDump(run, options.out, options.force)) {
+            std::cout << path.string() << '\n';
+        }
+        return 0;
+    } catch (const core::InputError& error) {
+        std::cerr << "attnviz dump: " << error.what() << '\n';
+    } catch (const io::FileError& error) {
+        std::cerr << "attnviz dump: " << error.what() << '\n';
+    }
+    return 1;
+}
+
+}  // namespace attnviz::app

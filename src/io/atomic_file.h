@@ -1,0 +1,34 @@
+// atomic_file.h — write a file so that readers see either the old content or the complete new one, never half.
+//
+// How: write to a fresh temporary file in the same directory (so rename cannot cross file systems), flush,
+// fsync, then rename over the target. On any failure the temporary file is removed, the old file is untouched,
+// and io::FileError says which path failed and why (the OS's strerror text).
+// What this file deliberately does not do: create missing directories, lock against concurrent writers (the
+// last rename wins), or guarantee the directory entry survives a power cut (the directory fsync is best effort).
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <stdexcept>
+#include <string_view>
+
+namespace attnviz::io {
+
+// Every file problem (cannot open, write, rename, or parse). The message is one sentence that names the path
+// and the reason; callers show it as is.
+class FileError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Replaces `path` with exactly `bytes`.
+void writeFileAtomically(const std::filesystem::path& path, std::string_view bytes);
+
+// Replaces `path` with whatever `writeContent` writes to the FILE* it is given (opened "wb", positioned at 0),
+// for writers that want a stream, such as libpng's png_init_io. The callback must not close the FILE*. If it
+// throws, the temporary file is removed and its exception propagates unchanged; if it leaves the stream in an
+// error state (ferror), FileError is thrown.
+void writeFileAtomically(const std::filesystem::path& path, const std::function<void(std::FILE*)>& writeContent);
+
+}  // namespace attnviz::io

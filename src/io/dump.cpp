@@ -1,0 +1,250 @@
+// dump.cpp — writes a ModelRun as .npy files + manifest.json. See dump.h for the folder's contents.
+//
+// [SECTION] the list of files (what each one is, in words and symbols)
+// [SECTION] the folder (refuse, create, tidy)
+// [SECTION] manifest.json
+#include "io/dump.h"
+
+#include "core/stages.h"
+#include "io/atomic_file.h"
+#include "io/npy.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <set>
+#include <string>
+#include <system_error>
+
+namespace attnviz::io {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;  // keeps the manifest in the order written: program first, files last
+
+constexpr std::string_view kProgramName = "attnviz";
+constexpr std::string_view kManifestName = "manifest.json";
+
+// [SECTION] the list of files
+
+struct DumpEntry {
+    std::string key;      // file name without ".npy"
+    std::string symbol;   // as in the paper: "A_i"
+    std::string meaning;  // one plain sentence
+    std::string dims;     // the shape in dimension names: "b × h × l × l"
+    const core::Tensor* tensor;
+};
+
+// The biases as nn.Linear keeps them, 1-D: b_q (h·d_k), b_k (h·d_k), b_v (h·d_v), b_o (d_model).
+using BiasTensors = std::array<core::Tensor, 4>;
+
+core::Tensor toVector(const core::RowVector& row) {
+    core::Tensor tensor({static_cast<int>(row.size())});
+    std::copy(row.data(), row.data() + row.size(), tensor.data.begin());
+    return tensor;
+}
+
+BiasTensors biasTensorsOf(const core::Weights& weights) {
+    return {toVector(weights.bq), toVector(weights.bk), toVector(weights.bv), toVector(weights.bo)};
+}
+
+void addTraceEntries(const core::Trace& trace, std::vector<DumpEntry>& entries) {
+    for (int index = 0; index < core::kTensorCount; ++index) {
+        const auto id = static_cast<core::TensorId>(index);
+        if (trace[id].empty()) continue;
+        const core::TensorInfo& info = core::tensorInfo(id);
+        entries.push_back({std::string(info.key), std::string(info.symbol), std::string(info.meaning),
+                           core::symbolicShape(id, trace), &trace[id]});
+    }
+}
+
+void addBiasEntries(const BiasTensors& biases, std::vector<DumpEntry>& entries) {
+    entries.push_back({"b_q", "b^Q", "Query bias: added to every row of X W^Q.", "h·d_k", &biases[0]});
+    entries.push_back({"b_k", "b^K", "Key bias: added to every row of X W^K.", "h·d_k", &biases[1]});
+    entries.push_back({"b_v", "b^V", "Value bias: added to every row of X W^V.", "h·d_v", &biases[2]});
+    entries.push_back({"b_o", "b^O", "Output bias: added to every row of Z W^O.", "d_model", &biases[3]});
+}
+
+void addEmbeddingEntries(const core::ModelRun& run, std::vector<DumpEntry>& entries) {
+    const bool cross = run.trace.cross;
+    entries.push_back({"embeddings", "E[ids]",
+                       std::string("Token embeddings before positions are added: one row per ") +
+                           (cross ? "encoder " : "") + "token, zero rows for padding.",
+                       cross ? "b × l_k × d_model" : "b × l × d_model", &run.embeddings});
+    if (!run.queryEmbeddings.empty()) {
+        entries.push_back({"query_embeddings", "E[ids_dec]",
+                           "The decoder's token embeddings before positions are added, zero rows for padding.",
+                           "b × l_q × d_model", &run.queryEmbeddings});
+    }
+    entries.push_back({"positions", "PE",
+                       "The sinusoidal positional encoding added to row p of every sentence (zeros when positions are off).",
+                       cross ? "max(l_q, l_k) × d_model" : "l × d_model", &run.positions});
+}
+
+std::vector<DumpEntry> dumpEntries(const core::ModelRun& run, const BiasTensors& biases) {
+    std::vector<DumpEntry> entries;
+    addTraceEntries(run.trace, entries);
+    if (run.weights.hasBiases()) addBiasEntries(biases, entries);
+    addEmbeddingEntries(run, entries);
+    return entries;
+}
+
+// Every file name any dump can contain, whatever its parameters.
+std::set<std::string> possibleDumpFileNames() {
+    std::set<std::string> names{std::string(kManifestName)};
+    for (int index = 0; index < core::kTensorCount; ++index) {
+        names.insert(std::string(core::tensorInfo(static_cast<core::TensorId>(index)).key) + ".npy");
+    }
+    for (const char* key : {"b_q", "b_k", "b_v", "b_o", "embeddings", "query_embeddings", "positions"}) {
+        names.insert(std::string(key) + ".npy");
+    }
+    return names;
+}
+
+// [SECTION] the folder
+
+// Built by appending: GCC 12 warns falsely (-Wrestrict, bug 105329) on "'" + string + "'".
+std::string quoted(const fs::path& path) {
+    std::string text(1, '\'');
+    text.append(path.string());
+    text.push_back('\'');
+    return text;
+}
+
+void prepareDirectory(const fs::path& dir, bool force) {
+    std::error_code error;
+    const fs::file_status status = fs::status(dir, error);
+    if (error && status.type() != fs::file_type::not_found) {
+        throw FileError("Cannot dump into " + quoted(dir) + ": " + error.message() + ".");
+    }
+    if (status.type() == fs::file_type::not_found) {
+        if (!fs::create_directories(dir, error) && error) {
+            throw FileError("Cannot create the directory " + quoted(dir) + ": " + error.message() + ".");
+        }
+        return;
+    }
+    if (!fs::is_directory(status)) throw FileError("Cannot dump into " + quoted(dir) + ": it exists and is not a directory.");
+    const bool empty = fs::is_empty(dir, error);
+    if (error) throw FileError("Cannot dump into " + quoted(dir) + ": " + error.message() + ".");
+    if (!empty && !force) {
+        throw FileError("Cannot dump into " + quoted(dir) + ": it is not empty (choose a new or empty directory, or use --force to replace its dump files).");
+    }
+}
+
+void removeDumpFile(const fs::path& path) {
+    std::error_code error;
+    fs::remove(path, error);
+    if (error) throw FileError("Cannot remove the old dump file " + quoted(path) + ": " + error.message() + ".");
+}
+
+// With force: dump files of an earlier run that this run does not write go, so the folder matches the manifest.
+void removeStaleDumpFiles(const fs::path& dir, const std::vector<DumpEntry>& entries) {
+    std::set<std::string> stale = possibleDumpFileNames();
+    stale.erase(std::string(kManifestName));
+    for (const DumpEntry& entry : entries) stale.erase(entry.key + ".npy");
+    for (const std::string& name : stale) removeDumpFile(dir / name);
+}
+
+// [SECTION] manifest.json
+
+std::string maskName(core::MaskKind mask) {
+    switch (mask) {
+        case core::MaskKind::None: return "none";
+        case core::MaskKind::Padding: return "padding";
+        case core::MaskKind::Causal: return "causal";
+        case core::MaskKind::Both: return "both";
+    }
+    return "unknown";
+}
+
+json parametersJson(const core::ModelRun& run) {
+    const core::ModelSpec& spec = run.spec;
+    return {
+        {"d_model", run.dims.dModel},
+        {"heads", run.dims.heads},
+        {"d_k", run.dims.dK},
+        {"d_v", run.dims.dV},
+        {"scale", run.dims.scale},
+        {"scale_is_default", !spec.attention.scale.has_value()},
+        {"seed", spec.seed},
+        {"mask", maskName(spec.attention.mask)},
+        {"fill", spec.attention.fill == core::MaskFill::MinusInfinity ? "-inf" : "-1e9"},
+        {"softmax", spec.attention.softmax == core::SoftmaxMode::PyTorch ? "pytorch" : "safe"},
+        {"positional", spec.positional},
+        {"cls", spec.prependCls},
+        {"biases", run.weights.hasBiases()},
+        {"cross", run.trace.cross},
+        {"token_limit", spec.tokenLimit},
+        {"custom_weights", spec.customWeights.has_value()},
+    };
+}
+
+json fileJson(const DumpEntry& entry) {
+    return {
+        {"file", entry.key + ".npy"},
+        {"tensor", entry.key},
+        {"symbol", entry.symbol},
+        {"meaning", entry.meaning},
+        {"shape", entry.tensor->shape},
+        {"dims", entry.dims},
+        {"dtype", "<f4"},
+    };
+}
+
+// [b, row] for every query row whose keys are all masked (softmax cannot normalise it).
+json fullyMaskedRowsJson(const core::Trace& trace) {
+    json rows = json::array();
+    for (std::size_t index = 0; index < trace.fullyMaskedRows.size(); ++index) {
+        if (trace.fullyMaskedRows[index] == 0 || trace.queryLength == 0) continue;
+        rows.push_back({index / static_cast<std::size_t>(trace.queryLength), index % static_cast<std::size_t>(trace.queryLength)});
+    }
+    return rows;
+}
+
+json manifestJson(const core::ModelRun& run, const std::vector<DumpEntry>& entries) {
+    json manifest = {
+        {"program", kProgramName},
+        {"version", ATTNVIZ_VERSION},
+        {"parameters", parametersJson(run)},
+        {"batch", run.trace.batch},
+        {"sentences", run.spec.sentences},
+        {"tokens", run.tokens},
+        {"lengths", run.trace.keyLengths},
+        {"padded_length", run.trace.keyLength},
+    };
+    if (run.trace.cross) {
+        manifest["decoder_sentences"] = run.spec.decoderSentences;
+        manifest["query_tokens"] = run.queryTokens;
+        manifest["query_lengths"] = run.trace.queryLengths;
+        manifest["padded_query_length"] = run.trace.queryLength;
+    }
+    manifest["fully_masked_rows"] = fullyMaskedRowsJson(run.trace);
+    json files = json::array();
+    for (const DumpEntry& entry : entries) files.push_back(fileJson(entry));
+    manifest["files"] = std::move(files);
+    return manifest;
+}
+
+}  // namespace
+
+std::vector<fs::path> writeDump(const core::ModelRun& run, const fs::path& dir, bool force) {
+    prepareDirectory(dir, force);
+    // An old manifest would vouch for a half-replaced folder if this dump stopped early; the new one comes last.
+    if (force) removeDumpFile(dir / kManifestName);
+    const BiasTensors biases = biasTensorsOf(run.weights);
+    const std::vector<DumpEntry> entries = dumpEntries(run, biases);
+    std::vector<fs::path> written;
+    for (const DumpEntry& entry : entries) {
+        written.push_back(dir / (entry.key + ".npy"));
+        writeNpy(written.back(), *entry.tensor);
+    }
+    if (force) removeStaleDumpFiles(dir, entries);
+    // Invalid UTF-8 cannot reach here (the tokenizer rejects it), but a replacement character beats a throw.
+    const std::string manifest = manifestJson(run, entries).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    written.push_back(dir / kManifestName);
+    writeFileAtomically(written.back(), manifest);
+    return written;
+}
+
+}  // namespace attnviz::io

@@ -1,0 +1,213 @@
+// test_dump.cpp — io::writeDump: every expected file with the Trace's numbers, a manifest that parses and
+// describes them, refusal of non-empty and non-directory targets, --force semantics, and Debian's NumPy
+// loading a real dump (tests/reference/check_dump.py, run with /usr/bin/python3).
+// Not tested here: whether the numbers are right (tests/core/test_reference.cpp checks the forward pass).
+#include "io/dump.h"
+
+#include "io/atomic_file.h"
+#include "io/npy.h"
+#include "io/scratch_dir.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <set>
+
+#include <sys/wait.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+using attnviz::core::ModelRun;
+using attnviz::core::ModelSpec;
+using attnviz::core::TensorId;
+using nlohmann::json;
+
+// Two sentences of different lengths with a padding mask and biases: every optional file except the cross ones.
+ModelSpec paddedBatchSpec() {
+    ModelSpec spec;
+    spec.sentences = {"The cat sat on the mat.", "Dogs bark"};
+    spec.attention.dModel = 16;
+    spec.attention.heads = 4;
+    spec.attention.mask = attnviz::core::MaskKind::Padding;
+    spec.biases = true;
+    return spec;
+}
+
+ModelSpec crossSpec() {
+    ModelSpec spec;
+    spec.sentences = {"Le chat dort"};
+    spec.decoderSentences = {"The cat is sleeping"};
+    spec.attention.dModel = 12;
+    spec.attention.heads = 3;
+    return spec;
+}
+
+json readJson(const fs::path& path) {
+    std::ifstream in(path);
+    REQUIRE_MESSAGE(in.good(), "cannot open ", path.string());
+    return json::parse(in);
+}
+
+std::set<std::string> fileNamesIn(const fs::path& dir) {
+    std::set<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir)) names.insert(entry.path().filename().string());
+    return names;
+}
+
+std::string fileErrorOf(const std::function<void()>& write) {
+    try {
+        write();
+    } catch (const attnviz::io::FileError& error) {
+        return error.what();
+    }
+    FAIL("expected a FileError, got none");
+    return {};
+}
+
+// "'path'", as FileError messages quote paths (appended: GCC 12's -Wrestrict misfires on "'" + s + "'").
+std::string inQuotes(const fs::path& path) {
+    std::string text(1, '\'');
+    text.append(path.string());
+    text.push_back('\'');
+    return text;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("dump: writeDump writes every tensor, the biases, the embeddings and a manifest describing them") {
+    attnviz::test::ScratchDir scratch("dump");
+    const fs::path dir = scratch / "nested" / "run";  // missing parents are created
+    const ModelRun run = attnviz::core::runModel(paddedBatchSpec());
+    const std::vector<fs::path> written = attnviz::io::writeDump(run, dir, false);
+
+    const std::set<std::string> expected{
+        "x.npy", "w_q.npy", "w_k.npy", "w_v.npy", "w_o.npy", "q.npy", "k.npy", "v.npy", "q_heads.npy", "k_heads.npy",
+        "v_heads.npy", "scores.npy", "scaled_scores.npy", "mask.npy", "masked_scores.npy", "attention_weights.npy",
+        "z_heads.npy", "concat.npy", "output.npy", "b_q.npy", "b_k.npy", "b_v.npy", "b_o.npy", "embeddings.npy",
+        "positions.npy", "manifest.json"};
+    CHECK(fileNamesIn(dir) == expected);
+    REQUIRE(written.size() == expected.size());
+    CHECK(written.back() == dir / "manifest.json");
+
+    // Each Trace tensor's file holds exactly the Trace's numbers with its shape.
+    for (int index = 0; index < attnviz::core::kTensorCount; ++index) {
+        const auto id = static_cast<TensorId>(index);
+        if (run.trace[id].empty()) continue;
+        const std::string key(attnviz::core::tensorInfo(id).key);
+        CAPTURE(key);
+        const attnviz::core::Tensor read = attnviz::io::readNpy(dir / (key + ".npy"));
+        CHECK(read.shape == run.trace[id].shape);
+        CHECK(std::equal(read.data.begin(), read.data.end(), run.trace[id].data.begin(), run.trace[id].data.end()));
+    }
+    const attnviz::core::Tensor bq = attnviz::io::readNpy(dir / "b_q.npy");
+    CHECK(bq.shape == std::vector<int>{16});
+    CHECK(bq.data[3] == run.weights.bq(3));
+    CHECK(attnviz::io::readNpy(dir / "embeddings.npy").shape == std::vector<int>{2, 7, 16});
+    CHECK(attnviz::io::readNpy(dir / "mask.npy").shape == std::vector<int>{2, 1, 1, 7});
+
+    const json manifest = readJson(dir / "manifest.json");
+    CHECK(manifest["program"] == "attnviz");
+    CHECK(manifest["version"] == ATTNVIZ_VERSION);
+    const json& parameters = manifest["parameters"];
+    CHECK(parameters["d_model"] == 16);
+    CHECK(parameters["heads"] == 4);
+    CHECK(parameters["d_k"] == 4);
+    CHECK(parameters["d_v"] == 4);
+    CHECK(parameters["scale"].get<double>() == doctest::Approx(0.5));
+    CHECK(parameters["seed"] == 42);
+    CHECK(parameters["mask"] == "padding");
+    CHECK(parameters["fill"] == "-1e9");
+    CHECK(parameters["softmax"] == "safe");
+    CHECK(parameters["positional"] == true);
+    CHECK(parameters["cls"] == false);
+    CHECK(parameters["biases"] == true);
+    CHECK(parameters["cross"] == false);
+    CHECK(manifest["sentences"] == json(run.spec.sentences));
+    CHECK(manifest["tokens"] == json(run.tokens));
+    CHECK(manifest["lengths"] == json({7, 2}));
+    CHECK_FALSE(manifest.contains("query_tokens"));
+
+    std::set<std::string> listed;
+    for (const json& file : manifest["files"]) {
+        const std::string name = file["file"];
+        CAPTURE(name);
+        listed.insert(name);
+        CHECK(file["tensor"].get<std::string>() + ".npy" == name);
+        CHECK_FALSE(file["symbol"].get<std::string>().empty());
+        CHECK_FALSE(file["meaning"].get<std::string>().empty());
+        CHECK(file["shape"] == json(attnviz::io::readNpy(dir / name).shape));
+    }
+    listed.insert("manifest.json");
+    CHECK(listed == expected);
+}
+
+TEST_CASE("dump: a cross-attention dump has the decoder's input, tokens and embeddings, and no mask file for mask none") {
+    attnviz::test::ScratchDir scratch("dump");
+    const ModelRun run = attnviz::core::runModel(crossSpec());
+    attnviz::io::writeDump(run, scratch.path(), false);
+    const std::set<std::string> names = fileNamesIn(scratch.path());
+    CHECK(names.count("x_query.npy") == 1);
+    CHECK(names.count("query_embeddings.npy") == 1);
+    CHECK(names.count("mask.npy") == 0);
+    CHECK(names.count("b_q.npy") == 0);
+    CHECK(attnviz::io::readNpy(scratch / "scores.npy").shape == std::vector<int>{1, 3, 4, 3});  // b × h × l_q × l_k
+    const json manifest = readJson(scratch / "manifest.json");
+    CHECK(manifest["parameters"]["cross"] == true);
+    CHECK(manifest["query_tokens"] == json(run.queryTokens));
+    CHECK(manifest["query_lengths"] == json({4}));
+    CHECK(manifest["lengths"] == json({3}));
+}
+
+TEST_CASE("dump: writeDump refuses a non-empty directory unless forced, and never touches files that are not its own") {
+    attnviz::test::ScratchDir scratch("dump");
+    attnviz::io::writeFileAtomically(scratch / "notes.txt", "mine");
+    const ModelRun run = attnviz::core::runModel(paddedBatchSpec());
+    const std::string message = fileErrorOf([&] { attnviz::io::writeDump(run, scratch.path(), false); });
+    CHECK(contains(message, inQuotes(scratch.path())));
+    CHECK(contains(message, "not empty"));
+    CHECK(fileNamesIn(scratch.path()) == std::set<std::string>{"notes.txt"});
+
+    attnviz::io::writeDump(run, scratch.path(), true);
+    CHECK(fileNamesIn(scratch.path()).count("manifest.json") == 1);
+    CHECK(fileNamesIn(scratch.path()).count("notes.txt") == 1);
+}
+
+TEST_CASE("dump: a forced dump removes dump files an earlier run left that this run does not write") {
+    attnviz::test::ScratchDir scratch("dump");
+    attnviz::io::writeDump(attnviz::core::runModel(crossSpec()), scratch.path(), false);
+    REQUIRE(fileNamesIn(scratch.path()).count("x_query.npy") == 1);
+    attnviz::io::writeDump(attnviz::core::runModel(paddedBatchSpec()), scratch.path(), true);
+    const std::set<std::string> names = fileNamesIn(scratch.path());
+    CHECK(names.count("x_query.npy") == 0);
+    CHECK(names.count("query_embeddings.npy") == 0);
+    CHECK(names.count("mask.npy") == 1);
+}
+
+TEST_CASE("dump: writeDump refuses a path that is a file") {
+    attnviz::test::ScratchDir scratch("dump");
+    attnviz::io::writeFileAtomically(scratch / "plain", "x");
+    const std::string message = fileErrorOf([&] { attnviz::io::writeDump(attnviz::core::runModel(crossSpec()), scratch / "plain", true); });
+    CHECK(contains(message, "not a directory"));
+}
+
+TEST_CASE("dump: numpy.load reads every file of a dump with the manifest's shapes (tests/reference/check_dump.py)") {
+    attnviz::test::ScratchDir scratch("dump");
+    ModelSpec causal = paddedBatchSpec();
+    causal.attention.mask = attnviz::core::MaskKind::Both;
+    causal.attention.fill = attnviz::core::MaskFill::MinusInfinity;
+    attnviz::io::writeDump(attnviz::core::runModel(causal), scratch / "both", false);
+    attnviz::io::writeDump(attnviz::core::runModel(crossSpec()), scratch / "cross", false);
+    const std::string script = std::string(ATTNVIZ_SOURCE_DIR) + "/tests/reference/check_dump.py";
+    const std::string command = "/usr/bin/python3 '" + script + "' '" + (scratch / "both").string() + "' '" +
+                                (scratch / "cross").string() + "'";
+    INFO("command: ", command);
+    const int status = std::system(command.c_str());
+    REQUIRE(status != -1);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+}
