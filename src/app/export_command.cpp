@@ -1,0 +1,61 @@
+// export_command.cpp — `attnviz export`: run the model headless and write heatmap figures as PNG.
+//
+// Prints each path written, one per line, on stdout as it is written. On a bad option value, a combination
+// that makes no figure, an existing file without --force, or a file problem: one line
+// "attnviz export: <what is wrong and what is allowed>" on stderr, exit code 1, and no file is written (checks
+// run before the first figure is drawn).
+// What this file deliberately does not do: parse the command line (cli_options.cpp, main.cpp), draw, or
+// choose file names (src/export).
+#include "app/cli_options.h"
+
+#include "export/export_error.h"
+#include "export/exporter.h"
+#include "export/text.h"
+#include "io/atomic_file.h"
+
+#include <iostream>
+
+namespace attnviz::app {
+namespace {
+
+// The CLI's words → a checked request; throws exporting::ExportError naming the bad value.
+exporting::ExportRequest toRequest(const ExportOptions& options) {
+    exporting::ExportRequest request;
+    request.stage = exporting::parseStage(options.stage);
+    request.matrix = exporting::parseMatrix(options.matrix);
+    request.head = options.head;
+    request.kind = exporting::parseKind(options.kind);
+    request.style.scale = exporting::checkScale(options.scale);
+    request.style.background = exporting::parseBackground(options.background);
+    request.style.colormap = exporting::parseColormap(options.colormap);
+    return request;
+}
+
+int fail(const std::string& message) {
+    std::cerr << "attnviz export: " << message << '\n';
+    return 1;
+}
+
+}  // namespace
+
+int runExport(const core::ModelSpec& spec, const ExportOptions& options) {
+    try {
+        const exporting::ExportRequest request = toRequest(options);
+        const core::ModelRun run = core::runModel(spec);
+        exporting::exportFigures(run, request, options.out, options.force,
+                                 [](const std::filesystem::path& path) { std::cout << path.string() << '\n' << std::flush; });
+        return 0;
+    } catch (const exporting::ExportError& error) {
+        return fail(error.what());
+    } catch (const core::InputError& error) {
+        return fail(error.what());
+    } catch (const io::FileError& error) {
+        return fail(error.what());
+    } catch (const exporting::FontError& error) {
+        return fail(error.what());
+    } catch (const exporting::PngError& error) {
+        return fail(error.what());
+    }
+}
+
+}  // namespace attnviz::app

@@ -1,0 +1,254 @@
+// blocks.cpp — text, equation, token and grid blocks, and stacking them into a figure. See blocks.h.
+#include "export/blocks.h"
+
+#include "export/colorbar.h"
+#include "export/export_error.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnviz::exporting {
+namespace {
+
+int ceilToInt(float value) { return static_cast<int>(std::ceil(value)); }
+
+// [SECTION] Operators between panels: symbols big, words smaller; centred on the math axis.
+constexpr float kOperatorWordSize = 15.0f;
+constexpr int kOperatorPadding = 12;
+constexpr float kMathAxisEm = 0.3f;  // height of "=" and "−" bars above the baseline
+
+float operatorSize(const std::string& text) { return text.size() <= 3 ? kOperatorSize : kOperatorWordSize; }
+int operatorWidth(const std::string& text) {
+    return ceilToInt(formulaWidth(text, operatorSize(text), FontFace::Regular)) + 2 * kOperatorPadding;
+}
+
+// [SECTION] Token boxes
+constexpr float kTokenSize = 16.0f;
+constexpr int kTokenPaddingX = 9;
+constexpr int kTokenPaddingY = 6;
+constexpr int kTokenGap = 8;
+constexpr int kTokenIndexGap = 4;
+constexpr int kTokenRowGap = 12;
+constexpr int kTokenCaptionGap = 10;
+
+int tokenBoxHeight() { return ceilToInt(lineMetrics(kTokenSize, FontFace::Regular).height()) + 2 * kTokenPaddingY; }
+int tokenRowHeight() {
+    return tokenBoxHeight() + kTokenIndexGap + ceilToInt(lineMetrics(kTickSize, FontFace::Regular).height());
+}
+int captionHeight() { return ceilToInt(lineMetrics(kCaptionSize, FontFace::Regular).height()); }
+
+// [SECTION] Grid
+constexpr int kGridGapX = 28;
+constexpr int kGridGapY = 24;
+constexpr int kGridColorbarGap = 20;
+
+Rgba8 roleColor(TextRole role, const Theme& theme) { return role == TextRole::Primary ? theme.text : theme.secondaryText; }
+
+}  // namespace
+
+// [SECTION] TextBlock
+
+TextBlock::TextBlock(std::vector<std::string> lines, float size, FontFace face, TextRole role, bool formula)
+    : lines_(std::move(lines)), size_(size), face_(face), role_(role), formula_(formula) {
+    const LineMetrics metrics = formula_ ? formulaLineMetrics(size_, face_) : lineMetrics(size_, face_);
+    ascent_ = ceilToInt(metrics.ascent);
+    lineHeight_ = ceilToInt(metrics.height() * 1.15f);
+    for (const std::string& line : lines_) {
+        const float w = formula_ ? formulaWidth(line, size_, face_) : textWidth(line, size_, face_);
+        width_ = std::max(width_, ceilToInt(w));
+    }
+    height_ = lines_.empty() ? 0 : static_cast<int>(lines_.size() - 1) * lineHeight_ + ceilToInt(metrics.height());
+}
+
+void TextBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme, std::vector<PlacedHeatmap>&) const {
+    const TextStyle style{size_ * scale, face_, roleColor(role_, theme)};
+    for (std::size_t i = 0; i < lines_.size(); ++i) {
+        const float baseline = static_cast<float>((y + ascent_ + static_cast<int>(i) * lineHeight_) * scale);
+        if (formula_) {
+            drawFormula(canvas, static_cast<float>(x * scale), baseline, lines_[i], style);
+        } else {
+            drawText(canvas, static_cast<float>(x * scale), baseline, lines_[i], style);
+        }
+    }
+}
+
+// [SECTION] EquationBlock
+
+EquationBlock::EquationBlock(std::vector<Item> items) : items_(std::move(items)) {
+    for (const Item& item : items_) {
+        if (const auto* p = std::get_if<EquationPanel>(&item)) middle_ = std::max(middle_, p->panel.heatmapMiddle());
+    }
+    int x = 0;
+    for (const Item& item : items_) {
+        itemX_.push_back(x);
+        if (const auto* p = std::get_if<EquationPanel>(&item)) {
+            const int top = middle_ - p->panel.heatmapMiddle();
+            itemY_.push_back(top);
+            x += p->panel.width();
+            height_ = std::max(height_, top + p->panel.height());
+        } else {
+            itemY_.push_back(middle_);
+            x += operatorWidth(std::get<std::string>(item));
+        }
+    }
+    width_ = x;
+}
+
+void EquationBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme,
+                         std::vector<PlacedHeatmap>& placed) const {
+    for (std::size_t i = 0; i < items_.size(); ++i) {
+        if (const auto* p = std::get_if<EquationPanel>(&items_[i])) {
+            const HeatmapPlacement where = p->panel.draw(canvas, x + itemX_[i], y + itemY_[i], scale, theme);
+            placed.push_back({p->request.tensor, p->request.head, p->request.transposed, where});
+            continue;
+        }
+        const std::string& text = std::get<std::string>(items_[i]);
+        const float size = operatorSize(text);
+        const float baseline = static_cast<float>(y + middle_) + kMathAxisEm * size;
+        drawFormula(canvas, static_cast<float>((x + itemX_[i] + kOperatorPadding) * scale), baseline * scale, text,
+                    {size * scale, FontFace::Regular, theme.operatorText});
+    }
+}
+
+// [SECTION] TokenBlock
+
+TokenBlock::TokenBlock(std::string caption, std::vector<std::string> tokens, int maxWidth)
+    : caption_(std::move(caption)) {
+    int x = 0, y = captionHeight() + kTokenCaptionGap;
+    width_ = ceilToInt(textWidth(caption_, kCaptionSize, FontFace::Regular));
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const int boxWidth = ceilToInt(textWidth(tokens[i], kTokenSize, FontFace::Regular)) + 2 * kTokenPaddingX;
+        if (x > 0 && x + boxWidth > maxWidth) {
+            x = 0;
+            y += tokenRowHeight() + kTokenRowGap;
+        }
+        boxes_.push_back({tokens[i], static_cast<int>(i), x, y, boxWidth});
+        width_ = std::max(width_, x + boxWidth);
+        x += boxWidth + kTokenGap;
+    }
+    height_ = y + tokenRowHeight();
+}
+
+void TokenBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme, std::vector<PlacedHeatmap>&) const {
+    drawText(canvas, static_cast<float>(x * scale),
+             static_cast<float>(y) * scale + lineMetrics(kCaptionSize, FontFace::Regular).ascent * scale, caption_,
+             {kCaptionSize * scale, FontFace::Regular, theme.secondaryText});
+    const LineMetrics tokenMetrics = lineMetrics(kTokenSize, FontFace::Regular);
+    const LineMetrics indexMetrics = lineMetrics(kTickSize, FontFace::Regular);
+    for (const Box& box : boxes_) {
+        const PixelRect rect{(x + box.x) * scale, (y + box.y) * scale, box.width * scale, tokenBoxHeight() * scale};
+        canvas.fillRect(rect, theme.tokenBox);
+        canvas.strokeRect(rect, theme.frame, scale);
+        drawText(canvas, static_cast<float>((x + box.x + kTokenPaddingX) * scale),
+                 (static_cast<float>(y + box.y + kTokenPaddingY) + tokenMetrics.ascent) * scale, box.text,
+                 {kTokenSize * scale, FontFace::Regular, theme.text});
+        const std::string index = std::to_string(box.index);
+        const float indexWidth = textWidth(index, kTickSize, FontFace::Regular);
+        drawText(canvas, (static_cast<float>(x + box.x) + (static_cast<float>(box.width) - indexWidth) / 2.0f) * scale,
+                 (static_cast<float>(y + box.y + tokenBoxHeight() + kTokenIndexGap) + indexMetrics.ascent) * scale,
+                 index, {kTickSize * scale, FontFace::Regular, theme.secondaryText});
+    }
+}
+
+// [SECTION] GridBlock
+
+GridBlock::GridBlock(std::vector<EquationPanel> panels, int columns, std::optional<SharedScale> colorbar)
+    : panels_(std::move(panels)), columns_(std::max(columns, 1)), colorbar_(colorbar) {
+    for (const EquationPanel& p : panels_) {
+        cellWidth_ = std::max(cellWidth_, p.panel.width());
+        cellHeight_ = std::max(cellHeight_, p.panel.height());
+    }
+    const int count = static_cast<int>(panels_.size());
+    const int used = std::min(columns_, count);
+    const int rows = (count + columns_ - 1) / columns_;
+    width_ = used * cellWidth_ + (used - 1) * kGridGapX;
+    height_ = rows * cellHeight_ + (rows - 1) * kGridGapY;
+    if (colorbar_ && !panels_.empty()) {
+        colorbarHeight_ = std::max(panels_.front().panel.heatmapHeight(), kColorbarMinHeight);
+        width_ += kGridColorbarGap + colorbarWidth(colorbar_->range, colorbarHeight_);
+        height_ = std::max(height_, panels_.front().panel.heatmapTop() + colorbarHeight_);
+    }
+}
+
+void GridBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme,
+                     std::vector<PlacedHeatmap>& placed) const {
+    for (std::size_t i = 0; i < panels_.size(); ++i) {
+        const int column = static_cast<int>(i) % columns_, row = static_cast<int>(i) / columns_;
+        const EquationPanel& p = panels_[i];
+        const int cellX = x + column * (cellWidth_ + kGridGapX) + (cellWidth_ - p.panel.width()) / 2;
+        const int cellY = y + row * (cellHeight_ + kGridGapY);
+        const HeatmapPlacement where = p.panel.draw(canvas, cellX, cellY, scale, theme);
+        placed.push_back({p.request.tensor, p.request.head, p.request.transposed, where});
+    }
+    if (colorbar_ && !panels_.empty()) {
+        const int used = std::min(columns_, static_cast<int>(panels_.size()));
+        const int barX = x + used * cellWidth_ + (used - 1) * kGridGapX + kGridColorbarGap;
+        drawColorbar(canvas, barX, y + panels_.front().panel.heatmapTop(), colorbarHeight_, scale, colorbar_->map,
+                     colorbar_->range, theme);
+    }
+}
+
+// [SECTION] Stacking
+
+int stackWidth(const std::vector<StackedBlock>& blocks) {
+    int width = 0;
+    for (const StackedBlock& b : blocks) width = std::max(width, b.block->width());
+    return width;
+}
+
+StackBlock::StackBlock(std::vector<StackedBlock> blocks) : blocks_(std::move(blocks)) {
+    width_ = stackWidth(blocks_);
+    for (const StackedBlock& b : blocks_) height_ += b.gapBefore + b.block->height();
+}
+
+void StackBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme,
+                      std::vector<PlacedHeatmap>& placed) const {
+    for (const StackedBlock& b : blocks_) {
+        y += b.gapBefore;
+        b.block->draw(canvas, x + (b.centred ? (width_ - b.block->width()) / 2 : 0), y, scale, theme, placed);
+        y += b.block->height();
+    }
+}
+
+FlowBlock::FlowBlock(std::vector<std::unique_ptr<Block>> blocks, int maxWidth, int gapX, int gapY)
+    : blocks_(std::move(blocks)) {
+    int x = 0, rowTop = 0, rowHeight = 0;
+    for (const std::unique_ptr<Block>& block : blocks_) {
+        if (x > 0 && x + block->width() > maxWidth) {
+            x = 0;
+            rowTop += rowHeight + gapY;
+            rowHeight = 0;
+        }
+        blockX_.push_back(x);
+        blockY_.push_back(rowTop);
+        width_ = std::max(width_, x + block->width());
+        rowHeight = std::max(rowHeight, block->height());
+        x += block->width() + gapX;
+    }
+    height_ = rowTop + rowHeight;
+}
+
+void FlowBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme,
+                     std::vector<PlacedHeatmap>& placed) const {
+    for (std::size_t i = 0; i < blocks_.size(); ++i) {
+        blocks_[i]->draw(canvas, x + blockX_[i], y + blockY_[i], scale, theme, placed);
+    }
+}
+
+Figure composeFigure(std::vector<StackedBlock> blocks, std::string title, const FigureStyle& style) {
+    const StackBlock content(std::move(blocks));
+    const long long width = static_cast<long long>(content.width() + 2 * kFigureMargin) * style.scale;
+    const long long height = static_cast<long long>(content.height() + 2 * kFigureMargin) * style.scale;
+    if (width > kMaxFigureSide || height > kMaxFigureSide || width * height > kMaxFigurePixels) {
+        throw ExportError("The figure would be " + std::to_string(width) + " x " + std::to_string(height) +
+                          " pixels, more than the limit of " + std::to_string(kMaxFigureSide) +
+                          " pixels a side and " + std::to_string(kMaxFigurePixels / 1000000) +
+                          " million pixels; use a smaller --scale or cell size, or a shorter sentence.");
+    }
+    const Theme theme = themeFor(style.background);
+    Figure figure{Canvas(static_cast<int>(width), static_cast<int>(height), theme.background), std::move(title), {}};
+    content.draw(figure.image, kFigureMargin, kFigureMargin, style.scale, theme, figure.heatmaps);
+    return figure;
+}
+
+}  // namespace attnviz::exporting

@@ -1,0 +1,72 @@
+// canvas.cpp — RGBA8 raster with clipped fills, source-over blending and hatching. See canvas.h.
+#include "export/canvas.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace attnviz::exporting {
+namespace {
+
+std::uint8_t toByte(float value) { return static_cast<std::uint8_t>(std::lround(std::clamp(value, 0.0f, 255.0f))); }
+
+// Porter–Duff source over, straight alpha; `sourceAlpha` in 0 … 1 already includes coverage.
+void blendOver(Rgba8& destination, Rgba8 source, float sourceAlpha) {
+    if (sourceAlpha <= 0.0f) return;
+    const float destinationAlpha = destination.a / 255.0f;
+    const float outAlpha = sourceAlpha + destinationAlpha * (1.0f - sourceAlpha);
+    const float destinationWeight = destinationAlpha * (1.0f - sourceAlpha);
+    const auto mix = [&](std::uint8_t s, std::uint8_t d) { return toByte((s * sourceAlpha + d * destinationWeight) / outAlpha); };
+    destination = {mix(source.r, destination.r), mix(source.g, destination.g), mix(source.b, destination.b),
+                   toByte(outAlpha * 255.0f)};
+}
+
+}  // namespace
+
+Canvas::Canvas(int width, int height, Rgba8 background) : width_(width), height_(height) {
+    if (width < 0 || height < 0) throw std::invalid_argument("Canvas size must not be negative.");
+    pixels_.assign(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), background);
+    opaque_ = background.a == 255;
+}
+
+PixelRect Canvas::clip(PixelRect rect) const {
+    const int left = std::max(rect.x, 0), top = std::max(rect.y, 0);
+    const int right = std::min(rect.right(), width_), bottom = std::min(rect.bottom(), height_);
+    return {left, top, std::max(right - left, 0), std::max(bottom - top, 0)};
+}
+
+void Canvas::fillRect(PixelRect rect, Rgba8 color) {
+    const PixelRect r = clip(rect);
+    if (r.empty()) return;
+    opaque_ = opaque_ && color.a == 255;
+    for (int y = r.y; y < r.bottom(); ++y) {
+        std::fill_n(pixels_.begin() + static_cast<std::ptrdiff_t>(index(r.x, y)), r.width, color);
+    }
+}
+
+void Canvas::blendPixel(int x, int y, Rgba8 color, std::uint8_t coverage) {
+    if (x < 0 || y < 0 || x >= width_ || y >= height_) return;
+    blendOver(pixels_[index(x, y)], color, (coverage / 255.0f) * (color.a / 255.0f));
+}
+
+void Canvas::strokeRect(PixelRect rect, Rgba8 color, int thickness) {
+    const int t = std::min({thickness, rect.width, rect.height});
+    if (t <= 0) return;
+    fillRect({rect.x, rect.y, rect.width, t}, color);
+    fillRect({rect.x, rect.bottom() - t, rect.width, t}, color);
+    fillRect({rect.x, rect.y + t, t, rect.height - 2 * t}, color);
+    fillRect({rect.right() - t, rect.y + t, t, rect.height - 2 * t}, color);
+}
+
+void Canvas::hatchRect(PixelRect rect, Rgba8 lineColor, int spacing, int thickness) {
+    const PixelRect r = clip(rect);
+    if (spacing <= 0 || thickness <= 0) return;
+    const float alpha = lineColor.a / 255.0f;
+    for (int y = r.y; y < r.bottom(); ++y) {
+        for (int x = r.x; x < r.right(); ++x) {
+            if ((x + y) % spacing < thickness) blendOver(pixels_[index(x, y)], lineColor, alpha);
+        }
+    }
+}
+
+}  // namespace attnviz::exporting

@@ -1,0 +1,72 @@
+// canvas.h — the raster every exported figure is drawn on: RGBA8, row-major, straight (not premultiplied) alpha.
+//
+// Pixel (x, y) is pixels[y · width + x], bytes r, g, b, a; y grows downwards: the order of PNG rows, so the
+// bytes go to libpng as they are. Every drawing call clips to the canvas, so a layout mistake can cut a
+// figure but never write outside it. Blending is Porter–Duff "source over" onto a possibly transparent
+// destination, so text and hatching look right on the transparent background too.
+//
+// What this file deliberately does not do: text (text.h), anti-aliased shapes, curves, or any notion of layout.
+#pragma once
+
+#include "colormap/colormap.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace attnviz::exporting {
+
+struct Rgba8 {
+    std::uint8_t r = 0, g = 0, b = 0, a = 255;
+    friend bool operator==(const Rgba8&, const Rgba8&) = default;
+};
+
+static_assert(sizeof(Rgba8) == 4, "a Canvas's pixels are handed to libpng as bytes");
+
+inline constexpr Rgba8 opaque(colormap::Rgb8 c) { return {c.r, c.g, c.b, 255}; }
+
+// An axis-aligned pixel rectangle: columns x … x+width−1, rows y … y+height−1.
+struct PixelRect {
+    int x = 0, y = 0, width = 0, height = 0;
+    int right() const { return x + width; }
+    int bottom() const { return y + height; }
+    bool empty() const { return width <= 0 || height <= 0; }
+};
+
+class Canvas {
+public:
+    // A width × height image filled with `background`. Throws std::invalid_argument for a negative size.
+    Canvas(int width, int height, Rgba8 background);
+
+    int width() const { return width_; }
+    int height() const { return height_; }
+    // height rows of width · 4 bytes (r, g, b, a).
+    std::span<const std::uint8_t> bytes() const {
+        return {reinterpret_cast<const std::uint8_t*>(pixels_.data()), pixels_.size() * sizeof(Rgba8)};
+    }
+    Rgba8 pixel(int x, int y) const { return pixels_[index(x, y)]; }  // x, y must be inside
+    // True when every pixel has alpha 255 (known without a scan: only a see-through background or a see-through
+    // fill can make a pixel see-through; blending onto an opaque pixel keeps it opaque).
+    bool isOpaque() const { return opaque_; }
+
+    // Replaces the pixels of the rectangle (no blending): heatmap cells keep their exact colormap color.
+    void fillRect(PixelRect rect, Rgba8 color);
+    // Blends `color` over one pixel with coverage 0 … 255 (text anti-aliasing) times the color's alpha.
+    void blendPixel(int x, int y, Rgba8 color, std::uint8_t coverage);
+    // A 1-pixel-wide outline drawn `thickness` pixels inwards from the rectangle's edge.
+    void strokeRect(PixelRect rect, Rgba8 color, int thickness);
+    // Diagonal lines (↗ direction) over the rectangle, `spacing` pixels apart and `thickness` wide, phased on
+    // canvas coordinates so neighbouring hatched rectangles join into one continuous pattern.
+    void hatchRect(PixelRect rect, Rgba8 lineColor, int spacing, int thickness);
+
+private:
+    PixelRect clip(PixelRect rect) const;
+    std::size_t index(int x, int y) const { return static_cast<std::size_t>(y) * width_ + x; }
+
+    int width_;
+    int height_;
+    std::vector<Rgba8> pixels_;
+    bool opaque_ = true;
+};
+
+}  // namespace attnviz::exporting

@@ -1,0 +1,34 @@
+// colorbar.h — the vertical color scale beside a heatmap: the colormap from hi (top) to lo (bottom), both ends
+// labelled with their exact values (the range) and "nice" ticks in between.
+//
+// Every pixel row of the bar is colormap::sample of the value at that row's centre, so the bar shows exactly
+// the colors the cells use. Sizes are base pixels; drawing multiplies them by the scale.
+// What this file deliberately does not do: legends for masked / NaN cells (matrix_panel.cpp) or placement.
+#pragma once
+
+#include "colormap/colormap.h"
+#include "export/canvas.h"
+#include "export/theme.h"
+
+#include <string>
+#include <vector>
+
+namespace attnviz::exporting {
+
+struct ColorbarTick {
+    float value = 0.0f;
+    std::string label;
+};
+
+inline constexpr int kColorbarBarWidth = 14;
+inline constexpr int kColorbarMinHeight = 110;
+
+// The ticks for a bar `height` base pixels tall: lo and hi, and interior ticks that keep clear of them.
+std::vector<ColorbarTick> colorbarTicks(colormap::Range range, int height);
+// Bar plus tick marks plus the widest label, in base pixels.
+int colorbarWidth(colormap::Range range, int height);
+// Draws at (x, y) base pixels, `height` base pixels tall.
+void drawColorbar(Canvas& canvas, int x, int y, int height, int scale, colormap::Colormap map, colormap::Range range,
+                  const Theme& theme);
+
+}  // namespace attnviz::exporting

@@ -1,0 +1,253 @@
+// export_plan.cpp — from a request to the list of files, and the CLI words to a request. See export_plan.h.
+#include "export/export_plan.h"
+
+#include "export/export_error.h"
+#include "export/notation.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace attnviz::exporting {
+namespace {
+
+using core::StageId;
+using core::TensorId;
+
+std::string joined(const std::vector<std::string>& words) {
+    std::string text;
+    for (std::size_t i = 0; i < words.size(); ++i) text += (i == 0 ? "" : ", ") + words[i];
+    return text;
+}
+
+std::string stageKeys() {
+    std::vector<std::string> keys;
+    for (const core::Stage& s : core::stages()) keys.push_back(std::string(s.key));
+    return joined(keys);
+}
+
+std::string tensorKeys(const std::vector<TensorId>& ids) {
+    std::vector<std::string> keys;
+    for (TensorId id : ids) keys.push_back(std::string(core::tensorInfo(id).key));
+    return joined(keys);
+}
+
+std::vector<TensorId> allTensors() {
+    std::vector<TensorId> ids;
+    for (int i = 0; i < core::kTensorCount; ++i) ids.push_back(static_cast<TensorId>(i));
+    return ids;
+}
+
+bool shows(const core::Stage& s, TensorId id) { return std::find(s.shows.begin(), s.shows.end(), id) != s.shows.end(); }
+
+// The stage that computes a matrix: the first that shows it (x_query, shown by none, belongs to embed).
+StageId homeStage(TensorId id) {
+    for (const core::Stage& s : core::stages()) {
+        if (shows(s, id)) return s.id;
+    }
+    return StageId::Embed;
+}
+
+std::vector<StageId> selectedStages(const ExportRequest& request) {
+    if (request.stage) return {*request.stage};
+    std::vector<StageId> ids;
+    for (const core::Stage& s : core::stages()) ids.push_back(s.id);
+    return ids;
+}
+
+std::string stagePrefix(StageId id) {
+    char number[8];
+    std::snprintf(number, sizeof number, "%02d", static_cast<int>(id));
+    return std::string(number) + "-" + std::string(core::stage(id).key);
+}
+
+std::string sentenceSuffix(const core::ModelRun& run, int batch) {
+    return run.trace.batch > 1 ? "-s" + std::to_string(batch) : "";
+}
+
+std::string headSuffix(int head) { return "-head" + std::to_string(head); }
+
+void checkHead(const core::ModelRun& run, const ExportRequest& request) {
+    if (!request.head) return;
+    const int heads = run.dims.heads;
+    if (*request.head < 0 || *request.head >= heads) {
+        throw ExportError("--head " + std::to_string(*request.head) + " does not exist; this model has " +
+                          std::to_string(heads) + " heads, so use 0-" + std::to_string(heads - 1) + ".");
+    }
+    if (request.kind == FigureKind::Heads) {
+        throw ExportError("--head picks one head, but --kind heads draws all of them; leave out --head.");
+    }
+}
+
+void checkMatrixExists(const core::ModelRun& run, TensorId id) {
+    if (!run.trace[id].empty()) return;
+    if (id == TensorId::Mask) {
+        throw ExportError("--matrix mask: this run applies no mask; add --mask padding, causal or both.");
+    }
+    throw ExportError("--matrix " + std::string(core::tensorInfo(id).key) +
+                      ": this matrix exists only in cross-attention (--cross).");
+}
+
+// --stage S --matrix M: S must show M.
+void checkStageShows(const ExportRequest& request) {
+    if (!request.stage || !request.matrix) return;
+    const core::Stage& s = core::stage(*request.stage);
+    const TensorId id = *request.matrix;
+    if (shows(s, id)) return;
+    throw ExportError("--matrix " + std::string(core::tensorInfo(id).key) + " is not shown by stage " +
+                      std::string(s.key) +
+                      (s.shows.empty() ? ", which shows no matrix (only tokens)" : ", which shows " + tensorKeys(s.shows)) +
+                      ".");
+}
+
+void checkCombination(const core::ModelRun& run, const ExportRequest& request) {
+    checkHead(run, request);
+    if (request.matrix && request.kind == FigureKind::Stage) {
+        throw ExportError("--matrix picks one matrix, but --kind stage draws the whole stage; use --kind matrix or heads.");
+    }
+    if (request.kind == FigureKind::Poster && (request.stage || request.matrix)) {
+        throw ExportError("--kind poster draws every stage; leave out --stage and --matrix.");
+    }
+    checkStageShows(request);
+    if (request.matrix) checkMatrixExists(run, *request.matrix);
+}
+
+// [SECTION] One kind at a time. Each appends the figures of one sentence.
+
+void planMatrices(const core::ModelRun& run, const ExportRequest& request, int batch, std::vector<PlannedFigure>& out) {
+    const int head = request.head.value_or(0);
+    const auto add = [&](StageId stage, TensorId id) {
+        std::string name = stagePrefix(stage) + "-" + std::string(core::tensorInfo(id).key);
+        if (isPerHead(id)) name += headSuffix(head);
+        out.push_back({name + sentenceSuffix(run, batch) + ".png", FigureKind::Matrix, stage, id, head, batch});
+    };
+    if (request.matrix) {
+        add(request.stage.value_or(homeStage(*request.matrix)), *request.matrix);
+        return;
+    }
+    for (StageId stage : selectedStages(request)) {
+        const core::Stage& s = core::stage(stage);
+        if (s.shows.empty()) {
+            out.push_back({stagePrefix(stage) + sentenceSuffix(run, batch) + ".png", FigureKind::Stage, stage, {}, head,
+                           batch});
+        }
+        for (TensorId id : s.shows) {
+            const bool home = request.stage || homeStage(id) == stage;
+            if (home && !run.trace[id].empty()) add(stage, id);
+        }
+        if (stage == StageId::Embed && !request.stage && run.trace.cross) add(stage, TensorId::XQuery);
+    }
+}
+
+void planStages(const core::ModelRun& run, const ExportRequest& request, int batch, std::vector<PlannedFigure>& out) {
+    const int head = request.head.value_or(0);
+    for (StageId stage : selectedStages(request)) {
+        std::string name = stagePrefix(stage);
+        if (stageShowsOneHead(stage, run.trace)) name += headSuffix(head);
+        out.push_back({name + sentenceSuffix(run, batch) + ".png", FigureKind::Stage, stage, {}, head, batch});
+    }
+}
+
+std::string stagesWithHeads() {
+    std::vector<std::string> keys;
+    for (const core::Stage& s : core::stages()) {
+        if (headsTensor(s.id)) keys.push_back(std::string(s.key));
+    }
+    return joined(keys);
+}
+
+void planHeads(const core::ModelRun& run, const ExportRequest& request, int batch, std::vector<PlannedFigure>& out) {
+    if (request.matrix) {
+        const TensorId id = *request.matrix;
+        if (!isPerHead(id)) {
+            throw ExportError("--matrix " + std::string(core::tensorInfo(id).key) +
+                              " is not split into heads; --kind heads takes one of " +
+                              tensorKeys({TensorId::QHeads, TensorId::KHeads, TensorId::VHeads, TensorId::Scores,
+                                          TensorId::ScaledScores, TensorId::MaskedScores, TensorId::AttentionWeights,
+                                          TensorId::ZHeads}) +
+                              ".");
+        }
+        const StageId stage = request.stage.value_or(homeStage(id));
+        out.push_back({stagePrefix(stage) + "-" + std::string(core::tensorInfo(id).key) + "-heads" +
+                           sentenceSuffix(run, batch) + ".png",
+                       FigureKind::Heads, stage, id, 0, batch});
+        return;
+    }
+    for (StageId stage : selectedStages(request)) {
+        const std::optional<TensorId> id = headsTensor(stage);
+        if (!id) {
+            if (!request.stage) continue;
+            throw ExportError("Stage " + std::string(core::stage(stage).key) +
+                              " has no per-head matrices; --kind heads works for " + stagesWithHeads() + ".");
+        }
+        out.push_back({stagePrefix(stage) + "-heads" + sentenceSuffix(run, batch) + ".png", FigureKind::Heads, stage, id,
+                       0, batch});
+    }
+}
+
+void planPoster(const core::ModelRun& run, const ExportRequest& request, int batch, std::vector<PlannedFigure>& out) {
+    const int head = request.head.value_or(0);
+    out.push_back({"poster" + headSuffix(head) + sentenceSuffix(run, batch) + ".png", FigureKind::Poster,
+                   StageId::Tokens, {}, head, batch});
+}
+
+}  // namespace
+
+// [SECTION] Parsing the CLI's words
+
+std::optional<StageId> parseStage(std::string_view text) {
+    if (text == "all") return std::nullopt;
+    if (const std::optional<StageId> id = core::findStage(text)) return id;
+    throw ExportError("unknown stage '" + std::string(text) + "'; use all, a number 0-" +
+                      std::to_string(core::kStageCount - 1) + ", or one of " + stageKeys() + ".");
+}
+
+std::optional<TensorId> parseMatrix(std::string_view text) {
+    if (text.empty()) return std::nullopt;
+    if (const std::optional<TensorId> id = core::findTensor(text)) return id;
+    throw ExportError("unknown matrix '" + std::string(text) + "'; use one of " + tensorKeys(allTensors()) + ".");
+}
+
+FigureKind parseKind(std::string_view text) {
+    if (text == "matrix") return FigureKind::Matrix;
+    if (text == "stage") return FigureKind::Stage;
+    if (text == "heads") return FigureKind::Heads;
+    if (text == "poster") return FigureKind::Poster;
+    throw ExportError("unknown --kind '" + std::string(text) + "'; use matrix, stage, heads or poster.");
+}
+
+Background parseBackground(std::string_view text) {
+    if (text == "light") return Background::Light;
+    if (text == "dark") return Background::Dark;
+    if (text == "transparent") return Background::Transparent;
+    throw ExportError("unknown --background '" + std::string(text) + "'; use light, dark or transparent.");
+}
+
+std::optional<colormap::Colormap> parseColormap(std::string_view text) {
+    if (text.empty()) return std::nullopt;
+    if (const std::optional<colormap::Colormap> map = colormap::findColormap(text)) return map;
+    std::vector<std::string> names;
+    for (colormap::Colormap map : colormap::allColormaps()) names.push_back(std::string(colormap::name(map)));
+    throw ExportError("unknown --colormap '" + std::string(text) + "'; use one of " + joined(names) + ".");
+}
+
+int checkScale(int scale) {
+    if (scale >= kMinScale && scale <= kMaxScale) return scale;
+    throw ExportError("--scale " + std::to_string(scale) + " is out of range; use " + std::to_string(kMinScale) + "-" +
+                      std::to_string(kMaxScale) + ".");
+}
+
+std::vector<PlannedFigure> planExport(const core::ModelRun& run, const ExportRequest& request) {
+    checkCombination(run, request);
+    std::vector<PlannedFigure> figures;
+    for (int batch = 0; batch < run.trace.batch; ++batch) {
+        switch (request.kind) {
+            case FigureKind::Matrix: planMatrices(run, request, batch, figures); break;
+            case FigureKind::Stage: planStages(run, request, batch, figures); break;
+            case FigureKind::Heads: planHeads(run, request, batch, figures); break;
+            case FigureKind::Poster: planPoster(run, request, batch, figures); break;
+        }
+    }
+    return figures;
+}
+
+}  // namespace attnviz::exporting

@@ -1,0 +1,56 @@
+// export_plan.h — which PNG files an export request writes, with predictable, sortable names.
+//
+//   --kind matrix  (default) one file per matrix:  02-project-w_q.png, 07-softmax-attention_weights-head0.png
+//                  --stage all: every matrix once, under the stage that computes it; --stage S: every matrix
+//                  S shows; --matrix M: only M. The tokens stage (no matrix) gives 00-tokens.png.
+//   --kind stage   one file per stage:              07-softmax-head2.png, 02-project.png
+//   --kind heads   all heads of a per-head matrix:  07-softmax-heads.png (stages split … concat only)
+//   --kind poster  the whole forward pass:           poster-head0.png
+// Per-head figures carry -headI (head 0 unless --head); with more than one sentence every name gets -sB
+// (sentence B, 0-based) and every sentence gets its figures.
+//
+// The parse* functions turn the CLI's words into a request and throw ExportError with one sentence naming the
+// bad value and what is allowed; planExport throws ExportError for combinations that make no figure (a matrix
+// the stage does not show, a head that does not exist). Nothing is drawn or written here.
+#pragma once
+
+#include "core/model.h"
+#include "core/stages.h"
+#include "export/figure.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnviz::exporting {
+
+enum class FigureKind { Matrix, Stage, Heads, Poster };
+
+struct ExportRequest {
+    std::optional<core::StageId> stage;    // nullopt: every stage
+    std::optional<core::TensorId> matrix;  // nullopt: the stage's matrices
+    std::optional<int> head;               // nullopt: head 0 (heads figures draw every head)
+    FigureKind kind = FigureKind::Matrix;
+    FigureStyle style;
+};
+
+std::optional<core::StageId> parseStage(std::string_view text);         // "all" → nullopt
+std::optional<core::TensorId> parseMatrix(std::string_view text);       // "" → nullopt
+FigureKind parseKind(std::string_view text);
+Background parseBackground(std::string_view text);
+std::optional<colormap::Colormap> parseColormap(std::string_view text);  // "" → nullopt (each matrix's own)
+int checkScale(int scale);
+
+struct PlannedFigure {
+    std::string fileName;
+    FigureKind kind = FigureKind::Matrix;
+    core::StageId stage = core::StageId::Tokens;
+    std::optional<core::TensorId> matrix;  // Matrix and Heads kinds
+    int head = 0;
+    int batch = 0;
+};
+
+std::vector<PlannedFigure> planExport(const core::ModelRun& run, const ExportRequest& request);
+
+}  // namespace attnviz::exporting

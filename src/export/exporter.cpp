@@ -1,0 +1,161 @@
+// exporter.cpp — plan → check → draw → encode → atomic write, and the PNG metadata. See exporter.h.
+#include "export/exporter.h"
+
+#include "core/parallel.h"
+#include "export/export_error.h"
+#include "io/atomic_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <cerrno>
+#include <exception>
+#include <system_error>
+
+#include <unistd.h>
+
+namespace attnviz::exporting {
+namespace {
+
+namespace fs = std::filesystem;
+using core::StageId;
+
+constexpr std::string_view kVersion = ATTNVIZ_VERSION;
+constexpr int kBaseDotsPerInch = 96;
+
+std::string_view maskWord(core::MaskKind mask) {
+    switch (mask) {
+        case core::MaskKind::Padding: return "padding";
+        case core::MaskKind::Causal: return "causal";
+        case core::MaskKind::Both: return "both";
+        case core::MaskKind::None: break;
+    }
+    return "none";
+}
+
+std::string_view kindWord(FigureKind kind) {
+    switch (kind) {
+        case FigureKind::Stage: return "stage";
+        case FigureKind::Heads: return "heads";
+        case FigureKind::Poster: return "poster";
+        case FigureKind::Matrix: break;
+    }
+    return "matrix";
+}
+
+std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
+
+// Creates the directory if missing; refuses a path that is a file, and (for non-root users) one we may not write.
+void prepareDirectory(const fs::path& outDir) {
+    std::error_code error;
+    if (fs::exists(outDir, error) && !fs::is_directory(outDir, error)) {
+        throw ExportError("the output path " + quoted(outDir) + " is a file, not a directory.");
+    }
+    if (!fs::exists(outDir, error)) {
+        fs::create_directories(outDir, error);
+        if (error) throw io::FileError("Cannot create the directory " + quoted(outDir) + ": " + error.message() + ".");
+    }
+    if (::access(outDir.c_str(), W_OK | X_OK) != 0) {
+        throw io::FileError("Cannot write into " + quoted(outDir) + ": " + std::system_category().message(errno) + ".");
+    }
+}
+
+void refuseExisting(const fs::path& outDir, const std::vector<PlannedFigure>& planned) {
+    for (const PlannedFigure& figure : planned) {
+        const fs::path path = outDir / figure.fileName;
+        std::error_code error;
+        if (fs::exists(path, error)) {
+            throw ExportError(quoted(path) + " already exists; use --force to overwrite it (nothing was written).");
+        }
+    }
+}
+
+std::string stageWord(const PlannedFigure& planned) {
+    if (planned.kind == FigureKind::Poster) return "all";
+    const core::Stage& s = core::stage(planned.stage);
+    return std::to_string(s.number()) + " " + std::string(s.key);
+}
+
+}  // namespace
+
+Figure drawPlannedFigure(const core::ModelRun& run, const PlannedFigure& planned, const FigureStyle& style) {
+    switch (planned.kind) {
+        case FigureKind::Matrix:
+            return drawMatrixFigure(run, planned.stage, *planned.matrix, planned.head, planned.batch, style);
+        case FigureKind::Stage: return drawStageFigure(run, planned.stage, planned.head, planned.batch, style);
+        case FigureKind::Heads: return drawHeadsFigure(run, planned.stage, *planned.matrix, planned.batch, style);
+        case FigureKind::Poster: return drawPosterFigure(run, planned.head, planned.batch, style);
+    }
+    throw ExportError("unknown figure kind");
+}
+
+PngMetadata figureMetadata(const core::ModelRun& run, const PlannedFigure& planned, const Figure& figure,
+                           const FigureStyle& style) {
+    const core::Dimensions& d = run.dims;
+    std::string description;
+    for (const std::string& sentence : run.spec.sentences) description += (description.empty() ? "" : "\n") + sentence;
+    PngMetadata metadata;
+    metadata.dotsPerInch = kBaseDotsPerInch * style.scale;
+    metadata.text = {
+        {"Title", figure.title},
+        {"Software", "attnviz " + std::string(kVersion)},
+        {"Description", description},
+        {"attnviz.version", std::string(kVersion)},
+        {"attnviz.sentences", nlohmann::json(run.spec.sentences).dump()},
+        {"attnviz.tokens", nlohmann::json(run.tokens).dump()},
+        {"attnviz.d_model", std::to_string(d.dModel)},
+        {"attnviz.h", std::to_string(d.heads)},
+        {"attnviz.d_k", std::to_string(d.dK)},
+        {"attnviz.d_v", std::to_string(d.dV)},
+        {"attnviz.seed", std::to_string(run.spec.seed)},
+        {"attnviz.mask", std::string(maskWord(run.trace.mask))},
+        {"attnviz.kind", std::string(kindWord(planned.kind))},
+        {"attnviz.stage", stageWord(planned)},
+        {"attnviz.sentence", std::to_string(planned.batch)},
+    };
+    if (run.trace.cross) {
+        metadata.text.push_back({"attnviz.decoder_sentences", nlohmann::json(run.spec.decoderSentences).dump()});
+        metadata.text.push_back({"attnviz.query_tokens", nlohmann::json(run.queryTokens).dump()});
+    }
+    if (planned.matrix) metadata.text.push_back({"attnviz.matrix", std::string(core::tensorInfo(*planned.matrix).key)});
+    if (planned.kind != FigureKind::Heads) metadata.text.push_back({"attnviz.head", std::to_string(planned.head)});
+    return metadata;
+}
+
+std::vector<fs::path> exportFigures(const core::ModelRun& run, const ExportRequest& request, const fs::path& outDir,
+                                    bool force, const std::function<void(const fs::path&)>& onWritten) {
+    const std::vector<PlannedFigure> planned = planExport(run, request);
+    if (!force) refuseExisting(outDir, planned);
+    prepareDirectory(outDir);
+
+    // Figures are independent: draw and write them on every core. After the first failure no new figure is
+    // started; the files already written are reported (in plan order), then the first error is rethrown.
+    const int count = static_cast<int>(planned.size());
+    std::vector<std::exception_ptr> errors(planned.size());
+    std::vector<char> done(planned.size(), 0);
+    std::atomic<bool> failed{false};
+    core::parallelFor(count, count > 1, [&](int i) {
+        if (failed) return;
+        const auto at = static_cast<std::size_t>(i);
+        try {
+            const Figure drawn = drawPlannedFigure(run, planned[at], request.style);
+            writePng(outDir / planned[at].fileName, drawn.image, figureMetadata(run, planned[at], drawn, request.style));
+            done[at] = 1;
+        } catch (...) {
+            errors[at] = std::current_exception();
+            failed = true;
+        }
+    });
+    std::vector<fs::path> written;
+    for (std::size_t i = 0; i < planned.size(); ++i) {
+        if (!done[i]) continue;
+        written.push_back(outDir / planned[i].fileName);
+        if (onWritten) onWritten(written.back());
+    }
+    for (const std::exception_ptr& error : errors) {
+        if (error) std::rethrow_exception(error);
+    }
+    return written;
+}
+
+}  // namespace attnviz::exporting

@@ -1,0 +1,484 @@
+// figure.cpp — what each figure kind contains: stage equations, cell sizes, headers, grids. See figure.h.
+//
+// [SECTION]s: equations of each stage · cell sizes · building equation blocks · headers · the four figures.
+#include "export/figure.h"
+
+#include "export/blocks.h"
+#include "export/export_error.h"
+#include "export/notation.h"
+#include "export/panel_content.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace attnviz::exporting {
+namespace {
+
+using core::StageId;
+using core::TensorId;
+
+// [SECTION] The equations of each stage: matrices and the operators between them.
+
+struct Term {
+    std::optional<MatrixRequest> matrix;  // a heatmap, or else…
+    std::string op;                       // …an operator: "•", "=", "→", or a few words
+    bool compact = false;                 // symbol as title, no captions (many panels in one row)
+    bool rowLabels = true;
+    bool outlineHeadBlock = false;        // outline the column block of request.head (Q before the split)
+    bool legend = true;
+};
+
+struct Equation {
+    std::vector<Term> terms;
+    bool sharedRange = false;  // the matrices hold the same (or rescaled) numbers: one color scale, one colorbar
+};
+
+// The product sign: a round bullet, since DejaVu's middle dot is a small square that reads as a speck.
+constexpr std::string_view kProduct = "\u2022";
+
+Term matrix(TensorId id, int head = 0, bool transposed = false) { return {MatrixRequest{id, head, transposed}, {}}; }
+Term op(std::string_view text) { return {std::nullopt, std::string(text)}; }
+// A fused matrix with head `head`'s column block outlined.
+Term fusedWithBlock(TensorId id, int head) {
+    Term term = matrix(id, head);
+    term.outlineHeadBlock = true;
+    return term;
+}
+
+// "/ sqrt(8) =" (the paper's 1/√d_k with this run's d_k) or "* 0.25 =".
+std::string scaleOperator(const core::Trace& trace) {
+    std::string text = scaleText(trace);
+    if (const std::size_t at = text.find("d_k"); at != std::string::npos) text.replace(at, 3, std::to_string(trace.dims.dK));
+    return text + " =";
+}
+
+Equation concatEquation(const core::Trace& trace) {
+    Equation equation{{}, true};
+    for (int head = 0; head < trace.dims.heads; ++head) {
+        Term z = matrix(TensorId::ZHeads, head);
+        z.compact = true;
+        z.rowLabels = head == 0;
+        equation.terms.push_back(z);
+    }
+    equation.terms.push_back(op("="));
+    equation.terms.push_back(matrix(TensorId::Concat));
+    return equation;
+}
+
+std::vector<Equation> stageEquations(StageId stage, int head, const core::Trace& trace) {
+    const TensorId queryInput = trace.cross ? TensorId::XQuery : TensorId::X;
+    switch (stage) {
+        case StageId::Tokens: return {};
+        case StageId::Embed:
+            if (trace.cross) return {{{matrix(TensorId::XQuery)}}, {{matrix(TensorId::X)}}};
+            return {{{matrix(TensorId::X)}}};
+        case StageId::Project:
+            return {{{matrix(queryInput), op(kProduct), matrix(TensorId::WQ), op("="), matrix(TensorId::Q)}},
+                    {{matrix(TensorId::X), op(kProduct), matrix(TensorId::WK), op("="), matrix(TensorId::K)}},
+                    {{matrix(TensorId::X), op(kProduct), matrix(TensorId::WV), op("="), matrix(TensorId::V)}}};
+        case StageId::SplitHeads:
+            return {{{fusedWithBlock(TensorId::Q, head), op("\u2192"), matrix(TensorId::QHeads, head)}, true},
+                    {{fusedWithBlock(TensorId::K, head), op("\u2192"), matrix(TensorId::KHeads, head)}, true},
+                    {{fusedWithBlock(TensorId::V, head), op("\u2192"), matrix(TensorId::VHeads, head)}, true}};
+        case StageId::Scores:
+            return {{{matrix(TensorId::QHeads, head), op(kProduct), matrix(TensorId::KHeads, head, true), op("="),
+                      matrix(TensorId::Scores, head)}}};
+        case StageId::Scale:
+            return {{{matrix(TensorId::Scores, head), op(scaleOperator(trace)), matrix(TensorId::ScaledScores, head)},
+                     true}};
+        case StageId::Mask:
+            if (trace[TensorId::Mask].empty()) {
+                return {{{matrix(TensorId::ScaledScores, head), op("no mask \u2192"), matrix(TensorId::MaskedScores, head)},
+                         true}};
+            }
+            return {{{matrix(TensorId::ScaledScores, head), op("where"), matrix(TensorId::Mask), op("is 0 \u2192"),
+                      matrix(TensorId::MaskedScores, head)},
+                     true}};
+        case StageId::Softmax:
+            return {{{matrix(TensorId::MaskedScores, head), op("softmax of each row \u2192"),
+                      matrix(TensorId::AttentionWeights, head)}}};
+        case StageId::WeightedSum:
+            return {{{matrix(TensorId::AttentionWeights, head), op(kProduct), matrix(TensorId::VHeads, head), op("="),
+                      matrix(TensorId::ZHeads, head)}}};
+        case StageId::Concat: return {concatEquation(trace)};
+        case StageId::Output:
+            return {{{matrix(TensorId::Concat), op(kProduct), matrix(TensorId::WO), op("="), matrix(TensorId::Output)}},
+                    {{op("the input, for comparison (same shape as O):"), matrix(TensorId::X)}}};
+        case StageId::Count: break;
+    }
+    return {};
+}
+
+std::vector<MatrixRequest> requestsOf(const std::vector<Equation>& equations) {
+    std::vector<MatrixRequest> requests;
+    for (const Equation& equation : equations) {
+        for (const Term& term : equation.terms) {
+            if (term.matrix) requests.push_back(*term.matrix);
+        }
+    }
+    return requests;
+}
+
+// [SECTION] Cell sizes
+
+constexpr int kMaxAutoCell = 40;         // base pixels: bigger cells only waste the slide
+constexpr int kReadableTokenCell = 16;   // a token axis keeps cells tall enough for its labels…
+constexpr int kMaxTokenAxisExtent = 1100;  // …unless that would make the axis longer than this
+constexpr int kMatrixTarget = 520;       // base pixels for the longest axis of a one-matrix figure
+constexpr int kStageTarget = 360;
+constexpr int kHeadsTarget = 260;
+constexpr int kPosterTarget = 260;
+constexpr int kMaxStageWidth = 2400;
+constexpr int kMaxPosterWidth = 2800;
+
+CellPlan planCells(const core::ModelRun& run, const std::vector<MatrixRequest>& requests, int target,
+                   const FigureStyle& style) {
+    if (style.cellSize > 0) return {style.cellSize, style.cellSize};
+    int longest = 1, tokens = 1;
+    for (const MatrixRequest& request : requests) {
+        const DisplayedShape shape = displayedShape(run, request);
+        longest = std::max({longest, shape.rows, shape.cols});
+        if (shape.tokenRows) tokens = std::max(tokens, shape.rows);
+        if (shape.tokenCols) tokens = std::max(tokens, shape.cols);
+    }
+    const int feature = std::clamp(target / longest, 1, kMaxAutoCell);
+    const int token = std::clamp(std::max(feature, std::min(kReadableTokenCell, kMaxTokenAxisExtent / tokens)), 1,
+                                 kMaxAutoCell);
+    return {feature, token};
+}
+
+// Builds with `plan`, shrinking automatic cells until the widest block fits in maxWidth (or cells are 1 pixel).
+template <typename Build>
+std::vector<StackedBlock> fitToWidth(Build build, CellPlan plan, int maxWidth, const FigureStyle& style) {
+    std::vector<StackedBlock> blocks = build(plan);
+    while (style.cellSize == 0 && stackWidth(blocks) > maxWidth && (plan.feature > 1 || plan.token > 1)) {
+        plan = {std::max(1, plan.feature * 4 / 5), std::max(1, plan.token * 4 / 5)};
+        blocks = build(plan);
+    }
+    return blocks;
+}
+
+// [SECTION] Equation blocks
+
+EquationPanel makePanel(const core::ModelRun& run, const Term& term, int batch, const FigureStyle& style,
+                        CellPlan cells, std::optional<colormap::Range> range, bool colorbar) {
+    const MatrixRequest& request = *term.matrix;
+    PanelContent content = panelContent(run, request, batch, style, range, !term.compact);
+    if (term.compact) content.title = matrixSymbol(request.tensor, std::to_string(request.head));
+    if (term.outlineHeadBlock) content.outlinedBlock = request.head;
+    PanelOptions options = panelOptions(content, cells, style, colorbar);
+    options.rowLabels = term.rowLabels;
+    options.legend = term.legend;
+    return {MatrixPanel(std::move(content), options), request};
+}
+
+std::unique_ptr<Block> equationBlock(const core::ModelRun& run, const Equation& equation, int batch,
+                                     const FigureStyle& style, CellPlan cells) {
+    std::optional<colormap::Range> range;
+    std::size_t lastMatrix = 0;
+    std::vector<MatrixRequest> scaled;  // the matrices sharing a color scale (not the 0/1 mask)
+    for (std::size_t i = 0; i < equation.terms.size(); ++i) {
+        if (!equation.terms[i].matrix) continue;
+        lastMatrix = i;
+        if (equation.terms[i].matrix->tensor != TensorId::Mask) scaled.push_back(*equation.terms[i].matrix);
+    }
+    if (equation.sharedRange) range = sharedRange(run, scaled, batch, style);
+    std::vector<EquationBlock::Item> items;
+    for (std::size_t i = 0; i < equation.terms.size(); ++i) {
+        const Term& term = equation.terms[i];
+        if (!term.matrix) {
+            items.emplace_back(term.op);
+            continue;
+        }
+        const bool colorbar = !equation.sharedRange || i == lastMatrix;
+        items.emplace_back(makePanel(run, term, batch, style, cells, range, colorbar));
+    }
+    return std::make_unique<EquationBlock>(std::move(items));
+}
+
+constexpr int kEquationGap = 40;
+constexpr int kHeaderGap = 8;
+constexpr int kBodyGap = 28;
+constexpr int kSectionGap = 64;
+constexpr int kTokenWrapWidth = 1100;
+constexpr float kFormulaLineSize = 17.0f;
+constexpr float kExplanationSize = 13.0f;
+constexpr float kCodeSize = 12.0f;
+constexpr float kSectionTitleSize = 18.0f;
+constexpr float kPosterTitleSize = 28.0f;
+constexpr int kMinPosterTextWidth = 520;
+
+std::vector<StackedBlock> equationBlocks(const core::ModelRun& run, const std::vector<Equation>& equations, int batch,
+                                         const FigureStyle& style, CellPlan cells) {
+    std::vector<StackedBlock> blocks;
+    for (const Equation& equation : equations) {
+        blocks.push_back({equationBlock(run, equation, batch, style, cells), blocks.empty() ? 0 : kEquationGap, true});
+    }
+    return blocks;
+}
+
+// Stage 0 has no matrices: the sentence and its tokens as numbered boxes (both sides in cross-attention).
+std::vector<StackedBlock> tokenBlocks(const core::ModelRun& run, int batch) {
+    const auto count = [](const std::vector<std::string>& tokens) { return std::to_string(tokens.size()) + " tokens"; };
+    const std::size_t b = static_cast<std::size_t>(batch);
+    std::vector<StackedBlock> blocks;
+    const auto addSide = [&](const std::string& sentence, const std::vector<std::string>& tokens, const std::string& side) {
+        blocks.push_back({std::make_unique<TextBlock>(std::vector<std::string>{"\u201C" + sentence + "\u201D"}, 16.0f,
+                                                      FontFace::Regular, TextRole::Primary),
+                          blocks.empty() ? 0 : kEquationGap, false});
+        blocks.push_back({std::make_unique<TokenBlock>(side + count(tokens), tokens, kTokenWrapWidth), kHeaderGap, false});
+    };
+    if (run.trace.cross) {
+        addSide(run.spec.decoderSentences.at(b), run.queryTokens.at(b), "decoder (queries): ");
+        addSide(run.spec.sentences.at(b), run.tokens.at(b), "encoder (keys and values): ");
+    } else {
+        addSide(run.spec.sentences.at(b), run.tokens.at(b), "");
+    }
+    return blocks;
+}
+
+// [SECTION] Headers
+
+std::string stageHeading(StageId id) {
+    const core::Stage& s = core::stage(id);
+    return std::to_string(s.number()) + " \u00B7 " + std::string(s.title);
+}
+
+std::set<int> headsShown(const std::vector<Equation>& equations) {
+    std::set<int> heads;
+    for (const MatrixRequest& request : requestsOf(equations)) {
+        if (isPerHead(request.tensor)) heads.insert(request.head);
+    }
+    return heads;
+}
+
+// "head 2 of 8" when the stage's matrices belong to one head, "sentence 1 of 2" in a batch, joined by " · ".
+std::string selectionNote(const core::ModelRun& run, const std::vector<Equation>& equations, int batch) {
+    const std::set<int> heads = headsShown(equations);
+    std::string note;
+    if (heads.size() == 1) note = "head " + std::to_string(*heads.begin()) + " of " + std::to_string(run.dims.heads);
+    if (run.trace.batch > 1) {
+        note += (note.empty() ? "" : " \u00B7 ") + std::string("sentence ") + std::to_string(batch) + " of " +
+                std::to_string(run.trace.batch);
+    }
+    return note;
+}
+
+std::unique_ptr<Block> lines(std::vector<std::string> text, float size, FontFace face, TextRole role,
+                             bool formula = false) {
+    return std::make_unique<TextBlock>(std::move(text), size, face, role, formula);
+}
+
+int wrapWidth(int contentWidth) { return std::clamp(contentWidth, 560, 1000); }
+
+// Title, formula and explanation above a stage's body; the PyTorch line below it.
+std::vector<StackedBlock> stageFigureBlocks(const core::ModelRun& run, StageId id, std::vector<StackedBlock> body,
+                                            const std::string& note) {
+    const core::Stage& s = core::stage(id);
+    const int width = wrapWidth(stackWidth(body));
+    std::vector<StackedBlock> blocks;
+    std::string heading = "Stage " + stageHeading(id);
+    if (!note.empty()) heading += "  \u2014  " + note;
+    blocks.push_back({lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
+    blocks.push_back({lines({std::string(s.formula)}, kFormulaLineSize, FontFace::Regular, TextRole::Primary, true),
+                      kHeaderGap, false});
+    blocks.push_back({lines(wrapText(s.explanation, static_cast<float>(width), kExplanationSize, FontFace::Regular),
+                            kExplanationSize, FontFace::Regular, TextRole::Secondary, true),
+                      kHeaderGap, false});
+    for (std::size_t i = 0; i < body.size(); ++i) {
+        if (i == 0) body[i].gapBefore = kBodyGap;
+        blocks.push_back(std::move(body[i]));
+    }
+    blocks.push_back({lines({core::substituteShapes(s.pytorch, run.trace)}, kCodeSize, FontFace::Mono, TextRole::Secondary),
+                      kBodyGap, false});
+    return blocks;
+}
+
+void checkStyle(const FigureStyle& style) {
+    if (style.scale < kMinScale || style.scale > kMaxScale) {
+        throw ExportError("The scale " + std::to_string(style.scale) + " is out of range; use " +
+                          std::to_string(kMinScale) + "-" + std::to_string(kMaxScale) + ".");
+    }
+    if (style.cellSize != 0 && (style.cellSize < kMinCellSize || style.cellSize > kMaxCellSize)) {
+        throw ExportError("The cell size " + std::to_string(style.cellSize) + " is out of range; use " +
+                          std::to_string(kMinCellSize) + "-" + std::to_string(kMaxCellSize) +
+                          " pixels, or 0 to choose automatically.");
+    }
+}
+
+// Every figure checks its style and selection first.
+void checkSelection(const core::ModelRun& run, int head, int batch, const FigureStyle& style) {
+    checkStyle(style);
+    if (head < 0 || head >= run.dims.heads) {
+        throw ExportError("Head " + std::to_string(head) + " does not exist; this model has " +
+                          std::to_string(run.dims.heads) + " heads (0-" + std::to_string(run.dims.heads - 1) + ").");
+    }
+    if (batch < 0 || batch >= run.trace.batch) {
+        throw ExportError("Sentence " + std::to_string(batch) + " does not exist; the batch has " +
+                          std::to_string(run.trace.batch) + " (0-" + std::to_string(run.trace.batch - 1) + ").");
+    }
+}
+
+// Columns for a grid of `count` panels: near √(1.6·count) (landscape), preferring a divisor so rows are full.
+int gridColumns(int count) {
+    const double ideal = std::sqrt(1.6 * count);
+    int best = 1;
+    double bestScore = 1e9;
+    for (int columns = 1; columns <= count; ++columns) {
+        const double score = std::fabs(columns - ideal) + (count % columns == 0 ? 0.0 : 1.0);
+        if (score < bestScore - 1e-9) {
+            best = columns;
+            bestScore = score;
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
+// [SECTION] The four figures
+
+std::optional<TensorId> headsTensor(StageId stage) {
+    switch (stage) {
+        case StageId::SplitHeads: return TensorId::QHeads;
+        case StageId::Scores: return TensorId::Scores;
+        case StageId::Scale: return TensorId::ScaledScores;
+        case StageId::Mask: return TensorId::MaskedScores;
+        case StageId::Softmax: return TensorId::AttentionWeights;
+        case StageId::WeightedSum: case StageId::Concat: return TensorId::ZHeads;
+        default: return std::nullopt;
+    }
+}
+
+bool stageShowsOneHead(StageId stage, const core::Trace& trace) {
+    return headsShown(stageEquations(stage, 0, trace)).size() == 1;
+}
+
+Figure drawMatrixFigure(const core::ModelRun& run, StageId stage, TensorId id, int head, int batch,
+                        const FigureStyle& style) {
+    checkSelection(run, head, batch, style);
+    const MatrixRequest request{id, head, false};
+    const CellPlan cells = planCells(run, {request}, kMatrixTarget, style);
+    std::vector<EquationBlock::Item> items;
+    items.emplace_back(makePanel(run, Term{request, {}}, batch, style, cells, std::nullopt, true));
+    std::string context = "Stage " + stageHeading(stage);
+    std::vector<Equation> single{{{Term{request, {}}}}};
+    if (const std::string note = selectionNote(run, single, batch); !note.empty()) context += " \u00B7 " + note;
+
+    std::vector<StackedBlock> blocks;
+    blocks.push_back({lines({context}, kExplanationSize, FontFace::Regular, TextRole::Secondary), 0, false});
+    blocks.push_back({std::make_unique<EquationBlock>(std::move(items)), 14, true});
+    return composeFigure(std::move(blocks), context + ": " + matrixTitle(id, std::to_string(head), run.trace, run.spec.positional),
+                         style);
+}
+
+Figure drawStageFigure(const core::ModelRun& run, StageId stage, int head, int batch, const FigureStyle& style) {
+    checkSelection(run, head, batch, style);
+    const std::vector<Equation> equations = stageEquations(stage, head, run.trace);
+    std::vector<StackedBlock> body =
+        stage == StageId::Tokens
+            ? tokenBlocks(run, batch)
+            : fitToWidth([&](CellPlan cells) { return equationBlocks(run, equations, batch, style, cells); },
+                         planCells(run, requestsOf(equations), kStageTarget, style), kMaxStageWidth, style);
+    const std::string note = selectionNote(run, equations, batch);
+    std::string title = "Stage " + stageHeading(stage) + (note.empty() ? "" : ", " + note);
+    return composeFigure(stageFigureBlocks(run, stage, std::move(body), note), std::move(title), style);
+}
+
+Figure drawHeadsFigure(const core::ModelRun& run, StageId stage, TensorId id, int batch, const FigureStyle& style) {
+    checkSelection(run, 0, batch, style);
+    if (!isPerHead(id)) {
+        throw ExportError("The matrix '" + std::string(core::tensorInfo(id).key) +
+                          "' is not split into heads, so it has no heads figure; use --kind matrix or stage.");
+    }
+    const int heads = run.dims.heads;
+    std::vector<MatrixRequest> requests;
+    for (int head = 0; head < heads; ++head) requests.push_back({id, head, false});
+    const colormap::Range range = sharedRange(run, requests, batch, style);
+    const colormap::Colormap map = chosenColormap(id, style);
+    const auto build = [&](CellPlan cells) {
+        std::vector<EquationPanel> panels;
+        for (const MatrixRequest& request : requests) {
+            Term term{request, {}};
+            term.compact = true;
+            term.legend = request.head == heads - 1;  // masks and NaN rows are the same in every head
+            panels.push_back(makePanel(run, term, batch, style, cells, range, false));
+        }
+        std::vector<StackedBlock> grid;
+        grid.push_back({std::make_unique<GridBlock>(std::move(panels), gridColumns(heads), GridBlock::SharedScale{map, range}),
+                        kBodyGap, true});
+        return grid;
+    };
+    std::vector<StackedBlock> body = fitToWidth(build, planCells(run, {requests.front()}, kHeadsTarget, style),
+                                                kMaxStageWidth, style);
+
+    const core::Matrix first = matrixValues(run, requests.front(), batch);
+    const std::string each = "each " + std::to_string(first.rows()) + " \u00D7 " + std::to_string(first.cols()) +
+                             "; one color scale for all heads" +
+                             (run.trace.batch > 1 ? "; sentence " + std::to_string(batch) : "");
+    std::vector<StackedBlock> blocks;
+    const std::string heading = "Stage " + stageHeading(stage) + "  \u2014  all " + std::to_string(heads) + " heads";
+    blocks.push_back({lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
+    blocks.push_back({lines({matrixTitle(id, "i", run.trace, run.spec.positional) + ",   i = 0 ... " +
+                             std::to_string(heads - 1)},
+                            kFormulaLineSize, FontFace::Regular, TextRole::Primary, true),
+                      kHeaderGap, false});
+    blocks.push_back({lines({each}, kExplanationSize, FontFace::Regular, TextRole::Secondary), kHeaderGap, false});
+    for (StackedBlock& b : body) blocks.push_back(std::move(b));
+    return composeFigure(std::move(blocks), heading, style);
+}
+
+// One stage of the poster: heading, explanation wrapped to the section's width, body.
+std::unique_ptr<Block> posterSection(const core::ModelRun& run, const core::Stage& s, int head, int batch,
+                                     const FigureStyle& style, CellPlan cells) {
+    std::vector<StackedBlock> body = s.id == StageId::Tokens
+                                         ? tokenBlocks(run, batch)
+                                         : equationBlocks(run, stageEquations(s.id, head, run.trace), batch, style, cells);
+    const float width = static_cast<float>(std::max(stackWidth(body), kMinPosterTextWidth));
+    std::vector<StackedBlock> section;
+    section.push_back({lines({stageHeading(s.id) + ":  " + std::string(s.formula)}, kSectionTitleSize, FontFace::Bold,
+                             TextRole::Primary, true),
+                       0, false});
+    section.push_back({lines(wrapText(s.explanation, width, kExplanationSize, FontFace::Regular), kExplanationSize,
+                             FontFace::Regular, TextRole::Secondary, true),
+                       kHeaderGap, false});
+    for (std::size_t i = 0; i < body.size(); ++i) {
+        if (i == 0) body[i].gapBefore = kBodyGap;
+        section.push_back(std::move(body[i]));
+    }
+    return std::make_unique<StackBlock>(std::move(section));
+}
+
+Figure drawPosterFigure(const core::ModelRun& run, int head, int batch, const FigureStyle& style) {
+    checkSelection(run, head, batch, style);
+    std::vector<MatrixRequest> all;
+    for (const core::Stage& s : core::stages()) {
+        for (const MatrixRequest& r : requestsOf(stageEquations(s.id, head, run.trace))) all.push_back(r);
+    }
+    const auto build = [&](CellPlan cells) {
+        std::vector<std::unique_ptr<Block>> sections;
+        for (const core::Stage& s : core::stages()) sections.push_back(posterSection(run, s, head, batch, style, cells));
+        std::vector<StackedBlock> flow;
+        flow.push_back({std::make_unique<FlowBlock>(std::move(sections), kMaxPosterWidth, kSectionGap, kSectionGap),
+                        kSectionGap / 2, false});
+        return flow;
+    };
+    std::vector<StackedBlock> body = fitToWidth(build, planCells(run, all, kPosterTarget, style), kMaxPosterWidth, style);
+
+    const core::Dimensions& d = run.dims;
+    std::string settings = "\u201C" + run.spec.sentences.at(static_cast<std::size_t>(batch)) + "\u201D  \u00B7  d_model " +
+                           std::to_string(d.dModel) + " \u00B7 h " + std::to_string(d.heads) + " \u00B7 d_k " +
+                           std::to_string(d.dK) + " \u00B7 seed " + std::to_string(run.spec.seed) + " \u00B7 head " +
+                           std::to_string(head) + " shown";
+    std::vector<StackedBlock> blocks;
+    blocks.push_back({lines({"One forward pass of multi-head attention"}, kPosterTitleSize, FontFace::Bold,
+                            TextRole::Primary),
+                      0, false});
+    blocks.push_back({lines({settings}, kExplanationSize, FontFace::Regular, TextRole::Secondary, true), kHeaderGap, false});
+    for (StackedBlock& b : body) blocks.push_back(std::move(b));
+    return composeFigure(std::move(blocks), "One forward pass of multi-head attention, head " + std::to_string(head),
+                         style);
+}
+
+}  // namespace attnviz::exporting

@@ -1,0 +1,75 @@
+// figure.h — the four kinds of exported figure, drawn from a ModelRun on the CPU:
+//
+//   matrix  one labelled heatmap, e.g. A_2 = softmax(Q_2 K_2^T / sqrt(d_k))
+//   stage   a stage's matrices side by side with operator signs, e.g. X · W^Q = Q (three rows for Q, K, V),
+//           with the stage's title, explanation and PyTorch line
+//   heads   one per-head matrix for every head, in a grid on one shared color scale
+//   poster  every stage of the forward pass, top to bottom, on one image
+//
+// Layout is computed in base pixels and drawn at style.scale, so a figure at scale 2 is exactly twice the size
+// of the same figure at scale 1. Cell sizes are chosen per figure so that every axis of the same kind (tokens;
+// feature indices) has the same cell size, and the inner dimensions of a product line up (X's columns and
+// W^Q's rows are both d_model cells of one size).
+//
+// What this file deliberately does not do: write files, decide file names or which figures a request makes
+// (export_plan.h), or touch GL.
+#pragma once
+
+#include "colormap/colormap.h"
+#include "core/model.h"
+#include "core/stages.h"
+#include "export/canvas.h"
+#include "export/matrix_panel.h"
+#include "export/theme.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnviz::exporting {
+
+inline constexpr int kMinScale = 1;
+inline constexpr int kMaxScale = 4;
+inline constexpr int kMinCellSize = 1;
+inline constexpr int kMaxCellSize = 96;
+inline constexpr int kMaxFigureSide = 16384;                 // pixels, either side
+inline constexpr long long kMaxFigurePixels = 8192LL * 8192; // 256 MiB of RGBA
+
+struct FigureStyle {
+    int scale = 2;          // kMinScale … kMaxScale; 96 · scale DPI
+    int cellSize = 0;       // kMinCellSize … kMaxCellSize base pixels per cell on every axis; 0: chosen per figure
+    Background background = Background::Light;
+    std::optional<colormap::Colormap> colormap;  // override for every heatmap (the mask keeps its own look)
+    bool cellValues = true;                      // print values in cells big enough to hold them
+};
+
+// A heatmap in the finished image, for tests and for anyone who wants to point at a cell.
+struct PlacedHeatmap {
+    core::TensorId tensor = core::TensorId::X;
+    int head = 0;
+    bool transposed = false;
+    HeatmapPlacement where;
+};
+
+struct Figure {
+    Canvas image;
+    std::string title;  // plain words for the PNG's Title: "Stage 7 · Softmax, head 2"
+    std::vector<PlacedHeatmap> heatmaps;
+};
+
+// Every function throws ExportError when the figure would exceed kMaxFigureSide / kMaxFigurePixels or the
+// matrix is empty in this run (the mask without a mask), and FontError when the fonts are missing.
+// `batch` picks the sentence (0-based), `head` the head of per-head matrices.
+Figure drawMatrixFigure(const core::ModelRun& run, core::StageId stage, core::TensorId id, int head, int batch,
+                        const FigureStyle& style);
+Figure drawStageFigure(const core::ModelRun& run, core::StageId stage, int head, int batch, const FigureStyle& style);
+Figure drawHeadsFigure(const core::ModelRun& run, core::StageId stage, core::TensorId id, int batch,
+                       const FigureStyle& style);
+Figure drawPosterFigure(const core::ModelRun& run, int head, int batch, const FigureStyle& style);
+
+// The per-head matrix a stage's heads figure shows by default (its result), or nullopt for stages without one.
+std::optional<core::TensorId> headsTensor(core::StageId stage);
+// Whether a stage figure shows one head's matrices (so its file name says which head).
+bool stageShowsOneHead(core::StageId stage, const core::Trace& trace);
+
+}  // namespace attnviz::exporting

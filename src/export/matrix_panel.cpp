@@ -1,0 +1,420 @@
+// matrix_panel.cpp — measuring and drawing one labelled heatmap. See matrix_panel.h for the layout.
+#include "export/matrix_panel.h"
+
+#include "colormap/head_colors.h"
+#include "export/colorbar.h"
+#include "export/number_text.h"
+#include "export/text.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace attnviz::exporting {
+namespace {
+
+// Spacing, base pixels.
+constexpr float kRowLabelMaxWidth = 120.0f;
+constexpr float kColumnLabelMaxLength = 100.0f;
+constexpr int kLabelGap = 6;
+constexpr int kColumnLabelGap = 4;
+constexpr int kStripeThickness = 5;
+constexpr int kStripeGap = 2;
+constexpr int kColorbarGap = 16;
+constexpr int kHeaderGap = 12;
+constexpr int kCaptionGap = 4;
+constexpr int kLegendGap = 12;
+constexpr int kSwatchSize = 12;
+constexpr int kSwatchTextGap = 5;
+constexpr int kLegendEntryGap = 18;
+constexpr int kLegendLineGap = 5;
+constexpr int kCellValuePadding = 2;
+constexpr float kMinCellValueSize = 7.0f;
+// The vertical middle of capitals and digits above the baseline, in ems (DejaVu Sans: cap height 0.73).
+constexpr float kCapMiddleEm = 0.36f;
+// Labels of neighbouring rows may share descender and ascender room: a label needs about one em plus a little.
+constexpr float kDenseLabelEm = 1.05f;
+
+constexpr colormap::Rgb8 kKeptColor{112, 182, 146};  // mask == 1: may attend
+constexpr Rgba8 kHatchOverColor{255, 255, 255, 150};
+
+int ceilToInt(float value) { return static_cast<int>(std::ceil(value)); }
+
+// The steps a thinned axis may label every n-th cell with: block-aligned for head-blocked axes.
+std::vector<int> candidateSteps(int count, int headBlock) {
+    std::vector<int> steps;
+    if (headBlock > 1) {
+        for (int d = 1; d < headBlock; ++d) {
+            if (headBlock % d == 0) steps.push_back(d);
+        }
+        for (int step = headBlock; step < 2 * count; step *= 2) steps.push_back(step);
+    } else {
+        for (int power = 1; power < 2 * count; power *= 10) {
+            for (int factor : {1, 2, 5}) steps.push_back(factor * power);
+        }
+    }
+    return steps;
+}
+
+// Label every step-th cell, the smallest step whose cells leave `needed` base pixels per label.
+int labelStep(int count, int cellSize, float needed, int headBlock) {
+    for (int step : candidateSteps(count, headBlock)) {
+        if (static_cast<float>(step * cellSize) >= needed) return step;
+    }
+    return std::max(count, 1);
+}
+
+bool isDark(colormap::Rgb8 c) { return 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b < 140.0f; }
+
+}  // namespace
+
+// [SECTION] Measuring
+
+MatrixPanel::MatrixPanel(PanelContent content, PanelOptions options)
+    : content_(std::move(content)), options_(options) {
+    if (rowCount() == 0 || colCount() == 0) throw std::invalid_argument("A matrix panel needs at least one cell.");
+    options_.cellWidth = std::max(options_.cellWidth, 1);
+    options_.cellHeight = std::max(options_.cellHeight, 1);
+    measureLabels();
+    chooseCellValueSize();
+    layOut();
+}
+
+bool MatrixPanel::isMasked(int row, int col) const {
+    if (content_.isMaskMatrix) return content_.values(row, col) == 0.0f;
+    return !content_.masked.empty() && content_.masked[static_cast<std::size_t>(row) * colCount() + col] != 0;
+}
+
+colormap::Rgb8 MatrixPanel::cellColor(int row, int col) const {
+    if (isMasked(row, col) && (content_.isMaskMatrix || content_.maskedLook == MaskedLook::GreyHatched)) {
+        return colormap::kMaskedColor;
+    }
+    if (content_.isMaskMatrix) return kKeptColor;
+    return colormap::sample(content_.map, content_.values(row, col), content_.range.lo, content_.range.hi);
+}
+
+std::string MatrixPanel::cellText(int row, int col) const {
+    if (content_.isMaskMatrix) return content_.values(row, col) == 0.0f ? "0" : "1";
+    return formatCellValue(content_.values(row, col));
+}
+
+void MatrixPanel::measureLabels() {
+    const LineMetrics metrics = lineMetrics(kLabelSize, FontFace::Regular);
+    const PanelAxis& rows = content_.rows;
+    const PanelAxis& cols = content_.cols;
+
+    const int rowStep = labelStep(rowCount(), options_.cellHeight, kDenseLabelEm * kLabelSize, rows.headBlock);
+    rowText_.assign(static_cast<std::size_t>(rowCount()), {});
+    float widestRow = 0.0f;
+    for (int r = 0; options_.rowLabels && r < rowCount(); r += rowStep) {
+        const std::string& label = rows.labels.at(static_cast<std::size_t>(r));
+        std::string& text = rowText_[static_cast<std::size_t>(r)];
+        text = rows.tokens ? truncateToWidth(label, kRowLabelMaxWidth, kLabelSize, FontFace::Regular) : label;
+        widestRow = std::max(widestRow, textWidth(text, kLabelSize, FontFace::Regular));
+    }
+    rowLabelWidth_ = ceilToInt(widestRow);
+
+    float widestIndex = 0.0f;
+    if (!cols.tokens) {
+        widestIndex = textWidth(std::to_string(colCount() - 1), kLabelSize, FontFace::Regular);
+    }
+    const float neededPerColumn = cols.tokens ? kDenseLabelEm * kLabelSize : widestIndex + 6.0f;
+    const int colStep = labelStep(colCount(), options_.cellWidth, neededPerColumn, cols.headBlock);
+    colText_.assign(static_cast<std::size_t>(colCount()), {});
+    float longestColumn = 0.0f;
+    for (int c = 0; c < colCount(); c += colStep) {
+        const std::string& label = cols.labels.at(static_cast<std::size_t>(c));
+        std::string& text = colText_[static_cast<std::size_t>(c)];
+        text = cols.tokens ? truncateToWidth(label, kColumnLabelMaxLength, kLabelSize, FontFace::Regular) : label;
+        longestColumn = std::max(longestColumn, textWidth(text, kLabelSize, FontFace::Regular));
+    }
+    colLabelHeight_ = ceilToInt(cols.tokens ? longestColumn : metrics.height());
+}
+
+void MatrixPanel::chooseCellValueSize() {
+    cellValueSize_ = 0.0f;
+    float size = std::min(kMaxCellValueSize, 0.55f * static_cast<float>(options_.cellHeight));
+    if (!options_.cellValues || size < kMinCellValueSize) return;
+    // Widths are proportional to the size: measure at 1 px and solve for the largest size that fits.
+    const float room = static_cast<float>(options_.cellWidth - 2 * kCellValuePadding);
+    for (int r = 0; r < rowCount(); ++r) {
+        for (int c = 0; c < colCount(); ++c) {
+            if (isMasked(r, c) && !content_.isMaskMatrix) continue;
+            const float unitWidth = textWidth(cellText(r, c), 1.0f, FontFace::Regular);
+            if (unitWidth > 0.0f) size = std::min(size, room / unitWidth);
+        }
+    }
+    if (size >= kMinCellValueSize) cellValueSize_ = size;
+}
+
+std::vector<MatrixPanel::LegendEntry> MatrixPanel::legendEntries() const {
+    using Swatch = LegendEntry::Swatch;
+    bool masked = false, nan = false, positiveInf = false, negativeInf = false;
+    for (int r = 0; r < rowCount(); ++r) {
+        for (int c = 0; c < colCount(); ++c) {
+            const bool hidden = isMasked(r, c);
+            masked = masked || hidden;
+            if (hidden && (content_.isMaskMatrix || content_.maskedLook == MaskedLook::GreyHatched)) continue;
+            switch (colormap::classify(content_.values(r, c))) {
+                case colormap::ValueClass::Nan: nan = true; break;
+                case colormap::ValueClass::PositiveInf: positiveInf = true; break;
+                case colormap::ValueClass::NegativeInf: negativeInf = true; break;
+                case colormap::ValueClass::Finite: break;
+            }
+        }
+    }
+    std::vector<LegendEntry> entries;
+    if (content_.isMaskMatrix) entries.push_back({Swatch::Kept, "1: may attend"});
+    if (masked || content_.isMaskMatrix) entries.push_back({Swatch::Masked, content_.maskedLegend});
+    if (nan) entries.push_back({Swatch::Nan, "NaN (not a number)"});
+    if (positiveInf) entries.push_back({Swatch::PositiveInf, "+\u221E"});
+    if (negativeInf) entries.push_back({Swatch::NegativeInf, "\u2212\u221E"});
+    return entries;
+}
+
+void MatrixPanel::layOut() {
+    const LineMetrics titleMetrics = formulaLineMetrics(kPanelTitleSize, FontFace::Bold);
+    const LineMetrics captionMetrics = formulaLineMetrics(kCaptionSize, FontFace::Regular);
+    float headerWidth = formulaWidth(content_.title, kPanelTitleSize, FontFace::Bold);
+
+    int y = 0;
+    titleBaseline_ = ceilToInt(titleMetrics.ascent);
+    y = ceilToInt(titleMetrics.height());
+    captionBaselines_.clear();
+    for (const std::string& caption : content_.captions) {
+        y += kCaptionGap;
+        captionBaselines_.push_back(y + ceilToInt(captionMetrics.ascent));
+        y += ceilToInt(captionMetrics.height());
+        headerWidth = std::max(headerWidth, formulaWidth(caption, kCaptionSize, FontFace::Regular));
+    }
+    y += kHeaderGap + colLabelHeight_ + kColumnLabelGap;
+    if (hasTopStripe()) y += kStripeThickness + kStripeGap;
+    heatmapY_ = y;
+
+    colorbarHeight_ = hasColorbar() ? std::max(heatmapHeight(), kColorbarMinHeight) : 0;
+    const int rowStripe = content_.rows.headBlock > 0 ? kStripeThickness + kStripeGap : 0;
+    const int heatmapOffset = rowLabelWidth_ + kLabelGap + rowStripe;
+    int bodyWidth = heatmapOffset + heatmapWidth();
+    if (hasColorbar()) {
+        bodyWidth += kColorbarGap + colorbarWidth(content_.range, colorbarHeight_);
+    } else if (!content_.cols.tokens) {
+        // The last column's index label is centred on its cell and may stick out by half its width.
+        bodyWidth += ceilToInt(textWidth(colText_.back(), kLabelSize, FontFace::Regular) / 2.0f);
+    }
+    width_ = std::max(bodyWidth, ceilToInt(headerWidth));
+    bodyX_ = (width_ - bodyWidth) / 2;
+    heatmapX_ = bodyX_ + heatmapOffset;
+
+    const int bodyBottom = heatmapY_ + std::max(heatmapHeight(), colorbarHeight_);
+    legend_ = options_.legend ? legendEntries() : std::vector<LegendEntry>{};
+    if (legend_.empty()) {
+        height_ = bodyBottom + ceilToInt(lineMetrics(kTickSize, FontFace::Regular).descent) + 2;
+        return;
+    }
+    // Flow the legend entries from the heatmap's left edge, wrapping at the panel's right edge.
+    const int lineHeight = std::max(kSwatchSize, ceilToInt(lineMetrics(kLabelSize, FontFace::Regular).height()));
+    int x = heatmapX_;
+    y = bodyBottom + kLegendGap;
+    for (LegendEntry& entry : legend_) {
+        const int entryWidth = kSwatchSize + kSwatchTextGap + ceilToInt(textWidth(entry.label, kLabelSize, FontFace::Regular));
+        if (x > heatmapX_ && x + entryWidth > width_) {
+            x = heatmapX_;
+            y += lineHeight + kLegendLineGap;
+        }
+        entry.x = x;
+        entry.y = y;
+        width_ = std::max(width_, x + entryWidth);
+        x += entryWidth + kLegendEntryGap;
+    }
+    height_ = y + lineHeight + 2;
+}
+
+// [SECTION] Drawing
+
+HeatmapPlacement MatrixPanel::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme) const {
+    drawHeader(canvas, x, y, scale, theme);
+    drawColumnLabels(canvas, x, y, scale, theme);
+    drawRowLabels(canvas, x, y, scale, theme);
+    drawStripes(canvas, x, y, scale);
+    const HeatmapPlacement placed = drawCells(canvas, x, y, scale, theme);
+    drawHeadBlockSeparators(canvas, placed, scale, theme);
+    drawOutlinedBlock(canvas, placed, scale);
+    drawCellValues(canvas, placed, scale);
+    if (hasColorbar()) {
+        drawColorbar(canvas, x + heatmapX_ + heatmapWidth() + kColorbarGap, y + heatmapY_, colorbarHeight_, scale,
+                     content_.map, content_.range, theme);
+    }
+    drawLegend(canvas, x, y, scale, theme);
+    return placed;
+}
+
+void MatrixPanel::drawHeader(Canvas& canvas, int x, int y, int scale, const Theme& theme) const {
+    // Centred over the heatmap, but never outside the panel.
+    const float centre = static_cast<float>(heatmapX_) + static_cast<float>(heatmapWidth()) / 2.0f;
+    const auto centredLeft = [&](float textWidth) {
+        return std::clamp(centre - textWidth / 2.0f, 0.0f, std::max(0.0f, static_cast<float>(width_) - textWidth));
+    };
+    const float titleWidth = formulaWidth(content_.title, kPanelTitleSize, FontFace::Bold);
+    drawFormula(canvas, (static_cast<float>(x) + centredLeft(titleWidth)) * scale,
+                static_cast<float>((y + titleBaseline_) * scale), content_.title,
+                {kPanelTitleSize * scale, FontFace::Bold, theme.text});
+    for (std::size_t i = 0; i < content_.captions.size(); ++i) {
+        const std::string& caption = content_.captions[i];
+        const float width = formulaWidth(caption, kCaptionSize, FontFace::Regular);
+        drawFormula(canvas, (static_cast<float>(x) + centredLeft(width)) * scale,
+                 static_cast<float>((y + captionBaselines_[i]) * scale), caption,
+                 {kCaptionSize * scale, FontFace::Regular, theme.secondaryText});
+    }
+}
+
+void MatrixPanel::drawRowLabels(Canvas& canvas, int x, int y, int scale, const Theme& theme) const {
+    const int rowStripe = content_.rows.headBlock > 0 ? kStripeThickness + kStripeGap : 0;
+    const float right = static_cast<float>(x + heatmapX_ - rowStripe - kLabelGap);
+    for (int r = 0; r < rowCount(); ++r) {
+        const std::string& text = rowText_[static_cast<std::size_t>(r)];
+        if (text.empty()) continue;
+        const float middle = static_cast<float>(y + heatmapY_) + (r + 0.5f) * options_.cellHeight;
+        const Rgba8 color = r >= content_.rows.paddingFrom ? theme.secondaryText : theme.text;
+        drawText(canvas, (right - textWidth(text, kLabelSize, FontFace::Regular)) * scale,
+                 (middle + kCapMiddleEm * kLabelSize) * scale, text, {kLabelSize * scale, FontFace::Regular, color});
+    }
+}
+
+void MatrixPanel::drawColumnLabels(Canvas& canvas, int x, int y, int scale, const Theme& theme) const {
+    const int stripe = hasTopStripe() ? kStripeThickness + kStripeGap : 0;
+    const float bandBottom = static_cast<float>(y + heatmapY_ - stripe - kColumnLabelGap);
+    const float descent = lineMetrics(kLabelSize, FontFace::Regular).descent;
+    for (int c = 0; c < colCount(); ++c) {
+        const std::string& text = colText_[static_cast<std::size_t>(c)];
+        if (text.empty()) continue;
+        const float middle = static_cast<float>(x + heatmapX_) + (c + 0.5f) * options_.cellWidth;
+        const Rgba8 color = c >= content_.cols.paddingFrom ? theme.secondaryText : theme.text;
+        const TextStyle style{kLabelSize * scale, FontFace::Regular, color};
+        if (content_.cols.tokens) {
+            drawTextUpwards(canvas, (middle + kCapMiddleEm * kLabelSize) * scale, bandBottom * scale, text, style);
+        } else {
+            const float width = textWidth(text, kLabelSize, FontFace::Regular);
+            drawText(canvas, (middle - width / 2.0f) * scale, (bandBottom - descent) * scale, text, style);
+        }
+    }
+}
+
+void MatrixPanel::drawStripes(Canvas& canvas, int x, int y, int scale) const {
+    const int top = (y + heatmapY_ - kStripeGap - kStripeThickness) * scale;
+    const int left = (x + heatmapX_) * scale;
+    if (content_.head) {
+        canvas.fillRect({left, top, heatmapWidth() * scale, kStripeThickness * scale},
+                        opaque(colormap::headColor(*content_.head)));
+    } else if (const int block = content_.cols.headBlock; block > 0) {
+        for (int c = 0, head = 0; c < colCount(); c += block, ++head) {
+            const int width = std::min(block, colCount() - c) * options_.cellWidth * scale;
+            canvas.fillRect({left + c * options_.cellWidth * scale, top, width, kStripeThickness * scale},
+                            opaque(colormap::headColor(head)));
+        }
+    }
+    if (const int block = content_.rows.headBlock; block > 0) {
+        const int stripeLeft = (x + heatmapX_ - kStripeGap - kStripeThickness) * scale;
+        const int heatmapTop = (y + heatmapY_) * scale;
+        for (int r = 0, head = 0; r < rowCount(); r += block, ++head) {
+            const int height = std::min(block, rowCount() - r) * options_.cellHeight * scale;
+            canvas.fillRect({stripeLeft, heatmapTop + r * options_.cellHeight * scale, kStripeThickness * scale, height},
+                            opaque(colormap::headColor(head)));
+        }
+    }
+}
+
+HeatmapPlacement MatrixPanel::drawCells(Canvas& canvas, int x, int y, int scale, const Theme& theme) const {
+    HeatmapPlacement placed;
+    placed.rect = {(x + heatmapX_) * scale, (y + heatmapY_) * scale, heatmapWidth() * scale, heatmapHeight() * scale};
+    placed.rows = rowCount();
+    placed.cols = colCount();
+    placed.cellWidth = options_.cellWidth * scale;
+    placed.cellHeight = options_.cellHeight * scale;
+    const bool greyMasked = content_.isMaskMatrix || content_.maskedLook == MaskedLook::GreyHatched;
+    const Rgba8 hatch = greyMasked ? theme.hatch : kHatchOverColor;
+    for (int r = 0; r < rowCount(); ++r) {
+        for (int c = 0; c < colCount(); ++c) {
+            const PixelRect cell = placed.cell(r, c);
+            canvas.fillRect(cell, opaque(cellColor(r, c)));
+            if (isMasked(r, c)) canvas.hatchRect(cell, hatch, 5 * scale, scale);
+        }
+    }
+    const PixelRect& h = placed.rect;
+    canvas.strokeRect({h.x - scale, h.y - scale, h.width + 2 * scale, h.height + 2 * scale}, theme.frame, scale);
+    return placed;
+}
+
+void MatrixPanel::drawHeadBlockSeparators(Canvas& canvas, const HeatmapPlacement& placed, int scale,
+                                          const Theme& theme) const {
+    const PixelRect& h = placed.rect;
+    if (const int block = content_.cols.headBlock; block > 0) {
+        for (int c = block; c < colCount(); c += block) {
+            canvas.fillRect({h.x + c * placed.cellWidth - scale / 2, h.y, scale, h.height}, theme.separator);
+        }
+    }
+    if (const int block = content_.rows.headBlock; block > 0) {
+        for (int r = block; r < rowCount(); r += block) {
+            canvas.fillRect({h.x, h.y + r * placed.cellHeight - scale / 2, h.width, scale}, theme.separator);
+        }
+    }
+}
+
+void MatrixPanel::drawOutlinedBlock(Canvas& canvas, const HeatmapPlacement& placed, int scale) const {
+    const int block = content_.cols.headBlock;
+    if (!content_.outlinedBlock || block <= 0) return;
+    const int first = *content_.outlinedBlock * block;
+    const int columns = std::min(block, colCount() - first);
+    if (columns <= 0) return;
+    const PixelRect outline{placed.rect.x + first * placed.cellWidth, placed.rect.y, columns * placed.cellWidth,
+                            placed.rect.height};
+    canvas.strokeRect(outline, opaque(colormap::headColor(*content_.outlinedBlock)), 2 * scale);
+}
+
+void MatrixPanel::drawCellValues(Canvas& canvas, const HeatmapPlacement& placed, int scale) const {
+    if (cellValueSize_ <= 0.0f) return;
+    const float size = cellValueSize_ * static_cast<float>(scale);
+    for (int r = 0; r < rowCount(); ++r) {
+        for (int c = 0; c < colCount(); ++c) {
+            if (isMasked(r, c) && !content_.isMaskMatrix) continue;
+            const std::string text = cellText(r, c);
+            const PixelRect cell = placed.cell(r, c);
+            const Rgba8 ink = isDark(cellColor(r, c)) ? Rgba8{255, 255, 255, 235} : Rgba8{20, 20, 20, 235};
+            const float width = textWidth(text, size, FontFace::Regular);
+            drawText(canvas, static_cast<float>(cell.x) + (static_cast<float>(cell.width) - width) / 2.0f,
+                     static_cast<float>(cell.y) + static_cast<float>(cell.height) / 2.0f + kCapMiddleEm * size, text,
+                     {size, FontFace::Regular, ink});
+        }
+    }
+}
+
+void MatrixPanel::drawSwatch(Canvas& canvas, PixelRect rect, LegendEntry::Swatch swatch, int scale,
+                             const Theme& theme) const {
+    using Swatch = LegendEntry::Swatch;
+    const bool greyMasked = content_.isMaskMatrix || content_.maskedLook == MaskedLook::GreyHatched;
+    switch (swatch) {
+        case Swatch::Masked:
+            canvas.fillRect(rect, opaque(greyMasked ? colormap::kMaskedColor
+                                                    : colormap::sample(content_.map, 0.0f, content_.range.lo,
+                                                                       content_.range.hi)));
+            canvas.hatchRect(rect, greyMasked ? theme.hatch : kHatchOverColor, 5 * scale, scale);
+            break;
+        case Swatch::Kept: canvas.fillRect(rect, opaque(kKeptColor)); break;
+        case Swatch::Nan: canvas.fillRect(rect, opaque(colormap::kNanColor)); break;
+        case Swatch::PositiveInf: canvas.fillRect(rect, opaque(colormap::kPositiveInfColor)); break;
+        case Swatch::NegativeInf: canvas.fillRect(rect, opaque(colormap::kNegativeInfColor)); break;
+    }
+    canvas.strokeRect({rect.x - scale, rect.y - scale, rect.width + 2 * scale, rect.height + 2 * scale}, theme.frame,
+                      scale);
+}
+
+void MatrixPanel::drawLegend(Canvas& canvas, int x, int y, int scale, const Theme& theme) const {
+    for (const LegendEntry& entry : legend_) {
+        const PixelRect swatch{(x + entry.x) * scale, (y + entry.y) * scale, kSwatchSize * scale, kSwatchSize * scale};
+        drawSwatch(canvas, swatch, entry.swatch, scale, theme);
+        const float baseline = static_cast<float>(y + entry.y) + kSwatchSize / 2.0f + kCapMiddleEm * kLabelSize;
+        drawText(canvas, static_cast<float>((x + entry.x + kSwatchSize + kSwatchTextGap) * scale), baseline * scale,
+                 entry.label, {kLabelSize * scale, FontFace::Regular, theme.text});
+    }
+}
+
+}  // namespace attnviz::exporting

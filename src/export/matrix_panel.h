@@ -1,0 +1,141 @@
+// matrix_panel.h — one labelled heatmap: the building block of every figure.
+//
+//                 title (formula)                     e.g. "A_2 = softmax(Q_2 K_2^T / sqrt(d_k))"
+//                 caption lines                       shape in paper notation and in numbers; what rows/cols are
+//                 column labels                       tokens (drawn upwards) or feature indices
+//                 head color stripe                   one head's color, or one color per head block
+//   row labels  ▕ heatmap cells ▏   colorbar + ticks
+//                 legend                              masked / NaN / ±∞ swatches, only for what is present
+//
+// A panel is measured once (in base pixels, at scale 1) and can then be drawn at any scale: every length is
+// multiplied by the scale, so a figure at scale 2 is exactly twice as wide as at scale 1. Cells are whole
+// pixels and are filled with exactly colormap::sample(map, value, lo, hi) (or a special color), so a cell's
+// centre pixel can be checked against the colormap.
+//
+// What this file deliberately does not do: slice tensors, choose titles or colormaps (figure.cpp and
+// notation.cpp do), or place panels next to each other.
+#pragma once
+
+#include "colormap/colormap.h"
+#include "core/matrix.h"
+#include "export/canvas.h"
+#include "export/theme.h"
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnviz::exporting {
+
+struct PanelAxis {
+    std::vector<std::string> labels;  // one per row (column): tokens, or index numbers
+    bool tokens = false;              // tokens: truncated when long, columns drawn upwards; indices: thinned
+    int paddingFrom = std::numeric_limits<int>::max();  // labels from this index on are padding, drawn dimmed
+    int headBlock = 0;                // > 0: h blocks of this width, each striped in its head's color
+};
+
+// How a masked cell (mask == 0) looks: scores are replaced by the fill value, so their color means nothing
+// and they are grey; weights are real zeros, so they keep their color under the hatching.
+enum class MaskedLook { GreyHatched, HatchedOverColor };
+
+struct PanelContent {
+    std::string title;                  // formula markup (text.h)
+    std::vector<std::string> captions;  // lines under the title, formula markup too (d_k, h·d_v)
+    core::Matrix values;                // rows × cols, as displayed (already transposed when shown transposed)
+    std::vector<std::uint8_t> masked;   // rows × cols, 1 where the mask hides the cell; empty: nothing masked
+    MaskedLook maskedLook = MaskedLook::GreyHatched;
+    std::string maskedLegend;           // legend text for masked cells
+    bool isMaskMatrix = false;          // the mask itself: 1 = kept, 0 = masked; no colorbar
+    PanelAxis rows;
+    PanelAxis cols;
+    colormap::Colormap map = colormap::Colormap::Viridis;
+    colormap::Range range;
+    std::optional<int> head;            // a one-head matrix: stripe in that head's color
+    std::optional<int> outlinedBlock;   // a column block (cols.headBlock wide) outlined in its head's color
+};
+
+struct PanelOptions {
+    int cellWidth = 16;   // base pixels
+    int cellHeight = 16;  // base pixels
+    bool colorbar = true;
+    bool cellValues = true;  // print values in cells when every value fits
+    bool rowLabels = true;   // false: a panel right of another with the same rows leaves them out
+    bool legend = true;      // false: panels in a grid share one legend (on the last panel)
+};
+
+// Where a heatmap landed in the final image, in final pixels.
+struct HeatmapPlacement {
+    PixelRect rect;
+    int rows = 0, cols = 0;
+    int cellWidth = 0, cellHeight = 0;
+    PixelRect cell(int row, int col) const {
+        return {rect.x + col * cellWidth, rect.y + row * cellHeight, cellWidth, cellHeight};
+    }
+};
+
+class MatrixPanel {
+public:
+    // Measures the panel; throws FontError when the fonts are missing.
+    MatrixPanel(PanelContent content, PanelOptions options);
+
+    int width() const { return width_; }
+    int height() const { return height_; }
+    // The heatmap's vertical middle, from the panel's top (operators between panels line up on it).
+    int heatmapMiddle() const { return heatmapY_ + heatmapHeight() / 2; }
+    int heatmapTop() const { return heatmapY_; }
+    int heatmapHeight() const { return rowCount() * options_.cellHeight; }
+
+    // Draws with the panel's top-left corner at (x, y) base pixels.
+    HeatmapPlacement draw(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
+
+private:
+    struct LegendEntry {
+        enum class Swatch { Masked, Kept, Nan, PositiveInf, NegativeInf } swatch;
+        std::string label;
+        int x = 0, y = 0;  // from the panel's top-left
+    };
+
+    int rowCount() const { return static_cast<int>(content_.values.rows()); }
+    int colCount() const { return static_cast<int>(content_.values.cols()); }
+    int heatmapWidth() const { return colCount() * options_.cellWidth; }
+    bool hasColorbar() const { return options_.colorbar && !content_.isMaskMatrix; }
+    bool hasTopStripe() const { return content_.head.has_value() || content_.cols.headBlock > 0; }
+    bool isMasked(int row, int col) const;
+    colormap::Rgb8 cellColor(int row, int col) const;
+    std::string cellText(int row, int col) const;
+
+    void measureLabels();
+    void chooseCellValueSize();
+    std::vector<LegendEntry> legendEntries() const;
+    void layOut();
+
+    void drawHeader(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
+    void drawRowLabels(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
+    void drawColumnLabels(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
+    void drawStripes(Canvas& canvas, int x, int y, int scale) const;
+    HeatmapPlacement drawCells(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
+    void drawCellValues(Canvas& canvas, const HeatmapPlacement& placed, int scale) const;
+    void drawHeadBlockSeparators(Canvas& canvas, const HeatmapPlacement& placed, int scale, const Theme& theme) const;
+    void drawOutlinedBlock(Canvas& canvas, const HeatmapPlacement& placed, int scale) const;
+    void drawLegend(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
+    void drawSwatch(Canvas& canvas, PixelRect rect, LegendEntry::Swatch swatch, int scale, const Theme& theme) const;
+
+    PanelContent content_;
+    PanelOptions options_;
+    std::vector<std::string> rowText_;  // displayed (possibly truncated) labels; empty string: not shown
+    std::vector<std::string> colText_;
+    int rowLabelWidth_ = 0;
+    int colLabelHeight_ = 0;
+    float cellValueSize_ = 0.0f;  // 0: values not printed
+    int bodyX_ = 0;               // left of the row labels
+    int heatmapX_ = 0, heatmapY_ = 0;
+    int colorbarHeight_ = 0;
+    int titleBaseline_ = 0;
+    std::vector<int> captionBaselines_;
+    std::vector<LegendEntry> legend_;
+    int width_ = 0, height_ = 0;
+};
+
+}  // namespace attnviz::exporting

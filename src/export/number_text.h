@@ -1,0 +1,19 @@
+// number_text.h — numbers as figure text: cell values, colorbar ticks and range ends, with a real minus sign.
+//
+// Cell values must fit in a small square, so they are compact ("0.23", "−4.1", "312", "−1e9"); tick labels
+// have as many decimals as their step needs ("0.25", "0.5" with step 0.25 → "0.50"); range ends keep three
+// significant digits so the exact extent of the color scale can be read.
+// What this file deliberately does not do: localisation (the decimal point is always '.').
+#pragma once
+
+#include <string>
+
+namespace attnviz::exporting {
+
+std::string formatCellValue(float value);
+std::string formatTick(float value, float step);
+std::string formatRangeEnd(float value);
+// A "nice" step (1, 2 or 5 times a power of ten) near span / count.
+float niceStep(float span, int count);
+
+}  // namespace attnviz::exporting

@@ -1,0 +1,219 @@
+// panel_content.cpp — slicing, labels, masks, ranges and captions for one heatmap. See panel_content.h.
+#include "export/panel_content.h"
+
+#include "core/stages.h"
+#include "export/export_error.h"
+#include "export/notation.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnviz::exporting {
+namespace {
+
+using core::TensorId;
+
+constexpr std::string_view kPaddingLabel = "[PAD]";
+
+const core::Tensor& tensorOf(const core::ModelRun& run, TensorId id) {
+    const core::Tensor& tensor = run.trace[id];
+    if (!tensor.empty()) return tensor;
+    const std::string key(core::tensorInfo(id).key);
+    if (id == TensorId::Mask) {
+        throw ExportError("The matrix 'mask' is empty in this run because no mask is applied; choose --mask padding, "
+                          "causal or both, or another matrix.");
+    }
+    if (id == TensorId::XQuery) {
+        throw ExportError("The matrix 'x_query' exists only in cross-attention (--cross); choose another matrix.");
+    }
+    throw ExportError("The matrix '" + key + "' is empty in this run.");
+}
+
+// The slice a figure shows: (batch, head) of b × h × … tensors, (batch) of b × … ones, weights as they are.
+core::MatrixView sliceOf(const core::Tensor& tensor, int batch, int head) {
+    return tensor.rank() <= 2 ? tensor.slice(0) : tensor.slice(batch, head);
+}
+
+std::vector<std::string> splitShape(const std::string& symbolic) {
+    std::vector<std::string> parts;
+    const std::string separator = " \u00D7 ";
+    std::size_t at = 0;
+    for (std::size_t next; (next = symbolic.find(separator, at)) != std::string::npos; at = next + separator.size()) {
+        parts.push_back(symbolic.substr(at, next - at));
+    }
+    parts.push_back(symbolic.substr(at));
+    return parts;
+}
+
+std::string joinShape(const std::vector<std::string>& parts) {
+    std::string text;
+    for (const std::string& part : parts) text += (text.empty() ? "" : " \u00D7 ") + part;
+    return text;
+}
+
+// The tensor's shape in symbols, "b × h × l × d_k" (the mask's as the Trace holds it: 1 or l_q rows).
+std::vector<std::string> symbolicDims(TensorId id, const core::Trace& trace) {
+    if (id != TensorId::Mask) return splitShape(core::symbolicShape(id, trace));
+    const std::string queries = trace.cross ? "l_q" : "l", keys = trace.cross ? "l_k" : "l";
+    return {"b", "1", trace[id].rows() == 1 ? "1" : queries, keys};
+}
+
+std::vector<std::string> numericDims(const core::Tensor& tensor) {
+    std::vector<std::string> parts;
+    for (int extent : tensor.shape) parts.push_back(std::to_string(extent));
+    return parts;
+}
+
+// "head 2 of b × h × l × d_k = 1 × 8 × 11 × 8": where the displayed slice comes from (empty for weights).
+std::string sliceCaption(TensorId id, const core::ModelRun& run, int batch, int head) {
+    const core::Tensor& tensor = run.trace[id];
+    if (tensor.rank() <= 2) return {};
+    std::string where;
+    if (run.trace.batch > 1) where = "sentence " + std::to_string(batch);
+    if (isPerHead(id)) where += (where.empty() ? "" : ", ") + std::string("head ") + std::to_string(head);
+    const std::string whole = joinShape(symbolicDims(id, run.trace)) + " = " + joinShape(numericDims(tensor));
+    if (id == TensorId::Mask) return whole + ", broadcast over heads";
+    return where.empty() ? "from " + whole : where + " of " + whole;
+}
+
+std::vector<std::string> captions(const core::ModelRun& run, const MatrixRequest& request, int batch,
+                                  const MatrixNotation& axes, const core::Matrix& values) {
+    std::vector<std::string> dims = symbolicDims(request.tensor, run.trace);
+    std::string rowSymbol = dims[dims.size() - 2], colSymbol = dims.back();
+    if (request.transposed) std::swap(rowSymbol, colSymbol);
+    std::string shape = rowSymbol + " \u00D7 " + colSymbol + " = " + std::to_string(values.rows()) + " \u00D7 " +
+                        std::to_string(values.cols());
+    if (request.transposed) shape += ", transposed";
+    std::vector<std::string> lines{shape};
+    if (std::string slice = sliceCaption(request.tensor, run, batch, request.head); !slice.empty()) {
+        lines.push_back(std::move(slice));
+    }
+    lines.push_back("rows: " + axes.rows.role + "  \u00B7  columns: " + axes.cols.role);
+    return lines;
+}
+
+PanelAxis axisLabels(const AxisNotation& notation, int count, const core::ModelRun& run, int batch) {
+    PanelAxis axis;
+    axis.headBlock = notation.headBlock;
+    if (notation.kind == AxisKind::Index) {
+        for (int i = 0; i < count; ++i) axis.labels.push_back(std::to_string(i));
+        return axis;
+    }
+    const auto& sentences = notation.kind == AxisKind::QueryTokens ? run.queryTokens : run.tokens;
+    const std::vector<std::string>& tokens = sentences.at(static_cast<std::size_t>(batch));
+    axis.tokens = true;
+    axis.paddingFrom = static_cast<int>(tokens.size());
+    for (int i = 0; i < count; ++i) {
+        axis.labels.push_back(i < axis.paddingFrom ? tokens[static_cast<std::size_t>(i)] : std::string(kPaddingLabel));
+    }
+    return axis;
+}
+
+bool hidesMaskedCells(TensorId id) { return id == TensorId::MaskedScores || id == TensorId::AttentionWeights; }
+
+// rows × cols flags, 1 where the Trace's mask (broadcast over heads and, for padding, over query rows) is 0.
+std::vector<std::uint8_t> maskedCells(const core::ModelRun& run, TensorId id, int batch, const core::Matrix& values) {
+    const core::Tensor& mask = run.trace[TensorId::Mask];
+    if (!hidesMaskedCells(id) || mask.empty()) return {};
+    const core::MatrixView m = mask.slice(batch, 0);
+    std::vector<std::uint8_t> masked(static_cast<std::size_t>(values.size()), 0);
+    bool any = false;
+    for (Eigen::Index r = 0; r < values.rows(); ++r) {
+        for (Eigen::Index c = 0; c < values.cols(); ++c) {
+            const bool hidden = m(m.rows() == 1 ? 0 : r, c) == 0.0f;
+            masked[static_cast<std::size_t>(r * values.cols() + c)] = hidden ? 1 : 0;
+            any = any || hidden;
+        }
+    }
+    return any ? masked : std::vector<std::uint8_t>{};
+}
+
+// The values a color scale must cover: every finite-or-not value except masked scores (their fill value
+// would squash every real score into the middle of the scale).
+void appendRangeValues(std::vector<float>& out, const core::Matrix& values, const std::vector<std::uint8_t>& masked,
+                       TensorId id) {
+    for (Eigen::Index i = 0; i < values.size(); ++i) {
+        const bool skip = id == TensorId::MaskedScores && !masked.empty() && masked[static_cast<std::size_t>(i)];
+        if (!skip) out.push_back(values.data()[i]);
+    }
+}
+
+std::string maskedLegend(TensorId id, const core::Trace& trace) {
+    if (id == TensorId::Mask) return "0: masked";
+    if (id == TensorId::MaskedScores) return "masked (mask = 0): set to " + std::string(fillText(trace.fill));
+    return "masked (mask = 0): weight 0";
+}
+
+}  // namespace
+
+core::Matrix matrixValues(const core::ModelRun& run, const MatrixRequest& request, int batch) {
+    const core::MatrixView slice = sliceOf(tensorOf(run, request.tensor), batch, request.head);
+    if (request.transposed) return slice.transpose();
+    return slice;
+}
+
+colormap::Colormap chosenColormap(TensorId id, const FigureStyle& style) {
+    return style.colormap.value_or(defaultColormap(id));
+}
+
+colormap::Range sharedRange(const core::ModelRun& run, const std::vector<MatrixRequest>& requests, int batch,
+                            const FigureStyle& style) {
+    std::vector<float> values;
+    for (const MatrixRequest& request : requests) {
+        const core::Matrix matrix = matrixValues(run, request, batch);
+        appendRangeValues(values, matrix, maskedCells(run, request.tensor, batch, matrix), request.tensor);
+    }
+    const TensorId first = requests.front().tensor;
+    return colormap::computeRange(values, rangeKind(first, chosenColormap(first, style)));
+}
+
+PanelContent panelContent(const core::ModelRun& run, const MatrixRequest& request, int batch, const FigureStyle& style,
+                          std::optional<colormap::Range> range, bool withCaptions) {
+    const TensorId id = request.tensor;
+    PanelContent content;
+    content.values = matrixValues(run, request, batch);
+    MatrixNotation axes = matrixNotation(id, run.trace);
+    if (request.transposed) std::swap(axes.rows, axes.cols);
+    content.title = request.transposed ? matrixSymbol(id, std::to_string(request.head)) + "^T"
+                                       : matrixTitle(id, std::to_string(request.head), run.trace, run.spec.positional);
+    if (withCaptions) content.captions = captions(run, request, batch, axes, content.values);
+    content.rows = axisLabels(axes.rows, static_cast<int>(content.values.rows()), run, batch);
+    content.cols = axisLabels(axes.cols, static_cast<int>(content.values.cols()), run, batch);
+    content.masked = maskedCells(run, id, batch, content.values);
+    content.maskedLook = id == TensorId::MaskedScores ? MaskedLook::GreyHatched : MaskedLook::HatchedOverColor;
+    content.maskedLegend = maskedLegend(id, run.trace);
+    content.isMaskMatrix = id == TensorId::Mask;
+    content.map = chosenColormap(id, style);
+    if (range) {
+        content.range = *range;
+    } else {
+        std::vector<float> values;
+        appendRangeValues(values, content.values, content.masked, id);
+        content.range = colormap::computeRange(values, rangeKind(id, content.map));
+    }
+    if (isPerHead(id)) content.head = request.head;
+    return content;
+}
+
+PanelOptions panelOptions(const PanelContent& content, CellPlan cells, const FigureStyle& style, bool colorbar) {
+    PanelOptions options;
+    options.cellWidth = content.cols.tokens ? cells.token : cells.feature;
+    options.cellHeight = content.rows.tokens ? cells.token : cells.feature;
+    options.colorbar = colorbar;
+    options.cellValues = style.cellValues;
+    return options;
+}
+
+DisplayedShape displayedShape(const core::ModelRun& run, const MatrixRequest& request) {
+    const core::Tensor& tensor = tensorOf(run, request.tensor);
+    const MatrixNotation axes = matrixNotation(request.tensor, run.trace);
+    DisplayedShape shape{tensor.rows(), tensor.cols(), axes.rows.kind != AxisKind::Index,
+                         axes.cols.kind != AxisKind::Index};
+    if (request.transposed) {
+        std::swap(shape.rows, shape.cols);
+        std::swap(shape.tokenRows, shape.tokenCols);
+    }
+    return shape;
+}
+
+}  // namespace attnviz::exporting

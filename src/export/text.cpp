@@ -1,0 +1,357 @@
+// text.cpp — stb_truetype text rendering with a per-thread glyph cache, and formula typesetting. See text.h.
+//
+// libstb (Debian's libstb-dev) already contains the stb_truetype implementation, so this file only includes
+// the header. Fonts are read once per process and are read-only afterwards; rasterized glyphs are cached per
+// thread, so figures can be drawn on worker threads without locks.
+#include "export/text.h"
+
+#include "core/tokenizer.h"  // decodeUtf8
+
+#include <stb_truetype.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <unordered_map>
+
+namespace attnviz::exporting {
+namespace {
+
+// [SECTION] Fonts
+
+constexpr std::string_view kFontPackage = "fonts-dejavu-core";
+
+struct LoadedFont {
+    std::vector<unsigned char> bytes;  // stbtt_fontinfo points into these
+    stbtt_fontinfo info{};
+    float emScale = 0.0f;              // font units → pixels for a 1 px em
+    LineMetrics unitMetrics;           // ascent and descent for a 1 px em
+};
+
+std::vector<unsigned char> readFontBytes(const std::filesystem::path& path) {
+    std::ifstream file(path, std::ios::binary);
+    std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    if (!file.good() && !file.eof()) throw FontError("Could not read the font file " + path.string() + ".");
+    return bytes;
+}
+
+std::unique_ptr<LoadedFont> loadFont(std::string_view fileName) {
+    const std::filesystem::path path = findFontFile(fileName, fontSearchFolders());
+    auto font = std::make_unique<LoadedFont>();
+    font->bytes = readFontBytes(path);
+    const int offset = font->bytes.empty() ? -1 : stbtt_GetFontOffsetForIndex(font->bytes.data(), 0);
+    if (offset < 0 || !stbtt_InitFont(&font->info, font->bytes.data(), offset)) {
+        throw FontError("The font file " + path.string() + " is not a TrueType font; reinstall " +
+                        std::string(kFontPackage) + ".");
+    }
+    font->emScale = stbtt_ScaleForMappingEmToPixels(&font->info, 1.0f);
+    int ascent = 0, descent = 0, lineGap = 0;
+    stbtt_GetFontVMetrics(&font->info, &ascent, &descent, &lineGap);
+    font->unitMetrics = {ascent * font->emScale, -descent * font->emScale};
+    return font;
+}
+
+const LoadedFont& loadedFont(FontFace face) {
+    // Function-local statics: loaded on first use, thread-safe; a failed load throws and is retried next call.
+    if (face == FontFace::Bold) {
+        static const std::unique_ptr<LoadedFont> bold = loadFont("DejaVuSans-Bold.ttf");
+        return *bold;
+    }
+    if (face == FontFace::Mono) {
+        static const std::unique_ptr<LoadedFont> mono = loadFont("DejaVuSansMono.ttf");
+        return *mono;
+    }
+    static const std::unique_ptr<LoadedFont> regular = loadFont("DejaVuSans.ttf");
+    return *regular;
+}
+
+// [SECTION] Glyphs
+
+constexpr int kMissingGlyph = 0;           // glyph index stb returns for a code point the font lacks
+constexpr float kMissingAdvanceEm = 0.6f;  // the hollow box drawn instead
+
+struct GlyphBitmap {
+    int left = 0, top = 0;  // offset of the bitmap from the pen position on the baseline (top < 0: above)
+    int width = 0, height = 0;
+    std::vector<std::uint8_t> coverage;  // height rows of width, 0 … 255
+};
+
+GlyphBitmap missingGlyphBox(float size) {
+    GlyphBitmap box;
+    box.left = static_cast<int>(std::lround(0.08f * size));
+    box.top = -static_cast<int>(std::lround(0.72f * size));
+    box.width = std::max(3, static_cast<int>(std::lround((kMissingAdvanceEm - 0.16f) * size)));
+    box.height = -box.top;
+    box.coverage.assign(static_cast<std::size_t>(box.width) * box.height, 0);
+    const int stroke = std::max(1, static_cast<int>(std::lround(size / 14.0f)));
+    for (int y = 0; y < box.height; ++y) {
+        for (int x = 0; x < box.width; ++x) {
+            const bool edge = x < stroke || y < stroke || x >= box.width - stroke || y >= box.height - stroke;
+            if (edge) box.coverage[static_cast<std::size_t>(y) * box.width + x] = 255;
+        }
+    }
+    return box;
+}
+
+GlyphBitmap rasterizeGlyph(const LoadedFont& font, int glyph, float size) {
+    if (glyph == kMissingGlyph) return missingGlyphBox(size);
+    const float scale = font.emScale * size;
+    int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    stbtt_GetGlyphBitmapBox(&font.info, glyph, scale, scale, &x0, &y0, &x1, &y1);
+    GlyphBitmap bitmap{x0, y0, x1 - x0, y1 - y0, {}};
+    if (bitmap.width <= 0 || bitmap.height <= 0) return {};
+    bitmap.coverage.resize(static_cast<std::size_t>(bitmap.width) * bitmap.height);
+    stbtt_MakeGlyphBitmap(&font.info, bitmap.coverage.data(), bitmap.width, bitmap.height, bitmap.width, scale,
+                          scale, glyph);
+    return bitmap;
+}
+
+const GlyphBitmap& cachedGlyph(FontFace face, int glyph, float size) {
+    thread_local std::unordered_map<std::uint64_t, GlyphBitmap> cache;
+    const auto sizeKey = static_cast<std::uint64_t>(std::lround(size * 64.0f)) & 0xFFFFFFu;
+    const std::uint64_t key = (static_cast<std::uint64_t>(face) << 48) |
+                              (static_cast<std::uint64_t>(glyph & 0xFFFFFF) << 24) | sizeKey;
+    auto found = cache.find(key);
+    if (found == cache.end()) found = cache.emplace(key, rasterizeGlyph(loadedFont(face), glyph, size)).first;
+    return found->second;
+}
+
+// [SECTION] Line layout: glyph indices and pen positions, in pixels, proportional to size.
+
+struct PlacedGlyph {
+    int glyph = 0;
+    float penX = 0.0f;
+};
+
+struct LaidOutLine {
+    std::vector<PlacedGlyph> glyphs;
+    float width = 0.0f;
+};
+
+LaidOutLine layOutLine(std::string_view utf8, float size, FontFace face) {
+    const LoadedFont& font = loadedFont(face);
+    const float scale = font.emScale * size;
+    LaidOutLine line;
+    int previous = -1;
+    for (char32_t codePoint : core::decodeUtf8(utf8)) {
+        const int glyph = stbtt_FindGlyphIndex(&font.info, static_cast<int>(codePoint));
+        if (previous > 0 && glyph != kMissingGlyph) {
+            line.width += stbtt_GetGlyphKernAdvance(&font.info, previous, glyph) * scale;
+        }
+        line.glyphs.push_back({glyph, line.width});
+        if (glyph == kMissingGlyph) {
+            line.width += kMissingAdvanceEm * size;
+        } else {
+            int advance = 0, leftBearing = 0;
+            stbtt_GetGlyphHMetrics(&font.info, glyph, &advance, &leftBearing);
+            line.width += advance * scale;
+        }
+        previous = glyph;
+    }
+    return line;
+}
+
+// Calls plot(u, v, coverage) for every covered pixel of every glyph; (u, v) are pixel offsets along the text
+// direction and downwards from the baseline, relative to the rounded pen start.
+template <typename Plot>
+void forEachCoveredPixel(std::string_view utf8, const TextStyle& style, Plot plot) {
+    const LaidOutLine line = layOutLine(utf8, style.size, style.face);
+    for (const PlacedGlyph& placed : line.glyphs) {
+        const GlyphBitmap& bitmap = cachedGlyph(style.face, placed.glyph, style.size);
+        const int penX = static_cast<int>(std::lround(placed.penX));
+        for (int row = 0; row < bitmap.height; ++row) {
+            for (int column = 0; column < bitmap.width; ++column) {
+                const std::uint8_t coverage = bitmap.coverage[static_cast<std::size_t>(row) * bitmap.width + column];
+                if (coverage != 0) plot(penX + bitmap.left + column, bitmap.top + row, coverage);
+            }
+        }
+    }
+}
+
+// [SECTION] Formula parsing
+
+std::string substituteSymbols(std::string_view ascii) {
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kSymbols{{
+        {"sqrt", "\u221A"}, {"->", "\u2192"}, {"...", "\u2026"}, {"*", "\u00B7"},
+    }};
+    std::string text;
+    for (std::size_t at = 0; at < ascii.size();) {
+        bool replaced = false;
+        for (const auto& [from, to] : kSymbols) {
+            if (ascii.substr(at, from.size()) == from) {
+                text += to;
+                at += from.size();
+                replaced = true;
+                break;
+            }
+        }
+        if (!replaced) text += ascii[at++];
+    }
+    return text;
+}
+
+bool isAsciiAlnum(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// The script argument starting at text[at]: a {group} or a run of ASCII letters and digits. Returns the
+// argument and the index just after it; an empty argument means the marker was a plain character.
+std::pair<std::string, std::size_t> scriptArgument(const std::string& text, std::size_t at) {
+    if (at < text.size() && text[at] == '{') {
+        const std::size_t close = text.find('}', at);
+        if (close != std::string::npos) return {text.substr(at + 1, close - at - 1), close + 1};
+    }
+    std::size_t end = at;
+    while (end < text.size() && isAsciiAlnum(text[end])) ++end;
+    return {text.substr(at, end - at), end};
+}
+
+void appendRun(std::vector<FormulaRun>& runs, std::string_view text, Script script) {
+    if (text.empty()) return;
+    if (!runs.empty() && runs.back().script == script) {
+        runs.back().text += text;
+    } else {
+        runs.push_back({std::string(text), script});
+    }
+}
+
+constexpr float kScriptSizeFactor = 0.7f;
+constexpr float kSubscriptDropEm = 0.2f;
+constexpr float kSuperscriptRiseEm = 0.4f;
+
+float runSize(const FormulaRun& run, float size) { return run.script == Script::Normal ? size : size * kScriptSizeFactor; }
+
+float runBaselineShift(const FormulaRun& run, float size) {
+    if (run.script == Script::Subscript) return kSubscriptDropEm * size;
+    if (run.script == Script::Superscript) return -kSuperscriptRiseEm * size;
+    return 0.0f;
+}
+
+}  // namespace
+
+// [SECTION] Public functions
+
+std::span<const std::filesystem::path> fontSearchFolders() {
+    static const std::vector<std::filesystem::path> folders{
+        "/usr/share/fonts/truetype/dejavu",   // Debian, Ubuntu (fonts-dejavu-core)
+        "/usr/share/fonts/dejavu-sans-fonts", // Fedora
+        "/usr/share/fonts/TTF",               // Arch
+        "/usr/share/fonts/dejavu",
+        "/usr/local/share/fonts",
+    };
+    return folders;
+}
+
+std::filesystem::path findFontFile(std::string_view fileName, std::span<const std::filesystem::path> folders) {
+    std::string searched;
+    for (const std::filesystem::path& folder : folders) {
+        const std::filesystem::path candidate = folder / fileName;
+        std::error_code error;
+        if (std::filesystem::is_regular_file(candidate, error)) return candidate;
+        searched += (searched.empty() ? "" : ", ") + folder.string();
+    }
+    throw FontError("The font " + std::string(fileName) + " was not found (searched " + searched + "); install " +
+                    std::string(kFontPackage) + " (scripts/setup does).");
+}
+
+LineMetrics lineMetrics(float size, FontFace face) {
+    const LineMetrics unit = loadedFont(face).unitMetrics;
+    return {unit.ascent * size, unit.descent * size};
+}
+
+float textWidth(std::string_view utf8, float size, FontFace face) { return layOutLine(utf8, size, face).width; }
+
+std::string truncateToWidth(std::string_view utf8, float maxWidth, float size, FontFace face) {
+    if (textWidth(utf8, size, face) <= maxWidth) return std::string(utf8);
+    const std::string_view ellipsis = "\u2026";
+    std::vector<std::size_t> codePointStarts;
+    for (std::size_t i = 0; i < utf8.size(); ++i) {
+        if ((static_cast<unsigned char>(utf8[i]) & 0xC0) != 0x80) codePointStarts.push_back(i);
+    }
+    for (auto end = codePointStarts.rbegin(); end != codePointStarts.rend(); ++end) {
+        std::string candidate = std::string(utf8.substr(0, *end)) + std::string(ellipsis);
+        if (textWidth(candidate, size, face) <= maxWidth) return candidate;
+    }
+    return std::string(ellipsis);
+}
+
+std::vector<std::string> wrapText(std::string_view utf8, float maxWidth, float size, FontFace face) {
+    std::vector<std::string> lines;
+    std::string line;
+    std::size_t at = 0;
+    while (at < utf8.size()) {
+        const std::size_t space = utf8.find(' ', at);
+        const std::string_view word = utf8.substr(at, space == std::string_view::npos ? std::string_view::npos : space - at);
+        at = space == std::string_view::npos ? utf8.size() : space + 1;
+        if (word.empty()) continue;
+        std::string candidate = line.empty() ? std::string(word) : line + " " + std::string(word);
+        if (!line.empty() && textWidth(candidate, size, face) > maxWidth) {
+            lines.push_back(std::move(line));
+            candidate = std::string(word);
+        }
+        line = std::move(candidate);
+    }
+    if (!line.empty()) lines.push_back(std::move(line));
+    return lines;
+}
+
+void drawText(Canvas& canvas, float x, float baseline, std::string_view utf8, const TextStyle& style) {
+    const int originX = static_cast<int>(std::lround(x));
+    const int originY = static_cast<int>(std::lround(baseline));
+    forEachCoveredPixel(utf8, style, [&](int along, int down, std::uint8_t coverage) {
+        canvas.blendPixel(originX + along, originY + down, style.color, coverage);
+    });
+}
+
+void drawTextUpwards(Canvas& canvas, float baselineX, float y, std::string_view utf8, const TextStyle& style) {
+    const int originX = static_cast<int>(std::lround(baselineX));
+    const int originY = static_cast<int>(std::lround(y));
+    // A quarter turn counter-clockwise: along the text → up the canvas, down from the baseline → right.
+    forEachCoveredPixel(utf8, style, [&](int along, int down, std::uint8_t coverage) {
+        canvas.blendPixel(originX + down, originY - along - 1, style.color, coverage);
+    });
+}
+
+std::vector<FormulaRun> parseFormula(std::string_view ascii) {
+    const std::string text = substituteSymbols(ascii);
+    std::vector<FormulaRun> runs;
+    for (std::size_t at = 0; at < text.size();) {
+        const char c = text[at];
+        if (c == '_' || c == '^') {
+            auto [argument, next] = scriptArgument(text, at + 1);
+            if (!argument.empty()) {
+                appendRun(runs, argument, c == '_' ? Script::Subscript : Script::Superscript);
+                at = next;
+                continue;
+            }
+        }
+        appendRun(runs, std::string_view(&text[at], 1), Script::Normal);
+        ++at;
+    }
+    return runs;
+}
+
+LineMetrics formulaLineMetrics(float size, FontFace face) {
+    const LineMetrics plain = lineMetrics(size, face);
+    const float subscriptBottom = kSubscriptDropEm * size + plain.descent * kScriptSizeFactor;
+    return {plain.ascent, std::max(plain.descent, subscriptBottom)};
+}
+
+float formulaWidth(std::string_view ascii, float size, FontFace face) {
+    float width = 0.0f;
+    for (const FormulaRun& run : parseFormula(ascii)) width += textWidth(run.text, runSize(run, size), face);
+    return width;
+}
+
+void drawFormula(Canvas& canvas, float x, float baseline, std::string_view ascii, const TextStyle& style) {
+    float pen = x;
+    for (const FormulaRun& run : parseFormula(ascii)) {
+        TextStyle runStyle = style;
+        runStyle.size = runSize(run, style.size);
+        drawText(canvas, pen, baseline + runBaselineShift(run, style.size), run.text, runStyle);
+        pen += textWidth(run.text, runStyle.size, style.face);
+    }
+}
+
+}  // namespace attnviz::exporting

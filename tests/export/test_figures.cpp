@@ -1,0 +1,314 @@
+// test_figures.cpp — whole figures: exact cell colors in the written PNG, sizes that follow the options, labels
+// that are there, a golden image, the size limit, and every kind over unusual runs (cross-attention, batches
+// with padding, NaN rows, one head, paper size, long sentences, every background).
+//
+// Golden image: tests/export/golden/mask-stage-tiny.png is the mask stage of a tiny causal model at scale 1.
+// It is compared with an RMS tolerance (font rasterizing may differ by a few levels between stb versions; a
+// moved label or a wrong color does not pass). On failure the test writes golden-actual-*.png and an amplified
+// golden-diff-*.png next to the test binary (build/<dir>/tests/export/). When a change to the figure is
+// intended, look at golden-actual-*.png, then regenerate with:
+//     ATTNVIZ_UPDATE_GOLDEN=1 build/<dir>/tests/export/test_export -tc="figure: golden*"
+// and commit the new file. A change to core's numbers (weights, embeddings) also needs a regeneration.
+#include "colormap/colormap.h"
+#include "export/export_error.h"
+#include "export/exporter.h"
+#include "export/png_decode.h"
+#include "io/scratch_dir.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+
+using namespace attnviz;
+using namespace attnviz::exporting;
+
+namespace {
+
+core::ModelSpec tinyCausalSpec() {
+    core::ModelSpec spec;
+    spec.sentences = {"the cat sat down"};
+    spec.attention.dModel = 8;
+    spec.attention.heads = 2;
+    spec.attention.mask = core::MaskKind::Causal;
+    spec.seed = 7;
+    return spec;
+}
+
+const core::ModelRun& tinyRun() {
+    static const core::ModelRun run = core::runModel(tinyCausalSpec());
+    return run;
+}
+
+const PlacedHeatmap& heatmapOf(const Figure& figure, core::TensorId id) {
+    for (const PlacedHeatmap& h : figure.heatmaps) {
+        if (h.tensor == id) return h;
+    }
+    throw std::runtime_error("no heatmap for that tensor");
+}
+
+// Every stage, matrix and heads figure and the poster, for the last head (head 1 when there are more).
+std::vector<Figure> everyFigure(const core::ModelRun& run, const FigureStyle& style) {
+    const int head = std::min(1, run.dims.heads - 1);
+    std::vector<Figure> figures;
+    for (const core::Stage& s : core::stages()) {
+        figures.push_back(drawStageFigure(run, s.id, head, 0, style));
+        for (core::TensorId id : s.shows) {
+            if (!run.trace[id].empty()) figures.push_back(drawMatrixFigure(run, s.id, id, head, 0, style));
+        }
+        if (const auto id = headsTensor(s.id)) figures.push_back(drawHeadsFigure(run, s.id, *id, 0, style));
+    }
+    figures.push_back(drawPosterFigure(run, head, 0, style));
+    return figures;
+}
+
+double rmsDifference(const test::DecodedPng& a, const test::DecodedPng& b) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < a.rgba.size(); ++i) {
+        const double d = static_cast<double>(a.rgba[i]) - static_cast<double>(b.rgba[i]);
+        sum += d * d;
+    }
+    return std::sqrt(sum / static_cast<double>(a.rgba.size()));
+}
+
+// |a − b| per channel, times 8, opaque: where the figures differ shows bright on black.
+Canvas differenceImage(const test::DecodedPng& a, const test::DecodedPng& b) {
+    Canvas diff(a.width, a.height, {0, 0, 0, 255});
+    for (int y = 0; y < a.height; ++y) {
+        for (int x = 0; x < a.width; ++x) {
+            const Rgba8 p = a.pixel(x, y), q = b.pixel(x, y);
+            const auto amplify = [](int u, int v) { return static_cast<std::uint8_t>(std::min(255, 8 * std::abs(u - v))); };
+            diff.fillRect({x, y, 1, 1}, {amplify(p.r, q.r), amplify(p.g, q.g), amplify(p.b, q.b), 255});
+        }
+    }
+    return diff;
+}
+
+}  // namespace
+
+TEST_CASE("figure: the centre of every unmasked cell in the written PNG is exactly the colormap's color") {
+    core::ModelSpec spec;
+    spec.attention.mask = core::MaskKind::Causal;
+    const core::ModelRun run = core::runModel(spec);
+    ExportRequest request;
+    request.stage = core::StageId::Softmax;
+    request.matrix = core::TensorId::AttentionWeights;
+    request.head = 3;
+    request.style.cellValues = false;
+    test::ScratchDir dir("export-figure");
+    const std::vector<std::filesystem::path> written = exportFigures(run, request, dir.path(), false);
+    REQUIRE(written.size() == 1);
+    const test::DecodedPng png = test::decodePngFile(written.front());
+
+    // The same figure drawn again tells where the heatmap is (drawing is deterministic).
+    const Figure figure = drawMatrixFigure(run, core::StageId::Softmax, core::TensorId::AttentionWeights, 3, 0, request.style);
+    REQUIRE(png.width == figure.image.width());
+    REQUIRE(png.height == figure.image.height());
+    const HeatmapPlacement& where = heatmapOf(figure, core::TensorId::AttentionWeights).where;
+    const core::MatrixView weights = run.trace[core::TensorId::AttentionWeights].slice(0, 3);
+    REQUIRE(where.rows == weights.rows());
+    int checked = 0;
+    for (int r = 0; r < where.rows; ++r) {
+        for (int c = 0; c <= r; ++c) {  // causal: keys up to the query are unmasked
+            const PixelRect cell = where.cell(r, c);
+            const Rgba8 centre = png.pixel(cell.x + cell.width / 2, cell.y + cell.height / 2);
+            const colormap::Rgb8 expected = colormap::sample(colormap::Colormap::Viridis, weights(r, c), 0.0f, 1.0f);
+            CHECK(centre == opaque(expected));
+            ++checked;
+        }
+    }
+    CHECK(checked == where.rows * (where.rows + 1) / 2);
+}
+
+TEST_CASE("figure: scale 2 is exactly twice scale 1, for every figure") {
+    FigureStyle one, two;
+    one.scale = 1;
+    two.scale = 2;
+    const std::vector<Figure> small = everyFigure(tinyRun(), one);
+    const std::vector<Figure> large = everyFigure(tinyRun(), two);
+    REQUIRE(small.size() == large.size());
+    for (std::size_t i = 0; i < small.size(); ++i) {
+        CAPTURE(small[i].title);
+        CHECK(large[i].image.width() == 2 * small[i].image.width());
+        CHECK(large[i].image.height() == 2 * small[i].image.height());
+        REQUIRE(large[i].heatmaps.size() == small[i].heatmaps.size());
+        for (std::size_t h = 0; h < small[i].heatmaps.size(); ++h) {
+            CHECK(large[i].heatmaps[h].where.rect.x == 2 * small[i].heatmaps[h].where.rect.x);
+            CHECK(large[i].heatmaps[h].where.cellWidth == 2 * small[i].heatmaps[h].where.cellWidth);
+        }
+    }
+}
+
+TEST_CASE("figure: the cell size option sets every cell, on every axis") {
+    FigureStyle style;
+    style.scale = 3;
+    style.cellSize = 12;
+    const Figure figure = drawStageFigure(tinyRun(), core::StageId::Project, 0, 0, style);
+    REQUIRE(figure.heatmaps.size() == 9);
+    for (const PlacedHeatmap& h : figure.heatmaps) {
+        CHECK(h.where.cellWidth == 36);
+        CHECK(h.where.cellHeight == 36);
+        CHECK(h.where.rect.width == h.where.cols * 36);
+    }
+    const PlacedHeatmap& x = heatmapOf(figure, core::TensorId::X);
+    CHECK(x.where.rows == 4);
+    CHECK(x.where.cols == 8);
+}
+
+TEST_CASE("figure: product operands line up: X's columns and W^Q's rows have the same cell size") {
+    const Figure figure = drawStageFigure(core::runModel(core::ModelSpec{}), core::StageId::Project, 0, 0, FigureStyle{});
+    const PlacedHeatmap& x = heatmapOf(figure, core::TensorId::X);
+    const PlacedHeatmap& wq = heatmapOf(figure, core::TensorId::WQ);
+    CHECK(x.where.rect.width == wq.where.rect.height);
+    CHECK(x.where.cellHeight >= 16 * FigureStyle{}.scale);  // token rows stay tall enough for their labels
+}
+
+TEST_CASE("figure: the label areas around a heatmap are not blank") {
+    FigureStyle style;
+    style.scale = 1;
+    const Figure figure = drawMatrixFigure(tinyRun(), core::StageId::Softmax, core::TensorId::AttentionWeights, 0, 0, style);
+    const test::DecodedPng png = test::decodePngBytes(encodePng(figure.image, {}));
+    const PixelRect& h = heatmapOf(figure, core::TensorId::AttentionWeights).where.rect;
+    const Rgba8 background = themeFor(Background::Light).background;
+    const auto inkIn = [&](PixelRect area) {
+        int ink = 0;
+        for (int y = area.y; y < area.bottom(); ++y) {
+            for (int x = area.x; x < area.right(); ++x) ink += png.pixel(x, y) == background ? 0 : 1;
+        }
+        return ink;
+    };
+    CHECK(inkIn({0, h.y, h.x - 2, h.height}) > 50);                             // token labels on rows
+    CHECK(inkIn({h.x, h.y - 40, h.width, 30}) > 50);                            // token labels on columns
+    CHECK(inkIn({h.right() + 2, h.y, png.width - h.right() - 2, h.height}) > 200);  // colorbar and ticks
+    CHECK(inkIn({0, 0, png.width, 40}) > 100);                                  // context line and title
+    CHECK(inkIn({h.x, h.bottom() + 2, h.width, png.height - h.bottom() - 2}) > 20);  // masked legend
+}
+
+TEST_CASE("figure: golden mask stage of a tiny causal model, within an RMS tolerance") {
+    constexpr double kTolerance = 1.0;  // 0–255 levels, over every channel of every pixel
+    const std::filesystem::path golden =
+        std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/export/golden/mask-stage-tiny.png";
+    FigureStyle style;
+    style.scale = 1;
+    const std::string actualBytes = encodePng(drawStageFigure(tinyRun(), core::StageId::Mask, 1, 0, style).image, {});
+    if (std::getenv("ATTNVIZ_UPDATE_GOLDEN") != nullptr) {
+        std::ofstream(golden, std::ios::binary) << actualBytes;
+        MESSAGE("golden image rewritten: " << golden.string());
+        return;
+    }
+    REQUIRE_MESSAGE(std::filesystem::exists(golden), "missing " << golden.string() << " (see this file's header)");
+    const test::DecodedPng expected = test::decodePngFile(golden);
+    const test::DecodedPng actual = test::decodePngBytes(actualBytes);
+    const bool sameSize = expected.width == actual.width && expected.height == actual.height;
+    const double rms = sameSize ? rmsDifference(expected, actual) : 255.0;
+    if (!sameSize || rms > kTolerance) {
+        std::ofstream("golden-actual-mask-stage-tiny.png", std::ios::binary) << actualBytes;
+        if (sameSize) writePng("golden-diff-mask-stage-tiny.png", differenceImage(expected, actual), {});
+        MESSAGE("wrote golden-actual-mask-stage-tiny.png" << std::string(sameSize ? " and golden-diff-mask-stage-tiny.png" : "")
+                << " in " << std::filesystem::current_path().string());
+    }
+    CHECK_MESSAGE(sameSize, "golden is " << expected.width << "x" << expected.height << ", actual " << actual.width
+                                         << "x" << actual.height);
+    CHECK_MESSAGE(rms <= kTolerance, "RMS difference " << rms);
+}
+
+TEST_CASE("figure: a figure over the size limit is a clear ExportError, not an allocation failure") {
+    FigureStyle style;
+    style.scale = 4;
+    style.cellSize = 96;
+    core::ModelSpec spec;
+    spec.attention.dModel = 512;
+    const core::ModelRun run = core::runModel(spec);
+    try {
+        drawMatrixFigure(run, core::StageId::Project, core::TensorId::WQ, 0, 0, style);
+        FAIL("expected ExportError");
+    } catch (const ExportError& error) {
+        const std::string message = error.what();
+        CHECK(message.find("pixels") != std::string::npos);
+        CHECK(message.find("--scale") != std::string::npos);
+    }
+}
+
+TEST_CASE("figure: a scale or cell size out of range is an ExportError naming the range") {
+    FigureStyle style;
+    style.cellSize = 200;
+    CHECK_THROWS_WITH_AS(drawStageFigure(tinyRun(), core::StageId::Scores, 0, 0, style),
+                         doctest::Contains("1-96"), ExportError);
+    style = {};
+    style.scale = 0;
+    CHECK_THROWS_WITH_AS(drawPosterFigure(tinyRun(), 0, 0, style), doctest::Contains("1-4"), ExportError);
+}
+
+TEST_CASE("figure: every kind draws for unusual runs") {
+    std::vector<std::pair<std::string, core::ModelSpec>> specs;
+    {
+        core::ModelSpec cross;
+        cross.sentences = {"the cat sleeps"};
+        cross.decoderSentences = {"le chat dort bien"};
+        specs.emplace_back("cross-attention", cross);
+    }
+    {
+        core::ModelSpec nanRows;  // padded query rows fully masked with −inf, softmax as PyTorch: NaN rows
+        nanRows.sentences = {"a much longer first sentence here", "short one"};
+        nanRows.attention.mask = core::MaskKind::Both;
+        nanRows.attention.maskPaddedQueries = true;
+        nanRows.attention.fill = core::MaskFill::MinusInfinity;
+        nanRows.attention.softmax = core::SoftmaxMode::PyTorch;
+        specs.emplace_back("batch with NaN rows", nanRows);
+    }
+    {
+        core::ModelSpec oneHead;
+        oneHead.attention.dModel = 16;
+        oneHead.attention.heads = 1;
+        oneHead.attention.scale = 0.5f;
+        specs.emplace_back("one head, custom scale", oneHead);
+    }
+    {
+        core::ModelSpec longSentence;
+        std::string text;
+        for (int i = 0; i < 60; ++i) text += "word" + std::to_string(i) + " ";
+        longSentence.sentences = {text + "\u00FCberl\u00E4nge \u6F22\u5B57 \u03B1\u03B2"};
+        longSentence.tokenLimit = 80;
+        specs.emplace_back("long sentence, CJK fallback", longSentence);
+    }
+    for (const auto& [name, spec] : specs) {
+        CAPTURE(name);
+        const core::ModelRun run = core::runModel(spec);
+        for (Background background : {Background::Light, Background::Dark, Background::Transparent}) {
+            FigureStyle style;
+            style.scale = 1;
+            style.background = background;
+            if (background == Background::Dark) style.colormap = colormap::Colormap::Magma;
+            for (int batch = 0; batch < run.trace.batch; ++batch) {
+                CHECK_NOTHROW(drawStageFigure(run, core::StageId::Softmax, 0, batch, style));
+            }
+            for (const Figure& figure : everyFigure(run, style)) {
+                CHECK(figure.image.width() > 100);
+                CHECK(figure.image.height() > 100);
+                CHECK(figure.image.isOpaque() == (background != Background::Transparent));
+            }
+        }
+    }
+}
+
+TEST_CASE("figure: NaN weights of fully masked rows show in the NaN color") {
+    core::ModelSpec spec;
+    spec.sentences = {"one two three four", "five"};
+    spec.attention.mask = core::MaskKind::Padding;
+    spec.attention.maskPaddedQueries = true;
+    spec.attention.fill = core::MaskFill::MinusInfinity;
+    spec.attention.softmax = core::SoftmaxMode::PyTorch;
+    const core::ModelRun run = core::runModel(spec);
+    FigureStyle style;
+    style.scale = 1;
+    const Figure figure = drawMatrixFigure(run, core::StageId::Softmax, core::TensorId::AttentionWeights, 0, 1, style);
+    const HeatmapPlacement& where = heatmapOf(figure, core::TensorId::AttentionWeights).where;
+    REQUIRE(std::isnan(run.trace[core::TensorId::AttentionWeights].slice(1, 0)(3, 0)));
+    const PixelRect cell = where.cell(3, 0);  // a padded query row of sentence 1: every key masked
+    int nanPixels = 0;
+    for (int y = cell.y; y < cell.bottom(); ++y) {
+        for (int x = cell.x; x < cell.right(); ++x) nanPixels += figure.image.pixel(x, y) == opaque(colormap::kNanColor);
+    }
+    CHECK(nanPixels > cell.width * cell.height / 2);  // the rest is hatching: the row is masked too
+}

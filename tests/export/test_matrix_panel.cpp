@@ -1,0 +1,144 @@
+// test_matrix_panel.cpp — one heatmap panel drawn on its own: every cell's centre is exactly the colormap's
+// color (with a non-square, asymmetric matrix, so a transposed or column-major mix-up fails), special values
+// get their own colors and a legend, masked cells are grey and hatched, and scale multiplies every length.
+#include "colormap/colormap.h"
+#include "export/matrix_panel.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace attnviz;
+using namespace attnviz::exporting;
+
+namespace {
+
+PanelAxis indexAxis(int count) {
+    PanelAxis axis;
+    for (int i = 0; i < count; ++i) axis.labels.push_back(std::to_string(i));
+    return axis;
+}
+
+PanelContent contentFor(const core::Matrix& values, colormap::Colormap map, colormap::Range range) {
+    PanelContent content;
+    content.title = "M_1 = test";
+    content.captions = {"3 \u00D7 5"};
+    content.values = values;
+    content.rows = indexAxis(static_cast<int>(values.rows()));
+    content.cols = indexAxis(static_cast<int>(values.cols()));
+    content.map = map;
+    content.range = range;
+    return content;
+}
+
+PanelOptions plainCells(int cell) {
+    PanelOptions options;
+    options.cellWidth = cell;
+    options.cellHeight = cell;
+    options.cellValues = false;
+    return options;
+}
+
+Rgba8 centreOf(const Canvas& canvas, const HeatmapPlacement& placed, int row, int col) {
+    const PixelRect cell = placed.cell(row, col);
+    return canvas.pixel(cell.x + cell.width / 2, cell.y + cell.height / 2);
+}
+
+bool canvasHas(const Canvas& canvas, Rgba8 color, PixelRect outside) {
+    for (int y = 0; y < canvas.height(); ++y) {
+        for (int x = 0; x < canvas.width(); ++x) {
+            const bool inside = x >= outside.x && x < outside.right() && y >= outside.y && y < outside.bottom();
+            if (!inside && canvas.pixel(x, y) == color) return true;
+        }
+    }
+    return false;
+}
+
+const Theme kLight = themeFor(Background::Light);
+
+}  // namespace
+
+TEST_CASE("panel: each cell's centre is exactly colormap::sample of its value (3 × 5, row-major)") {
+    core::Matrix values(3, 5);
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 5; ++c) values(r, c) = static_cast<float>(r * 5 + c) / 14.0f;  // all distinct
+    }
+    const colormap::Range range{0.0f, 1.0f};
+    const MatrixPanel panel(contentFor(values, colormap::Colormap::Viridis, range), plainCells(12));
+    for (int scale : {1, 3}) {
+        Canvas canvas(panel.width() * scale, panel.height() * scale, kLight.background);
+        const HeatmapPlacement placed = panel.draw(canvas, 0, 0, scale, kLight);
+        REQUIRE(placed.rows == 3);
+        REQUIRE(placed.cols == 5);
+        CHECK(placed.rect.width == 5 * 12 * scale);
+        CHECK(placed.rect.height == 3 * 12 * scale);
+        for (int r = 0; r < 3; ++r) {
+            for (int c = 0; c < 5; ++c) {
+                const colormap::Rgb8 expected = colormap::sample(colormap::Colormap::Viridis, values(r, c), 0.0f, 1.0f);
+                CHECK(centreOf(canvas, placed, r, c) == opaque(expected));
+            }
+        }
+    }
+}
+
+TEST_CASE("panel: NaN and ±inf have their own colors and a legend entry each") {
+    const float inf = std::numeric_limits<float>::infinity();
+    core::Matrix values(2, 3);
+    values << 0.5f, std::nanf(""), inf, -inf, -0.5f, 0.0f;
+    const MatrixPanel panel(contentFor(values, colormap::Colormap::Coolwarm, {-1.0f, 1.0f}), plainCells(16));
+    Canvas canvas(panel.width(), panel.height(), kLight.background);
+    const HeatmapPlacement placed = panel.draw(canvas, 0, 0, 1, kLight);
+    CHECK(centreOf(canvas, placed, 0, 1) == opaque(colormap::kNanColor));
+    CHECK(centreOf(canvas, placed, 0, 2) == opaque(colormap::kPositiveInfColor));
+    CHECK(centreOf(canvas, placed, 1, 0) == opaque(colormap::kNegativeInfColor));
+    // The legend swatches repeat the special colors outside the heatmap.
+    CHECK(canvasHas(canvas, opaque(colormap::kNanColor), placed.rect));
+    CHECK(canvasHas(canvas, opaque(colormap::kNegativeInfColor), placed.rect));
+}
+
+TEST_CASE("panel: masked cells are grey with hatching; unmasked cells keep their color; legend shows it") {
+    core::Matrix values(2, 2);
+    values << 0.2f, -1e9f, 0.4f, 0.6f;
+    PanelContent content = contentFor(values, colormap::Colormap::Coolwarm, {-1.0f, 1.0f});
+    content.masked = {0, 1, 0, 0};
+    content.maskedLook = MaskedLook::GreyHatched;
+    content.maskedLegend = "masked (mask = 0)";
+    const MatrixPanel panel(std::move(content), plainCells(20));
+    Canvas canvas(panel.width(), panel.height(), kLight.background);
+    const HeatmapPlacement placed = panel.draw(canvas, 0, 0, 1, kLight);
+    const PixelRect masked = placed.cell(0, 1);
+    int grey = 0, hatch = 0;
+    for (int y = masked.y; y < masked.bottom(); ++y) {
+        for (int x = masked.x; x < masked.right(); ++x) {
+            const Rgba8 p = canvas.pixel(x, y);
+            grey += p == opaque(colormap::kMaskedColor) ? 1 : 0;
+            hatch += p == kLight.hatch ? 1 : 0;
+        }
+    }
+    CHECK(grey > 200);
+    CHECK(hatch > 40);
+    CHECK(centreOf(canvas, placed, 1, 1) == opaque(colormap::sample(colormap::Colormap::Coolwarm, 0.6f, -1.0f, 1.0f)));
+    CHECK(canvasHas(canvas, opaque(colormap::kMaskedColor), placed.rect));  // the legend's swatch
+}
+
+TEST_CASE("panel: titles, labels and the colorbar put ink around the heatmap") {
+    core::Matrix values = core::Matrix::Random(4, 6);
+    const MatrixPanel panel(contentFor(values, colormap::Colormap::Coolwarm, {-1.0f, 1.0f}), plainCells(18));
+    Canvas canvas(panel.width(), panel.height(), kLight.background);
+    const HeatmapPlacement placed = panel.draw(canvas, 0, 0, 1, kLight);
+    const auto inkIn = [&](PixelRect area) {
+        int ink = 0;
+        for (int y = std::max(area.y, 0); y < std::min(area.bottom(), canvas.height()); ++y) {
+            for (int x = std::max(area.x, 0); x < std::min(area.right(), canvas.width()); ++x) {
+                ink += canvas.pixel(x, y) == kLight.background ? 0 : 1;
+            }
+        }
+        return ink;
+    };
+    const PixelRect& h = placed.rect;
+    CHECK(inkIn({0, h.y, h.x - 2, h.height}) > 20);                          // row labels
+    CHECK(inkIn({h.x, h.y - 16, h.width, 14}) > 20);                         // column labels
+    CHECK(inkIn({0, 0, panel.width(), h.y - 20}) > 100);                     // title and caption
+    CHECK(inkIn({h.right() + 2, h.y, panel.width() - h.right() - 2, h.height}) > 200);  // colorbar and ticks
+}
