@@ -1,10 +1,11 @@
-// model.cpp — sentences → tokens → X → weights → forward(). See model.h.
+// model.cpp — sentences → tokens → X → weights → cell edits → forward(). See model.h.
 #include "core/model.h"
 
 #include "core/embedding.h"
 #include "core/random.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace attnviz::core {
 namespace {
@@ -33,15 +34,39 @@ int longestOf(const std::vector<std::vector<std::string>>& tokens) {
     return static_cast<int>(length);
 }
 
+void checkEmbeddingTable(const EmbeddingTable& table, int dModel) {
+    if (table.rows.cols() != dModel) {
+        throw InputError("The embedding table has " + std::to_string(table.rows.cols()) + " columns but d_model is " +
+                         std::to_string(dModel) + ".");
+    }
+}
+
+// 1 × d_model for one token: its table row, the table's "[UNK]" row for a token the table lacks, else (no table,
+// or no "[UNK]") the seeded embedding.
+RowVector embeddingOf(const std::string& token, int dModel, std::uint64_t seed, const EmbeddingTable* table) {
+    if (table == nullptr) return tokenEmbedding(token, dModel, seed);
+    const auto found = table->index.find(token);
+    const int row = found != table->index.end() ? found->second : table->unknownRow;
+    if (row < 0) return tokenEmbedding(token, dModel, seed);
+    if (row >= table->rows.rows()) {
+        throw InputError("The embedding table sends \"" + token + "\" to row " + std::to_string(row) + " but has only " +
+                         std::to_string(table->rows.rows()) + " rows.");
+    }
+    return table->rows.row(row);
+}
+
 // E[ids] for every sentence, zero-padded: b × l × d_model (no positions).
-Tensor embeddingRows(const std::vector<std::vector<std::string>>& tokens, int dModel, std::uint64_t seed) {
+Tensor embeddingRows(const std::vector<std::vector<std::string>>& tokens, int dModel, std::uint64_t seed,
+                     const EmbeddingTable* table) {
     const int batch = static_cast<int>(tokens.size());
     const int length = longestOf(tokens);
     Tensor rows({batch, length, dModel});
     for (int b = 0; b < batch; ++b) {
         Eigen::Map<Matrix> slice(rows.sliceData(b), length, dModel);
         const auto& sentence = tokens[static_cast<std::size_t>(b)];
-        for (std::size_t p = 0; p < sentence.size(); ++p) slice.row(static_cast<Eigen::Index>(p)) = tokenEmbedding(sentence[p], dModel, seed);
+        for (std::size_t p = 0; p < sentence.size(); ++p) {
+            slice.row(static_cast<Eigen::Index>(p)) = embeddingOf(sentence[p], dModel, seed, table);
+        }
     }
     return rows;
 }
@@ -73,6 +98,55 @@ Trace precedingLayer(const std::vector<Matrix>& inputs, const ModelSpec& spec, c
     AttentionInput input;
     input.keyValueSide = inputs;
     return forward(input, initWeights(dims, streamSeed(layerName, spec.seed), spec.biases), config);
+}
+
+// [cell edits] The input rows of the sentence an X or X_dec edit names.
+Matrix& editedInput(const CellEdit& edit, AttentionInput& input) {
+    if (edit.matrix == TensorId::XQuery && !input.isCross()) {
+        throw InputError("X_dec exists only in cross-attention: give decoder sentences, or edit X.");
+    }
+    std::vector<Matrix>& sentences = edit.matrix == TensorId::XQuery ? input.querySide : input.keyValueSide;
+    if (edit.batch < 0 || edit.batch >= static_cast<int>(sentences.size())) {
+        throw InputError("An edit of " + std::string(tensorInfo(edit.matrix).symbol) + " names sentence " +
+                         std::to_string(static_cast<long long>(edit.batch) + 1) + " but the batch has " + std::to_string(sentences.size()) + ".");
+    }
+    return sentences[static_cast<std::size_t>(edit.batch)];
+}
+
+Matrix& editedWeight(const CellEdit& edit, Weights& weights) {
+    if (edit.batch != 0) {
+        throw InputError("An edit of " + std::string(tensorInfo(edit.matrix).symbol) +
+                         " takes batch 0: every sentence shares the weights.");
+    }
+    switch (edit.matrix) {
+        case TensorId::WQ: return weights.wq;
+        case TensorId::WK: return weights.wk;
+        case TensorId::WV: return weights.wv;
+        default: return weights.wo;
+    }
+}
+
+// The matrix an edit writes into; InputError for a matrix that is not an input or a weight.
+Matrix& editTarget(const CellEdit& edit, AttentionInput& input, Weights& weights) {
+    switch (edit.matrix) {
+        case TensorId::X: case TensorId::XQuery: return editedInput(edit, input);
+        case TensorId::WQ: case TensorId::WK: case TensorId::WV: case TensorId::WO: return editedWeight(edit, weights);
+        default:
+            throw InputError("Only cells of X, X_dec, W^Q, W^K, W^V and W^O can be edited (not " +
+                             std::string(tensorInfo(edit.matrix).symbol) + ").");
+    }
+}
+
+void applyCellEdit(const CellEdit& edit, AttentionInput& input, Weights& weights) {
+    const std::string cell = std::string(tensorInfo(edit.matrix).symbol) + "[" + std::to_string(edit.row) + ", " +
+                             std::to_string(edit.col) + "]";
+    if (!std::isfinite(edit.value)) throw InputError("The edited cell " + cell + " must hold a finite number.");
+    Matrix& target = editTarget(edit, input, weights);
+    if (edit.row < 0 || edit.row >= target.rows() || edit.col < 0 || edit.col >= target.cols()) {
+        throw InputError("The edited cell " + cell + " lies outside the matrix, which is " + std::to_string(target.rows()) +
+                         " x " + std::to_string(target.cols()) + ".");
+    }
+    target(edit.row, edit.col) = edit.value;
 }
 
 bool masksPadding(MaskKind kind) { return kind == MaskKind::Padding || kind == MaskKind::Both; }
@@ -107,11 +181,12 @@ ModelRun runModel(const ModelSpec& spec) {
     run.positions = Tensor({longest, dModel});
     Eigen::Map<Matrix>(run.positions.data.data(), longest, dModel) = positions;
 
-    run.embeddings = embeddingRows(run.tokens, dModel, spec.seed);
+    if (spec.embeddingTable) checkEmbeddingTable(*spec.embeddingTable, dModel);
+    run.embeddings = embeddingRows(run.tokens, dModel, spec.seed, spec.embeddingTable.get());
     AttentionInput input;
     input.keyValueSide = inputsOf(run.embeddings, run.tokens, positions);
     if (cross) {
-        run.queryEmbeddings = embeddingRows(run.queryTokens, dModel, spec.seed);
+        run.queryEmbeddings = embeddingRows(run.queryTokens, dModel, spec.seed, spec.embeddingTable.get());
         input.querySide = inputsOf(run.queryEmbeddings, run.queryTokens, positions);
     }
 
@@ -132,6 +207,7 @@ ModelRun runModel(const ModelSpec& spec) {
     } else {
         run.weights = initWeights(run.dims, spec.seed, spec.biases);
     }
+    for (const CellEdit& edit : spec.cellEdits) applyCellEdit(edit, input, run.weights);
     run.trace = forward(input, run.weights, spec.attention);
     return run;
 }

@@ -8,13 +8,35 @@
 #include "core/tokenizer.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace attnviz::core {
 
 inline constexpr std::string_view kDefaultSentence = "The animal didn't cross the street because it was too tired";
+
+// A trained embedding lookup (io::loadEmbeddingTable reads one from .npy + vocabulary): token t's row of X is
+// rows.row(index[t]). A token not in `index` takes row `unknownRow` when it is ≥ 0 (the vocabulary's "[UNK]"),
+// else the seeded embedding every token gets without a table (tokenEmbedding).
+struct EmbeddingTable {
+    Matrix rows;                                 // vocab_size × d_model
+    std::unordered_map<std::string, int> index;  // token → row of `rows`
+    int unknownRow = -1;                         // the "[UNK]" row, or −1 for the seeded fallback
+};
+
+// One typed-in value replacing a cell, in the matrix's own row-major (row, col): of X or X_query (in batch
+// element `batch`), or of a weight matrix W^Q, W^K, W^V, W^O (batch 0: the batch shares the weights).
+struct CellEdit {
+    TensorId matrix = TensorId::X;  // X, XQuery, WQ, WK, WV or WO
+    int batch = 0;
+    int row = 0;
+    int col = 0;
+    float value = 0.0f;
+    friend bool operator==(const CellEdit&, const CellEdit&) = default;
+};
 
 struct ModelSpec {
     std::vector<std::string> sentences{std::string(kDefaultSentence)};  // b ≥ 1; the key/value side
@@ -29,6 +51,13 @@ struct ModelSpec {
     // Cross-attention only (seed 003, the decoder side), each a layer of its own with its own seeded weights:
     bool encoderSelfAttentionFirst = false;  // K and V come from the encoder's self-attention output, not its X
     bool decoderCausalSelfAttentionFirst = false;  // the queries' input is the decoder's causal self-attention output
+    // Trained embeddings instead of the seeded ones (columns must be d_model). Shared and const because a table
+    // can be large and specs are copied: into every ModelRun, and into an undo history.
+    std::shared_ptr<const EmbeddingTable> embeddingTable;
+    // Applied in order (a later edit of the same cell wins) to the inputs and weights of the layer being taught:
+    // X / X_query edits after embedding, positions and any layer before it; weight edits after init or
+    // customWeights. A cell outside its matrix, or a value that is not finite, throws InputError.
+    std::vector<CellEdit> cellEdits;
 };
 
 inline constexpr int kMaxBatch = 16;
