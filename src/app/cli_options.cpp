@@ -1,6 +1,8 @@
 // cli_options.cpp — the input options every subcommand shares, and their translation into a ModelSpec.
 #include "app/cli_options.h"
 
+#include "io/session.h"
+
 #include <cmath>
 #include <string_view>
 
@@ -46,9 +48,17 @@ void addInputOptions(CLI::App& command, InputOptions& o) {
     command.add_flag("--no-positional", o.noPositional, "Leave out the positional encoding");
     command.add_flag("--biases", o.biases, "Linear layers with biases");
     command.add_option("--token-limit", o.tokenLimit, "Most tokens per sentence (1-2048)")->capture_default_str();
+    // A session holds every input; mixing it with single input options would leave it unclear which wins.
+    CLI::Option* session = command.add_option("--session", o.session, "Take every input from a saved session file (.json)");
+    for (CLI::Option* option : command.get_options()) {
+        if (option != session && option->get_group() == session->get_group() && !option->check_name("--help")) {
+            session->excludes(option);
+        }
+    }
 }
 
 core::ModelSpec toModelSpec(const InputOptions& o) {
+    if (o.session) return io::openSession(*o.session).spec;
     core::ModelSpec spec;
     spec.sentences = o.batch.empty() ? std::vector<std::string>{o.sentence} : o.batch;
     spec.decoderSentences = o.cross;

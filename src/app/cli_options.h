@@ -34,11 +34,13 @@ struct InputOptions {
     bool noPositional = false;
     bool biases = false;
     int tokenLimit = core::kDefaultTokenLimit;
+    std::optional<std::filesystem::path> session;  // --session FILE: every input from a saved session instead
 };
 
 // Adds the input options to a CLI11 (sub)command.
 void addInputOptions(CLI::App& command, InputOptions& options);
-// Turns parsed options into a spec; throws core::InputError with one clear sentence for a bad combination.
+// Turns parsed options into a spec; throws core::InputError with one clear sentence for a bad combination, or
+// io::FileError for a session file that cannot be opened.
 core::ModelSpec toModelSpec(const InputOptions& options);
 
 // GUI-only options of the top-level command.
@@ -63,6 +65,8 @@ struct ExportOptions {
     int scale = 2;                 // 1–4
     std::string background = "light";  // light|dark|transparent
     std::string colormap;          // empty: the stage's default
+    int cellSize = 0;              // base pixels per cell; 0 = chosen per figure
+    bool cellValues = true;        // print values inside cells big enough to hold them
     bool force = false;
 };
 

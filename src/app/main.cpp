@@ -5,6 +5,7 @@
 //   attnviz export [input options] --stage all|N|NAME [--matrix M] [--head I] [--kind K] --out DIR …
 // Every error a user can cause ends in one line on stderr and a non-zero exit code, never a crash.
 #include "app/command_line.h"
+#include "io/atomic_file.h"
 
 #include <iostream>
 
@@ -23,6 +24,9 @@ int main(int argc, char** argv) {
             default: return app::runGui(spec, line.gui);
         }
     } catch (const core::InputError& error) {
+        std::cerr << name << ": " << error.what() << '\n';
+        return 2;
+    } catch (const io::FileError& error) {
         std::cerr << name << ": " << error.what() << '\n';
         return 2;
     } catch (const std::exception& error) {

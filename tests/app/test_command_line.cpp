@@ -1,6 +1,7 @@
 // test_command_line.cpp — argv → command and options, and every bad argument answered with an exit code and a
 // message (never an exception escaping, never a crash).
 #include "app/command_line.h"
+#include "io/session.h"
 
 #include <doctest/doctest.h>
 
@@ -85,4 +86,31 @@ TEST_CASE("values that parse but do not fit are refused by toModelSpec, naming w
     CHECK_THROWS_AS(toModelSpec(parse({"--fill", "-1"}).line.inputs), attnviz::core::InputError);
     CHECK_THROWS_AS(toModelSpec(parse({"--softmax", "fast"}).line.inputs), attnviz::core::InputError);
     CHECK_THROWS_AS(toModelSpec(parse({"--score-scale", "inf"}).line.inputs), attnviz::core::InputError);
+}
+
+TEST_CASE("--session takes every input from a file and cannot be mixed with single input options") {
+    const Parsed mixed = parse({"dump", "--session", "lesson.json", "--heads", "4", "--out", "d"});
+    CHECK(mixed.line.command == Command::Exit);
+    CHECK(mixed.err.find("excludes") != std::string::npos);
+
+    const std::filesystem::path file = std::filesystem::temp_directory_path() / "attnviz-test-cli-session.json";
+    attnviz::io::Session session;
+    session.sentences = {"the cat sat"};
+    session.heads = 4;
+    session.dModel = 16;
+    attnviz::io::saveSession(file, session);
+    const Parsed p = parse({"export", "--session", file.string(), "--out", "slides"});
+    REQUIRE(p.line.command == Command::Export);
+    const attnviz::core::ModelSpec spec = toModelSpec(p.line.inputs);
+    CHECK(spec.sentences == std::vector<std::string>{"the cat sat"});
+    CHECK(spec.attention.heads == 4);
+    std::filesystem::remove(file);
+    CHECK_THROWS_AS(toModelSpec(p.line.inputs), attnviz::io::FileError);  // the file is gone: a clear error
+}
+
+TEST_CASE("export figure options: cell size and values in cells") {
+    const Parsed p = parse({"export", "--out", "d", "--cell-size", "24", "--no-values"});
+    CHECK(p.line.exportOptions.cellSize == 24);
+    CHECK_FALSE(p.line.exportOptions.cellValues);
+    CHECK(parse({"export", "--out", "d"}).line.exportOptions.cellValues);
 }

@@ -1,0 +1,76 @@
+// gui_fonts.cpp — DejaVu fonts with glyph ranges grown from the text on screen. See gui_fonts.h.
+#include "app/gui_fonts.h"
+
+#include "core/tokenizer.h"
+
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+
+namespace attnviz::app {
+namespace {
+
+constexpr const char* kFontDir = "/usr/share/fonts/truetype/dejavu/";
+
+// Latin (with extensions), Greek, Cyrillic, punctuation, sub/superscripts, letterlike signs (ℝ), arrows,
+// math operators (√ · ×), geometric shapes (▶ ◀), and U+FFFD, which ImGui then uses as the fallback glyph.
+constexpr ImWchar kBaseRanges[] = {
+    0x0020, 0x024F, 0x0370, 0x03FF, 0x0400, 0x052F, 0x1D00, 0x1DBF, 0x2000, 0x206F, 0x2070, 0x209F,
+    0x2100, 0x214F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0x2700, 0x27BF, 0xFFFD, 0xFFFD, 0};
+
+bool fontFilesPresent() { return std::filesystem::exists(std::string(kFontDir) + "DejaVuSans.ttf"); }
+
+ImFont* addFont(const char* file, float size, const ImWchar* ranges) {
+    ImFontConfig config;
+    config.OversampleH = 2;
+    config.PixelSnapH = false;
+    return ImGui::GetIO().Fonts->AddFontFromFileTTF((std::string(kFontDir) + file).c_str(), size, &config, ranges);
+}
+
+}  // namespace
+
+GuiFonts::GuiFonts(float pixelSize) : pixelSize_(pixelSize) {
+    if (!fontFilesPresent()) {
+        std::cerr << "attnviz: DejaVu fonts not found in " << kFontDir
+                  << " (install fonts-dejavu-core); using ImGui's built-in font, which shows only ASCII.\n";
+    }
+    build();
+}
+
+bool GuiFonts::cover(const std::vector<std::string>& texts) {
+    bool grew = false;
+    for (const std::string& text : texts) {
+        for (char32_t c : core::decodeUtf8(text)) {
+            if (c > 0xFFFF) continue;  // ImWchar is 16-bit in this build: ImGui draws the fallback glyph
+            const auto wide = static_cast<ImWchar>(c);
+            if (ImGui::GetIO().Fonts->Fonts.empty() || ImGui::GetIO().Fonts->Fonts[0]->FindGlyphNoFallback(wide) != nullptr) continue;
+            grew = extra_.insert(wide).second || grew;
+        }
+    }
+    if (grew) build();
+    return grew;
+}
+
+void GuiFonts::build() {
+    ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+    atlas.Clear();
+    if (!fontFilesPresent()) {
+        fonts_ = {atlas.AddFontDefault(), nullptr, nullptr, nullptr, nullptr};
+        atlas.Build();
+        return;
+    }
+    ImFontGlyphRangesBuilder builder;
+    builder.AddRanges(kBaseRanges);
+    for (ImWchar c : extra_) builder.AddChar(c);
+    ranges_.clear();
+    builder.BuildRanges(&ranges_);
+    const float s = pixelSize_;
+    fonts_.regular = addFont("DejaVuSans.ttf", s, ranges_.Data);
+    fonts_.small = addFont("DejaVuSans.ttf", std::round(s * 0.82f), ranges_.Data);
+    fonts_.bold = addFont("DejaVuSans-Bold.ttf", s, ranges_.Data);
+    fonts_.large = addFont("DejaVuSans-Bold.ttf", std::round(s * 1.3f), ranges_.Data);
+    fonts_.mono = addFont("DejaVuSansMono.ttf", std::round(s * 0.94f), ranges_.Data);
+    atlas.Build();
+}
+
+}  // namespace attnviz::app

@@ -1,0 +1,253 @@
+// gui_main.cpp — runGui(): the desktop app's main loop, in the order of Dear ImGui's
+// example_glfw_opengl3/main.cpp: GLFW and GL 3.3 core hints, window, ImGui context, backends, fonts, loop
+// (poll, fonts, new frame, App::frame, render, swap), cleanup in reverse. With --screenshot it renders a few
+// frames, writes the window as PNG and exits.
+//
+// Everything the user sees is App (src/ui); GL calls are in src/render. This file does not draw panels,
+// compute forward passes or touch GL directly. Without a display it says what is missing and that the
+// headless subcommands work, and returns 3.
+#define GLFW_INCLUDE_NONE
+#include "app/cli_options.h"
+#include "app/gui_fonts.h"
+#include "app/gui_screenshot.h"
+#include "app/gui_settings.h"
+#include "render/framebuffer.h"
+#include "render/heatmap_renderer.h"
+#include "ui/app.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <csignal>
+#include <cstdlib>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+
+namespace attnviz::app {
+namespace {
+
+constexpr float kBaseFontSize = 16.0f;   // body text at content scale 1: readable on a projector
+constexpr int kScreenshotFrames = 4;     // the first frames settle fonts and layout
+constexpr PixelSize kDefaultSize{1600, 1000};
+constexpr double kIdleWaitSeconds = 0.5;  // idle: wake twice a second (the text cursor blinks)
+constexpr int kFramesAfterInput = 3;      // the inspector explains the cell hovered a frame earlier
+
+std::string lastGlfwError;
+volatile std::sig_atomic_t stopRequested = 0;  // Ctrl+C or SIGTERM: leave the loop and save, as a closed window does
+
+void recordGlfwError(int /*code*/, const char* description) { lastGlfwError = description; }
+void requestStop(int /*signal*/) { stopRequested = 1; }
+
+// The options that are not about the numbers, checked before any window opens.
+struct GuiPlan {
+    std::optional<core::StageId> stage;
+    std::optional<PixelSize> size;
+    int head = 0;
+};
+
+std::optional<GuiPlan> checkOptions(const core::ModelSpec& spec, const GuiOptions& options) {
+    GuiPlan plan;
+    if (!options.stage.empty()) {
+        plan.stage = core::findStage(options.stage);
+        if (!plan.stage) {
+            std::cerr << "attnviz: --stage " << options.stage << ": use a number 0-" << core::kStageCount - 1
+                      << " or a stage name (tokens, embed, project, split, scores, scale, mask, softmax, weighted_sum, concat, output).\n";
+            return std::nullopt;
+        }
+    }
+    if (!options.size.empty()) {
+        plan.size = parseSize(options.size);
+        if (!plan.size) {
+            std::cerr << "attnviz: --size " << options.size << ": write WIDTHxHEIGHT, e.g. 1600x1000 (200-16384 each).\n";
+            return std::nullopt;
+        }
+    }
+    const int heads = core::resolveDimensions(spec.attention).heads;
+    if (options.head < 0 || options.head >= heads) {
+        std::cerr << "attnviz: --head " << options.head << ": this model has " << heads << " heads, numbered 0-" << heads - 1 << ".\n";
+        return std::nullopt;
+    }
+    plan.head = options.head;
+    return plan;
+}
+
+// The folder of the running binary, where the build and the install put shaders/.
+std::filesystem::path binaryDirectory() {
+    std::error_code error;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+    return error ? std::filesystem::current_path() : exe.parent_path();
+}
+
+// A window that fits the monitor's work area (at most the default size).
+PixelSize fittingSize() {
+    int x = 0, y = 0, width = kDefaultSize.width, height = kDefaultSize.height;
+    if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) glfwGetMonitorWorkarea(monitor, &x, &y, &width, &height);
+    return {std::min(kDefaultSize.width, width * 9 / 10), std::min(kDefaultSize.height, height * 9 / 10)};
+}
+
+void styleForProjector(float scale) {
+    ImGui::StyleColorsLight();
+    ImGuiStyle& style = ImGui::GetStyle();
+    style.FrameRounding = 4.0f;
+    style.ChildRounding = 4.0f;
+    style.PopupRounding = 4.0f;
+    style.ItemSpacing = {8.0f, 6.0f};
+    style.FrameBorderSize = 1.0f;  // inputs and checkboxes visible on the white panels
+    style.Colors[ImGuiCol_WindowBg] = {0.97f, 0.97f, 0.97f, 1.0f};
+    style.Colors[ImGuiCol_ChildBg] = {1.0f, 1.0f, 1.0f, 1.0f};
+    style.Colors[ImGuiCol_FrameBg] = {0.94f, 0.94f, 0.94f, 1.0f};
+    style.ScaleAllSizes(scale);
+}
+
+// Startup state: the command line's inputs, or the saved ones when it gave none; the saved view unless
+// --stage/--head say otherwise. Screenshots ignore saved settings, so they are reproducible.
+ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options, const GuiPlan& plan,
+                          const std::optional<SavedSession>& saved) {
+    ui::AppState state;
+    state.spec = spec;
+    if (saved) {
+        if (ui::sameInputs(spec, toModelSpec(InputOptions{}))) restoreInputs(*saved, state);
+        restoreView(*saved, state);
+    }
+    if (plan.stage) state.stage = *plan.stage;
+    if (saved == std::nullopt || options.head != 0) state.head = plan.head;
+    if (state.exportDirectory.empty()) {
+        const char* home = std::getenv("HOME");
+        state.exportDirectory = (home != nullptr ? std::filesystem::path(home) : std::filesystem::temp_directory_path()).append("attnviz-figures").string();
+    }
+    return state;
+}
+
+std::vector<std::string> textsOnScreen(const ui::AppState& state) {
+    std::vector<std::string> texts = state.spec.sentences;
+    texts.insert(texts.end(), state.spec.decoderSentences.begin(), state.spec.decoderSentences.end());
+    return texts;
+}
+
+// Whether this frame saw the user do anything (so a few more frames follow before idling).
+bool hadInput(const ImGuiIO& io) {
+    if (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f || io.MouseWheel != 0.0f || io.InputQueueCharacters.Size > 0) return true;
+    for (bool down : io.MouseDown) {
+        if (down) return true;
+    }
+    for (bool down : io.KeysDown) {
+        if (down) return true;
+    }
+    return false;
+}
+
+// Renders until the window closes (or, for a screenshot, kScreenshotFrames frames and writes the PNG).
+int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapRenderer& renderer, float scale,
+             const std::optional<std::filesystem::path>& screenshot) {
+    int busyFrames = kFramesAfterInput;
+    for (int frame = 1; !glfwWindowShouldClose(window) && stopRequested == 0; ++frame) {
+        // Idle, wait for input (a laptop on a projector should not spin); animate while playing or computing.
+        if (screenshot || busyFrames > 0 || app.state().autoplay || app.computing()) glfwPollEvents();
+        else glfwWaitEventsTimeout(kIdleWaitSeconds);
+        busyFrames = std::max(0, busyFrames - 1);
+        if (fonts.cover(textsOnScreen(app.state()))) {
+            ImGui_ImplOpenGL3_DestroyFontsTexture();
+            ImGui_ImplOpenGL3_CreateFontsTexture();
+        }
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        if (screenshot) ImGui::GetIO().MousePos = {-FLT_MAX, -FLT_MAX};  // no hover effects from wherever the pointer is
+        ImGui::NewFrame();
+        if (hadInput(ImGui::GetIO())) busyFrames = kFramesAfterInput;
+        app.frame(renderer, fonts.fonts(), scale);
+        ImGui::Render();
+        int width = 0, height = 0;
+        glfwGetFramebufferSize(window, &width, &height);
+        render::clearFramebuffer(width, height, 0.97f, 0.97f, 0.97f);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        if (screenshot && frame == kScreenshotFrames) {
+            if (!writePng(*screenshot, render::readFramebuffer(width, height))) {
+                std::cerr << "attnviz: cannot write " << screenshot->string() << ".\n";
+                return 1;
+            }
+            std::cout << "attnviz: wrote " << screenshot->string() << " (" << width << "x" << height << ")\n";
+            return 0;
+        }
+        glfwSwapBuffers(window);
+        if (app.state().quitRequested) glfwSetWindowShouldClose(window, GLFW_TRUE);
+    }
+    return 0;
+}
+
+void saveOnExit(GLFWwindow* window, const ui::App& app, const std::filesystem::path& directory) {
+    SavedSession session{{}, app.state()};
+    glfwGetWindowSize(window, &session.window.width, &session.window.height);
+    if (!saveSession(directory / "settings.json", session)) {
+        std::cerr << "attnviz: could not save settings in " << directory.string() << ".\n";
+    }
+}
+
+}  // namespace
+
+int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
+    const std::optional<GuiPlan> plan = checkOptions(spec, options);
+    if (!plan) return 2;
+    glfwSetErrorCallback(recordGlfwError);
+    std::signal(SIGINT, requestStop);
+    std::signal(SIGTERM, requestStop);
+    if (!glfwInit()) {
+        std::cerr << "attnviz: cannot open a window (" << (lastGlfwError.empty() ? "no display" : lastGlfwError)
+                  << "). `attnviz export` and `attnviz dump` work without a display.\n";
+        return 3;
+    }
+    const bool screenshot = options.screenshot.has_value();
+    const std::optional<std::filesystem::path> stateDir = screenshot ? std::nullopt : stateDirectory();
+    const std::optional<SavedSession> saved = stateDir ? std::optional(loadSession(*stateDir / "settings.json", {})) : std::nullopt;
+
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+    PixelSize size = plan->size.value_or(screenshot ? kDefaultSize : fittingSize());
+    if (!plan->size && saved && saved->window.width >= 200 && saved->window.height >= 200) size = {saved->window.width, saved->window.height};
+    if (screenshot) glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_FALSE);  // exactly the pixels asked for
+    GLFWwindow* window = glfwCreateWindow(size.width, size.height, "attnviz — multi-head attention, one matrix at a time", nullptr, nullptr);
+    if (window == nullptr) {
+        std::cerr << "attnviz: cannot create an OpenGL 3.3 window (" << lastGlfwError << ").\n";
+        glfwTerminate();
+        return 3;
+    }
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(screenshot ? 0 : 1);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    const std::string iniFile = stateDir ? (*stateDir / "imgui.ini").string() : "";
+    ImGui::GetIO().IniFilename = stateDir ? iniFile.c_str() : nullptr;
+    float scale = 1.0f, unusedY = 1.0f;
+    glfwGetWindowContentScale(window, &scale, &unusedY);
+    scale = std::clamp(scale, 1.0f, 4.0f);
+    styleForProjector(scale);
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+    int status = 0;
+    {
+        GuiFonts fonts(std::round(kBaseFontSize * scale));
+        const std::unique_ptr<render::HeatmapRenderer> renderer = render::createGlRenderer({binaryDirectory() / "shaders"});
+        ui::App app(initialState(spec, options, *plan, saved));
+        if (screenshot) app.waitForRun();
+        status = mainLoop(window, app, fonts, *renderer, scale, options.screenshot);
+        if (stateDir) saveOnExit(window, app, *stateDir);
+    }
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return status;
+}
+
+}  // namespace attnviz::app

@@ -1,0 +1,189 @@
+// gui_settings.cpp — the session file (JSON) in the XDG state folder. See gui_settings.h.
+#include "app/gui_settings.h"
+
+#include "core/attention.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <fstream>
+#include <system_error>
+
+namespace attnviz::app {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+void read(const json& object, const char* key, T& value) {
+    if (!object.is_object() || !object.contains(key)) return;
+    try {
+        value = object.at(key).get<T>();
+    } catch (const json::exception&) {
+        // Wrong type: keep the default.
+    }
+}
+
+// Enums are stored by name, so the file reads well and survives reordered enums.
+template <typename Enum, std::size_t N>
+using Names = std::array<std::pair<Enum, const char*>, N>;
+
+constexpr Names<core::MaskKind, 4> kMasks{{{core::MaskKind::None, "none"}, {core::MaskKind::Padding, "padding"},
+                                           {core::MaskKind::Causal, "causal"}, {core::MaskKind::Both, "both"}}};
+constexpr Names<core::MaskFill, 2> kFills{{{core::MaskFill::MinusBillion, "-1e9"}, {core::MaskFill::MinusInfinity, "-inf"}}};
+constexpr Names<core::SoftmaxMode, 2> kSoftmaxModes{{{core::SoftmaxMode::Safe, "safe"}, {core::SoftmaxMode::PyTorch, "pytorch"}}};
+constexpr Names<ui::Projection, 3> kProjections{{{ui::Projection::Query, "q"}, {ui::Projection::Key, "k"}, {ui::Projection::Value, "v"}}};
+
+template <typename Enum, std::size_t N>
+std::string nameOf(Enum value, const Names<Enum, N>& names) {
+    for (const auto& [v, name] : names) {
+        if (v == value) return name;
+    }
+    return names.front().second;
+}
+
+template <typename Enum, std::size_t N>
+void readEnum(const json& object, const char* key, Enum& value, const Names<Enum, N>& names) {
+    std::string text;
+    read(object, key, text);
+    for (const auto& [v, name] : names) {
+        if (text == name) value = v;
+    }
+}
+
+void readColormap(const json& object, const char* key, colormap::Colormap& value) {
+    std::string text;
+    read(object, key, text);
+    if (const auto map = colormap::findColormap(text)) value = *map;
+}
+
+void readStage(const json& object, core::StageId& stage) {
+    std::string text;
+    read(object, "stage", text);
+    if (const auto found = core::findStage(text)) stage = *found;
+}
+
+json viewJson(const ui::AppState& s) {
+    return {{"stage", core::stage(s.stage).key}, {"head", s.head}, {"allHeads", s.allHeads},
+            {"projection", nameOf(s.projection, kProjections)}, {"sequential", colormap::name(s.sequential)},
+            {"diverging", colormap::name(s.diverging)}, {"showValues", s.showValues}, {"showControls", s.showControls},
+            {"showSidePanel", s.showSidePanel}, {"secondsPerStage", s.secondsPerStage}, {"exportDirectory", s.exportDirectory}};
+}
+
+void readView(const json& v, ui::AppState& s) {
+    readStage(v, s.stage);
+    read(v, "head", s.head);
+    read(v, "allHeads", s.allHeads);
+    readEnum(v, "projection", s.projection, kProjections);
+    readColormap(v, "sequential", s.sequential);
+    readColormap(v, "diverging", s.diverging);
+    read(v, "showValues", s.showValues);
+    read(v, "showControls", s.showControls);
+    read(v, "showSidePanel", s.showSidePanel);
+    read(v, "secondsPerStage", s.secondsPerStage);
+    read(v, "exportDirectory", s.exportDirectory);
+}
+
+json inputsJson(const core::ModelSpec& spec) {
+    const core::AttentionConfig& a = spec.attention;
+    return {{"sentences", spec.sentences}, {"dModel", a.dModel}, {"heads", a.heads}, {"seed", spec.seed},
+            {"positional", spec.positional}, {"cls", spec.prependCls}, {"mask", nameOf(a.mask, kMasks)},
+            {"fill", nameOf(a.fill, kFills)}, {"softmax", nameOf(a.softmax, kSoftmaxModes)}};
+}
+
+void readInputs(const json& in, core::ModelSpec& spec) {
+    core::AttentionConfig& a = spec.attention;
+    read(in, "sentences", spec.sentences);
+    read(in, "dModel", a.dModel);
+    read(in, "heads", a.heads);
+    read(in, "seed", spec.seed);
+    read(in, "positional", spec.positional);
+    read(in, "cls", spec.prependCls);
+    readEnum(in, "mask", a.mask, kMasks);
+    readEnum(in, "fill", a.fill, kFills);
+    readEnum(in, "softmax", a.softmax, kSoftmaxModes);
+}
+
+}  // namespace
+
+std::optional<std::filesystem::path> stateDirectory() {
+    std::filesystem::path base;
+    if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg != nullptr && *xdg == '/') {
+        base = xdg;
+    } else if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+        base = std::filesystem::path(home) / ".local" / "state";
+    } else {
+        return std::nullopt;
+    }
+    const std::filesystem::path dir = base / "attnviz";
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    if (error) return std::nullopt;
+    return dir;
+}
+
+SavedSession loadSession(const std::filesystem::path& file, const SavedSession& defaults) {
+    SavedSession session = defaults;
+    std::ifstream in(file);
+    if (!in) return session;
+    const json root = json::parse(in, nullptr, false);
+    if (root.is_discarded() || !root.is_object()) return session;
+    if (root.contains("window")) {
+        read(root["window"], "width", session.window.width);
+        read(root["window"], "height", session.window.height);
+    }
+    if (root.contains("view")) readView(root["view"], session.state);
+    if (root.contains("inputs")) readInputs(root["inputs"], session.state.spec);
+    return session;
+}
+
+bool saveSession(const std::filesystem::path& file, const SavedSession& session) {
+    const json root = {{"window", {{"width", session.window.width}, {"height", session.window.height}}},
+                       {"view", viewJson(session.state)},
+                       {"inputs", inputsJson(session.state.spec)}};
+    const std::filesystem::path temporary = file.string() + ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::trunc);
+        if (!(out << root.dump(2) << '\n')) return false;
+    }
+    std::error_code error;
+    std::filesystem::rename(temporary, file, error);
+    return !error;
+}
+
+void restoreInputs(const SavedSession& saved, ui::AppState& state) {
+    const core::ModelSpec& from = saved.state.spec;
+    core::ModelSpec& to = state.spec;
+    if (!from.sentences.empty()) to.sentences = from.sentences;
+    to.seed = from.seed;
+    to.positional = from.positional;
+    to.prependCls = from.prependCls;
+    to.attention.mask = from.attention.mask;
+    to.attention.fill = from.attention.fill;
+    to.attention.softmax = from.attention.softmax;
+    // Sizes only as a valid pair, so an edited file cannot start the app with an error.
+    const std::vector<int> valid = core::validHeadCounts(std::clamp(from.attention.dModel, 1, core::kMaxDModel));
+    if (std::find(valid.begin(), valid.end(), from.attention.heads) != valid.end() && from.attention.dModel <= core::kMaxDModel) {
+        to.attention.dModel = from.attention.dModel;
+        to.attention.heads = from.attention.heads;
+    }
+}
+
+void restoreView(const SavedSession& saved, ui::AppState& state) {
+    const ui::AppState& from = saved.state;
+    state.stage = from.stage;
+    state.head = from.head;
+    state.allHeads = from.allHeads;
+    state.projection = from.projection;
+    state.sequential = from.sequential;
+    state.diverging = from.diverging;
+    state.showValues = from.showValues;
+    state.showControls = from.showControls;
+    state.showSidePanel = from.showSidePanel;
+    state.secondsPerStage = from.secondsPerStage;
+    state.exportDirectory = from.exportDirectory;
+}
+
+}  // namespace attnviz::app
