@@ -25,12 +25,13 @@ if(ATTNVIZ_BUILD_GUI)
   add_library(attnviz::epoxy ALIAS PkgConfig::EPOXY)
 
   # Debian's libimgui-dev: a static libimgui.a (Dear ImGui 1.86 with its GLFW and OpenGL3 backends), found via
-  # pkg-config `imgui`. Its backends reference GLFW and dlopen, so they are linked here once for every user.
+  # pkg-config `imgui`. Its backends reference GLFW and dlopen, and its font atlas uses libstb's stb_truetype
+  # (imgui.pc: "Requires: stb"), so they are linked here once for every user.
   pkg_check_modules(IMGUI REQUIRED imgui)
   find_library(IMGUI_LIBRARY NAMES libimgui.a imgui HINTS ${IMGUI_LIBRARY_DIRS} REQUIRED)
   add_library(attnviz::imgui STATIC IMPORTED GLOBAL)
   set_target_properties(attnviz::imgui PROPERTIES
     IMPORTED_LOCATION "${IMGUI_LIBRARY}"
     INTERFACE_INCLUDE_DIRECTORIES "/usr/include/imgui;/usr/include/imgui/backends"
-    INTERFACE_LINK_LIBRARIES "glfw;OpenGL::GL;${CMAKE_DL_LIBS}")
+    INTERFACE_LINK_LIBRARIES "glfw;OpenGL::GL;attnviz::stb;${CMAKE_DL_LIBS}")
 endif()

@@ -8,6 +8,7 @@
 // headless subcommands work, and returns 3.
 #define GLFW_INCLUDE_NONE
 #include "app/cli_options.h"
+#include "app/gui_export.h"
 #include "app/gui_fonts.h"
 #include "app/gui_screenshot.h"
 #include "app/gui_settings.h"
@@ -118,10 +119,8 @@ ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options
     }
     if (plan.stage) state.stage = *plan.stage;
     if (saved == std::nullopt || options.head != 0) state.head = plan.head;
-    if (state.exportDirectory.empty()) {
-        const char* home = std::getenv("HOME");
-        state.exportDirectory = (home != nullptr ? std::filesystem::path(home) : std::filesystem::temp_directory_path()).append("attnviz-figures").string();
-    }
+    if (state.exportDirectory.empty()) state.exportDirectory = defaultExportDirectory().string();
+    state.exportPng = makeExportHook();
     return state;
 }
 

@@ -1,0 +1,51 @@
+// gui_export.cpp — see gui_export.h.
+#include "app/gui_export.h"
+
+#include "export/export_error.h"
+#include "export/exporter.h"
+#include "io/atomic_file.h"
+
+#include <cstdlib>
+
+namespace attnviz::app {
+namespace {
+
+// One figure per stage ("X · W^Q = Q" side by side), like the CLI's --kind stage.
+exporting::ExportRequest toExportRequest(const ui::ExportRequest& wanted) {
+    exporting::ExportRequest request;
+    if (!wanted.allStages) request.stage = wanted.stage;
+    request.head = wanted.head;
+    request.kind = exporting::FigureKind::Stage;
+    return request;
+}
+
+std::string describe(const std::vector<std::filesystem::path>& written, const std::filesystem::path& directory) {
+    if (written.size() == 1) return "Wrote " + written.front().string();
+    return "Wrote " + std::to_string(written.size()) + " figures to " + directory.string();
+}
+
+}  // namespace
+
+ui::ExportHook makeExportHook() {
+    return [](const core::ModelRun& run, const ui::ExportRequest& wanted) -> std::string {
+        const std::filesystem::path directory = wanted.directory.empty() ? defaultExportDirectory() : std::filesystem::path(wanted.directory);
+        try {
+            // Figures of the same stage are meant to be refreshed after a change, so re-exporting replaces them.
+            return describe(exporting::exportFigures(run, toExportRequest(wanted), directory, true), directory);
+        } catch (const std::exception& error) {  // ExportError, FontError, io::FileError, PngError
+            return std::string("Export failed: ") + error.what();
+        }
+    };
+}
+
+std::filesystem::path defaultExportDirectory() {
+    if (const char* pictures = std::getenv("XDG_PICTURES_DIR"); pictures != nullptr && *pictures != '\0') {
+        return std::filesystem::path(pictures) / "attnviz";
+    }
+    if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+        return std::filesystem::path(home) / "Pictures" / "attnviz";
+    }
+    return std::filesystem::temp_directory_path() / "attnviz";
+}
+
+}  // namespace attnviz::app

@@ -1,0 +1,377 @@
+// gl_heatmap_renderer.cpp — the OpenGL 3.3 core HeatmapRenderer (ImPlot's GL heatmap recipe).
+//
+// Per matrix: a GL_R32F texture with NEAREST filtering, uploaded once per generation. Per colormap: a 256×1
+// RGBA8 lookup texture made from colormap::table(). One GLSL 330 program (shaders/heatmap.{vert,frag},
+// embedded copies as fallback) normalises, clamps and looks up colors, so range and colormap are uniforms.
+// Drawn from an ImDrawList callback followed by ImDrawCallback_ResetRenderState (Mesa crashes without it).
+//
+// Downsampling, when a heatmap has more cells than pixels along an axis or more than GL_MAX_TEXTURE_SIZE:
+// max-|x| pooling by power-of-two factors per axis (downsample.h), made lazily the first time a size needs
+// it and cached for the generation. The CPU copy of each matrix is kept for that.
+//
+// What this file does not do: decide ranges, colormaps, labels or layout (src/ui), or talk to GLFW.
+#include "render/downsample.h"
+#include "render/embedded_shaders.h"
+#include "render/heatmap_renderer.h"
+
+#include <epoxy/gl.h>
+
+#include <array>
+#include <deque>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace attnviz::render {
+namespace {
+
+// [SECTION] Shader program
+
+std::string readFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return {};
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+GLuint compileShader(GLenum kind, const std::string& source, std::string& log) {
+    const GLuint shader = glCreateShader(kind);
+    const char* text = source.c_str();
+    glShaderSource(shader, 1, &text, nullptr);
+    glCompileShader(shader);
+    GLint ok = GL_FALSE;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (ok == GL_TRUE) return shader;
+    std::array<char, 2048> buffer{};
+    glGetShaderInfoLog(shader, static_cast<GLsizei>(buffer.size()), nullptr, buffer.data());
+    log += buffer.data();
+    glDeleteShader(shader);
+    return 0;
+}
+
+// Links a program from vertex + fragment source; 0 (and the reason appended to `log`) on failure.
+GLuint linkProgram(const std::string& vertex, const std::string& fragment, std::string& log) {
+    const GLuint vs = compileShader(GL_VERTEX_SHADER, vertex, log);
+    const GLuint fs = compileShader(GL_FRAGMENT_SHADER, fragment, log);
+    if (vs == 0 || fs == 0) {
+        if (vs != 0) glDeleteShader(vs);
+        if (fs != 0) glDeleteShader(fs);
+        return 0;
+    }
+    const GLuint program = glCreateProgram();
+    glAttachShader(program, vs);
+    glAttachShader(program, fs);
+    glLinkProgram(program);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = GL_FALSE;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (ok == GL_TRUE) return program;
+    std::array<char, 2048> buffer{};
+    glGetProgramInfoLog(program, static_cast<GLsizei>(buffer.size()), nullptr, buffer.data());
+    log += buffer.data();
+    glDeleteProgram(program);
+    return 0;
+}
+
+// The files beside the binary first (so a shader can be edited without rebuilding), the embedded copy else.
+GLuint loadHeatmapProgram(const std::filesystem::path& dir) {
+    std::string log;
+    const std::string vertex = readFile(dir / "heatmap.vert");
+    const std::string fragment = readFile(dir / "heatmap.frag");
+    if (!vertex.empty() && !fragment.empty()) {
+        if (const GLuint program = linkProgram(vertex, fragment, log)) return program;
+        log = "shaders in " + dir.string() + " failed, using the embedded copies: " + log;
+    }
+    if (const GLuint program = linkProgram(std::string(kHeatmapVert), std::string(kHeatmapFrag), log)) return program;
+    throw std::runtime_error("attnviz: the heatmap shader does not compile: " + log);
+}
+
+struct Uniforms {
+    GLint projection, lo, hi, hasMask, valueUvScale, maskUvScale;
+    GLint nanColor, positiveInfColor, negativeInfColor, maskedColor;
+    GLint values, colormap, mask;
+};
+
+Uniforms findUniforms(GLuint program) {
+    auto at = [program](const char* name) { return glGetUniformLocation(program, name); };
+    return {at("u_projection"), at("u_lo"), at("u_hi"), at("u_hasMask"), at("u_valueUvScale"), at("u_maskUvScale"),
+            at("u_nanColor"), at("u_positiveInfColor"), at("u_negativeInfColor"), at("u_maskedColor"),
+            at("t_values"), at("t_colormap"), at("t_mask")};
+}
+
+void setColor(GLint location, colormap::Rgb8 c) {
+    glUniform3f(location, static_cast<float>(c.r) / 255.0f, static_cast<float>(c.g) / 255.0f, static_cast<float>(c.b) / 255.0f);
+}
+
+// [SECTION] Textures
+
+struct GlTexture {
+    GLuint id = 0;
+    int width = 0;
+    int height = 0;
+};
+
+GlTexture makeTexture(GLint internalFormat, int width, int height, GLenum format, GLenum type, const void* pixels) {
+    GlTexture texture{0, width, height};
+    glGenTextures(1, &texture.id);
+    glBindTexture(GL_TEXTURE_2D, texture.id);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glTexImage2D(GL_TEXTURE_2D, 0, internalFormat, width, height, 0, format, type, pixels);
+    if (glGetError() != GL_NO_ERROR) {
+        glDeleteTextures(1, &texture.id);
+        return {};
+    }
+    return texture;
+}
+
+// A 256 × 1 RGBA8 lookup texture of one colormap.
+GlTexture makeLookupTexture(colormap::Colormap map) {
+    std::array<std::uint8_t, colormap::kTableSize * 4> rgba{};
+    const auto& table = colormap::table(map);
+    for (int i = 0; i < colormap::kTableSize; ++i) {
+        const auto at = static_cast<std::size_t>(i) * 4;
+        rgba[at] = table[static_cast<std::size_t>(i)].r;
+        rgba[at + 1] = table[static_cast<std::size_t>(i)].g;
+        rgba[at + 2] = table[static_cast<std::size_t>(i)].b;
+        rgba[at + 3] = 255;
+    }
+    return makeTexture(GL_RGBA8, colormap::kTableSize, 1, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+}
+
+// One matrix of this generation: its values (transposed if asked) and every pooled texture made from them.
+struct CachedMatrix {
+    std::vector<float> values;  // rows × cols, row-major
+    int rows = 0;
+    int cols = 0;
+    std::map<std::pair<int, int>, GlTexture> textures;  // by (row factor, column factor)
+};
+
+// What a texture drawn in place of a matrix covers: the texture, and source extent / texture extent.
+struct Sampled {
+    GLuint texture = 0;
+    ImVec2 uvScale{1.0f, 1.0f};
+};
+
+// [SECTION] Drawing
+
+class GlHeatmapRenderer;
+
+// Everything one draw callback needs, alive until the next beginFrame() (ImGui renders before that).
+struct DrawRequest {
+    GlHeatmapRenderer* renderer;
+    ImVec2 min, max;
+    Sampled values, mask;
+    GLuint lookup;
+    float lo, hi;
+};
+
+void drawCallback(const ImDrawList* list, const ImDrawCmd* command);
+
+class GlHeatmapRenderer final : public HeatmapRenderer {
+public:
+    explicit GlHeatmapRenderer(const GlRendererOptions& options)
+        : program_(loadHeatmapProgram(options.shaderDir)), uniforms_(findUniforms(program_)) {
+        GLint limit = 0;
+        glGetIntegerv(GL_MAX_TEXTURE_SIZE, &limit);
+        maxTextureSize_ = options.maxTextureSize > 0 ? std::min(options.maxTextureSize, static_cast<int>(limit)) : limit;
+        for (colormap::Colormap map : colormap::allColormaps()) lookups_[map] = makeLookupTexture(map);
+        makeQuad();
+    }
+
+    ~GlHeatmapRenderer() override {
+        dropMatrices();
+        for (auto& [map, lookup] : lookups_) glDeleteTextures(1, &lookup.id);
+        glDeleteBuffers(1, &vbo_);
+        glDeleteVertexArrays(1, &vao_);
+        glDeleteProgram(program_);
+    }
+
+    void beginFrame(std::uint64_t generation) override {
+        requests_.clear();
+        if (started_ && generation == generation_) return;
+        started_ = true;
+        generation_ = generation;
+        dropMatrices();
+    }
+
+    HeatmapHandle heatmap(std::uint64_t key, const MatrixSlice& slice, bool transpose) override {
+        if (const auto found = handles_.find(key); found != handles_.end()) return found->second;
+        if (slice.rows <= 0 || slice.cols <= 0) return {};
+        CachedMatrix matrix;
+        matrix.values = transpose ? transposed(slice) : std::vector<float>(slice.values.begin(), slice.values.end());
+        matrix.rows = transpose ? slice.cols : slice.rows;
+        matrix.cols = transpose ? slice.rows : slice.cols;
+        // Upload now at the largest size the driver allows, so the cost lands in the frame the Trace changed.
+        const int fr = poolingFactor(matrix.rows, maxTextureSize_), fc = poolingFactor(matrix.cols, maxTextureSize_);
+        if (!textureFor(matrix, fr, fc).texture) return {};
+        ++stats_.uploads;
+        matrices_.push_back(std::move(matrix));
+        const HeatmapHandle handle{static_cast<std::uint32_t>(matrices_.size())};
+        handles_.emplace(key, handle);
+        return handle;
+    }
+
+    void draw(ImDrawList& list, HeatmapHandle handle, ImVec2 min, ImVec2 max, const HeatmapStyle& style) override {
+        if (!handle || handle.id > matrices_.size() || max.x <= min.x || max.y <= min.y) return;
+        const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+        const ImVec2 pixels{(max.x - min.x) * scale.x, (max.y - min.y) * scale.y};
+        DrawRequest request{this, min, max, sampledFor(handle, pixels), {}, lookups_.at(style.map).id, style.lo, style.hi};
+        if (!request.values.texture) return;
+        if (style.mask && style.mask.id <= matrices_.size()) request.mask = sampledFor(style.mask, pixels);
+        requests_.push_back(request);
+        list.AddCallback(drawCallback, &requests_.back());
+        list.AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+    }
+
+    RendererStats stats() const override {
+        RendererStats s = stats_;
+        for (const CachedMatrix& m : matrices_) s.liveTextures += static_cast<int>(m.textures.size());
+        s.maxTextureSize = maxTextureSize_;
+        return s;
+    }
+
+    // Called from drawCallback while ImGui's OpenGL3 backend renders: viewport and blending are set up.
+    void execute(const DrawRequest& r, const ImDrawCmd& command) {
+        const ImDrawData* data = ImGui::GetDrawData();
+        if (data == nullptr || !applyScissor(*data, command.ClipRect)) return;
+        glUseProgram(program_);
+        setUniforms(*data, r);
+        bindTexture(0, r.values.texture);
+        bindTexture(1, r.lookup);
+        bindTexture(2, r.mask.texture);
+        glActiveTexture(GL_TEXTURE0);
+        const std::array<float, 16> quad{r.min.x, r.min.y, 0.0f, 0.0f, r.max.x, r.min.y, 1.0f, 0.0f,
+                                         r.min.x, r.max.y, 0.0f, 1.0f, r.max.x, r.max.y, 1.0f, 1.0f};
+        glBindVertexArray(vao_);
+        glBindBuffer(GL_ARRAY_BUFFER, vbo_);
+        glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof(quad), quad.data());
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    }
+
+private:
+    void makeQuad() {
+        glGenVertexArrays(1, &vao_);
+        glGenBuffers(1, &vbo_);
+        glBindVertexArray(vao_);
+        glBindBuffer(GL_ARRAY_BUFFER, vbo_);
+        glBufferData(GL_ARRAY_BUFFER, 16 * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
+        glEnableVertexAttribArray(0);
+        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(float), nullptr);
+        glEnableVertexAttribArray(1);
+        glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(float), reinterpret_cast<const void*>(2 * sizeof(float)));
+        glBindVertexArray(0);
+    }
+
+    void dropMatrices() {
+        for (CachedMatrix& m : matrices_) {
+            for (auto& [factors, texture] : m.textures) glDeleteTextures(1, &texture.id);
+        }
+        matrices_.clear();
+        handles_.clear();
+    }
+
+    // The texture to draw a matrix into `pixels`: pooled so no axis has more cells than pixels (or than the
+    // texture limit), with the uv scale that maps the quad onto the source cells of a partial last block.
+    Sampled sampledFor(HeatmapHandle handle, ImVec2 pixels) {
+        CachedMatrix& m = matrices_[handle.id - 1];
+        const int pixelRows = std::max(1, static_cast<int>(pixels.y));
+        const int pixelCols = std::max(1, static_cast<int>(pixels.x));
+        const int fr = poolingFactor(m.rows, std::min(pixelRows, maxTextureSize_));
+        const int fc = poolingFactor(m.cols, std::min(pixelCols, maxTextureSize_));
+        return textureFor(m, fr, fc);
+    }
+
+    Sampled textureFor(CachedMatrix& m, int factorRows, int factorCols) {
+        auto found = m.textures.find({factorRows, factorCols});
+        if (found == m.textures.end()) {
+            const bool pooled = factorRows > 1 || factorCols > 1;
+            const PooledMatrix p = pooled ? poolMaxAbs({m.values, m.rows, m.cols}, factorRows, factorCols)
+                                          : PooledMatrix{m.values, m.rows, m.cols};
+            const GlTexture texture = makeTexture(GL_R32F, p.cols, p.rows, GL_RED, GL_FLOAT, p.values.data());
+            if (!texture.id) return {};
+            if (pooled) ++stats_.pooledUploads;
+            found = m.textures.emplace(std::make_pair(factorRows, factorCols), texture).first;
+        }
+        const GlTexture& t = found->second;
+        return {t.id, ImVec2(static_cast<float>(m.cols) / static_cast<float>(t.width * factorCols),
+                             static_cast<float>(m.rows) / static_cast<float>(t.height * factorRows))};
+    }
+
+    static bool applyScissor(const ImDrawData& data, const ImVec4& clip) {
+        const ImVec2 scale = data.FramebufferScale;
+        const float fbHeight = data.DisplaySize.y * scale.y;
+        const ImVec2 lo{(clip.x - data.DisplayPos.x) * scale.x, (clip.y - data.DisplayPos.y) * scale.y};
+        const ImVec2 hi{(clip.z - data.DisplayPos.x) * scale.x, (clip.w - data.DisplayPos.y) * scale.y};
+        if (hi.x <= lo.x || hi.y <= lo.y) return false;
+        glEnable(GL_SCISSOR_TEST);
+        glScissor(static_cast<GLint>(lo.x), static_cast<GLint>(fbHeight - hi.y), static_cast<GLsizei>(hi.x - lo.x),
+                  static_cast<GLsizei>(hi.y - lo.y));
+        return true;
+    }
+
+    void setUniforms(const ImDrawData& data, const DrawRequest& r) const {
+        // ImGui's orthographic projection: DisplayPos at the top-left, y down.
+        const float left = data.DisplayPos.x, right = data.DisplayPos.x + data.DisplaySize.x;
+        const float top = data.DisplayPos.y, bottom = data.DisplayPos.y + data.DisplaySize.y;
+        const std::array<float, 16> projection{
+            2.0f / (right - left), 0.0f, 0.0f, 0.0f,
+            0.0f, 2.0f / (top - bottom), 0.0f, 0.0f,
+            0.0f, 0.0f, -1.0f, 0.0f,
+            (right + left) / (left - right), (top + bottom) / (bottom - top), 0.0f, 1.0f};
+        glUniformMatrix4fv(uniforms_.projection, 1, GL_FALSE, projection.data());
+        glUniform1f(uniforms_.lo, r.lo);
+        glUniform1f(uniforms_.hi, r.hi);
+        glUniform1i(uniforms_.hasMask, r.mask.texture != 0 ? 1 : 0);
+        glUniform2f(uniforms_.valueUvScale, r.values.uvScale.x, r.values.uvScale.y);
+        glUniform2f(uniforms_.maskUvScale, r.mask.uvScale.x, r.mask.uvScale.y);
+        setColor(uniforms_.nanColor, colormap::kNanColor);
+        setColor(uniforms_.positiveInfColor, colormap::kPositiveInfColor);
+        setColor(uniforms_.negativeInfColor, colormap::kNegativeInfColor);
+        setColor(uniforms_.maskedColor, colormap::kMaskedColor);
+        glUniform1i(uniforms_.values, 0);
+        glUniform1i(uniforms_.colormap, 1);
+        glUniform1i(uniforms_.mask, 2);
+    }
+
+    static void bindTexture(int unit, GLuint texture) {
+        glActiveTexture(static_cast<GLenum>(GL_TEXTURE0 + unit));
+        glBindTexture(GL_TEXTURE_2D, texture);
+    }
+
+    GLuint program_ = 0;
+    Uniforms uniforms_{};
+    GLuint vao_ = 0, vbo_ = 0;
+    int maxTextureSize_ = 0;
+    std::map<colormap::Colormap, GlTexture> lookups_;
+    std::uint64_t generation_ = 0;
+    bool started_ = false;
+    std::vector<CachedMatrix> matrices_;                       // handle id − 1 → matrix
+    std::unordered_map<std::uint64_t, HeatmapHandle> handles_;  // caller's key → handle
+    std::deque<DrawRequest> requests_;                          // stable addresses for the callbacks
+    RendererStats stats_;
+};
+
+void drawCallback(const ImDrawList* /*list*/, const ImDrawCmd* command) {
+    const auto* request = static_cast<const DrawRequest*>(command->UserCallbackData);
+    request->renderer->execute(*request, *command);
+}
+
+}  // namespace
+
+std::unique_ptr<HeatmapRenderer> createGlRenderer(const GlRendererOptions& options) {
+    return std::make_unique<GlHeatmapRenderer>(options);
+}
+
+}  // namespace attnviz::render

@@ -1,0 +1,89 @@
+// heatmap_renderer.h — the narrow interface between the UI and the GPU: matrices in, textured quads out.
+//
+// A matrix becomes a texture once per Trace (the caller passes a generation number that changes with the
+// Trace); its colormap and display range are draw-time parameters, so changing them uploads nothing. Drawing
+// goes through an ImDrawList callback, so a heatmap sits in ImGui's draw order like any widget.
+//
+// What this interface deliberately does not expose: any GL type or header (GL lives in gl_*.cpp only, as in
+// Polyscope's render/engine.h), labels, colorbars or hover logic (that is src/ui), and CPU colors (that is
+// src/colormap, which the shader mirrors). A null implementation serves UI tests that have no window.
+#pragma once
+
+#include "colormap/colormap.h"
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace attnviz::render {
+
+// A row-major rows × cols matrix of floats, borrowed for the duration of a call (a Tensor slice).
+// Row 0 is drawn at the top, column 0 at the left.
+struct MatrixSlice {
+    std::span<const float> values;  // rows · cols values, row after row
+    int rows = 0;
+    int cols = 0;
+};
+
+// An uploaded matrix; 0 means "none" (nothing uploaded, or the upload failed).
+struct HeatmapHandle {
+    std::uint32_t id = 0;
+    explicit operator bool() const { return id != 0; }
+    friend bool operator==(const HeatmapHandle&, const HeatmapHandle&) = default;
+};
+
+struct HeatmapStyle {
+    colormap::Colormap map = colormap::Colormap::Viridis;
+    float lo = 0.0f;  // the colormap spans [lo, hi]; values outside are clamped to its ends
+    float hi = 1.0f;
+    // Optional mask, same columns as the values and either the same rows or one row (broadcast down, like a
+    // PyTorch b × 1 × 1 × l padding mask): 1 = keep, 0 = masked (drawn hatched in colormap::kMaskedColor).
+    HeatmapHandle mask;
+};
+
+struct RendererStats {
+    std::uint64_t uploads = 0;        // matrices uploaded at full resolution since creation
+    std::uint64_t pooledUploads = 0;  // max-|x| pooled copies made for heatmaps drawn smaller than their cells
+    int liveTextures = 0;             // textures held now (full-resolution and pooled)
+    int maxTextureSize = 0;           // the driver's limit (or the override); 0 for the null renderer
+};
+
+class HeatmapRenderer {
+public:
+    virtual ~HeatmapRenderer() = default;
+
+    // Once per frame, before any heatmap() or draw(). A generation different from the previous frame's (a
+    // new Trace) drops every cached texture; the same generation keeps them all.
+    virtual void beginFrame(std::uint64_t generation) = 0;
+
+    // The texture of `key` in this generation. `slice` is uploaded the first time the key is asked for and
+    // ignored afterwards, so calling this every frame costs a hash lookup. With `transpose`, the matrix is
+    // stored as cols × rows (for drawing Kᵀ from K without a copy in the caller).
+    virtual HeatmapHandle heatmap(std::uint64_t key, const MatrixSlice& slice, bool transpose = false) = 0;
+
+    // Appends to `list` a draw of `handle` filling [min, max] (ImGui screen coordinates), then
+    // ImDrawCallback_ResetRenderState so ImGui's own drawing resumes with its state. If the rectangle has
+    // fewer pixels than the matrix has cells along an axis, a max-|x| pooled copy is drawn instead (see
+    // downsample.h), so a single large value never disappears between pixels.
+    virtual void draw(ImDrawList& list, HeatmapHandle handle, ImVec2 min, ImVec2 max, const HeatmapStyle& style) = 0;
+
+    virtual RendererStats stats() const = 0;
+};
+
+struct GlRendererOptions {
+    std::filesystem::path shaderDir;  // holds heatmap.vert and heatmap.frag; missing → the embedded copies
+    int maxTextureSize = 0;           // 0 → GL_MAX_TEXTURE_SIZE; smaller values exercise the pooling path
+};
+
+// The OpenGL 3.3 core implementation. Needs a current context (after ImGui_ImplOpenGL3_Init). Throws
+// std::runtime_error with the compiler's log when neither the shader files nor the embedded copies compile.
+std::unique_ptr<HeatmapRenderer> createGlRenderer(const GlRendererOptions& options);
+
+// Draws nothing and counts uploads: for UI tests without a window or GPU.
+std::unique_ptr<HeatmapRenderer> createNullRenderer();
+
+}  // namespace attnviz::render

@@ -1,0 +1,62 @@
+// app.h — the application without a window: owns the AppState and the ModelRun on screen, recomputes only
+// when the inputs (AppState::spec) differ from the last ones asked for (on a worker thread for big sizes),
+// and lays the panels out in the current ImGui frame.
+//
+// The main loop (src/app/gui_main.cpp) calls frame() between ImGui::NewFrame() and ImGui::Render(); tests do
+// the same with the null renderer and no window. App does not create windows, load fonts or persist
+// settings (src/app does), and makes no GL call (textures go through render::HeatmapRenderer).
+#pragma once
+
+#include "ui/model_runner.h"
+#include "ui/view_context.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnviz::ui {
+
+class App {
+public:
+    // Starts computing state.spec at once (inline when small).
+    explicit App(AppState state);
+
+    // One frame of UI into the current ImGui frame. `scale` is the UI scale (1 at the base font size).
+    void frame(render::HeatmapRenderer& renderer, const Fonts& fonts, float scale);
+
+    AppState& state() { return state_; }
+    const AppState& state() const { return state_; }
+    // The run on screen; null until the first one is computed (or if the first inputs were rejected).
+    const core::ModelRun* run() const { return run_.get(); }
+    // Changes exactly when the run on screen changes (the renderer re-uploads textures then).
+    std::uint64_t generation() const { return generation_; }
+    bool computing() const { return runner_.busy(); }
+    const std::string& error() const { return error_; }
+    // What the inspector explained this frame (the cell hovered in the previous frame, or the pinned one).
+    const std::optional<Explanation>& explanation() const { return explanation_; }
+    // The heatmaps drawn this frame, with their cell rectangles.
+    const std::vector<DrawnHeatmap>& drawnHeatmaps() const { return drawn_; }
+    // Blocks until any background computation has finished and its result is on screen (tests).
+    void waitForRun();
+
+private:
+    void requestRun();
+    void takeFinishedRun();
+    void clampViewToRun();
+    void drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, float scale);
+    void drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float sideWidth);
+
+    AppState state_;
+    core::ModelSpec requested_;  // the inputs of the newest computation asked for
+    ModelRunner runner_;
+    std::shared_ptr<const core::ModelRun> run_;
+    std::uint64_t generation_ = 0;
+    std::string error_;
+    SummaryCache summaries_;
+    std::optional<Explanation> explanation_;
+    std::vector<DrawnHeatmap> drawn_;
+};
+
+}  // namespace attnviz::ui

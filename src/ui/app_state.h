@@ -1,0 +1,92 @@
+// app_state.h — what the user chose, as one plain struct (Tracy's ViewData): the inputs of the forward pass,
+// what is on screen, what the mouse points at. Panels read it and change it; App recomputes the forward pass
+// when (and only when) a panel reports that it changed `spec`.
+//
+// What it deliberately does not hold: computed data (the ModelRun lives in App), GL or ImGui objects, or
+// anything about windows and files (src/app persists the parts worth keeping between sessions).
+#pragma once
+
+#include "colormap/colormap.h"
+#include "core/model.h"
+#include "core/stages.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace attnviz::ui {
+
+// Matrices a ModelRun has besides its Trace: stage 1 draws E[ids] + PE = X.
+enum class MatrixSource { Trace, TokenEmbeddings, Positions };
+
+// One matrix on screen: a Trace tensor's (batch, head) slice, or one of the extras. The batch element is
+// AppState::batch for every matrix on screen, so it is not repeated here.
+struct MatrixRef {
+    MatrixSource source = MatrixSource::Trace;
+    core::TensorId tensor = core::TensorId::X;  // when source == Trace
+    int head = 0;                               // for b × h × … tensors; 0 otherwise
+    friend bool operator==(const MatrixRef&, const MatrixRef&) = default;
+};
+
+// One cell in the matrix's own (row, col), not in screen order: Kᵀ drawn transposed still reports K's cell.
+struct CellRef {
+    MatrixRef matrix;
+    int row = 0;
+    int col = 0;
+    friend bool operator==(const CellRef&, const CellRef&) = default;
+};
+
+// Which matrix a projection stage shows: X W^Q = Q, X W^K = K or X W^V = V.
+enum class Projection { Query, Key, Value };
+
+// What "Export PNG…" asks for; the app wires AppState::exportPng to the PNG export (issue 4).
+struct ExportRequest {
+    bool allStages = false;      // every stage, else only `stage`
+    core::StageId stage = core::StageId::Tokens;
+    int head = 0;
+    int batch = 0;
+    std::string directory;       // where the files go
+    colormap::Colormap sequential = colormap::Colormap::Viridis;
+    colormap::Colormap diverging = colormap::Colormap::Coolwarm;
+};
+// Returns one line for the status bar ("Wrote 11 figures to …" or what went wrong).
+using ExportHook = std::function<std::string(const core::ModelRun&, const ExportRequest&)>;
+
+struct AppState {
+    // [Inputs] Changing these recomputes the Trace.
+    core::ModelSpec spec;
+
+    // [View] What is on screen.
+    int batch = 0;                                  // which sentence of the batch
+    core::StageId stage = core::StageId::Tokens;
+    int head = 0;                                   // the focused head
+    bool allHeads = false;                          // centre: every head's map instead of the focused one
+    Projection projection = Projection::Query;      // stage 2: which of Q, K, V
+    colormap::Colormap sequential = colormap::Colormap::Viridis;  // probabilities, fixed [0, 1]
+    colormap::Colormap diverging = colormap::Colormap::Coolwarm;  // signed values, ±max|x|
+    bool showValues = true;                         // numbers inside cells that are big enough
+    bool showControls = true;                       // left panel
+    bool showSidePanel = true;                      // right panel: heads, token lines, inspector
+
+    // [Playback]
+    bool autoplay = false;
+    float secondsPerStage = 4.0f;
+    float autoplayElapsed = 0.0f;
+
+    // [Pointer] Set by the matrix views each frame; read by the inspector and the highlights.
+    std::optional<CellRef> hovered;
+    std::optional<CellRef> pinned;                  // a clicked cell stays explained until Esc or another click
+
+    // [Requests] One-frame flags a key or menu sets and a panel consumes.
+    bool focusSentence = false;
+    bool quitRequested = false;
+    bool openExportDialog = false;
+
+    // [Export] Hook and settings for "Export PNG…"; the status line shows the hook's answer.
+    ExportHook exportPng;
+    std::string exportDirectory;
+    bool exportAllStages = false;
+    std::string status;
+};
+
+}  // namespace attnviz::ui

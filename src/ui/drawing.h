@@ -1,0 +1,32 @@
+// drawing.h — small ImDrawList helpers the panels share: head colors, text fitted to a width, vertical text,
+// the hatched "masked" swatch, contrast text on a colored cell.
+//
+// ImGui only (no GL, no app state). Does not lay anything out: callers pass positions.
+#pragma once
+
+#include "colormap/colormap.h"
+
+#include <imgui.h>
+
+#include <string>
+
+namespace attnviz::ui {
+
+// Head i's color (colormap/head_colors.h) with the given alpha (0–255).
+ImU32 headColor(int head, int alpha = 255);
+ImU32 toImU32(colormap::Rgb8 color, int alpha = 255);
+// Black or white, whichever reads better on `background`.
+ImU32 contrastText(colormap::Rgb8 background);
+
+// `text` shortened with "…" so that it is at most `maxWidth` wide in `font` at `size` (whole code points).
+std::string fitText(const std::string& text, float maxWidth, ImFont* font, float size);
+// Number of code points of a UTF-8 string.
+int codepointCount(const std::string& text);
+
+// Text turned 90° counter-clockwise, reading bottom to top, its first character at `bottomLeft`.
+void addVerticalText(ImDrawList& list, ImFont* font, float size, ImVec2 bottomLeft, ImU32 color, const std::string& text);
+
+// A rectangle in the masked color with diagonal stripes, as heatmap.frag draws masked cells.
+void addHatchedRect(ImDrawList& list, ImVec2 min, ImVec2 max);
+
+}  // namespace attnviz::ui

@@ -1,0 +1,59 @@
+// matrix_info.h — what the views need to know about one on-screen matrix: its data slice, its name, its
+// shape in paper notation and as a PyTorch tensor, what its rows and columns are (tokens or feature
+// indices), its head blocks and how it is colored.
+//
+// Reads a ModelRun; draws nothing, and knows nothing of layout or GL. One place for these facts, so the
+// heatmap widget, the inspector and the tests agree on them.
+#pragma once
+
+#include "render/heatmap_renderer.h"
+#include "ui/app_state.h"
+
+#include <cstdint>
+#include <string>
+
+namespace attnviz::ui {
+
+// What one axis of a matrix counts.
+enum class Axis {
+    QueryTokens,  // rows of Q, S, A, Z, O: the tokens that ask
+    KeyTokens,    // rows of X, K, V and columns of S, A: the tokens that are looked at
+    Features,     // d_model, d_k or d_v indices
+    Broadcast,    // the single row of a b × 1 × 1 × l padding mask
+};
+
+struct MatrixInfo {
+    render::MatrixSlice slice;  // rows × cols of the chosen batch element and head, row-major
+    Axis rowAxis = Axis::Features;
+    Axis colAxis = Axis::Features;
+    std::string name;           // "Q₂", "W^Q", "E[ids]"
+    std::string paperShape;     // the matrix as in the paper: "l × d_k"
+    std::string tensorShape;    // the whole tensor as PyTorch holds it: "b × h × l × d_k"
+    std::string numericShape;   // the same in numbers: "1 × 8 × 13 × 8"
+    int headBlockCols = 0;      // > 0: columns are h blocks of this width (W^Q, Q, Z …), one per head
+    int headBlockRows = 0;      // > 0: rows are h blocks (W^O)
+    bool probability = false;   // fixed [0, 1] on a sequential map; else ±max|x| on a diverging one
+};
+
+// Whether the tensor has one matrix per head (b × h × … with h > 1 slices).
+bool isPerHead(core::TensorId tensor);
+// Whether the run holds data for `ref` (no mask tensor when the mask is off, no X_dec in self-attention).
+bool hasMatrix(const core::ModelRun& run, const MatrixRef& ref);
+// Everything above for `ref` at batch element `batch`. Requires hasMatrix(run, ref).
+MatrixInfo matrixInfo(const core::ModelRun& run, const MatrixRef& ref, int batch);
+// Only the data slice (cheap: no strings), for code that reads many values.
+render::MatrixSlice matrixSlice(const core::ModelRun& run, const MatrixRef& ref, int batch);
+inline float valueAt(const render::MatrixSlice& m, int row, int col) {
+    return m.values[static_cast<std::size_t>(row) * static_cast<std::size_t>(m.cols) + static_cast<std::size_t>(col)];
+}
+
+// The token an axis index stands for ("<pad>" past the sentence end); for feature axes the index itself.
+std::string axisLabel(const core::ModelRun& run, Axis axis, int batch, int index);
+// "₂" for head 2 (Unicode subscript digits).
+std::string subscript(int number);
+// A key for HeatmapRenderer::heatmap(): one per (matrix, batch, transposed, mask-or-values).
+std::uint64_t textureKey(const MatrixRef& ref, int batch, bool transposed, bool isMask = false);
+// The tensor whose range colors `ref`: E[ids], PE and X share X's, so E + PE = X reads in one scale.
+core::TensorId rangeTensor(const MatrixRef& ref);
+
+}  // namespace attnviz::ui

@@ -1,0 +1,89 @@
+// model_runner.cpp — inline or worker-thread forward passes. See model_runner.h.
+#include "ui/model_runner.h"
+
+#include "core/tokenizer.h"
+
+#include <chrono>
+#include <new>
+
+namespace attnviz::ui {
+
+bool sameInputs(const core::ModelSpec& a, const core::ModelSpec& b) {
+    const core::AttentionConfig &x = a.attention, &y = b.attention;
+    return a.sentences == b.sentences && a.decoderSentences == b.decoderSentences && a.seed == b.seed &&
+           a.positional == b.positional && a.prependCls == b.prependCls && a.biases == b.biases && a.tokenLimit == b.tokenLimit &&
+           a.customWeights.has_value() == b.customWeights.has_value() && a.embeddingTable == b.embeddingTable &&
+           a.cellEdits == b.cellEdits && a.encoderSelfAttentionFirst == b.encoderSelfAttentionFirst &&
+           a.decoderCausalSelfAttentionFirst == b.decoderCausalSelfAttentionFirst && x.dModel == y.dModel && x.heads == y.heads &&
+           x.dK == y.dK && x.dV == y.dV && x.mask == y.mask && x.fill == y.fill && x.softmax == y.softmax && x.scale == y.scale &&
+           x.comparePerHead == y.comparePerHead;
+}
+
+bool computesInstantly(const core::ModelSpec& spec) {
+    if (spec.attention.dModel > 512) return false;
+    const core::TokenizeOptions options{spec.prependCls, spec.tokenLimit};
+    for (const std::string& sentence : spec.sentences) {
+        try {
+            if (core::tokenize(sentence, options).size() > 128) return false;
+        } catch (const core::InputError&) {
+            // runModel reports it; it costs nothing to find out inline.
+        }
+    }
+    return true;
+}
+
+RunResult computeRun(const core::ModelSpec& spec) {
+    try {
+        return {std::make_shared<const core::ModelRun>(core::runModel(spec)), {}};
+    } catch (const core::InputError& error) {
+        return {nullptr, error.what()};
+    } catch (const std::bad_alloc&) {
+        return {nullptr, "Not enough memory for these sizes; try a smaller d_model or a shorter sentence."};
+    }
+}
+
+ModelRunner::~ModelRunner() { wait(); }
+
+void ModelRunner::request(const core::ModelSpec& spec) {
+    if (busy()) {
+        queued_ = spec;
+        return;
+    }
+    if (computesInstantly(spec)) {
+        ready_ = computeRun(spec);
+        return;
+    }
+    startWorker(spec);
+}
+
+void ModelRunner::startWorker(core::ModelSpec spec) {
+    worker_ = std::async(std::launch::async, [spec = std::move(spec)] { return computeRun(spec); });
+}
+
+bool ModelRunner::busy() const {
+    return worker_.valid() && worker_.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
+}
+
+std::optional<RunResult> ModelRunner::poll() {
+    if (worker_.valid() && !busy()) {
+        ready_ = worker_.get();
+        if (queued_) {
+            core::ModelSpec next = std::move(*queued_);
+            queued_.reset();
+            request(next);
+        }
+    }
+    std::optional<RunResult> result = std::move(ready_);
+    ready_.reset();
+    return result;
+}
+
+void ModelRunner::wait() {
+    while (worker_.valid()) {
+        worker_.wait();
+        std::optional<RunResult> result = poll();
+        if (result) ready_ = std::move(result);
+    }
+}
+
+}  // namespace attnviz::ui

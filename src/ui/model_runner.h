@@ -1,0 +1,55 @@
+// model_runner.h — computes ModelRuns, on the caller's thread when they are small and on a worker thread
+// when they are not, so the UI never freezes: it keeps showing the previous run and says "computing…".
+//
+// Only the newest request matters: a request made while the worker is busy replaces any queued one and
+// starts when the worker is done. Does not decide what to compute (App does) or touch ImGui.
+#pragma once
+
+#include "core/model.h"
+
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace attnviz::ui {
+
+struct RunResult {
+    std::shared_ptr<const core::ModelRun> run;  // null when the inputs were rejected
+    std::string error;                          // one sentence a user can act on
+};
+
+// Whether two specs give the same numbers (custom weights compare by presence and embedding tables by
+// identity: the UI cannot edit them).
+bool sameInputs(const core::ModelSpec& a, const core::ModelSpec& b);
+
+// Whether a spec is small enough to compute between two frames: up to l = 128 and d_model = 512.
+bool computesInstantly(const core::ModelSpec& spec);
+
+class ModelRunner {
+public:
+    ModelRunner() = default;
+    ModelRunner(const ModelRunner&) = delete;
+    ModelRunner& operator=(const ModelRunner&) = delete;
+    ~ModelRunner();
+
+    // Computes `spec` now if computesInstantly(spec), else on the worker (queued behind a running job).
+    void request(const core::ModelSpec& spec);
+    // The newest finished result not yet taken, if any.
+    std::optional<RunResult> poll();
+    bool busy() const;
+    // Blocks until the worker and the queue are done (tests, shutdown).
+    void wait();
+
+private:
+    void startWorker(core::ModelSpec spec);
+
+    std::future<RunResult> worker_;
+    std::optional<core::ModelSpec> queued_;
+    std::optional<RunResult> ready_;
+};
+
+// runModel with InputError (and allocation failures) turned into RunResult::error.
+RunResult computeRun(const core::ModelSpec& spec);
+
+}  // namespace attnviz::ui

@@ -1,0 +1,179 @@
+// test_gl_heatmap.cpp — the GL renderer draws what the CPU sampler says (shaders/heatmap.frag mirrors
+// colormap::sample exactly), special values and masks get their own colors, a single spike survives when a
+// matrix has more cells than pixels or than the texture limit, and textures are uploaded once per run.
+// Needs a display: ctest label `gui` (scripts/test runs it under xvfb-run).
+#include "colormap/colormap.h"
+#include "gl_window.h"
+#include "render/heatmap_renderer.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+namespace attnviz::test {
+namespace {
+
+using colormap::Colormap;
+using colormap::Rgb8;
+
+Rgb8 pixel(const render::RgbaImage& image, int x, int y) {
+    const std::size_t at = (static_cast<std::size_t>(y) * image.width + x) * 4;
+    return {image.pixels[at], image.pixels[at + 1], image.pixels[at + 2]};
+}
+
+render::MatrixSlice row(const std::vector<float>& values) { return {values, 1, static_cast<int>(values.size())}; }
+
+std::filesystem::path shaderDir() { return std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "shaders"; }
+
+// Draws a 1 × n matrix over the full width of the top `height` rows, one frame, and reads the window back.
+render::RgbaImage drawRow(GlWindow& window, render::HeatmapRenderer& r, const std::vector<float>& values,
+                          const render::HeatmapStyle& style, float width, float height = 16.0f) {
+    return window.frame([&](ImDrawList& list) {
+        r.beginFrame(1);
+        r.draw(list, r.heatmap(1, row(values)), {0.0f, 0.0f}, {width, height}, style);
+    });
+}
+
+}  // namespace
+
+TEST_CASE("the shader colors every colormap bucket exactly as colormap::sample does") {
+    GlWindow window(512, 32);
+    for (const std::filesystem::path& dir : {shaderDir(), std::filesystem::path("/nonexistent")}) {  // files, then embedded
+        auto renderer = render::createGlRenderer({dir});
+        for (Colormap map : colormap::allColormaps()) {
+            const float lo = -2.0f, hi = 3.0f;
+            std::vector<float> centres;
+            for (int i = 0; i < colormap::kTableSize; ++i) centres.push_back(lo + (static_cast<float>(i) + 0.5f) / 256.0f * (hi - lo));
+            const render::RgbaImage image = drawRow(window, *renderer, centres, {map, lo, hi, {}}, 512.0f);
+            int mismatches = 0;
+            for (int i = 0; i < colormap::kTableSize; ++i) mismatches += pixel(image, 2 * i + 1, 8) == colormap::sample(map, centres[static_cast<std::size_t>(i)], lo, hi) ? 0 : 1;
+            CHECK_MESSAGE(mismatches == 0, colormap::name(map), " from ", dir.string());
+        }
+    }
+}
+
+TEST_CASE("random values, clamped ends, NaN and infinities match the CPU sampler") {
+    GlWindow window(500, 32);
+    auto renderer = render::createGlRenderer({shaderDir()});
+    std::mt19937 random(7);
+    std::uniform_real_distribution<float> uniform(-1.3f, 1.3f);  // beyond ±1 on purpose: clamped
+    std::vector<float> values(500);
+    for (float& v : values) v = uniform(random);
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    values[10] = nan;
+    values[11] = inf;
+    values[12] = -inf;
+    const render::RgbaImage image = drawRow(window, *renderer, values, {Colormap::Coolwarm, -1.0f, 1.0f, {}}, 500.0f);
+    for (int i = 0; i < 500; ++i) {
+        const float v = values[static_cast<std::size_t>(i)];
+        const float t = (v + 1.0f) / 2.0f * 256.0f;
+        const bool onBoundary = std::isfinite(t) && std::fabs(t - std::round(t)) < 1e-3f && t > 0.0f && t < 256.0f;
+        if (!onBoundary) CHECK_MESSAGE(pixel(image, i, 8) == colormap::sample(Colormap::Coolwarm, v, -1.0f, 1.0f), "value ", v);
+    }
+    CHECK(pixel(image, 10, 8) == colormap::kNanColor);
+    CHECK(pixel(image, 11, 8) == colormap::kPositiveInfColor);
+    CHECK(pixel(image, 12, 8) == colormap::kNegativeInfColor);
+
+    const render::RgbaImage flat = drawRow(window, *renderer, {0.0f, 5.0f}, {Colormap::Viridis, 1.0f, 1.0f, {}}, 100.0f);
+    CHECK(pixel(flat, 10, 8) == colormap::table(Colormap::Viridis)[128]);  // degenerate range: the middle
+}
+
+TEST_CASE("masked cells are hatched in the masked color, with a mask broadcast down the rows") {
+    GlWindow window(200, 100);
+    auto renderer = render::createGlRenderer({shaderDir()});
+    const std::vector<float> values{0.2f, 0.9f, 0.4f, 0.6f};  // 2 × 2
+    const std::vector<float> mask{1.0f, 0.0f};                 // 1 × 2: column 1 masked in every row
+    const render::RgbaImage image = window.frame([&](ImDrawList& list) {
+        renderer->beginFrame(1);
+        const render::HeatmapHandle m = renderer->heatmap(2, {mask, 1, 2});
+        renderer->draw(list, renderer->heatmap(1, {values, 2, 2}), {0, 0}, {200, 100}, {Colormap::Viridis, 0.0f, 1.0f, m});
+    });
+    const Rgb8 grey = colormap::kMaskedColor;
+    const Rgb8 dark{static_cast<std::uint8_t>(grey.r * 0.7f), static_cast<std::uint8_t>(grey.g * 0.7f), static_cast<std::uint8_t>(grey.b * 0.7f)};
+    int masked = 0, total = 0;
+    for (int y = 0; y < 100; ++y) {
+        for (int x = 110; x < 200; ++x, ++total) {
+            const Rgb8 p = pixel(image, x, y);
+            const bool hatch = std::abs(p.r - dark.r) <= 1 && std::abs(p.g - dark.g) <= 1 && std::abs(p.b - dark.b) <= 1;
+            masked += p == grey || hatch ? 1 : 0;
+        }
+    }
+    CHECK(masked == total);
+    CHECK(pixel(image, 50, 25) == colormap::sample(Colormap::Viridis, 0.2f, 0.0f, 1.0f));
+    CHECK(pixel(image, 50, 75) == colormap::sample(Colormap::Viridis, 0.4f, 0.0f, 1.0f));
+}
+
+TEST_CASE("a single spike stays visible when 4096 cells share 256 pixels") {
+    GlWindow window(256, 32);
+    auto renderer = render::createGlRenderer({shaderDir()});
+    std::vector<float> values(4096, 0.0f);
+    values[3001] = -5.0f;
+    const render::RgbaImage image = drawRow(window, *renderer, values, {Colormap::Coolwarm, -5.0f, 5.0f, {}}, 256.0f);
+    const Rgb8 spike = colormap::sample(Colormap::Coolwarm, -5.0f, -5.0f, 5.0f);
+    int found = 0;
+    for (int x = 0; x < 256; ++x) found += pixel(image, x, 8) == spike ? 1 : 0;
+    CHECK(found == 1);
+    CHECK(pixel(image, 3001 / 16, 8) == spike);  // where it belongs
+    CHECK(renderer->stats().pooledUploads == 1);
+}
+
+TEST_CASE("a matrix larger than the texture limit is pooled on upload and still draws") {
+    GlWindow window(300, 200);
+    auto renderer = render::createGlRenderer({shaderDir(), 64});
+    CHECK(renderer->stats().maxTextureSize == 64);
+    std::vector<float> values(200 * 300, 0.0f);
+    values[150 * 300 + 250] = 1.0f;  // row 150, column 250
+    const render::RgbaImage image = window.frame([&](ImDrawList& list) {
+        renderer->beginFrame(1);
+        renderer->draw(list, renderer->heatmap(1, {values, 200, 300}), {0, 0}, {300, 200}, {Colormap::Viridis, 0.0f, 1.0f, {}});
+    });
+    // 200 × 300 under a 64 limit: pooled by 4 rows × 8 columns, so the spike fills its whole 8 × 4 block.
+    const Rgb8 top = colormap::table(Colormap::Viridis)[255];
+    int found = 0, inBlock = 0;
+    for (int y = 0; y < 200; ++y) {
+        for (int x = 0; x < 300; ++x) {
+            if (pixel(image, x, y) != top) continue;
+            ++found;
+            inBlock += x / 8 == 250 / 8 && y / 4 == 150 / 4 ? 1 : 0;
+        }
+    }
+    CHECK(found == 32);
+    CHECK(inBlock == found);
+}
+
+TEST_CASE("textures upload once per generation, and colormap or range changes upload nothing") {
+    GlWindow window(64, 64);
+    auto renderer = render::createGlRenderer({shaderDir()});
+    const std::vector<float> values{0.0f, 1.0f, 2.0f, 3.0f};
+    for (int frame = 0; frame < 3; ++frame) {
+        window.frame([&](ImDrawList& list) {
+            renderer->beginFrame(5);
+            renderer->draw(list, renderer->heatmap(9, {values, 2, 2}), {0, 0}, {64, 64}, {frame == 1 ? Colormap::Magma : Colormap::Viridis, 0.0f, 3.0f + static_cast<float>(frame), {}});
+        });
+    }
+    CHECK(renderer->stats().uploads == 1);
+    window.frame([&](ImDrawList& list) {
+        renderer->beginFrame(6);
+        renderer->draw(list, renderer->heatmap(9, {values, 2, 2}), {0, 0}, {64, 64}, {});
+    });
+    CHECK(renderer->stats().uploads == 2);
+    CHECK(renderer->stats().liveTextures == 1);
+}
+
+TEST_CASE("a transposed upload draws cols × rows") {
+    GlWindow window(100, 150);
+    auto renderer = render::createGlRenderer({shaderDir()});
+    const std::vector<float> values{0.0f, 0.1f, 0.2f,
+                                    0.6f, 0.7f, 0.8f};  // 2 × 3 → drawn 3 × 2
+    const render::RgbaImage image = window.frame([&](ImDrawList& list) {
+        renderer->beginFrame(1);
+        renderer->draw(list, renderer->heatmap(1, {values, 2, 3}, true), {0, 0}, {100, 150}, {Colormap::Viridis, 0.0f, 1.0f, {}});
+    });
+    CHECK(pixel(image, 75, 25) == colormap::sample(Colormap::Viridis, 0.6f, 0.0f, 1.0f));   // display (0, 1) = source (1, 0)
+    CHECK(pixel(image, 25, 125) == colormap::sample(Colormap::Viridis, 0.2f, 0.0f, 1.0f));  // display (2, 0) = source (0, 2)
+}
+
+}  // namespace attnviz::test

@@ -1,0 +1,127 @@
+// test_gui_screenshots.cpp — the built binary, as a user runs it: `attnviz --screenshot` for every stage under
+// the display it is given (scripts/test: xvfb-run), each PNG checked for its size, for not being blank and
+// for heatmap pixels in colormap colors. Also: without a display it fails with one clear line.
+// ATTNVIZ_BINARY (environment) overrides the binary under test. Files go to $TMPDIR/attnviz-gui-test-PID/
+// (the screenshots stay there to be looked at).
+#include "colormap/colormap.h"
+
+#include <doctest/doctest.h>
+#include <stb_image.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <algorithm>
+#include <vector>
+#include <string>
+#include <unistd.h>
+
+namespace attnviz::test {
+namespace {
+
+// Everything the tests write goes here, never into the directory they were started from.
+std::filesystem::path scratch() {
+    static const std::filesystem::path dir = [] {
+        const std::filesystem::path d = std::filesystem::temp_directory_path() / ("attnviz-gui-test-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(d / "screenshots");
+        return d;
+    }();
+    return dir;
+}
+
+std::string binary() {
+    const char* override = std::getenv("ATTNVIZ_BINARY");
+    return override != nullptr ? std::filesystem::absolute(override).string() : ATTNVIZ_BINARY;
+}
+
+struct Png {
+    int width = 0, height = 0;
+    std::vector<unsigned char> rgb;
+};
+
+Png load(const std::filesystem::path& file) {
+    Png png;
+    int channels = 0;
+    unsigned char* data = stbi_load(file.string().c_str(), &png.width, &png.height, &channels, 3);
+    REQUIRE_MESSAGE(data != nullptr, "cannot read ", file.string());
+    png.rgb.assign(data, data + static_cast<std::size_t>(png.width) * png.height * 3);
+    stbi_image_free(data);
+    return png;
+}
+
+// Pixels whose color is exactly an entry of a colormap table: heatmap cells (text and UI use other colors).
+int colormapPixels(const Png& png) {
+    std::set<std::uint32_t> entries;
+    for (colormap::Colormap map : colormap::allColormaps()) {
+        for (const colormap::Rgb8& c : colormap::table(map)) entries.insert(std::uint32_t{c.r} << 16 | std::uint32_t{c.g} << 8 | c.b);
+    }
+    int count = 0;
+    for (std::size_t i = 0; i < png.rgb.size(); i += 3) {
+        count += entries.count(std::uint32_t{png.rgb[i]} << 16 | std::uint32_t{png.rgb[i + 1]} << 8 | png.rgb[i + 2]) != 0 ? 1 : 0;
+    }
+    return count;
+}
+
+int distinctColors(const Png& png) {
+    std::set<std::uint32_t> colors;
+    for (std::size_t i = 0; i < png.rgb.size(); i += 3) colors.insert(std::uint32_t{png.rgb[i]} << 16 | std::uint32_t{png.rgb[i + 1]} << 8 | png.rgb[i + 2]);
+    return static_cast<int>(colors.size());
+}
+
+int run(const std::string& arguments, const std::string& environment = "") {
+    const std::string command = "cd '" + scratch().string() + "' && " + environment + " '" + binary() + "' " + arguments +
+                                " > /dev/null 2> attnviz-stderr.txt";
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string stderrText() {
+    std::ifstream in(scratch() / "attnviz-stderr.txt");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("--screenshot of every stage: right size, not blank, heatmaps in colormap colors") {
+    const std::filesystem::path dir = scratch() / "screenshots";
+    for (int stage = 0; stage < 11; ++stage) {
+        const std::filesystem::path file = dir / ("stage-" + std::to_string(stage) + ".png");
+        std::filesystem::remove(file);
+        const int status = run("--screenshot '" + file.string() + "' --stage " + std::to_string(stage) + " --head 2 --size 1280x800");
+        REQUIRE_MESSAGE(status == 0, "stage ", stage, ": ", stderrText());
+        const Png png = load(file);
+        CHECK(png.width == 1280);
+        CHECK(png.height == 800);
+        CHECK_MESSAGE(distinctColors(png) > 200, "stage ", stage, " looks blank");
+        CHECK_MESSAGE(colormapPixels(png) > (stage == 0 ? 2000 : 20000), "stage ", stage, " shows too few heatmap pixels");
+    }
+}
+
+TEST_CASE("--screenshot at the tiny and GPT-2 sizes, with a causal mask") {
+    const std::filesystem::path file = scratch() / "screenshots" / "sizes-mask.png";
+    for (const std::string sizes : {"--d-model 8 --heads 2", "--d-model 768 --heads 12"}) {
+        REQUIRE_MESSAGE(run("--screenshot '" + file.string() + "' --stage mask --mask causal " + sizes + " --size 1600x1000") == 0, stderrText());
+        const Png png = load(file);
+        CHECK(png.width == 1600);
+        CHECK(colormapPixels(png) > 20000);
+    }
+}
+
+TEST_CASE("bad GUI options and a missing display end in one clear line, not a crash") {
+    CHECK(run("--screenshot x.png --stage 11") == 2);
+    CHECK(stderrText().find("--stage 11") != std::string::npos);
+    CHECK(run("--screenshot x.png --head 8") == 2);
+    CHECK(run("--screenshot x.png --size 10x10") == 2);
+    CHECK(run("--screenshot x.png", "env -u DISPLAY -u WAYLAND_DISPLAY") == 3);
+    const std::string message = stderrText();
+    CHECK(message.find("DISPLAY") != std::string::npos);
+    CHECK(message.find("attnviz export") != std::string::npos);
+    CHECK(std::count(message.begin(), message.end(), '\n') == 1);
+}
+
+}  // namespace attnviz::test

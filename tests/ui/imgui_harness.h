@@ -1,0 +1,112 @@
+// imgui_harness.h — runs App frames without a window (ImGui's example_null): a context with a built font
+// atlas, DisplaySize and DeltaTime, key codes mapped like GLFW's, and input fed through io.MousePos,
+// io.MouseDown[], io.KeysDown[] and io.AddInputCharacter (Dear ImGui 1.86). Textures go to the null renderer.
+#pragma once
+
+#include "render/heatmap_renderer.h"
+#include "ui/app.h"
+
+#include <imgui.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace attnviz::test {
+
+// GLFW's key codes, which the real backend puts in io.KeysDown[] (digits and letters are ASCII).
+inline constexpr int kKeyLeft = 263, kKeyRight = 262, kKeyHome = 268, kKeyEnd = 269, kKeySpace = 32, kKeyEscape = 256,
+                     kKeyBackspace = 259, kKeyEnter = 257;
+
+class ImGuiHarness {
+public:
+    // `scale` is the UI scale App gets (2 on a HiDPI screen, with fonts twice as big).
+    explicit ImGuiHarness(ImVec2 displaySize = {1600.0f, 1000.0f}, float scale = 1.0f) : renderer_(render::createNullRenderer()), scale_(scale) {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = displaySize;
+        io.DeltaTime = 1.0f / 60.0f;
+        unsigned char* pixels = nullptr;
+        int width = 0, height = 0;
+        ImFontConfig font;
+        font.SizePixels = 13.0f * scale;
+        io.Fonts->AddFontDefault(&font);
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);  // builds the atlas
+        ImGui::GetStyle().ScaleAllSizes(scale);
+        io.KeyMap[ImGuiKey_LeftArrow] = kKeyLeft;
+        io.KeyMap[ImGuiKey_RightArrow] = kKeyRight;
+        io.KeyMap[ImGuiKey_Home] = kKeyHome;
+        io.KeyMap[ImGuiKey_End] = kKeyEnd;
+        io.KeyMap[ImGuiKey_Space] = kKeySpace;
+        io.KeyMap[ImGuiKey_Escape] = kKeyEscape;
+        io.KeyMap[ImGuiKey_Backspace] = kKeyBackspace;
+        io.KeyMap[ImGuiKey_Enter] = kKeyEnter;
+    }
+    ImGuiHarness(const ImGuiHarness&) = delete;
+    ImGuiHarness& operator=(const ImGuiHarness&) = delete;
+    ~ImGuiHarness() { ImGui::DestroyContext(); }
+
+    void frame(ui::App& app) {
+        ImGui::NewFrame();
+        app.frame(*renderer_, fonts_, scale_);
+        ImGui::Render();
+    }
+    void frames(ui::App& app, int count) {
+        for (int i = 0; i < count; ++i) frame(app);
+    }
+    // Down for one frame, up for the next (ImGui sees a press).
+    void pressKey(ui::App& app, int key, bool ctrl = false) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.KeyCtrl = ctrl;
+        io.KeysDown[key] = true;
+        frame(app);
+        io.KeysDown[key] = false;
+        io.KeyCtrl = false;
+        frame(app);
+    }
+    void hover(ui::App& app, ImVec2 at) {
+        ImGui::GetIO().MousePos = at;
+        frames(app, 2);  // the first frame finds the cell, the second explains it
+    }
+    void click(ui::App& app, ImVec2 at) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = at;
+        frame(app);
+        io.MouseDown[0] = true;
+        frame(app);
+        io.MouseDown[0] = false;
+        frame(app);
+    }
+    void type(ui::App& app, unsigned int character) {
+        ImGui::GetIO().AddInputCharacter(character);
+        frame(app);
+    }
+    render::HeatmapRenderer& renderer() { return *renderer_; }
+
+private:
+    std::unique_ptr<render::HeatmapRenderer> renderer_;
+    float scale_;
+    ui::Fonts fonts_;  // all null: the panels use ImGui's default font
+};
+
+// The centre of cell (row, col) of a drawn heatmap, in display order; nullopt when `ref` was not drawn.
+// With several drawings of the same matrix (the centre and a thumbnail), `nth` picks one, in drawing order.
+inline std::optional<ImVec2> cellCentre(const ui::App& app, const ui::MatrixRef& ref, int row, int col, int nth = 0) {
+    for (const ui::DrawnHeatmap& d : app.drawnHeatmaps()) {
+        if (!(d.matrix == ref) || nth-- > 0) continue;
+        const float cw = (d.max.x - d.min.x) / static_cast<float>(d.cols), ch = (d.max.y - d.min.y) / static_cast<float>(d.rows);
+        return ImVec2(d.min.x + (static_cast<float>(col) + 0.5f) * cw, d.min.y + (static_cast<float>(row) + 0.5f) * ch);
+    }
+    return std::nullopt;
+}
+
+inline int drawnCount(const ui::App& app, const ui::MatrixRef& ref) {
+    int count = 0;
+    for (const ui::DrawnHeatmap& d : app.drawnHeatmaps()) count += d.matrix == ref ? 1 : 0;
+    return count;
+}
+
+inline ui::MatrixRef traceRef(core::TensorId tensor, int head = 0) { return {ui::MatrixSource::Trace, tensor, head}; }
+
+}  // namespace attnviz::test
