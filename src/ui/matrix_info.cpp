@@ -111,7 +111,12 @@ bool hasMatrix(const core::ModelRun& run, const MatrixRef& ref) {
     switch (ref.source) {
         case MatrixSource::TokenEmbeddings: return !run.embeddings.empty();
         case MatrixSource::Positions: return !run.positions.empty();
-        case MatrixSource::Trace: return !run.trace[ref.tensor].empty();
+        case MatrixSource::Trace: {
+            // A reference kept from an earlier run (a pinned cell) may name a head this run no longer has.
+            const core::Tensor& tensor = run.trace[ref.tensor];
+            const bool headExists = tensor.rank() < 4 || tensor.dim(1) == 1 || (ref.head >= 0 && ref.head < tensor.dim(1));
+            return !tensor.empty() && headExists;
+        }
     }
     return false;
 }
