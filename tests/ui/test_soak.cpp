@@ -131,3 +131,22 @@ TEST_CASE("soak: random actions never crash, never show an unexplained NaN, and 
 }
 
 }  // namespace attnviz::test
+
+namespace attnviz::test {
+
+TEST_CASE("a window resized to 1x1, or minimized to 0x0, draws every stage without a crash") {
+    for (const ImVec2 size : {ImVec2(1.0f, 1.0f), ImVec2(0.0f, 0.0f), ImVec2(120.0f, 40.0f)}) {
+        INFO("window ", size.x, " x ", size.y);
+        ImGuiHarness ui(size);
+        ui::AppState state;
+        ui::App app(std::move(state));
+        for (int stage = 0; stage < core::kStageCount; ++stage) {
+            app.state().stage = static_cast<core::StageId>(stage);
+            ui.frames(app, 2);
+        }
+        CHECK(app.run() != nullptr);
+        CHECK(app.error().empty());
+    }
+}
+
+}  // namespace attnviz::test
