@@ -8,7 +8,10 @@ namespace attnviz::bench {
 void RatioReporter::ReportRuns(const std::vector<Run>& runs) {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
-        if (run.run_type != Run::RT_Iteration && run.aggregate_name != "median") continue;
+        // With --benchmark_repetitions, only the median of the repetitions counts (each repetition alone would
+        // overwrite the baseline with whichever ran last).
+        const bool single = run.run_type == Run::RT_Iteration && run.repetitions <= 1;
+        if (!single && run.aggregate_name != "median") continue;
         const auto flops = run.counters.find("FLOP/s");
         if (flops == run.counters.end()) continue;
         rows_.push_back({run.benchmark_name(), flops->second.value});

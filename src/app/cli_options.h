@@ -49,6 +49,9 @@ struct GuiOptions {
     std::string stage;                                 // --stage N|NAME (GUI start stage / screenshot stage)
     int head = 0;                                      // --head I
     std::string size;                                  // --size WxH
+    std::optional<std::filesystem::path> session;      // --session FILE (copied from InputOptions): the GUI also
+                                                       // takes its view, and saves back to it
+    std::string lesson;                                // --lesson NAME: open a question view (masks, cross, …)
 };
 
 struct DumpOptions {

@@ -37,6 +37,8 @@ void addGuiOptions(CLI::App& cli, GuiOptions& gui) {
     cli.add_option("--stage", gui.stage, "Stage to open: a number (0-10) or a name such as softmax");
     cli.add_option("--head", gui.head, "Head to focus (0-based)");
     cli.add_option("--size", gui.size, "Window size WxH, e.g. 1600x1000");
+    cli.add_option("--lesson", gui.lesson,
+                   "Open a question view: masks, cross, fused, slicing, rows, scaling, pooling, cost or dims");
 }
 
 }  // namespace
@@ -62,6 +64,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::ostream&
     if (cli.got_subcommand("dump")) line.command = Command::Dump;
     else if (cli.got_subcommand("export")) line.command = Command::Export;
     else line.command = Command::Gui;
+    line.gui.session = line.inputs.session;
     return line;
 }
 

@@ -3,18 +3,23 @@
 // (poll, fonts, new frame, App::frame, render, swap), cleanup in reverse. With --screenshot it renders a few
 // frames, writes the window as PNG and exits.
 //
-// Everything the user sees is App (src/ui); GL calls are in src/render. This file does not draw panels,
-// compute forward passes or touch GL directly. Without a display it says what is missing and that the
-// headless subcommands work, and returns 3.
+// Between frames it keeps the window title (session name, "•" when unsaved) and the autosave (gui_autosave.h),
+// and asks before a window with unsaved changes closes. Everything the user sees is App (src/ui); GL calls are
+// in src/render. This file does not draw panels, compute forward passes or touch GL directly. Without a display
+// it says what is missing and that the headless subcommands work, and returns 3.
 #define GLFW_INCLUDE_NONE
 #include "app/cli_options.h"
+#include "app/gui_autosave.h"
 #include "app/gui_export.h"
+#include "app/gui_file_dialog.h"
 #include "app/gui_fonts.h"
 #include "app/gui_screenshot.h"
 #include "app/gui_settings.h"
 #include "render/framebuffer.h"
 #include "render/heatmap_renderer.h"
 #include "ui/app.h"
+#include "ui/session_actions.h"
+#include "ui/lesson_catalog.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -51,6 +56,7 @@ struct GuiPlan {
     std::optional<core::StageId> stage;
     std::optional<PixelSize> size;
     int head = 0;
+    std::optional<ui::Lesson> lesson;
 };
 
 std::optional<GuiPlan> checkOptions(const core::ModelSpec& spec, const GuiOptions& options) {
@@ -60,6 +66,13 @@ std::optional<GuiPlan> checkOptions(const core::ModelSpec& spec, const GuiOption
         if (!plan.stage) {
             std::cerr << "attnviz: --stage " << options.stage << ": use a number 0-" << core::kStageCount - 1
                       << " or a stage name (tokens, embed, project, split, scores, scale, mask, softmax, weighted_sum, concat, output).\n";
+            return std::nullopt;
+        }
+    }
+    if (!options.lesson.empty()) {
+        plan.lesson = ui::findLesson(options.lesson);
+        if (!plan.lesson) {
+            std::cerr << "attnviz: --lesson " << options.lesson << ": use one of " << ui::lessonKeys() << ".\n";
             return std::nullopt;
         }
     }
@@ -108,19 +121,23 @@ void styleForProjector(float scale) {
 }
 
 // Startup state: the command line's inputs, or the saved ones when it gave none; the saved view unless
-// --stage/--head say otherwise. Screenshots ignore saved settings, so they are reproducible.
+// --session or --stage/--head say otherwise. Screenshots ignore saved settings, so they are reproducible.
 ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options, const GuiPlan& plan,
-                          const std::optional<SavedSession>& saved) {
+                          const std::optional<SavedSession>& saved, const std::optional<io::Session>& session) {
     ui::AppState state;
     state.spec = spec;
     if (saved) {
-        if (ui::sameInputs(spec, toModelSpec(InputOptions{}))) restoreInputs(*saved, state);
+        if (!session && ui::sameInputs(spec, toModelSpec(InputOptions{}))) restoreInputs(*saved, state);
         restoreView(*saved, state);
+        state.session.recent = saved->state.session.recent;
     }
+    if (session) ui::applyOpenedSession({*session, spec}, std::filesystem::absolute(*options.session), state);
     if (plan.stage) state.stage = *plan.stage;
-    if (saved == std::nullopt || options.head != 0) state.head = plan.head;
+    if (plan.lesson) ui::openLesson(state, *plan.lesson);  // moves to the lesson's stage, may add sentences
+    if ((saved == std::nullopt && !session) || options.head != 0) state.head = plan.head;
     if (state.exportDirectory.empty()) state.exportDirectory = defaultExportDirectory().string();
     state.exportPng = makeExportHook();
+    if (!options.screenshot) state.session.pickFile = makeFilePicker();
     return state;
 }
 
@@ -142,10 +159,29 @@ bool hadInput(const ImGuiIO& io) {
     return false;
 }
 
+// The title names the session and shows "•" while it has unsaved changes; the autosave keeps those changes.
+void keepSession(GLFWwindow* window, ui::AppState& state, Autosaver* autosaver, std::string& title) {
+    if (const std::string wanted = ui::windowTitle(state); wanted != title) {
+        title = wanted;
+        glfwSetWindowTitle(window, title.c_str());
+    }
+    if (autosaver == nullptr) return;
+    if (std::string problem = autosaver->tick(state, glfwGetTime()); !problem.empty()) state.status = std::move(problem);
+}
+
+// Closing the window with unsaved changes asks first (the app's question answers Save / Close / Cancel).
+void askBeforeClosing(GLFWwindow* window, ui::AppState& state) {
+    if (!glfwWindowShouldClose(window) || ui::mayClose(state)) return;
+    glfwSetWindowShouldClose(window, GLFW_FALSE);
+    state.quitRequested = false;
+    state.session.closeRequested = true;
+}
+
 // Renders until the window closes (or, for a screenshot, kScreenshotFrames frames and writes the PNG).
 int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapRenderer& renderer, float scale,
-             const std::optional<std::filesystem::path>& screenshot) {
+             const std::optional<std::filesystem::path>& screenshot, Autosaver* autosaver) {
     int busyFrames = kFramesAfterInput;
+    std::string title;
     for (int frame = 1; !glfwWindowShouldClose(window) && stopRequested == 0; ++frame) {
         // Idle, wait for input (a laptop on a projector should not spin); animate while playing or computing.
         if (screenshot || busyFrames > 0 || app.state().autoplay || app.computing()) glfwPollEvents();
@@ -161,6 +197,7 @@ int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapR
         ImGui::NewFrame();
         if (hadInput(ImGui::GetIO())) busyFrames = kFramesAfterInput;
         app.frame(renderer, fonts.fonts(), scale);
+        keepSession(window, app.state(), autosaver, title);
         ImGui::Render();
         int width = 0, height = 0;
         glfwGetFramebufferSize(window, &width, &height);
@@ -176,6 +213,7 @@ int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapR
         }
         glfwSwapBuffers(window);
         if (app.state().quitRequested) glfwSetWindowShouldClose(window, GLFW_TRUE);
+        askBeforeClosing(window, app.state());
     }
     return 0;
 }
@@ -193,6 +231,7 @@ void saveOnExit(GLFWwindow* window, const ui::App& app, const std::filesystem::p
 int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
     const std::optional<GuiPlan> plan = checkOptions(spec, options);
     if (!plan) return 2;
+    const std::optional<io::Session> session = options.session ? std::optional(io::loadSession(*options.session)) : std::nullopt;
     glfwSetErrorCallback(recordGlfwError);
     std::signal(SIGINT, requestStop);
     std::signal(SIGTERM, requestStop);
@@ -204,6 +243,9 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
     const bool screenshot = options.screenshot.has_value();
     const std::optional<std::filesystem::path> stateDir = screenshot ? std::nullopt : stateDirectory();
     const std::optional<SavedSession> saved = stateDir ? std::optional(loadSession(*stateDir / "settings.json", {})) : std::nullopt;
+    const std::optional<ui::RestoreOffer> crashed = stateDir ? findAutosave(*stateDir) : std::nullopt;
+    std::optional<Autosaver> autosaver;
+    if (stateDir) autosaver.emplace(*stateDir, crashed.has_value());
 
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
@@ -236,10 +278,12 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
     {
         GuiFonts fonts(std::round(kBaseFontSize * scale));
         const std::unique_ptr<render::HeatmapRenderer> renderer = render::createGlRenderer({binaryDirectory() / "shaders"});
-        ui::App app(initialState(spec, options, *plan, saved));
+        ui::App app(initialState(spec, options, *plan, saved, session));
+        app.state().session.restoreOffer = crashed;
         if (screenshot) app.waitForRun();
-        status = mainLoop(window, app, fonts, *renderer, scale, options.screenshot);
+        status = mainLoop(window, app, fonts, *renderer, scale, options.screenshot, autosaver ? &*autosaver : nullptr);
         if (stateDir) saveOnExit(window, app, *stateDir);
+        if (autosaver) autosaver->finish(app.state());
     }
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();

@@ -106,6 +106,22 @@ void readInputs(const json& in, core::ModelSpec& spec) {
     readEnum(in, "softmax", a.softmax, kSoftmaxModes);
 }
 
+json recentJson(const std::vector<std::filesystem::path>& recent) {
+    json list = json::array();
+    for (const std::filesystem::path& file : recent) list.push_back(file.string());
+    return list;
+}
+
+// File ▸ Open Recent: absolute paths only (a relative one would depend on where attnviz was started), at most
+// ui::kMaxRecentFiles.
+void readRecent(const json& root, std::vector<std::filesystem::path>& recent) {
+    std::vector<std::string> files;
+    read(root, "recent", files);
+    for (const std::string& file : files) {
+        if (std::filesystem::path(file).is_absolute() && recent.size() < ui::kMaxRecentFiles) recent.emplace_back(file);
+    }
+}
+
 }  // namespace
 
 std::optional<std::filesystem::path> stateDirectory() {
@@ -136,13 +152,15 @@ SavedSession loadSession(const std::filesystem::path& file, const SavedSession& 
     }
     if (root.contains("view")) readView(root["view"], session.state);
     if (root.contains("inputs")) readInputs(root["inputs"], session.state.spec);
+    readRecent(root, session.state.session.recent);
     return session;
 }
 
 bool saveSession(const std::filesystem::path& file, const SavedSession& session) {
     const json root = {{"window", {{"width", session.window.width}, {"height", session.window.height}}},
                        {"view", viewJson(session.state)},
-                       {"inputs", inputsJson(session.state.spec)}};
+                       {"inputs", inputsJson(session.state.spec)},
+                       {"recent", recentJson(session.state.session.recent)}};
     const std::filesystem::path temporary = file.string() + ".tmp";
     {
         std::ofstream out(temporary, std::ios::trunc);

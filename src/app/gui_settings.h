@@ -1,6 +1,7 @@
 // gui_settings.h — what the window remembers between sessions, in $XDG_STATE_HOME/attnviz/ (by default
 // ~/.local/state/attnviz/): the window size, the view (stage, head, colormaps, panels, autoplay speed, export
-// folder) and the last inputs (sentence, sizes, seed, options). ImGui's own imgui.ini goes there too.
+// folder), the last inputs (sentence, sizes, seed, options) and File ▸ Open Recent's list. ImGui's own imgui.ini
+// and the autosave (gui_autosave.h) go there too.
 //
 // Never writes to the working directory. Does not decide when the saved inputs win over the command line
 // (gui_main does: only when the command line gave none). A missing or unreadable file means defaults.

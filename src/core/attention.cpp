@@ -8,7 +8,7 @@
 //   [2] project: Q = X_q W^Q + b^Q, K = X W^K + b^K, V = X W^V + b^V   (one work item per head block)
 //   per (batch, head) work item, on all cores:
 //     [3] split heads: Q_i = Q[:, :, i·d_k:(i+1)·d_k] → b × h × l × d_k
-//     [4–8] S_i = Q_i K_iᵀ, scale, mask, softmax, Z_i = A_i V_i
+//     [4–8] S_i = Q_i K_iᵀ, scale, mask, softmax, Z_i = A_i V_i, fused over cache-sized panels of query rows
 //     [9] concat: write Z_i into its block of Z = [Z_0 … Z_{h−1}] → b × l_q × h·d_v
 //   [10] output: O = Z W^O + b^O
 //   and the per-head path (seed 004): Q_i = X_q W_i^Q with h separate matrices, compared with [3].
@@ -19,12 +19,23 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <thread>
 
+#if defined(__AVX512F__) || defined(__AVX__)
+#include <immintrin.h>
+#endif
+
 namespace attnviz::core {
 namespace {
+
+// Tuning of the fused [4–8] pass (attendOneHead), chosen with bench/bench_forward on a 2-core AVX-512 Xeon with
+// 2 MB of L2 per core (docs/performance.md; 0.5 to 1.5 MB per panel measured alike within the noise):
+constexpr long long kPanelBytes = 1024 * 1024;               // scratch per panel: its scores and weights
+constexpr long long kPanelMinRows = 16;                      // never fewer query rows per panel
+constexpr long long kStreamingMinElements = 512LL * 512;     // l_q · l_k from which maps are streamed to memory
 
 constexpr std::array<TensorInfo, kTensorCount> kTensorInfos{{
     {TensorId::X, "x", "X", "The input: one row per token (the embedding plus its position)."},
@@ -177,18 +188,54 @@ void buildMaskInto(Tensor& mask, const AttentionConfig& config, const std::vecto
     }
 }
 
-// [7] Row-wise softmax of one l_q × l_k block, subtracting each row's max. Rows listed in fullyMasked get zeros
-// in Safe mode; in PyTorch mode they are computed literally (uniform with −1e9, NaN with −∞).
-void softmaxRows(const MatrixView& scores, Eigen::Map<Matrix> weights, const std::uint8_t* fullyMasked, SoftmaxMode mode) {
-    for (Eigen::Index r = 0; r < scores.rows(); ++r) {
-        if (mode == SoftmaxMode::Safe && fullyMasked[r]) {
-            weights.row(r).setZero();
-            continue;
-        }
-        const float rowMax = scores.row(r).maxCoeff();
-        weights.row(r) = (scores.row(r).array() - rowMax).exp().matrix();
-        weights.row(r) /= weights.row(r).sum();
+// [7] Softmax of one row of l_k masked scores into `weights`, subtracting the row's max. A row in `fullyMasked`
+// gets zeros in Safe mode; in PyTorch mode it is computed literally (uniform with −1e9, NaN with −∞).
+void softmaxRow(const Eigen::Map<const RowVector>& masked, Eigen::Map<RowVector> weights, bool fullyMasked, SoftmaxMode mode) {
+    if (mode == SoftmaxMode::Safe && fullyMasked) {
+        weights.setZero();
+        return;
     }
+    const float rowMax = masked.maxCoeff();
+    weights = (masked.array() - rowMax).exp().matrix();
+    weights /= weights.sum();
+}
+
+// Copies n floats into a Trace map. Large maps are written with non-temporal (streaming) stores: they are
+// written once here and read again only by a view or an export, so pulling each line into the cache first
+// (read-for-ownership) would double the memory traffic for nothing. The values are the same either way.
+void storeRow(float* destination, const float* source, Eigen::Index n, bool streaming) {
+#if defined(__AVX512F__) || defined(__AVX__)
+    if (streaming) {
+#if defined(__AVX512F__)
+        constexpr Eigen::Index kLanes = 16;
+#else
+        constexpr Eigen::Index kLanes = 8;
+#endif
+        constexpr std::uintptr_t kAlignMask = kLanes * sizeof(float) - 1;
+        Eigen::Index k = 0;
+        for (; k < n && (reinterpret_cast<std::uintptr_t>(destination + k) & kAlignMask) != 0; ++k) destination[k] = source[k];
+        for (; k + kLanes <= n; k += kLanes) {
+#if defined(__AVX512F__)
+            _mm512_stream_ps(destination + k, _mm512_loadu_ps(source + k));
+#else
+            _mm256_stream_ps(destination + k, _mm256_loadu_ps(source + k));
+#endif
+        }
+        for (; k < n; ++k) destination[k] = source[k];
+        return;
+    }
+#endif
+    (void)streaming;
+    std::copy(source, source + n, destination);
+}
+
+// Streaming pays only when a head's maps are larger than the caches would keep for the next reader.
+bool worthStreaming(int lq, int lk) { return static_cast<long long>(lq) * lk >= kStreamingMinElements; }
+
+// Query rows per panel of [4–8]: the panel's scores and weights (2 · rows · l_k floats) stay in a core's L2 cache.
+int panelRowsFor(int lq, int lk) {
+    const int rows = static_cast<int>(std::max<long long>(kPanelMinRows, kPanelBytes / (2LL * lk * static_cast<long long>(sizeof(float)))));
+    return std::min(lq, rows);
 }
 
 struct HeadContext {
@@ -197,7 +244,12 @@ struct HeadContext {
     float fillValue;
 };
 
-// [3–9] for one (batch, head) pair.
+// [3–9] for one (batch, head) pair. [4–8] run over panels of query rows, fused: S_panel = Q_i,panel K_iᵀ lands
+// in a scratch buffer that stays in cache; one pass per row then writes S, S · scale, the masked scores and
+// A = softmax to the Trace; Z_panel = A_panel V_i reads A from the same scratch. Each of the four l_q × l_k maps
+// thus crosses the memory bus once, written; before, the GEMM's zero-fill, the scale, the copy and the softmax
+// passes each went over whole maps (at l = 2048 a map is 16 MB, far beyond the caches).
+// Deterministic: panel sizes depend only on l_q and l_k, never on the thread that runs the head.
 void attendOneHead(const HeadContext& ctx, int batchHead) {
     Trace& t = *ctx.trace;
     const int b = batchHead / ctx.heads, i = batchHead % ctx.heads;
@@ -208,27 +260,48 @@ void attendOneHead(const HeadContext& ctx, int batchHead) {
     const MatrixView qi = t[TensorId::QHeads].slice(batchHead);  // l_q × d_k
     const MatrixView ki = t[TensorId::KHeads].slice(batchHead);  // l_k × d_k
     const MatrixView vi = t[TensorId::VHeads].slice(batchHead);  // l_k × d_v
-    Eigen::Map<Matrix> scores(t[TensorId::Scores].sliceData(batchHead), lq, lk);
-    Eigen::Map<Matrix> scaled(t[TensorId::ScaledScores].sliceData(batchHead), lq, lk);
-    Eigen::Map<Matrix> masked(t[TensorId::MaskedScores].sliceData(batchHead), lq, lk);
-    Eigen::Map<Matrix> weights(t[TensorId::AttentionWeights].sliceData(batchHead), lq, lk);
+    float* const scores = t[TensorId::Scores].sliceData(batchHead);              // l_q × l_k
+    float* const scaled = t[TensorId::ScaledScores].sliceData(batchHead);        // l_q × l_k
+    float* const masked = t[TensorId::MaskedScores].sliceData(batchHead);        // l_q × l_k
+    float* const weights = t[TensorId::AttentionWeights].sliceData(batchHead);   // l_q × l_k
     Eigen::Map<Matrix> z(t[TensorId::ZHeads].sliceData(batchHead), lq, t.dims.dV);
-
-    scores.noalias() = qi * ki.transpose();
-    scaled = scores * t.dims.scale;
-    masked = scaled;
     const Tensor& mask = t[TensorId::Mask];
-    if (!mask.empty()) {
-        const MatrixView m = mask.slice(b, i);  // 1 × l_k or l_q × l_k; rows broadcast
-        for (int r = 0; r < lq; ++r) {
-            const auto maskRow = m.row(m.rows() == 1 ? 0 : r);
-            for (int c = 0; c < lk; ++c) {
-                if (maskRow(c) == 0.0f) masked(r, c) = ctx.fillValue;
+    const std::optional<MatrixView> m = mask.empty() ? std::nullopt : std::optional<MatrixView>(mask.slice(b, i));  // 1 × l_k or l_q × l_k
+    const std::uint8_t* fullyMasked = &t.fullyMaskedRows[static_cast<std::size_t>(b) * lq];
+    const float scale = t.dims.scale;
+    const bool streaming = worthStreaming(lq, lk);
+
+    const int panel = panelRowsFor(lq, lk);
+    const std::size_t panelSize = static_cast<std::size_t>(panel) * lk;
+    FloatBuffer scratch(2 * panelSize + static_cast<std::size_t>(lk));  // S panel | A panel | one row of S · scale
+    Eigen::Map<RowVector> work(scratch.data() + 2 * panelSize, lk);
+    for (int first = 0; first < lq; first += panel) {
+        const int rows = std::min(panel, lq - first);
+        Eigen::Map<Matrix> s(scratch.data(), rows, lk);
+        Eigen::Map<Matrix> a(scratch.data() + panelSize, rows, lk);
+        s.noalias() = qi.middleRows(first, rows) * ki.transpose();  // [4]
+        for (int r = 0; r < rows; ++r) {
+            const int row = first + r;
+            const std::size_t offset = static_cast<std::size_t>(row) * lk;
+            work = s.row(r) * scale;  // [5]
+            storeRow(scores + offset, s.row(r).data(), lk, streaming);
+            storeRow(scaled + offset, work.data(), lk, streaming);
+            if (m) {  // [6] rows of a 1 × l_k mask broadcast
+                const auto maskRow = m->row(m->rows() == 1 ? 0 : row);
+                for (int c = 0; c < lk; ++c) {
+                    if (maskRow(c) == 0.0f) work(c) = ctx.fillValue;
+                }
             }
+            storeRow(masked + offset, work.data(), lk, streaming);
+            Eigen::Map<RowVector> weightRow(a.row(r).data(), lk);
+            softmaxRow(Eigen::Map<const RowVector>(work.data(), lk), weightRow, fullyMasked[row] != 0, t.softmax);  // [7]
+            storeRow(weights + offset, weightRow.data(), lk, streaming);
         }
+        z.middleRows(first, rows).noalias() = a * vi;  // [8]
     }
-    softmaxRows(MatrixView(masked.data(), lq, lk), weights, &t.fullyMaskedRows[static_cast<std::size_t>(b) * lq], t.softmax);
-    z.noalias() = weights * vi;
+#if defined(__AVX512F__) || defined(__AVX__)
+    if (streaming) _mm_sfence();  // streaming stores are weakly ordered: finish them before another thread reads
+#endif
     concatOneHead(t[TensorId::ZHeads], t[TensorId::Concat], b, i);
 }
 

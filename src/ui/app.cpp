@@ -3,9 +3,11 @@
 // Layout of the one full-window ImGui window (no docking in 1.86):
 //   menu bar
 //   timeline ────────────────────────────────────────────────────────────────
+//   questions bar (a button per lesson) ─────────────────────────────────────
 //   controls │ stage view (matrices)                       │ heads grid
 //            │                                             │ token lines (from softmax on)
 //            │ stage text (formula, PyTorch, explanation)  │ inspector
+//   (an open lesson takes the place of the stage view and its text)
 #include "ui/app.h"
 
 #include "ui/panels.h"
@@ -20,7 +22,7 @@ constexpr ImGuiWindowFlags kPanelFlags = ImGuiWindowFlags_NoScrollbar | ImGuiWin
 
 }  // namespace
 
-App::App(AppState state) : state_(std::move(state)) {
+App::App(AppState state) : state_(std::move(state)), session_(state_) {
     requestRun();
     takeFinishedRun();
 }
@@ -38,6 +40,7 @@ void App::takeFinishedRun() {
     run_ = std::move(result->run);
     ++generation_;
     summaries_.clear();
+    lessons_.clear();
     clampViewToRun();
 }
 
@@ -59,6 +62,7 @@ void App::clampViewToRun() {
 void App::frame(render::HeatmapRenderer& renderer, const Fonts& fonts, float scale) {
     takeFinishedRun();
     applyShortcuts(state_, run_ ? run_->trace.dims.heads : 1);
+    session_.handleKeys(state_);
     advanceAutoplay(state_, ImGui::GetIO().DeltaTime);
     renderer.beginFrame(generation_);
     const std::optional<CellRef> explained = state_.hovered ? state_.hovered : state_.pinned;
@@ -80,6 +84,7 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
     const RunStatus status{run_.get(), runner_.busy(), error_};
     drawMenuBar(state_, status);
     drawTimeline(state_, fonts, scale);
+    lessons_.drawBar(state_, fonts, scale);
 
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -101,18 +106,25 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
         ImGui::EndChild();
     }
     ImGui::End();
+    session_.update(state_, ImGui::GetIO().DeltaTime);
     if (!sameInputs(state_.spec, requested_)) requestRun();
 }
 
 void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float sideWidth) {
     const float textHeight = std::round(150.0f * scale);
     ImGui::BeginGroup();
-    ImGui::BeginChild("stage", {centreSize.x, centreSize.y - textHeight - ImGui::GetStyle().ItemSpacing.y}, true, kPanelFlags);
-    drawStageView(ctx);
-    ImGui::EndChild();
-    ImGui::BeginChild("stage text", {centreSize.x, textHeight}, true);
-    drawStageText(ctx);
-    ImGui::EndChild();
+    if (state_.lesson.open != Lesson::None) {  // a question view takes the place of the stage and its text
+        ImGui::BeginChild("lesson", centreSize, true);  // scrolls on windows too small for its maps
+        lessons_.draw(ctx);
+        ImGui::EndChild();
+    } else {
+        ImGui::BeginChild("stage", {centreSize.x, centreSize.y - textHeight - ImGui::GetStyle().ItemSpacing.y}, true, kPanelFlags);
+        drawStageView(ctx);
+        ImGui::EndChild();
+        ImGui::BeginChild("stage text", {centreSize.x, textHeight}, true);
+        drawStageText(ctx);
+        ImGui::EndChild();
+    }
     ImGui::EndGroup();
     if (!state_.showSidePanel) return;
     ImGui::SameLine();

@@ -1,6 +1,6 @@
-// app.h — the application without a window: owns the AppState and the ModelRun on screen, recomputes only
-// when the inputs (AppState::spec) differ from the last ones asked for (on a worker thread for big sizes),
-// and lays the panels out in the current ImGui frame.
+// app.h — the application without a window: owns the AppState, the ModelRun on screen and the SessionController
+// (undo, session files, cell editing), recomputes only when the inputs (AppState::spec) differ from the last ones
+// asked for (on a worker thread for big sizes), and lays the panels out in the current ImGui frame.
 //
 // The main loop (src/app/gui_main.cpp) calls frame() between ImGui::NewFrame() and ImGui::Render(); tests do
 // the same with the null renderer and no window. App does not create windows, load fonts or persist
@@ -8,6 +8,8 @@
 #pragma once
 
 #include "ui/model_runner.h"
+#include "ui/panel_lessons.h"
+#include "ui/session_controller.h"
 #include "ui/view_context.h"
 
 #include <cstdint>
@@ -38,6 +40,8 @@ public:
     const std::optional<Explanation>& explanation() const { return explanation_; }
     // The heatmaps drawn this frame, with their cell rectangles.
     const std::vector<DrawnHeatmap>& drawnHeatmaps() const { return drawn_; }
+    // What the open question view (AppState::lesson) showed this frame: its sentences and figure captions.
+    const LessonReport& lessonReport() const { return lessons_.report(); }
     // Blocks until any background computation has finished and its result is on screen (tests).
     void waitForRun();
 
@@ -49,6 +53,7 @@ private:
     void drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float sideWidth);
 
     AppState state_;
+    SessionController session_;  // undo, files, cell editing: needs state_ first
     core::ModelSpec requested_;  // the inputs of the newest computation asked for
     ModelRunner runner_;
     std::shared_ptr<const core::ModelRun> run_;
@@ -57,6 +62,7 @@ private:
     SummaryCache summaries_;
     std::optional<Explanation> explanation_;
     std::vector<DrawnHeatmap> drawn_;
+    LessonPanel lessons_;  // the Questions bar and the open lesson, with what it derived from run_
 };
 
 }  // namespace attnviz::ui

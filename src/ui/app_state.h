@@ -2,13 +2,16 @@
 // what is on screen, what the mouse points at. Panels read it and change it; App recomputes the forward pass
 // when (and only when) a panel reports that it changed `spec`.
 //
-// What it deliberately does not hold: computed data (the ModelRun lives in App), GL or ImGui objects, or
-// anything about windows and files (src/app persists the parts worth keeping between sessions).
+// What it deliberately does not hold: computed data (the ModelRun lives in App), GL or ImGui objects, the
+// window's settings (src/app persists the parts worth keeping between runs), or the undo history (App's
+// SessionController; `session` holds only the lesson file's plain data).
 #pragma once
 
 #include "colormap/colormap.h"
 #include "core/model.h"
 #include "core/stages.h"
+#include "ui/lesson_state.h"
+#include "ui/session_state.h"
 
 #include <functional>
 #include <optional>
@@ -67,6 +70,7 @@ struct AppState {
     bool showValues = true;                         // numbers inside cells that are big enough
     bool showControls = true;                       // left panel
     bool showSidePanel = true;                      // right panel: heads, token lines, inspector
+    LessonState lesson;                             // the open question view (lesson_state.h), if any
 
     // [Playback]
     bool autoplay = false;
@@ -87,6 +91,9 @@ struct AppState {
     std::string exportDirectory;
     bool exportAllStages = false;
     std::string status;
+
+    // [Session] The open lesson file, trained weights, undo labels and file requests (session_state.h).
+    SessionState session;
 };
 
 }  // namespace attnviz::ui

@@ -5,6 +5,7 @@
 // so a layout that asked for the insets gets exactly that.
 #include "ui/heatmap_view.h"
 
+#include "ui/cell_editor.h"
 #include "ui/drawing.h"
 #include "ui/matrix_info.h"
 #include "ui/number_format.h"
@@ -385,7 +386,8 @@ void tokenTooltip(const ViewContext& ctx, const Grid& g, const Fitted& f, const 
     }
 }
 
-// Hover and click over the cells: sets AppState::hovered (in the matrix's own coordinates) and pins on click.
+// Hover and click over the cells: sets AppState::hovered (in the matrix's own coordinates), pins on click, and
+// asks for the cell editor on a double-click (the value field) or right-click (the cell menu).
 HeatmapResult interact(ViewContext& ctx, const MatrixRef& ref, const Grid& g, const Fitted& f, const HeatmapOptions& o) {
     const bool transposed = o.transposed;
     HeatmapResult result;
@@ -400,7 +402,12 @@ HeatmapResult interact(ViewContext& ctx, const MatrixRef& ref, const Grid& g, co
         const auto [sr, sc] = displayed(r, c, transposed);
         ctx.state.hovered = CellRef{ref, sr, sc};
         result.hovered = true;
-        if (result.clicked && o.pinOnClick) ctx.state.pinned = ctx.state.pinned == ctx.state.hovered ? std::nullopt : ctx.state.hovered;
+        const bool doubleClicked = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);  // keeps the first click's pin
+        if (result.clicked && o.pinOnClick && !doubleClicked) ctx.state.pinned = ctx.state.pinned == ctx.state.hovered ? std::nullopt : ctx.state.hovered;
+        const bool rightClicked = ImGui::IsMouseClicked(ImGuiMouseButton_Right);
+        if (o.pinOnClick && (doubleClicked || rightClicked)) {
+            requestCellEdit(ctx, *ctx.state.hovered, rightClicked ? mouse : ImVec2(g.cellMin(r, c).x, g.cellMax(r, c).y), rightClicked);
+        }
     }
     ImGui::PopID();
     return result;
@@ -448,6 +455,7 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
     if (o.frameHead) list.AddRect({g.min.x - 2, g.min.y - 2}, {g.max.x + 2, g.max.y + 2}, headColor(*o.frameHead), 0.0f, 0, o.emphasized ? 4.0f : 2.0f);
     drawHighlights(ctx, list, g, ref, f, o.transposed);
     outlinePointer(ctx, list, g, ref, o.transposed);
+    drawEditMarks(ctx, list, ref, g.min, {g.cw, g.ch}, o.transposed);
 
     const float outerLeft = g.min.x - m.rowLabels - m.rowBand;
     const float outerTop = g.min.y - m.title - m.colLabels - m.band;

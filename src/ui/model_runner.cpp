@@ -4,19 +4,41 @@
 #include "core/tokenizer.h"
 
 #include <chrono>
+#include <cstring>
 #include <new>
 
 namespace attnviz::ui {
 
+namespace {
+
+template <typename EigenMatrix>
+bool sameBytes(const EigenMatrix& a, const EigenMatrix& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() &&
+           (a.size() == 0 || std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.size()) * sizeof(float)) == 0);
+}
+
+}  // namespace
+
+bool sameWeights(const core::Weights& a, const core::Weights& b) {
+    return sameBytes(a.wq, b.wq) && sameBytes(a.wk, b.wk) && sameBytes(a.wv, b.wv) && sameBytes(a.wo, b.wo) &&
+           sameBytes(a.bq, b.bq) && sameBytes(a.bk, b.bk) && sameBytes(a.bv, b.bv) && sameBytes(a.bo, b.bo);
+}
+
 bool sameInputs(const core::ModelSpec& a, const core::ModelSpec& b) {
+    const bool weights = a.customWeights && b.customWeights ? sameWeights(*a.customWeights, *b.customWeights)
+                                                            : a.customWeights.has_value() == b.customWeights.has_value();
+    return weights && sameInputsApartFromWeights(a, b);
+}
+
+bool sameInputsApartFromWeights(const core::ModelSpec& a, const core::ModelSpec& b) {
     const core::AttentionConfig &x = a.attention, &y = b.attention;
     return a.sentences == b.sentences && a.decoderSentences == b.decoderSentences && a.seed == b.seed &&
            a.positional == b.positional && a.prependCls == b.prependCls && a.biases == b.biases && a.tokenLimit == b.tokenLimit &&
-           a.customWeights.has_value() == b.customWeights.has_value() && a.embeddingTable == b.embeddingTable &&
+           a.embeddingTable == b.embeddingTable &&
            a.cellEdits == b.cellEdits && a.encoderSelfAttentionFirst == b.encoderSelfAttentionFirst &&
            a.decoderCausalSelfAttentionFirst == b.decoderCausalSelfAttentionFirst && x.dModel == y.dModel && x.heads == y.heads &&
            x.dK == y.dK && x.dV == y.dV && x.mask == y.mask && x.fill == y.fill && x.softmax == y.softmax && x.scale == y.scale &&
-           x.comparePerHead == y.comparePerHead;
+           x.comparePerHead == y.comparePerHead && x.maskPaddedQueries == y.maskPaddedQueries;
 }
 
 bool computesInstantly(const core::ModelSpec& spec) {

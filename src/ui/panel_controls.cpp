@@ -6,6 +6,7 @@
 #include "ui/panels.h"
 
 #include "core/attention.h"
+#include "ui/session_menu.h"
 
 #include <imgui_stdlib.h>
 
@@ -97,7 +98,7 @@ void sizeControls(AppState& state, const RunStatus& status, float scale) {
     if (status.run != nullptr && a.dK == 0) {
         ImGui::TextColored(kHintColor, "d_k = d_model / h = %d", status.run->trace.dims.dK);
     } else if (status.run != nullptr) {
-        ImGui::TextColored(kHintColor, "d_k = %d (from the command line)", status.run->trace.dims.dK);
+        ImGui::TextColored(kHintColor, "d_k = %d, d_v = %d (set freely)", status.run->trace.dims.dK, status.run->trace.dims.dV);
     }
 }
 
@@ -166,6 +167,7 @@ void drawControls(AppState& state, const RunStatus& status, const Fonts& fonts, 
     sizeControls(state, status, scale);
     heading(fonts, "Inputs");
     optionControls(state, scale);
+    drawWeightsAndEdits(state);
     heading(fonts, "View");
     viewControls(state, status, scale);
     ImGui::Spacing();

@@ -1,6 +1,7 @@
 // panel_inspector.cpp — the hover inspector: the value of the cell under the mouse (or the pinned one) and
 // how it was made. Products list their largest terms and check that the terms add up; softmax cells show
 // their row; masked cells say which mask and why. The facts come from inspector.cpp; this file prints them.
+#include "ui/cell_editor.h"
 #include "ui/number_format.h"
 #include "ui/panels.h"
 
@@ -83,6 +84,7 @@ void drawInspector(ViewContext& ctx) {
     ImGui::PushFont(font(ctx.fonts.large));
     ImGui::TextUnformatted(formatValue(e.value).c_str());
     ImGui::PopFont();
+    drawEditNote(ctx.state, e.cell);
     ImGui::PushFont(font(ctx.fonts.mono));
     ImGui::TextWrapped("%s", e.formula.c_str());
     ImGui::PopFont();

@@ -1,7 +1,9 @@
-// panel_menu.cpp — the menu bar (File: export, quit; View: panels, heads, numbers; Help: keys) and the
-// "Export PNG" dialog. Exporting itself is the app's hook (AppState::exportPng, wired to src/export);
-// without one the items say so instead of failing.
+// panel_menu.cpp — the menu bar (File: sessions and weights, export, quit; Edit: undo, redo, reset edits — the
+// session items live in panel_session.cpp; View: panels, heads, numbers; Help: keys) and the "Export PNG" dialog.
+// Exporting itself is the app's hook (AppState::exportPng, wired to src/export); without one the items say so
+// instead of failing.
 #include "ui/panels.h"
+#include "ui/session_menu.h"
 
 #include <imgui_stdlib.h>
 
@@ -18,6 +20,9 @@ void keysHelp() {
     ImGui::TextUnformatted("Space     autoplay");
     ImGui::TextUnformatted("click     pin a cell in the inspector; Esc releases it");
     ImGui::TextUnformatted("Ctrl+L    edit the sentence");
+    ImGui::TextUnformatted("Ctrl+Z    undo; Ctrl+Y or Ctrl+Shift+Z redo");
+    ImGui::TextUnformatted("Ctrl+O    open a session; Ctrl+S save; Ctrl+Shift+S save as");
+    ImGui::TextUnformatted("double-click  type a value into a cell of X, W^Q, W^K, W^V, W^O");
 }
 
 void exportDialog(AppState& state, const RunStatus& status) {
@@ -44,6 +49,7 @@ void exportDialog(AppState& state, const RunStatus& status) {
 
 void fileMenu(AppState& state, const RunStatus& status) {
     if (!ImGui::BeginMenu("File")) return;
+    drawSessionFileItems(state);
     const bool canExport = static_cast<bool>(state.exportPng) && status.run != nullptr;
     if (ImGui::MenuItem("Export this stage as PNG…", nullptr, false, canExport)) {
         state.exportAllStages = false;
@@ -73,6 +79,7 @@ void viewMenu(AppState& state) {
 void drawMenuBar(AppState& state, const RunStatus& status) {
     if (ImGui::BeginMenuBar()) {
         fileMenu(state, status);
+        drawEditMenu(state);
         viewMenu(state);
         if (ImGui::BeginMenu("Help")) {
             keysHelp();

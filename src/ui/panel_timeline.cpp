@@ -2,6 +2,7 @@
 // then every stage of the forward pass as a numbered step (done, current, to come) with its title.
 // Clicking a step goes there. Does not draw the stage itself (panel_stage_view.cpp does).
 #include "ui/drawing.h"
+#include "ui/lesson_catalog.h"
 #include "ui/panels.h"
 
 #include <algorithm>
@@ -15,7 +16,9 @@ constexpr ImU32 kAccent = IM_COL32(40, 100, 200, 255);
 constexpr ImU32 kDone = IM_COL32(160, 190, 235, 255);
 constexpr ImU32 kText = IM_COL32(30, 30, 30, 255);
 
+// Going to a stage also leaves an open lesson: the stage view comes back.
 void goTo(AppState& state, int stage) {
+    closeLesson(state);
     state.stage = static_cast<core::StageId>(std::clamp(stage, 0, core::kStageCount - 1));
     state.autoplayElapsed = 0.0f;
 }

@@ -108,6 +108,13 @@ TEST_CASE("--session takes every input from a file and cannot be mixed with sing
     CHECK_THROWS_AS(toModelSpec(p.line.inputs), attnviz::io::FileError);  // the file is gone: a clear error
 }
 
+TEST_CASE("the GUI gets --session's path as well, for the view, the title and Save") {
+    const Parsed gui = parse({"--session", "lessons/masks.json", "--stage", "softmax"});
+    REQUIRE(gui.line.command == Command::Gui);
+    CHECK(gui.line.gui.session == std::filesystem::path("lessons/masks.json"));
+    CHECK_FALSE(parse({"--heads", "4"}).line.gui.session);
+}
+
 TEST_CASE("export figure options: cell size and values in cells") {
     const Parsed p = parse({"export", "--out", "d", "--cell-size", "24", "--no-values"});
     CHECK(p.line.exportOptions.cellSize == 24);

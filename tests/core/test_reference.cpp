@@ -7,11 +7,13 @@
 // NaN, ±inf must match exactly). A failure names the tensor, the first bad index, both values, and the largest
 // difference. What it does not test: tokenizing and embedding (fixture X is random), or weight init.
 #include "core/attention.h"
+#include "core/lessons.h"
 #include "io/npy.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -171,7 +173,34 @@ void checkFixture(const std::string& name) {
     CHECK(compared >= 17);  // x, 4 weights, q k v, 3 head splits, 4 score maps, z_heads, concat, output
 }
 
+// b × n rows of a Matrix as a b × n Tensor, for compareTensor.
+Tensor asTensor(const Matrix& m) {
+    Tensor t({static_cast<int>(m.rows()), static_cast<int>(m.cols())});
+    std::copy(m.data(), m.data() + m.size(), t.data.begin());
+    return t;
+}
+
+// The lessons' computations (core/lessons.h) on the fixture's Trace: naive slicing and both poolings.
+void checkLessons(const std::string& name) {
+    const fs::path dir = kFixtures / name;
+    const json config = readConfig(dir);
+    const Weights weights = weightsOf(dir, config.at("biases"));
+    const Trace trace = forward(inputOf(dir, config), weights, configOf(config));
+    const NaiveSlicing naive = naiveSlicingAttention(trace, weights);
+    compareTensor("naive_attention_weights", naive.attentionWeights, attnviz::io::readNpy(dir / "naive_attention_weights.npy"));
+    compareTensor("naive_output", naive.output, attnviz::io::readNpy(dir / "naive_output.npy"));
+    CHECK(naive.largestOutputDifference > 1e-3f);  // the naive model really is another model
+    for (const auto& [pooling, key] : {std::pair{Pooling::Mean, "pooled_mean"}, std::pair{Pooling::Cls, "pooled_cls"}}) {
+        const PoolingResult result = poolAndClassify(trace, false, pooling, 3, 7);
+        compareTensor(key, asTensor(result.pooled), attnviz::io::readNpy(dir / (std::string(key) + ".npy")));
+        CHECK(result.logits.isApprox(result.pooled * result.classifier, 1e-5f));
+    }
+}
+
 }  // namespace
+
+TEST_CASE("reference: lessons on padding (naive slicing and pooling over a padded batch)") { checkLessons("padding"); }
+TEST_CASE("reference: lessons on cross_padding (naive slicing with decoder queries, pooling)") { checkLessons("cross_padding"); }
 
 TEST_CASE("reference: the fixture list matches tests/reference/fixtures") {
     std::set<std::string> folders;

@@ -15,7 +15,10 @@ Each fixtures/<name>/ holds
   expected values   q k v, q_heads k_heads v_heads, scores, scaled_scores, mask (absent for mask "none"),
                     masked_scores, attention_weights, z_heads, concat, output — named like attnviz's TensorInfo
                     keys, with PyTorch's shapes, stored as float32 but computed in float64 from the float32 inputs.
-tests/core/test_reference.cpp feeds the inputs to core::forward and compares every expected tensor.
+  lessons           (LESSON_FIXTURES only) naive_attention_weights, naive_output: core::naiveSlicingAttention;
+                    pooled_mean, pooled_cls (b × d_model): the pooled vectors of core::poolAndClassify.
+tests/core/test_reference.cpp feeds the inputs to core::forward and compares every expected tensor, and the
+lessons' computations on that Trace.
 
 What this script deliberately does not do: tokenize or embed (X is random here), or copy attnviz's weight init
 (the weights are random normals that the test feeds in).
@@ -58,6 +61,10 @@ CONFIGS = [
 
 DEFAULTS = dict(d_k=None, d_v=None, mask="none", fill="-1e9", softmax="safe", scale=None, biases=False,
                 query_lengths=None)
+
+# Fixtures that also get the lessons' computations (core/lessons.h), written beside the forward pass's files:
+# naive_attention_weights, naive_output (naive slicing, seed 002) and pooled_mean, pooled_cls (b × d_model).
+LESSON_FIXTURES = {"padding", "cross_padding"}
 
 FILL_VALUES = {"-1e9": -1e9, "-inf": -math.inf}
 
@@ -139,6 +146,38 @@ def forward(cfg, x, x_query, weights):
     return t
 
 
+# [SECTION] the lessons: naive slicing (the wrong model of seed 002) and pooling (seed 001's extra question)
+
+def naive_slicing(cfg, x, x_query, weights):
+    """Head i sees only columns i·d_k … (i+1)·d_k − 1 of X and the d_k × d_k diagonal block of W^Q, W^K, W^V
+    (no q/k/v biases); masked and softmaxed as the fixture says, fully masked rows as zeros; then W^O (+ b_o)."""
+    h, d_k = cfg["heads"], cfg["d_k"]
+    query_side = x if x_query is None else x_query
+    b, l_q, l_k = query_side.shape[0], query_side.shape[1], x.shape[1]
+    mask = build_mask(cfg["mask"], cfg["lengths"], l_q, l_k)
+    head_mask = None if mask is None else mask[:, 0]                    # b × (1 or l_q) × l_k
+    attention = np.zeros((b, h, l_q, l_k))
+    concat = np.zeros((b, l_q, h * d_k))
+    for i in range(h):
+        cols = slice(i * d_k, (i + 1) * d_k)
+        q = query_side[:, :, cols] @ weights["w_q"][cols, cols]          # b × l_q × d_k
+        k = x[:, :, cols] @ weights["w_k"][cols, cols]                   # b × l_k × d_k
+        v = x[:, :, cols] @ weights["w_v"][cols, cols]
+        scores = (q @ k.transpose(0, 2, 1)) * cfg["resolved_scale"]      # b × l_q × l_k
+        if head_mask is not None:
+            scores = np.where(np.broadcast_to(head_mask, scores.shape) == 1, scores, FILL_VALUES[cfg["fill"]])
+        attention[:, i] = softmax_rows(scores, head_mask, "safe")
+        concat[:, :, cols] = attention[:, i] @ v
+    return {"naive_attention_weights": attention, "naive_output": linear(concat, weights["w_o"], weights.get("b_o"))}
+
+
+def pooling(cfg, output):
+    """[CLS] pooling takes row 0 of O; mean pooling averages each sentence's real (unpadded) query rows."""
+    lengths = cfg["query_lengths"] or cfg["lengths"]
+    mean = np.stack([output[b, :length].mean(axis=0) for b, length in enumerate(lengths)])
+    return {"pooled_mean": mean, "pooled_cls": output[:, 0]}
+
+
 # [SECTION] inputs: random, rounded to float32 first so NumPy and attnviz start from the same numbers
 
 def as_float32_then_64(array):
@@ -188,6 +227,9 @@ def write_fixture(entry):
     x_query = padded_rows(rng, cfg["query_lengths"], cfg["d_model"]) if cfg["cross"] else None
     weights = random_weights(rng, cfg)
     expected = forward(cfg, x, x_query, weights)
+    if cfg["name"] in LESSON_FIXTURES:
+        expected.update(naive_slicing(cfg, x, x_query, weights))
+        expected.update(pooling(cfg, expected["output"]))
 
     folder = FIXTURES / cfg["name"]
     shutil.rmtree(folder, ignore_errors=True)

@@ -82,6 +82,38 @@ public:
         ImGui::GetIO().AddInputCharacter(character);
         frame(app);
     }
+    // A UTF-8 string, one character per frame.
+    void typeText(ui::App& app, const std::string& text) {
+        for (std::size_t i = 0; i < text.size();) {
+            const unsigned char lead = static_cast<unsigned char>(text[i]);
+            const std::size_t length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+            ImGui::GetIO().AddInputCharactersUTF8(text.substr(i, length).c_str());
+            i += length;
+            frame(app);
+        }
+    }
+    // Two clicks within ImGui's double-click time, after a pause longer than it (so that no earlier click
+    // pairs with the first one).
+    void doubleClick(ui::App& app, ImVec2 at) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = at;
+        frames(app, static_cast<int>(io.MouseDoubleClickTime / io.DeltaTime) + 1);
+        for (int i = 0; i < 2; ++i) {
+            io.MouseDown[0] = true;
+            frame(app);
+            io.MouseDown[0] = false;
+            frame(app);
+        }
+    }
+    void rightClick(ui::App& app, ImVec2 at) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = at;
+        frame(app);
+        io.MouseDown[1] = true;
+        frame(app);
+        io.MouseDown[1] = false;
+        frame(app);
+    }
     render::HeatmapRenderer& renderer() { return *renderer_; }
 
 private:

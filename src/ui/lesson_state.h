@@ -1,0 +1,30 @@
+// lesson_state.h — which question view ("lesson") is open and what its own controls chose, as plain data
+// inside AppState (AppState::lesson). The lessons answer what learners ask (../shared/seeds): masks,
+// cross-attention, fused vs per-head weights, slicing, per-row linear layers, scaling, pooling, cost, d_k/d_v.
+//
+// What it deliberately does not hold: anything a lesson computes (panel_lessons.h caches that per run), or
+// the model's inputs: a lesson control that changes the numbers (mask, scale, d_k …) edits AppState::spec, so
+// the timeline and every other view follow.
+#pragma once
+
+#include <string>
+
+namespace attnviz::ui {
+
+enum class Lesson { None, Masks, Cross, FusedVsHeads, Slicing, RowByRow, Scaling, Pooling, Cost, FreeDims };
+
+struct LessonState {
+    Lesson open = Lesson::None;
+    std::string setupNote;        // what opening the lesson changed in the inputs ("Added 2 sentences …"), or empty
+    int pendingBatch = -1;        // a sentence to show as soon as the run on screen has it (one opening added it)
+
+    bool perHeadWeights = false;  // fused vs heads: h matrices d_model × d_k instead of one d_model × h·d_k
+    int row = 0;                  // per row: the row t of X multiplied by W^Q
+    bool animateRows = false;     // per row: step t forward every secondsPerRow
+    float rowElapsed = 0.0f;
+    float secondsPerRow = 1.5f;
+    int classes = 3;              // pooling: outputs of the small classifier (2 … 8)
+    int costLength = 0;           // cost: the l the table assumes; 0 = this run's sentence
+};
+
+}  // namespace attnviz::ui

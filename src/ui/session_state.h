@@ -1,0 +1,74 @@
+// session_state.h — the lesson file as the GUI holds it (part of AppState): which file is open, what it held
+// when last saved, where trained weights came from, the recent files, and the one-frame requests that menus,
+// keys and double-clicks make of SessionController.
+//
+// Plain data. It does not read or write files (session_actions.h and SessionController do), keep the undo
+// history (SessionController owns it), or spawn file choosers (src/app fills `pickFile`).
+#pragma once
+
+#include "io/session.h"
+
+#include <filesystem>
+#include <functional>
+#include <future>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnviz::ui {
+
+// What a menu item or shortcut asks SessionController to do (it runs the request once and clears it).
+enum class SessionRequest { None, Open, OpenRecent, Save, SaveAs, LoadWeights, Undo, Redo };
+
+// A cell someone double-clicked (the value field) or right-clicked (the cell menu).
+struct CellEditRequest {
+    core::CellEdit cell;    // matrix, batch, row, col, and the value on screen now
+    float x = 0, y = 0;     // where the popup goes (screen pixels)
+    bool menu = false;      // right-click: the cell's context menu
+};
+
+// A native file chooser (zenity). Kind says what is asked for; `suggested` fills the name or folder field.
+enum class PickKind { OpenFile, SaveFile, Folder };
+struct PickRequest {
+    PickKind kind = PickKind::OpenFile;
+    std::string title;
+    std::filesystem::path suggested;
+};
+// The chosen path, or nullopt when the user cancelled. A hook that returns an invalid future means "no native
+// chooser now": the app asks with its own path field.
+using FilePicker = std::function<std::future<std::optional<std::filesystem::path>>(const PickRequest&)>;
+
+// An autosave left behind by a session that did not end cleanly (gui_main finds it at start).
+struct RestoreOffer {
+    std::filesystem::path autosave;  // the io::Session file to restore
+    std::filesystem::path source;    // the session file it was editing; empty: untitled
+    std::string when;                // "Tue 14:32", for the question
+};
+
+struct SessionState {
+    // [Document]
+    std::filesystem::path file;                 // the open session file; empty: untitled
+    io::Session saved;                          // the session as last saved or opened: "modified" compares to it
+    io::WeightFiles weightFiles;                // the files behind spec.customWeights / spec.embeddingTable
+    std::vector<std::filesystem::path> recent;  // most recent first, at most kMaxRecentFiles
+
+    // [Published] SessionController sets these every frame for the menus and the window title.
+    bool modified = false;  // inputs, edits or weight files differ from `saved` (the view does not count)
+    std::string undoLabel;  // "heads 8 → 4"; empty: nothing to undo
+    std::string redoLabel;
+
+    // [Requests] One frame each.
+    SessionRequest request = SessionRequest::None;
+    std::filesystem::path requestPath;           // for OpenRecent
+    std::optional<CellEditRequest> cellEdit;
+    std::optional<RestoreOffer> restoreOffer;    // asked until answered
+    bool closeRequested = false;  // the window was closed with unsaved changes: ask Save / Close / Cancel
+    bool closeConfirmed = false;  // "Close without saving": the app may close with changes unsaved
+
+    // [Hooks]
+    FilePicker pickFile;  // null: always the built-in path field (tests, no zenity)
+};
+
+inline constexpr std::size_t kMaxRecentFiles = 8;
+
+}  // namespace attnviz::ui

@@ -1,0 +1,99 @@
+// test_gui_autosave.cpp — the autosave with an injected clock: it writes only when there are unsaved changes that
+// differ from the last write, at most every Autosaver::kInterval seconds, removes its files once everything is
+// saved, leaves a crash's files alone until the restore question is answered, and is found again at start.
+#include "app/gui_autosave.h"
+#include "io/scratch_dir.h"
+#include "ui/session_actions.h"
+
+#include <doctest/doctest.h>
+
+namespace attnviz::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+ui::AppState changedState(std::uint64_t seed) {
+    ui::AppState state;
+    state.spec.seed = seed;
+    state.session.modified = true;  // what SessionController publishes when the inputs differ from the saved ones
+    state.session.file = "/lessons/masks.json";
+    return state;
+}
+
+}  // namespace
+
+TEST_CASE("autosave: nothing without a change, a write after one, at most every interval, none for the same session") {
+    const ScratchDir dir("autosave");
+    app::Autosaver autosave(dir.path(), false);
+    ui::AppState state;
+    for (double t = 0.0; t < 20.0; t += 1.0) CHECK(autosave.tick(state, t).empty());
+    CHECK_FALSE(fs::exists(autosave.sessionFile()));
+
+    state = changedState(7);
+    CHECK(autosave.tick(state, 20.0).empty());
+    REQUIRE(fs::exists(autosave.sessionFile()));
+    CHECK(io::loadSession(autosave.sessionFile()) == ui::sessionOf(state));
+
+    state = changedState(8);
+    autosave.tick(state, 21.0);  // too soon
+    CHECK(io::loadSession(autosave.sessionFile()).seed == 7);
+    autosave.tick(state, 20.0 + app::Autosaver::kInterval);
+    CHECK(io::loadSession(autosave.sessionFile()).seed == 8);
+
+    fs::remove(autosave.sessionFile());
+    autosave.tick(state, 100.0);  // unchanged since the last write: not written again
+    CHECK_FALSE(fs::exists(autosave.sessionFile()));
+}
+
+TEST_CASE("autosave: saved means removed; a crash's files wait for the answer and are found with their source") {
+    const ScratchDir dir("autosave-crash");
+    {
+        app::Autosaver autosave(dir.path(), false);
+        autosave.tick(changedState(3), 0.0);
+        REQUIRE(fs::exists(autosave.sessionFile()));
+        // The process dies here: no finish().
+    }
+    const std::optional<ui::RestoreOffer> offer = app::findAutosave(dir.path());
+    REQUIRE(offer);
+    CHECK(offer->autosave == dir.path() / "autosave.json");
+    CHECK(offer->source == "/lessons/masks.json");
+    CHECK_FALSE(offer->when.empty());
+
+    app::Autosaver next(dir.path(), true);
+    ui::AppState asking;
+    asking.session.restoreOffer = offer;
+    next.tick(asking, 0.0);
+    next.finish(asking);
+    CHECK(fs::exists(next.sessionFile()));  // still offered
+
+    ui::AppState answered;  // "Discard": nothing unsaved
+    next.tick(answered, 1.0);
+    CHECK_FALSE(fs::exists(next.sessionFile()));
+    CHECK_FALSE(fs::exists(next.sourceFile()));
+    CHECK_FALSE(app::findAutosave(dir.path()));
+}
+
+TEST_CASE("autosave at exit: kept (written now) for unsaved changes, removed after 'Close without saving'") {
+    const ScratchDir dir("autosave-exit");
+    app::Autosaver autosave(dir.path(), false);
+    ui::AppState state = changedState(11);
+    autosave.finish(state);  // Ctrl+C with changes: written at once, whatever the interval
+    REQUIRE(fs::exists(autosave.sessionFile()));
+    CHECK(io::loadSession(autosave.sessionFile()).seed == 11);
+    state.session.closeConfirmed = true;
+    autosave.finish(state);
+    CHECK_FALSE(fs::exists(autosave.sessionFile()));
+}
+
+TEST_CASE("autosave: a session the file format refuses is reported, not written") {
+    const ScratchDir dir("autosave-bad");
+    app::Autosaver autosave(dir.path(), false);
+    ui::AppState state = changedState(1);
+    state.head = 99;  // outside the model: saveSession refuses it
+    const std::string problem = autosave.tick(state, 0.0);
+    CHECK(problem.find("Autosave failed: ") == 0);
+    CHECK_FALSE(fs::exists(autosave.sessionFile()));
+    CHECK(autosave.tick(state, 10.0).empty());  // said once, not every interval
+}
+
+}  // namespace attnviz::test

@@ -1,0 +1,192 @@
+// test_history.cpp — the undo history as data: exact states after undo/redo sequences, step names, typing that
+// coalesces per word and per pause, the step limit, and weights that come back bit for bit.
+#include "ui/history.h"
+#include "ui/model_runner.h"
+
+#include <doctest/doctest.h>
+
+namespace attnviz::test {
+namespace {
+
+using core::TensorId;
+
+ui::AppState tinyState() {
+    ui::AppState state;
+    state.spec.sentences = {"the cat"};
+    state.spec.attention.dModel = 8;
+    state.spec.attention.heads = 2;
+    return state;
+}
+
+core::Weights seededWeights(std::uint64_t seed) {
+    return core::initWeights(core::resolveDimensions(tinyState().spec.attention), seed, false);
+}
+
+}  // namespace
+
+TEST_CASE("change heads, edit a cell, undo twice, redo once: each state exactly, each step named") {
+    ui::AppState state = tinyState();
+    const core::ModelSpec original = state.spec;
+    ui::History history(state);
+    CHECK_FALSE(history.canUndo());
+    CHECK(history.undoLabel().empty());
+
+    state.spec.attention.heads = 4;
+    history.observe(state, 0.0);
+    const core::ModelSpec fourHeads = state.spec;
+    const core::CellEdit edit{TensorId::WQ, 0, 1, 2, 0.5f};
+    state.spec.cellEdits.push_back(edit);
+    history.observe(state, 0.1);
+    const core::ModelSpec edited = state.spec;
+    CHECK(history.undoLabel() == "W^Q[1, 2] = 0.5");
+
+    history.undo(state);
+    CHECK(ui::sameInputs(state.spec, fourHeads));
+    CHECK(history.undoLabel() == "heads 2 → 4");
+    CHECK(history.redoLabel() == "W^Q[1, 2] = 0.5");
+    history.undo(state);
+    CHECK(ui::sameInputs(state.spec, original));
+    CHECK_FALSE(history.canUndo());
+    history.redo(state);
+    CHECK(ui::sameInputs(state.spec, fourHeads));
+    CHECK(state.spec.cellEdits.empty());
+    history.observe(state, 0.2);  // the restored inputs are not a new step
+    CHECK(history.redoLabel() == "W^Q[1, 2] = 0.5");
+    history.redo(state);
+    CHECK(ui::sameInputs(state.spec, edited));
+
+    // A change after an undo drops what could have been redone.
+    history.undo(state);
+    state.spec.seed = 7;
+    history.observe(state, 0.3);
+    CHECK_FALSE(history.canRedo());
+    CHECK(history.undoLabel() == "seed 42 → 7");
+}
+
+TEST_CASE("step names: sizes, options, cell resets and weights") {
+    ui::InputsSnapshot before{tinyState().spec, nullptr, {}};
+    ui::InputsSnapshot after = before;
+    after.spec.attention.dModel = 512;
+    after.spec.attention.heads = 8;
+    CHECK(ui::describeChange(before, after) == "d_model 8 → 512, heads 2 → 8");
+    after.spec.attention.mask = core::MaskKind::Causal;
+    CHECK(ui::describeChange(before, after) == "d_model 8 → 512, heads 2 → 8, …");
+
+    after = before;
+    after.spec.attention.mask = core::MaskKind::Causal;
+    CHECK(ui::describeChange(before, after) == "mask none → causal");
+    after = before;
+    after.spec.sentences = {"a rather long sentence that goes on and on"};
+    CHECK(ui::describeChange(before, after) == "sentence “a rather long sentence t…”");
+
+    before.spec.cellEdits = {{TensorId::X, 0, 0, 1, 2.0f}, {TensorId::WO, 0, 3, 3, -1.0f}};
+    after = before;
+    after.spec.cellEdits.erase(after.spec.cellEdits.begin());
+    CHECK(ui::describeChange(before, after) == "reset X[0, 1]");
+    after.spec.cellEdits.clear();
+    CHECK(ui::describeChange(before, after) == "reset edits");
+
+    after = before;
+    after.weightFiles.wq = "/lessons/bert/w_q.npy";
+    after.weights = std::make_shared<const core::Weights>(seededWeights(1));
+    CHECK(ui::describeChange(before, after) == "load weights from bert");
+    CHECK(ui::describeChange(after, before) == "use seeded weights");
+}
+
+TEST_CASE("typing makes one step per word, and a pause ends a step") {
+    ui::AppState state = tinyState();
+    ui::History history(state);
+    double t = 0.0;
+    const auto typeText = [&](const std::string& text) {
+        for (char c : text) {
+            state.spec.sentences[0] += c;
+            history.observe(state, t += 0.1);
+        }
+    };
+    typeText(" sat");  // the space ends a word at once: "the cat " is a step, "sat" is pending
+    CHECK(history.canUndo());
+    CHECK(history.undoLabel() == "sentence “the cat sat”");
+    typeText(" on");
+    history.observe(state, t + ui::History::kTypingPause);  // the typist pauses: "on" becomes a step
+
+    state.spec.seed = 9;  // anything else is a step of its own
+    history.observe(state, t + 2.0);
+
+    const std::vector<std::string> expected{"the cat sat on", "the cat sat on", "the cat sat ", "the cat ", "the cat"};
+    for (std::size_t i = 1; i < expected.size(); ++i) {
+        history.undo(state);
+        CHECK(state.spec.sentences[0] == expected[i]);
+    }
+    CHECK(state.spec.seed == 42);
+    CHECK_FALSE(history.canUndo());
+}
+
+TEST_CASE("typing a letter and deleting it again leaves no step") {
+    ui::AppState state = tinyState();
+    ui::History history(state);
+    state.spec.sentences[0] += "s";
+    history.observe(state, 0.1);
+    state.spec.sentences[0].pop_back();
+    history.observe(state, 0.2);
+    history.observe(state, 5.0);
+    CHECK_FALSE(history.canUndo());
+}
+
+TEST_CASE("200 steps are kept; older ones are dropped first") {
+    ui::AppState state = tinyState();
+    ui::History history(state);
+    for (std::uint64_t seed = 1; seed <= 250; ++seed) {
+        state.spec.seed = seed;
+        history.observe(state, static_cast<double>(seed));
+    }
+    int undone = 0;
+    while (history.canUndo()) {
+        history.undo(state);
+        ++undone;
+    }
+    CHECK(undone == static_cast<int>(ui::History::kMaxSteps));
+    CHECK(state.spec.seed == 250 - ui::History::kMaxSteps);
+}
+
+TEST_CASE("loaded weights come back bit for bit after 'use seeded weights' is undone") {
+    ui::AppState state = tinyState();
+    state.spec.customWeights = seededWeights(5);
+    state.session.weightFiles.wq = "/lessons/w_q.npy";
+    const core::Weights loaded = *state.spec.customWeights;
+    ui::History history(state);
+    state.spec.seed = 3;  // a step that keeps the weights
+    history.observe(state, 0.1);
+    state.spec.customWeights.reset();
+    state.session.weightFiles = {};
+    history.observe(state, 0.2);
+    CHECK(history.undoLabel() == "use seeded weights");
+
+    history.undo(state);
+    REQUIRE(state.spec.customWeights);
+    CHECK(ui::sameWeights(*state.spec.customWeights, loaded));
+    CHECK(state.session.weightFiles.wq == "/lessons/w_q.npy");
+
+    // Other weights of the same shape are a change (the history compares numbers, not presence).
+    state.spec.customWeights = seededWeights(6);
+    history.observe(state, 0.3);
+    CHECK(history.canUndo());
+    history.undo(state);
+    CHECK(ui::sameWeights(*state.spec.customWeights, loaded));
+}
+
+TEST_CASE("sameInputs compares the numbers of custom weights, not only whether there are some") {
+    core::ModelSpec a = tinyState().spec, b = a;
+    a.customWeights = seededWeights(1);
+    b.customWeights = seededWeights(1);
+    CHECK(ui::sameInputs(a, b));
+    b.customWeights->wo(0, 0) += 1.0f;
+    CHECK_FALSE(ui::sameInputs(a, b));
+    b.customWeights = seededWeights(1);
+    b.cellEdits.push_back({TensorId::WV, 0, 0, 0, 1.0f});
+    CHECK_FALSE(ui::sameInputs(a, b));
+    b.cellEdits.clear();
+    b.attention.maskPaddedQueries = true;
+    CHECK_FALSE(ui::sameInputs(a, b));
+}
+
+}  // namespace attnviz::test

@@ -1,0 +1,313 @@
+// test_lessons.cpp — the question views (issue 5) driven without a window: each lesson is opened as its button
+// in the Questions bar does (ui::openLesson), its control is changed as the control does (AppState), frames
+// run, and the assertions look at AppState, at the run on screen and at what the lesson showed
+// (App::lessonReport(): every sentence and every map or chart caption of the last frame).
+#include "app/gui_export.h"
+#include "imgui_harness.h"
+#include "io/scratch_dir.h"
+#include "ui/lesson_catalog.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+namespace attnviz::test {
+namespace {
+
+using core::MaskFill;
+using core::MaskKind;
+using core::SoftmaxMode;
+using core::StageId;
+using core::TensorId;
+using ui::Lesson;
+
+// An app at the default sentence with `lesson` open, after the frames that compute what opening it changed.
+struct LessonApp {
+    ImGuiHarness ui;
+    ui::App app{ui::AppState{}};
+
+    explicit LessonApp(Lesson lesson) {
+        ui.frame(app);
+        ui::openLesson(app.state(), lesson);
+        settle();
+    }
+    // Frames until the inputs' run is on screen and drawn.
+    void settle() {
+        ui.frames(app, 2);
+        app.waitForRun();
+        ui.frames(app, 2);
+    }
+    const ui::LessonReport& report() const { return app.lessonReport(); }
+    const core::Trace& trace() const { return app.run()->trace; }
+};
+
+bool hasNan(const core::Tensor& t) {
+    for (float v : t.data) {
+        if (std::isnan(v)) return true;
+    }
+    return false;
+}
+
+// The number after `label` in the first reported sentence that has it ("mean entropy 1.83 nats" → 1.83).
+double numberAfter(const ui::LessonReport& report, const std::string& label) {
+    for (const std::string& text : report.texts) {
+        const std::size_t at = text.find(label);
+        if (at != std::string::npos) return std::stod(text.substr(at + label.size()));
+    }
+    FAIL("no sentence has “" << label << "”");
+    return 0.0;
+}
+
+}  // namespace
+
+TEST_CASE("every lesson opens from the Questions bar on the default sentence, marks its stage and explains itself") {
+    for (const ui::LessonInfo& info : ui::lessons()) {
+        CAPTURE(info.key);
+        LessonApp t(info.id);
+        CHECK(t.app.state().lesson.open == info.id);
+        CHECK(t.app.state().stage == info.home);
+        CHECK(t.report().lesson == info.id);
+        CHECK(t.report().says(std::string(info.question)));
+        CHECK(t.report().texts.size() >= 3);  // the question, where it belongs, and at least one plain sentence
+        CHECK(t.app.error().empty());
+        if (info.id != Lesson::Cost) CHECK_FALSE(t.report().figures.empty());
+        CHECK(ui::findLesson(info.key) == info.id);
+    }
+    CHECK_FALSE(ui::findLesson("nonsense"));
+}
+
+TEST_CASE("every lesson exports its stage as PNG with the lesson's inputs, through the GUI's export hook") {
+    ScratchDir out("lessons-export");
+    const ui::ExportHook exportPng = app::makeExportHook();
+    for (const ui::LessonInfo& info : ui::lessons()) {
+        CAPTURE(info.key);
+        LessonApp t(info.id);
+        const ui::AppState& state = t.app.state();
+        const std::filesystem::path folder = out.path() / std::string(info.key);
+        // What the lesson's "Export PNG…" button asks for: this stage, the lesson's home.
+        const ui::ExportRequest request{false, state.stage, state.head, state.batch, folder.string(), state.sequential, state.diverging};
+        const std::string status = exportPng(*t.app.run(), request);
+        CHECK_MESSAGE(status.rfind("Wrote", 0) == 0, status);
+        int pngs = 0;
+        for (const auto& entry : std::filesystem::directory_iterator(folder)) pngs += entry.path().extension() == ".png" ? 1 : 0;
+        CHECK(pngs == t.trace().batch);  // one figure per sentence of the batch (the masks lesson has 3)
+    }
+}
+
+TEST_CASE("a lesson closes from its button, from the timeline's keys, and leaves the stage view") {
+    LessonApp t(Lesson::Scaling);
+    ui::openLesson(t.app.state(), Lesson::Scaling);  // its button again
+    t.ui.frame(t.app);
+    CHECK(t.app.state().lesson.open == Lesson::None);
+    CHECK(t.report().lesson == Lesson::None);
+    CHECK(drawnCount(t.app, traceRef(TensorId::ScaledScores, 0)) > 0);  // the Scale stage is back
+
+    ui::openLesson(t.app.state(), Lesson::Masks);
+    t.settle();
+    t.ui.pressKey(t.app, kKeyRight);
+    CHECK(t.app.state().lesson.open == Lesson::None);
+    CHECK(t.app.state().stage == StageId::Softmax);
+}
+
+TEST_CASE("masks: a padded batch, the stored mask and its broadcast, the fill, and the fully masked row's NaN explained") {
+    LessonApp t(Lesson::Masks);
+    ui::AppState& state = t.app.state();
+    REQUIRE(state.spec.sentences.size() == 3);
+    CHECK(state.spec.attention.mask == MaskKind::Padding);
+    CHECK(state.batch == 1);  // a padded sentence is shown
+    CHECK(t.trace()[TensorId::Mask].shape == std::vector<int>{3, 1, 1, 13});
+    CHECK(t.report().says("b × 1 × 1 × l = 3 × 1 × 1 × 13"));
+    CHECK(t.report().says("b × h × l × l = 3 × 8 × 13 × 13"));
+    for (const char* figure : {"sentence 0", "sentence 2", "head 0", "head 2"}) CHECK(t.report().shows(figure));
+    CHECK(drawnCount(t.app, traceRef(TensorId::MaskedScores, 0)) > 0);
+    CHECK(drawnCount(t.app, traceRef(TensorId::AttentionWeights, 0)) > 0);
+    CHECK(t.report().says("No row is fully masked"));
+
+    SUBCASE("padded query rows, −∞ and PyTorch's softmax: NaN, with the PyTorch issues named") {
+        state.spec.attention.maskPaddedQueries = true;
+        state.spec.attention.fill = MaskFill::MinusInfinity;
+        state.spec.attention.softmax = SoftmaxMode::PyTorch;
+        t.settle();
+        CHECK(t.trace()[TensorId::Mask].shape == std::vector<int>{3, 1, 13, 13});
+        CHECK(hasNan(t.trace()[TensorId::AttentionWeights]));
+        CHECK(t.report().says("NaN: 19 rows have every key masked"));
+        for (const char* issue : {"#24816", "#41508", "#103749"}) CHECK(t.report().says(issue));
+
+        state.spec.attention.softmax = SoftmaxMode::Safe;
+        t.settle();
+        CHECK_FALSE(hasNan(t.trace()[TensorId::AttentionWeights]));
+        CHECK(t.report().says("Warning: 19 rows have every key masked"));
+        CHECK_FALSE(t.report().says("#24816"));
+
+        state.spec.attention.softmax = SoftmaxMode::PyTorch;
+        state.spec.attention.fill = MaskFill::MinusBillion;
+        t.settle();
+        CHECK_FALSE(hasNan(t.trace()[TensorId::AttentionWeights]));
+        CHECK(t.report().says("spreads the weight evenly"));
+    }
+    SUBCASE("a causal mask is b × 1 × l × l") {
+        state.spec.attention.mask = MaskKind::Causal;
+        t.settle();
+        CHECK(t.report().says("Causal mask, b × 1 × l × l = 3 × 1 × 13 × 13"));
+    }
+    SUBCASE("the batch editor adds a fourth sentence and the mask follows") {
+        state.spec.sentences.emplace_back("A short one");
+        t.settle();
+        CHECK(t.trace()[TensorId::Mask].shape == std::vector<int>{4, 1, 1, 13});
+        CHECK(t.report().shows("sentence 3"));
+    }
+}
+
+TEST_CASE("cross-attention: a decoder sentence, the encoder layer's output as K and V, l_dec × l_enc maps") {
+    ui::AppState start;
+    start.spec.attention.mask = MaskKind::Both;  // refused in cross-attention: opening the lesson makes it padding
+    ImGuiHarness ui;
+    ui::App app(start);
+    ui.frame(app);
+    ui::openLesson(app.state(), Lesson::Cross);
+    ui.frames(app, 4);
+    REQUIRE(app.run() != nullptr);
+    CHECK(app.error().empty());
+    CHECK(app.state().spec.attention.mask == MaskKind::Padding);
+    CHECK(app.state().spec.encoderSelfAttentionFirst);
+    const core::Trace& trace = app.run()->trace;
+    REQUIRE(trace.cross);
+    CHECK(trace[TensorId::AttentionWeights].shape == std::vector<int>{1, 8, 12, 13});
+    CHECK(app.lessonReport().says("l_dec × l_enc = 12 × 13"));
+    CHECK(app.lessonReport().shows("A₀ encoder"));
+    CHECK(app.lessonReport().shows("O_enc = X"));
+    CHECK_FALSE(app.lessonReport().shows("A₀ decoder"));
+    CHECK(drawnCount(app, traceRef(TensorId::AttentionWeights, 0)) >= 1);
+
+    app.state().spec.decoderCausalSelfAttentionFirst = true;
+    ui.frames(app, 4);
+    REQUIRE(app.run()->decoderTrace.has_value());
+    CHECK(app.lessonReport().shows("A₀ decoder"));
+    CHECK(app.lessonReport().says("causal mask"));
+
+    app.state().spec.decoderSentences.clear();  // "back to self-attention"
+    ui.frames(app, 4);
+    CHECK_FALSE(app.run()->trace.cross);
+    CHECK(app.lessonReport().says("This run is self-attention"));
+}
+
+TEST_CASE("3 layers or 3·h: the fused W^Q and its head blocks, or h matrices; Q agrees both ways to ~1e-7") {
+    LessonApp t(Lesson::FusedVsHeads);
+    CHECK(t.report().shows("W^Q"));
+    CHECK(t.report().shows("Q₇"));
+    CHECK(t.trace().perHeadMaxDifference < 1e-5f);
+    CHECK(t.report().says("Largest difference between the two Q_i: "));
+    CHECK(t.report().says("W^Q = [W₀^Q | W₁^Q | … | W₇^Q]"));
+    t.app.state().lesson.perHeadWeights = true;
+    t.ui.frame(t.app);
+    CHECK(t.report().shows("W₀^Q"));
+    CHECK(t.report().shows("X W₇^Q"));
+    CHECK_FALSE(t.report().shows("Q₇"));
+}
+
+TEST_CASE("do heads split X: the whole X to every head beside the naive slice, whose output differs") {
+    LessonApp t(Lesson::Slicing);
+    CHECK(t.report().shows("X, all of it"));
+    CHECK(t.report().shows("X[:, 0:8]"));
+    CHECK(t.report().shows("A₀ naive"));
+    CHECK(t.report().shows("O naive"));
+    CHECK(numberAfter(t.report(), "largest |O_naive − O| = ") > 0.01);
+    t.app.state().head = 3;
+    t.ui.frame(t.app);
+    CHECK(t.report().shows("X[:, 24:32]"));
+    CHECK(t.report().shows("A₃ naive"));
+    t.app.state().spec.attention.dK = 5;  // free d_k: the naive model does not exist
+    t.app.state().spec.attention.dV = 8;
+    t.settle();
+    CHECK(t.report().says("Naive slicing needs d_k = d_v = d_model / h"));
+}
+
+TEST_CASE("per row: row t of X times W^Q is row t of Q; stepping and animating move t") {
+    LessonApp t(Lesson::RowByRow);
+    ui::LessonState& lesson = t.app.state().lesson;
+    CHECK(lesson.row == 0);
+    CHECK(t.report().shows("x_t: row 0 of X, “The”"));
+    CHECK(numberAfter(t.report(), "largest |x_t W^Q − Q[t]| = ") < 1e-5);
+    lesson.row = 5;
+    t.ui.frame(t.app);
+    CHECK(t.report().says("Row 5 computed alone"));
+    CHECK(t.report().shows("q_t = x_t W^Q: row 5 of Q"));
+    lesson.animateRows = true;
+    lesson.secondsPerRow = 0.5f;
+    t.ui.frames(t.app, 32);  // 0.53 s at 60 frames a second
+    CHECK(lesson.row == 6);
+    lesson.row = 12;
+    t.ui.frames(t.app, 31);
+    CHECK(lesson.row == 0);  // wraps after the last token
+}
+
+TEST_CASE("scaling: the slider changes the score scale; without ÷√d_k the rows are sharper") {
+    LessonApp t(Lesson::Scaling);
+    CHECK(t.report().says("scale = 0.3536 = 1/√8, the default"));
+    const double defaultEntropy = numberAfter(t.report(), "mean entropy ");
+    CHECK(defaultEntropy < std::log(13.0));
+    CHECK(t.report().shows("entropy of each row of A₀"));
+    CHECK(t.report().shows("largest weight of each row"));
+    t.app.state().spec.attention.scale = 4.0f;
+    t.settle();
+    CHECK(t.trace().dims.scale == 4.0f);
+    CHECK(t.report().says("scale = 4  (1/√d_k would be 0.3536)"));
+    CHECK(numberAfter(t.report(), "mean entropy ") < defaultEntropy - 0.1);
+    CHECK(numberAfter(t.report(), "mean largest weight ") > 0.2);
+}
+
+TEST_CASE("pooling: [CLS] row and mean of the real tokens, each through the classifier to logits") {
+    LessonApp t(Lesson::Pooling);
+    CHECK(t.app.state().spec.prependCls);
+    CHECK(t.app.run()->tokens[0][0] == "[CLS]");
+    for (const char* figure : {"pooled = O[0]", "pooled = mean of O's rows", "logits", "row 0 of O mixes the tokens by row 0 of A₀:",
+                               "each real token's row of O weighs 1/14:"}) {
+        CHECK(t.report().shows(figure));
+    }
+    CHECK(t.report().says("class 2: "));
+    CHECK_FALSE(t.report().says("class 3: "));
+    t.app.state().lesson.classes = 5;
+    t.ui.frame(t.app);
+    CHECK(t.report().says("class 4: "));
+    t.app.state().spec.prependCls = false;
+    t.settle();
+    CHECK(t.report().says("No [CLS] token in this run"));
+    CHECK(t.report().shows("each real token's row of O weighs 1/13:"));
+}
+
+TEST_CASE("cost: FLOPs and memory per stage; h heads of d_k cost one head of d_model; l² takes over") {
+    LessonApp t(Lesson::Cost);
+    CHECK(t.report().says("Scores: 21.63 kFLOP, 5.3 KiB"));
+    CHECK(t.report().says("h = 8 heads of d_k = 8: 43.26 kFLOP"));
+    CHECK(t.report().says("one head of width d_model = 64: 43.26 kFLOP"));
+    CHECK(t.report().says("The same"));
+    t.app.state().lesson.costLength = 2048;
+    t.ui.frame(t.app);
+    CHECK(t.report().says("Every stage at b = 1, l = 2048"));
+    CHECK(t.report().says("Scores: 536.87 MFLOP, 128.0 MiB"));
+    CHECK(t.report().says("l = 8192: linear 268.44 MFLOP, maps 19.33 GFLOP"));
+}
+
+TEST_CASE("free d_k and d_v: W^O becomes h·d_v × d_model and the other views follow") {
+    LessonApp t(Lesson::FreeDims);
+    CHECK(t.report().says("(= d_model / h)"));
+    t.app.state().spec.attention.dK = 12;
+    t.app.state().spec.attention.dV = 4;
+    t.settle();
+    CHECK(t.trace()[TensorId::WO].shape == std::vector<int>{32, 64});
+    CHECK(t.trace()[TensorId::WQ].shape == std::vector<int>{64, 96});
+    CHECK(t.report().says("W^O: h·d_v × d_model = 8·4 × 64 = 32 × 64"));
+    CHECK(t.report().shows("W^O"));
+    ui::closeLesson(t.app.state());
+    t.app.state().stage = StageId::Output;  // the stage view at the new sizes
+    t.ui.frame(t.app);
+    const auto drawn = std::find_if(t.app.drawnHeatmaps().begin(), t.app.drawnHeatmaps().end(),
+                                    [](const ui::DrawnHeatmap& d) { return d.matrix == traceRef(TensorId::WO); });
+    REQUIRE(drawn != t.app.drawnHeatmaps().end());
+    CHECK(drawn->rows == 32);
+}
+
+}  // namespace attnviz::test
