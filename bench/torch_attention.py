@@ -18,7 +18,7 @@ Needs Debian's python3-torch and libopenblas0-pthread (not in scripts/setup: the
 Run (scripts/bench does both when `/usr/bin/python3 -c 'import torch'` works):
     /usr/bin/python3 bench/torch_attention.py --ours build/release/bench/bench_vs_torch
     /usr/bin/python3 bench/torch_attention.py --ours build/release/bench/bench_vs_torch --openblas-coretype SkylakeX
-The first is PyTorch as Debian ships it on this machine; the second gives its BLAS the AVX-512 kernels (see below).
+The first is PyTorch as Debian ships it on this machine; the second gives its BLAS the AVX-512 kernels (docs/performance.md says why both).
 Exit status 1 when a result differs by more than the tolerance (the ratio is a figure to report, not a test).
 """
 import argparse

@@ -25,6 +25,7 @@ struct Stage {
     std::string_view title;        // "Softmax"
     std::string_view formula;      // "A_i = softmax(S_i / sqrt(d_k))"
     std::string_view pytorch;      // with {b} {h} {l} {l_q} {l_k} {d_model} {d_k} {d_v} placeholders for shapes
+    std::string_view numpy;        // the same step in plain NumPy, with the same placeholders
     std::string_view explanation;  // one or two plain sentences: what this step does and why
     std::vector<TensorId> shows;   // the Trace tensors this stage draws, in order (empty for Tokens)
     int number() const { return static_cast<int>(id); }

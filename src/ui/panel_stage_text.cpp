@@ -1,5 +1,5 @@
 // panel_stage_text.cpp — under the matrices: the stage's formula, its PyTorch line (Annotated Transformer
-// style) with this run's shapes substituted, the plain explanation, and the teaching point this stage makes
+// style) and its NumPy equivalent with this run's shapes substituted, each copyable, the plain explanation, and the teaching point this stage makes
 // with this run's numbers (seeds 000–004: shapes, heads see all of X, cost per head, masks broadcast).
 // The texts come from core::stages(); this file only adds the numbers.
 #include "ui/panels.h"
@@ -82,6 +82,24 @@ std::string teachingNote(const core::ModelRun& run, StageId stage) {
     return {};
 }
 
+// The code panel: a "Copy" button, the language, and the line in the monospace font (issue 5, item 10).
+void drawCodeLine(const char* language, const std::string& code, ViewContext& ctx) {
+    ImGui::PushID(language);
+    if (ImGui::SmallButton("Copy")) {
+        ImGui::SetClipboardText(code.c_str());
+        ctx.state.status = std::string(language) + " line copied to the clipboard.";
+    }
+    ImGui::PopID();
+    ImGui::SameLine();
+    ImGui::TextDisabled("%-7s", language);
+    ImGui::SameLine();
+    ImGui::PushFont(font(ctx.fonts.mono));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.15f, 0.35f, 0.15f, 1.0f));
+    ImGui::TextWrapped("%s", code.c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+}
+
 }  // namespace
 
 void drawStageText(ViewContext& ctx) {
@@ -89,11 +107,8 @@ void drawStageText(ViewContext& ctx) {
     ImGui::PushFont(font(ctx.fonts.large));
     ImGui::TextUnformatted(std::string(stage.formula).c_str());
     ImGui::PopFont();
-    ImGui::PushFont(font(ctx.fonts.mono));
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.15f, 0.35f, 0.15f, 1.0f));
-    ImGui::TextWrapped("%s", core::substituteShapes(stage.pytorch, ctx.run.trace).c_str());
-    ImGui::PopStyleColor();
-    ImGui::PopFont();
+    drawCodeLine("PyTorch", core::substituteShapes(stage.pytorch, ctx.run.trace), ctx);
+    drawCodeLine("NumPy", core::substituteShapes(stage.numpy, ctx.run.trace), ctx);
     ImGui::TextWrapped("%s", std::string(stage.explanation).c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.1f, 0.3f, 0.6f, 1.0f));
     ImGui::TextWrapped("%s", teachingNote(ctx.run, ctx.state.stage).c_str());

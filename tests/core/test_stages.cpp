@@ -16,6 +16,7 @@ TEST_CASE("eleven stages in DESIGN.md order, each with text and numbered by posi
         CHECK(!s.title.empty());
         CHECK(!s.formula.empty());
         CHECK(!s.pytorch.empty());
+        CHECK(!s.numpy.empty());
         CHECK(!s.explanation.empty());
         CHECK((i == 0) == s.shows.empty());
     }
@@ -38,6 +39,8 @@ TEST_CASE("the PyTorch line gets this trace's sizes") {
     const Trace t = runModel(spec).trace;
     CHECK(substituteShapes(stage(StageId::SplitHeads).pytorch, t) ==
           "query = query.view(1, -1, 8, 64).transpose(1, 2)  # 1 x 8 x 13 x 64");
+    CHECK(substituteShapes(stage(StageId::SplitHeads).numpy, t) ==
+          "q = q.reshape(1, -1, 8, 64).transpose(0, 2, 1, 3)  # 1 x 8 x 13 x 64");
     CHECK(symbolicShape(TensorId::AttentionWeights, t) == "b × h × l × l");
     CHECK(t[TensorId::AttentionWeights].shapeString() == "1 × 8 × 13 × 13");
 }
