@@ -110,6 +110,18 @@ std::optional<StageId> findStage(std::string_view numberOrKey) {
     return std::nullopt;
 }
 
+std::optional<TensorId> perHeadTensor(StageId id) {
+    switch (id) {
+        case StageId::SplitHeads: return QHeads;
+        case StageId::Scores: return Scores;
+        case StageId::Scale: return ScaledScores;
+        case StageId::Mask: return MaskedScores;
+        case StageId::Softmax: return AttentionWeights;
+        case StageId::WeightedSum: case StageId::Concat: return ZHeads;
+        default: return std::nullopt;
+    }
+}
+
 std::string substituteShapes(std::string_view text, const Trace& trace) {
     const Dimensions& d = trace.dims;
     std::string result(text);

@@ -37,6 +37,9 @@ const Stage& stage(StageId id);
 std::optional<StageId> findStage(std::string_view numberOrKey);
 // Replaces the placeholders of a stage's text with this trace's sizes: "{l}" → "11".
 std::string substituteShapes(std::string_view text, const Trace& trace);
+// The per-head map a stage is about (Q_i for the split, S_i for scores, A_i for softmax, Z_i for the weighted
+// sum and the concatenation); nullopt for stages without one. Thumbnails and "all heads" figures show it.
+std::optional<TensorId> perHeadTensor(StageId stage);
 // "b × h × l × d_k" for a tensor of this trace, in symbols (the numeric shape is Tensor::shapeString()).
 std::string symbolicShape(TensorId id, const Trace& trace);
 

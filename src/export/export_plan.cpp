@@ -150,7 +150,7 @@ void planStages(const core::ModelRun& run, const ExportRequest& request, int bat
 std::string stagesWithHeads() {
     std::vector<std::string> keys;
     for (const core::Stage& s : core::stages()) {
-        if (headsTensor(s.id)) keys.push_back(std::string(s.key));
+        if (core::perHeadTensor(s.id)) keys.push_back(std::string(s.key));
     }
     return joined(keys);
 }
@@ -173,7 +173,7 @@ void planHeads(const core::ModelRun& run, const ExportRequest& request, int batc
         return;
     }
     for (StageId stage : selectedStages(request)) {
-        const std::optional<TensorId> id = headsTensor(stage);
+        const std::optional<TensorId> id = core::perHeadTensor(stage);
         if (!id) {
             if (!request.stage) continue;
             throw ExportError("Stage " + std::string(core::stage(stage).key) +

@@ -339,18 +339,6 @@ int gridColumns(int count) {
 
 // [SECTION] The four figures
 
-std::optional<TensorId> headsTensor(StageId stage) {
-    switch (stage) {
-        case StageId::SplitHeads: return TensorId::QHeads;
-        case StageId::Scores: return TensorId::Scores;
-        case StageId::Scale: return TensorId::ScaledScores;
-        case StageId::Mask: return TensorId::MaskedScores;
-        case StageId::Softmax: return TensorId::AttentionWeights;
-        case StageId::WeightedSum: case StageId::Concat: return TensorId::ZHeads;
-        default: return std::nullopt;
-    }
-}
-
 bool stageShowsOneHead(StageId stage, const core::Trace& trace) {
     return headsShown(stageEquations(stage, 0, trace)).size() == 1;
 }

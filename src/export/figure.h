@@ -67,8 +67,6 @@ Figure drawHeadsFigure(const core::ModelRun& run, core::StageId stage, core::Ten
                        const FigureStyle& style);
 Figure drawPosterFigure(const core::ModelRun& run, int head, int batch, const FigureStyle& style);
 
-// The per-head matrix a stage's heads figure shows by default (its result), or nullopt for stages without one.
-std::optional<core::TensorId> headsTensor(core::StageId stage);
 // Whether a stage figure shows one head's matrices (so its file name says which head).
 bool stageShowsOneHead(core::StageId stage, const core::Trace& trace);
 

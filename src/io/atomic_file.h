@@ -31,4 +31,7 @@ void writeFileAtomically(const std::filesystem::path& path, std::string_view byt
 // error state (ferror), FileError is thrown.
 void writeFileAtomically(const std::filesystem::path& path, const std::function<void(std::FILE*)>& writeContent);
 
+// The whole file's bytes; FileError naming the path and the OS reason when it cannot be read.
+std::string readWholeFile(const std::filesystem::path& path);
+
 }  // namespace attnviz::io

@@ -113,22 +113,6 @@ std::string_view checkedToken(std::string_view line, std::size_t lineNumber, std
 
 }  // namespace
 
-std::string readWholeFile(const fs::path& path) {
-    std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (file == nullptr) {
-        const int error = errno;
-        throw FileError("Cannot read '" + path.string() + "': " + std::system_category().message(error) + ".");
-    }
-    std::string bytes;
-    char buffer[1 << 16];
-    std::size_t got = 0;
-    while ((got = std::fread(buffer, 1, sizeof buffer, file)) > 0) bytes.append(buffer, got);
-    const int error = std::ferror(file) ? errno : 0;
-    std::fclose(file);
-    if (error != 0) throw FileError("Cannot read '" + path.string() + "': " + std::system_category().message(error) + ".");
-    return bytes;
-}
-
 std::optional<std::string> incompleteWeightFiles(const WeightFiles& f) {
     const auto allOrNone = [](std::initializer_list<std::pair<std::string_view, const fs::path*>> group) -> std::optional<std::string> {
         const auto given = [](const auto& entry) { return !entry.second->empty(); };

@@ -66,7 +66,4 @@ std::shared_ptr<const core::EmbeddingTable> loadEmbeddingTable(const std::filesy
 // Shapes are checked against resolveDimensions(spec.attention) (its InputError propagates for bad sizes).
 core::ModelSpec withWeightFiles(core::ModelSpec spec, const WeightFiles& files);
 
-// The whole file as bytes; FileError naming it when it cannot be read.
-std::string readWholeFile(const std::filesystem::path& path);
-
 }  // namespace attnviz::io

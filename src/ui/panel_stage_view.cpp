@@ -519,18 +519,6 @@ void drawStage(ViewContext& ctx, const Box& box) {
 
 }  // namespace
 
-std::optional<TensorId> perHeadTensor(StageId stage) {
-    switch (stage) {
-        case StageId::SplitHeads: return TensorId::QHeads;
-        case StageId::Scores: return TensorId::Scores;
-        case StageId::Scale: return TensorId::ScaledScores;
-        case StageId::Mask: return TensorId::MaskedScores;
-        case StageId::Softmax: return TensorId::AttentionWeights;
-        case StageId::WeightedSum: case StageId::Concat: return TensorId::ZHeads;
-        default: return std::nullopt;
-    }
-}
-
 void drawStageView(ViewContext& ctx) {
     header(ctx);
     const ImVec2 min = ImGui::GetCursorScreenPos();

@@ -39,7 +39,4 @@ void applyShortcuts(AppState& state, int heads);
 // Moves to the next stage every secondsPerStage while autoplay is on (stops at the last stage).
 void advanceAutoplay(AppState& state, float deltaSeconds);
 
-// The per-head tensor a stage is about (the heads grid and "all heads" show it), if any.
-std::optional<core::TensorId> perHeadTensor(core::StageId stage);
-
 }  // namespace attnviz::ui

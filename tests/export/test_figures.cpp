@@ -57,7 +57,7 @@ std::vector<Figure> everyFigure(const core::ModelRun& run, const FigureStyle& st
         for (core::TensorId id : s.shows) {
             if (!run.trace[id].empty()) figures.push_back(drawMatrixFigure(run, s.id, id, head, 0, style));
         }
-        if (const auto id = headsTensor(s.id)) figures.push_back(drawHeadsFigure(run, s.id, *id, 0, style));
+        if (const auto id = core::perHeadTensor(s.id)) figures.push_back(drawHeadsFigure(run, s.id, *id, 0, style));
     }
     figures.push_back(drawPosterFigure(run, head, 0, style));
     return figures;
