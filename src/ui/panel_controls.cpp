@@ -154,7 +154,7 @@ void viewControls(AppState& state, const RunStatus& status, float scale) {
     ImGui::Checkbox("numbers in cells", &state.showValues);
     if (status.run != nullptr && status.run->trace.batch > 1) {
         ImGui::SetNextItemWidth(width);
-        ImGui::SliderInt("sentence of the batch", &state.batch, 0, status.run->trace.batch - 1);
+        ImGui::SliderInt("sentence shown", &state.batch, 0, status.run->trace.batch - 1);
     }
 }
 
