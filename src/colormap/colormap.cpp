@@ -76,6 +76,11 @@ Range computeRange(std::span<const float> values, RangeKind kind) {
         hi = std::max(hi, v);
         maxAbs = std::max(maxAbs, std::fabs(v));
     }
+    return rangeFromExtremes(lo, hi, maxAbs, kind);
+}
+
+Range rangeFromExtremes(float lo, float hi, float maxAbs, RangeKind kind) {
+    if (kind == RangeKind::Probability) return {0.0f, 1.0f};
     if (kind == RangeKind::Symmetric) {
         if (maxAbs == 0.0f) maxAbs = 1.0f;
         return {-maxAbs, maxAbs};

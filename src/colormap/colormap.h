@@ -55,5 +55,7 @@ struct Range {
 };
 enum class RangeKind { Probability, Symmetric, MinMax };
 Range computeRange(std::span<const float> values, RangeKind kind);
+// The same from the finite values' extremes (lo > hi when there is no finite value), for values summarised elsewhere.
+Range rangeFromExtremes(float lo, float hi, float maxAbs, RangeKind kind);
 
 }  // namespace attnviz::colormap

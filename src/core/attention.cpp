@@ -12,8 +12,10 @@
 //     [9] concat: write Z_i into its block of Z = [Z_0 … Z_{h−1}] → b × l_q × h·d_v
 //   [10] output: O = Z W^O + b^O
 //   and the per-head path (seed 004): Q_i = X_q W_i^Q with h separate matrices, compared with [3].
+// A large batch's S, S·scale and masked S are not stored, only their statistics (derived_maps.h derives them).
 #include "core/attention.h"
 
+#include "core/derived_maps.h"
 #include "core/parallel.h"
 #include "core/random.h"
 
@@ -21,6 +23,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -238,61 +241,106 @@ int panelRowsFor(int lq, int lk) {
     return std::min(lq, rows);
 }
 
+// The three maps a large Trace derives instead of storing (derived_maps.h), in the order [4], [5], [6].
+constexpr std::array<TensorId, 3> kDerivableMaps{TensorId::Scores, TensorId::ScaledScores, TensorId::MaskedScores};
+using MapStats = std::array<ValueStats, kDerivableMaps.size()>;  // one per kDerivableMaps entry
+
+float fillValueOf(MaskFill fill) { return fill == MaskFill::MinusInfinity ? -std::numeric_limits<float>::infinity() : -1e9f; }
+
+// What the fused pass reads of one (batch, head) pair, and the shared panel code of the pass and of deriveMapSlice
+// (the same calls in the same order, so a derived map has the bits a stored one would have had).
+struct HeadInputs {
+    MatrixView qi;                    // l_q × d_k
+    MatrixView ki;                    // l_k × d_k
+    std::optional<MatrixView> mask;   // 1 × l_k (broadcast over rows) or l_q × l_k; none without a mask
+    float scale;
+    float fill;
+    int panelRows;                    // query rows per panel (panelRowsFor)
+};
+
+HeadInputs headInputs(const Trace& t, int batchHead) {
+    const int b = batchHead / t.dims.heads, i = batchHead % t.dims.heads;
+    const Tensor& mask = t[TensorId::Mask];
+    return {t[TensorId::QHeads].slice(batchHead), t[TensorId::KHeads].slice(batchHead),
+            mask.empty() ? std::nullopt : std::optional<MatrixView>(mask.slice(b, i)), t.dims.scale, fillValueOf(t.fill),
+            panelRowsFor(t.queryLength, t.keyLength)};
+}
+
+// [4] S_panel = Q_i,panel K_iᵀ for query rows first … first + rows − 1.
+void scoresPanel(const HeadInputs& in, int first, int rows, Eigen::Map<Matrix> s) {
+    s.noalias() = in.qi.middleRows(first, rows) * in.ki.transpose();
+}
+
+// [5] One row of S times the scale, into `work`.
+void scaleRow(const HeadInputs& in, const float* scores, Eigen::Map<RowVector> work) {
+    work = Eigen::Map<const RowVector>(scores, work.size()) * in.scale;
+}
+
+// [6] Masked keys of query row `row` replaced by the fill value (rows of a 1 × l_k mask broadcast).
+void maskRow(const HeadInputs& in, int row, Eigen::Map<RowVector> work) {
+    if (!in.mask) return;
+    const auto keep = in.mask->row(in.mask->rows() == 1 ? 0 : row);
+    for (Eigen::Index c = 0; c < work.size(); ++c) {
+        if (keep(c) == 0.0f) work(c) = in.fill;
+    }
+}
+
+void addRowStats(ValueStats& stats, const float* row, Eigen::Index n) {
+    for (Eigen::Index c = 0; c < n; ++c) stats.add(row[c]);
+}
+
 struct HeadContext {
-    Trace* trace;  // reads the head splits and the mask; writes this head's slices only
-    int heads;
-    float fillValue;
+    Trace* trace;                 // reads the head splits and the mask; writes this head's slices only
+    bool storeMaps;               // S, S·scale, masked S stored; else their statistics go to `stats`
+    std::vector<MapStats>* stats;  // b·h entries: one per work item, merged after the pass
 };
 
 // [3–9] for one (batch, head) pair. [4–8] run over panels of query rows, fused: S_panel = Q_i,panel K_iᵀ lands
-// in a scratch buffer that stays in cache; one pass per row then writes S, S · scale, the masked scores and
-// A = softmax to the Trace; Z_panel = A_panel V_i reads A from the same scratch. Each of the four l_q × l_k maps
+// in a scratch buffer that stays in cache; one pass per row then writes S, S · scale, the masked scores (when
+// stored) and A = softmax to the Trace; Z_panel = A_panel V_i reads A from the same scratch. Each l_q × l_k map
 // thus crosses the memory bus once, written; before, the GEMM's zero-fill, the scale, the copy and the softmax
 // passes each went over whole maps (at l = 2048 a map is 16 MB, far beyond the caches).
 // Deterministic: panel sizes depend only on l_q and l_k, never on the thread that runs the head.
 void attendOneHead(const HeadContext& ctx, int batchHead) {
     Trace& t = *ctx.trace;
-    const int b = batchHead / ctx.heads, i = batchHead % ctx.heads;
+    const int b = batchHead / t.dims.heads, i = batchHead % t.dims.heads;
     splitOneHead(t[TensorId::Q], t[TensorId::QHeads], b, i);
     splitOneHead(t[TensorId::K], t[TensorId::KHeads], b, i);
     splitOneHead(t[TensorId::V], t[TensorId::VHeads], b, i);
     const int lq = t.queryLength, lk = t.keyLength;
-    const MatrixView qi = t[TensorId::QHeads].slice(batchHead);  // l_q × d_k
-    const MatrixView ki = t[TensorId::KHeads].slice(batchHead);  // l_k × d_k
+    const HeadInputs in = headInputs(t, batchHead);
     const MatrixView vi = t[TensorId::VHeads].slice(batchHead);  // l_k × d_v
-    float* const scores = t[TensorId::Scores].sliceData(batchHead);              // l_q × l_k
-    float* const scaled = t[TensorId::ScaledScores].sliceData(batchHead);        // l_q × l_k
-    float* const masked = t[TensorId::MaskedScores].sliceData(batchHead);        // l_q × l_k
-    float* const weights = t[TensorId::AttentionWeights].sliceData(batchHead);   // l_q × l_k
+    std::array<float*, kDerivableMaps.size()> maps{};            // l_q × l_k each, when stored
+    if (ctx.storeMaps) {
+        for (std::size_t k = 0; k < maps.size(); ++k) maps[k] = t[kDerivableMaps[k]].sliceData(batchHead);
+    }
+    MapStats& stats = (*ctx.stats)[static_cast<std::size_t>(batchHead)];
+    float* const weights = t[TensorId::AttentionWeights].sliceData(batchHead);  // l_q × l_k
     Eigen::Map<Matrix> z(t[TensorId::ZHeads].sliceData(batchHead), lq, t.dims.dV);
-    const Tensor& mask = t[TensorId::Mask];
-    const std::optional<MatrixView> m = mask.empty() ? std::nullopt : std::optional<MatrixView>(mask.slice(b, i));  // 1 × l_k or l_q × l_k
     const std::uint8_t* fullyMasked = &t.fullyMaskedRows[static_cast<std::size_t>(b) * lq];
-    const float scale = t.dims.scale;
     const bool streaming = worthStreaming(lq, lk);
+    // Each row's S, S·scale and masked S, once computed: stored, or only counted in the statistics.
+    const auto keep = [&](std::size_t map, std::size_t offset, const float* row) {
+        if (ctx.storeMaps) storeRow(maps[map] + offset, row, lk, streaming);
+        else addRowStats(stats[map], row, lk);
+    };
 
-    const int panel = panelRowsFor(lq, lk);
-    const std::size_t panelSize = static_cast<std::size_t>(panel) * lk;
+    const std::size_t panelSize = static_cast<std::size_t>(in.panelRows) * lk;
     FloatBuffer scratch(2 * panelSize + static_cast<std::size_t>(lk));  // S panel | A panel | one row of S · scale
     Eigen::Map<RowVector> work(scratch.data() + 2 * panelSize, lk);
-    for (int first = 0; first < lq; first += panel) {
-        const int rows = std::min(panel, lq - first);
+    for (int first = 0; first < lq; first += in.panelRows) {
+        const int rows = std::min(in.panelRows, lq - first);
         Eigen::Map<Matrix> s(scratch.data(), rows, lk);
         Eigen::Map<Matrix> a(scratch.data() + panelSize, rows, lk);
-        s.noalias() = qi.middleRows(first, rows) * ki.transpose();  // [4]
+        scoresPanel(in, first, rows, s);  // [4]
         for (int r = 0; r < rows; ++r) {
             const int row = first + r;
             const std::size_t offset = static_cast<std::size_t>(row) * lk;
-            work = s.row(r) * scale;  // [5]
-            storeRow(scores + offset, s.row(r).data(), lk, streaming);
-            storeRow(scaled + offset, work.data(), lk, streaming);
-            if (m) {  // [6] rows of a 1 × l_k mask broadcast
-                const auto maskRow = m->row(m->rows() == 1 ? 0 : row);
-                for (int c = 0; c < lk; ++c) {
-                    if (maskRow(c) == 0.0f) work(c) = ctx.fillValue;
-                }
-            }
-            storeRow(masked + offset, work.data(), lk, streaming);
+            keep(0, offset, s.row(r).data());
+            scaleRow(in, s.row(r).data(), work);  // [5]
+            keep(1, offset, work.data());
+            maskRow(in, row, work);  // [6]
+            keep(2, offset, work.data());
             Eigen::Map<RowVector> weightRow(a.row(r).data(), lk);
             softmaxRow(Eigen::Map<const RowVector>(work.data(), lk), weightRow, fullyMasked[row] != 0, t.softmax);  // [7]
             storeRow(weights + offset, weightRow.data(), lk, streaming);
@@ -303,6 +351,38 @@ void attendOneHead(const HeadContext& ctx, int batchHead) {
     if (streaming) _mm_sfence();  // streaming stores are weakly ordered: finish them before another thread reads
 #endif
     concatOneHead(t[TensorId::ZHeads], t[TensorId::Concat], b, i);
+}
+
+// Whether the batch's maps are too large to keep all four (AttentionConfig::storeMapsUpTo).
+bool derivesMaps(const AttentionConfig& config, int batch, int heads, int lq, int lk) {
+    return static_cast<std::int64_t>(batch) * heads * lq * lk > config.storeMapsUpTo;
+}
+
+// Shapes the four maps; derived ones keep their shape and give their memory back.
+void shapeMaps(Trace& t, bool derive) {
+    const std::vector<int> shape{t.batch, t.dims.heads, t.queryLength, t.keyLength};
+    t.derived.fill(false);
+    t.stats.fill(std::nullopt);
+    for (TensorId id : kDerivableMaps) {
+        t.derived[static_cast<std::size_t>(id)] = derive;
+        if (derive) {
+            t[id].shape = shape;
+            t[id].data = FloatBuffer{};
+        } else {
+            t[id].reshape(shape);
+        }
+    }
+    t[TensorId::AttentionWeights].reshape(shape);
+    t.derivedCache = derive ? std::make_shared<DerivedSliceCache>(kDerivedCacheBytes) : nullptr;
+}
+
+void mergeMapStats(Trace& t, const std::vector<MapStats>& perHead) {
+    if (perHead.empty()) return;
+    for (std::size_t k = 0; k < kDerivableMaps.size(); ++k) {
+        ValueStats merged;
+        for (const MapStats& head : perHead) merged.merge(head[k]);
+        t.stats[static_cast<std::size_t>(kDerivableMaps[k])] = merged;
+    }
 }
 
 std::vector<std::uint8_t> findFullyMaskedRows(const Tensor& mask, int batch, int queryLength, int keyLength) {
@@ -392,6 +472,31 @@ Dimensions resolveDimensions(const AttentionConfig& config) {
     dims.scale = config.scale.value_or(1.0f / std::sqrt(static_cast<float>(dims.dK)));
     if (!std::isfinite(dims.scale)) throw InputError("The score scale must be a finite number.");
     return dims;
+}
+
+void deriveMapSlice(const Trace& t, TensorId id, int batchHead, float* out) {
+    const std::size_t map = static_cast<std::size_t>(std::find(kDerivableMaps.begin(), kDerivableMaps.end(), id) - kDerivableMaps.begin());
+    if (map == kDerivableMaps.size()) throw std::logic_error("deriveMapSlice: only S, S·scale and masked S are derived");
+    const int lq = t.queryLength, lk = t.keyLength;
+    const HeadInputs in = headInputs(t, batchHead);
+    const std::size_t panelSize = static_cast<std::size_t>(in.panelRows) * lk;
+    FloatBuffer scratch(panelSize + static_cast<std::size_t>(lk));  // S panel | one row of S · scale
+    Eigen::Map<RowVector> work(scratch.data() + panelSize, lk);
+    for (int first = 0; first < lq; first += in.panelRows) {
+        const int rows = std::min(in.panelRows, lq - first);
+        Eigen::Map<Matrix> s(scratch.data(), rows, lk);
+        scoresPanel(in, first, rows, s);
+        for (int r = 0; r < rows; ++r) {
+            float* const destination = out + static_cast<std::size_t>(first + r) * lk;
+            if (map == 0) {
+                std::copy(s.row(r).data(), s.row(r).data() + lk, destination);
+                continue;
+            }
+            scaleRow(in, s.row(r).data(), work);
+            if (map == 2) maskRow(in, first + r, work);
+            std::copy(work.data(), work.data() + lk, destination);
+        }
+    }
 }
 
 Matrix headBlock(const Matrix& fused, int head, int width) {
@@ -505,14 +610,14 @@ void forwardInto(const AttentionInput& input, const Weights& weights, const Atte
     t[TensorId::VHeads].reshape({b, h, lk, d.dV});
     buildMaskInto(t[TensorId::Mask], config, t.queryLengths, t.keyLengths, lq, lk);
     t.fullyMaskedRows = findFullyMaskedRows(t[TensorId::Mask], b, lq, lk);
-    for (TensorId id : {TensorId::Scores, TensorId::ScaledScores, TensorId::MaskedScores, TensorId::AttentionWeights}) {
-        t[id].reshape({b, h, lq, lk});
-    }
+    const bool derive = derivesMaps(config, b, h, lq, lk);
+    shapeMaps(t, derive);
     t[TensorId::ZHeads].reshape({b, h, lq, d.dV});
     t[TensorId::Concat].reshape({b, lq, h * d.dV});
-    const float fill = config.fill == MaskFill::MinusInfinity ? -std::numeric_limits<float>::infinity() : -1e9f;
-    const HeadContext context{&t, h, fill};
+    std::vector<MapStats> stats(derive ? static_cast<std::size_t>(b) * h : 0);
+    const HeadContext context{&t, !derive, &stats};
     parallelFor(b * h, threaded, [&](int batchHead) { attendOneHead(context, batchHead); });
+    mergeMapStats(t, stats);
 
     // [10]
     t[TensorId::Output].reshape({b, lq, d.dModel});

@@ -17,6 +17,8 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -48,6 +50,10 @@ struct AttentionConfig {
     // Padding also hides the padded QUERY rows (mask b × 1 × l_q × l_k): those rows have no key left, the case
     // where softmax cannot normalise (safe zeros vs PyTorch's NaN). Off: PyTorch's key-padding mask b × 1 × 1 × l_k.
     bool maskPaddedQueries = false;
+    // Memory: when one l_q × l_k map of the batch (b·h·l_q·l_k floats) is larger than this, the Trace keeps only
+    // A of the four maps and derives S, S·scale and the masked scores on demand (derived_maps.h). Not an input
+    // of the numbers: what is derived is bit for bit what would have been stored.
+    std::int64_t storeMapsUpTo = 16LL << 20;  // 64 MiB per map: (1024, 768, 12) is stored, (2048, 1024, 16) derived
 };
 
 // The sizes after defaults are applied and checked.
@@ -116,6 +122,22 @@ struct TensorInfo {
 const TensorInfo& tensorInfo(TensorId id);
 std::optional<TensorId> findTensor(std::string_view key);
 
+// What a tensor holds, for the colour scales: its finite range and whether it has NaN or ±∞.
+struct ValueStats {
+    float lo = std::numeric_limits<float>::infinity();   // smallest finite value
+    float hi = -std::numeric_limits<float>::infinity();  // largest finite value
+    float maxAbs = 0.0f;                                  // largest finite |value|
+    bool hasNan = false;
+    bool hasInfinity = false;
+    void add(float value);
+    void merge(const ValueStats& other);
+};
+
+class DerivedSliceCache;  // derived_maps.h
+
+// Every intermediate of one forward pass. What it keeps: every tensor, except that a large batch's S, S·scale
+// and masked scores are derived on demand (AttentionConfig::storeMapsUpTo; isDerived): their shape is set and
+// their data empty, and core::mapSlice (derived_maps.h) gives any (batch, head) slice of them.
 struct Trace {
     Dimensions dims;
     MaskKind mask = MaskKind::None;
@@ -132,7 +154,18 @@ struct Trace {
     std::vector<std::uint8_t> fullyMaskedRows;
     // The per-head path (h separate d_model × d_k matrices, seed 004) against the fused one: max |difference|.
     float perHeadMaxDifference = 0.0f;
+    // Tensors whose data is derived on demand instead of stored (their shape is set, their data empty).
+    std::array<bool, kTensorCount> derived{};
+    // Statistics known without reading the data: the forward pass records the derived maps'; recordValueStats
+    // (derived_maps.h) the others', so a worker thread can do it rather than the UI thread.
+    std::array<std::optional<ValueStats>, kTensorCount> stats{};
+    // Derived slices already computed, shared by copies of this Trace (they derive the same values).
+    std::shared_ptr<DerivedSliceCache> derivedCache;
 
+    bool isDerived(TensorId id) const { return derived[static_cast<std::size_t>(id)]; }
+    // Whether the tensor exists in this run (stored or derived): X_query only in cross-attention, the mask only
+    // when one is applied.
+    bool has(TensorId id) const { return isDerived(id) || !(*this)[id].empty(); }
     const Tensor& operator[](TensorId id) const { return tensors[static_cast<std::size_t>(id)]; }
     Tensor& operator[](TensorId id) { return tensors[static_cast<std::size_t>(id)]; }
     int fullyMaskedRowCount() const;

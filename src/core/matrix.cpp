@@ -28,6 +28,9 @@ int Tensor::sliceCount() const {
 MatrixView Tensor::slice(int flatIndex) const {
     if (flatIndex < 0 || flatIndex >= sliceCount()) throw std::out_of_range("Tensor::slice: index out of range");
     const std::size_t offset = static_cast<std::size_t>(flatIndex) * rows() * cols();
+    if (data.size() < offset + static_cast<std::size_t>(rows()) * cols()) {
+        throw std::logic_error("Tensor::slice: the tensor has a shape but no data (a derived map: use core::mapSlice)");
+    }
     return MatrixView(data.data() + offset, rows(), cols());
 }
 

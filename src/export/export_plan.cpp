@@ -79,7 +79,7 @@ void checkHead(const core::ModelRun& run, const ExportRequest& request) {
 }
 
 void checkMatrixExists(const core::ModelRun& run, TensorId id) {
-    if (!run.trace[id].empty()) return;
+    if (run.trace.has(id)) return;
     if (id == TensorId::Mask) {
         throw ExportError("--matrix mask: this run applies no mask; add --mask padding, causal or both.");
     }
@@ -132,7 +132,7 @@ void planMatrices(const core::ModelRun& run, const ExportRequest& request, int b
         }
         for (TensorId id : s.shows) {
             const bool home = request.stage || homeStage(id) == stage;
-            if (home && !run.trace[id].empty()) add(stage, id);
+            if (home && run.trace.has(id)) add(stage, id);
         }
         if (stage == StageId::Embed && !request.stage && run.trace.cross) add(stage, TensorId::XQuery);
     }

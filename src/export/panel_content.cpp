@@ -1,6 +1,7 @@
 // panel_content.cpp — slicing, labels, masks, ranges and captions for one heatmap. See panel_content.h.
 #include "export/panel_content.h"
 
+#include "core/derived_maps.h"
 #include "core/stages.h"
 #include "export/export_error.h"
 #include "export/notation.h"
@@ -15,9 +16,9 @@ using core::TensorId;
 
 constexpr std::string_view kPaddingLabel = "[PAD]";
 
-const core::Tensor& tensorOf(const core::ModelRun& run, TensorId id) {
-    const core::Tensor& tensor = run.trace[id];
-    if (!tensor.empty()) return tensor;
+// Throws ExportError saying why when the run has no such matrix.
+void requireMatrix(const core::ModelRun& run, TensorId id) {
+    if (run.trace.has(id)) return;
     const std::string key(core::tensorInfo(id).key);
     if (id == TensorId::Mask) {
         throw ExportError("The matrix 'mask' is empty in this run because no mask is applied; choose --mask padding, "
@@ -29,9 +30,11 @@ const core::Tensor& tensorOf(const core::ModelRun& run, TensorId id) {
     throw ExportError("The matrix '" + key + "' is empty in this run.");
 }
 
-// The slice a figure shows: (batch, head) of b × h × … tensors, (batch) of b × … ones, weights as they are.
-core::MatrixView sliceOf(const core::Tensor& tensor, int batch, int head) {
-    return tensor.rank() <= 2 ? tensor.slice(0) : tensor.slice(batch, head);
+// The slice a figure shows: (batch, head) of b × h × … tensors, (batch) of b × … ones, weights as they are;
+// derived maps derived (core/derived_maps.h).
+core::MapSlice sliceOf(const core::ModelRun& run, TensorId id, int batch, int head) {
+    requireMatrix(run, id);
+    return core::mapSlice(run.trace, id, batch, head);
 }
 
 std::vector<std::string> splitShape(const std::string& symbolic) {
@@ -147,9 +150,9 @@ std::string maskedLegend(TensorId id, const core::Trace& trace) {
 }  // namespace
 
 core::Matrix matrixValues(const core::ModelRun& run, const MatrixRequest& request, int batch) {
-    const core::MatrixView slice = sliceOf(tensorOf(run, request.tensor), batch, request.head);
-    if (request.transposed) return slice.transpose();
-    return slice;
+    const core::MapSlice slice = sliceOf(run, request.tensor, batch, request.head);
+    if (request.transposed) return slice.view().transpose();
+    return slice.view();
 }
 
 colormap::Colormap chosenColormap(TensorId id, const FigureStyle& style) {
@@ -205,7 +208,8 @@ PanelOptions panelOptions(const PanelContent& content, CellPlan cells, const Fig
 }
 
 DisplayedShape displayedShape(const core::ModelRun& run, const MatrixRequest& request) {
-    const core::Tensor& tensor = tensorOf(run, request.tensor);
+    requireMatrix(run, request.tensor);
+    const core::Tensor& tensor = run.trace[request.tensor];  // its shape: a derived map has one too
     const MatrixNotation axes = matrixNotation(request.tensor, run.trace);
     DisplayedShape shape{tensor.rows(), tensor.cols(), axes.rows.kind != AxisKind::Index,
                          axes.cols.kind != AxisKind::Index};

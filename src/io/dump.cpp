@@ -5,6 +5,7 @@
 // [SECTION] manifest.json
 #include "io/dump.h"
 
+#include "core/derived_maps.h"
 #include "core/stages.h"
 #include "io/atomic_file.h"
 #include "io/npy.h"
@@ -33,7 +34,9 @@ struct DumpEntry {
     std::string symbol;   // as in the paper: "A_i"
     std::string meaning;  // one plain sentence
     std::string dims;     // the shape in dimension names: "b × h × l × l"
-    const core::Tensor* tensor;
+    const core::Tensor* tensor;  // its shape, and its data unless derived
+    const core::Trace* derivedIn = nullptr;  // a map the Trace derives on demand: made whole only while written
+    core::TensorId id = core::TensorId::X;
 };
 
 // The biases as nn.Linear keeps them, 1-D: b_q (h·d_k), b_k (h·d_k), b_v (h·d_v), b_o (d_model).
@@ -52,10 +55,10 @@ BiasTensors biasTensorsOf(const core::Weights& weights) {
 void addTraceEntries(const core::Trace& trace, std::vector<DumpEntry>& entries) {
     for (int index = 0; index < core::kTensorCount; ++index) {
         const auto id = static_cast<core::TensorId>(index);
-        if (trace[id].empty()) continue;
+        if (!trace.has(id)) continue;
         const core::TensorInfo& info = core::tensorInfo(id);
         entries.push_back({std::string(info.key), std::string(info.symbol), std::string(info.meaning),
-                           core::symbolicShape(id, trace), &trace[id]});
+                           core::symbolicShape(id, trace), &trace[id], trace.isDerived(id) ? &trace : nullptr, id});
     }
 }
 
@@ -237,7 +240,11 @@ std::vector<fs::path> writeDump(const core::ModelRun& run, const fs::path& dir, 
     std::vector<fs::path> written;
     for (const DumpEntry& entry : entries) {
         written.push_back(dir / (entry.key + ".npy"));
-        writeNpy(written.back(), *entry.tensor);
+        if (entry.derivedIn != nullptr) {
+            writeNpy(written.back(), core::materialize(*entry.derivedIn, entry.id));
+        } else {
+            writeNpy(written.back(), *entry.tensor);
+        }
     }
     if (force) removeStaleDumpFiles(dir, entries);
     // Invalid UTF-8 cannot reach here (the tokenizer rejects it), but a replacement character beats a throw.

@@ -21,12 +21,13 @@
 
 namespace attnviz::render {
 
-// A row-major rows × cols matrix of floats, borrowed for the duration of a call (a Tensor slice).
-// Row 0 is drawn at the top, column 0 at the left.
+// A row-major rows × cols matrix of floats (a Tensor slice), borrowed for the duration of a call, or kept alive
+// by `owner` when it was derived on demand (core/derived_maps.h). Row 0 is drawn at the top, column 0 at the left.
 struct MatrixSlice {
     std::span<const float> values;  // rows · cols values, row after row
     int rows = 0;
     int cols = 0;
+    std::shared_ptr<const void> owner;  // the storage of a derived slice; null for a view into stored data
 };
 
 // An uploaded matrix; 0 means "none" (nothing uploaded, or the upload failed).

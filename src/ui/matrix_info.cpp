@@ -1,6 +1,8 @@
 // matrix_info.cpp — names, shapes, axes and slices of on-screen matrices. See matrix_info.h.
 #include "ui/matrix_info.h"
 
+#include "core/derived_maps.h"
+
 namespace attnviz::ui {
 namespace {
 
@@ -65,7 +67,12 @@ std::string lastTwoFactors(const std::string& shape) {
 
 render::MatrixSlice sliceOf(const core::MatrixView& view) {
     return {std::span<const float>(view.data(), static_cast<std::size_t>(view.size())), static_cast<int>(view.rows()),
-            static_cast<int>(view.cols())};
+            static_cast<int>(view.cols()), nullptr};
+}
+
+render::MatrixSlice sliceOf(core::MapSlice slice) {
+    const std::size_t size = static_cast<std::size_t>(slice.rows) * slice.cols;
+    return {std::span<const float>(slice.data, size), slice.rows, slice.cols, std::move(slice.owner)};
 }
 
 void setHeadBlocks(MatrixInfo& info, TensorId tensor, const core::Dimensions& d) {
@@ -115,7 +122,7 @@ bool hasMatrix(const core::ModelRun& run, const MatrixRef& ref) {
             // A reference kept from an earlier run (a pinned cell) may name a head this run no longer has.
             const core::Tensor& tensor = run.trace[ref.tensor];
             const bool headExists = tensor.rank() < 4 || tensor.dim(1) == 1 || (ref.head >= 0 && ref.head < tensor.dim(1));
-            return !tensor.empty() && headExists;
+            return run.trace.has(ref.tensor) && headExists;
         }
     }
     return false;
@@ -123,7 +130,7 @@ bool hasMatrix(const core::ModelRun& run, const MatrixRef& ref) {
 
 render::MatrixSlice matrixSlice(const core::ModelRun& run, const MatrixRef& ref, int batch) {
     switch (ref.source) {
-        case MatrixSource::Trace: return sliceOf(run.trace[ref.tensor].slice(batch, ref.head));
+        case MatrixSource::Trace: return sliceOf(core::mapSlice(run.trace, ref.tensor, batch, ref.head));
         case MatrixSource::TokenEmbeddings: return sliceOf(run.embeddings.slice(batch));
         case MatrixSource::Positions: break;
     }

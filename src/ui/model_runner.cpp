@@ -1,6 +1,7 @@
 // model_runner.cpp — inline or worker-thread forward passes. See model_runner.h.
 #include "ui/model_runner.h"
 
+#include "core/derived_maps.h"
 #include "core/tokenizer.h"
 
 #include <chrono>
@@ -56,7 +57,9 @@ bool computesInstantly(const core::ModelSpec& spec) {
 
 RunResult computeRun(const core::ModelSpec& spec) {
     try {
-        return {std::make_shared<const core::ModelRun>(core::runModel(spec)), {}};
+        core::ModelRun run = core::runModel(spec);
+        core::recordValueStats(run.trace);  // here, on the worker for big runs: the UI's colour scales need them
+        return {std::make_shared<const core::ModelRun>(std::move(run)), {}};
     } catch (const core::InputError& error) {
         return {nullptr, error.what()};
     } catch (const std::bad_alloc&) {

@@ -7,6 +7,7 @@
 // NaN, ±inf must match exactly). A failure names the tensor, the first bad index, both values, and the largest
 // difference. What it does not test: tokenizing and embedding (fixture X is random), or weight init.
 #include "core/attention.h"
+#include "core/derived_maps.h"
 #include "core/lessons.h"
 #include "io/npy.h"
 
@@ -155,22 +156,30 @@ void compareTensor(const std::string& key, const Tensor& got, const Tensor& expe
     FAIL_CHECK(report.str());
 }
 
+// Every tensor of the fixture, with the score maps stored and again derived on demand (derived_maps.h), as
+// a Trace too large to keep them would give them.
 void checkFixture(const std::string& name) {
     const fs::path dir = kFixtures / name;
     const json config = readConfig(dir);
-    const Trace trace = forward(inputOf(dir, config), weightsOf(dir, config.at("biases")), configOf(config));
-    int compared = 0;
-    for (int index = 0; index < kTensorCount; ++index) {
-        const auto id = static_cast<TensorId>(index);
-        const std::string key(tensorInfo(id).key);
-        const fs::path file = dir / (key + ".npy");
-        const bool inFixture = fs::exists(file);
-        CHECK_MESSAGE(inFixture == !trace[id].empty(), key, inFixture ? " is in the fixture but empty in the Trace" : " is in the Trace but not in the fixture");
-        if (!inFixture || trace[id].empty()) continue;
-        compareTensor(key, trace[id], attnviz::io::readNpy(file));
-        ++compared;
+    for (const bool derive : {false, true}) {
+        CAPTURE(derive);
+        AttentionConfig attention = configOf(config);
+        if (derive) attention.storeMapsUpTo = 0;
+        const Trace trace = forward(inputOf(dir, config), weightsOf(dir, config.at("biases")), attention);
+        CHECK(trace.isDerived(TensorId::Scores) == derive);
+        int compared = 0;
+        for (int index = 0; index < kTensorCount; ++index) {
+            const auto id = static_cast<TensorId>(index);
+            const std::string key(tensorInfo(id).key);
+            const fs::path file = dir / (key + ".npy");
+            const bool inFixture = fs::exists(file);
+            CHECK_MESSAGE(inFixture == trace.has(id), key, inFixture ? " is in the fixture but not in the Trace" : " is in the Trace but not in the fixture");
+            if (!inFixture || !trace.has(id)) continue;
+            compareTensor(key, materialize(trace, id), attnviz::io::readNpy(file));
+            ++compared;
+        }
+        CHECK(compared >= 17);  // x, 4 weights, q k v, 3 head splits, 4 score maps, z_heads, concat, output
     }
-    CHECK(compared >= 17);  // x, 4 weights, q k v, 3 head splits, 4 score maps, z_heads, concat, output
 }
 
 // b × n rows of a Matrix as a b × n Tensor, for compareTensor.

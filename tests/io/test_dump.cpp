@@ -188,6 +188,22 @@ TEST_CASE("dump: a forced dump removes dump files an earlier run left that this 
     CHECK(names.count("mask.npy") == 1);
 }
 
+TEST_CASE("dump: a Trace that derives its score maps (too large to keep them) dumps the very same files") {
+    attnviz::test::ScratchDir stored("dump"), derived("dump");
+    ModelSpec spec = paddedBatchSpec();
+    const ModelRun keeping = attnviz::core::runModel(spec);
+    spec.attention.storeMapsUpTo = 0;
+    const ModelRun deriving = attnviz::core::runModel(spec);
+    REQUIRE(deriving.trace.isDerived(TensorId::MaskedScores));
+    attnviz::io::writeDump(keeping, stored.path(), false);
+    attnviz::io::writeDump(deriving, derived.path(), false);
+    REQUIRE(fileNamesIn(stored.path()) == fileNamesIn(derived.path()));
+    for (const std::string& name : fileNamesIn(stored.path())) {
+        CAPTURE(name);
+        CHECK(attnviz::io::readWholeFile(stored / name) == attnviz::io::readWholeFile(derived / name));
+    }
+}
+
 TEST_CASE("dump: writeDump refuses a path that is a file") {
     attnviz::test::ScratchDir scratch("dump");
     attnviz::io::writeFileAtomically(scratch / "plain", "x");

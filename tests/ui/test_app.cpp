@@ -244,6 +244,37 @@ TEST_CASE("a masked cell says which mask removed it and why") {
     CHECK_FALSE(app.explanation()->masked);
 }
 
+TEST_CASE("a run too large to keep its score maps shows, colours and explains them all the same (derived on demand)") {
+    ImGuiHarness ui;
+    ui::AppState state = defaultState();
+    state.spec.attention.mask = core::MaskKind::Causal;
+    state.stage = StageId::Scale;
+    const core::ModelRun stored = core::runModel(state.spec);
+    state.spec.attention.storeMapsUpTo = 0;  // as at (2048, 1024, 16)
+    ui::App app(state);
+    ui.frame(app);
+    REQUIRE(app.run()->trace.isDerived(TensorId::ScaledScores));
+    CHECK(drawnCount(app, traceRef(TensorId::Scores, 0)) > 0);
+    const auto scaled = cellCentre(app, traceRef(TensorId::ScaledScores, 0), 3, 1);
+    REQUIRE(scaled);
+    ui.hover(app, *scaled);
+    REQUIRE(app.explanation());
+    CHECK(app.explanation()->value == stored.trace[TensorId::ScaledScores].slice(0, 0)(3, 1));
+
+    app.state().stage = StageId::Mask;
+    app.state().allHeads = true;
+    ui.frame(app);
+    for (int head = 0; head < 8; ++head) CHECK(drawnCount(app, traceRef(TensorId::MaskedScores, head)) > 0);
+    app.state().allHeads = false;
+    ui.frame(app);
+    const auto masked = cellCentre(app, traceRef(TensorId::MaskedScores, 0), 0, 5);
+    REQUIRE(masked);
+    ui.hover(app, *masked);
+    REQUIRE(app.explanation());
+    CHECK(app.explanation()->masked);
+    CHECK(app.explanation()->value == -1e9f);
+}
+
 TEST_CASE("clicking a cell pins it in the inspector until Escape") {
     ImGuiHarness ui;
     ui::AppState state = defaultState();

@@ -1,0 +1,108 @@
+// derived_maps.cpp — slices of stored or derived Trace tensors, the cache of derived ones, value statistics.
+// See derived_maps.h; the derivation itself (deriveMapSlice) is in attention.cpp.
+#include "core/derived_maps.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace attnviz::core {
+namespace {
+
+std::uint64_t cacheKey(TensorId id, int batchHead) {
+    return static_cast<std::uint64_t>(id) << 32 | static_cast<std::uint32_t>(batchHead);
+}
+
+std::size_t bytesOf(const FloatBuffer& buffer) { return buffer.size() * sizeof(float); }
+
+}  // namespace
+
+void ValueStats::add(float value) {
+    if (std::isnan(value)) {
+        hasNan = true;
+    } else if (std::isinf(value)) {
+        hasInfinity = true;
+    } else {
+        lo = std::min(lo, value);
+        hi = std::max(hi, value);
+        maxAbs = std::max(maxAbs, std::fabs(value));
+    }
+}
+
+void ValueStats::merge(const ValueStats& other) {
+    lo = std::min(lo, other.lo);
+    hi = std::max(hi, other.hi);
+    maxAbs = std::max(maxAbs, other.maxAbs);
+    hasNan = hasNan || other.hasNan;
+    hasInfinity = hasInfinity || other.hasInfinity;
+}
+
+std::shared_ptr<const FloatBuffer> DerivedSliceCache::find(std::uint64_t key) {
+    const std::lock_guard lock(mutex_);
+    const auto found = index_.find(key);
+    if (found == index_.end()) return nullptr;
+    entries_.splice(entries_.begin(), entries_, found->second);  // now the most recently used
+    return found->second->slice;
+}
+
+void DerivedSliceCache::insert(std::uint64_t key, std::shared_ptr<const FloatBuffer> slice) {
+    const std::lock_guard lock(mutex_);
+    if (index_.count(key) > 0) return;  // another thread derived it meanwhile: the same values
+    bytes_ += bytesOf(*slice);
+    entries_.push_front({key, std::move(slice)});
+    index_[key] = entries_.begin();
+    while (bytes_ > budgetBytes_ && entries_.size() > 1) {
+        bytes_ -= bytesOf(*entries_.back().slice);
+        index_.erase(entries_.back().key);
+        entries_.pop_back();
+    }
+}
+
+std::size_t DerivedSliceCache::bytes() const {
+    const std::lock_guard lock(mutex_);
+    return bytes_;
+}
+
+MapSlice mapSlice(const Trace& trace, TensorId id, int batch, int head) {
+    const Tensor& tensor = trace[id];
+    if (!trace.isDerived(id)) {
+        const MatrixView view = tensor.slice(batch, head);
+        return {view.data(), static_cast<int>(view.rows()), static_cast<int>(view.cols()), nullptr};
+    }
+    // Derived tensors are b × h × l_q × l_k.
+    const int heads = tensor.dim(1);
+    if (batch < 0 || batch >= tensor.dim(0) || head < 0 || head >= heads) throw std::out_of_range("mapSlice: no such batch or head");
+    const int batchHead = batch * heads + head;
+    const std::uint64_t key = cacheKey(id, batchHead);
+    std::shared_ptr<const FloatBuffer> slice = trace.derivedCache ? trace.derivedCache->find(key) : nullptr;
+    if (!slice) {
+        auto fresh = std::make_shared<FloatBuffer>(static_cast<std::size_t>(tensor.rows()) * tensor.cols());
+        deriveMapSlice(trace, id, batchHead, fresh->data());
+        slice = std::move(fresh);
+        if (trace.derivedCache) trace.derivedCache->insert(key, slice);
+    }
+    return {slice->data(), tensor.rows(), tensor.cols(), slice};
+}
+
+Tensor materialize(const Trace& trace, TensorId id) {
+    if (!trace.isDerived(id)) return trace[id];
+    Tensor whole;
+    whole.reshape(trace[id].shape);
+    for (int batchHead = 0; batchHead < whole.sliceCount(); ++batchHead) deriveMapSlice(trace, id, batchHead, whole.sliceData(batchHead));
+    return whole;
+}
+
+ValueStats valueStats(const Trace& trace, TensorId id) {
+    if (const std::optional<ValueStats>& known = trace.stats[static_cast<std::size_t>(id)]) return *known;
+    ValueStats stats;
+    for (float value : trace[id].data) stats.add(value);
+    return stats;
+}
+
+void recordValueStats(Trace& trace) {
+    for (int index = 0; index < kTensorCount; ++index) {
+        const auto id = static_cast<TensorId>(index);
+        trace.stats[static_cast<std::size_t>(index)] = valueStats(trace, id);
+    }
+}
+
+}  // namespace attnviz::core

@@ -1,0 +1,73 @@
+// derived_maps.h — the score maps a large Trace does not store (S_i, S_i·scale, masked S_i), derived on demand,
+// bit for bit what the forward pass would have stored.
+//
+// Why: at (2048, 1024, 16) each of the four b × h × l_q × l_k maps is 256 MiB, and the GUI holds two Traces
+// while it recomputes (the one on screen and the new one). A Trace over AttentionConfig::storeMapsUpTo keeps A
+// (the softmax: exps over the whole map, and Z needs it) and derives the other three from what it keeps:
+// S_i = Q_i K_iᵀ is one GEMM per head (a few ms at l = 2048, d_k = 64), computed with the forward pass's own
+// panel code (attention.cpp) so the bits are the same; S·scale is one multiply and the masking one select.
+//
+// mapSlice works for every tensor (stored ones are a view, no copy), so readers need not know which is which.
+#pragma once
+
+#include "core/attention.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+namespace attnviz::core {
+
+// One (batch, head) matrix of a Trace tensor.
+struct MapSlice {
+    const float* data = nullptr;  // rows × cols, row-major
+    int rows = 0;
+    int cols = 0;
+    std::shared_ptr<const FloatBuffer> owner;  // a derived slice's storage, alive while any copy of this lives
+
+    MatrixView view() const { return MatrixView(data, rows, cols); }
+};
+
+// Slice (batch, head) as Tensor::slice(batch, head) gives it (leading dimensions of 1 broadcast), derived when
+// the tensor is. Throws std::out_of_range for a batch or head the tensor does not have.
+MapSlice mapSlice(const Trace& trace, TensorId id, int batch, int head);
+// The whole tensor, stored or derived (for `dump`, which writes one tensor at a time).
+Tensor materialize(const Trace& trace, TensorId id);
+// Finite range, |max| and special values of a whole tensor: as recorded (Trace::stats), else read from its data.
+ValueStats valueStats(const Trace& trace, TensorId id);
+// Records every tensor's statistics in Trace::stats (the GUI's worker does, so the UI thread never sweeps a map).
+void recordValueStats(Trace& trace);
+
+// Derives slice `batchHead` (= batch·h + head) of S, S·scale or the masked scores into out (l_q × l_k).
+// Defined in attention.cpp beside the forward pass whose panel code it shares.
+void deriveMapSlice(const Trace& trace, TensorId id, int batchHead, float* out);
+
+// Derived slices kept for reuse (a view redraws every frame), least recently used first out once over budget.
+// A slice handed out stays valid while its MapSlice lives, evicted or not. Thread-safe.
+class DerivedSliceCache {
+public:
+    explicit DerivedSliceCache(std::size_t budgetBytes) : budgetBytes_(budgetBytes) {}
+
+    std::shared_ptr<const FloatBuffer> find(std::uint64_t key);
+    void insert(std::uint64_t key, std::shared_ptr<const FloatBuffer> slice);
+    std::size_t bytes() const;
+
+private:
+    struct Entry {
+        std::uint64_t key;
+        std::shared_ptr<const FloatBuffer> slice;
+    };
+    mutable std::mutex mutex_;
+    std::size_t budgetBytes_;
+    std::size_t bytes_ = 0;
+    std::list<Entry> entries_;  // most recently used first
+    std::unordered_map<std::uint64_t, std::list<Entry>::iterator> index_;
+};
+
+// 320 MiB: every head of one 2048² map for one sentence at h = 16 (the all-heads view) plus a few more.
+inline constexpr std::size_t kDerivedCacheBytes = 320u << 20;
+
+}  // namespace attnviz::core

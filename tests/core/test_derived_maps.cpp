@@ -1,0 +1,151 @@
+// test_derived_maps.cpp — a Trace that derives S, S·scale and masked S on demand (core/derived_maps.h) gives the
+// same bits as one that stores them, keeps no memory for them, knows their statistics, and its slice cache stays
+// within budget without invalidating slices still in use. (Against NumPy: test_reference.cpp runs both ways.)
+#include "core/derived_maps.h"
+#include "core/model.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+
+using namespace attnviz::core;
+
+namespace {
+
+constexpr std::array<TensorId, 3> kDerived{TensorId::Scores, TensorId::ScaledScores, TensorId::MaskedScores};
+
+bool sameBits(const float* a, const float* b, std::size_t count) { return std::memcmp(a, b, count * sizeof(float)) == 0; }
+
+// A padded batch of two sentences, 8 heads, long enough for several panels of query rows.
+ModelSpec paddedSpec(MaskKind mask, MaskFill fill, SoftmaxMode softmax) {
+    ModelSpec spec;
+    std::string longer;
+    for (int i = 0; i < 150; ++i) longer += "word" + std::to_string(i % 37) + " ";
+    spec.sentences = {longer, "a short one"};
+    spec.tokenLimit = 512;
+    spec.attention.dModel = 64;
+    spec.attention.heads = 8;
+    spec.attention.mask = mask;
+    spec.attention.fill = fill;
+    spec.attention.softmax = softmax;
+    spec.attention.maskPaddedQueries = true;
+    return spec;
+}
+
+void checkSameAsStored(ModelSpec spec) {
+    const ModelRun stored = runModel(spec);
+    spec.attention.storeMapsUpTo = 0;
+    const ModelRun derived = runModel(spec);
+    const Trace& s = stored.trace;
+    const Trace& d = derived.trace;
+    for (TensorId id : kDerived) {
+        CAPTURE(tensorInfo(id).key);
+        REQUIRE(d.isDerived(id));
+        CHECK_FALSE(s.isDerived(id));
+        CHECK(d[id].empty());           // no memory kept
+        CHECK(d[id].shape == s[id].shape);
+        CHECK(d.has(id));
+        for (int b = 0; b < d.batch; ++b) {
+            for (int h = 0; h < d.dims.heads; ++h) {
+                const MapSlice slice = mapSlice(d, id, b, h);
+                const MatrixView expected = s[id].slice(b, h);
+                REQUIRE(slice.rows == expected.rows());
+                REQUIRE(slice.cols == expected.cols());
+                CHECK(sameBits(slice.data, expected.data(), static_cast<std::size_t>(expected.size())));
+            }
+        }
+        const Tensor whole = materialize(d, id);
+        CHECK(sameBits(whole.data.data(), s[id].data.data(), s[id].size()));
+        // Statistics recorded by the pass equal those read from the stored values.
+        const ValueStats recorded = valueStats(d, id), read = valueStats(s, id);
+        CHECK(recorded.lo == read.lo);
+        CHECK(recorded.hi == read.hi);
+        CHECK(recorded.maxAbs == read.maxAbs);
+        CHECK(recorded.hasNan == read.hasNan);
+        CHECK(recorded.hasInfinity == read.hasInfinity);
+    }
+    // Everything else is stored either way, bit for bit the same.
+    for (TensorId id : {TensorId::AttentionWeights, TensorId::ZHeads, TensorId::Concat, TensorId::Output}) {
+        CAPTURE(tensorInfo(id).key);
+        REQUIRE(d[id].size() == s[id].size());
+        CHECK(sameBits(d[id].data.data(), s[id].data.data(), s[id].size()));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("derived maps: the same bits as stored ones, for every mask, fill and softmax") {
+    checkSameAsStored(paddedSpec(MaskKind::None, MaskFill::MinusBillion, SoftmaxMode::Safe));
+    checkSameAsStored(paddedSpec(MaskKind::Padding, MaskFill::MinusBillion, SoftmaxMode::Safe));
+    checkSameAsStored(paddedSpec(MaskKind::Both, MaskFill::MinusInfinity, SoftmaxMode::PyTorch));
+    checkSameAsStored(paddedSpec(MaskKind::Causal, MaskFill::MinusInfinity, SoftmaxMode::Safe));
+}
+
+TEST_CASE("derived maps: cross-attention (l_q ≠ l_k) and a custom scale") {
+    ModelSpec spec;
+    spec.sentences = {"the encoder side has quite a few more tokens than the other", "two words"};
+    spec.decoderSentences = {"three short words", "one"};
+    spec.attention.dModel = 32;
+    spec.attention.heads = 4;
+    spec.attention.mask = MaskKind::Padding;
+    spec.attention.scale = 0.3f;
+    checkSameAsStored(spec);
+}
+
+TEST_CASE("derived maps: only above the size limit, and the statistics see -inf fills and NaN-free maps") {
+    ModelSpec spec = paddedSpec(MaskKind::Padding, MaskFill::MinusInfinity, SoftmaxMode::Safe);
+    const ModelRun small = runModel(spec);
+    CHECK_FALSE(small.trace.isDerived(TensorId::Scores));  // default limit: 2 × 8 × 150² is far below it
+    const std::int64_t elements = 2LL * 8 * small.trace.queryLength * small.trace.keyLength;
+    spec.attention.storeMapsUpTo = elements;
+    CHECK_FALSE(runModel(spec).trace.isDerived(TensorId::Scores));
+    spec.attention.storeMapsUpTo = elements - 1;
+    const ModelRun big = runModel(spec);
+    CHECK(big.trace.isDerived(TensorId::MaskedScores));
+    CHECK_FALSE(big.trace.isDerived(TensorId::AttentionWeights));
+    CHECK(valueStats(big.trace, TensorId::MaskedScores).hasInfinity);  // the −∞ fill of padded keys
+    CHECK_FALSE(valueStats(big.trace, TensorId::ScaledScores).hasInfinity);
+    CHECK(valueStats(big.trace, TensorId::Scores).maxAbs > 0.0f);
+}
+
+TEST_CASE("derived maps: reading a derived tensor's data directly is refused, not garbage") {
+    ModelSpec spec;
+    spec.attention.storeMapsUpTo = 0;
+    const ModelRun run = runModel(spec);
+    CHECK_THROWS_AS((void)run.trace[TensorId::Scores].slice(0, 0), std::logic_error);
+    CHECK_THROWS_AS((void)mapSlice(run.trace, TensorId::Scores, 0, run.trace.dims.heads), std::out_of_range);
+    CHECK_THROWS_AS((void)mapSlice(run.trace, TensorId::Scores, 1, 0), std::out_of_range);
+}
+
+TEST_CASE("derived slice cache: least recently used out over budget; a slice in use stays valid") {
+    const auto slice = [](float value) { return std::make_shared<const FloatBuffer>(256, value); };  // 1 KiB each
+    DerivedSliceCache cache(3 * 1024);
+    cache.insert(1, slice(1.0f));
+    cache.insert(2, slice(2.0f));
+    cache.insert(3, slice(3.0f));
+    const std::shared_ptr<const FloatBuffer> held = cache.find(1);  // 1 is now the most recently used
+    REQUIRE(held);
+    cache.insert(4, slice(4.0f));  // over budget: 2 goes
+    CHECK(cache.find(2) == nullptr);
+    CHECK(cache.find(1) != nullptr);  // order now 1, 4, 3
+    CHECK(cache.bytes() == 3 * 1024);
+    for (std::uint64_t key : {5, 6, 7}) cache.insert(key, slice(static_cast<float>(key)));
+    CHECK(cache.find(1) == nullptr);  // evicted…
+    CHECK((*held)[255] == 1.0f);      // …but the holder's copy is intact
+}
+
+TEST_CASE("derived maps: a Trace reused by forwardInto forgets the previous run's derived slices") {
+    ModelSpec spec;
+    spec.attention.storeMapsUpTo = 0;
+    ModelRun run = runModel(spec);
+    const MapSlice before = mapSlice(run.trace, TensorId::Scores, 0, 0);
+    const float first = before.data[0];
+    AttentionInput input;
+    input.keyValueSide = {Matrix::Constant(run.trace.keyLength, run.dims.dModel, 0.5f)};
+    forwardInto(input, run.weights, spec.attention, run.trace);
+    const MapSlice after = mapSlice(run.trace, TensorId::Scores, 0, 0);
+    const Matrix expected = run.trace[TensorId::QHeads].slice(0, 0) * run.trace[TensorId::KHeads].slice(0, 0).transpose();
+    CHECK(after.data[0] == doctest::Approx(expected(0, 0)));
+    CHECK(after.data[0] != first);
+}
