@@ -3,10 +3,13 @@
 // Baseline: a 1024³ float GEMM on all cores (column blocks of the result split across threads, Eigen one
 // thread per block), i.e. the throughput this machine gives a well-shaped matmul. Each forward size reports
 // GFLOP/s and its ratio to that baseline (RatioReporter). The forward pass is the bare computation
-// (comparePerHead off: the seed-004 comparison is a teaching extra, not part of attention).
+// (comparePerHead off: the seed-004 comparison is a teaching extra, not part of attention). The maskSwitch pair
+// measures recomputing only what a change touches: the same new run made from the sentence, or from the run on
+// screen's Q, K and V.
 #include "ratio_reporter.h"
 
 #include "core/attention.h"
+#include "core/model.h"
 #include "core/parallel.h"
 
 #include <benchmark/benchmark.h>
@@ -59,6 +62,34 @@ void forwardPass(benchmark::State& state) {
     state.counters["FLOP/s"] = benchmark::Counter(forwardFlops(l, dims), benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// What the GUI computes when the user switches the mask on (a ModelRun from a spec, everything the app shows):
+// everything from the sentence (runModel), or stages [3–10] on the shown run's projections (rerunAttention).
+// Both report the full pass's FLOPs per second, so their ratio is the speed-up of recomputing only what changed.
+ModelSpec sentenceSpec(int l, int dModel, int heads) {
+    ModelSpec spec;
+    std::string sentence;
+    for (int i = 0; i < l; ++i) sentence.append("w").append(std::to_string(i % 97)).append(" ");
+    spec.sentences = {sentence};
+    spec.tokenLimit = l;
+    spec.attention.dModel = dModel;
+    spec.attention.heads = heads;
+    return spec;
+}
+
+void maskSwitch(benchmark::State& state, bool reuseProjections) {
+    const int l = static_cast<int>(state.range(0));
+    ModelSpec spec = sentenceSpec(l, static_cast<int>(state.range(1)), static_cast<int>(state.range(2)));
+    const ModelRun shown = runModel(spec);
+    spec.attention.mask = MaskKind::Causal;
+    for (auto _ : state) {
+        const ModelRun next = reuseProjections ? rerunAttention(shown, spec) : runModel(spec);
+        benchmark::DoNotOptimize(next.trace.tensors.data());
+    }
+    state.counters["FLOP/s"] = benchmark::Counter(forwardFlops(l, shown.dims), benchmark::Counter::kIsIterationInvariantRate);
+}
+void maskSwitchFromSentence(benchmark::State& state) { maskSwitch(state, false); }
+void maskSwitchReusingProjections(benchmark::State& state) { maskSwitch(state, true); }
+
 }  // namespace
 
 BENCHMARK(gemmBaseline)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -71,6 +102,9 @@ BENCHMARK(forwardPass)
     ->Args({2048, 1024, 16})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+BENCHMARK(maskSwitchFromSentence)->ArgNames({"l", "d_model", "h"})->Args({512, 512, 8})->Args({1024, 768, 12})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(maskSwitchReusingProjections)->ArgNames({"l", "d_model", "h"})->Args({512, 512, 8})->Args({1024, 768, 12})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);

@@ -564,16 +564,12 @@ void forwardInto(const AttentionInput& input, const Weights& weights, const Atte
     checkWeightShapes(weights, dims);
     t.dims = dims;
     const Dimensions& d = t.dims;
-    t.mask = config.mask;
-    t.fill = config.fill;
-    t.softmax = config.softmax;
     t.cross = input.isCross();
     t.batch = static_cast<int>(input.keyValueSide.size());
     t.keyLengths = lengthsOf(input.keyValueSide);
     t.queryLengths = t.cross ? lengthsOf(input.querySide) : t.keyLengths;
     t.keyLength = longest(input.keyValueSide);
     t.queryLength = t.cross ? longest(input.querySide) : t.keyLength;
-    t.perHeadMaxDifference = 0.0f;
     const int b = t.batch, h = d.heads, lq = t.queryLength, lk = t.keyLength;
 
     // [1]
@@ -604,6 +600,43 @@ void forwardInto(const AttentionInput& input, const Weights& weights, const Atte
         linearRowBlock(projections[static_cast<std::size_t>(item / rowBlocks)], item % rowBlocks, rowBlocks);
     });
 
+    reattendInto(weights, config, t);
+}
+
+Trace projectionsOf(const Trace& full) {
+    Trace t;
+    t.dims = full.dims;
+    t.cross = full.cross;
+    t.batch = full.batch;
+    t.queryLength = full.queryLength;
+    t.keyLength = full.keyLength;
+    t.queryLengths = full.queryLengths;
+    t.keyLengths = full.keyLengths;
+    for (TensorId id : {TensorId::X, TensorId::XQuery, TensorId::WQ, TensorId::WK, TensorId::WV, TensorId::WO, TensorId::Q,
+                        TensorId::K, TensorId::V}) {
+        t[id] = full[id];
+    }
+    return t;
+}
+
+void reattendInto(const Weights& weights, const AttentionConfig& config, Trace& t) {
+    const Dimensions dims = resolveDimensions(config);
+    if (dims.dModel != t.dims.dModel || dims.heads != t.dims.heads || dims.dK != t.dims.dK || dims.dV != t.dims.dV) {
+        throw std::logic_error("reattendInto: the sizes changed; the projections must be redone (forwardInto)");
+    }
+    if (t.cross && (config.mask == MaskKind::Causal || config.mask == MaskKind::Both)) {
+        throw InputError("A causal mask applies to self-attention; cross-attention takes mask none or padding.");
+    }
+    t.dims = dims;  // the scale may have changed
+    const Dimensions& d = t.dims;
+    t.mask = config.mask;
+    t.fill = config.fill;
+    t.softmax = config.softmax;
+    t.perHeadMaxDifference = 0.0f;
+    const int b = t.batch, h = d.heads, lq = t.queryLength, lk = t.keyLength;
+    const bool threaded = worthThreads(d, b * std::max(lq, lk));
+    const int rowBlocks = rowBlocksFor(threaded);
+
     // [3–9]
     t[TensorId::QHeads].reshape({b, h, lq, d.dK});
     t[TensorId::KHeads].reshape({b, h, lk, d.dK});
@@ -626,6 +659,7 @@ void forwardInto(const AttentionInput& input, const Weights& weights, const Atte
 
     // Seed 004's comparison, for the queries (the same holds for keys and values by the same algebra).
     if (config.comparePerHead) {
+        const Tensor& queryInput = t.cross ? t[TensorId::XQuery] : t[TensorId::X];
         t.perHeadMaxDifference = perHeadDifference(queryInput, weights.wq, weights.bq, t[TensorId::QHeads]);
     }
 }

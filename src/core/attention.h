@@ -178,6 +178,14 @@ Trace forward(const AttentionInput& input, const Weights& weights, const Attenti
 // often (the GUI, benchmarks) keeps two Traces and alternates, and skips allocating and faulting in fresh pages.
 void forwardInto(const AttentionInput& input, const Weights& weights, const AttentionConfig& config, Trace& trace);
 
+// Stages [3–10] again on a Trace whose X, weights, Q, K and V are current (made by forwardInto with the same
+// inputs and weights), for a config that differs only in what those stages use: the mask, the fill, the softmax
+// mode, the scale, padded queries, storeMapsUpTo, comparePerHead. Changing the mask thus does not redo the
+// projections. Throws std::logic_error when the sizes differ (that needs forwardInto).
+void reattendInto(const Weights& weights, const AttentionConfig& config, Trace& trace);
+// A Trace with only what reattendInto reads: the sizes, X (and X_query), the weights, Q, K and V.
+Trace projectionsOf(const Trace& full);
+
 // Head i's slice of a fused weight: columns i·width … (i+1)·width − 1, copied (d_model × width).
 Matrix headBlock(const Matrix& fused, int head, int width);
 

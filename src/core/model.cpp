@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace attnviz::core {
 namespace {
@@ -209,6 +210,23 @@ ModelRun runModel(const ModelSpec& spec) {
     }
     for (const CellEdit& edit : spec.cellEdits) applyCellEdit(edit, input, run.weights);
     run.trace = forward(input, run.weights, spec.attention);
+    return run;
+}
+
+ModelRun rerunAttention(const ModelRun& previous, const ModelSpec& spec) {
+    if (!spec.decoderSentences.empty() || previous.trace.cross) {
+        throw std::logic_error("rerunAttention: cross-attention's preceding layers depend on the mask; use runModel");
+    }
+    ModelRun run;
+    run.spec = spec;
+    run.dims = resolveDimensions(spec.attention);
+    run.tokens = previous.tokens;
+    run.queryTokens = previous.queryTokens;
+    run.embeddings = previous.embeddings;
+    run.positions = previous.positions;
+    run.weights = previous.weights;
+    run.trace = projectionsOf(previous.trace);
+    reattendInto(run.weights, spec.attention, run.trace);
     return run;
 }
 

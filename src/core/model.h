@@ -79,4 +79,10 @@ struct ModelRun {
 // Throws InputError (one clear sentence, naming the sentence number when b > 1) for bad input.
 ModelRun runModel(const ModelSpec& spec);
 
+// runModel(spec) for a spec that differs from previous.spec only in the attention settings stages [3–10] use
+// (mask, fill, softmax, scale, padded queries: see reattendInto): the tokens, embeddings, weights, X, Q, K and V
+// are previous's, copied rather than recomputed. The same numbers as runModel(spec), bit for bit. Self-attention
+// only (in cross-attention the layers before it depend on the mask); the caller checks that nothing else differs.
+ModelRun rerunAttention(const ModelRun& previous, const ModelSpec& spec);
+
 }  // namespace attnviz::core

@@ -29,7 +29,7 @@ App::App(AppState state) : state_(std::move(state)), session_(state_) {
 
 void App::requestRun() {
     requested_ = state_.spec;
-    runner_.request(requested_);
+    runner_.request(requested_, run_);
 }
 
 void App::takeFinishedRun() {

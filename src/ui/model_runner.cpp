@@ -55,9 +55,22 @@ bool computesInstantly(const core::ModelSpec& spec) {
     return true;
 }
 
-RunResult computeRun(const core::ModelSpec& spec) {
+bool reusesProjections(const core::ModelSpec& base, const core::ModelSpec& next) {
+    if (!base.decoderSentences.empty() || !next.decoderSentences.empty()) return false;
+    core::ModelSpec aligned = next;  // next with base's settings of stages [3–10]: must then equal base
+    core::AttentionConfig& a = aligned.attention;
+    const core::AttentionConfig& b = base.attention;
+    a.mask = b.mask;
+    a.fill = b.fill;
+    a.softmax = b.softmax;
+    a.scale = b.scale;
+    a.maskPaddedQueries = b.maskPaddedQueries;
+    return sameInputs(aligned, base);
+}
+
+RunResult computeRun(const core::ModelSpec& spec, const core::ModelRun* base) {
     try {
-        core::ModelRun run = core::runModel(spec);
+        core::ModelRun run = base && reusesProjections(base->spec, spec) ? core::rerunAttention(*base, spec) : core::runModel(spec);
         core::recordValueStats(run.trace);  // here, on the worker for big runs: the UI's colour scales need them
         return {std::make_shared<const core::ModelRun>(std::move(run)), {}};
     } catch (const core::InputError& error) {
@@ -69,20 +82,20 @@ RunResult computeRun(const core::ModelSpec& spec) {
 
 ModelRunner::~ModelRunner() { wait(); }
 
-void ModelRunner::request(const core::ModelSpec& spec) {
+void ModelRunner::request(const core::ModelSpec& spec, std::shared_ptr<const core::ModelRun> base) {
     if (busy()) {
-        queued_ = spec;
+        queued_ = Request{spec, std::move(base)};
         return;
     }
     if (computesInstantly(spec)) {
-        ready_ = computeRun(spec);
+        ready_ = computeRun(spec, base.get());
         return;
     }
-    startWorker(spec);
+    startWorker({spec, std::move(base)});
 }
 
-void ModelRunner::startWorker(core::ModelSpec spec) {
-    worker_ = std::async(std::launch::async, [spec = std::move(spec)] { return computeRun(spec); });
+void ModelRunner::startWorker(Request request) {
+    worker_ = std::async(std::launch::async, [request = std::move(request)] { return computeRun(request.spec, request.base.get()); });
 }
 
 bool ModelRunner::busy() const {
@@ -93,9 +106,9 @@ std::optional<RunResult> ModelRunner::poll() {
     if (worker_.valid() && !busy()) {
         ready_ = worker_.get();
         if (queued_) {
-            core::ModelSpec next = std::move(*queued_);
+            Request next = std::move(*queued_);
             queued_.reset();
-            request(next);
+            request(next.spec, std::move(next.base));
         }
     }
     std::optional<RunResult> result = std::move(ready_);

@@ -29,6 +29,9 @@ bool sameWeights(const core::Weights& a, const core::Weights& b);
 
 // Whether a spec is small enough to compute between two frames: up to l = 128 and d_model = 512.
 bool computesInstantly(const core::ModelSpec& spec);
+// Whether `next` can start from `base`'s projections (core::rerunAttention): self-attention where only the
+// settings of stages [3–10] differ (mask, fill, softmax, scale, padded queries).
+bool reusesProjections(const core::ModelSpec& base, const core::ModelSpec& next);
 
 class ModelRunner {
 public:
@@ -37,8 +40,9 @@ public:
     ModelRunner& operator=(const ModelRunner&) = delete;
     ~ModelRunner();
 
-    // Computes `spec` now if computesInstantly(spec), else on the worker (queued behind a running job).
-    void request(const core::ModelSpec& spec);
+    // Computes `spec` now if computesInstantly(spec), else on the worker (queued behind a running job). `base`,
+    // the run on screen, lends its projections when only the mask or the softmax settings changed.
+    void request(const core::ModelSpec& spec, std::shared_ptr<const core::ModelRun> base = nullptr);
     // The newest finished result not yet taken, if any.
     std::optional<RunResult> poll();
     bool busy() const;
@@ -46,14 +50,19 @@ public:
     void wait();
 
 private:
-    void startWorker(core::ModelSpec spec);
+    struct Request {
+        core::ModelSpec spec;
+        std::shared_ptr<const core::ModelRun> base;
+    };
+    void startWorker(Request request);
 
     std::future<RunResult> worker_;
-    std::optional<core::ModelSpec> queued_;
+    std::optional<Request> queued_;
     std::optional<RunResult> ready_;
 };
 
-// runModel with InputError (and allocation failures) turned into RunResult::error.
-RunResult computeRun(const core::ModelSpec& spec);
+// runModel (or rerunAttention from `base` when reusesProjections) with InputError and allocation failures
+// turned into RunResult::error.
+RunResult computeRun(const core::ModelSpec& spec, const core::ModelRun* base = nullptr);
 
 }  // namespace attnviz::ui

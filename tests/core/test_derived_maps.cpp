@@ -149,3 +149,46 @@ TEST_CASE("derived maps: a Trace reused by forwardInto forgets the previous run'
     CHECK(after.data[0] == doctest::Approx(expected(0, 0)));
     CHECK(after.data[0] != first);
 }
+
+TEST_CASE("rerunAttention: a new mask, fill, softmax or scale gives runModel's bits without redoing the projections") {
+    ModelSpec before = paddedSpec(MaskKind::None, MaskFill::MinusBillion, SoftmaxMode::Safe);
+    before.biases = true;
+    const ModelRun previous = runModel(before);
+    const auto variant = [&](auto change) {
+        ModelSpec spec = before;
+        change(spec.attention);
+        return spec;
+    };
+    const std::vector<ModelSpec> changes{
+        variant([](AttentionConfig& a) { a.mask = MaskKind::Both; }),
+        variant([](AttentionConfig& a) { a.mask = MaskKind::Padding; a.fill = MaskFill::MinusInfinity; a.softmax = SoftmaxMode::PyTorch; }),
+        variant([](AttentionConfig& a) { a.scale = 0.05f; a.mask = MaskKind::Causal; }),
+        variant([](AttentionConfig& a) { a.mask = MaskKind::Padding; a.storeMapsUpTo = 0; }),
+    };
+    for (const ModelSpec& spec : changes) {
+        const ModelRun expected = runModel(spec);
+        const ModelRun rerun = rerunAttention(previous, spec);
+        CHECK(rerun.dims.scale == expected.dims.scale);
+        CHECK(rerun.trace.fullyMaskedRows == expected.trace.fullyMaskedRows);
+        CHECK(rerun.trace.perHeadMaxDifference == expected.trace.perHeadMaxDifference);
+        for (int index = 0; index < kTensorCount; ++index) {
+            const auto id = static_cast<TensorId>(index);
+            CAPTURE(tensorInfo(id).key);
+            REQUIRE(rerun.trace.has(id) == expected.trace.has(id));
+            REQUIRE(rerun.trace.isDerived(id) == expected.trace.isDerived(id));
+            if (!expected.trace.has(id)) continue;
+            const Tensor got = materialize(rerun.trace, id), want = materialize(expected.trace, id);
+            REQUIRE(got.shape == want.shape);
+            CHECK(sameBits(got.data.data(), want.data.data(), want.size()));
+        }
+    }
+}
+
+TEST_CASE("rerunAttention: refuses cross-attention, whose preceding layers depend on the mask") {
+    ModelSpec spec;
+    spec.sentences = {"le chat"};
+    spec.decoderSentences = {"the cat"};
+    const ModelRun previous = runModel(spec);
+    spec.attention.mask = MaskKind::Padding;
+    CHECK_THROWS_AS((void)rerunAttention(previous, spec), std::logic_error);
+}

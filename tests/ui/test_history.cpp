@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 namespace attnviz::test {
 namespace {
 
@@ -187,6 +189,42 @@ TEST_CASE("sameInputs compares the numbers of custom weights, not only whether t
     b.cellEdits.clear();
     b.attention.maskPaddedQueries = true;
     CHECK_FALSE(ui::sameInputs(a, b));
+}
+
+
+TEST_CASE("reusesProjections: only a change of mask, fill, softmax, scale or padded queries keeps Q, K and V") {
+    core::ModelSpec base;
+    base.sentences = {"one sentence", "and a longer second one"};
+    const auto changed = [&](auto change) {
+        core::ModelSpec next = base;
+        change(next);
+        return next;
+    };
+    CHECK(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.attention.mask = core::MaskKind::Both; })));
+    CHECK(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.attention.fill = core::MaskFill::MinusInfinity; })));
+    CHECK(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.attention.softmax = core::SoftmaxMode::PyTorch; })));
+    CHECK(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.attention.scale = 0.5f; })));
+    CHECK(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.attention.maskPaddedQueries = true; })));
+    CHECK_FALSE(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.sentences[1] = "changed"; })));
+    CHECK_FALSE(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.attention.heads = 4; })));
+    CHECK_FALSE(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.seed = 7; })));
+    CHECK_FALSE(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.biases = true; })));
+    CHECK_FALSE(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.cellEdits.push_back({core::TensorId::X, 0, 0, 0, 2.0f}); })));
+    CHECK_FALSE(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.decoderSentences = {"a", "b"}; s.attention.mask = core::MaskKind::Padding; })));
+}
+
+TEST_CASE("computeRun from a base run after a mask change: the numbers of a fresh run") {
+    core::ModelSpec base;
+    const auto shown = ui::computeRun(base).run;
+    REQUIRE(shown);
+    core::ModelSpec next = base;
+    next.attention.mask = core::MaskKind::Causal;
+    const auto reused = ui::computeRun(next, shown.get()).run;
+    const core::ModelRun fresh = core::runModel(next);
+    REQUIRE(reused);
+    CHECK(reused->trace.mask == core::MaskKind::Causal);
+    const core::Tensor& a = reused->trace[core::TensorId::Output];
+    CHECK(std::equal(a.data.begin(), a.data.end(), fresh.trace[core::TensorId::Output].data.begin()));
 }
 
 }  // namespace attnviz::test
