@@ -67,7 +67,8 @@ private:
     std::unordered_map<std::uint64_t, std::list<Entry>::iterator> index_;
 };
 
-// 320 MiB: every head of one 2048² map for one sentence at h = 16 (the all-heads view) plus a few more.
-inline constexpr std::size_t kDerivedCacheBytes = 320u << 20;
+// 96 MiB: six 2048² slices. What a frame reads again and again is a few slices (the inspector's cell, a row chart);
+// the heatmaps read a slice once per run for their texture (ui/heatmap_view.cpp), so all heads need not fit.
+inline constexpr std::size_t kDerivedCacheBytes = 96u << 20;
 
 }  // namespace attnviz::core

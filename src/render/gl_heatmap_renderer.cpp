@@ -6,8 +6,10 @@
 // Drawn from an ImDrawList callback followed by ImDrawCallback_ResetRenderState (Mesa crashes without it).
 //
 // Downsampling, when a heatmap has more cells than pixels along an axis or more than GL_MAX_TEXTURE_SIZE:
-// max-|x| pooling by power-of-two factors per axis (downsample.h), made lazily the first time a size needs
-// it and cached for the generation. The CPU copy of each matrix is kept for that.
+// max-|x| pooling by power-of-two factors per axis (downsample.h), made lazily the first time a size is drawn
+// and cached for the generation. A CPU copy of each matrix is kept for that, itself pooled to at most
+// kKeptCells per axis: a 2048² map keeps 4 MiB instead of 16 (no screen shows 2048 cells an axis), and pooling
+// the copy further gives the same texels as pooling the matrix (power-of-two blocks nest).
 //
 // What this file does not do: decide ranges, colormaps, labels or layout (src/ui), or talk to GLFW.
 #include "render/downsample.h"
@@ -16,6 +18,7 @@
 
 #include <epoxy/gl.h>
 
+#include <algorithm>
 #include <array>
 #include <deque>
 #include <fstream>
@@ -150,12 +153,17 @@ GlTexture makeLookupTexture(colormap::Colormap map) {
     return makeTexture(GL_RGBA8, colormap::kTableSize, 1, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
 }
 
-// One matrix of this generation: its values (transposed if asked) and every pooled texture made from them.
+constexpr int kKeptCells = 1024;  // most cells per axis of a matrix's CPU copy
+
+// One matrix of this generation: its values (transposed if asked), pooled by (baseRows, baseCols) to at most
+// kKeptCells per axis, and every texture made from them.
 struct CachedMatrix {
-    std::vector<float> values;  // rows × cols, row-major
-    int rows = 0;
+    PooledMatrix kept;     // ceil(rows / baseRows) × ceil(cols / baseCols), row-major
+    int rows = 0;          // of the matrix itself
     int cols = 0;
-    std::map<std::pair<int, int>, GlTexture> textures;  // by (row factor, column factor)
+    int baseRows = 1;      // pooling factors of `kept`
+    int baseCols = 1;
+    std::map<std::pair<int, int>, GlTexture> textures;  // by the total (row factor, column factor)
 };
 
 // What a texture drawn in place of a matrix covers: the texture, and source extent / texture extent.
@@ -209,18 +217,17 @@ public:
     HeatmapHandle heatmap(std::uint64_t key, const MatrixSlice& slice, bool transpose) override {
         if (const auto found = handles_.find(key); found != handles_.end()) return found->second;
         if (slice.rows <= 0 || slice.cols <= 0) return {};
-        CachedMatrix matrix;
-        matrix.values = transpose ? transposed(slice) : std::vector<float>(slice.values.begin(), slice.values.end());
-        matrix.rows = transpose ? slice.cols : slice.rows;
-        matrix.cols = transpose ? slice.rows : slice.cols;
-        // Upload now at the largest size the driver allows, so the cost lands in the frame the Trace changed.
-        const int fr = poolingFactor(matrix.rows, maxTextureSize_), fc = poolingFactor(matrix.cols, maxTextureSize_);
-        if (!textureFor(matrix, fr, fc).texture) return {};
+        CachedMatrix matrix = keptCopy(slice, transpose);
         ++stats_.uploads;
         matrices_.push_back(std::move(matrix));
         const HeatmapHandle handle{static_cast<std::uint32_t>(matrices_.size())};
         handles_.emplace(key, handle);
         return handle;
+    }
+
+    HeatmapHandle find(std::uint64_t key) const override {
+        const auto found = handles_.find(key);
+        return found == handles_.end() ? HeatmapHandle{} : found->second;
     }
 
     void draw(ImDrawList& list, HeatmapHandle handle, ImVec2 min, ImVec2 max, const HeatmapStyle& style) override {
@@ -237,7 +244,10 @@ public:
 
     RendererStats stats() const override {
         RendererStats s = stats_;
-        for (const CachedMatrix& m : matrices_) s.liveTextures += static_cast<int>(m.textures.size());
+        for (const CachedMatrix& m : matrices_) {
+            s.liveTextures += static_cast<int>(m.textures.size());
+            s.keptValues += m.kept.values.size();
+        }
         s.maxTextureSize = maxTextureSize_;
         return s;
     }
@@ -293,12 +303,39 @@ private:
         return textureFor(m, fr, fc);
     }
 
-    Sampled textureFor(CachedMatrix& m, int factorRows, int factorCols) {
+    // The CPU copy of a slice (transposed if asked), pooled to at most kKeptCells (and the texture limit) per axis.
+    CachedMatrix keptCopy(const MatrixSlice& slice, bool transpose) const {
+        CachedMatrix m;
+        m.rows = transpose ? slice.cols : slice.rows;
+        m.cols = transpose ? slice.rows : slice.cols;
+        const int limit = std::min(kKeptCells, maxTextureSize_);
+        m.baseRows = poolingFactor(m.rows, limit);
+        m.baseCols = poolingFactor(m.cols, limit);
+        const bool pool = m.baseRows > 1 || m.baseCols > 1;
+        if (transpose) {
+            std::vector<float> values = transposed(slice);
+            m.kept = pool ? poolMaxAbs({values, m.rows, m.cols}, m.baseRows, m.baseCols) : PooledMatrix{std::move(values), m.rows, m.cols};
+        } else {
+            m.kept = pool ? poolMaxAbs(slice, m.baseRows, m.baseCols)
+                          : PooledMatrix{std::vector<float>(slice.values.begin(), slice.values.end()), m.rows, m.cols};
+        }
+        return m;
+    }
+
+    // wantedRows × wantedCols: the total pooling factors the drawn size asks for; never finer than the kept copy's.
+    Sampled textureFor(CachedMatrix& m, int wantedRows, int wantedCols) {
+        const int factorRows = std::max(wantedRows, m.baseRows), factorCols = std::max(wantedCols, m.baseCols);
         auto found = m.textures.find({factorRows, factorCols});
         if (found == m.textures.end()) {
+            const int extraRows = factorRows / m.baseRows, extraCols = factorCols / m.baseCols;
             const bool pooled = factorRows > 1 || factorCols > 1;
-            const PooledMatrix p = pooled ? poolMaxAbs({m.values, m.rows, m.cols}, factorRows, factorCols)
-                                          : PooledMatrix{m.values, m.rows, m.cols};
+            PooledMatrix further;
+            const PooledMatrix* source = &m.kept;
+            if (extraRows > 1 || extraCols > 1) {
+                further = poolMaxAbs({m.kept.values, m.kept.rows, m.kept.cols}, extraRows, extraCols);
+                source = &further;
+            }
+            const PooledMatrix& p = *source;
             const GlTexture texture = makeTexture(GL_R32F, p.cols, p.rows, GL_RED, GL_FLOAT, p.values.data());
             if (!texture.id) return {};
             if (pooled) ++stats_.pooledUploads;

@@ -13,8 +13,10 @@
 
 #include <imgui.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -47,9 +49,10 @@ struct HeatmapStyle {
 };
 
 struct RendererStats {
-    std::uint64_t uploads = 0;        // matrices uploaded at full resolution since creation
-    std::uint64_t pooledUploads = 0;  // max-|x| pooled copies made for heatmaps drawn smaller than their cells
-    int liveTextures = 0;             // textures held now (full-resolution and pooled)
+    std::uint64_t uploads = 0;        // matrices handed over (heatmap() with a new key) since creation
+    std::uint64_t pooledUploads = 0;  // max-|x| pooled textures made for heatmaps drawn smaller than their cells
+    int liveTextures = 0;             // textures held now (at the sizes drawn this generation)
+    std::size_t keptValues = 0;       // floats held now in CPU copies (each pooled to ≤ 1024 cells per axis)
     int maxTextureSize = 0;           // the driver's limit (or the override); 0 for the null renderer
 };
 
@@ -65,6 +68,14 @@ public:
     // ignored afterwards, so calling this every frame costs a hash lookup. With `transpose`, the matrix is
     // stored as cols × rows (for drawing Kᵀ from K without a copy in the caller).
     virtual HeatmapHandle heatmap(std::uint64_t key, const MatrixSlice& slice, bool transpose = false) = 0;
+    // The same, reading the matrix only when the key is new this generation: for matrices that cost something
+    // to read (a derived score map is one GEMM per read, core/derived_maps.h).
+    HeatmapHandle heatmap(std::uint64_t key, const std::function<MatrixSlice()>& read, bool transpose = false) {
+        if (const HeatmapHandle known = find(key)) return known;
+        return heatmap(key, read(), transpose);
+    }
+    // The handle `key` was given this generation, or none.
+    virtual HeatmapHandle find(std::uint64_t key) const = 0;
 
     // Appends to `list` a draw of `handle` filling [min, max] (ImGui screen coordinates), then
     // ImDrawCallback_ResetRenderState so ImGui's own drawing resumes with its state. If the rectangle has

@@ -27,6 +27,11 @@ public:
         return handle;
     }
 
+    HeatmapHandle find(std::uint64_t key) const override {
+        const auto found = handles_.find(key);
+        return found == handles_.end() ? HeatmapHandle{} : found->second;
+    }
+
     void draw(ImDrawList& /*list*/, HeatmapHandle /*handle*/, ImVec2 /*min*/, ImVec2 /*max*/,
               const HeatmapStyle& /*style*/) override {}
 

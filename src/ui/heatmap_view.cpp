@@ -29,8 +29,8 @@ struct Fitted {
 
 Fitted fitted(const ViewContext& ctx, const MatrixRef& ref, bool transposed) {
     Fitted f{matrixInfo(ctx.run, ref, ctx.state.batch)};
-    f.rows = transposed ? f.info.slice.cols : f.info.slice.rows;
-    f.cols = transposed ? f.info.slice.rows : f.info.slice.cols;
+    f.rows = transposed ? f.info.cols : f.info.rows;
+    f.cols = transposed ? f.info.rows : f.info.cols;
     f.rowAxis = transposed ? f.info.colAxis : f.info.rowAxis;
     f.colAxis = transposed ? f.info.rowAxis : f.info.colAxis;
     f.blockRows = transposed ? f.info.headBlockCols : f.info.headBlockRows;
@@ -176,15 +176,16 @@ void drawHighlights(const ViewContext& ctx, ImDrawList& list, const Grid& g, con
     }
 }
 
-void drawValues(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, const ValueSummary& s,
+void drawValues(const ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, const Fitted& f, const ValueSummary& s,
                 colormap::Colormap map, render::HeatmapHandle mask, bool transposed) {
     ImFont* small = smallFont(ctx);
     const float size = smallSize(ctx);
     if (!ctx.state.showValues || g.ch < size + 1.0f || g.cw < textWidth(small, size, "-0.00") + 4.0f) return;
+    const render::MatrixSlice values = matrixSlice(ctx.run, ref, ctx.state.batch);
     for (int r = 0; r < f.rows; ++r) {
         for (int c = 0; c < f.cols; ++c) {
             const auto [sr, sc] = displayed(r, c, transposed);
-            const float v = valueAt(f.info.slice, sr, sc);
+            const float v = valueAt(values, sr, sc);
             const bool masked = cellMasked(ctx, mask, sr, sc);
             const colormap::Rgb8 bg = masked ? colormap::kMaskedColor : colormap::sample(map, v, s.range.lo, s.range.hi);
             const std::string text = formatCell(v);
@@ -277,15 +278,16 @@ void drawHeadBands(const ViewContext& ctx, ImDrawList& list, const Grid& g, cons
     }
 }
 
-void drawRowSums(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, bool transposed) {
+void drawRowSums(const ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, const Fitted& f, bool transposed) {
     const float size = smallSize(ctx);
+    const render::MatrixSlice values = matrixSlice(ctx.run, ref, ctx.state.batch);
     const int step = labelStep(g.ch, size);
     list.AddText(smallFont(ctx), size, {g.max.x + 6.0f * ctx.scale, g.min.y - size - 2.0f}, kDimText, "row Σ");
     for (int r = 0; r < f.rows; r += step) {
         double sum = 0.0;
         for (int c = 0; c < f.cols; ++c) {
             const auto [sr, sc] = displayed(r, c, transposed);
-            sum += valueAt(f.info.slice, sr, sc);
+            sum += valueAt(values, sr, sc);
         }
         const std::string text = formatValue(static_cast<float>(sum));
         list.AddText(smallFont(ctx), size, {g.max.x + 6.0f * ctx.scale, g.min.y + (r + 0.5f) * g.ch - size / 2.0f}, kTextColor, text.c_str());
@@ -445,13 +447,14 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
     const colormap::Colormap map = colormapFor(ctx, f.info);
     const ValueSummary s = summaryFor(ctx, ref, o);
     const render::HeatmapHandle mask = maskFor(ctx, ref);
-    const render::HeatmapHandle values = ctx.renderer.heatmap(textureKey(ref, ctx.state.batch, o.transposed), f.info.slice, o.transposed);
+    const render::HeatmapHandle values = ctx.renderer.heatmap(
+        textureKey(ref, ctx.state.batch, o.transposed), [&] { return matrixSlice(ctx.run, ref, ctx.state.batch); }, o.transposed);
     ctx.renderer.draw(list, values, g.min, g.max, {map, s.range.lo, s.range.hi, mask});
     ctx.drawn.push_back({ref, g.min, g.max, f.rows, f.cols, o.transposed});
 
     drawGridLines(list, g, f.rows, f.cols);
     if (o.headBlocks) drawHeadBlocks(list, g, f, 2.0f);
-    drawValues(ctx, list, g, f, s, map, mask, o.transposed);
+    drawValues(ctx, list, g, ref, f, s, map, mask, o.transposed);
     if (o.frameHead) list.AddRect({g.min.x - 2, g.min.y - 2}, {g.max.x + 2, g.max.y + 2}, headColor(*o.frameHead), 0.0f, 0, o.emphasized ? 4.0f : 2.0f);
     drawHighlights(ctx, list, g, ref, f, o.transposed);
     outlinePointer(ctx, list, g, ref, o.transposed);
@@ -463,7 +466,7 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
     if (o.rowLabels) drawRowLabels(ctx, list, g, f, m.rowLabels + m.rowBand);
     if (o.colLabels) drawColumnLabels(ctx, list, g, f, g.min.y - m.band);
     if (o.headBlocks) drawHeadBands(ctx, list, g, f, m);
-    if (o.rowSums) drawRowSums(ctx, list, g, f, o.transposed);
+    if (o.rowSums) drawRowSums(ctx, list, g, ref, f, o.transposed);
     if (o.colorbar != ColorbarSide::None) drawColorbar(ctx, list, g, m, o, s, map, f.info.probability, static_cast<bool>(mask));
     tokenTooltip(ctx, g, f, m);
 

@@ -363,11 +363,11 @@ std::string whereText(const Context& ctx) {
 std::optional<Explanation> explainCell(const core::ModelRun& run, const CellRef& cell, int batch) {
     if (!hasMatrix(run, cell.matrix) || batch < 0 || batch >= run.trace.batch) return std::nullopt;
     const MatrixInfo info = matrixInfo(run, cell.matrix, batch);
-    if (cell.row < 0 || cell.col < 0 || cell.row >= info.slice.rows || cell.col >= info.slice.cols) return std::nullopt;
+    if (cell.row < 0 || cell.col < 0 || cell.row >= info.rows || cell.col >= info.cols) return std::nullopt;
     const Context ctx{run, run.trace, batch, cell, info};
     Explanation e;
     e.cell = cell;
-    e.value = info.slice.values[static_cast<std::size_t>(cell.row) * info.slice.cols + cell.col];
+    e.value = ctx.at(cell.matrix, cell.row, cell.col);
     e.where = whereText(ctx);
     switch (cell.matrix.source) {
         case MatrixSource::TokenEmbeddings: explainEmbedding(ctx, e); break;

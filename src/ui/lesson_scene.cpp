@@ -47,6 +47,8 @@ render::HeatmapHandle KeySpaceRenderer::heatmap(std::uint64_t key, const render:
     return inner_->heatmap(key | space_ << kKeySpaceShift, slice, transpose);
 }
 
+render::HeatmapHandle KeySpaceRenderer::find(std::uint64_t key) const { return inner_->find(key | space_ << kKeySpaceShift); }
+
 void KeySpaceRenderer::draw(ImDrawList& list, render::HeatmapHandle handle, ImVec2 min, ImVec2 max, const render::HeatmapStyle& style) {
     inner_->draw(list, handle, min, max, style);
 }

@@ -48,6 +48,8 @@ public:
     void bind(render::HeatmapRenderer& inner) { inner_ = &inner; }
     void beginFrame(std::uint64_t /*generation*/) override {}
     render::HeatmapHandle heatmap(std::uint64_t key, const render::MatrixSlice& slice, bool transpose) override;
+    using render::HeatmapRenderer::heatmap;
+    render::HeatmapHandle find(std::uint64_t key) const override;
     void draw(ImDrawList& list, render::HeatmapHandle handle, ImVec2 min, ImVec2 max, const render::HeatmapStyle& style) override;
     render::RendererStats stats() const override;
 

@@ -85,12 +85,13 @@ void setHeadBlocks(MatrixInfo& info, TensorId tensor, const core::Dimensions& d)
     if (d.heads <= 1) info.headBlockCols = info.headBlockRows = 0;
 }
 
-MatrixInfo traceMatrix(const core::ModelRun& run, const MatrixRef& ref, int batch) {
+MatrixInfo traceMatrix(const core::ModelRun& run, const MatrixRef& ref) {
     const core::Trace& trace = run.trace;
     const core::Tensor& tensor = trace[ref.tensor];
     MatrixInfo info;
-    info.slice = matrixSlice(run, ref, batch);
-    const Axes axes = axesOf(ref.tensor, info.slice.rows);
+    info.rows = tensor.rows();  // Tensor::slice(batch, head) is the last two dimensions
+    info.cols = tensor.cols();
+    const Axes axes = axesOf(ref.tensor, info.rows);
     info.rowAxis = axes.rows;
     info.colAxis = axes.cols;
     info.name = baseName(ref.tensor, ref.head);
@@ -140,9 +141,11 @@ render::MatrixSlice matrixSlice(const core::ModelRun& run, const MatrixRef& ref,
 }
 
 MatrixInfo matrixInfo(const core::ModelRun& run, const MatrixRef& ref, int batch) {
-    if (ref.source == MatrixSource::Trace) return traceMatrix(run, ref, batch);
+    if (ref.source == MatrixSource::Trace) return traceMatrix(run, ref);
     MatrixInfo info;
-    info.slice = matrixSlice(run, ref, batch);
+    const render::MatrixSlice slice = matrixSlice(run, ref, batch);  // a view: embeddings and positions are stored
+    info.rows = slice.rows;
+    info.cols = slice.cols;
     info.rowAxis = Axis::KeyTokens;
     info.colAxis = Axis::Features;
     info.paperShape = "l × d_model";
@@ -153,7 +156,7 @@ MatrixInfo matrixInfo(const core::ModelRun& run, const MatrixRef& ref, int batch
     } else {
         info.name = "PE";
         info.tensorShape = "l × d_model";
-        info.numericShape = std::to_string(info.slice.rows) + " × " + std::to_string(info.slice.cols);
+        info.numericShape = std::to_string(info.rows) + " × " + std::to_string(info.cols);
     }
     return info;
 }

@@ -23,7 +23,8 @@ enum class Axis {
 };
 
 struct MatrixInfo {
-    render::MatrixSlice slice;  // rows × cols of the chosen batch element and head, row-major
+    int rows = 0;               // of the chosen batch element and head's matrix (its values: matrixSlice)
+    int cols = 0;
     Axis rowAxis = Axis::Features;
     Axis colAxis = Axis::Features;
     std::string name;           // "Q₂", "W^Q", "E[ids]"
@@ -39,9 +40,10 @@ struct MatrixInfo {
 bool isPerHead(core::TensorId tensor);
 // Whether the run holds data for `ref` (no mask tensor when the mask is off, no X_dec in self-attention).
 bool hasMatrix(const core::ModelRun& run, const MatrixRef& ref);
-// Everything above for `ref` at batch element `batch`. Requires hasMatrix(run, ref).
+// Everything above for `ref` at batch element `batch`, without reading a value. Requires hasMatrix(run, ref).
 MatrixInfo matrixInfo(const core::ModelRun& run, const MatrixRef& ref, int batch);
-// Only the data slice (cheap: no strings), for code that reads many values.
+// The values. A view into the run, except for the score maps a large run derives on demand (core/derived_maps.h:
+// one GEMM, then cached): read them when needed, not every frame.
 render::MatrixSlice matrixSlice(const core::ModelRun& run, const MatrixRef& ref, int batch);
 inline float valueAt(const render::MatrixSlice& m, int row, int col) {
     return m.values[static_cast<std::size_t>(row) * static_cast<std::size_t>(m.cols) + static_cast<std::size_t>(col)];

@@ -176,4 +176,29 @@ TEST_CASE("a transposed upload draws cols × rows") {
     CHECK(pixel(image, 25, 125) == colormap::sample(Colormap::Viridis, 0.2f, 0.0f, 1.0f));  // display (2, 0) = source (0, 2)
 }
 
+TEST_CASE("a 2048-row matrix keeps a CPU copy pooled to 1024 rows, and draws the same at any size") {
+    constexpr int kRows = 2048, kCols = 4;
+    std::vector<float> values(static_cast<std::size_t>(kRows) * kCols, 0.0f);
+    values[1537 * kCols + 2] = 1.0f;  // row 1537, column 2
+    for (const int height : {1024, 256}) {
+        CAPTURE(height);
+        GlWindow window(64, height);
+        auto renderer = render::createGlRenderer({shaderDir()});
+        const render::RgbaImage image = window.frame([&](ImDrawList& list) {
+            renderer->beginFrame(1);
+            renderer->draw(list, renderer->heatmap(1, {values, kRows, kCols}), {0, 0}, {64, static_cast<float>(height)},
+                           {Colormap::Viridis, 0.0f, 1.0f, {}});
+        });
+        CHECK(renderer->stats().keptValues == static_cast<std::size_t>(1024) * kCols);  // 4 MiB, not 8, for 2048²
+        // The spike covers exactly its pooled block: rows 1536-1537 at 1024 px, 1536-1543 at 256 px.
+        const Rgb8 top = colormap::table(Colormap::Viridis)[255];
+        const int pixelsPerRowBlock = 1, firstRow = 1537 * height / kRows;
+        int found = 0;
+        for (int y = 0; y < height; ++y) found += pixel(image, 40, y) == top ? 1 : 0;
+        CHECK(found == pixelsPerRowBlock);
+        CHECK(pixel(image, 40, firstRow) == top);
+        CHECK(pixel(image, 10, firstRow) != top);  // column 0 of the same rows is untouched
+    }
+}
+
 }  // namespace attnviz::test

@@ -41,11 +41,14 @@ TEST_CASE("every cell of every matrix is explained, and products add up to the c
         const ui::MatrixRef m = ref(tensor, ui::isPerHead(tensor) ? 3 : 0);
         if (!ui::hasMatrix(run, m)) continue;  // X_dec in self-attention
         const ui::MatrixInfo info = ui::matrixInfo(run, m, 0);
-        for (int r = 0; r < info.slice.rows; ++r) {
-            for (int c = 0; c < info.slice.cols; ++c) {
+        const render::MatrixSlice values = ui::matrixSlice(run, m, 0);
+        REQUIRE(values.rows == info.rows);
+        REQUIRE(values.cols == info.cols);
+        for (int r = 0; r < info.rows; ++r) {
+            for (int c = 0; c < info.cols; ++c) {
                 const auto e = ui::explainCell(run, {m, r, c}, 0);
                 REQUIRE_MESSAGE(e, core::tensorInfo(tensor).key, " ", r, ",", c);
-                CHECK(e->value == ui::valueAt(info.slice, r, c));
+                CHECK(e->value == ui::valueAt(values, r, c));
                 CHECK_FALSE(e->formula.empty());
                 if (isProduct(tensor)) {
                     CHECK_MESSAGE(e->termSum == doctest::Approx(e->value).epsilon(1e-4).scale(1.0), core::tensorInfo(tensor).key);
@@ -123,7 +126,7 @@ TEST_CASE("matrix names and shapes read as in the paper and as PyTorch tensors")
     CHECK(ui::matrixInfo(run, ref(TensorId::WO), 0).headBlockRows == 4);
     CHECK(ui::matrixInfo(run, ref(TensorId::AttentionWeights), 0).probability);
     CHECK(ui::subscript(12) == "₁₂");
-    CHECK(ui::matrixInfo(run, {ui::MatrixSource::Positions, TensorId::X, 0}, 0).slice.rows == 4);
+    CHECK(ui::matrixInfo(run, {ui::MatrixSource::Positions, TensorId::X, 0}, 0).rows == 4);
 }
 
 TEST_CASE("texture keys differ for every matrix, batch, head, transposition and mask") {
