@@ -17,8 +17,14 @@ void drawRowChart(const ViewContext& ctx, ImVec2 min, ImVec2 max, const RowChart
     list.AddText(bold, bold->FontSize, min, IM_COL32(30, 30, 30, 255), chart.title.c_str());
     const int n = static_cast<int>(chart.values.size());
     if (n == 0) return;
+    // Labels are vertical, a line high each: with more bars than lines fit, label every `labelStep`-th bar.
+    const float estimatedSlot = (max.x - min.x) / static_cast<float>(n);
+    const int labelStep = std::max(1, static_cast<int>(std::ceil(size * 1.2f / std::max(estimatedSlot, 0.01f))));
     float labelHeight = 0.0f;
-    for (const std::string& label : chart.labels) labelHeight = std::max(labelHeight, small->CalcTextSizeA(size, FLT_MAX, 0.0f, fitText(label, 70.0f * ctx.scale, small, size).c_str()).x);
+    for (int j = 0; j < n; j += labelStep) {
+        const std::string label = fitText(chart.labels[static_cast<std::size_t>(j)], 70.0f * ctx.scale, small, size);
+        labelHeight = std::max(labelHeight, small->CalcTextSizeA(size, FLT_MAX, 0.0f, label.c_str()).x);
+    }
     const float tickWidth = small->CalcTextSizeA(size, FLT_MAX, 0.0f, "-0.000").x + 6.0f;
     const ImVec2 plotMin{min.x + tickWidth, min.y + bold->FontSize + 2.0f * size};  // room for a value above the top bar
     const ImVec2 plotMax{max.x, max.y - labelHeight - size - 8.0f};                // and below the lowest
@@ -45,6 +51,7 @@ void drawRowChart(const ViewContext& ctx, ImVec2 min, ImVec2 max, const RowChart
             list.AddText(small, size, {(x0 + x1 - numberWidth) / 2.0f, y}, IM_COL32(60, 60, 60, 255), number.c_str());
         }
         if (j == chart.highlight) list.AddRect({x0 - 2.0f, plotMin.y}, {x1 + 2.0f, plotMax.y}, IM_COL32(255, 170, 0, 255), 0.0f, 0, 2.0f);
+        if (j % labelStep != 0) continue;
         const std::string label = fitText(chart.labels[static_cast<std::size_t>(j)], 70.0f * ctx.scale, small, size);
         addVerticalText(list, small, size, {(x0 + x1) / 2.0f - size / 2.0f, max.y}, IM_COL32(30, 30, 30, 255), label);
     }
