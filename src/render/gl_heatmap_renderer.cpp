@@ -1,6 +1,7 @@
 // gl_heatmap_renderer.cpp — the OpenGL 3.3 core HeatmapRenderer (ImPlot's GL heatmap recipe).
 //
-// Per matrix: a GL_R32F texture with NEAREST filtering, uploaded once per generation. Per colormap: a 256×1
+// Per matrix: a GL_R32F texture with NEAREST filtering, uploaded once per generation, and not at all when the
+// matrix is bit for bit what it was in the previous generation. Per colormap: a 256×1
 // RGBA8 lookup texture made from colormap::table(). One GLSL 330 program (shaders/heatmap.{vert,frag},
 // embedded copies as fallback) normalises, clamps and looks up colors, so range and colormap are uniforms.
 // Drawn from an ImDrawList callback followed by ImDrawCallback_ResetRenderState (Mesa crashes without it).
@@ -20,6 +21,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <deque>
 #include <fstream>
 #include <map>
@@ -200,25 +202,31 @@ public:
 
     ~GlHeatmapRenderer() override {
         dropMatrices();
+        dropPrevious();
         for (auto& [map, lookup] : lookups_) glDeleteTextures(1, &lookup.id);
         glDeleteBuffers(1, &vbo_);
         glDeleteVertexArrays(1, &vao_);
         glDeleteProgram(program_);
     }
 
+    // A new generation keeps the old matrices for one frame, so those whose values did not change (the weights
+    // after a sentence edit; X, Q, K, V after a mask change) keep their textures instead of uploading again.
     void beginFrame(std::uint64_t generation) override {
         requests_.clear();
+        dropPrevious();  // what the first frame of this generation did not take
         if (started_ && generation == generation_) return;
         started_ = true;
         generation_ = generation;
-        dropMatrices();
+        for (auto& [key, handle] : handles_) previous_.emplace(key, std::move(matrices_[handle.id - 1]));
+        matrices_.clear();
+        handles_.clear();
     }
 
     HeatmapHandle heatmap(std::uint64_t key, const MatrixSlice& slice, bool transpose) override {
         if (const auto found = handles_.find(key); found != handles_.end()) return found->second;
         if (slice.rows <= 0 || slice.cols <= 0) return {};
         CachedMatrix matrix = keptCopy(slice, transpose);
-        ++stats_.uploads;
+        if (!takeUnchangedTextures(key, matrix)) ++stats_.uploads;
         matrices_.push_back(std::move(matrix));
         const HeatmapHandle handle{static_cast<std::uint32_t>(matrices_.size())};
         handles_.emplace(key, handle);
@@ -282,6 +290,28 @@ private:
         glEnableVertexAttribArray(1);
         glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(float), reinterpret_cast<const void*>(2 * sizeof(float)));
         glBindVertexArray(0);
+    }
+
+    // Moves the previous generation's textures of `key` into `matrix` when its values are the same, bit for bit.
+    bool takeUnchangedTextures(std::uint64_t key, CachedMatrix& matrix) {
+        const auto found = previous_.find(key);
+        if (found == previous_.end()) return false;
+        CachedMatrix& old = found->second;
+        const bool same = old.rows == matrix.rows && old.cols == matrix.cols && old.baseRows == matrix.baseRows &&
+                          old.baseCols == matrix.baseCols && old.kept.values.size() == matrix.kept.values.size() &&
+                          std::memcmp(old.kept.values.data(), matrix.kept.values.data(), old.kept.values.size() * sizeof(float)) == 0;
+        if (!same) return false;
+        matrix.textures = std::move(old.textures);
+        previous_.erase(found);
+        ++stats_.reusedTextures;
+        return true;
+    }
+
+    void dropPrevious() {
+        for (auto& [key, m] : previous_) {
+            for (auto& [factors, texture] : m.textures) glDeleteTextures(1, &texture.id);
+        }
+        previous_.clear();
     }
 
     void dropMatrices() {
@@ -395,6 +425,7 @@ private:
     std::uint64_t generation_ = 0;
     bool started_ = false;
     std::vector<CachedMatrix> matrices_;                       // handle id − 1 → matrix
+    std::unordered_map<std::uint64_t, CachedMatrix> previous_;  // the last generation's, during its successor's first frame
     std::unordered_map<std::uint64_t, HeatmapHandle> handles_;  // caller's key → handle
     std::deque<DrawRequest> requests_;                          // stable addresses for the callbacks
     RendererStats stats_;

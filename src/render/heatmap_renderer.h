@@ -49,7 +49,8 @@ struct HeatmapStyle {
 };
 
 struct RendererStats {
-    std::uint64_t uploads = 0;        // matrices handed over (heatmap() with a new key) since creation
+    std::uint64_t uploads = 0;        // matrices handed over (heatmap() with a new key) and not unchanged since creation
+    std::uint64_t reusedTextures = 0; // matrices unchanged from the previous generation: their textures were kept
     std::uint64_t pooledUploads = 0;  // max-|x| pooled textures made for heatmaps drawn smaller than their cells
     int liveTextures = 0;             // textures held now (at the sizes drawn this generation)
     std::size_t keptValues = 0;       // floats held now in CPU copies (each pooled to ≤ 1024 cells per axis)
@@ -61,7 +62,8 @@ public:
     virtual ~HeatmapRenderer() = default;
 
     // Once per frame, before any heatmap() or draw(). A generation different from the previous frame's (a
-    // new Trace) drops every cached texture; the same generation keeps them all.
+    // new Trace) drops every cached texture, except those of matrices that come again in its first frame with
+    // the same values; the same generation keeps them all.
     virtual void beginFrame(std::uint64_t generation) = 0;
 
     // The texture of `key` in this generation. `slice` is uploaded the first time the key is asked for and

@@ -12,13 +12,16 @@
 
 #include <functional>
 #include <stdexcept>
+#include <string>
 
 namespace attnviz::test {
 
 class GlWindow {
 public:
     GlWindow(int width, int height) : width_(width), height_(height) {
-        if (!glfwInit()) throw std::runtime_error("GL tests need a display: run them under xvfb-run (ctest -L gui)");
+        static std::string glfwError;
+        glfwSetErrorCallback([](int, const char* description) { glfwError = description; });
+        if (!glfwInit()) throw std::runtime_error("GL tests need a display: run them under xvfb-run (ctest -L gui): " + glfwError);
         glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
         glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
         glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);

@@ -144,7 +144,7 @@ TEST_CASE("a matrix larger than the texture limit is pooled on upload and still 
     CHECK(inBlock == found);
 }
 
-TEST_CASE("textures upload once per generation, and colormap or range changes upload nothing") {
+TEST_CASE("textures upload once per generation and only when their values changed; colormap or range changes upload nothing") {
     GlWindow window(64, 64);
     auto renderer = render::createGlRenderer({shaderDir()});
     const std::vector<float> values{0.0f, 1.0f, 2.0f, 3.0f};
@@ -155,11 +155,22 @@ TEST_CASE("textures upload once per generation, and colormap or range changes up
         });
     }
     CHECK(renderer->stats().uploads == 1);
+    // A new generation with the same values keeps the texture; with other values it uploads them.
     window.frame([&](ImDrawList& list) {
         renderer->beginFrame(6);
         renderer->draw(list, renderer->heatmap(9, {values, 2, 2}), {0, 0}, {64, 64}, {});
     });
+    CHECK(renderer->stats().uploads == 1);
+    CHECK(renderer->stats().reusedTextures == 1);
+    const std::vector<float> changed{0.0f, 1.0f, 2.0f, 3.5f};
+    const render::RgbaImage image = window.frame([&](ImDrawList& list) {
+        renderer->beginFrame(7);
+        renderer->draw(list, renderer->heatmap(9, {changed, 2, 2}), {0, 0}, {64, 64}, {Colormap::Viridis, 0.0f, 3.5f, {}});
+    });
     CHECK(renderer->stats().uploads == 2);
+    CHECK(renderer->stats().reusedTextures == 1);
+    CHECK(pixel(image, 48, 48) == colormap::sample(Colormap::Viridis, 3.5f, 0.0f, 3.5f));  // the new value, not the old
+    window.frame([&](ImDrawList&) { renderer->beginFrame(7); });
     CHECK(renderer->stats().liveTextures == 1);
 }
 
