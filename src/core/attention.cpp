@@ -285,8 +285,19 @@ void maskRow(const HeadInputs& in, int row, Eigen::Map<RowVector> work) {
     }
 }
 
+// The statistics of one row. A finite sum means no NaN and no ±∞ (they would have reached it), and then Eigen's
+// vectorised min and max do; only rows holding special values (or overflowing) go value by value. Per value
+// throughout, the pass at l = 2048 took 2.5× as long.
 void addRowStats(ValueStats& stats, const float* row, Eigen::Index n) {
-    for (Eigen::Index c = 0; c < n; ++c) stats.add(row[c]);
+    const Eigen::Map<const Eigen::ArrayXf> values(row, n);
+    if (!std::isfinite(values.sum())) {
+        for (Eigen::Index c = 0; c < n; ++c) stats.add(row[c]);
+        return;
+    }
+    const float lo = values.minCoeff(), hi = values.maxCoeff();
+    stats.lo = std::min(stats.lo, lo);
+    stats.hi = std::max(stats.hi, hi);
+    stats.maxAbs = std::max({stats.maxAbs, -lo, hi});
 }
 
 struct HeadContext {
