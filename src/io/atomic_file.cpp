@@ -1,8 +1,10 @@
-// atomic_file.cpp — temp file + fsync + rename, with the temp removed on every failure path. See atomic_file.h.
+// atomic_file.cpp — temp file + fsync + rename, with the temp removed on every failure path, and temp files of
+// killed writers swept up by the next write of the same file. See atomic_file.h.
 // POSIX only (open/O_EXCL, fsync, rename), like the rest of attnviz's Debian target.
 #include "io/atomic_file.h"
 
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <cstdint>
 #include <random>
@@ -10,6 +12,7 @@
 #include <system_error>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 namespace attnviz::io {
@@ -43,14 +46,55 @@ std::string uniqueSuffix() {
 struct TemporaryFile {
     fs::path path;
     std::FILE* stream = nullptr;
+    int lock = -1;  // a second descriptor holding flock(LOCK_EX) from creation until after the rename
 };
+
+constexpr std::string_view kTemporaryMarker = ".tmp-";
+constexpr auto kStaleAfter = std::chrono::seconds(10);  // a live writer locks its file within microseconds
+
+std::string temporaryPrefix(const fs::path& target) {
+    return std::string(".").append(target.filename().string()).append(kTemporaryMarker);
+}
+
+// Temporary files of `target` that a killed writer left behind: named like ours, not locked by any process,
+// and not touched for kStaleAfter (a writer between its open() and its flock() is never mistaken for one).
+// Best effort: anything that cannot be checked or removed stays.
+void removeStaleTemporaries(const fs::path& target) {
+    const std::string prefix = temporaryPrefix(target);
+    std::error_code error;
+    fs::directory_iterator entries(directoryOf(target), error);
+    for (; !error && entries != fs::directory_iterator(); entries.increment(error)) {
+        const fs::path& path = entries->path();
+        const std::string name = path.filename().string();
+        if (name.size() != prefix.size() + 16 || name.compare(0, prefix.size(), prefix) != 0) continue;
+        std::error_code timeError;
+        const auto age = fs::file_time_type::clock::now() - fs::last_write_time(path, timeError);
+        if (timeError || age < kStaleAfter) continue;
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;
+        if (::flock(fd, LOCK_EX | LOCK_NB) == 0) ::unlink(path.c_str());
+        ::close(fd);
+    }
+}
+
+void unlock(TemporaryFile& temp) {
+    if (temp.lock >= 0) ::close(temp.lock);
+    temp.lock = -1;
+}
+
+void discard(TemporaryFile& temp) {
+    if (temp.stream != nullptr) std::fclose(temp.stream);
+    temp.stream = nullptr;
+    ::unlink(temp.path.c_str());
+    unlock(temp);
+}
 
 // Creates ".<name>.tmp-<hex>" beside the target with O_EXCL, so it never reuses someone else's file.
 TemporaryFile createTemporaryNextTo(const fs::path& target) {
     const fs::path directory = directoryOf(target);
     for (int attempt = 0; attempt < 16; ++attempt) {
         TemporaryFile temp;
-        temp.path = directory / std::string(".").append(target.filename().string()).append(".tmp-").append(uniqueSuffix());
+        temp.path = directory / temporaryPrefix(target).append(uniqueSuffix());
         const int fd = ::open(temp.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0 && errno == EEXIST) continue;
         if (fd < 0) {
@@ -58,11 +102,13 @@ TemporaryFile createTemporaryNextTo(const fs::path& target) {
             throw FileError("Cannot write " + quoted(target) + ": creating a temporary file in " + quoted(directory) +
                             " failed (" + reason(error) + ").");
         }
+        temp.lock = ::dup(fd);  // shares the open file description, so its flock outlives fclose(stream)
+        if (temp.lock >= 0) ::flock(temp.lock, LOCK_EX);
         temp.stream = ::fdopen(fd, "wb");
         if (temp.stream == nullptr) {
             const int error = errno;
             ::close(fd);
-            ::unlink(temp.path.c_str());
+            discard(temp);
             throw FileError("Cannot write " + quoted(target) + ": " + reason(error) + ".");
         }
         return temp;
@@ -82,12 +128,6 @@ void flushSyncAndClose(TemporaryFile& temp, const fs::path& target) {
     if (error != 0) throw FileError("Cannot write " + quoted(target) + ": " + reason(error) + ".");
 }
 
-void discard(TemporaryFile& temp) {
-    if (temp.stream != nullptr) std::fclose(temp.stream);
-    temp.stream = nullptr;
-    ::unlink(temp.path.c_str());
-}
-
 // Makes the rename itself durable. Best effort: the new file is complete and in place either way.
 void syncDirectory(const fs::path& directory) {
     const int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -100,6 +140,7 @@ void syncDirectory(const fs::path& directory) {
 
 void writeFileAtomically(const fs::path& path, const std::function<void(std::FILE*)>& writeContent) {
     if (path.filename().empty()) throw FileError("Cannot write " + quoted(path) + ": the path names a directory, not a file.");
+    removeStaleTemporaries(path);
     TemporaryFile temp = createTemporaryNextTo(path);
     try {
         errno = 0;
@@ -114,6 +155,7 @@ void writeFileAtomically(const fs::path& path, const std::function<void(std::FIL
         discard(temp);
         throw FileError("Cannot replace " + quoted(path) + ": " + reason(error) + ".");
     }
+    unlock(temp);
     syncDirectory(directoryOf(path));
 }
 

@@ -2,7 +2,9 @@
 //
 // How: write to a fresh temporary file in the same directory (so rename cannot cross file systems), flush,
 // fsync, then rename over the target. On any failure the temporary file is removed, the old file is untouched,
-// and io::FileError says which path failed and why (the OS's strerror text).
+// and io::FileError says which path failed and why (the OS's strerror text). A writer that is killed leaves its
+// hidden ".<name>.tmp-<16 hex>" file; each temporary is flock()ed while in use, and the next write of the same
+// path removes those no process holds that are over 10 s old.
 // What this file deliberately does not do: create missing directories, lock against concurrent writers (the
 // last rename wins), or guarantee the directory entry survives a power cut (the directory fsync is best effort).
 #pragma once

@@ -7,9 +7,12 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <fstream>
 #include <sstream>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -147,4 +150,26 @@ TEST_CASE("atomic: an unwritable directory keeps the old file and leaves no temp
     CHECK(contains(message, "Permission denied"));
     CHECK(contentOf(dir / "keep.txt") == "old");
     CHECK(dir.entries() == Names{"keep.txt"});
+}
+
+TEST_CASE("atomic: a killed writer's old, unlocked temporary is swept by the next write; live or fresh ones are not") {
+    attnviz::test::ScratchDir scratch("atomic");
+    const fs::path target = scratch / "figure.png";
+    const auto temporary = [&](const char* hex) { return scratch / (std::string(".figure.png.tmp-") + hex); };
+    const fs::path stale = temporary("00000000000000aa"), fresh = temporary("00000000000000bb"), held = temporary("00000000000000cc");
+    const fs::path otherFiles = scratch / ".other.png.tmp-00000000000000dd";
+    for (const fs::path& path : {stale, fresh, held, otherFiles}) writeFileAtomically(path, "half a figure");
+    const auto aMinuteAgo = fs::file_time_type::clock::now() - std::chrono::minutes(1);
+    for (const fs::path& path : {stale, held, otherFiles}) fs::last_write_time(path, aMinuteAgo);
+    const int holder = ::open(held.c_str(), O_RDONLY);  // a live writer of the same file holds its lock
+    REQUIRE(holder >= 0);
+    REQUIRE(::flock(holder, LOCK_EX) == 0);
+
+    writeFileAtomically(target, "the whole figure");
+    CHECK(contentOf(target) == "the whole figure");
+    CHECK_FALSE(fs::exists(stale));
+    CHECK(fs::exists(fresh));       // could be a writer between open() and flock()
+    CHECK(fs::exists(held));        // locked: its writer is alive
+    CHECK(fs::exists(otherFiles));  // another file's temporary is that write's business
+    ::close(holder);
 }
