@@ -5,9 +5,14 @@
 #include "io/weight_files.h"
 #include "ui/session_actions.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <ctime>
+#include <string_view>
 
 namespace attnviz::app {
 namespace fs = std::filesystem;
@@ -25,12 +30,49 @@ std::string modifiedAt(const fs::path& file) {
     return text;
 }
 
+constexpr std::string_view kPrefix = "autosave";
+
+// autosave-<instance>.json → autosave-<instance>.<extension> (the legacy autosave.json → autosave.<extension>).
+fs::path sibling(const fs::path& sessionFile, std::string_view extension) {
+    return fs::path(sessionFile).replace_extension(extension);
+}
+
+// Whether a running instance holds the lock beside `sessionFile` (the legacy autosave.json never has one).
+bool ownerAlive(const fs::path& sessionFile) {
+    const int fd = ::open(sibling(sessionFile, ".lock").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    const bool locked = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    ::close(fd);
+    return locked;
+}
+
+bool isAutosaveName(const std::string& name) {
+    return name.rfind(kPrefix, 0) == 0 && name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
+}
+
 }  // namespace
 
-Autosaver::Autosaver(fs::path directory, bool keepFound) : directory_(std::move(directory)), filesMayExist_(keepFound) {}
+Autosaver::Autosaver(fs::path directory, bool keepFound, std::string instance)
+    : directory_(std::move(directory)),
+      instance_(instance.empty() ? std::to_string(::getpid()) : std::move(instance)),
+      filesMayExist_(keepFound) {
+    if (keepFound) {
+        if (const std::optional<ui::RestoreOffer> found = findAutosave(directory_)) adopted_ = found->autosave;
+    }
+    lock_ = ::open(sibling(sessionFile(), ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock_ >= 0) ::flock(lock_, LOCK_EX | LOCK_NB);  // best effort: without it a second start may offer our files
+}
+
+Autosaver::~Autosaver() {
+    if (lock_ < 0) return;
+    std::error_code error;
+    if (!fs::exists(sessionFile(), error)) fs::remove(sibling(sessionFile(), ".lock"), error);  // nothing to guard
+    ::close(lock_);  // releases the lock: what is left is a dead instance's, for the next start to offer
+}
 
 std::string Autosaver::tick(const ui::AppState& state, double seconds) {
     if (state.session.restoreOffer) return {};
+    if (adopted_) removeAdopted();  // answered: restored into this instance's session, or discarded
     if (!state.session.modified) {
         if (filesMayExist_) removeFiles();
         return {};
@@ -61,6 +103,14 @@ std::string Autosaver::write(const ui::AppState& state, double seconds) {
     return {};
 }
 
+void Autosaver::removeAdopted() {
+    std::error_code error;
+    if (*adopted_ != sessionFile()) {  // the same name when the dead instance had our process id
+        for (const char* extension : {".json", ".source", ".lock"}) fs::remove(sibling(*adopted_, extension), error);
+    }
+    adopted_.reset();
+}
+
 void Autosaver::removeFiles() {
     std::error_code error;
     fs::remove(sessionFile(), error);
@@ -70,12 +120,24 @@ void Autosaver::removeFiles() {
 }
 
 std::optional<ui::RestoreOffer> findAutosave(const fs::path& directory) {
-    const fs::path session = directory / "autosave.json";
+    std::optional<fs::path> newest;
+    fs::file_time_type newestTime{};
     std::error_code error;
-    if (!fs::is_regular_file(session, error)) return std::nullopt;
+    fs::directory_iterator entries(directory, error);
+    for (; !error && entries != fs::directory_iterator(); entries.increment(error)) {
+        const fs::path& path = entries->path();
+        if (!isAutosaveName(path.filename().string()) || !fs::is_regular_file(path) || ownerAlive(path)) continue;
+        std::error_code timeError;
+        const fs::file_time_type time = fs::last_write_time(path, timeError);
+        if (timeError || (newest && time <= newestTime)) continue;
+        newest = path;
+        newestTime = time;
+    }
+    if (!newest) return std::nullopt;
+    const fs::path session = *newest;
     ui::RestoreOffer offer{session, {}, modifiedAt(session)};
     try {
-        offer.source = io::readWholeFile(directory / "autosave.source");
+        offer.source = io::readWholeFile(sibling(session, ".source"));
     } catch (const io::FileError&) {
         // No source file: the session was untitled (or the crash came between the two writes).
     }

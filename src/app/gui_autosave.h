@@ -1,12 +1,13 @@
 // gui_autosave.h — the unsaved session, kept safe: while the session has unsaved changes it is written every
-// kInterval seconds (when it changed since the last write) to $XDG_STATE_HOME/attnviz/autosave.json with
-// io::saveSession (atomic), beside autosave.source naming the session file it was editing. Closing the window
-// (after saving, or choosing not to) removes both; a crash or a signal leaves them, and the next start offers to
-// restore them (findAutosave → ui::RestoreOffer).
+// kInterval seconds (when it changed since the last write) to $XDG_STATE_HOME/attnviz/autosave-<pid>.json with
+// io::saveSession (atomic), beside autosave-<pid>.source naming the session file it was editing. Closing the
+// window (after saving, or choosing not to) removes both; a crash or a signal leaves them, and the next start
+// offers to restore them (findAutosave → ui::RestoreOffer).
 //
+// Several attnviz may run at once: each writes its own files and holds flock() on autosave-<pid>.lock while it
+// lives, so findAutosave offers only what a dead instance left (the newest), never a running one's work.
 // The clock is the caller's (seconds from any start), so tests drive it. What it deliberately does not do: keep
-// several generations, lock against a second attnviz running at once (the last writer wins), or autosave a
-// session that has no unsaved changes (there is nothing to lose).
+// several generations, or autosave a session that has no unsaved changes (there is nothing to lose).
 #pragma once
 
 #include "ui/app_state.h"
@@ -21,9 +22,12 @@ class Autosaver {
 public:
     static constexpr double kInterval = 5.0;
 
-    // Writes into `directory` (which must exist). `keepFound`: a previous run's files are there and stay until
-    // the restore question is answered.
-    Autosaver(std::filesystem::path directory, bool keepFound);
+    // Writes into `directory` (which must exist) as `instance` (default: this process's id). `keepFound`: a dead
+    // instance's files (findAutosave) are offered; they stay until the restore question is answered, then go.
+    Autosaver(std::filesystem::path directory, bool keepFound, std::string instance = {});
+    ~Autosaver();
+    Autosaver(const Autosaver&) = delete;
+    Autosaver& operator=(const Autosaver&) = delete;
 
     // Once a frame. Writes when `state` has unsaved changes that differ from the last write and kInterval has
     // passed since it; removes the files once nothing is unsaved. Does nothing while state.session.restoreOffer
@@ -33,21 +37,26 @@ public:
     // SIGTERM) the session is written now, so the next start offers it. An open restore question keeps them.
     void finish(const ui::AppState& state);
 
-    std::filesystem::path sessionFile() const { return directory_ / "autosave.json"; }
-    std::filesystem::path sourceFile() const { return directory_ / "autosave.source"; }
+    std::filesystem::path sessionFile() const { return directory_ / ("autosave-" + instance_ + ".json"); }
+    std::filesystem::path sourceFile() const { return directory_ / ("autosave-" + instance_ + ".source"); }
 
 private:
     std::string write(const ui::AppState& state, double seconds);
     void removeFiles();
+    void removeAdopted();
 
     std::filesystem::path directory_;
+    std::string instance_;
+    int lock_ = -1;                                         // holds flock() on autosave-<instance>.lock
+    std::optional<std::filesystem::path> adopted_;          // a dead instance's autosave, removed once answered
     bool filesMayExist_ = false;
     std::optional<io::Session> written_;  // the last session written (or that failed to write)
     double lastWrite_ = 0.0;
     bool wroteOnce_ = false;
 };
 
-// The autosave a previous run left in `directory`, with the session file it was editing and its time.
+// The newest autosave a dead instance left in `directory` (one no running attnviz holds the lock of), with the
+// session file it was editing and its time.
 std::optional<ui::RestoreOffer> findAutosave(const std::filesystem::path& directory);
 
 }  // namespace attnviz::app

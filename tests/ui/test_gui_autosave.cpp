@@ -1,11 +1,16 @@
 // test_gui_autosave.cpp — the autosave with an injected clock: it writes only when there are unsaved changes that
 // differ from the last write, at most every Autosaver::kInterval seconds, removes its files once everything is
-// saved, leaves a crash's files alone until the restore question is answered, and is found again at start.
+// saved, leaves a crash's files alone until the restore question is answered, and is found again at start; two
+// instances at once never offer each other's files.
 #include "app/gui_autosave.h"
 #include "io/scratch_dir.h"
 #include "ui/session_actions.h"
 
 #include <doctest/doctest.h>
+
+#include <memory>
+
+#include <unistd.h>
 
 namespace attnviz::test {
 namespace {
@@ -55,7 +60,7 @@ TEST_CASE("autosave: saved means removed; a crash's files wait for the answer an
     }
     const std::optional<ui::RestoreOffer> offer = app::findAutosave(dir.path());
     REQUIRE(offer);
-    CHECK(offer->autosave == dir.path() / "autosave.json");
+    CHECK(offer->autosave == dir.path() / ("autosave-" + std::to_string(::getpid()) + ".json"));
     CHECK(offer->source == "/lessons/masks.json");
     CHECK_FALSE(offer->when.empty());
 
@@ -94,6 +99,43 @@ TEST_CASE("autosave: a session the file format refuses is reported, not written"
     CHECK(problem.find("Autosave failed: ") == 0);
     CHECK_FALSE(fs::exists(autosave.sessionFile()));
     CHECK(autosave.tick(state, 10.0).empty());  // said once, not every interval
+}
+
+TEST_CASE("autosave: two instances at once keep their own files; only a dead one's are offered, the newest first") {
+    const ScratchDir dir("autosave-two");
+    auto first = std::make_unique<app::Autosaver>(dir.path(), false, "111");
+    app::Autosaver second(dir.path(), false, "222");
+    first->tick(changedState(1), 0.0);
+    second.tick(changedState(2), 0.0);
+    REQUIRE(first->sessionFile() != second.sessionFile());
+    CHECK(io::loadSession(first->sessionFile()).seed == 1);
+    CHECK(io::loadSession(second.sessionFile()).seed == 2);
+    CHECK_FALSE(app::findAutosave(dir.path()));  // both alive: nothing to restore
+
+    const fs::path firstFile = first->sessionFile();
+    first.reset();  // the first one dies without finish()
+    const std::optional<ui::RestoreOffer> offer = app::findAutosave(dir.path());
+    REQUIRE(offer);
+    CHECK(offer->autosave == firstFile);
+
+    // A third start adopts it; once answered, the dead instance's files go and the living one's stay.
+    app::Autosaver third(dir.path(), true, "333");
+    ui::AppState answered;
+    third.tick(answered, 1.0);
+    CHECK_FALSE(fs::exists(firstFile));
+    CHECK(fs::exists(second.sessionFile()));
+    CHECK_FALSE(app::findAutosave(dir.path()));
+}
+
+TEST_CASE("autosave: an older version's autosave.json is still offered and removed once answered") {
+    const ScratchDir dir("autosave-legacy");
+    io::saveSession(dir.path() / "autosave.json", ui::sessionOf(changedState(5)));
+    const std::optional<ui::RestoreOffer> offer = app::findAutosave(dir.path());
+    REQUIRE(offer);
+    CHECK(offer->autosave == dir.path() / "autosave.json");
+    app::Autosaver next(dir.path(), true);
+    next.tick(ui::AppState{}, 0.0);
+    CHECK_FALSE(fs::exists(dir.path() / "autosave.json"));
 }
 
 }  // namespace attnviz::test
