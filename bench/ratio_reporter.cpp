@@ -12,9 +12,9 @@ void RatioReporter::ReportRuns(const std::vector<Run>& runs) {
         // overwrite the baseline with whichever ran last).
         const bool single = run.run_type == Run::RT_Iteration && run.repetitions <= 1;
         if (!single && run.aggregate_name != "median") continue;
-        const auto flops = run.counters.find("FLOP/s");
-        if (flops == run.counters.end()) continue;
-        rows_.push_back({run.benchmark_name(), flops->second.value});
+        const auto counter = run.counters.find(measure_.counter);
+        if (counter == run.counters.end()) continue;
+        rows_.push_back({run.benchmark_name(), counter->second.value});
     }
 }
 
@@ -22,14 +22,15 @@ void RatioReporter::Finalize() {
     ConsoleReporter::Finalize();
     double baseline = 0.0;
     for (const Row& row : rows_) {
-        if (row.name.rfind(baselinePrefix_, 0) == 0) baseline = row.flopsPerSecond;
+        if (row.name.rfind(baselinePrefix_, 0) == 0) baseline = row.value;
     }
-    std::printf("\n%-58s %10s %10s\n", "benchmark", "GFLOP/s", "ratio");
+    const char* column = measure_.column.c_str();
+    std::printf("\n%-58s %10s %10s\n", "benchmark", column, "ratio");
     for (const Row& row : rows_) {
-        const double ratio = baseline > 0 ? row.flopsPerSecond / baseline : 0.0;
-        std::printf("%-58s %10.2f %10.3f\n", row.name.c_str(), row.flopsPerSecond / 1e9, ratio);
+        const double ratio = baseline > 0 ? row.value / baseline : 0.0;
+        std::printf("%-58s %10.2f %10.3f\n", row.name.c_str(), row.value * measure_.scale, ratio);
     }
-    std::printf("(ratio = GFLOP/s / GFLOP/s of %s, measured in this run)\n", baselinePrefix_.c_str());
+    std::printf("(ratio = %s / %s of %s, measured in this run)\n", column, column, baselinePrefix_.c_str());
 }
 
 }  // namespace attnviz::bench

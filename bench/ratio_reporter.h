@@ -1,6 +1,6 @@
 // ratio_reporter.h — a Google Benchmark reporter that also prints every result as a ratio to a baseline
 // measured in the same run. These machines are shared and noisy: absolute times drift from run to run, the
-// ratio to a GEMM timed minutes apart on the same cores does not drift much.
+// ratio to a GEMM (or an empty GUI frame) timed minutes apart on the same cores does not drift much.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -10,20 +10,29 @@
 
 namespace attnviz::bench {
 
-// Benchmarks report the counter "FLOP/s" (a rate); the one whose name starts with `baselinePrefix` is the
-// reference. Finalize() prints "name  GFLOP/s  ratio" for all of them.
+// The counter the ratios are taken of, and how the table shows its value (value × scale, headed `column`).
+struct RatioMeasure {
+    std::string counter = "FLOP/s";
+    std::string column = "GFLOP/s";
+    double scale = 1e-9;
+};
+
+// Benchmarks report the counter `measure.counter`; the one whose name starts with `baselinePrefix` is the
+// reference. Finalize() prints "name  value  ratio" (ratio = value ÷ the baseline's value) for all of them.
 class RatioReporter : public benchmark::ConsoleReporter {
 public:
-    explicit RatioReporter(std::string baselinePrefix) : baselinePrefix_(std::move(baselinePrefix)) {}
+    explicit RatioReporter(std::string baselinePrefix, RatioMeasure measure = {})
+        : baselinePrefix_(std::move(baselinePrefix)), measure_(std::move(measure)) {}
     void ReportRuns(const std::vector<Run>& runs) override;
     void Finalize() override;
 
 private:
     struct Row {
         std::string name;
-        double flopsPerSecond;
+        double value;
     };
     std::string baselinePrefix_;
+    RatioMeasure measure_;
     std::vector<Row> rows_;
 };
 

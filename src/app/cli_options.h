@@ -52,6 +52,8 @@ struct GuiOptions {
     std::optional<std::filesystem::path> session;      // --session FILE (copied from InputOptions): the GUI also
                                                        // takes its view, and saves back to it
     std::string lesson;                                // --lesson NAME: open a question view (masks, cross, …)
+    std::optional<int> quitAfterFrames;                // --quit-after-frames N: exit after N frames, settings
+                                                       // untouched (startup and memory measurements)
 };
 
 struct DumpOptions {

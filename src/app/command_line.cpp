@@ -39,6 +39,9 @@ void addGuiOptions(CLI::App& cli, GuiOptions& gui) {
     cli.add_option("--size", gui.size, "Window size WxH, e.g. 1600x1000");
     cli.add_option("--lesson", gui.lesson,
                    "Open a question view: masks, cross, fused, slicing, rows, scaling, pooling, cost or dims");
+    cli.add_option("--quit-after-frames", gui.quitAfterFrames,
+                   "Exit after N frames without reading or saving settings (for measuring startup and memory)")
+        ->check(CLI::Range(1, 1000000));
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // gui_main.cpp — runGui(): the desktop app's main loop, in the order of Dear ImGui's
 // example_glfw_opengl3/main.cpp: GLFW and GL 3.3 core hints, window, ImGui context, backends, fonts, loop
-// (poll, fonts, new frame, App::frame, render, swap), cleanup in reverse. With --screenshot it renders a few
-// frames, writes the window as PNG and exits.
+// (poll, fonts, new frame, App::frame, render, swap; the frame itself is gui_frame.h's), cleanup in reverse. With
+// --screenshot it renders a few frames, writes the window as PNG and exits; with --quit-after-frames N it exits
+// after N frames (startup and memory measurements, bench/bench_gui). Neither reads or writes saved settings.
 //
 // Between frames it keeps the window title (session name, "•" when unsaved) and the autosave (gui_autosave.h),
 // and asks before a window with unsaved changes closes. Everything the user sees is App (src/ui); GL calls are
@@ -13,8 +14,10 @@
 #include "app/gui_export.h"
 #include "app/gui_file_dialog.h"
 #include "app/gui_fonts.h"
+#include "app/gui_frame.h"
 #include "app/gui_screenshot.h"
 #include "app/gui_settings.h"
+#include "app/gui_style.h"
 #include "render/framebuffer.h"
 #include "render/heatmap_renderer.h"
 #include "ui/app.h"
@@ -27,7 +30,6 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
-#include <cfloat>
 #include <csignal>
 #include <cstdlib>
 #include <cmath>
@@ -39,7 +41,6 @@
 namespace attnviz::app {
 namespace {
 
-constexpr float kBaseFontSize = 16.0f;   // body text at content scale 1: readable on a projector
 constexpr int kScreenshotFrames = 4;     // the first frames settle fonts and layout
 constexpr PixelSize kDefaultSize{1600, 1000};
 constexpr double kIdleWaitSeconds = 0.5;  // idle: wake twice a second (the text cursor blinks)
@@ -106,19 +107,8 @@ PixelSize fittingSize() {
     return {std::min(kDefaultSize.width, width * 9 / 10), std::min(kDefaultSize.height, height * 9 / 10)};
 }
 
-void styleForProjector(float scale) {
-    ImGui::StyleColorsLight();
-    ImGuiStyle& style = ImGui::GetStyle();
-    style.FrameRounding = 4.0f;
-    style.ChildRounding = 4.0f;
-    style.PopupRounding = 4.0f;
-    style.ItemSpacing = {8.0f, 6.0f};
-    style.FrameBorderSize = 1.0f;  // inputs and checkboxes visible on the white panels
-    style.Colors[ImGuiCol_WindowBg] = {0.97f, 0.97f, 0.97f, 1.0f};
-    style.Colors[ImGuiCol_ChildBg] = {1.0f, 1.0f, 1.0f, 1.0f};
-    style.Colors[ImGuiCol_FrameBg] = {0.94f, 0.94f, 0.94f, 1.0f};
-    style.ScaleAllSizes(scale);
-}
+// --screenshot and --quit-after-frames run unattended: no saved settings read or written, no idle waiting.
+bool unattended(const GuiOptions& options) { return options.screenshot || options.quitAfterFrames; }
 
 // Startup state: the command line's inputs, or the saved ones when it gave none; the saved view unless
 // --session or --stage/--head say otherwise. Screenshots ignore saved settings, so they are reproducible.
@@ -137,14 +127,8 @@ ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options
     if ((saved == std::nullopt && !session) || options.head != 0) state.head = plan.head;
     if (state.exportDirectory.empty()) state.exportDirectory = defaultExportDirectory().string();
     state.exportPng = makeExportHook();
-    if (!options.screenshot) state.session.pickFile = makeFilePicker();
+    if (!unattended(options)) state.session.pickFile = makeFilePicker();
     return state;
-}
-
-std::vector<std::string> textsOnScreen(const ui::AppState& state) {
-    std::vector<std::string> texts = state.spec.sentences;
-    texts.insert(texts.end(), state.spec.decoderSentences.begin(), state.spec.decoderSentences.end());
-    return texts;
 }
 
 // Whether this frame saw the user do anything (so a few more frames follow before idling).
@@ -177,41 +161,34 @@ void askBeforeClosing(GLFWwindow* window, ui::AppState& state) {
     state.session.closeRequested = true;
 }
 
-// Renders until the window closes (or, for a screenshot, kScreenshotFrames frames and writes the PNG).
+// Renders until the window closes (or, for a screenshot, kScreenshotFrames frames and writes the PNG; or
+// --quit-after-frames frames).
 int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapRenderer& renderer, float scale,
-             const std::optional<std::filesystem::path>& screenshot, Autosaver* autosaver) {
+             const GuiOptions& options, Autosaver* autosaver) {
+    const std::optional<std::filesystem::path>& screenshot = options.screenshot;
     int busyFrames = kFramesAfterInput;
     std::string title;
     for (int frame = 1; !glfwWindowShouldClose(window) && stopRequested == 0; ++frame) {
         // Idle, wait for input (a laptop on a projector should not spin); animate while playing or computing.
-        if (screenshot || busyFrames > 0 || app.state().autoplay || app.computing()) glfwPollEvents();
+        if (unattended(options) || busyFrames > 0 || app.state().autoplay || app.computing()) glfwPollEvents();
         else glfwWaitEventsTimeout(kIdleWaitSeconds);
         busyFrames = std::max(0, busyFrames - 1);
-        if (fonts.cover(textsOnScreen(app.state()))) {
-            ImGui_ImplOpenGL3_DestroyFontsTexture();
-            ImGui_ImplOpenGL3_CreateFontsTexture();
-        }
-        ImGui_ImplOpenGL3_NewFrame();
-        ImGui_ImplGlfw_NewFrame();
-        if (screenshot) ImGui::GetIO().MousePos = {-FLT_MAX, -FLT_MAX};  // no hover effects from wherever the pointer is
-        ImGui::NewFrame();
-        if (hadInput(ImGui::GetIO())) busyFrames = kFramesAfterInput;
-        app.frame(renderer, fonts.fonts(), scale);
-        keepSession(window, app.state(), autosaver, title);
-        ImGui::Render();
-        int width = 0, height = 0;
-        glfwGetFramebufferSize(window, &width, &height);
-        render::clearFramebuffer(width, height, 0.97f, 0.97f, 0.97f);
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        coverTexts(fonts, app.state());
+        const PixelSize pixels = renderFrame(window, screenshot.has_value(), [&] {
+            if (hadInput(ImGui::GetIO())) busyFrames = kFramesAfterInput;
+            app.frame(renderer, fonts.fonts(), scale);
+            keepSession(window, app.state(), autosaver, title);
+        });
         if (screenshot && frame == kScreenshotFrames) {
-            if (!writePng(*screenshot, render::readFramebuffer(width, height))) {
+            if (!writePng(*screenshot, render::readFramebuffer(pixels.width, pixels.height))) {
                 std::cerr << "attnviz: cannot write " << screenshot->string() << ".\n";
                 return 1;
             }
-            std::cout << "attnviz: wrote " << screenshot->string() << " (" << width << "x" << height << ")\n";
+            std::cout << "attnviz: wrote " << screenshot->string() << " (" << pixels.width << "x" << pixels.height << ")\n";
             return 0;
         }
         glfwSwapBuffers(window);
+        if (options.quitAfterFrames && frame >= *options.quitAfterFrames) return 0;
         if (app.state().quitRequested) glfwSetWindowShouldClose(window, GLFW_TRUE);
         askBeforeClosing(window, app.state());
     }
@@ -241,16 +218,13 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
         return 3;
     }
     const bool screenshot = options.screenshot.has_value();
-    const std::optional<std::filesystem::path> stateDir = screenshot ? std::nullopt : stateDirectory();
+    const std::optional<std::filesystem::path> stateDir = unattended(options) ? std::nullopt : stateDirectory();
     const std::optional<SavedSession> saved = stateDir ? std::optional(loadSession(*stateDir / "settings.json", {})) : std::nullopt;
     const std::optional<ui::RestoreOffer> crashed = stateDir ? findAutosave(*stateDir) : std::nullopt;
     std::optional<Autosaver> autosaver;
     if (stateDir) autosaver.emplace(*stateDir, crashed.has_value());
 
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    hintOpenGl33Core();
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
     PixelSize size = plan->size.value_or(screenshot ? kDefaultSize : fittingSize());
     if (!plan->size && saved && saved->window.width >= 200 && saved->window.height >= 200) size = {saved->window.width, saved->window.height};
@@ -281,7 +255,7 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
         ui::App app(initialState(spec, options, *plan, saved, session));
         app.state().session.restoreOffer = crashed;
         if (screenshot) app.waitForRun();
-        status = mainLoop(window, app, fonts, *renderer, scale, options.screenshot, autosaver ? &*autosaver : nullptr);
+        status = mainLoop(window, app, fonts, *renderer, scale, options, autosaver ? &*autosaver : nullptr);
         if (stateDir) saveOnExit(window, app, *stateDir);
         if (autosaver) autosaver->finish(app.state());
     }

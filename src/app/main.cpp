@@ -1,6 +1,6 @@
 // main.cpp — the attnviz binary: the desktop app by default, `dump` and `export` as headless subcommands.
 //
-//   attnviz [--sentence S --heads N …] [--screenshot FILE --stage N --head I --size WxH]
+//   attnviz [--sentence S --heads N …] [--screenshot FILE --stage N --head I --size WxH] [--quit-after-frames N]
 //   attnviz dump   [input options] --out DIR [--force]
 //   attnviz export [input options] --stage all|N|NAME [--matrix M] [--head I] [--kind K] --out DIR …
 // Every error a user can cause ends in one line on stderr and a non-zero exit code, never a crash.

@@ -16,8 +16,41 @@ float stronger(float kept, float candidate) {
 
 int ceilDiv(int a, int b) { return (a + b - 1) / b; }
 
+// stronger() folded over v[0, n): the first NaN, else the first value of largest magnitude. The first pass keeps
+// kLanes running maxima side by side, which the compiler vectorizes; the second stops at the value it found.
+float firstStrongest(const float* v, int n) {
+    constexpr int kLanes = 16;
+    float top[kLanes] = {};
+    bool nan[kLanes] = {};
+    int i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+        for (int k = 0; k < kLanes; ++k) {
+            const float a = std::fabs(v[i + k]);
+            top[k] = a > top[k] ? a : top[k];
+            nan[k] = nan[k] || v[i + k] != v[i + k];
+        }
+    }
+    float largest = 0.0f;
+    bool anyNan = false;
+    for (int k = 0; k < kLanes; ++k) {
+        largest = std::max(largest, top[k]);
+        anyNan = anyNan || nan[k];
+    }
+    for (; i < n; ++i) {
+        largest = std::max(largest, std::fabs(v[i]));  // NaN compares false: left to anyNan
+        anyNan = anyNan || std::isnan(v[i]);
+    }
+    for (int j = 0; j < n; ++j) {
+        if (anyNan ? std::isnan(v[j]) : std::fabs(v[j]) == largest) return v[j];
+    }
+    return v[0];
+}
+
 }  // namespace
 
+// Row by row, each output cell folding in the strongest of its block's columns in that row; the block's first row
+// starts it. Rows are folded in order and each row's first strongest value is taken, so ties keep the first value
+// in row-major order, as the definition says. At l = 1024 a head grid pools twelve 1024² maps per new run.
 PooledMatrix poolMaxAbs(const MatrixSlice& source, int factorRows, int factorCols) {
     factorRows = std::max(1, factorRows);
     factorCols = std::max(1, factorCols);
@@ -25,14 +58,14 @@ PooledMatrix poolMaxAbs(const MatrixSlice& source, int factorRows, int factorCol
     out.rows = ceilDiv(source.rows, factorRows);
     out.cols = ceilDiv(source.cols, factorCols);
     out.values.assign(static_cast<std::size_t>(out.rows) * out.cols, 0.0f);
-    std::vector<bool> seen(out.values.size(), false);
     for (int r = 0; r < source.rows; ++r) {
-        const std::size_t outRow = static_cast<std::size_t>(r / factorRows) * out.cols;
-        for (int c = 0; c < source.cols; ++c) {
-            const float value = source.values[static_cast<std::size_t>(r) * source.cols + c];
-            const std::size_t at = outRow + static_cast<std::size_t>(c / factorCols);
-            out.values[at] = seen[at] ? stronger(out.values[at], value) : value;
-            seen[at] = true;
+        const float* in = source.values.data() + static_cast<std::size_t>(r) * source.cols;
+        float* outRow = out.values.data() + static_cast<std::size_t>(r / factorRows) * out.cols;
+        const bool firstRow = r % factorRows == 0;
+        for (int block = 0; block < out.cols; ++block) {
+            const int begin = block * factorCols, end = std::min(source.cols, begin + factorCols);
+            const float strongest = firstStrongest(in + begin, end - begin);
+            outRow[block] = firstRow ? strongest : stronger(outRow[block], strongest);
         }
     }
     return out;

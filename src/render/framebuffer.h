@@ -1,6 +1,6 @@
 // framebuffer.h — the two whole-window GL operations the app's main loop needs, kept here so that no GL
-// header or call appears outside src/render: clearing the window before ImGui draws, and reading it back for
-// `--screenshot`.
+// header or call appears outside src/render: clearing the window before ImGui draws, reading it back for
+// `--screenshot`, and waiting for the GPU (bench/bench_gui times a frame up to the last pixel drawn).
 //
 // Does not create windows or contexts (GLFW in src/app does) and does not encode images (the caller writes
 // the PNG).
@@ -23,5 +23,8 @@ struct RgbaImage {
 
 // Reads the back buffer of the current context after ImGui has rendered into it, before the swap.
 RgbaImage readFramebuffer(int width, int height);
+
+// glFinish: returns when every command sent to the current context has been executed.
+void finishDrawing();
 
 }  // namespace attnviz::render

@@ -1,4 +1,4 @@
-// gl_framebuffer.cpp — clear and read back the window's framebuffer (see framebuffer.h).
+// gl_framebuffer.cpp — clear and read back the window's framebuffer, wait for the GPU (see framebuffer.h).
 #include "render/framebuffer.h"
 
 #include <epoxy/gl.h>
@@ -12,6 +12,8 @@ void clearFramebuffer(int width, int height, float red, float green, float blue)
     glClearColor(red, green, blue, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
 }
+
+void finishDrawing() { glFinish(); }
 
 RgbaImage readFramebuffer(int width, int height) {
     RgbaImage image{width, height, std::vector<std::uint8_t>(static_cast<std::size_t>(width) * height * 4)};

@@ -37,10 +37,12 @@ void App::takeFinishedRun() {
     if (!result) return;
     error_ = result->error;
     if (!result->run) return;  // rejected inputs: keep the previous run on screen, show why
+    runner_.release(std::move(run_));
     run_ = std::move(result->run);
     ++generation_;
     summaries_.clear();
     lessons_.clear();
+    tokenLines_.clear();
     clampViewToRun();
 }
 
@@ -131,7 +133,7 @@ void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float 
     ImGui::BeginChild("side", {sideWidth, centreSize.y}, false, kPanelFlags);
     const float height = ImGui::GetContentRegionAvail().y;
     drawHeadsGrid(ctx, std::round(height * 0.26f));
-    if (state_.stage >= core::StageId::Softmax) drawTokenLines(ctx, std::round(height * 0.34f));
+    if (state_.stage >= core::StageId::Softmax) tokenLines_.draw(ctx, std::round(height * 0.34f));
     ImGui::BeginChild("inspector", {0.0f, 0.0f}, true);
     drawInspector(ctx);
     ImGui::EndChild();

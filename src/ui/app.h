@@ -9,6 +9,7 @@
 
 #include "ui/model_runner.h"
 #include "ui/panel_lessons.h"
+#include "ui/panel_token_lines.h"
 #include "ui/session_controller.h"
 #include "ui/view_context.h"
 
@@ -63,6 +64,7 @@ private:
     std::optional<Explanation> explanation_;
     std::vector<DrawnHeatmap> drawn_;
     LessonPanel lessons_;  // the Questions bar and the open lesson, with what it derived from run_
+    TokenLinesPanel tokenLines_;  // with the lines it found in run_
 };
 
 }  // namespace attnviz::ui

@@ -2,15 +2,19 @@
 // when they are not, so the UI never freezes: it keeps showing the previous run and says "computing…".
 //
 // Only the newest request matters: a request made while the worker is busy replaces any queued one and
-// starts when the worker is done. Does not decide what to compute (App does) or touch ImGui.
+// starts when the worker is done. Runs no longer shown are freed on a background thread too. Does not decide
+// what to compute (App does) or touch ImGui.
 #pragma once
 
 #include "core/model.h"
 
-#include <future>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace attnviz::ui {
 
@@ -38,27 +42,44 @@ public:
     ModelRunner() = default;
     ModelRunner(const ModelRunner&) = delete;
     ModelRunner& operator=(const ModelRunner&) = delete;
+    // Waits for the job in progress (a queued one is dropped) and for the runs being released.
     ~ModelRunner();
 
-    // Computes `spec` now if computesInstantly(spec), else on the worker (queued behind a running job). `base`,
-    // the run on screen, lends its projections when only the mask or the softmax settings changed.
+    // Computes `spec` now if computesInstantly(spec) and the worker is idle, else on the worker (queued behind
+    // a running job). `base`, the run on screen, lends its projections when only the mask or the softmax
+    // settings changed.
     void request(const core::ModelSpec& spec, std::shared_ptr<const core::ModelRun> base = nullptr);
     // The newest finished result not yet taken, if any.
     std::optional<RunResult> poll();
     bool busy() const;
     // Blocks until the worker and the queue are done (tests, shutdown).
     void wait();
+    // Lets go of `run` (no longer on screen) on a background thread: freeing a big run's Trace (hundreds of MiB
+    // at l = 1024) takes long enough to show as a stutter when the UI thread does it.
+    void release(std::shared_ptr<const core::ModelRun> run);
 
 private:
     struct Request {
         core::ModelSpec spec;
         std::shared_ptr<const core::ModelRun> base;
     };
-    void startWorker(Request request);
+    void work();                         // the worker thread: computes queued_ until stopping_
+    std::optional<Request> nextJob();    // waits for one; nullopt when stopping_
+    void finish(RunResult result);       // publishes the worker's result
+    void releaseAll();                   // the releaser thread: drops released_ runs until stopping_
 
-    std::future<RunResult> worker_;
-    std::optional<Request> queued_;
-    std::optional<RunResult> ready_;
+    // Both threads live as long as the runner (started on first use), so taking a result never waits for a
+    // thread to exit, and both run at a lower priority than the UI thread (model_runner.cpp).
+    std::thread worker_, releaser_;
+    mutable std::mutex mutex_;            // guards everything below
+    std::condition_variable wake_;        // a job, a run to release, or stopping_
+    std::condition_variable idle_;        // the worker finished a job and none is queued
+    std::optional<Request> queued_;       // the next job (only the newest request matters)
+    bool working_ = false;                // the worker is computing a job
+    std::optional<RunResult> finished_;   // the worker's newest result, not yet taken
+    std::optional<RunResult> ready_;      // an inline result, not yet taken
+    std::vector<std::shared_ptr<const core::ModelRun>> released_;
+    bool stopping_ = false;
 };
 
 // runModel (or rerunAttention from `base` when reusesProjections) with InputError and allocation failures

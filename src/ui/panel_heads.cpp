@@ -1,14 +1,36 @@
 // panel_heads.cpp — a thumbnail of every head's map for the current stage (attention weights on stages
 // that have no per-head matrix), in the head colors; clicking one focuses that head. Keys 1–9 do the same
-// (shortcuts.cpp). Does not draw the focused head large (the stage view does).
+// (shortcuts.cpp). A new run's thumbnails appear over a few frames when they are large (kNewCellsPerFrame).
+// Does not draw the focused head large (the stage view does).
 #include "ui/drawing.h"
 #include "ui/heatmap_view.h"
+#include "ui/matrix_info.h"
 #include "ui/panels.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace attnviz::ui {
+namespace {
+
+// Cells of thumbnails seen for the first time that one frame may upload. A new run's first frame uploads the
+// maps of the stage view and this many thumbnail cells; the other thumbnails follow in the next frames (at
+// l = 1024 and 12 heads, four frames), each drawn as an empty frame meanwhile. Uploading all twelve 1024²
+// maps at once made that frame 3–5× the median frame (bench_gui editing).
+constexpr double kNewCellsPerFrame = 1024.0 * 1024.0;
+
+// Whether a thumbnail may be drawn this frame: its texture exists already, or the frame's budget allows it.
+bool withinBudget(const ViewContext& ctx, const MatrixRef& ref, double& budget) {
+    if (ctx.renderer.find(textureKey(ref, ctx.state.batch, false))) return true;
+    const ImVec2 shape = displayShape(ctx, ref, false);  // rows, cols
+    const double cells = static_cast<double>(shape.x) * shape.y;
+    const bool first = budget == kNewCellsPerFrame;  // at least one a frame, however large
+    if (!first && cells > budget) return false;
+    budget -= cells;
+    return true;
+}
+
+}  // namespace
 
 void drawHeadsGrid(ViewContext& ctx, float height) {
     const core::TensorId tensor = perHeadTensor(ctx.state.stage).value_or(core::TensorId::AttentionWeights);
@@ -28,7 +50,14 @@ void drawHeadsGrid(ViewContext& ctx, float height) {
     }
     const int rows = (heads + columns - 1) / columns;
     const float side = std::min(avail.x / static_cast<float>(columns), avail.y / static_cast<float>(rows));
+    double budget = kNewCellsPerFrame;
     for (int head = 0; head < heads; ++head) {
+        const MatrixRef ref{MatrixSource::Trace, tensor, head};
+        const ImVec2 cell{min.x + side * static_cast<float>(head % columns), min.y + side * static_cast<float>(head / columns)};
+        if (!withinBudget(ctx, ref, budget)) {
+            ImGui::GetWindowDrawList()->AddRect({cell.x + 3.0f, cell.y}, {cell.x + side - 6.0f, cell.y + side - 6.0f}, headColor(head));
+            continue;
+        }
         HeatmapOptions o;
         o.title = TitleStyle::Compact;
         o.caption = side > ImGui::GetFontSize() * 4.0f ? "head " + std::to_string(head) : std::to_string(head);
@@ -38,8 +67,7 @@ void drawHeadsGrid(ViewContext& ctx, float height) {
         o.frameHead = head;
         o.emphasized = head == ctx.state.head;
         o.pinOnClick = false;
-        const ImVec2 cell{min.x + side * static_cast<float>(head % columns), min.y + side * static_cast<float>(head / columns)};
-        const HeatmapResult r = drawHeatmapInBox(ctx, {MatrixSource::Trace, tensor, head}, {cell.x + 3.0f, cell.y},
+        const HeatmapResult r = drawHeatmapInBox(ctx, ref, {cell.x + 3.0f, cell.y},
                                                  {cell.x + side - 6.0f, cell.y + side - 6.0f}, o);
         if (r.clicked) {
             ctx.state.head = head;

@@ -1,12 +1,16 @@
 // panel_token_lines.cpp — one head's attention as lines, as BertViz's head view draws it: query tokens on
 // the left, key tokens on the right, a line from query r to key c with opacity A[r, c]. Hovering a query
 // token (or a cell of A) keeps only that query's lines. Reads the focused head; draws with ImDrawList only.
+// The lines above the threshold are found once per run, head and sentence (panel_token_lines.h).
+#include "ui/panel_token_lines.h"
+
 #include "ui/drawing.h"
 #include "ui/matrix_info.h"
 #include "ui/panels.h"
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace attnviz::ui {
 namespace {
@@ -24,9 +28,34 @@ std::optional<int> focusedQuery(const ViewContext& ctx, ImVec2 min, float left, 
     return std::nullopt;
 }
 
+constexpr float kThreshold = 0.01f;  // weights at or below it draw no line (a 1% line is invisible)
+// At most this many lines, the strongest: each is a long thin quad, and thousands of faint ones (l = 128 with
+// random weights: 5,000+) cost the GL driver 60+ ms a frame in llvmpipe (bench_gui appFrame/l:128) while drawing
+// a uniform haze. Lines dropped are the faintest (opacity under about 10% at l = 128).
+constexpr std::size_t kMaxLines = 1024;
+
 }  // namespace
 
-void drawTokenLines(ViewContext& ctx, float height) {
+const std::vector<TokenLinesPanel::Line>& TokenLinesPanel::linesOf(const ViewContext& ctx, const render::MatrixSlice& a) {
+    if (found_ && found_->head == ctx.state.head && found_->batch == ctx.state.batch) return found_->lines;
+    found_ = Found{ctx.state.head, ctx.state.batch, {}};
+    for (int r = 0; r < a.rows; ++r) {
+        for (int c = 0; c < a.cols; ++c) {
+            const float weight = valueAt(a, r, c);
+            if (weight > kThreshold) found_->lines.push_back({r, c, weight});  // also skips NaN
+        }
+    }
+    std::vector<Line>& lines = found_->lines;
+    if (lines.size() > kMaxLines) {
+        const auto stronger = [](const Line& x, const Line& y) { return x.weight > y.weight; };
+        std::nth_element(lines.begin(), lines.begin() + kMaxLines, lines.end(), stronger);
+        lines.resize(kMaxLines);
+        std::sort(lines.begin(), lines.end(), [](const Line& x, const Line& y) { return std::pair(x.query, x.key) < std::pair(y.query, y.key); });
+    }
+    return lines;
+}
+
+void TokenLinesPanel::draw(ViewContext& ctx, float height) {
     const int head = ctx.state.head;
     ImGui::BeginChild("token lines", {0.0f, height}, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     ImGui::PushFont(font(ctx.fonts.bold));
@@ -45,24 +74,21 @@ void drawTokenLines(ViewContext& ctx, float height) {
     const std::optional<int> only = focusedQuery(ctx, min, left, rowHeight, a.rows);
     ImDrawList& list = *ImGui::GetWindowDrawList();
     const bool labels = rowHeight >= size * 0.9f;
-    for (int r = 0; r < a.rows; ++r) {
-        const float y = min.y + (static_cast<float>(r) + 0.5f) * rowHeight;
-        if (labels) {
-            const std::string token = fitText(axisLabel(ctx.run, Axis::QueryTokens, ctx.state.batch, r), labelWidth - 8.0f, small, size);
-            const float w = small->CalcTextSizeA(size, FLT_MAX, 0.0f, token.c_str()).x;
-            list.AddText(small, size, {left - 6.0f - w, y - size / 2.0f}, only == r ? headColor(head) : IM_COL32(30, 30, 30, 255), token.c_str());
-        }
-        if (only && *only != r) continue;
-        for (int c = 0; c < a.cols; ++c) {
-            const float weight = valueAt(a, r, c);
-            if (!(weight > 0.01f)) continue;  // also skips NaN
-            const float yc = min.y + (static_cast<float>(c) + 0.5f) * rowHeight;
-            list.AddLine({left, y}, {right, yc}, headColor(head, static_cast<int>(std::min(1.0f, weight) * 230.0f) + 15), 1.0f + 2.5f * weight);
-        }
+    const auto rowY = [&](int row) { return min.y + (static_cast<float>(row) + 0.5f) * rowHeight; };
+    for (int r = 0; labels && r < a.rows; ++r) {
+        const std::string token = fitText(axisLabel(ctx.run, Axis::QueryTokens, ctx.state.batch, r), labelWidth - 8.0f, small, size);
+        const float w = small->CalcTextSizeA(size, FLT_MAX, 0.0f, token.c_str()).x;
+        list.AddText(small, size, {left - 6.0f - w, rowY(r) - size / 2.0f}, only == r ? headColor(head) : IM_COL32(30, 30, 30, 255), token.c_str());
+    }
+    for (const Line& line : linesOf(ctx, a)) {
+        if (only && *only != line.query) continue;
+        const float weight = line.weight;
+        list.AddLine({left, rowY(line.query)}, {right, rowY(line.key)}, headColor(head, static_cast<int>(std::min(1.0f, weight) * 230.0f) + 15),
+                     1.0f + 2.5f * weight);
     }
     for (int c = 0; labels && c < a.cols; ++c) {
         const std::string token = fitText(axisLabel(ctx.run, Axis::KeyTokens, ctx.state.batch, c), labelWidth - 8.0f, small, size);
-        list.AddText(small, size, {right + 6.0f, min.y + (static_cast<float>(c) + 0.5f) * rowHeight - size / 2.0f}, IM_COL32(30, 30, 30, 255), token.c_str());
+        list.AddText(small, size, {right + 6.0f, rowY(c) - size / 2.0f}, IM_COL32(30, 30, 30, 255), token.c_str());
     }
     ImGui::EndChild();
 }

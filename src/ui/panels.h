@@ -28,8 +28,7 @@ void drawStageView(ViewContext& ctx);
 void drawStageText(ViewContext& ctx);
 // Right: a thumbnail per head of the stage's per-head matrix; click to focus.
 void drawHeadsGrid(ViewContext& ctx, float height);
-// Right: BertViz-like lines from query tokens to key tokens, opacity by attention weight.
-void drawTokenLines(ViewContext& ctx, float height);
+// Right: BertViz-like lines from query tokens to key tokens: TokenLinesPanel (panel_token_lines.h).
 // Right: how the hovered (or pinned) cell was computed.
 void drawInspector(ViewContext& ctx);
 

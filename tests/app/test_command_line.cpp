@@ -44,6 +44,19 @@ TEST_CASE("GUI presets and screenshot options") {
     CHECK(spec.sentences == std::vector<std::string>{"a b c"});
 }
 
+TEST_CASE("--quit-after-frames takes a positive frame count") {
+    CHECK_FALSE(parse({}).line.gui.quitAfterFrames);
+    const Parsed p = parse({"--quit-after-frames", "30", "--size", "1280x800"});
+    REQUIRE(p.line.command == Command::Gui);
+    CHECK(p.line.gui.quitAfterFrames == 30);
+    for (const char* bad : {"0", "-1", "many"}) {
+        const Parsed refused = parse({"--quit-after-frames", bad});
+        CHECK(refused.line.command == Command::Exit);
+        CHECK(refused.line.exitCode != 0);
+        CHECK(!refused.err.empty());
+    }
+}
+
 TEST_CASE("dump and export subcommands with their options") {
     const Parsed dump = parse({"dump", "--out", "run", "--mask", "causal", "--fill", "-inf", "--force"});
     CHECK(dump.line.command == Command::Dump);

@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -12,6 +13,19 @@ namespace attnviz::test {
 namespace {
 
 render::MatrixSlice slice(const std::vector<float>& values, int rows, int cols) { return {values, rows, cols}; }
+
+// The definition, block (br, bc) of rows × cols values pooled by fr × fc: the block's values in row-major order;
+// the first NaN wins, else the first of largest magnitude.
+float pooledByDefinition(const std::vector<float>& values, int rows, int cols, int fr, int fc, int br, int bc) {
+    float kept = values[static_cast<std::size_t>(br * fr) * cols + bc * fc];
+    for (int r = br * fr; r < std::min(rows, br * fr + fr); ++r) {
+        for (int c = bc * fc; c < std::min(cols, bc * fc + fc); ++c) {
+            const float v = values[static_cast<std::size_t>(r) * cols + c];
+            if (!std::isnan(kept) && (std::isnan(v) || std::fabs(v) > std::fabs(kept))) kept = v;
+        }
+    }
+    return kept;
+}
 
 }  // namespace
 
@@ -41,6 +55,31 @@ TEST_CASE("NaN beats everything and infinity beats every finite value") {
     REQUIRE(p.values.size() == 2);
     CHECK(std::isnan(p.values[0]));
     CHECK(p.values[1] == -inf);
+}
+
+TEST_CASE("pooling matches the definition on ragged blocks with ties, NaN and infinities") {
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    // Narrow blocks (3 columns) and wide ones (32 and 40: whole runs of 16 values and a ragged end).
+    for (const auto [rows, cols, fr, fc] : {std::array{7, 11, 4, 3}, std::array{5, 70, 2, 32}, std::array{3, 93, 3, 40}}) {
+        CAPTURE(cols);
+        // Values from a small set, so ±x ties are common; a NaN after finite values, infinities.
+        const std::vector<float> pool{1.0f, -1.0f, 2.0f, -2.0f, 0.0f, 0.5f};
+        std::vector<float> values;
+        for (int i = 0; i < rows * cols; ++i) values.push_back(pool[static_cast<std::size_t>(i * 7 + i / 5) % pool.size()]);
+        values[14] = nan;
+        values[26] = inf;
+        values[static_cast<std::size_t>(rows * cols - 3)] = -inf;
+        const render::PooledMatrix p = render::poolMaxAbs(slice(values, rows, cols), fr, fc);
+        REQUIRE(p.rows == (rows + fr - 1) / fr);
+        REQUIRE(p.cols == (cols + fc - 1) / fc);
+        for (int br = 0; br < p.rows; ++br) {
+            for (int bc = 0; bc < p.cols; ++bc) {
+                const float got = p.values[static_cast<std::size_t>(br) * p.cols + bc];
+                const float want = pooledByDefinition(values, rows, cols, fr, fc, br, bc);
+                CHECK_MESSAGE((std::isnan(want) ? std::isnan(got) : got == want), "block ", br, ",", bc);
+            }
+        }
+    }
 }
 
 TEST_CASE("a pooled 0/1 mask is kept where any cell of the block is kept") {

@@ -1,6 +1,7 @@
 // test_gui_screenshots.cpp — the built binary, as a user runs it: `attnviz --screenshot` for every stage under
 // the display it is given (scripts/test: xvfb-run), each PNG checked for its size, for not being blank and
-// for heatmap pixels in colormap colors. Also: without a display it fails with one clear line.
+// for heatmap pixels in colormap colors. Also: without a display it fails with one clear line; --quit-after-frames
+// leaves saved settings alone.
 // ATTNVIZ_BINARY (environment) overrides the binary under test. Files go to $TMPDIR/attnviz-gui-test-PID/
 // (the screenshots stay there to be looked at).
 #include "colormap/colormap.h"
@@ -110,6 +111,24 @@ TEST_CASE("--screenshot at the tiny and GPT-2 sizes, with a causal mask") {
         CHECK(png.width == 1600);
         CHECK(colormapPixels(png) > 20000);
     }
+}
+
+TEST_CASE("--quit-after-frames exits 0 after the frames and neither reads nor writes saved settings") {
+    const std::filesystem::path state = scratch() / "quit-state";
+    std::filesystem::create_directories(state / "attnviz");
+    {
+        std::ofstream settings(state / "attnviz" / "settings.json");
+        settings << "{ not json";  // a saved file it must not read (or replace)
+    }
+    const std::string environment = "XDG_STATE_HOME='" + state.string() + "'";
+    REQUIRE_MESSAGE(run("--quit-after-frames 3 --size 640x480", environment) == 0, stderrText());
+    CHECK(stderrText().empty());
+    std::ifstream settings(state / "attnviz" / "settings.json");
+    std::stringstream text;
+    text << settings.rdbuf();
+    CHECK(text.str() == "{ not json");
+    CHECK_FALSE(std::filesystem::exists(state / "attnviz" / "imgui.ini"));
+    CHECK_FALSE(std::filesystem::exists(state / "attnviz" / "autosave.json"));
 }
 
 TEST_CASE("bad GUI options and a missing display end in one clear line, not a crash") {

@@ -1,0 +1,56 @@
+// gui_frame.cpp — the body of the window's frame. See gui_frame.h.
+#define GLFW_INCLUDE_NONE
+#include "app/gui_frame.h"
+
+#include "render/framebuffer.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <cfloat>
+
+namespace attnviz::app {
+namespace {
+
+// The backend made its font texture from the atlas's pixels (in its first NewFrame, or after coverTexts): the CPU
+// copies (8-bit and RGBA, about 5 bytes per texel) are not needed any more until the atlas is rebuilt.
+void freeAtlasPixels() {
+    ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+    if (atlas.TexPixelsAlpha8 != nullptr || atlas.TexPixelsRGBA32 != nullptr) atlas.ClearTexData();
+}
+
+}  // namespace
+
+void hintOpenGl33Core() {
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+}
+
+void coverTexts(GuiFonts& fonts, const ui::AppState& state) {
+    std::vector<std::string> texts = state.spec.sentences;
+    texts.insert(texts.end(), state.spec.decoderSentences.begin(), state.spec.decoderSentences.end());
+    if (!fonts.cover(texts)) return;
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
+PixelSize renderFrame(GLFWwindow* window, bool hidePointer, const std::function<void()>& draw) {
+    ImGui_ImplOpenGL3_NewFrame();
+    freeAtlasPixels();
+    ImGui_ImplGlfw_NewFrame();
+    if (hidePointer) ImGui::GetIO().MousePos = {-FLT_MAX, -FLT_MAX};  // no hover effects from wherever the pointer is
+    ImGui::NewFrame();
+    draw();
+    ImGui::Render();
+    PixelSize size;
+    glfwGetFramebufferSize(window, &size.width, &size.height);
+    render::clearFramebuffer(size.width, size.height, 0.97f, 0.97f, 0.97f);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    return size;
+}
+
+}  // namespace attnviz::app

@@ -1,0 +1,31 @@
+// gui_frame.h — one frame of the window between polling events and swapping buffers: the font atlas grown for
+// new characters, the ImGui frame around the caller's drawing, the clear and ImGui's draw data rendered.
+// gui_main's loop and bench/bench_gui's timed frames both call it, so the benchmark times the app's own frame;
+// both open their window with the same context hints.
+//
+// Does not poll events, swap buffers or decide what is drawn (the caller's `draw` does, e.g. ui::App::frame).
+#pragma once
+
+#include "app/gui_fonts.h"
+#include "app/gui_screenshot.h"
+#include "ui/app_state.h"
+
+#include <functional>
+
+struct GLFWwindow;
+
+namespace attnviz::app {
+
+// Window hints for the context the app and its shaders need: OpenGL 3.3 core, forward-compatible. Call before
+// glfwCreateWindow.
+void hintOpenGl33Core();
+
+// Makes the atlas cover every sentence of `state` (typed characters may be new), recreating the backend's font
+// texture when it grew. Call before renderFrame.
+void coverTexts(GuiFonts& fonts, const ui::AppState& state);
+
+// NewFrame of both backends and ImGui, `draw`, Render, then clear the framebuffer and draw ImGui's draw data
+// into it. With `hidePointer`, ImGui sees no mouse (reproducible screenshots). Returns the framebuffer size.
+PixelSize renderFrame(GLFWwindow* window, bool hidePointer, const std::function<void()>& draw);
+
+}  // namespace attnviz::app

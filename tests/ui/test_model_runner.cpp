@@ -1,0 +1,70 @@
+// test_model_runner.cpp — ModelRunner's threads: only the newest request's result is handed out, an inline result
+// newer than the worker's wins, and runs no longer shown are freed on a background thread at low priority.
+#include "ui/model_runner.h"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <future>
+#include <thread>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+using namespace attnviz;
+
+namespace {
+
+// GPT-2 small sizes: too big to compute inline (computesInstantly is false).
+core::ModelSpec bigSpec(const std::string& sentence) {
+    core::ModelSpec spec;
+    spec.sentences = {sentence};
+    spec.attention.dModel = 768;
+    spec.attention.heads = 12;
+    return spec;
+}
+
+}  // namespace
+
+TEST_CASE("a request made while the worker is busy replaces the queued one, and only the newest result comes out") {
+    ui::ModelRunner runner;
+    REQUIRE_FALSE(ui::computesInstantly(bigSpec("a b c")));
+    runner.request(bigSpec("one two three"));
+    runner.request(bigSpec("queued and replaced"));
+    runner.request(bigSpec("the newest"));
+    runner.wait();
+    CHECK_FALSE(runner.busy());
+    const std::optional<ui::RunResult> result = runner.poll();
+    REQUIRE(result);
+    REQUIRE(result->run);
+    CHECK(result->run->spec.sentences.at(0) == "the newest");
+    CHECK_FALSE(runner.poll());  // taken once
+}
+
+TEST_CASE("an inline result newer than the worker's untaken one is the one handed out") {
+    ui::ModelRunner runner;
+    runner.request(bigSpec("from the worker"));
+    runner.wait();
+    core::ModelSpec small;
+    small.sentences = {"typed afterwards"};
+    runner.request(small);  // the worker is idle: computed inline
+    const std::optional<ui::RunResult> result = runner.poll();
+    REQUIRE(result);
+    CHECK(result->run->spec.sentences.at(0) == "typed afterwards");
+    CHECK_FALSE(runner.poll());
+}
+
+TEST_CASE("a released run is freed on another thread, at a lower priority than the caller's") {
+    ui::ModelRunner runner;
+    std::promise<std::pair<std::thread::id, int>> freed;  // where, and at what nice value
+    std::future<std::pair<std::thread::id, int>> where = freed.get_future();
+    auto run = std::shared_ptr<const core::ModelRun>(new core::ModelRun, [&freed](const core::ModelRun* r) {
+        freed.set_value({std::this_thread::get_id(), getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()))});
+        delete r;
+    });
+    runner.release(std::move(run));
+    REQUIRE(where.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+    const auto [thread, nice] = where.get();
+    CHECK(thread != std::this_thread::get_id());
+    CHECK(nice > getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())));
+}
