@@ -3,6 +3,7 @@
 //   emptyFrame                        an ImGui frame with nothing drawn: the baseline of every frame time
 //   emptyWindowFrame                  one empty ImGui window filling the viewport: a second reference
 //   appFrame/l:512/h:8/allHeads:1     the softmax stage with all 8 heads' 512² maps on screen (:0 the focused head)
+//   appFrameWithoutMaps/…             the same frame with a renderer that draws nothing: what the heatmaps cost
 //   editing/l:1024/d:768/h:12         the sentence changes every frame while the worker computes; longest ÷ median
 //                                     frame, the frames on which a new result arrives included (target ≤ 2)
 //   editToDisplay/l:128/d:512/h:8     whether the frame after a keystroke shows its result (target: every one)
@@ -174,8 +175,9 @@ ui::AppState stateAt(const Size& size, bool allHeads) {
 // anew), computed and warmed up: the first result on screen, its textures uploaded.
 class AppRig {
 public:
-    AppRig(const Size& size, bool allHeads)
-        : renderer_(render::createGlRenderer({ATTNVIZ_SHADER_DIR})), app_(stateAt(size, allHeads)) {
+    // drawMaps false: a renderer that draws nothing, so the frame is the app without its heatmaps.
+    AppRig(const Size& size, bool allHeads, bool drawMaps = true)
+        : renderer_(drawMaps ? render::createGlRenderer({ATTNVIZ_SHADER_DIR}) : render::createNullRenderer()), app_(stateAt(size, allHeads)) {
         app_.waitForRun();
         if (app_.run() == nullptr) throw std::runtime_error("the forward pass failed: " + app_.error());
         for (int i = 0; i < kWarmUpFrames; ++i) frame();
@@ -260,14 +262,16 @@ void emptyWindowFrame(benchmark::State& state) {
     times.report(state);
 }
 
-void appFrame(benchmark::State& state) {
-    AppRig rig({static_cast<int>(state.range(0)), 512, static_cast<int>(state.range(1))}, state.range(2) != 0);
+void appFrame(benchmark::State& state, bool drawMaps) {
+    AppRig rig({static_cast<int>(state.range(0)), 512, static_cast<int>(state.range(1))}, state.range(2) != 0, drawMaps);
     const std::uint64_t uploadsBefore = rig.uploads();
     FrameTimes times;
     for (auto _ : state) times.add(state, rig.frame());
     times.report(state);
     state.counters["uploads"] = static_cast<double>(rig.uploads() - uploadsBefore);  // 0: every texture cached (pooled too)
 }
+void appFrameWithMaps(benchmark::State& state) { appFrame(state, true); }
+void appFrameWithoutMaps(benchmark::State& state) { appFrame(state, false); }
 
 // [SECTION] Editing
 
@@ -484,7 +488,13 @@ void registerBenchmarks() {
     constexpr double kFrameSeconds = 3.0;
     benchmark::RegisterBenchmark("emptyFrame", emptyFrame)->MinTime(kFrameSeconds)->UseManualTime()->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("emptyWindowFrame", emptyWindowFrame)->MinTime(kFrameSeconds)->UseManualTime()->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("appFrame", appFrame)
+    benchmark::RegisterBenchmark("appFrameWithoutMaps", appFrameWithoutMaps)
+        ->ArgNames({"l", "h", "allHeads"})
+        ->Args({512, 8, 1})
+        ->MinTime(kFrameSeconds)
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("appFrame", appFrameWithMaps)
         ->ArgNames({"l", "h", "allHeads"})
         ->Args({512, 8, 1})
         ->Args({512, 8, 0})
@@ -520,7 +530,7 @@ int main(int argc, char** argv) {
         Window main;
         window = &main;
         registerBenchmarks();
-        attnviz::bench::RatioReporter reporter("emptyFrame", {"median_ms", "median ms", 1.0});
+        attnviz::bench::RatioReporter reporter("emptyFrame", {"median_ms", "median ms", 1.0, {"emptyWindowFrame", "appFrameWithoutMaps"}});
         benchmark::RunSpecifiedBenchmarks(&reporter);
         benchmark::Shutdown();
         std::filesystem::remove_all(isolatedHome);

@@ -18,17 +18,29 @@ void RatioReporter::ReportRuns(const std::vector<Run>& runs) {
     }
 }
 
+double RatioReporter::valueOf(const std::string& prefix) const {
+    double value = 0.0;
+    for (const Row& row : rows_) {
+        if (row.name.rfind(prefix, 0) == 0) value = row.value;
+    }
+    return value;
+}
+
 void RatioReporter::Finalize() {
     ConsoleReporter::Finalize();
-    double baseline = 0.0;
-    for (const Row& row : rows_) {
-        if (row.name.rfind(baselinePrefix_, 0) == 0) baseline = row.value;
-    }
+    const double baseline = valueOf(baselinePrefix_);
     const char* column = measure_.column.c_str();
-    std::printf("\n%-58s %10s %10s\n", "benchmark", column, "ratio");
+    std::printf("\n%-58s %10s %10s", "benchmark", column, "ratio");
+    for (const std::string& other : measure_.moreBaselines) std::printf(" %22s", ("÷ " + other).c_str());
+    std::printf("\n");
     for (const Row& row : rows_) {
         const double ratio = baseline > 0 ? row.value / baseline : 0.0;
-        std::printf("%-58s %10.2f %10.3f\n", row.name.c_str(), row.value * measure_.scale, ratio);
+        std::printf("%-58s %10.2f %10.3f", row.name.c_str(), row.value * measure_.scale, ratio);
+        for (const std::string& other : measure_.moreBaselines) {
+            const double reference = valueOf(other);
+            std::printf(" %20.3f", reference > 0 ? row.value / reference : 0.0);
+        }
+        std::printf("\n");
     }
     std::printf("(ratio = %s / %s of %s, measured in this run)\n", column, column, baselinePrefix_.c_str());
 }

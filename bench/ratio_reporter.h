@@ -15,10 +15,12 @@ struct RatioMeasure {
     std::string counter = "FLOP/s";
     std::string column = "GFLOP/s";
     double scale = 1e-9;
+    std::vector<std::string> moreBaselines;  // prefixes of further references: one more ratio column each
 };
 
 // Benchmarks report the counter `measure.counter`; the one whose name starts with `baselinePrefix` is the
-// reference. Finalize() prints "name  value  ratio" (ratio = value ÷ the baseline's value) for all of them.
+// reference. Finalize() prints "name  value  ratio" (ratio = value ÷ the baseline's value) for all of them, and a
+// column more for each of measure.moreBaselines.
 class RatioReporter : public benchmark::ConsoleReporter {
 public:
     explicit RatioReporter(std::string baselinePrefix, RatioMeasure measure = {})
@@ -27,6 +29,7 @@ public:
     void Finalize() override;
 
 private:
+    double valueOf(const std::string& prefix) const;  // the last row whose name starts with prefix; 0 if none
     struct Row {
         std::string name;
         double value;

@@ -48,7 +48,7 @@ PixelSize renderFrame(GLFWwindow* window, bool hidePointer, const std::function<
     ImGui::Render();
     PixelSize size;
     glfwGetFramebufferSize(window, &size.width, &size.height);
-    render::clearFramebuffer(size.width, size.height, 0.97f, 0.97f, 0.97f);
+    render::clearFramebuffer(size.width, size.height, 1.0f, 1.0f, 1.0f);  // the panels' white (gui_style.cpp)
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     return size;
 }

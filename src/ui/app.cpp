@@ -81,7 +81,8 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
     ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
     ImGui::Begin("attnviz", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                     ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus | kPanelFlags);
+                     ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoBackground |
+                     kPanelFlags);  // no background: the cleared frame is it (a full-window layer less for the GL driver)
     ImGui::PopStyleVar();
     const RunStatus status{run_.get(), runner_.busy(), error_};
     drawMenuBar(state_, status);

@@ -60,7 +60,8 @@ void drawHeadsGrid(ViewContext& ctx, float height) {
         }
         HeatmapOptions o;
         o.title = TitleStyle::Compact;
-        o.caption = side > ImGui::GetFontSize() * 4.0f ? "head " + std::to_string(head) : std::to_string(head);
+        // "head 3" needs about 5.5 em above a square map that is narrower than its box; else the number alone.
+        o.caption = side > ImGui::GetFontSize() * 5.5f ? "head " + std::to_string(head) : std::to_string(head);
         o.rowLabels = o.colLabels = false;
         o.colorbar = ColorbarSide::None;
         o.headBlocks = false;

@@ -29,10 +29,12 @@ std::optional<int> focusedQuery(const ViewContext& ctx, ImVec2 min, float left, 
 }
 
 constexpr float kThreshold = 0.01f;  // weights at or below it draw no line (a 1% line is invisible)
-// At most this many lines, the strongest: each is a long thin quad, and thousands of faint ones (l = 128 with
-// random weights: 5,000+) cost the GL driver 60+ ms a frame in llvmpipe (bench_gui appFrame/l:128) while drawing
-// a uniform haze. Lines dropped are the faintest (opacity under about 10% at l = 128).
-constexpr std::size_t kMaxLines = 1024;
+// At most this many lines, the strongest: each long line costs llvmpipe about 7 µs to rasterise (1,024 lines took
+// 7 ms of a 21 ms frame at l = 512, bench_gui appFrame), and thousands of faint ones (l = 128 with random
+// weights: 5,000+) only draw a uniform haze. Lines dropped are the faintest; hovering a query shows all of its own.
+constexpr std::size_t kMaxLines = 256;
+// Weaker lines are 1 px: ImGui draws those as one textured quad; thicker ones need anti-aliasing fringes.
+constexpr float kThickFrom = 0.25f;
 
 }  // namespace
 
@@ -62,7 +64,7 @@ void TokenLinesPanel::draw(ViewContext& ctx, float height) {
     ImGui::TextUnformatted(("Attention of head " + std::to_string(head)).c_str());
     ImGui::PopFont();
     ImGui::SameLine();
-    ImGui::TextDisabled("query → key, opacity = weight");
+    ImGui::TextDisabled("%s", fitText("query → key, opacity = weight", ImGui::GetContentRegionAvail().x, ImGui::GetFont(), ImGui::GetFontSize()).c_str());
     const MatrixRef ref{MatrixSource::Trace, core::TensorId::AttentionWeights, head};
     const render::MatrixSlice a = matrixSlice(ctx.run, ref, ctx.state.batch);
     const ImVec2 min = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
@@ -80,11 +82,17 @@ void TokenLinesPanel::draw(ViewContext& ctx, float height) {
         const float w = small->CalcTextSizeA(size, FLT_MAX, 0.0f, token.c_str()).x;
         list.AddText(small, size, {left - 6.0f - w, rowY(r) - size / 2.0f}, only == r ? headColor(head) : IM_COL32(30, 30, 30, 255), token.c_str());
     }
-    for (const Line& line : linesOf(ctx, a)) {
-        if (only && *only != line.query) continue;
+    const auto drawLine = [&](const Line& line) {
         const float weight = line.weight;
         list.AddLine({left, rowY(line.query)}, {right, rowY(line.key)}, headColor(head, static_cast<int>(std::min(1.0f, weight) * 230.0f) + 15),
-                     1.0f + 2.5f * weight);
+                     weight < kThickFrom ? 1.0f : 1.0f + 2.5f * weight);
+    };
+    if (only) {  // one query: every line of its row, including those too faint for the overview
+        for (int c = 0; c < a.cols; ++c) {
+            if (const float weight = valueAt(a, *only, c); weight > kThreshold) drawLine({*only, c, weight});
+        }
+    } else {
+        for (const Line& line : linesOf(ctx, a)) drawLine(line);
     }
     for (int c = 0; labels && c < a.cols; ++c) {
         const std::string token = fitText(axisLabel(ctx.run, Axis::KeyTokens, ctx.state.batch, c), labelWidth - 8.0f, small, size);

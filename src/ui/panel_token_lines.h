@@ -1,5 +1,5 @@
 // panel_token_lines.h — the right panel's token lines (BertViz's head view) with the lines it found in the run
-// on screen: one head's weights above the drawing threshold (the strongest 1,024 at most), kept until the run,
+// on screen: one head's weights above the drawing threshold (the strongest 256 at most), kept until the run,
 // head or sentence changes, so a frame draws them without reading all l² weights again (1M a frame at l = 1024).
 #pragma once
 

@@ -14,7 +14,7 @@ void drawRowChart(const ViewContext& ctx, ImVec2 min, ImVec2 max, const RowChart
     ImFont* bold = font(ctx.fonts.bold);
     ImFont* small = font(ctx.fonts.small);
     const float size = small->FontSize;
-    list.AddText(bold, bold->FontSize, min, IM_COL32(30, 30, 30, 255), chart.title.c_str());
+    list.AddText(bold, bold->FontSize, min, IM_COL32(30, 30, 30, 255), fitText(chart.title, max.x - min.x, bold, bold->FontSize).c_str());
     const int n = static_cast<int>(chart.values.size());
     if (n == 0) return;
     // Labels are vertical, a line high each: with more bars than lines fit, label every `labelStep`-th bar.
