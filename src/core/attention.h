@@ -130,6 +130,7 @@ struct ValueStats {
     bool hasNan = false;
     bool hasInfinity = false;
     void add(float value);
+    void addAll(const float* values, std::size_t count);  // vectorised when every value is finite
     void merge(const ValueStats& other);
 };
 

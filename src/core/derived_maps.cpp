@@ -2,6 +2,7 @@
 // See derived_maps.h; the derivation itself (deriveMapSlice) is in attention.cpp.
 #include "core/derived_maps.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -25,6 +26,25 @@ void ValueStats::add(float value) {
         lo = std::min(lo, value);
         hi = std::max(hi, value);
         maxAbs = std::max(maxAbs, std::fabs(value));
+    }
+}
+
+// A finite sum means no NaN and no ±∞ (they would have reached it), and then Eigen's vectorised min and max do;
+// chunks holding special values (or overflowing the sum) go value by value. Per value throughout, the forward pass
+// at l = 2048 took 2.5× as long, and the GUI worker's recordValueStats was an eighth of its time.
+void ValueStats::addAll(const float* values, std::size_t count) {
+    constexpr std::size_t kChunk = 4096;
+    for (std::size_t first = 0; first < count; first += kChunk) {
+        const std::size_t n = std::min(kChunk, count - first);
+        const Eigen::Map<const Eigen::ArrayXf> chunk(values + first, static_cast<Eigen::Index>(n));
+        if (!std::isfinite(chunk.sum())) {
+            for (std::size_t i = 0; i < n; ++i) add(values[first + i]);
+            continue;
+        }
+        const float chunkLo = chunk.minCoeff(), chunkHi = chunk.maxCoeff();
+        lo = std::min(lo, chunkLo);
+        hi = std::max(hi, chunkHi);
+        maxAbs = std::max({maxAbs, -chunkLo, chunkHi});
     }
 }
 
@@ -94,7 +114,7 @@ Tensor materialize(const Trace& trace, TensorId id) {
 ValueStats valueStats(const Trace& trace, TensorId id) {
     if (const std::optional<ValueStats>& known = trace.stats[static_cast<std::size_t>(id)]) return *known;
     ValueStats stats;
-    for (float value : trace[id].data) stats.add(value);
+    stats.addAll(trace[id].data.data(), trace[id].size());
     return stats;
 }
 

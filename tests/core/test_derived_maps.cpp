@@ -192,3 +192,24 @@ TEST_CASE("rerunAttention: refuses cross-attention, whose preceding layers depen
     spec.attention.mask = MaskKind::Padding;
     CHECK_THROWS_AS((void)rerunAttention(previous, spec), std::logic_error);
 }
+
+TEST_CASE("ValueStats::addAll: the same as adding value by value, with NaN, ±inf and huge values in some chunks") {
+    std::vector<float> values(20000);
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::sin(static_cast<float>(i)) * static_cast<float>(i % 97);
+    values[5000] = std::numeric_limits<float>::quiet_NaN();
+    values[9001] = -std::numeric_limits<float>::infinity();
+    values[13000] = 3e38f;  // finite, but its chunk's sum overflows
+    values[13001] = 3e38f;
+    values[19999] = -250.0f;  // the minimum, in the last (partial) chunk
+    for (const std::size_t count : {values.size(), std::size_t{4096}, std::size_t{4097}, std::size_t{1}}) {
+        CAPTURE(count);
+        ValueStats fast, slow;
+        fast.addAll(values.data(), count);
+        for (std::size_t i = 0; i < count; ++i) slow.add(values[i]);
+        CHECK(fast.lo == slow.lo);
+        CHECK(fast.hi == slow.hi);
+        CHECK(fast.maxAbs == slow.maxAbs);
+        CHECK(fast.hasNan == slow.hasNan);
+        CHECK(fast.hasInfinity == slow.hasInfinity);
+    }
+}
