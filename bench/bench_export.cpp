@@ -4,9 +4,11 @@
 // "All stages" is `attnviz export --stage all` end to end (plan, draw, encode, atomic write to a temporary
 // directory, figures in parallel), once with the default --kind matrix and once with --kind stage, at the
 // default scale 2. The large figure is W^Q of a d_model 1024 model with 2-pixel cells at scale 2: its heatmap
-// alone is 4096 × 4096 pixels. Counters: figures/s and megapixels/s (of finished images).
-// What this file deliberately does not do: compare against a baseline (these numbers are absolute).
+// alone is 4096 × 4096 pixels. Counters: figures/s, megapixels/s (of finished images) and ms, whose ratio to the
+// 1024³ GEMM baseline's ms (gemm_baseline.h, timed in the same run) the table at the end prints.
 #include "export/exporter.h"
+#include "gemm_baseline.h"
+#include "ratio_reporter.h"
 
 #include <benchmark/benchmark.h>
 
@@ -54,6 +56,7 @@ void exportAllStages(benchmark::State& state, exporting::FigureKind kind) {
         figures = exporting::exportFigures(run, request, directory, true).size();
     }
     state.counters["figures"] = static_cast<double>(figures);
+    state.counters["ms"] = attnviz::bench::msPerIteration();
     state.counters["figures/s"] = benchmark::Counter(static_cast<double>(figures), benchmark::Counter::kIsIterationInvariantRate);
     state.counters["Mpx/s"] = benchmark::Counter(megapixels(directory), benchmark::Counter::kIsIterationInvariantRate);
     fs::remove_all(directory);
@@ -90,6 +93,7 @@ void drawLargeFigure(benchmark::State& state) {
         benchmark::DoNotOptimize(figure.image.bytes().data());
     }
     state.counters["Mpx/s"] = benchmark::Counter(pixels / 1e6, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["ms"] = attnviz::bench::msPerIteration();
 }
 
 void encodeLargeFigure(benchmark::State& state) {
@@ -102,15 +106,22 @@ void encodeLargeFigure(benchmark::State& state) {
     state.counters["width"] = figure.image.width();
     state.counters["height"] = figure.image.height();
     state.counters["PNG MB"] = static_cast<double>(bytes) / 1e6;
+    state.counters["ms"] = attnviz::bench::msPerIteration();
     state.counters["Mpx/s"] = benchmark::Counter(static_cast<double>(figure.image.width()) * figure.image.height() / 1e6,
                                                  benchmark::Counter::kIsIterationInvariantRate);
 }
 
 }  // namespace
 
+BENCHMARK(attnviz::bench::gemmBaseline)->Name("gemmBaseline")->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(exportAllStagesMatrixKind)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(exportAllStagesStageKind)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(drawLargeFigure)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(encodeLargeFigure)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    attnviz::bench::RatioReporter reporter("gemmBaseline", {"ms", "ms", 1.0});
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    benchmark::Shutdown();
+}

@@ -1,11 +1,11 @@
 // bench_forward.cpp — the forward pass at classroom and real-model sizes, against a float GEMM baseline.
 //
-// Baseline: a 1024³ float GEMM on all cores (column blocks of the result split across threads, Eigen one
-// thread per block), i.e. the throughput this machine gives a well-shaped matmul. Each forward size reports
-// GFLOP/s and its ratio to that baseline (RatioReporter). The forward pass is the bare computation
+// Baseline: a 1024³ float GEMM on all cores (gemm_baseline.h). Each forward size reports GFLOP/s and its ratio
+// to that baseline (RatioReporter). The forward pass is the bare computation
 // (comparePerHead off: the seed-004 comparison is a teaching extra, not part of attention). The maskSwitch pair
 // measures recomputing only what a change touches: the same new run made from the sentence, or from the run on
 // screen's Q, K and V.
+#include "gemm_baseline.h"
 #include "ratio_reporter.h"
 
 #include "core/attention.h"
@@ -21,19 +21,6 @@ namespace {
 using namespace attnviz::core;
 
 Matrix randomMatrix(int rows, int cols) { return Matrix::Random(rows, cols); }
-
-void gemmBaseline(benchmark::State& state) {
-    const int n = static_cast<int>(state.range(0));
-    const Matrix a = randomMatrix(n, n), b = randomMatrix(n, n);
-    Matrix c(n, n);
-    constexpr int kBlocks = 8;
-    const int width = n / kBlocks;
-    for (auto _ : state) {
-        parallelFor(kBlocks, true, [&](int block) { c.middleCols(block * width, width).noalias() = a * b.middleCols(block * width, width); });
-        benchmark::DoNotOptimize(c.data());
-    }
-    state.counters["FLOP/s"] = benchmark::Counter(2.0 * n * n * n, benchmark::Counter::kIsIterationInvariantRate);
-}
 
 // FLOPs of the matmuls of one forward pass (softmax and masking are O(l²) and ignored).
 double forwardFlops(int l, const Dimensions& d) {
@@ -92,7 +79,7 @@ void maskSwitchReusingProjections(benchmark::State& state) { maskSwitch(state, t
 
 }  // namespace
 
-BENCHMARK(gemmBaseline)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(attnviz::bench::gemmBaseline)->Name("gemmBaseline")->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(forwardPass)
     ->ArgNames({"l", "d_model", "h"})
     ->Args({11, 512, 8})
