@@ -310,7 +310,7 @@ void attendOneHead(const HeadContext& ctx, int batchHead) {
     if (ctx.storeMaps) {
         for (std::size_t k = 0; k < maps.size(); ++k) maps[k] = t[kDerivableMaps[k]].sliceData(batchHead);
     }
-    MapStats& stats = (*ctx.stats)[static_cast<std::size_t>(batchHead)];
+    MapStats* const stats = ctx.storeMaps ? nullptr : &(*ctx.stats)[static_cast<std::size_t>(batchHead)];
     float* const weights = t[TensorId::AttentionWeights].sliceData(batchHead);  // l_q × l_k
     Eigen::Map<Matrix> z(t[TensorId::ZHeads].sliceData(batchHead), lq, t.dims.dV);
     const std::uint8_t* fullyMasked = &t.fullyMaskedRows[static_cast<std::size_t>(b) * lq];
@@ -318,7 +318,7 @@ void attendOneHead(const HeadContext& ctx, int batchHead) {
     // Each row's S, S·scale and masked S, once computed: stored, or only counted in the statistics.
     const auto keep = [&](std::size_t map, std::size_t offset, const float* row) {
         if (ctx.storeMaps) storeRow(maps[map] + offset, row, lk, streaming);
-        else stats[map].addAll(row, static_cast<std::size_t>(lk));
+        else (*stats)[map].addAll(row, static_cast<std::size_t>(lk));
     };
 
     const std::size_t panelSize = static_cast<std::size_t>(in.panelRows) * lk;
