@@ -2,10 +2,12 @@
 // 1920x1200x24"). Every figure comes with a baseline measured in the same run:
 //   emptyFrame                        an ImGui frame with nothing drawn: the baseline of every frame time
 //   emptyWindowFrame                  one empty ImGui window filling the viewport: a second reference
-//   appFrame/l:512/h:8/allHeads:1     the softmax stage with all 8 heads' 512² maps on screen (:0 the focused head)
+//   appFrame/l:512/d:512/h:8/allHeads:1  the softmax stage with all 8 heads' 512² maps on screen (:0 the focused
+//                                     head); l:2048/d:1024/h:16: all 16 heads of the largest size
 //   appFrameWithoutMaps/…             the same frame with a renderer that draws nothing: what the heatmaps cost
 //   editing/l:1024/d:768/h:12         the sentence changes every frame while the worker computes; longest ÷ median
-//                                     frame, the frames on which a new result arrives included (target ≤ 2)
+//                                     frame, the frames on which a new result arrives included (target ≤ 2);
+//                                     l:2048/d:1024/h:16: whether the GUI stays responsive at the largest size
 //   editToDisplay/l:128/d:512/h:8     whether the frame after a keystroke shows its result (target: every one)
 //   startup                           spawn → exit of `attnviz --quit-after-frames 1` (target ≤ 0.5 s), and its ratio
 //                                     to the same for an empty window (below); `attnviz --version` for scale
@@ -263,7 +265,7 @@ void emptyWindowFrame(benchmark::State& state) {
 }
 
 void appFrame(benchmark::State& state, bool drawMaps) {
-    AppRig rig({static_cast<int>(state.range(0)), 512, static_cast<int>(state.range(1))}, state.range(2) != 0, drawMaps);
+    AppRig rig({static_cast<int>(state.range(0)), static_cast<int>(state.range(1)), static_cast<int>(state.range(2))}, state.range(3) != 0, drawMaps);
     const std::uint64_t uploadsBefore = rig.uploads();
     FrameTimes times;
     for (auto _ : state) times.add(state, rig.frame());
@@ -489,20 +491,21 @@ void registerBenchmarks() {
     benchmark::RegisterBenchmark("emptyFrame", emptyFrame)->MinTime(kFrameSeconds)->UseManualTime()->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("emptyWindowFrame", emptyWindowFrame)->MinTime(kFrameSeconds)->UseManualTime()->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("appFrameWithoutMaps", appFrameWithoutMaps)
-        ->ArgNames({"l", "h", "allHeads"})
-        ->Args({512, 8, 1})
+        ->ArgNames({"l", "d", "h", "allHeads"})
+        ->Args({512, 512, 8, 1})
         ->MinTime(kFrameSeconds)
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("appFrame", appFrameWithMaps)
-        ->ArgNames({"l", "h", "allHeads"})
-        ->Args({512, 8, 1})
-        ->Args({512, 8, 0})
-        ->Args({128, 8, 0})
+        ->ArgNames({"l", "d", "h", "allHeads"})
+        ->Args({512, 512, 8, 1})
+        ->Args({512, 512, 8, 0})
+        ->Args({128, 512, 8, 0})
+        ->Args({2048, 1024, 16, 1})
         ->MinTime(kFrameSeconds)
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("editing", editing)->ArgNames({"l", "d", "h"})->Args({1024, 768, 12})->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("editing", editing)->ArgNames({"l", "d", "h"})->Args({1024, 768, 12})->Args({2048, 1024, 16})->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("editToDisplay", editToDisplay)->ArgNames({"l", "d", "h"})->Args({128, 512, 8})->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("startup", startup)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("peakRss", peakRss)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);

@@ -46,11 +46,38 @@ float firstStrongest(const float* v, int n) {
     return v[0];
 }
 
+bool hasNan(const float* v, int n) {
+    bool found = false;
+    for (int i = 0; i < n; ++i) found = found || v[i] != v[i];  // no early exit: vectorizes
+    return found;
+}
+
+// One NaN-free row folded into outRow, column offset by column offset: each pass compares every block's candidate
+// at that offset with what the block kept (strictly larger magnitude wins, so ties keep the earlier column, and
+// rows folded earlier). Passes over whole rows vectorize; a call per 2-cell block did not (20 ms for a 2048² map).
+void foldRow(const float* in, int cols, int factorCols, float* outRow, int outCols, bool firstRow) {
+    const int whole = cols / factorCols;  // blocks with all factorCols columns; a partial last one follows
+    for (int k = 0; k < factorCols; ++k) {
+        const bool starts = firstRow && k == 0;
+        for (int block = 0; block < whole; ++block) {
+            const float candidate = in[block * factorCols + k];
+            const float kept = outRow[block];
+            outRow[block] = starts || std::fabs(candidate) > std::fabs(kept) ? candidate : kept;
+        }
+    }
+    if (whole < outCols) {
+        const int begin = whole * factorCols;
+        const float strongest = firstStrongest(in + begin, cols - begin);
+        outRow[whole] = firstRow ? strongest : stronger(outRow[whole], strongest);
+    }
+}
+
 }  // namespace
 
 // Row by row, each output cell folding in the strongest of its block's columns in that row; the block's first row
 // starts it. Rows are folded in order and each row's first strongest value is taken, so ties keep the first value
-// in row-major order, as the definition says. At l = 1024 a head grid pools twelve 1024² maps per new run.
+// in row-major order, as the definition says. Rows without NaN take the vectorized foldRow; a NaN row goes block by
+// block (NaN must win wherever it is). At l = 1024 a head grid pools twelve 1024² maps per new run.
 PooledMatrix poolMaxAbs(const MatrixSlice& source, int factorRows, int factorCols) {
     factorRows = std::max(1, factorRows);
     factorCols = std::max(1, factorCols);
@@ -62,6 +89,10 @@ PooledMatrix poolMaxAbs(const MatrixSlice& source, int factorRows, int factorCol
         const float* in = source.values.data() + static_cast<std::size_t>(r) * source.cols;
         float* outRow = out.values.data() + static_cast<std::size_t>(r / factorRows) * out.cols;
         const bool firstRow = r % factorRows == 0;
+        if (!hasNan(in, source.cols)) {  // a NaN kept from an earlier row stays: no magnitude compares above it
+            foldRow(in, source.cols, factorCols, outRow, out.cols, firstRow);
+            continue;
+        }
         for (int block = 0; block < out.cols; ++block) {
             const int begin = block * factorCols, end = std::min(source.cols, begin + factorCols);
             const float strongest = firstStrongest(in + begin, end - begin);
