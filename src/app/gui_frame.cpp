@@ -10,6 +10,8 @@
 #include <imgui_impl_opengl3.h>
 
 #include <cfloat>
+#include <chrono>
+#include <thread>
 
 namespace attnviz::app {
 namespace {
@@ -51,6 +53,11 @@ PixelSize renderFrame(GLFWwindow* window, bool hidePointer, const std::function<
     render::clearFramebuffer(size.width, size.height, 1.0f, 1.0f, 1.0f);  // the panels' white (gui_style.cpp)
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     return size;
+}
+
+void waitForFrameSlot(double frameStartSeconds) {
+    const double left = 1.0 / kFramesPerSecond - (glfwGetTime() - frameStartSeconds);
+    if (left > 0.0) std::this_thread::sleep_for(std::chrono::duration<double>(left));
 }
 
 }  // namespace attnviz::app

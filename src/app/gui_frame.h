@@ -28,4 +28,11 @@ void coverTexts(GuiFonts& fonts, const ui::AppState& state);
 // into it. With `hidePointer`, ImGui sees no mouse (reproducible screenshots). Returns the framebuffer size.
 PixelSize renderFrame(GLFWwindow* window, bool hidePointer, const std::function<void()>& draw);
 
+// While animating (computing, playing, after input), frames start at most kFramesPerSecond times a second: a
+// display's vsync would pace them, Xvfb's does not. Sleeps what is left of the frame period since
+// `frameStartSeconds` (glfwGetTime()). On 2 cores the unpaced loop took CPU from the worker thread: twice as many
+// results reached the screen while editing at (1024, 768, 12) with the pace (bench_gui editing).
+inline constexpr double kFramesPerSecond = 60.0;
+void waitForFrameSlot(double frameStartSeconds);
+
 }  // namespace attnviz::app

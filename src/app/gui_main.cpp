@@ -168,10 +168,19 @@ int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapR
     const std::optional<std::filesystem::path>& screenshot = options.screenshot;
     int busyFrames = kFramesAfterInput;
     std::string title;
+    double frameStart = glfwGetTime();
     for (int frame = 1; !glfwWindowShouldClose(window) && stopRequested == 0; ++frame) {
-        // Idle, wait for input (a laptop on a projector should not spin); animate while playing or computing.
-        if (unattended(options) || busyFrames > 0 || app.state().autoplay || app.computing()) glfwPollEvents();
-        else glfwWaitEventsTimeout(kIdleWaitSeconds);
+        // Idle, wait for input (a laptop on a projector should not spin); animate while playing or computing, at
+        // most kFramesPerSecond frames a second.
+        if (unattended(options)) {
+            glfwPollEvents();
+        } else if (busyFrames > 0 || app.state().autoplay || app.computing()) {
+            waitForFrameSlot(frameStart);
+            glfwPollEvents();
+        } else {
+            glfwWaitEventsTimeout(kIdleWaitSeconds);
+        }
+        frameStart = glfwGetTime();
         busyFrames = std::max(0, busyFrames - 1);
         coverTexts(fonts, app.state());
         const PixelSize pixels = renderFrame(window, screenshot.has_value(), [&] {
