@@ -46,6 +46,20 @@ bool ownerAlive(const fs::path& sessionFile) {
     return locked;
 }
 
+// Lock files of dead instances that left no session (they crashed with nothing unsaved): nothing to guard.
+void removeOrphanLocks(const fs::path& directory) {
+    std::error_code error;
+    fs::directory_iterator entries(directory, error);
+    for (; !error && entries != fs::directory_iterator(); entries.increment(error)) {
+        const fs::path& lock = entries->path();
+        const std::string name = lock.filename().string();
+        if (name.rfind(kPrefix, 0) != 0 || lock.extension() != ".lock") continue;
+        std::error_code ignored;
+        if (fs::exists(sibling(lock, ".json"), ignored) || ownerAlive(sibling(lock, ".json"))) continue;
+        fs::remove(lock, ignored);
+    }
+}
+
 bool isAutosaveName(const std::string& name) {
     return name.rfind(kPrefix, 0) == 0 && name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
 }
@@ -59,6 +73,7 @@ Autosaver::Autosaver(fs::path directory, bool keepFound, std::string instance)
     if (keepFound) {
         if (const std::optional<ui::RestoreOffer> found = findAutosave(directory_)) adopted_ = found->autosave;
     }
+    removeOrphanLocks(directory_);
     lock_ = ::open(sibling(sessionFile(), ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (lock_ >= 0) ::flock(lock_, LOCK_EX | LOCK_NB);  // best effort: without it a second start may offer our files
 }

@@ -3,6 +3,7 @@
 // saved, leaves a crash's files alone until the restore question is answered, and is found again at start; two
 // instances at once never offer each other's files.
 #include "app/gui_autosave.h"
+#include "io/atomic_file.h"
 #include "io/scratch_dir.h"
 #include "ui/session_actions.h"
 
@@ -136,6 +137,18 @@ TEST_CASE("autosave: an older version's autosave.json is still offered and remov
     app::Autosaver next(dir.path(), true);
     next.tick(ui::AppState{}, 0.0);
     CHECK_FALSE(fs::exists(dir.path() / "autosave.json"));
+}
+
+TEST_CASE("autosave: a dead instance's lock without a session is removed; a living one's stays") {
+    const ScratchDir dir("autosave-locks");
+    const fs::path orphan = dir.path() / "autosave-444.lock";
+    io::writeFileAtomically(orphan, "");
+    app::Autosaver living(dir.path(), false, "555");
+    const fs::path livingLock = dir.path() / "autosave-555.lock";
+    REQUIRE(fs::exists(livingLock));
+    CHECK_FALSE(fs::exists(orphan));
+    app::Autosaver another(dir.path(), false, "666");  // sweeps again: the living lock is held
+    CHECK(fs::exists(livingLock));
 }
 
 }  // namespace attnviz::test
