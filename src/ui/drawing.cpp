@@ -76,4 +76,16 @@ void addHatchedRect(ImDrawList& list, ImVec2 min, ImVec2 max) {
     list.PopClipRect();
 }
 
+Box takeTop(Box& box, float height) {
+    const Box top{box.min, {box.max.x, std::min(box.max.y, box.min.y + height)}};
+    box.min.y = top.max.y;
+    return top;
+}
+
+Box takeLeft(Box& box, float width) {
+    const Box left{box.min, {std::min(box.max.x, box.min.x + width), box.max.y}};
+    box.min.x = left.max.x;
+    return left;
+}
+
 }  // namespace attnviz::ui

@@ -1,5 +1,5 @@
 // drawing.h — small ImDrawList helpers the panels share: head colors, text fitted to a width, vertical text,
-// the hatched "masked" swatch, contrast text on a colored cell.
+// the hatched "masked" swatch, contrast text on a colored cell, and Box, the rectangle layouts cut into pieces.
 //
 // ImGui only (no GL, no app state). Does not lay anything out: callers pass positions.
 #pragma once
@@ -28,5 +28,15 @@ void addVerticalText(ImDrawList& list, ImFont* font, float size, ImVec2 bottomLe
 
 // A rectangle in the masked color with diagonal stripes, as heatmap.frag draws masked cells.
 void addHatchedRect(ImDrawList& list, ImVec2 min, ImVec2 max);
+
+// A screen rectangle that the stage view and the lessons cut into rows and columns.
+struct Box {
+    ImVec2 min, max;
+    float width() const { return max.x - min.x; }
+    float height() const { return max.y - min.y; }
+};
+// Cuts the top `height` pixels (the left `width` pixels) off `box` and returns them.
+Box takeTop(Box& box, float height);
+Box takeLeft(Box& box, float width);
 
 }  // namespace attnviz::ui

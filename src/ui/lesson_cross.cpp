@@ -41,16 +41,7 @@ std::string named(const char* symbol, int head, const char* suffix = "") {
     return name;
 }
 
-HeatmapOptions band(const std::string& caption, bool rowLabels) {
-    HeatmapOptions o;
-    o.title = TitleStyle::Compact;
-    o.caption = caption;
-    o.rowLabels = rowLabels;
-    o.colLabels = false;
-    o.colorbar = ColorbarSide::None;
-    o.headBlocks = false;
-    return o;
-}
+HeatmapOptions band(const std::string& caption, bool rowLabels) { return compactMap(caption, rowLabels, false); }
 
 // [SECTION] Controls
 

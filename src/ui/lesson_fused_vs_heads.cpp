@@ -43,13 +43,7 @@ core::ModelRun perHeadQuery(const core::ModelRun& main) {
 }
 
 HeatmapOptions tile(const std::string& caption, int head, bool rowLabels) {
-    HeatmapOptions o;
-    o.title = TitleStyle::Compact;
-    o.caption = caption;
-    o.rowLabels = rowLabels;
-    o.colLabels = false;
-    o.colorbar = ColorbarSide::None;
-    o.headBlocks = false;
+    HeatmapOptions o = compactMap(caption, rowLabels, false);
     o.frameHead = head;
     return o;
 }

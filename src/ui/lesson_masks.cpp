@@ -172,10 +172,7 @@ core::ModelRun broadcastMask(const core::ModelRun& main) {
 }
 
 HeatmapOptions compact(const std::string& caption) {
-    HeatmapOptions o;
-    o.title = TitleStyle::Compact;
-    o.caption = caption;
-    o.colorbar = ColorbarSide::None;
+    HeatmapOptions o = compactMap(caption);
     o.pinOnClick = false;
     return o;
 }

@@ -77,16 +77,7 @@ RowChart mixChart(const LessonFrame& frame, Pooling pooling) {
     return chart;
 }
 
-HeatmapOptions vectorOptions(const std::string& caption) {
-    HeatmapOptions o;
-    o.title = TitleStyle::Compact;
-    o.caption = caption;
-    o.rowLabels = false;
-    o.colLabels = false;
-    o.colorbar = ColorbarSide::None;
-    o.headBlocks = false;
-    return o;
-}
+HeatmapOptions vectorOptions(const std::string& caption) { return compactMap(caption, false, false); }
 
 // One pooling's column: what it mixes, the pooled vector, the logits and their softmax.
 void poolingColumn(LessonFrame& frame, Box box, Pooling pooling) {

@@ -137,18 +137,6 @@ ViewContext sentenceView(LessonFrame& frame, int batch) {
 
 // [SECTION] Layout
 
-Box takeTop(Box& box, float height) {
-    const Box top{box.min, {box.max.x, std::min(box.max.y, box.min.y + height)}};
-    box.min.y = top.max.y;
-    return top;
-}
-
-Box takeLeft(Box& box, float width) {
-    const Box left{box.min, {std::min(box.max.x, box.min.x + width), box.max.y}};
-    box.min.x = left.max.x;
-    return left;
-}
-
 Box remainingBox(LessonFrame& frame) {
     const ImVec2 windowPos = ImGui::GetWindowPos();
     const ImVec2 contentMax = ImGui::GetWindowContentRegionMax();
@@ -156,6 +144,17 @@ Box remainingBox(LessonFrame& frame) {
     const float bottom = std::max(windowPos.y + contentMax.y, cursor.y + kMinMapsHeight * frame.ctx.scale);  // both scroll with the content
     frame.contentBottom = std::max(frame.contentBottom, bottom);
     return {cursor, {windowPos.x + contentMax.x, bottom}};
+}
+
+HeatmapOptions compactMap(const std::string& caption, bool rowLabels, bool colLabels) {
+    HeatmapOptions o;
+    o.title = TitleStyle::Compact;
+    o.caption = caption;
+    o.rowLabels = rowLabels;
+    o.colLabels = colLabels;
+    o.colorbar = ColorbarSide::None;
+    o.headBlocks = false;
+    return o;
 }
 
 float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>& maps, const std::vector<std::string>& between) {

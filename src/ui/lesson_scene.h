@@ -10,6 +10,7 @@
 // what any lesson shows.
 #pragma once
 
+#include "ui/drawing.h"
 #include "ui/heatmap_view.h"
 #include "ui/lesson_state.h"
 #include "ui/row_chart.h"
@@ -130,17 +131,14 @@ ViewContext sentenceView(LessonFrame& frame, int batch);
 
 // [SECTION] Layout
 
-struct Box {
-    ImVec2 min, max;
-    float width() const { return max.x - min.x; }
-    float height() const { return max.y - min.y; }
-};
-Box takeTop(Box& box, float height);
-Box takeLeft(Box& box, float width);
 // From the ImGui cursor to the bottom right of the current window's content region, but at least
 // kMinMapsHeight tall: on a small window the lesson scrolls rather than squeezing its maps to nothing.
 inline constexpr float kMinMapsHeight = 360.0f;  // pixels at UI scale 1
 Box remainingBox(LessonFrame& frame);
+
+// The lessons' small maps: a compact title with `caption`, no colorbar, no head bands; row and column labels
+// as asked.
+HeatmapOptions compactMap(const std::string& caption, bool rowLabels = true, bool colLabels = true);
 
 // One map of a row: which context draws it (main, derived, another sentence) and how.
 struct MapItem {

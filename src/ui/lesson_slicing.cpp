@@ -36,15 +36,7 @@ float largestDifference(const core::Tensor& a, const core::Tensor& b) {
     return largest;
 }
 
-HeatmapOptions small(const std::string& caption, bool colLabels) {
-    HeatmapOptions o;
-    o.title = TitleStyle::Compact;
-    o.caption = caption;
-    o.colLabels = colLabels;
-    o.colorbar = ColorbarSide::None;
-    o.headBlocks = false;
-    return o;
-}
+HeatmapOptions small(const std::string& caption, bool colLabels) { return compactMap(caption, true, colLabels); }
 
 // Veils the columns of a drawn X outside head i's slice and frames the slice in the head's color.
 void markSlice(const DrawnHeatmap& x, int head, int width) {

@@ -28,25 +28,6 @@ constexpr int kMaxTiles = 16;  // heads drawn side by side; more would be sliver
 constexpr ImU32 kText = IM_COL32(30, 30, 30, 255);
 constexpr ImU32 kHint = IM_COL32(90, 90, 90, 255);
 
-struct Box {
-    ImVec2 min, max;
-    float width() const { return max.x - min.x; }
-    float height() const { return max.y - min.y; }
-};
-
-// Cuts the top `height` pixels off `box` and returns them.
-Box takeTop(Box& box, float height) {
-    const Box top{box.min, {box.max.x, std::min(box.max.y, box.min.y + height)}};
-    box.min.y = top.max.y;
-    return top;
-}
-
-Box takeLeft(Box& box, float width) {
-    const Box left{box.min, {std::min(box.max.x, box.min.x + width), box.max.y}};
-    box.min.x = left.max.x;
-    return left;
-}
-
 MatrixRef traceRef(TensorId tensor, int head = 0) { return {MatrixSource::Trace, tensor, head}; }
 
 float gapOf(const ViewContext& ctx) { return std::round(18.0f * ctx.scale); }
