@@ -1,7 +1,8 @@
 // heatmap_renderer.h — the narrow interface between the UI and the GPU: matrices in, textured quads out.
 //
 // A matrix becomes a texture once per Trace (the caller passes a generation number that changes with the
-// Trace); its colormap and display range are draw-time parameters, so changing them uploads nothing. Drawing
+// Trace), or not at all when its values did not change; its colormap and display range are draw-time
+// parameters, so changing them uploads nothing. Drawing
 // goes through an ImDrawList callback, so a heatmap sits in ImGui's draw order like any widget.
 //
 // What this interface deliberately does not expose: any GL type or header (GL lives in gl_*.cpp only, as in
@@ -66,9 +67,10 @@ public:
     // the same values; the same generation keeps them all.
     virtual void beginFrame(std::uint64_t generation) = 0;
 
-    // The texture of `key` in this generation. `slice` is uploaded the first time the key is asked for and
-    // ignored afterwards, so calling this every frame costs a hash lookup. With `transpose`, the matrix is
-    // stored as cols × rows (for drawing Kᵀ from K without a copy in the caller).
+    // The texture of `key` in this generation. `slice` is copied (pooled to at most 1024 cells per axis) the first
+    // time the key is asked for and ignored afterwards, so calling this every frame costs a hash lookup; textures
+    // are made from the copy at the sizes draw() needs. With `transpose`, the matrix is stored as cols × rows (for
+    // drawing Kᵀ from K without a copy in the caller).
     virtual HeatmapHandle heatmap(std::uint64_t key, const MatrixSlice& slice, bool transpose = false) = 0;
     // The same, reading the matrix only when the key is new this generation: for matrices that cost something
     // to read (a derived score map is one GEMM per read, core/derived_maps.h).
