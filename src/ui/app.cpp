@@ -10,7 +10,7 @@
 //   (an open lesson takes the place of the stage view and its text)
 #include "ui/app.h"
 
-#include "ui/panels.h"
+#include "ui/panels/panels.h"
 
 #include <algorithm>
 #include <cmath>

@@ -8,10 +8,10 @@
 #pragma once
 
 #include "ui/model_runner.h"
-#include "ui/panel_lessons.h"
-#include "ui/panel_token_lines.h"
-#include "ui/session_controller.h"
-#include "ui/view_context.h"
+#include "ui/panels/panel_lessons.h"
+#include "ui/panels/panel_token_lines.h"
+#include "ui/session/session_controller.h"
+#include "ui/views/view_context.h"
 
 #include <cstdint>
 #include <memory>

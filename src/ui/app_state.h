@@ -10,8 +10,8 @@
 #include "colormap/colormap.h"
 #include "core/model.h"
 #include "core/stages.h"
-#include "ui/lesson_state.h"
-#include "ui/session_state.h"
+#include "ui/lessons/lesson_state.h"
+#include "ui/session/session_state.h"
 
 #include <functional>
 #include <optional>

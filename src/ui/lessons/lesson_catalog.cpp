@@ -1,0 +1,125 @@
+// lesson_catalog.cpp — the lessons as data, and what opening one changes. See lesson_catalog.h.
+#include "ui/lessons/lesson_catalog.h"
+
+#include <algorithm>
+
+namespace attnviz::ui {
+namespace {
+
+using core::StageId;
+
+// Padding needs sentences of different lengths, and masks are a self-attention lesson (a causal mask is
+// refused in cross-attention).
+std::string setUpMasks(AppState& state) {
+    core::ModelSpec& spec = state.spec;
+    std::string note;
+    if (!spec.decoderSentences.empty()) {
+        spec.decoderSentences.clear();
+        note += "Back to self-attention. ";
+    }
+    if (spec.sentences.size() == 1) {
+        for (std::string_view s : kShortSentences) spec.sentences.emplace_back(s);
+        state.lesson.pendingBatch = 1;  // a padded one, once the run has it
+        note += "Added 2 shorter sentences, so the batch needs padding; showing sentence 1. ";
+    }
+    if (spec.attention.mask == core::MaskKind::None) {
+        spec.attention.mask = core::MaskKind::Padding;
+        note += "Turned the padding mask on.";
+    }
+    return note;
+}
+
+std::string setUpCross(core::ModelSpec& spec) {
+    std::string note;
+    if (spec.decoderSentences.empty()) {
+        spec.decoderSentences.assign(spec.sentences.size(), std::string(kDecoderSentence));
+        spec.encoderSelfAttentionFirst = true;
+        note += "Added a decoder sentence (the default one in German) and an encoder layer before the cross-attention. ";
+    }
+    if (spec.attention.mask == core::MaskKind::Causal || spec.attention.mask == core::MaskKind::Both) {
+        spec.attention.mask = spec.attention.mask == core::MaskKind::Both ? core::MaskKind::Padding : core::MaskKind::None;
+        note += "A causal mask belongs to the decoder's self-attention, so the cross-attention mask is now padding only.";
+    }
+    return note;
+}
+
+std::string setUpSlicing(core::ModelSpec& spec) {
+    if (spec.attention.dK == 0 && spec.attention.dV == 0) return {};
+    spec.attention.dK = spec.attention.dV = 0;
+    return "Naive slicing needs d_k = d_v = d_model / h: free d_k and d_v are off.";
+}
+
+std::string setUpPooling(core::ModelSpec& spec) {
+    if (spec.prependCls) return {};
+    spec.prependCls = true;
+    return "Turned “[CLS] first” on, so every sentence starts with the token BERT classifies from.";
+}
+
+std::string setUp(Lesson lesson, AppState& state) {
+    switch (lesson) {
+        case Lesson::Masks: return setUpMasks(state);
+        case Lesson::Cross: return setUpCross(state.spec);
+        case Lesson::Slicing: return setUpSlicing(state.spec);
+        case Lesson::Pooling: return setUpPooling(state.spec);
+        default: return {};
+    }
+}
+
+}  // namespace
+
+const std::vector<LessonInfo>& lessons() {
+    static const std::vector<LessonInfo> all{
+        {Lesson::Masks, "masks", "Masks & padding", "How does a mask work on a batch, and where does NaN come from?", "seed 000", StageId::Mask},
+        {Lesson::Cross, "cross", "Cross-attention", "Where do Q, K and V come from on the decoder side?", "seed 003", StageId::Softmax},
+        {Lesson::FusedVsHeads, "fused", "3 layers or 3·h?", "Why 3 linear layers for Q, K, V instead of 3·h, one per head?", "seed 004", StageId::SplitHeads},
+        {Lesson::Slicing, "slicing", "Do heads split X?", "Does each head get a slice of the embedding?", "seed 002", StageId::Project},
+        {Lesson::RowByRow, "rows", "Per row?", "Is a linear layer applied to every row separately?", "seed 001", StageId::Project},
+        {Lesson::Scaling, "scaling", "Why ÷√d_k?", "What does the scale do to the softmax?", "scaling", StageId::Scale},
+        {Lesson::Pooling, "pooling", "Pooling", "How do I get one vector per sentence to classify?", "seed 001", StageId::Output},
+        {Lesson::Cost, "cost", "Cost", "What does attention cost, and do h heads cost h times more?", "seed 002", StageId::Scores},
+        {Lesson::FreeDims, "dims", "Free d_k, d_v", "Must d_k and d_v be d_model / h?", "seed 002", StageId::Output},
+    };
+    return all;
+}
+
+const LessonInfo& lessonInfo(Lesson lesson) {
+    const auto& all = lessons();
+    const auto found = std::find_if(all.begin(), all.end(), [&](const LessonInfo& info) { return info.id == lesson; });
+    return found != all.end() ? *found : all.front();
+}
+
+std::optional<Lesson> findLesson(std::string_view key) {
+    for (const LessonInfo& info : lessons()) {
+        if (info.key == key) return info.id;
+    }
+    return std::nullopt;
+}
+
+std::string lessonKeys() {
+    std::string keys;
+    for (const LessonInfo& info : lessons()) keys += (keys.empty() ? "" : ", ") + std::string(info.key);
+    return keys;
+}
+
+void openLesson(AppState& state, Lesson lesson) {
+    if (lesson == Lesson::None || state.lesson.open == lesson) {
+        closeLesson(state);
+        return;
+    }
+    state.lesson.open = lesson;
+    prepareLesson(state, lesson);
+    state.stage = lessonInfo(lesson).home;
+    state.allHeads = false;
+    state.autoplay = false;
+}
+
+void prepareLesson(AppState& state, Lesson lesson) { state.lesson.setupNote = setUp(lesson, state); }
+
+void closeLesson(AppState& state) {
+    state.lesson.open = Lesson::None;
+    state.lesson.setupNote.clear();
+    state.lesson.pendingBatch = -1;
+    state.lesson.animateRows = false;
+}
+
+}  // namespace attnviz::ui

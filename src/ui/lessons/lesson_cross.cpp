@@ -1,0 +1,177 @@
+// lesson_cross.cpp — seed 003, the decoder side: cross-attention. An encoder sentence and a decoder sentence;
+// optionally the encoder's self-attention first (its output O_enc becomes the X that K and V are made from)
+// and the decoder's causal self-attention first (its output is what Q is made from). Then the l_dec × l_enc
+// score and weight maps, decoder tokens down the rows and encoder tokens along the columns.
+//
+// What it deliberately does not do: run any layer (core::runModel runs the encoder and decoder layers into
+// ModelRun::encoderTrace / decoderTrace); it copies the few matrices of those layers it draws.
+#include "ui/lessons/lesson_catalog.h"
+#include "ui/lessons/lesson_views.h"
+#include "ui/views/matrix_info.h"
+
+#include <imgui_stdlib.h>
+
+#include <cmath>
+
+namespace attnviz::ui {
+namespace {
+
+using core::TensorId;
+
+MatrixRef ref(TensorId tensor, int head = 0) { return {MatrixSource::Trace, tensor, head}; }
+
+// One self-attention layer before the cross-attention, as a run the heatmap widget can draw: its weights A,
+// its mask and its output O, labelled with that side's tokens.
+core::ModelRun layerRun(const core::ModelRun& main, const core::Trace& layer, const std::vector<std::vector<std::string>>& tokens) {
+    core::ModelRun run = emptyLike(main);
+    run.tokens = run.queryTokens = tokens;
+    run.trace = emptyTraceLike(layer);
+    for (TensorId id : {TensorId::AttentionWeights, TensorId::Mask, TensorId::Output}) run.trace[id] = layer[id];
+    return run;
+}
+
+core::ModelRun encoderRun(const core::ModelRun& main) { return layerRun(main, *main.encoderTrace, main.tokens); }
+core::ModelRun decoderRun(const core::ModelRun& main) { return layerRun(main, *main.decoderTrace, main.queryTokens); }
+
+// "A₂ suffix" (appending: GCC 12 warns falsely on "A" + std::string temporaries, -Wrestrict).
+std::string named(const char* symbol, int head, const char* suffix = "") {
+    std::string name = symbol;
+    name += subscript(head);
+    name += suffix;
+    return name;
+}
+
+HeatmapOptions band(const std::string& caption, bool rowLabels) { return compactMap(caption, rowLabels, false); }
+
+// [SECTION] Controls
+
+void sentenceFields(AppState& state) {
+    const auto index = static_cast<std::size_t>(state.batch);
+    const float labelWidth = ImGui::CalcTextSize("Encoder (keys, values)").x;
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Encoder (keys, values)");
+    ImGui::SameLine(labelWidth + ImGui::GetStyle().ItemSpacing.x * 4.0f);
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    ImGui::InputText("##encoder", &state.spec.sentences[index]);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Decoder (queries)");
+    ImGui::SameLine(labelWidth + ImGui::GetStyle().ItemSpacing.x * 4.0f);
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    ImGui::InputText("##decoder", &state.spec.decoderSentences[index]);
+}
+
+void layerSwitches(AppState& state) {
+    core::ModelSpec& spec = state.spec;
+    const char* decoderFirst = "decoder causal self-attention first";
+    const char* back = "back to self-attention";
+    ImGui::Checkbox("encoder self-attention first (K, V from its output)", &spec.encoderSelfAttentionFirst);
+    sameLineIfFits(checkboxWidth(decoderFirst), 20.0f);
+    ImGui::Checkbox(decoderFirst, &spec.decoderCausalSelfAttentionFirst);
+    sameLineIfFits(buttonWidth(back), 20.0f);
+    if (ImGui::Button(back)) spec.decoderSentences.clear();
+}
+
+// [SECTION] Plain words
+
+void explain(LessonFrame& frame) {
+    const core::ModelRun& run = frame.ctx.run;
+    const core::Trace& t = run.trace;
+    const std::string lq = std::to_string(t.queryLength), lk = std::to_string(t.keyLength);
+    say(frame, "Q comes from the decoder's l_dec = " + lq + " tokens, K and V from the encoder's l_enc = " + lk +
+                   " tokens, so every score and weight map is l_dec × l_enc = " + lq + " × " + lk + " (l_q × l_k in the titles)" +
+                   ": a row per decoder token, a column per encoder token. Each row of A_i still sums to 1, over the encoder's tokens.");
+    say(frame, run.encoderTrace ? "The encoder's self-attention runs first (its own weights, l_enc × l_enc maps); its output O_enc is the X "
+                                  "this layer makes K = X W^K and V = X W^V from, as in a real Transformer."
+                                : "K and V are made from the encoder's embeddings directly; in a real Transformer they come from the "
+                                  "encoder's output — tick “encoder self-attention first”.",
+        Tone::Point);
+    if (run.decoderTrace) {
+        say(frame, "The decoder first attends to itself with a causal mask (token t sees tokens 0 … t of the decoder); its output O_dec is what "
+                   "Q = X_dec W^Q is made from.",
+            Tone::Point);
+    }
+}
+
+// [SECTION] Maps
+
+// "A_enc → O_enc → K_i, V_i": the encoder side of head i.
+void encoderBand(LessonFrame& frame, const Box& box, int head) {
+    std::vector<MapItem> maps;
+    std::vector<std::string> between;
+    ViewContext& main = frame.ctx;
+    DerivedRun* encoder = frame.ctx.run.encoderTrace ? frame.derived.get(DerivedRuns::Kind::Encoder, frame.ctx.run, encoderRun) : nullptr;
+    std::optional<ViewContext> encoderView;
+    if (encoder != nullptr) {
+        encoderView.emplace(derivedView(frame, *encoder));
+        maps.push_back({&*encoderView, ref(TensorId::AttentionWeights, head), band(named("A", head, " encoder"), true)});
+        between.push_back("→");
+    }
+    maps.push_back({&main, ref(TensorId::X), band(encoder ? "O_enc = X" : "X_enc", encoder == nullptr), 0.16f});
+    between.push_back("→");
+    maps.push_back({&main, ref(TensorId::KHeads, head), band(named("K", head), false)});
+    between.push_back("");
+    maps.push_back({&main, ref(TensorId::VHeads, head), band(named("V", head), false)});
+    showMapRow(frame, box, maps, between);
+}
+
+// "A_dec → O_dec → Q_i": the decoder side of head i.
+void decoderBand(LessonFrame& frame, const Box& box, int head) {
+    std::vector<MapItem> maps;
+    std::vector<std::string> between;
+    DerivedRun* decoder = frame.ctx.run.decoderTrace ? frame.derived.get(DerivedRuns::Kind::Decoder, frame.ctx.run, decoderRun) : nullptr;
+    std::optional<ViewContext> decoderView;
+    if (decoder != nullptr) {
+        decoderView.emplace(derivedView(frame, *decoder));
+        maps.push_back({&*decoderView, ref(TensorId::AttentionWeights, head), band(named("A", head, " decoder"), true)});
+        between.push_back("→");
+    }
+    maps.push_back({&frame.ctx, ref(TensorId::XQuery), band(decoder ? "O_dec" : "X_dec", decoder == nullptr), 0.16f});
+    between.push_back("→");
+    maps.push_back({&frame.ctx, ref(TensorId::QHeads, head), band(named("Q", head), false)});
+    showMapRow(frame, box, maps, between);
+}
+
+void crossMaps(LessonFrame& frame, const Box& box, int head) {
+    HeatmapOptions scores;
+    scores.colorbar = ColorbarSide::Below;
+    scores.caption = named("S", head, " = ") + named("Q", head, " ") + named("K", head, "ᵀ");
+    HeatmapOptions weights;
+    weights.rowSums = true;
+    weights.caption = named("A", head);
+    showMapRow(frame, box, {{&frame.ctx, ref(TensorId::Scores, head), scores}, {&frame.ctx, ref(TensorId::AttentionWeights, head), weights}},
+               {"softmax →"});
+}
+
+void notCross(LessonFrame& frame) {
+    say(frame, "This run is self-attention: Q, K and V all come from the same sentence. Cross-attention needs a second sentence for the decoder.");
+    if (ImGui::Button("Add a decoder sentence")) prepareLesson(frame.ctx.state, Lesson::Cross);
+}
+
+}  // namespace
+
+void drawCrossLesson(LessonFrame& frame) {
+    AppState& state = frame.ctx.state;
+    const auto sentence = static_cast<std::size_t>(state.batch);
+    if (!frame.ctx.run.trace.cross || sentence >= state.spec.decoderSentences.size() || sentence >= state.spec.sentences.size()) {
+        notCross(frame);
+        return;
+    }
+    sentenceFields(state);
+    layerSwitches(state);
+    ImGui::Spacing();
+    explain(frame);
+    ImGui::Spacing();
+    const int head = state.head;
+    Box box = remainingBox(frame);
+    const float gap = std::round(14.0f * frame.ctx.scale);
+    Box top = takeTop(box, box.height() * 0.4f);
+    const Box left = takeLeft(top, top.width() * 0.55f);
+    const float line = ImGui::GetFontSize() + 4.0f;
+    sayAt(frame, left.min, left.width(), "Encoder side → K and V", Tone::Point);
+    sayAt(frame, {top.min.x + gap, top.min.y}, top.width(), "Decoder side → Q", Tone::Point);
+    encoderBand(frame, {{left.min.x, left.min.y + line}, {left.max.x - gap, left.max.y}}, head);
+    decoderBand(frame, {{top.min.x + gap, top.min.y + line}, top.max}, head);
+    crossMaps(frame, {{box.min.x, box.min.y + gap}, box.max}, head);
+}
+
+}  // namespace attnviz::ui

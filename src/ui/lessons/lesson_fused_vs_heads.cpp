@@ -1,0 +1,141 @@
+// lesson_fused_vs_heads.cpp — seed 004: "why 3 linear layers for Q, K, V instead of 3·h?" A switch between
+// the fused view (one d_model × h·d_k W^Q whose column blocks are the heads' W_i^Q, one product, then a split)
+// and the per-head view (h matrices W_i^Q of d_model × d_k, h products), the two Q_i side by side, and the
+// largest difference between them (float32 rounding, ~1e-7).
+//
+// What it deliberately does not do: decide that the two agree — the core computes both paths and records
+// Trace::perHeadMaxDifference; here the per-head blocks and products are only copied out for drawing.
+#include "ui/lessons/lesson_views.h"
+#include "ui/views/matrix_info.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnviz::ui {
+namespace {
+
+using core::TensorId;
+
+constexpr int kMaxTiles = 8;  // heads drawn side by side
+
+MatrixRef ref(TensorId tensor, int head = 0) { return {MatrixSource::Trace, tensor, head}; }
+
+// W_i^Q as 1 × h × d_model × d_k and X W_i^Q as b × h × l × d_k, each head's product computed on its own.
+core::ModelRun perHeadQuery(const core::ModelRun& main) {
+    core::ModelRun run = emptyLike(main);
+    const core::Trace& t = main.trace;
+    const int h = t.dims.heads, dk = t.dims.dK, dModel = t.dims.dModel;
+    const core::Tensor& input = t.cross ? t[TensorId::XQuery] : t[TensorId::X];
+    core::Tensor blocks({1, h, dModel, dk});
+    core::Tensor q({t.batch, h, t.queryLength, dk});
+    for (int i = 0; i < h; ++i) {
+        Eigen::Map<core::Matrix> w(blocks.sliceData(i), dModel, dk);
+        w = core::headBlock(main.weights.wq, i, dk);
+        for (int b = 0; b < t.batch; ++b) {
+            Eigen::Map<core::Matrix> out(q.sliceData(b * h + i), t.queryLength, dk);
+            out = input.slice(b) * w;
+            if (main.weights.hasBiases()) out.rowwise() += main.weights.bq.segment(i * dk, dk);
+        }
+    }
+    run.trace[TensorId::WQ] = std::move(blocks);
+    run.trace[TensorId::QHeads] = std::move(q);
+    return run;
+}
+
+HeatmapOptions tile(const std::string& caption, int head, bool rowLabels) {
+    HeatmapOptions o = compactMap(caption, rowLabels, false);
+    o.frameHead = head;
+    return o;
+}
+
+// h tiles of one per-head tensor, on one cell size, in the head colors, captioned prefix + "ᵢ" + suffix.
+float headTiles(LessonFrame& frame, const Box& box, ViewContext& view, TensorId tensor, const std::string& prefix, const std::string& suffix,
+                std::optional<colormap::Range> range) {
+    const int heads = std::min(frame.ctx.run.trace.dims.heads, kMaxTiles);
+    std::vector<MapItem> maps;
+    for (int i = 0; i < heads; ++i) {
+        HeatmapOptions o = tile(prefix + subscript(i) + suffix, i, i == 0);
+        o.range = range;
+        maps.push_back({&view, ref(tensor, i), o});
+    }
+    const bool more = heads < frame.ctx.run.trace.dims.heads;
+    const Box tiles{box.min, {box.max.x, box.max.y - (more ? ImGui::GetFontSize() + 4.0f : 0.0f)}};  // room for the note
+    const float bottom = showMapRow(frame, tiles, maps, std::vector<std::string>(static_cast<std::size_t>(heads), ""));
+    if (more) {
+        sayAt(frame, {box.min.x, bottom + 2.0f}, box.width(),
+              "(the first " + std::to_string(heads) + " of " + std::to_string(frame.ctx.run.trace.dims.heads) + " heads)", Tone::Dim);
+    }
+    return bottom;
+}
+
+void fusedView(LessonFrame& frame, Box box, const colormap::Range& qRange) {
+    ViewContext& main = frame.ctx;
+    HeatmapOptions input;
+    input.title = TitleStyle::Compact;
+    input.colLabels = false;
+    input.colorbar = ColorbarSide::None;
+    HeatmapOptions weights;
+    weights.title = TitleStyle::Compact;
+    weights.rowLabels = false;
+    weights.colorbar = ColorbarSide::None;
+    HeatmapOptions product = weights;
+    product.range = qRange;
+    const float bottom = showMapRow(frame, takeTop(box, box.height() * 0.62f),
+                                    {{&main, ref(TensorId::X), input}, {&main, ref(TensorId::WQ), weights}, {&main, ref(TensorId::Q), product}},
+                                    {"×", "="});
+    box.min.y = bottom + 8.0f;
+    const float line = sayAt(frame, box.min, box.width(), "↓ split: Q_i = columns i·d_k … (i+1)·d_k − 1 of Q  (.view(b, l, h, d_k).transpose(1, 2))",
+                             Tone::Code);
+    box.min.y += line + 6.0f;
+    headTiles(frame, box, main, TensorId::QHeads, "Q", "", qRange);
+}
+
+void perHeadView(LessonFrame& frame, Box box, DerivedRun& perHead, const colormap::Range& qRange) {
+    ViewContext view = derivedView(frame, perHead);
+    const float line = sayAt(frame, box.min, box.width(), "h separate matrices W_i^Q (d_model × d_k), one linear layer per head:", Tone::Plain);
+    box.min.y += line + 4.0f;
+    const float bottom = headTiles(frame, takeTop(box, box.height() * 0.62f), view, TensorId::WQ, "W", "^Q", std::nullopt);
+    box.min.y = bottom + 8.0f;
+    const float below = sayAt(frame, box.min, box.width(), "↓ each head multiplies the whole X by its own W_i^Q:  Q_i = X W_i^Q", Tone::Code);
+    box.min.y += below + 6.0f;
+    headTiles(frame, box, view, TensorId::QHeads, "X W", "^Q", qRange);
+}
+
+// "W^Q = [W₀^Q | W₁^Q | … | W₇^Q]"
+std::string blockEquation(int heads) {
+    std::string text = "W^Q = [W" + subscript(0) + "^Q";
+    if (heads > 2) text += " | W" + subscript(1) + "^Q";
+    if (heads > 3) text += " | …";
+    if (heads > 1) text += " | W" + subscript(heads - 1) + "^Q";
+    return text + "]";
+}
+
+void explain(LessonFrame& frame) {
+    const core::Dimensions& d = frame.ctx.run.trace.dims;
+    const std::string dm = std::to_string(d.dModel), h = std::to_string(d.heads), dk = std::to_string(d.dK);
+    say(frame, blockEquation(d.heads) + ": the one d_model × h·d_k = " + dm + " × " + std::to_string(d.heads * d.dK) + " matrix is the h = " + h +
+                   " per-head matrices W_i^Q of d_model × d_k = " + dm + " × " + dk +
+                   " side by side (the colored column blocks). X W^Q computes all h products in one go; its column block i is X W_i^Q.");
+    say(frame, "fused:     self.linears[0](x).view(b, -1, h, d_k).transpose(1, 2)", Tone::Code);
+    say(frame, "per head:  torch.stack([lin(x) for lin in self.query_linears], dim=1)", Tone::Code);
+    say(frame, "Largest difference between the two Q_i: " + scientific(frame.ctx.run.trace.perHeadMaxDifference) +
+                   " — float32 rounding (the sums run in another order), not a different model. The same parameters, h · d_model · d_k = " + h +
+                   " · " + dm + " · " + dk + " = " + std::to_string(d.heads * d.dModel * d.dK) +
+                   "; one big matrix product is just faster than h small ones.",
+        Tone::Point);
+}
+
+}  // namespace
+
+void drawFusedVsHeadsLesson(LessonFrame& frame) {
+    bool& perHead = frame.ctx.state.lesson.perHeadWeights;
+    radioChoices("show W^Q as", perHead, {{false, "one fused d_model × h·d_k matrix (3 linear layers)"}, {true, "h matrices d_model × d_k (3·h layers)"}});
+    explain(frame);
+    ImGui::Spacing();
+    const colormap::Range qRange = frame.ctx.summaries.get(frame.ctx.run, TensorId::Q).range;  // both Q_i on one scale
+    DerivedRun* split = perHead ? frame.derived.get(DerivedRuns::Kind::PerHeadQuery, frame.ctx.run, perHeadQuery) : nullptr;
+    if (split != nullptr) perHeadView(frame, remainingBox(frame), *split, qRange);
+    else fusedView(frame, remainingBox(frame), qRange);
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,147 @@
+// lesson_pooling.cpp — seed 001's extra question: one vector per sentence for a classifier. After the output
+// O (l × d_model): [CLS] pooling (row 0, as BERT) beside mean pooling (the average of the real tokens' rows,
+// padding left out), each feeding the same small seeded linear classifier, with what each pooling mixes
+// (row 0 of O already mixes every token through attention) and the logits.
+//
+// What it deliberately does not do: pool or classify (core::poolAndClassify does) or train anything: the
+// classifier's weights are seeded, so the logits show the shapes and the mixing, not a prediction.
+#include "core/lessons.h"
+#include "ui/lessons/lesson_views.h"
+#include "ui/views/matrix_info.h"
+#include "ui/views/number_format.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnviz::ui {
+namespace {
+
+using core::Pooling;
+using core::TensorId;
+
+constexpr int kMinClasses = 2;
+constexpr int kMaxClasses = 8;
+
+MatrixRef ref(TensorId tensor, int head = 0) { return {MatrixSource::Trace, tensor, head}; }
+
+// The pooled vectors (b × 1 × d_model, in the Output slot) and logits (b × 1 × classes, in the Concat slot).
+core::ModelRun pooledRun(const core::ModelRun& main, Pooling pooling, int classes) {
+    const core::PoolingResult result = core::poolAndClassify(main.trace, main.spec.prependCls, pooling, classes, main.spec.seed);
+    core::ModelRun run = emptyLike(main);
+    const int b = main.trace.batch;
+    core::Tensor pooled({b, 1, main.dims.dModel});
+    core::Tensor logits({b, 1, classes});
+    for (int s = 0; s < b; ++s) {
+        Eigen::Map<core::Matrix>(pooled.sliceData(s), 1, main.dims.dModel) = result.pooled.row(s);
+        Eigen::Map<core::Matrix>(logits.sliceData(s), 1, classes) = result.logits.row(s);
+    }
+    run.trace[TensorId::Output] = std::move(pooled);
+    run.trace[TensorId::Concat] = std::move(logits);
+    return run;
+}
+
+// Softmax of one sentence's logits, "class 0: 41 %  class 1: …".
+std::string probabilities(const core::Tensor& logits, int batch) {
+    const core::MatrixView row = logits.slice(batch);
+    const float top = row.maxCoeff();
+    double sum = 0.0;
+    for (Eigen::Index c = 0; c < row.cols(); ++c) sum += std::exp(static_cast<double>(row(0, c) - top));
+    std::string text = "softmax:";
+    for (Eigen::Index c = 0; c < row.cols(); ++c) {
+        const double p = std::exp(static_cast<double>(row(0, c) - top)) / sum;
+        text += "  class " + std::to_string(c) + ": " + std::to_string(static_cast<int>(std::round(p * 100.0))) + " %";
+    }
+    return text;
+}
+
+// What a pooling mixes: the weight of each token's row of O in the pooled vector ([CLS]: 1 on row 0; mean: 1/n
+// on the n real tokens), or for [CLS] the attention row 0 of the focused head that row 0 of O was made with.
+RowChart mixChart(const LessonFrame& frame, Pooling pooling) {
+    const core::Trace& t = frame.ctx.run.trace;
+    const int batch = frame.ctx.state.batch, length = t.queryLengths.at(static_cast<std::size_t>(batch));
+    RowChart chart;
+    chart.map = frame.ctx.state.sequential;
+    chart.range = {0.0f, 1.0f};
+    for (int j = 0; j < t.keyLength; ++j) chart.labels.push_back(axisLabel(frame.ctx.run, Axis::KeyTokens, batch, j));
+    if (pooling == Pooling::Cls) {
+        const int head = frame.ctx.state.head;
+        const core::MatrixView a = t[TensorId::AttentionWeights].slice(batch, head);
+        chart.values.assign(a.data(), a.data() + a.cols());
+        chart.title = "row 0 of O mixes the tokens by row 0 of A" + subscript(head) + ":";
+    } else {
+        chart.values.assign(static_cast<std::size_t>(t.keyLength), 0.0f);
+        std::fill_n(chart.values.begin(), length, 1.0f / static_cast<float>(length));
+        chart.title = "each real token's row of O weighs 1/" + std::to_string(length) + ":";
+    }
+    chart.range.hi = std::max(0.05f, *std::max_element(chart.values.begin(), chart.values.end()) * 1.15f);  // small weights, readable bars
+    return chart;
+}
+
+HeatmapOptions vectorOptions(const std::string& caption) { return compactMap(caption, false, false); }
+
+// One pooling's column: what it mixes, the pooled vector, the logits and their softmax.
+void poolingColumn(LessonFrame& frame, Box box, Pooling pooling) {
+    const int classes = frame.ctx.state.lesson.classes;
+    const int variant = classes * 2 + (pooling == Pooling::Cls ? 1 : 0);
+    DerivedRun* pooled = frame.derived.get(DerivedRuns::Kind::Pooling, variant, frame.ctx.run,
+                                           [&](const core::ModelRun& main) { return pooledRun(main, pooling, classes); });
+    if (pooled == nullptr) return;
+    const bool cls = pooling == Pooling::Cls;
+    const float line = sayAt(frame, box.min, box.width(), cls ? "[CLS] pooling: take row 0 of O" : "Mean pooling: average the real tokens' rows", Tone::Point);
+    box.min.y += line + 4.0f;
+    showChart(frame, takeTop(box, box.height() * 0.5f), mixChart(frame, pooling));
+    ViewContext view = derivedView(frame, *pooled);
+    box.min.y += std::round(8.0f * frame.ctx.scale);
+    const float bottom = showMapRow(frame, takeTop(box, ImGui::GetFontSize() * 3.2f),
+                                    {{&view, ref(TensorId::Output), vectorOptions(cls ? "pooled = O[0]" : "pooled = mean of O's rows"), 1.0f}});
+    box.min.y = bottom + 6.0f;
+    const float logitsBottom = showMapRow(frame, takeTop(box, ImGui::GetFontSize() * 3.2f),
+                                          {{&view, ref(TensorId::Concat), vectorOptions("logits"),
+                                            std::min(1.0f, 0.12f * static_cast<float>(classes))}});
+    sayAt(frame, {box.min.x, logitsBottom + 4.0f}, box.width(),
+          "logits = pooled · W_cls;  " + probabilities(pooled->run.trace[TensorId::Concat], frame.ctx.state.batch), Tone::Plain);
+}
+
+void controls(LessonFrame& frame) {
+    AppState& state = frame.ctx.state;
+    ImGui::Checkbox("[CLS] first", &state.spec.prependCls);
+    ImGui::SameLine(0.0f, 24.0f);
+    ImGui::SetNextItemWidth(std::round(160.0f * frame.ctx.scale));
+    ImGui::SliderInt("classes", &state.lesson.classes, kMinClasses, kMaxClasses);
+    state.lesson.classes = std::clamp(state.lesson.classes, kMinClasses, kMaxClasses);
+    ImGui::SameLine(0.0f, 24.0f);
+    headPicker(frame);
+}
+
+void explain(LessonFrame& frame) {
+    const core::Trace& t = frame.ctx.run.trace;
+    say(frame, "The output O has one row per token (l × d_model = " + std::to_string(t.queryLength) + " × " + std::to_string(t.dims.dModel) +
+                   "); a classifier wants one vector per sentence. Both poolings below feed the same small linear classifier W_cls "
+                   "(d_model × classes, seeded, untrained): logits = pooled · W_cls.");
+    say(frame, "[CLS] is not one word's vector: through attention, row 0 of O already mixes every token. Mean pooling mixes them evenly "
+               "and leaves padding out — averaging the <pad> rows would change the answer with the batch.");
+    if (!frame.ctx.run.spec.prependCls) {
+        say(frame, "No [CLS] token in this run: [CLS] pooling takes the first word's row instead. Tick “[CLS] first”.", Tone::Warning);
+    }
+}
+
+}  // namespace
+
+void drawPoolingLesson(LessonFrame& frame) {
+    controls(frame);
+    explain(frame);
+    ImGui::Spacing();
+    Box box = remainingBox(frame);
+    HeatmapOptions output;
+    output.title = TitleStyle::Compact;
+    output.colLabels = false;
+    output.colorbar = ColorbarSide::None;
+    box.min.y = showMapRow(frame, takeTop(box, box.height() * 0.3f), {{&frame.ctx, ref(TensorId::Output), output}}) + std::round(10.0f * frame.ctx.scale);
+    outlineRow(lastDrawn(frame.ctx.drawn, ref(TensorId::Output)), 0);  // the [CLS] row
+    const float gap = std::round(28.0f * frame.ctx.scale);
+    const Box left = takeLeft(box, (box.width() - gap) / 2.0f);
+    poolingColumn(frame, left, Pooling::Cls);
+    poolingColumn(frame, {{box.min.x + gap, box.min.y}, box.max}, Pooling::Mean);
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,125 @@
+// lesson_scaling.cpp — "why divide by √d_k?" The score scale as a slider (1/√d_k by default, 1, 1/d_k or any
+// value) and d_k itself, with every softmax row's entropy and largest weight for the focused head and the
+// averages over all heads, so the saturation of softmax with big scores shows.
+//
+// What it deliberately does not do: compute the sharpness (core::rowSharpness does, once per run) or a forward
+// pass (the slider edits AppState::spec.attention.scale and App recomputes).
+#include "core/lessons.h"
+#include "ui/lessons/lesson_views.h"
+#include "ui/views/matrix_info.h"
+#include "ui/views/number_format.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace attnviz::ui {
+namespace {
+
+using core::TensorId;
+
+constexpr int kDkChoices[] = {4, 8, 32, 128};
+
+std::string fixed(double value, int digits) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*f", digits, value);
+    return text;
+}
+
+float defaultScale(int dK) { return 1.0f / std::sqrt(static_cast<float>(dK)); }
+
+void scaleControls(LessonFrame& frame) {
+    core::AttentionConfig& a = frame.ctx.state.spec.attention;
+    const int dK = frame.ctx.run.trace.dims.dK;
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("scale");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("1/√d_k (default)", !a.scale.has_value())) a.scale.reset();
+    ImGui::SameLine();
+    if (ImGui::RadioButton("1 (no scaling)", a.scale == 1.0f)) a.scale = 1.0f;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("1/d_k", a.scale == 1.0f / static_cast<float>(dK))) a.scale = 1.0f / static_cast<float>(dK);
+    ImGui::SameLine();
+    float value = a.scale.value_or(defaultScale(dK));
+    ImGui::SetNextItemWidth(std::round(200.0f * frame.ctx.scale));
+    if (ImGui::SliderFloat("##scale", &value, 0.01f, 4.0f, "%.4f", ImGuiSliderFlags_Logarithmic)) a.scale = value;
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("d_k  ");
+    for (int choice : kDkChoices) {
+        ImGui::SameLine();
+        const std::string label = std::to_string(choice) + "##dk";
+        if (ImGui::RadioButton(label.c_str(), dK == choice)) {
+            if (a.dK == 0) a.dModel = a.heads * choice;  // d_k = d_model / h: grow d_model
+            else a.dK = choice;                            // free d_k: set it
+        }
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled(a.dK == 0 ? "(sets d_model = h · d_k)" : "(free d_k)");
+}
+
+// Mean over the rows that have a distribution (fully masked rows are NaN and skipped).
+double meanOf(const float* values, int count) {
+    double sum = 0.0;
+    int n = 0;
+    for (int k = 0; k < count; ++k) {
+        if (std::isnan(values[k])) continue;
+        sum += values[k];
+        ++n;
+    }
+    return n > 0 ? sum / n : std::nan("");
+}
+
+RowChart sharpnessChart(const LessonFrame& frame, const core::Tensor& values, const std::string& title, float top) {
+    const core::Trace& t = frame.ctx.run.trace;
+    const int rows = t.queryLength, head = frame.ctx.state.head;
+    const float* row = values.data.data() + (static_cast<std::size_t>(frame.ctx.state.batch) * t.dims.heads + head) * rows;
+    RowChart chart;
+    chart.title = title;
+    chart.values.assign(row, row + rows);
+    for (int r = 0; r < rows; ++r) chart.labels.push_back(axisLabel(frame.ctx.run, Axis::QueryTokens, frame.ctx.state.batch, r));
+    chart.range = {0.0f, top};
+    chart.map = frame.ctx.state.sequential;
+    return chart;
+}
+
+void explain(LessonFrame& frame, const core::RowSharpness& sharpness) {
+    const core::Trace& t = frame.ctx.run.trace;
+    const int head = frame.ctx.state.head, rows = t.queryLength;
+    const std::size_t slice = (static_cast<std::size_t>(frame.ctx.state.batch) * t.dims.heads + head) * rows;
+    const double uniform = std::log(static_cast<double>(t.keyLength));
+    const bool isDefault = !frame.ctx.state.spec.attention.scale.has_value();
+    say(frame, "Each score is a dot product of d_k numbers, so its spread grows like √d_k. Dividing by √d_k keeps it near 1 whatever d_k is; "
+               "without it softmax saturates — one weight near 1, the others near 0 — and learning slows to a crawl.");
+    say(frame, "Now: scale = " + formatValue(t.dims.scale) + (isDefault ? " = 1/√" + std::to_string(t.dims.dK) + ", the default" : "  (1/√d_k would be " +
+                   formatValue(defaultScale(t.dims.dK)) + ")") + ", d_k = " + std::to_string(t.dims.dK) + ".");
+    say(frame, "Head " + std::to_string(head) + ": mean entropy " + fixed(meanOf(sharpness.entropy.data.data() + slice, rows), 2) +
+                   " nats (uniform would be ln " + std::to_string(t.keyLength) + " = " + fixed(uniform, 2) + ", one-hot 0), mean largest weight " +
+                   fixed(meanOf(sharpness.maxWeight.data.data() + slice, rows), 2) + ". All heads and sentences: entropy " +
+                   fixed(meanOf(sharpness.entropy.data.data(), static_cast<int>(sharpness.entropy.size())), 2) + ", largest weight " +
+                   fixed(meanOf(sharpness.maxWeight.data.data(), static_cast<int>(sharpness.maxWeight.size())), 2) + ".",
+        Tone::Point);
+}
+
+}  // namespace
+
+void drawScalingLesson(LessonFrame& frame) {
+    scaleControls(frame);
+    headPicker(frame);
+    const std::function<core::RowSharpness(const core::ModelRun&)> compute = [](const core::ModelRun& run) { return core::rowSharpness(run.trace); };
+    const core::RowSharpness& sharpness = frame.derived.value(DerivedRuns::Kind::Sharpness, frame.ctx.run, compute);
+    explain(frame, sharpness);
+    ImGui::Spacing();
+    Box box = remainingBox(frame);
+    const int head = frame.ctx.state.head;
+    const float gap = std::round(24.0f * frame.ctx.scale);
+    const Box left = takeLeft(box, box.width() * 0.46f);
+    HeatmapOptions weights;
+    weights.rowSums = false;
+    showMapRow(frame, left, {{&frame.ctx, {MatrixSource::Trace, TensorId::AttentionWeights, head}, weights}});
+    box.min.x += gap;
+    const float uniform = std::log(static_cast<float>(frame.ctx.run.trace.keyLength));
+    showChart(frame, takeTop(box, box.height() / 2.0f),
+              sharpnessChart(frame, sharpness.entropy, "entropy of each row of A" + subscript(head) + " (nats; top = uniform)", uniform));
+    showChart(frame, box, sharpnessChart(frame, sharpness.maxWeight, "largest weight of each row (1 = saturated)", 1.0f));
+}
+
+}  // namespace attnviz::ui

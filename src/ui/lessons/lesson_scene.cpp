@@ -1,0 +1,311 @@
+// lesson_scene.cpp — frames, derived runs, layout and reported text for the lesson views. See lesson_scene.h.
+#include "ui/lessons/lesson_scene.h"
+
+#include "ui/views/drawing.h"
+#include "ui/views/matrix_info.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace attnviz::ui {
+namespace {
+
+constexpr int kKeySpaceShift = 56;  // textureKey() uses bits 0–49
+
+ImVec4 toneColor(Tone tone) {
+    switch (tone) {
+        case Tone::Point: return {0.1f, 0.3f, 0.6f, 1.0f};
+        case Tone::Warning: return {0.72f, 0.22f, 0.0f, 1.0f};
+        case Tone::Code: return {0.15f, 0.35f, 0.15f, 1.0f};
+        case Tone::Dim: return {0.35f, 0.35f, 0.35f, 1.0f};
+        case Tone::Plain: break;
+    }
+    return {0.12f, 0.12f, 0.12f, 1.0f};
+}
+
+ImFont* toneFont(const ViewContext& ctx, Tone tone) { return font(tone == Tone::Code ? ctx.fonts.mono : ctx.fonts.regular); }
+
+std::string captionOf(const ViewContext& view, const MatrixRef& ref, const HeatmapOptions& options) {
+    return options.caption.empty() ? matrixInfo(view.run, ref, view.state.batch).name : options.caption;
+}
+
+bool anyContains(const std::vector<std::string>& texts, std::string_view fragment) {
+    return std::any_of(texts.begin(), texts.end(), [&](const std::string& t) { return t.find(fragment) != std::string::npos; });
+}
+
+}  // namespace
+
+// [SECTION] Report
+
+bool LessonReport::says(std::string_view fragment) const { return anyContains(texts, fragment); }
+bool LessonReport::shows(std::string_view fragment) const { return anyContains(figures, fragment); }
+
+// [SECTION] Derived runs
+
+render::HeatmapHandle KeySpaceRenderer::heatmap(std::uint64_t key, const render::MatrixSlice& slice, bool transpose) {
+    return inner_->heatmap(key | space_ << kKeySpaceShift, slice, transpose);
+}
+
+render::HeatmapHandle KeySpaceRenderer::find(std::uint64_t key) const { return inner_->find(key | space_ << kKeySpaceShift); }
+
+void KeySpaceRenderer::draw(ImDrawList& list, render::HeatmapHandle handle, ImVec2 min, ImVec2 max, const render::HeatmapStyle& style) {
+    inner_->draw(list, handle, min, max, style);
+}
+
+render::RendererStats KeySpaceRenderer::stats() const { return inner_->stats(); }
+
+core::Trace emptyTraceLike(const core::Trace& t) {
+    core::Trace shell;
+    shell.dims = t.dims;
+    shell.mask = t.mask;
+    shell.fill = t.fill;
+    shell.softmax = t.softmax;
+    shell.cross = t.cross;
+    shell.batch = t.batch;
+    shell.queryLength = t.queryLength;
+    shell.keyLength = t.keyLength;
+    shell.queryLengths = t.queryLengths;
+    shell.keyLengths = t.keyLengths;
+    shell.fullyMaskedRows = t.fullyMaskedRows;
+    shell.perHeadMaxDifference = t.perHeadMaxDifference;
+    return shell;
+}
+
+core::ModelRun emptyLike(const core::ModelRun& main) {
+    core::ModelRun run;
+    run.dims = main.dims;
+    run.tokens = main.tokens;
+    run.queryTokens = main.queryTokens;
+    run.trace = emptyTraceLike(main.trace);
+    return run;
+}
+
+int DerivedRuns::keySpace(Kind kind, int variant) {
+    return 1 + static_cast<int>(kind) * kVariants + std::clamp(variant, 0, kVariants - 1);
+}
+
+DerivedRun* DerivedRuns::get(Kind kind, int variant, const core::ModelRun& main, const Builder& build) {
+    const int space = keySpace(kind, variant);
+    if (const auto found = runs_.find(space); found != runs_.end()) return found->second.get();
+    if (errors_.count(space) > 0) return nullptr;
+    try {
+        return runs_.emplace(space, std::make_unique<DerivedRun>(build(main), static_cast<std::uint64_t>(space))).first->second.get();
+    } catch (const core::InputError& error) {
+        errors_[space] = error.what();
+        return nullptr;
+    }
+}
+
+const std::string& DerivedRuns::error(Kind kind, int variant) const {
+    static const std::string none;
+    const auto found = errors_.find(keySpace(kind, variant));
+    return found != errors_.end() ? found->second : none;
+}
+
+void DerivedRuns::clear() {
+    runs_.clear();
+    errors_.clear();
+    values_.clear();
+}
+
+// [SECTION] Frame
+
+AppState& ScratchStates::next(const AppState& main, int batch) {
+    if (used_ == pool_.size()) pool_.push_back(std::make_unique<AppState>());
+    AppState& s = *pool_[used_++];
+    s.batch = batch;
+    s.head = main.head;
+    s.sequential = main.sequential;
+    s.diverging = main.diverging;
+    s.showValues = main.showValues;
+    s.hovered.reset();
+    s.pinned.reset();
+    return s;
+}
+
+ViewContext derivedView(LessonFrame& frame, DerivedRun& derived) {
+    derived.renderer.bind(frame.ctx.renderer);
+    return {frame.scratch.next(frame.ctx.state, frame.ctx.state.batch), derived.run, derived.renderer, frame.ctx.fonts,
+            frame.noExplanation, derived.summaries, frame.scratchDrawn, frame.ctx.scale, frame.ctx.computing};
+}
+
+ViewContext sentenceView(LessonFrame& frame, int batch) {
+    return {frame.scratch.next(frame.ctx.state, batch), frame.ctx.run, frame.ctx.renderer, frame.ctx.fonts, frame.noExplanation,
+            frame.ctx.summaries, frame.scratchDrawn, frame.ctx.scale, frame.ctx.computing};
+}
+
+// [SECTION] Layout
+
+Box remainingBox(LessonFrame& frame) {
+    const ImVec2 windowPos = ImGui::GetWindowPos();
+    const ImVec2 contentMax = ImGui::GetWindowContentRegionMax();
+    const ImVec2 cursor = ImGui::GetCursorScreenPos();
+    const float bottom = std::max(windowPos.y + contentMax.y, cursor.y + kMinMapsHeight * frame.ctx.scale);  // both scroll with the content
+    frame.contentBottom = std::max(frame.contentBottom, bottom);
+    return {cursor, {windowPos.x + contentMax.x, bottom}};
+}
+
+HeatmapOptions compactMap(const std::string& caption, bool rowLabels, bool colLabels) {
+    HeatmapOptions o;
+    o.title = TitleStyle::Compact;
+    o.caption = caption;
+    o.rowLabels = rowLabels;
+    o.colLabels = colLabels;
+    o.colorbar = ColorbarSide::None;
+    o.headBlocks = false;
+    return o;
+}
+
+float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>& maps, const std::vector<std::string>& between) {
+    ViewContext& ctx = frame.ctx;
+    ImFont* large = font(ctx.fonts.large);
+    const auto operatorWidth = [&](std::size_t i) {
+        return (i < between.size() ? large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, between[i].c_str()).x : 0.0f) +
+               std::round(22.0f * ctx.scale);
+    };
+    std::vector<Insets> insets;
+    std::vector<ImVec2> shapes;
+    float fixedW = 0.0f, top = 0.0f, bottom = 0.0f, cols = 0.0f, rows = 0.0f;
+    bool square = true, anySized = false;  // square cells only when every map that takes cells by count is square
+    for (std::size_t i = 0; i < maps.size(); ++i) {
+        const MapItem& m = maps[i];
+        insets.push_back(heatmapInsets(*m.view, m.ref, m.options));
+        shapes.push_back(displayShape(*m.view, m.ref, m.options.transposed));
+        fixedW += insets.back().left + insets.back().right + (i + 1 < maps.size() ? operatorWidth(i) : 0.0f) + m.widthShare * box.width();
+        top = std::max(top, insets.back().top);
+        bottom = std::max(bottom, insets.back().bottom);
+        rows = std::max(rows, shapes.back().x);
+        if (m.widthShare > 0.0f) continue;
+        cols += shapes.back().y;
+        anySized = true;
+        square = square && shapes.back().x == shapes.back().y;
+    }
+    square = square && anySized;
+    const float maxCell = kMaxCell * ctx.scale, height = box.height() - top - bottom;
+    // Below a pixel per column the renderer pools columns (max |x|), so a 768-wide W^Q still fits.
+    float cw = std::clamp((box.width() - fixedW) / std::max(cols, 1.0f), 0.05f, maxCell);
+    // Rows are as tall as the row's height allows for each map: maps with as many rows line up, a 13-token X
+    // is not squeezed to the height of a 64-row W^Q beside it, and token rows keep room for their labels.
+    const float labelRow = (ctx.fonts.small ? ctx.fonts.small->FontSize : ImGui::GetFontSize()) + 5.0f;
+    const auto rowHeight = [&](float mapRows, float cellWidth) {
+        return std::min({std::max(height / mapRows, 0.05f), maxCell, std::max(3.0f * cellWidth, labelRow)});
+    };
+    if (square) cw = std::min(cw, rowHeight(rows, cw));
+    cw = std::min(cw, 3.0f * rowHeight(rows, cw));
+    float x = box.min.x, lowest = box.min.y;
+    for (std::size_t i = 0; i < maps.size(); ++i) {
+        const MapItem& m = maps[i];
+        const float width = m.widthShare > 0.0f ? m.widthShare * box.width() : cw * shapes[i].y;
+        // A squeezed (widthShare) map keeps the row's cell height, so its rows line up with its neighbours'.
+        const float ch = square ? cw : rowHeight(shapes[i].x, anySized ? cw : width / shapes[i].y);
+        const ImVec2 min{x + insets[i].left, box.min.y + top};
+        const ImVec2 max{min.x + width, min.y + ch * shapes[i].x};
+        showMap(frame, *m.view, m.ref, min, max, m.options);
+        lowest = std::max(lowest, max.y + insets[i].bottom);
+        x = max.x + insets[i].right;
+        if (i + 1 == maps.size()) break;
+        if (i < between.size()) {
+            const float w = large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, between[i].c_str()).x;
+            ImGui::GetWindowDrawList()->AddText(large, large->FontSize, {x + (operatorWidth(i) - w) / 2.0f, (min.y + max.y - large->FontSize) / 2.0f},
+                                                IM_COL32(30, 30, 30, 255), between[i].c_str());
+        }
+        x += operatorWidth(i);
+    }
+    return lowest;
+}
+
+HeatmapResult showMapInBox(LessonFrame& frame, ViewContext& view, const MatrixRef& ref, const Box& box, const HeatmapOptions& options) {
+    frame.report.figures.push_back(captionOf(view, ref, options));
+    return drawHeatmapInBox(view, ref, box.min, box.max, options);
+}
+
+HeatmapResult showMap(LessonFrame& frame, ViewContext& view, const MatrixRef& ref, ImVec2 cellsMin, ImVec2 cellsMax,
+                      const HeatmapOptions& options) {
+    frame.report.figures.push_back(captionOf(view, ref, options));
+    return drawHeatmap(view, ref, cellsMin, cellsMax, options);
+}
+
+void showChart(LessonFrame& frame, const Box& box, const RowChart& chart) {
+    frame.report.figures.push_back(chart.title);
+    drawRowChart(frame.ctx, box.min, box.max, chart);
+}
+
+std::optional<DrawnHeatmap> lastDrawn(const std::vector<DrawnHeatmap>& drawn, const MatrixRef& ref) {
+    for (auto it = drawn.rbegin(); it != drawn.rend(); ++it) {
+        if (it->matrix == ref) return *it;
+    }
+    return std::nullopt;
+}
+
+void outlineRow(const std::optional<DrawnHeatmap>& drawn, int row, ImU32 color) {
+    if (!drawn || row < 0 || row >= drawn->rows) return;
+    const float ch = (drawn->max.y - drawn->min.y) / static_cast<float>(drawn->rows);
+    const ImVec2 a{drawn->min.x - 2.0f, drawn->min.y + ch * static_cast<float>(row) - 1.0f};
+    const ImVec2 b{drawn->max.x + 2.0f, a.y + ch + 2.0f};
+    ImGui::GetWindowDrawList()->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.0f, 0, 5.0f);
+    ImGui::GetWindowDrawList()->AddRect(a, b, color, 0.0f, 0, 3.0f);
+}
+
+// [SECTION] Controls
+
+void sameLineIfFits(float width, float spacing) {
+    ImGui::SameLine(0.0f, spacing);
+    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
+float checkboxWidth(const char* label) {
+    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
+float buttonWidth(const char* label) { return ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x; }
+
+void headPicker(LessonFrame& frame) {
+    int& head = frame.ctx.state.head;
+    const int heads = frame.ctx.run.trace.dims.heads;
+    ImGui::PushID("lesson head");
+    if (ImGui::ArrowButton("previous", ImGuiDir_Left)) head = (head + heads - 1) % heads;
+    ImGui::SameLine();
+    const std::string label = "head " + std::to_string(head) + " of " + std::to_string(heads);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(headColor(head)));
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(label.c_str());
+    ImGui::PopStyleColor();
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("next", ImGuiDir_Right)) head = (head + 1) % heads;
+    ImGui::PopID();
+    frame.report.texts.push_back(label);
+}
+
+// [SECTION] Text
+
+void say(LessonFrame& frame, const std::string& text, Tone tone) {
+    frame.report.texts.push_back(text);
+    ImGui::PushFont(toneFont(frame.ctx, tone));
+    ImGui::PushStyleColor(ImGuiCol_Text, toneColor(tone));
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+}
+
+float sayAt(LessonFrame& frame, ImVec2 at, float width, const std::string& text, Tone tone) {
+    frame.report.texts.push_back(text);
+    ImFont* f = toneFont(frame.ctx, tone);
+    ImGui::GetWindowDrawList()->AddText(f, f->FontSize, at, ImGui::ColorConvertFloat4ToU32(toneColor(tone)), text.c_str(), nullptr, width);
+    return f->CalcTextSizeA(f->FontSize, FLT_MAX, width, text.c_str()).y;
+}
+
+void heading(LessonFrame& frame, const std::string& text) {
+    frame.report.texts.push_back(text);
+    ImGui::PushFont(font(frame.ctx.fonts.bold));
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopFont();
+}
+
+std::string scientific(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1e", value);
+    return text;
+}
+
+}  // namespace attnviz::ui

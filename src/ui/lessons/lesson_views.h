@@ -1,0 +1,23 @@
+// lesson_views.h — one function per lesson view, each in its own lesson_*.cpp, called by LessonPanel with the
+// area under the lesson's title. Each draws its controls (which edit AppState), its maps and charts, and its
+// plain-words explanation, all through lesson_scene.h so that what it shows is reported.
+//
+// They share nothing but lesson_scene.h; none computes the forward pass (controls that change the numbers
+// edit AppState::spec and App recomputes).
+#pragma once
+
+#include "ui/lessons/lesson_scene.h"
+
+namespace attnviz::ui {
+
+void drawMasksLesson(LessonFrame& frame);         // lesson_masks.cpp            seed 000
+void drawCrossLesson(LessonFrame& frame);         // lesson_cross.cpp            seed 003
+void drawFusedVsHeadsLesson(LessonFrame& frame);  // lesson_fused_vs_heads.cpp   seed 004
+void drawSlicingLesson(LessonFrame& frame);       // lesson_slicing.cpp          seed 002
+void drawRowByRowLesson(LessonFrame& frame);      // lesson_rows.cpp             seed 001
+void drawScalingLesson(LessonFrame& frame);       // lesson_scaling.cpp
+void drawPoolingLesson(LessonFrame& frame);       // lesson_pooling.cpp          seed 001
+void drawCostLesson(LessonFrame& frame);          // lesson_cost.cpp             seed 002
+void drawFreeDimsLesson(LessonFrame& frame);      // lesson_free_dims.cpp        seed 001/002
+
+}  // namespace attnviz::ui

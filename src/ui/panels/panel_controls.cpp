@@ -1,0 +1,177 @@
+// panel_controls.cpp — the left panel: the sentence (recomputed on every keystroke), size presets, d_model,
+// the head count (only values that divide d_model), seed, positional encoding, [CLS], the mask and what
+// softmax does with it, colormaps, and "Export PNG…".
+//
+// It edits AppState::spec and computes nothing itself: App sees the spec differ from the last one and recomputes.
+#include "ui/panels/panels.h"
+
+#include "core/attention.h"
+#include "ui/session/session_menu.h"
+
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace attnviz::ui {
+namespace {
+
+struct Preset {
+    const char* name;
+    int dModel;
+    int heads;
+};
+constexpr std::array<Preset, 4> kPresets{{{"tiny", 8, 2}, {"small", 64, 8}, {"paper", 512, 8}, {"GPT-2", 768, 12}}};
+
+const ImVec4 kErrorColor{0.75f, 0.1f, 0.1f, 1.0f};
+const ImVec4 kHintColor{0.35f, 0.35f, 0.35f, 1.0f};
+
+void heading(const Fonts& fonts, const char* text) {
+    ImGui::Spacing();
+    ImGui::PushFont(font(fonts.bold));
+    ImGui::TextUnformatted(text);
+    ImGui::PopFont();
+}
+
+// The valid head count nearest to `wanted` (the largest not above it, else the smallest).
+int nearestValidHeads(int dModel, int wanted) {
+    const std::vector<int> valid = core::validHeadCounts(dModel);
+    int best = valid.front();
+    for (int h : valid) {
+        if (h <= wanted) best = h;
+    }
+    return best;
+}
+
+void sentenceField(AppState& state, const RunStatus& status) {
+    auto& sentences = state.spec.sentences;
+    const auto index = static_cast<std::size_t>(std::clamp(state.batch, 0, static_cast<int>(sentences.size()) - 1));
+    if (state.focusSentence) {
+        ImGui::SetKeyboardFocusHere();
+        state.focusSentence = false;
+    }
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    ImGui::InputText("##sentence", &sentences[index]);
+    if (!status.error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+        ImGui::TextWrapped("%s", status.error.c_str());
+        ImGui::PopStyleColor();
+    } else if (status.run != nullptr) {
+        const auto& tokens = status.run->tokens.at(static_cast<std::size_t>(std::clamp(state.batch, 0, status.run->trace.batch - 1)));
+        ImGui::TextColored(kHintColor, "%zu tokens%s", tokens.size(), status.computing ? " · computing…" : "");
+    } else if (status.computing) {
+        ImGui::TextColored(kHintColor, "computing…");
+    }
+}
+
+void sizeControls(AppState& state, const RunStatus& status, float scale) {
+    core::AttentionConfig& a = state.spec.attention;
+    const float buttonWidth = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2.0f;
+    for (std::size_t i = 0; i < kPresets.size(); ++i) {
+        const Preset& p = kPresets[i];
+        const bool active = a.dModel == p.dModel && a.heads == p.heads;
+        const std::string label = std::string(p.name) + " " + std::to_string(p.dModel) + "/" + std::to_string(p.heads);
+        if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (ImGui::Button(label.c_str(), {buttonWidth, 0.0f})) {
+            a.dModel = p.dModel;
+            a.heads = p.heads;
+        }
+        if (active) ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("d_model = %d, h = %d heads (%s)", p.dModel, p.heads, p.name);
+        if (i % 2 == 0) ImGui::SameLine();
+    }
+    const float fieldWidth = std::round(120.0f * scale);
+    ImGui::SetNextItemWidth(fieldWidth);
+    if (ImGui::InputInt("d_model", &a.dModel, 8, 64)) {
+        a.dModel = std::clamp(a.dModel, 1, core::kMaxDModel);
+        a.heads = nearestValidHeads(a.dModel, a.heads);
+    }
+    ImGui::SetNextItemWidth(fieldWidth);
+    if (ImGui::BeginCombo("heads h", std::to_string(a.heads).c_str())) {
+        for (int h : core::validHeadCounts(a.dModel)) {
+            if (ImGui::Selectable(std::to_string(h).c_str(), h == a.heads)) a.heads = h;
+        }
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Only head counts that divide d_model, so that d_k = d_model / h is whole.");
+    if (status.run != nullptr && a.dK == 0) {
+        ImGui::TextColored(kHintColor, "d_k = d_model / h = %d", status.run->trace.dims.dK);
+    } else if (status.run != nullptr) {
+        ImGui::TextColored(kHintColor, "d_k = %d, d_v = %d (set freely)", status.run->trace.dims.dK, status.run->trace.dims.dV);
+    }
+}
+
+template <typename Enum, std::size_t N>
+void enumCombo(const char* label, Enum& value, const std::array<std::pair<Enum, const char*>, N>& choices, float width) {
+    const char* current = choices.front().second;
+    for (const auto& [v, name] : choices) {
+        if (v == value) current = name;
+    }
+    ImGui::SetNextItemWidth(width);
+    if (ImGui::BeginCombo(label, current)) {
+        for (const auto& [v, name] : choices) {
+            if (ImGui::Selectable(name, v == value)) value = v;
+        }
+        ImGui::EndCombo();
+    }
+}
+
+void optionControls(AppState& state, float scale) {
+    core::ModelSpec& spec = state.spec;
+    const float width = std::round(120.0f * scale);
+    ImGui::SetNextItemWidth(width);
+    const std::uint64_t step = 1;
+    ImGui::InputScalar("seed", ImGuiDataType_U64, &spec.seed, &step);
+    ImGui::Checkbox("positional encoding", &spec.positional);
+    ImGui::Checkbox("[CLS] first", &spec.prependCls);
+    using core::MaskKind;
+    enumCombo("mask", spec.attention.mask,
+                         std::array<std::pair<MaskKind, const char*>, 4>{{{MaskKind::None, "none"}, {MaskKind::Padding, "padding"},
+                                                                          {MaskKind::Causal, "causal"}, {MaskKind::Both, "both"}}},
+                         width);
+    using core::MaskFill;
+    enumCombo("fill", spec.attention.fill,
+                         std::array<std::pair<MaskFill, const char*>, 2>{{{MaskFill::MinusBillion, "−1e9"}, {MaskFill::MinusInfinity, "−∞"}}},
+                         width);
+    using core::SoftmaxMode;
+    enumCombo("softmax", spec.attention.softmax,
+                         std::array<std::pair<SoftmaxMode, const char*>, 2>{{{SoftmaxMode::Safe, "safe"}, {SoftmaxMode::PyTorch, "as PyTorch"}}},
+                         width);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("What softmax does with a row whose every key is masked:\nsafe → zeros; as PyTorch → uniform with −1e9, NaN with −∞.");
+    }
+}
+
+void viewControls(AppState& state, const RunStatus& status, float scale) {
+    const float width = std::round(120.0f * scale);
+    using colormap::Colormap;
+    enumCombo("probabilities", state.sequential,
+              std::array<std::pair<Colormap, const char*>, 3>{{{Colormap::Viridis, "viridis"}, {Colormap::Cividis, "cividis"}, {Colormap::Magma, "magma"}}},
+              width);
+    enumCombo("signed values", state.diverging,
+              std::array<std::pair<Colormap, const char*>, 2>{{{Colormap::Coolwarm, "coolwarm"}, {Colormap::RdBu, "RdBu"}}}, width);
+    ImGui::Checkbox("numbers in cells", &state.showValues);
+    if (status.run != nullptr && status.run->trace.batch > 1) {
+        ImGui::SetNextItemWidth(width);
+        ImGui::SliderInt("sentence shown", &state.batch, 0, status.run->trace.batch - 1);
+    }
+}
+
+}  // namespace
+
+void drawControls(AppState& state, const RunStatus& status, const Fonts& fonts, float scale) {
+    heading(fonts, "Sentence");
+    sentenceField(state, status);
+    heading(fonts, "Sizes");
+    sizeControls(state, status, scale);
+    heading(fonts, "Inputs");
+    optionControls(state, scale);
+    drawWeightsAndEdits(state);
+    heading(fonts, "View");
+    viewControls(state, status, scale);
+    ImGui::Spacing();
+    if (!state.status.empty()) ImGui::TextWrapped("%s", state.status.c_str());
+}
+
+}  // namespace attnviz::ui

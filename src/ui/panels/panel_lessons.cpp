@@ -1,0 +1,111 @@
+// panel_lessons.cpp — the Questions bar and the frame around the open lesson. See panel_lessons.h.
+#include "ui/panels/panel_lessons.h"
+
+#include "ui/lessons/lesson_catalog.h"
+#include "ui/lessons/lesson_views.h"
+
+#include <cmath>
+
+namespace attnviz::ui {
+namespace {
+
+void lessonButton(AppState& state, const LessonInfo& info) {
+    const bool open = state.lesson.open == info.id;
+    if (open) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::Button(std::string(info.label).c_str())) openLesson(state, info.id);
+    if (open) ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%s\n(%s · stage %d %s)", std::string(info.question).c_str(), std::string(info.source).c_str(),
+                          static_cast<int>(info.home), std::string(core::stage(info.home).title).c_str());
+    }
+}
+
+void drawLessonView(Lesson lesson, LessonFrame& frame) {
+    switch (lesson) {
+        case Lesson::Masks: drawMasksLesson(frame); break;
+        case Lesson::Cross: drawCrossLesson(frame); break;
+        case Lesson::FusedVsHeads: drawFusedVsHeadsLesson(frame); break;
+        case Lesson::Slicing: drawSlicingLesson(frame); break;
+        case Lesson::RowByRow: drawRowByRowLesson(frame); break;
+        case Lesson::Scaling: drawScalingLesson(frame); break;
+        case Lesson::Pooling: drawPoolingLesson(frame); break;
+        case Lesson::Cost: drawCostLesson(frame); break;
+        case Lesson::FreeDims: drawFreeDimsLesson(frame); break;
+        case Lesson::None: break;
+    }
+}
+
+// The question in large type, then what the lesson belongs to and what opening it changed; Export and Close
+// at the right.
+void header(LessonFrame& frame, const LessonInfo& info) {
+    AppState& state = frame.ctx.state;
+    const float buttonsWidth = ImGui::CalcTextSize("Export PNG…  Close ✕").x + 4.0f * ImGui::GetStyle().FramePadding.x +
+                               ImGui::GetStyle().ItemSpacing.x;
+    const float right = ImGui::GetWindowContentRegionMax().x, top = ImGui::GetCursorPosY();
+    ImGui::PushFont(font(frame.ctx.fonts.large));
+    ImGui::PushTextWrapPos(right - buttonsWidth - ImGui::GetStyle().ItemSpacing.x);
+    ImGui::TextWrapped("%s", std::string(info.question).c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopFont();
+    frame.report.texts.emplace_back(info.question);
+    const ImVec2 below = ImGui::GetCursorPos();
+    ImGui::SetCursorPos({right - buttonsWidth, top});
+    ImGui::BeginDisabled(!state.exportPng);
+    if (ImGui::Button("Export PNG…")) {
+        state.exportAllStages = false;
+        state.openExportDialog = true;
+    }
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        ImGui::SetTooltip("Exports stage %d (%s) with this lesson's inputs, like File → Export this stage.", static_cast<int>(info.home),
+                          std::string(core::stage(info.home).title).c_str());
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Close ✕")) closeLesson(state);
+    ImGui::SetCursorPos(below);
+    say(frame, std::string(info.source) + " · stage " + std::to_string(static_cast<int>(info.home)) + " " +
+                   std::string(core::stage(info.home).title) + " is marked on the timeline; click any stage to leave.", Tone::Dim);
+    if (!state.lesson.setupNote.empty()) say(frame, state.lesson.setupNote, Tone::Point);
+    ImGui::Spacing();
+}
+
+}  // namespace
+
+void LessonPanel::drawBar(AppState& state, const Fonts& fonts, float scale) {
+    report_ = {};
+    if (state.lesson.open != Lesson::None && state.stage != lessonInfo(state.lesson.open).home) closeLesson(state);
+    const float height = ImGui::GetFrameHeight() + std::round(6.0f * scale);
+    ImGui::BeginChild("questions", {0.0f, height}, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    ImGui::AlignTextToFramePadding();
+    ImGui::PushFont(font(fonts.bold));
+    ImGui::TextUnformatted("Questions learners ask:");
+    ImGui::PopFont();
+    for (const LessonInfo& info : lessons()) {
+        ImGui::SameLine();
+        lessonButton(state, info);
+    }
+    ImGui::EndChild();
+}
+
+void LessonPanel::draw(ViewContext& ctx) {
+    const Lesson lesson = ctx.state.lesson.open;
+    if (lesson == Lesson::None) return;
+    report_.lesson = lesson;
+    int& pending = ctx.state.lesson.pendingBatch;
+    if (pending >= 0 && pending < ctx.run.trace.batch) {
+        ctx.state.batch = pending;
+        pending = -1;
+    }
+    scratch_.reset();
+    scratchDrawn_.clear();
+    LessonFrame frame{ctx, derived_, report_, scratch_, scratchDrawn_, noExplanation_};
+    header(frame, lessonInfo(lesson));
+    drawLessonView(lesson, frame);
+    // When the maps did not fit (a small window), the content reaches down to their bottom and the child scrolls.
+    if (frame.contentBottom > ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y + 0.5f) {
+        ImGui::SetCursorScreenPos({ImGui::GetWindowPos().x, frame.contentBottom - 1.0f});
+        ImGui::Dummy({1.0f, 1.0f});
+    }
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,93 @@
+// panel_menu.cpp — the menu bar (File: sessions and weights, export, quit; Edit: undo, redo, reset edits — the
+// session items live in panel_session.cpp; View: panels, heads, numbers; Help: keys) and the "Export PNG" dialog.
+// Exporting itself is the app's hook (AppState::exportPng, wired to src/export); without one the items say so
+// instead of failing.
+#include "ui/panels/panels.h"
+#include "ui/session/session_menu.h"
+
+#include <imgui_stdlib.h>
+
+namespace attnviz::ui {
+namespace {
+
+constexpr const char* kExportDialog = "Export PNG";
+
+void keysHelp() {
+    ImGui::TextUnformatted("← / →     previous / next stage");
+    ImGui::TextUnformatted("Home/End  first / last stage");
+    ImGui::TextUnformatted("1 – 9     focus head 1 – 9 (head 0 – 8)");
+    ImGui::TextUnformatted("A         all heads / focused head");
+    ImGui::TextUnformatted("Space     autoplay");
+    ImGui::TextUnformatted("click     pin a cell in the inspector; Esc releases it");
+    ImGui::TextUnformatted("Ctrl+L    edit the sentence");
+    ImGui::TextUnformatted("Ctrl+Z    undo; Ctrl+Y or Ctrl+Shift+Z redo");
+    ImGui::TextUnformatted("Ctrl+O    open a session; Ctrl+S save; Ctrl+Shift+S save as");
+    ImGui::TextUnformatted("double-click  type a value into a cell of X, W^Q, W^K, W^V, W^O");
+}
+
+void exportDialog(AppState& state, const RunStatus& status) {
+    if (state.openExportDialog) {
+        ImGui::OpenPopup(kExportDialog);
+        state.openExportDialog = false;
+    }
+    if (!ImGui::BeginPopupModal(kExportDialog, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    if (ImGui::RadioButton("this stage", !state.exportAllStages)) state.exportAllStages = false;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("every stage", state.exportAllStages)) state.exportAllStages = true;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 28.0f);
+    ImGui::InputText("folder", &state.exportDirectory);
+    if (ImGui::Button("Export") && status.run != nullptr) {
+        const ExportRequest request{state.exportAllStages, state.stage, state.head, state.batch, state.exportDirectory,
+                                    state.sequential, state.diverging};
+        state.status = state.exportPng(*status.run, request);
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+}
+
+void fileMenu(AppState& state, const RunStatus& status) {
+    if (!ImGui::BeginMenu("File")) return;
+    drawSessionFileItems(state);
+    const bool canExport = static_cast<bool>(state.exportPng) && status.run != nullptr;
+    if (ImGui::MenuItem("Export this stage as PNG…", nullptr, false, canExport)) {
+        state.exportAllStages = false;
+        state.openExportDialog = true;
+    }
+    if (ImGui::MenuItem("Export every stage as PNG…", nullptr, false, canExport)) {
+        state.exportAllStages = true;
+        state.openExportDialog = true;
+    }
+    if (!state.exportPng) ImGui::TextDisabled("(PNG export is not part of this build)");
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) state.quitRequested = true;
+    ImGui::EndMenu();
+}
+
+void viewMenu(AppState& state) {
+    if (!ImGui::BeginMenu("View")) return;
+    ImGui::MenuItem("Controls", nullptr, &state.showControls);
+    ImGui::MenuItem("Heads, token lines and inspector", nullptr, &state.showSidePanel);
+    ImGui::MenuItem("All heads", "A", &state.allHeads);
+    ImGui::MenuItem("Numbers in cells", nullptr, &state.showValues);
+    ImGui::EndMenu();
+}
+
+}  // namespace
+
+void drawMenuBar(AppState& state, const RunStatus& status) {
+    if (ImGui::BeginMenuBar()) {
+        fileMenu(state, status);
+        drawEditMenu(state);
+        viewMenu(state);
+        if (ImGui::BeginMenu("Help")) {
+            keysHelp();
+            ImGui::EndMenu();
+        }
+        ImGui::EndMenuBar();
+    }
+    exportDialog(state, status);
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,78 @@
+// panel_session.cpp — the session's menu items, and the controls panel's weights and edits lines. See
+// session_menu.h.
+#include "ui/session/session_menu.h"
+
+#include "ui/session/session_actions.h"
+
+#include <imgui.h>
+
+#include <string>
+
+namespace attnviz::ui {
+namespace {
+
+void recentMenu(AppState& state) {
+    if (!ImGui::BeginMenu("Open Recent", !state.session.recent.empty())) return;
+    for (const std::filesystem::path& file : state.session.recent) {
+        if (ImGui::MenuItem(file.filename().string().c_str(), nullptr)) {
+            state.session.request = SessionRequest::OpenRecent;
+            state.session.requestPath = file;
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", file.string().c_str());
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Clear the list")) state.session.recent.clear();
+    ImGui::EndMenu();
+}
+
+}  // namespace
+
+void drawSessionFileItems(AppState& state) {
+    SessionRequest& request = state.session.request;
+    if (ImGui::MenuItem("Open…", "Ctrl+O")) request = SessionRequest::Open;
+    recentMenu(state);
+    if (ImGui::MenuItem("Save", "Ctrl+S")) request = SessionRequest::Save;
+    if (ImGui::MenuItem("Save As…", "Ctrl+Shift+S")) request = SessionRequest::SaveAs;
+    ImGui::Separator();
+    if (ImGui::MenuItem("Load weights…")) request = SessionRequest::LoadWeights;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("A folder of w_q.npy … w_o.npy, optional biases, embeddings.npy + vocab.txt\n(docs/loading-weights.md)");
+    const bool trained = state.session.weightFiles.hasWeights() || state.session.weightFiles.hasEmbeddings();
+    if (ImGui::MenuItem("Use seeded weights", nullptr, false, trained)) useSeededWeights(state);
+    ImGui::Separator();
+}
+
+void drawEditMenu(AppState& state) {
+    if (!ImGui::BeginMenu("Edit")) return;
+    const SessionState& s = state.session;
+    const std::string undo = s.undoLabel.empty() ? "Undo" : "Undo " + s.undoLabel;
+    const std::string redo = s.redoLabel.empty() ? "Redo" : "Redo " + s.redoLabel;
+    if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, !s.undoLabel.empty())) state.session.request = SessionRequest::Undo;
+    if (ImGui::MenuItem(redo.c_str(), "Ctrl+Y", false, !s.redoLabel.empty())) state.session.request = SessionRequest::Redo;
+    ImGui::Separator();
+    const std::size_t edits = state.spec.cellEdits.size();
+    const std::string reset = "Reset edits (" + std::to_string(edits) + (edits == 1 ? " cell)" : " cells)");
+    if (ImGui::MenuItem(reset.c_str(), nullptr, false, !state.spec.cellEdits.empty())) state.spec.cellEdits.clear();
+    ImGui::TextDisabled("Double-click a cell of X, W^Q, W^K, W^V or W^O to type a value.");
+    ImGui::EndMenu();
+}
+
+void drawWeightsAndEdits(AppState& state) {
+    const std::string folder = weightsFolderName(state.session.weightFiles);
+    if (folder.empty()) {
+        ImGui::TextDisabled("weights: seeded (seed %llu)", static_cast<unsigned long long>(state.spec.seed));
+    } else {
+        ImGui::Text("weights: %s", folder.c_str());
+        if (ImGui::IsItemHovered()) {
+            const io::WeightFiles& files = state.session.weightFiles;
+            ImGui::SetTooltip("%s", (files.hasWeights() ? files.wq : files.embeddings).parent_path().string().c_str());
+        }
+        if (ImGui::SmallButton("use seeded weights")) useSeededWeights(state);
+    }
+    const std::size_t edits = state.spec.cellEdits.size();
+    if (edits == 0) return;
+    ImGui::Text("%zu typed-in %s", edits, edits == 1 ? "cell" : "cells");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("reset")) state.spec.cellEdits.clear();
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,118 @@
+// panel_stage_text.cpp — under the matrices: the stage's formula, its PyTorch line (Annotated Transformer
+// style) and its NumPy equivalent with this run's shapes substituted, each copyable, the plain explanation, and the teaching point this stage makes
+// with this run's numbers (seeds 000–004: shapes, heads see all of X, cost per head, masks broadcast).
+// The texts come from core::stages(); this file only adds the numbers.
+#include "ui/panels/panels.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace attnviz::ui {
+namespace {
+
+using core::StageId;
+
+// 10816 → "10,816".
+std::string number(long long value) {
+    const std::string digits = std::to_string(value);
+    std::string grouped;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
+        grouped += digits[i];
+    }
+    return grouped;
+}
+
+std::string maskNote(const core::Trace& t) {
+    switch (t.mask) {
+        case core::MaskKind::None: return "No mask in this run: choose padding or causal under Inputs.";
+        case core::MaskKind::Padding:
+            return "Padding mask b × 1 × 1 × l = " + t[core::TensorId::Mask].shapeString() +
+                   ": one row, broadcast to every head and every query (PyTorch broadcasting).";
+        case core::MaskKind::Causal: case core::MaskKind::Both:
+            return "Causal mask b × 1 × l × l = " + t[core::TensorId::Mask].shapeString() +
+                   ": a row per query, broadcast to every head. " + std::to_string(t.fullyMaskedRowCount()) + " rows are fully masked.";
+    }
+    return {};
+}
+
+// One sentence with this run's numbers for the stage's teaching point.
+std::string teachingNote(const core::ModelRun& run, StageId stage) {
+    const core::Trace& t = run.trace;
+    const core::Dimensions& d = t.dims;
+    const long long l = t.queryLength;
+    switch (stage) {
+        case StageId::Tokens:
+            return "b = " + std::to_string(t.batch) + " sentence(s), l = " + std::to_string(l) + " tokens" + (run.spec.prependCls ? ", [CLS] first." : ".");
+        case StageId::Embed:
+            return "X is l × d_model = " + std::to_string(l) + " × " + std::to_string(d.dModel) + ": one row of d_model numbers per token.";
+        case StageId::Project:
+            return "W^Q is d_model × h·d_k = " + std::to_string(d.dModel) + " × " + std::to_string(d.heads * d.dK) + ": h = " +
+                   std::to_string(d.heads) + " blocks of d_k = " + std::to_string(d.dK) + " columns side by side, one per head (seed 004).";
+        case StageId::SplitHeads: {
+            char diff[32];
+            std::snprintf(diff, sizeof diff, "%.2g", static_cast<double>(t.perHeadMaxDifference));
+            return "Every head saw all of X: computing each Q_i with its own d_model × d_k = " + std::to_string(d.dModel) + " × " +
+                   std::to_string(d.dK) + " matrix W_i^Q gives the same numbers (largest difference " + diff + ").";
+        }
+        case StageId::Scores: {
+            const long long lk = t.keyLength;
+            const std::string lengths = t.cross ? "l_q · l_k" : "l²";
+            const std::string numbers = t.cross ? std::to_string(l) + " · " + std::to_string(lk) : std::to_string(l) + "²";
+            return "Cost: h · " + lengths + " · d_k = " + std::to_string(d.heads) + " · " + numbers + " · " + std::to_string(d.dK) + " = " +
+                   number(d.heads * l * lk * d.dK) + " multiply-adds, the same as one head of width d_model: " + lengths +
+                   " · d_model = " + number(l * lk * d.dModel) + ".";
+        }
+        case StageId::Scale: {
+            char scale[32];
+            std::snprintf(scale, sizeof scale, "%.4g", static_cast<double>(d.scale));
+            return "Scale = 1/√d_k = 1/√" + std::to_string(d.dK) + " = " + scale + ". Both maps use the same colors per value, so the shrink shows.";
+        }
+        case StageId::Mask: return maskNote(t);
+        case StageId::Softmax: return "Every row of A_i sums to 1 (the row Σ column); masked keys get weight 0.";
+        case StageId::WeightedSum:
+            return "Z_i is l × d_v = " + std::to_string(l) + " × " + std::to_string(d.dV) + " for each of the h = " + std::to_string(d.heads) + " heads.";
+        case StageId::Concat:
+            return "h · d_v = " + std::to_string(d.heads) + " · " + std::to_string(d.dV) + " = " + std::to_string(d.heads * d.dV) +
+                   " columns: d_model again. Nothing is computed here, only moved.";
+        case StageId::Output:
+            return "O is l × d_model = " + std::to_string(l) + " × " + std::to_string(d.dModel) + ", the shape of X, so attention layers stack.";
+        case StageId::Count: break;
+    }
+    return {};
+}
+
+// The code panel: a "Copy" button, the language, and the line in the monospace font (issue 5, item 10).
+void drawCodeLine(const char* language, const std::string& code, ViewContext& ctx) {
+    ImGui::PushID(language);
+    if (ImGui::SmallButton("Copy")) {
+        ImGui::SetClipboardText(code.c_str());
+        ctx.state.status = std::string(language) + " line copied to the clipboard.";
+    }
+    ImGui::PopID();
+    ImGui::SameLine();
+    ImGui::TextDisabled("%-7s", language);
+    ImGui::SameLine();
+    ImGui::PushFont(font(ctx.fonts.mono));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.15f, 0.35f, 0.15f, 1.0f));
+    ImGui::TextWrapped("%s", code.c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+}
+
+}  // namespace
+
+void drawStageText(ViewContext& ctx) {
+    const core::Stage& stage = core::stage(ctx.state.stage);
+    ImGui::PushFont(font(ctx.fonts.large));
+    ImGui::TextUnformatted(std::string(stage.formula).c_str());
+    ImGui::PopFont();
+    drawCodeLine("PyTorch", core::substituteShapes(stage.pytorch, ctx.run.trace), ctx);
+    drawCodeLine("NumPy", core::substituteShapes(stage.numpy, ctx.run.trace), ctx);
+    ImGui::TextWrapped("%s", std::string(stage.explanation).c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.1f, 0.3f, 0.6f, 1.0f));
+    ImGui::TextWrapped("%s", teachingNote(ctx.run, ctx.state.stage).c_str());
+    ImGui::PopStyleColor();
+}
+
+}  // namespace attnviz::ui

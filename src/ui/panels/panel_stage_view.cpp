@@ -1,0 +1,517 @@
+// panel_stage_view.cpp — the centre of the window: the current stage's matrices, laid out so the algebra
+// shows. Products use the textbook layout (left operand beside the result, right operand above it), so the
+// row of X and the column of W^Q that make a cell of Q sit on the same line and column as that cell:
+//
+//                 ┌ W^Q ┐
+//       ┌ X ┐     └─────┘
+//       └───┘     ┌ Q ──┐
+//                 └─────┘
+//
+// One function per stage; each gets the free rectangle and places heatmaps with the heatmap_view widget.
+// Does not explain cells (panel_inspector.cpp) or print the stage's text (panel_stage_text.cpp).
+#include "ui/views/drawing.h"
+#include "ui/views/heatmap_view.h"
+#include "ui/views/matrix_info.h"
+#include "ui/panels/panels.h"
+#include "ui/views/row_chart.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnviz::ui {
+namespace {
+
+using core::StageId;
+using core::TensorId;
+
+constexpr int kMaxTiles = 16;  // heads drawn side by side; more would be slivers
+constexpr ImU32 kText = IM_COL32(30, 30, 30, 255);
+constexpr ImU32 kHint = IM_COL32(90, 90, 90, 255);
+
+MatrixRef traceRef(TensorId tensor, int head = 0) { return {MatrixSource::Trace, tensor, head}; }
+
+float gapOf(const ViewContext& ctx) { return std::round(18.0f * ctx.scale); }
+
+// `wrapWidth` > 0 wraps the text to that width (a width, not an x coordinate).
+void text(ImFont* f, ImVec2 at, ImU32 color, const std::string& s, float wrapWidth = 0.0f) {
+    ImGui::GetWindowDrawList()->AddText(f, f->FontSize, at, color, s.c_str(), nullptr, wrapWidth);
+}
+
+// [SECTION] Product layout
+
+struct Operand {
+    MatrixRef ref;
+    HeatmapOptions options;
+};
+
+// result = left · top, in the textbook layout; `formula` goes in the empty top-left corner.
+void drawProduct(ViewContext& ctx, const Box& box, Operand left, Operand top, Operand result, const std::string& formula,
+                 const std::string& hint) {
+    const ImVec2 ls = displayShape(ctx, left.ref, left.options.transposed), rs = displayShape(ctx, result.ref, result.options.transposed);
+    const float m = ls.x, k = ls.y, n = rs.y;
+    result.options.rowLabels = result.options.colLabels = false;  // they line up with left's rows and top's columns
+    const Insets li = heatmapInsets(ctx, left.ref, left.options), ti = heatmapInsets(ctx, top.ref, top.options),
+                 ri = heatmapInsets(ctx, result.ref, result.options);
+    const float gap = gapOf(ctx);
+    const float rightLeft = std::max(ti.left, ri.left), rightRight = std::max(ti.right, ri.right);
+    const float budgetW = box.width() - (li.left + li.right + gap + rightLeft + rightRight);
+    const float budgetH = box.height() - (ti.top + ti.bottom + gap + ri.top + std::max(li.bottom, ri.bottom));
+    const float maxCell = kMaxCell * ctx.scale, rowTarget = (ctx.fonts.small ? ctx.fonts.small->FontSize : ImGui::GetFontSize()) + 5.0f;
+    const float cw = std::min(budgetW / (k + n), maxCell);
+    const float uniform = std::min(cw, budgetH / (k + m));
+    float chm = uniform, chk = uniform;
+    if (uniform < rowTarget) {  // token rows need room for their labels; the weights' rows give it up
+        chm = std::min({std::max(uniform, rowTarget), budgetH * 0.55f / m, maxCell});
+        chk = std::clamp((budgetH - m * chm) / k, 0.05f, maxCell);  // below a pixel the renderer pools rows
+    }
+    const float xL = box.min.x + li.left, xR = xL + k * cw + li.right + gap + rightLeft;
+    const float yT = box.min.y + ti.top;
+    const float yR = std::max(yT + k * chk + ti.bottom + gap + ri.top, box.min.y + li.top);
+    drawHeatmap(ctx, top.ref, {xR, yT}, {xR + n * cw, yT + k * chk}, top.options);
+    drawHeatmap(ctx, left.ref, {xL, yR}, {xL + k * cw, yR + m * chm}, left.options);
+    drawHeatmap(ctx, result.ref, {xR, yR}, {xR + n * cw, yR + m * chm}, result.options);
+
+    const float cornerWidth = xR - rightLeft - gap - box.min.x;
+    ImFont* large = font(ctx.fonts.large);
+    text(large, box.min, kText, formula, cornerWidth);
+    const float formulaHeight = large->CalcTextSizeA(large->FontSize, FLT_MAX, cornerWidth, formula.c_str()).y;
+    text(font(ctx.fonts.regular), {box.min.x, box.min.y + formulaHeight + 6.0f}, kHint, hint, cornerWidth);
+}
+
+// [SECTION] Head tiles
+
+// Heads of `tensor` side by side, one shared colorbar at the right end, row labels on the first only.
+void drawHeadTiles(ViewContext& ctx, const Box& box, TensorId tensor, bool rowLabels, bool colLabels) {
+    const int heads = std::min(ctx.run.trace.dims.heads, kMaxTiles);
+    const auto options = [&](int head) {
+        HeatmapOptions o;
+        o.title = TitleStyle::Compact;
+        o.rowLabels = rowLabels && head == 0;
+        o.colLabels = colLabels;
+        o.colorbar = head == heads - 1 ? ColorbarSide::Right : ColorbarSide::None;
+        o.headBlocks = false;
+        o.frameHead = head;
+        return o;
+    };
+    const Insets first = heatmapInsets(ctx, traceRef(tensor, 0), options(0));
+    const Insets last = heatmapInsets(ctx, traceRef(tensor, heads - 1), options(heads - 1));
+    const ImVec2 shape = displayShape(ctx, traceRef(tensor, 0), false);
+    const float gap = std::round(12.0f * ctx.scale), maxCell = kMaxCell * ctx.scale;
+    const float availW = box.width() - first.left - last.right - gap * static_cast<float>(heads - 1);
+    float cw = std::min(availW / (static_cast<float>(heads) * shape.y), maxCell);
+    float ch = std::min((box.height() - first.top) / shape.x, maxCell);
+    cw = std::min(cw, 4.0f * ch);
+    ch = std::min(ch, 4.0f * cw);
+    float x = box.min.x + first.left;
+    for (int head = 0; head < heads; ++head) {
+        const ImVec2 min{x, box.min.y + first.top};
+        drawHeatmap(ctx, traceRef(tensor, head), min, {min.x + cw * shape.y, min.y + ch * shape.x}, options(head));
+        x += cw * shape.y + gap;
+    }
+    if (heads < ctx.run.trace.dims.heads) {
+        text(font(ctx.fonts.small), {box.min.x, box.max.y - ImGui::GetFontSize()}, kHint,
+             "(the first " + std::to_string(heads) + " of " + std::to_string(ctx.run.trace.dims.heads) + " heads)");
+    }
+}
+
+// Every head's map of `tensor` in a grid; clicking one focuses it.
+void drawAllHeads(ViewContext& ctx, const Box& box, TensorId tensor) {
+    const int heads = ctx.run.trace.dims.heads;
+    const ImVec2 shape = displayShape(ctx, traceRef(tensor, 0), false);
+    int bestColumns = 1;
+    float bestCell = 0.0f;
+    for (int columns = 1; columns <= heads; ++columns) {  // the column count that gives the biggest cells
+        const int rows = (heads + columns - 1) / columns;
+        const float cell = std::min(box.width() / (static_cast<float>(columns) * (shape.y + 2.0f)),
+                                    box.height() / (static_cast<float>(rows) * (shape.x + 3.0f)));
+        if (cell > bestCell) bestCell = cell, bestColumns = columns;
+    }
+    const int rows = (heads + bestColumns - 1) / bestColumns;
+    const ImVec2 slot{box.width() / static_cast<float>(bestColumns), box.height() / static_cast<float>(rows)};
+    for (int head = 0; head < heads; ++head) {
+        HeatmapOptions o;
+        o.title = TitleStyle::Compact;
+        o.rowLabels = head % bestColumns == 0 && bestCell >= 8.0f;
+        o.colLabels = false;
+        o.colorbar = ColorbarSide::None;
+        o.frameHead = head;
+        o.emphasized = head == ctx.state.head;
+        o.pinOnClick = false;
+        const ImVec2 min{box.min.x + slot.x * static_cast<float>(head % bestColumns), box.min.y + slot.y * static_cast<float>(head / bestColumns)};
+        const HeatmapResult r = drawHeatmapInBox(ctx, traceRef(tensor, head), min, {min.x + slot.x - 8.0f, min.y + slot.y - 8.0f}, o);
+        if (r.clicked) {
+            ctx.state.head = head;
+            ctx.state.allHeads = false;
+        }
+    }
+}
+
+// [SECTION] Stages
+
+HeatmapOptions full() { return {}; }
+
+HeatmapOptions withColorbarBelow() {
+    HeatmapOptions o;
+    o.colorbar = ColorbarSide::Below;
+    return o;
+}
+
+void tokensView(ViewContext& ctx, Box box) {
+    ImDrawList& list = *ImGui::GetWindowDrawList();
+    ImFont* large = font(ctx.fonts.large);
+    ImFont* small = font(ctx.fonts.small);
+    const float pad = std::round(10.0f * ctx.scale), gap = std::round(10.0f * ctx.scale);
+    ImVec2 at = box.min;
+    for (int b = 0; b < ctx.run.trace.batch; ++b) {
+        const auto& tokens = ctx.run.tokens[static_cast<std::size_t>(b)];
+        if (ctx.run.trace.batch > 1) {
+            text(font(ctx.fonts.bold), at, kText, "sentence " + std::to_string(b));
+            at.y += ImGui::GetFontSize() + 4.0f;
+        }
+        for (int i = 0; i < ctx.run.trace.keyLength; ++i) {
+            const bool padding = i >= static_cast<int>(tokens.size());
+            const std::string token = padding ? "<pad>" : tokens[static_cast<std::size_t>(i)];
+            const float w = std::max(large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, token.c_str()).x, 2.0f * large->FontSize) + 2.0f * pad;
+            const float h = large->FontSize + small->FontSize + 2.0f * pad;
+            if (at.x + w > box.max.x) at = {box.min.x, at.y + h + gap};
+            const ImU32 fill = padding ? IM_COL32(225, 225, 225, 255) : token == core::kClsToken ? IM_COL32(255, 236, 200, 255) : IM_COL32(225, 236, 252, 255);
+            list.AddRectFilled(at, {at.x + w, at.y + h}, fill, 6.0f);
+            list.AddRect(at, {at.x + w, at.y + h}, IM_COL32(40, 100, 200, 255), 6.0f, 0, 1.5f);
+            const float tw = large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, token.c_str()).x;
+            text(large, {at.x + (w - tw) / 2.0f, at.y + pad}, padding ? kHint : kText, token);
+            const std::string index = std::to_string(i);
+            text(small, {at.x + (w - small->CalcTextSizeA(small->FontSize, FLT_MAX, 0.0f, index.c_str()).x) / 2.0f, at.y + pad + large->FontSize}, kHint, index);
+            at.x += w + gap;
+        }
+        at = {box.min.x, at.y + large->FontSize + small->FontSize + 2.0f * pad + 3.0f * gap};
+    }
+    const std::string summary = "l = " + std::to_string(ctx.run.trace.keyLength) + " tokens, b = " + std::to_string(ctx.run.trace.batch) +
+                                (ctx.run.trace.batch == 1 ? " sentence" : " sentences") +
+                                ". From here on, every matrix has one row per token.";
+    text(font(ctx.fonts.regular), at, kText, summary, box.max.x);
+}
+
+void embedView(ViewContext& ctx, Box box) {
+    const float gap = gapOf(ctx);
+    Box top = takeTop(box, box.height() * 0.45f);
+    const float plusWidth = ImGui::GetFontSize() * 2.0f;
+    const Box left = takeLeft(top, (top.width() - plusWidth) / 2.0f);
+    const Box plus = takeLeft(top, plusWidth);
+    drawHeatmapInBox(ctx, {MatrixSource::TokenEmbeddings, TensorId::X, 0}, left.min, {left.max.x, left.max.y - gap}, full());
+    text(font(ctx.fonts.large), {plus.min.x + plusWidth * 0.3f, (plus.min.y + plus.max.y) / 2.0f}, kText, "+");
+    drawHeatmapInBox(ctx, {MatrixSource::Positions, TensorId::X, 0}, {top.min.x + gap / 2.0f, top.min.y}, {top.max.x, top.max.y - gap}, full());
+    text(font(ctx.fonts.large), {box.min.x, box.min.y}, kText, "=");
+    drawHeatmapInBox(ctx, traceRef(TensorId::X), {box.min.x + plusWidth, box.min.y}, box.max, full());
+}
+
+void projectView(ViewContext& ctx, const Box& box) {
+    const Projection p = ctx.state.projection;
+    const TensorId w = p == Projection::Query ? TensorId::WQ : p == Projection::Key ? TensorId::WK : TensorId::WV;
+    const TensorId out = p == Projection::Query ? TensorId::Q : p == Projection::Key ? TensorId::K : TensorId::V;
+    const std::string name = matrixInfo(ctx.run, traceRef(out), ctx.state.batch).name;
+    const std::string weights = matrixInfo(ctx.run, traceRef(w), ctx.state.batch).name;
+    const TensorId input = out == TensorId::Q && ctx.run.trace.cross ? TensorId::XQuery : TensorId::X;
+    drawProduct(ctx, box, {traceRef(input), withColorbarBelow()}, {traceRef(w), full()}, {traceRef(out), full()},
+                name + " = X " + weights,
+                "The same " + weights + " multiplies every row of X. Its colored column blocks are the heads' W_i. "
+                "Hover a cell of " + name + " to see the row and the column it came from.");
+}
+
+void splitView(ViewContext& ctx, Box box) {
+    const float gap = gapOf(ctx);
+    const Box fused = takeTop(box, box.height() * 0.36f);
+    drawHeatmapInBox(ctx, traceRef(TensorId::Q), fused.min, {fused.max.x, fused.max.y - gap}, full());
+    const Box arrow = takeTop(box, ImGui::GetFontSize() * 1.6f);
+    text(font(ctx.fonts.mono), arrow.min, kHint, "↓  .view(b, l, h, d_k).transpose(1, 2): head i takes columns i·d_k … (i+1)·d_k − 1");
+    const Box queries = takeTop(box, box.height() * 0.46f);
+    drawHeadTiles(ctx, {queries.min, {queries.max.x, queries.max.y - gap}}, TensorId::QHeads, true, false);
+    const Box keys = takeTop(box, box.height() * 0.5f);
+    drawHeadTiles(ctx, {keys.min, {keys.max.x, keys.max.y - gap / 2.0f}}, TensorId::KHeads, true, false);
+    drawHeadTiles(ctx, box, TensorId::VHeads, true, false);
+}
+
+void scoresView(ViewContext& ctx, const Box& box) {
+    const int i = ctx.state.head;
+    HeatmapOptions keys = full();
+    keys.transposed = true;
+    const std::string s = subscript(i);
+    drawProduct(ctx, box, {traceRef(TensorId::QHeads, i), withColorbarBelow()}, {traceRef(TensorId::KHeads, i), keys},
+                {traceRef(TensorId::Scores, i), full()}, "S" + s + " = Q" + s + " K" + s + "ᵀ",
+                "Each cell compares one query row with one key row (a dot product of d_k numbers).");
+}
+
+// Maps side by side in `box`, each with its own title and labels; `between` is drawn in the gaps. Square
+// cells when every map is l × l; otherwise rows may be up to 3× taller than columns are wide, so token rows
+// stay readable under wide d_model maps.
+void drawSideBySide(ViewContext& ctx, const Box& box, const std::vector<Operand>& maps, const std::vector<std::string>& between) {
+    ImFont* large = font(ctx.fonts.large);
+    std::vector<float> gaps;  // room for the operator between map i and i + 1
+    for (std::size_t i = 0; i + 1 < maps.size(); ++i) {
+        const float w = i < between.size() ? large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, between[i].c_str()).x : 0.0f;
+        gaps.push_back(w + std::round(24.0f * ctx.scale));
+    }
+    std::vector<Insets> insets;
+    float fixedW = 0.0f, fixedH = 0.0f, cols = 0.0f, rows = 0.0f;
+    bool square = true;
+    for (float g : gaps) fixedW += g;
+    for (const Operand& o : maps) {
+        insets.push_back(heatmapInsets(ctx, o.ref, o.options));
+        fixedW += insets.back().left + insets.back().right;
+        fixedH = std::max(fixedH, insets.back().top + insets.back().bottom);
+        const ImVec2 shape = displayShape(ctx, o.ref, o.options.transposed);
+        cols += shape.y;
+        rows = std::max(rows, shape.x);
+        square = square && shape.x == shape.y;
+    }
+    const float maxCell = kMaxCell * ctx.scale;
+    float cw = std::min((box.width() - fixedW) / cols, maxCell);
+    float ch = std::min((box.height() - fixedH) / rows, maxCell);
+    if (square) cw = ch = std::min(cw, ch);
+    ch = std::min(ch, 3.0f * cw);
+    cw = std::min(cw, 3.0f * ch);
+    const float top = box.min.y + std::max_element(insets.begin(), insets.end(), [](const Insets& a, const Insets& b) { return a.top < b.top; })->top;
+    float x = box.min.x;
+    for (std::size_t i = 0; i < maps.size(); ++i) {
+        const ImVec2 shape = displayShape(ctx, maps[i].ref, maps[i].options.transposed);
+        const ImVec2 min{x + insets[i].left, top};
+        drawHeatmap(ctx, maps[i].ref, min, {min.x + cw * shape.y, min.y + ch * shape.x}, maps[i].options);
+        x = min.x + cw * shape.y + insets[i].right;
+        if (i >= gaps.size()) break;
+        if (i < between.size()) {
+            const float w = large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, between[i].c_str()).x;
+            text(large, {x + (gaps[i] - w) / 2.0f, top + ch * shape.x / 2.0f - large->FontSize / 2.0f}, kText, between[i]);
+        }
+        x += gaps[i];
+    }
+}
+
+// [SECTION] One query row as bars
+
+// The query row the charts show: the row of the explained cell when it is an l × l map of the focused head,
+// else the sentence's last token (under a causal mask the only row that sees every key).
+int chartRow(const ViewContext& ctx) {
+    const int last = ctx.run.trace.queryLengths.at(static_cast<std::size_t>(ctx.state.batch)) - 1;
+    if (!ctx.explanation) return last;
+    const MatrixRef& m = ctx.explanation->cell.matrix;
+    const bool square = m.tensor == TensorId::Scores || m.tensor == TensorId::ScaledScores || m.tensor == TensorId::MaskedScores ||
+                        m.tensor == TensorId::AttentionWeights;
+    return square && m.head == ctx.state.head ? ctx.explanation->cell.row : last;
+}
+
+int chartColumn(const ViewContext& ctx) { return ctx.explanation ? ctx.explanation->cell.col : -1; }
+
+std::vector<float> rowOf(const ViewContext& ctx, TensorId tensor, int row) {
+    const render::MatrixSlice m = matrixSlice(ctx.run, traceRef(tensor, ctx.state.head), ctx.state.batch);
+    return {m.values.begin() + static_cast<std::ptrdiff_t>(row) * m.cols, m.values.begin() + static_cast<std::ptrdiff_t>(row + 1) * m.cols};
+}
+
+std::vector<std::string> keyLabels(const ViewContext& ctx) {
+    std::vector<std::string> labels;
+    for (int j = 0; j < ctx.run.trace.keyLength; ++j) labels.push_back(axisLabel(ctx.run, Axis::KeyTokens, ctx.state.batch, j));
+    return labels;
+}
+
+std::vector<bool> maskedKeys(const ViewContext& ctx, int row) {
+    const core::Tensor& mask = ctx.run.trace[TensorId::Mask];
+    std::vector<bool> masked(static_cast<std::size_t>(ctx.run.trace.keyLength), false);
+    if (mask.empty()) return masked;
+    const core::MatrixView m = mask.slice(ctx.state.batch, 0);
+    for (std::size_t j = 0; j < masked.size(); ++j) masked[j] = m(m.rows() == 1 ? 0 : row, static_cast<Eigen::Index>(j)) == 0.0f;
+    return masked;
+}
+
+// softmax of one row, for the scale stage's "what if we did not scale" comparison (display only).
+std::vector<float> softmax(const std::vector<float>& scores, float scale) {
+    const float top = *std::max_element(scores.begin(), scores.end()) * scale;
+    std::vector<float> weights;
+    double sum = 0.0;
+    for (float s : scores) sum += std::exp(static_cast<double>(s * scale - top));
+    for (float s : scores) weights.push_back(static_cast<float>(std::exp(static_cast<double>(s * scale - top)) / sum));
+    return weights;
+}
+
+std::string quotedToken(const ViewContext& ctx, int row) { return "“" + axisLabel(ctx.run, Axis::QueryTokens, ctx.state.batch, row) + "”"; }
+
+// Two charts side by side in `box`.
+void drawChartPair(const ViewContext& ctx, const Box& box, const RowChart& left, const RowChart& right) {
+    const float gap = gapOf(ctx) * 2.0f, half = (box.width() - gap) / 2.0f;
+    drawRowChart(ctx, box.min, {box.min.x + half, box.max.y}, left);
+    drawRowChart(ctx, {box.min.x + half + gap, box.min.y}, box.max, right);
+}
+
+void scaleView(ViewContext& ctx, Box box) {
+    const int i = ctx.state.head;
+    HeatmapOptions scaled = full();
+    scaled.rowLabels = false;
+    scaled.range = ctx.summaries.get(ctx.run, TensorId::Scores).range;  // same colors per value: the shrink shows
+    drawSideBySide(ctx, takeTop(box, box.height() * 0.64f), {{traceRef(TensorId::Scores, i), full()}, {traceRef(TensorId::ScaledScores, i), scaled}}, {"÷√d_k"});
+    const int r = chartRow(ctx);
+    const std::vector<float> scores = rowOf(ctx, TensorId::Scores, r);
+    const colormap::Range probability{0.0f, 1.0f};
+    drawChartPair(ctx, box,
+                  {"softmax of row " + quotedToken(ctx, r) + " without scaling", softmax(scores, 1.0f), keyLabels(ctx), {}, probability, ctx.state.sequential, chartColumn(ctx)},
+                  {"… and with ÷√d_k (mask aside): less peaked", softmax(scores, ctx.run.trace.dims.scale), keyLabels(ctx), {}, probability, ctx.state.sequential, chartColumn(ctx)});
+}
+
+void noMaskView(ViewContext& ctx, Box box) {
+    ImGui::SetCursorScreenPos(box.min);
+    ImGui::PushFont(font(ctx.fonts.large));
+    ImGui::TextUnformatted("No mask: every query may look at every key.");
+    ImGui::PopFont();
+    ImGui::TextWrapped("An encoder masks padding (b × 1 × 1 × l, the same row for every query); a decoder also hides later "
+                       "tokens (causal, b × 1 × l × l). Try one:");
+    core::AttentionConfig& a = ctx.state.spec.attention;
+    if (ImGui::Button("causal mask")) a.mask = core::MaskKind::Causal;
+    ImGui::SameLine();
+    if (ImGui::Button("padding mask")) a.mask = core::MaskKind::Padding;
+    box.min.y = ImGui::GetCursorScreenPos().y + gapOf(ctx);
+    HeatmapOptions masked = full();
+    masked.rowLabels = false;
+    const int i = ctx.state.head;
+    drawSideBySide(ctx, box, {{traceRef(TensorId::ScaledScores, i), full()}, {traceRef(TensorId::MaskedScores, i), masked}}, {"unchanged →"});
+}
+
+void maskView(ViewContext& ctx, const Box& box) {
+    if (ctx.run.trace[TensorId::Mask].empty()) {
+        noMaskView(ctx, box);
+        return;
+    }
+    const int i = ctx.state.head;
+    HeatmapOptions mask = full();
+    mask.rowLabels = false;
+    mask.colorbar = ColorbarSide::None;
+    HeatmapOptions masked = full();
+    masked.rowLabels = false;
+    drawSideBySide(ctx, box, {{traceRef(TensorId::ScaledScores, i), full()}, {traceRef(TensorId::Mask), mask}, {traceRef(TensorId::MaskedScores, i), masked}},
+                   {"where", "→"});
+}
+
+void softmaxView(ViewContext& ctx, Box box) {
+    const int i = ctx.state.head;
+    HeatmapOptions weights = full();
+    weights.rowLabels = false;
+    weights.rowSums = true;
+    drawSideBySide(ctx, takeTop(box, box.height() * 0.64f), {{traceRef(TensorId::MaskedScores, i), full()}, {traceRef(TensorId::AttentionWeights, i), weights}}, {"softmax →"});
+    const int r = chartRow(ctx);
+    const std::vector<bool> masked = maskedKeys(ctx, r);
+    drawChartPair(ctx, box,
+                  {"scores of query " + quotedToken(ctx, r) + " (hover a row to change)", rowOf(ctx, TensorId::MaskedScores, r), keyLabels(ctx), masked,
+                   ctx.summaries.get(ctx.run, TensorId::MaskedScores).range, ctx.state.diverging, chartColumn(ctx)},
+                  {"its weights: positive, summing to 1", rowOf(ctx, TensorId::AttentionWeights, r), keyLabels(ctx), masked, {0.0f, 1.0f},
+                   ctx.state.sequential, chartColumn(ctx)});
+}
+
+void weightedSumView(ViewContext& ctx, Box box) {
+    const int i = ctx.state.head;
+    const std::string s = subscript(i);
+    const Box product = takeTop(box, box.height() * 0.74f);
+    HeatmapOptions weights = withColorbarBelow();
+    drawProduct(ctx, product, {traceRef(TensorId::AttentionWeights, i), weights}, {traceRef(TensorId::VHeads, i), full()},
+                {traceRef(TensorId::ZHeads, i), full()}, "Z" + s + " = A" + s + " V" + s,
+                "Row r of Z" + s + " is the average of V" + s + "'s rows, weighted by row r of A" + s + ".");
+    const Box label = takeTop(box, ImGui::GetFontSize() * 1.5f);
+    text(font(ctx.fonts.bold), label.min, kText, "Every head's Z_i, side by side:");
+    drawHeadTiles(ctx, box, TensorId::ZHeads, true, false);
+}
+
+void concatView(ViewContext& ctx, Box box) {
+    const float gap = gapOf(ctx);
+    const Box tiles = takeTop(box, box.height() * 0.42f);
+    drawHeadTiles(ctx, {tiles.min, {tiles.max.x, tiles.max.y - gap}}, TensorId::ZHeads, true, false);
+    const Box arrow = takeTop(box, ImGui::GetFontSize() * 1.6f);
+    text(font(ctx.fonts.mono), arrow.min, kHint, "↓  .transpose(1, 2).contiguous().view(b, l, h·d_v): head i's columns go to block i");
+    drawHeatmapInBox(ctx, traceRef(TensorId::Concat), box.min, box.max, full());
+}
+
+void outputView(ViewContext& ctx, Box box) {
+    const Box product = takeTop(box, box.height() * 0.64f);
+    drawProduct(ctx, product, {traceRef(TensorId::Concat), withColorbarBelow()}, {traceRef(TensorId::WO), full()},
+                {traceRef(TensorId::Output), full()}, "O = Z W^O",
+                "W^O's row blocks (head colors) mix the heads' outputs into each output feature.");
+    const Box label = takeTop(box, ImGui::GetFontSize() * 1.5f);
+    text(font(ctx.fonts.bold), label.min, kText, "The output O next to the input X: the same shape, l × d_model.");
+    HeatmapOptions compact;
+    compact.title = TitleStyle::Compact;
+    compact.colLabels = false;
+    HeatmapOptions input = compact;
+    input.rowLabels = false;
+    drawSideBySide(ctx, box, {{traceRef(TensorId::Output), compact}, {traceRef(TensorId::X), input}}, {"vs"});
+}
+
+// [SECTION] Header
+
+void headPicker(ViewContext& ctx) {
+    const int heads = ctx.run.trace.dims.heads;
+    ImGui::PushID("heads");
+    if (ImGui::ArrowButton("previous", ImGuiDir_Left)) ctx.state.head = (ctx.state.head + heads - 1) % heads;
+    ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(headColor(ctx.state.head)));
+    ImGui::Text("head %d of %d", ctx.state.head, heads);
+    ImGui::PopStyleColor();
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("next", ImGuiDir_Right)) ctx.state.head = (ctx.state.head + 1) % heads;
+    ImGui::SameLine();
+    ImGui::Checkbox("all heads (A)", &ctx.state.allHeads);
+    ImGui::PopID();
+}
+
+void projectionPicker(AppState& state) {
+    const std::pair<Projection, const char*> choices[] = {{Projection::Query, "Q = X W^Q"}, {Projection::Key, "K = X W^K"}, {Projection::Value, "V = X W^V"}};
+    for (const auto& [p, label] : choices) {
+        if (ImGui::RadioButton(label, state.projection == p)) state.projection = p;
+        ImGui::SameLine();
+    }
+    ImGui::NewLine();
+}
+
+// The stage's number and title on the left; what the view can switch on the right.
+void header(ViewContext& ctx) {
+    const core::Stage& stage = core::stage(ctx.state.stage);
+    ImGui::PushFont(font(ctx.fonts.large));
+    ImGui::Text("%d · %s", stage.number(), std::string(stage.title).c_str());
+    ImGui::PopFont();
+    if (ctx.computing) {
+        ImGui::SameLine();
+        ImGui::TextColored({0.85f, 0.4f, 0.0f, 1.0f}, "computing the new inputs…");
+    }
+    ImGui::SameLine(0.0f, std::round(40.0f * ctx.scale));
+    if (ctx.state.stage == StageId::Project) projectionPicker(ctx.state);
+    else if (perHeadTensor(ctx.state.stage) && ctx.state.stage != StageId::SplitHeads && ctx.state.stage != StageId::Concat) headPicker(ctx);
+    else ImGui::NewLine();
+    ImGui::Spacing();
+}
+
+void drawStage(ViewContext& ctx, const Box& box) {
+    switch (ctx.state.stage) {
+        case StageId::Tokens: tokensView(ctx, box); break;
+        case StageId::Embed: embedView(ctx, box); break;
+        case StageId::Project: projectView(ctx, box); break;
+        case StageId::SplitHeads: splitView(ctx, box); break;
+        case StageId::Scores: scoresView(ctx, box); break;
+        case StageId::Scale: scaleView(ctx, box); break;
+        case StageId::Mask: maskView(ctx, box); break;
+        case StageId::Softmax: softmaxView(ctx, box); break;
+        case StageId::WeightedSum: weightedSumView(ctx, box); break;
+        case StageId::Concat: concatView(ctx, box); break;
+        case StageId::Output: outputView(ctx, box); break;
+        case StageId::Count: break;
+    }
+}
+
+}  // namespace
+
+void drawStageView(ViewContext& ctx) {
+    header(ctx);
+    const ImVec2 min = ImGui::GetCursorScreenPos();
+    const ImVec2 max{ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x, ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y};
+    const Box box{min, max};
+    const std::optional<TensorId> tensor = perHeadTensor(ctx.state.stage);
+    const bool allHeadsView = ctx.state.allHeads && tensor && ctx.state.stage != StageId::SplitHeads && ctx.state.stage != StageId::Concat;
+    if (allHeadsView && !(ctx.state.stage == StageId::Mask && ctx.run.trace[TensorId::Mask].empty())) {
+        drawAllHeads(ctx, box, *tensor);
+    } else {
+        drawStage(ctx, box);
+    }
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,41 @@
+// panels.h — the panels of the window, one file each (panel_*.cpp), Tracy/ImHex style: each draws into the
+// current ImGui window or child, reads the state and run it is given, and changes AppState. None of them
+// computes a forward pass or touches GL; App arranges them and recomputes when the inputs changed.
+#pragma once
+
+#include "ui/views/view_context.h"
+
+#include <string>
+
+namespace attnviz::ui {
+
+// What the controls show about the computation behind them.
+struct RunStatus {
+    const core::ModelRun* run = nullptr;  // the run on screen (null before the first one)
+    bool computing = false;
+    std::string error;                    // why the latest inputs were rejected (the old run stays on screen)
+};
+
+// Left: sentence, sizes, options, colormaps. Edits AppState::spec; App notices and recomputes.
+void drawControls(AppState& state, const RunStatus& status, const Fonts& fonts, float scale);
+// Top: every stage as a clickable step, Prev/Next, autoplay and its speed.
+void drawTimeline(AppState& state, const Fonts& fonts, float scale);
+// The window's menu bar: export, view toggles, help.
+void drawMenuBar(AppState& state, const RunStatus& status);
+// Centre: the current stage's matrices.
+void drawStageView(ViewContext& ctx);
+// Under the matrices: formula, PyTorch line with shapes, explanation, teaching notes.
+void drawStageText(ViewContext& ctx);
+// Right: a thumbnail per head of the stage's per-head matrix; click to focus.
+void drawHeadsGrid(ViewContext& ctx, float height);
+// Right: BertViz-like lines from query tokens to key tokens: TokenLinesPanel (panel_token_lines.h).
+// Right: how the hovered (or pinned) cell was computed.
+void drawInspector(ViewContext& ctx);
+
+// Keys: ←/→ stages, Home/End, 1–9 heads, Space autoplay, A all heads, Esc unpin, Ctrl+L sentence.
+// Ignored while a text field has the keyboard.
+void applyShortcuts(AppState& state, int heads);
+// Moves to the next stage every secondsPerStage while autoplay is on (stops at the last stage).
+void advanceAutoplay(AppState& state, float deltaSeconds);
+
+}  // namespace attnviz::ui

@@ -1,0 +1,495 @@
+// heatmap_view.cpp — the labeled heatmap widget. See heatmap_view.h.
+//
+// Order of drawing: texture (renderer), grid, head blocks, highlights, values, then labels, title and
+// colorbar around the cells. Every decoration's size comes from measure(), which heatmapInsets() also uses,
+// so a layout that asked for the insets gets exactly that.
+#include "ui/views/heatmap_view.h"
+
+#include "ui/session/cell_editor.h"
+#include "ui/views/drawing.h"
+#include "ui/views/matrix_info.h"
+#include "ui/views/number_format.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnviz::ui {
+namespace {
+
+constexpr int kMaxLabelChars = 12;
+constexpr ImU32 kTextColor = IM_COL32(30, 30, 30, 255);
+constexpr ImU32 kDimText = IM_COL32(90, 90, 90, 255);
+
+struct Fitted {
+    MatrixInfo info;
+    int rows = 0, cols = 0;  // displayed
+    Axis rowAxis = Axis::Features, colAxis = Axis::Features;
+    int blockRows = 0, blockCols = 0;  // displayed head blocks
+};
+
+Fitted fitted(const ViewContext& ctx, const MatrixRef& ref, bool transposed) {
+    Fitted f{matrixInfo(ctx.run, ref, ctx.state.batch)};
+    f.rows = transposed ? f.info.cols : f.info.rows;
+    f.cols = transposed ? f.info.rows : f.info.cols;
+    f.rowAxis = transposed ? f.info.colAxis : f.info.rowAxis;
+    f.colAxis = transposed ? f.info.rowAxis : f.info.colAxis;
+    f.blockRows = transposed ? f.info.headBlockCols : f.info.headBlockRows;
+    f.blockCols = transposed ? f.info.headBlockRows : f.info.headBlockCols;
+    return f;
+}
+
+// [SECTION] Measuring
+
+struct Measure {
+    float line = 0, smallLine = 0;
+    float title = 0, colLabels = 0, band = 0, rowLabels = 0, rowBand = 0, colorbarRight = 0, colorbarBelow = 0, sums = 0;
+};
+
+ImFont* smallFont(const ViewContext& ctx) { return font(ctx.fonts.small); }
+float smallSize(const ViewContext& ctx) { return ctx.fonts.small ? ctx.fonts.small->FontSize : ImGui::GetFontSize(); }
+float textWidth(ImFont* f, float size, const std::string& text) { return f->CalcTextSizeA(size, FLT_MAX, 0.0f, text.c_str()).x; }
+
+bool isTokens(Axis axis) { return axis == Axis::QueryTokens || axis == Axis::KeyTokens; }
+
+std::string shortLabel(const ViewContext& ctx, Axis axis, int index) {
+    std::string label = axisLabel(ctx.run, axis, ctx.state.batch, index);
+    if (codepointCount(label) > kMaxLabelChars) label = fitText(label, textWidth(smallFont(ctx), smallSize(ctx), std::string(kMaxLabelChars - 1, 'n')), smallFont(ctx), smallSize(ctx));
+    return label;
+}
+
+float widestLabel(const ViewContext& ctx, Axis axis, int count) {
+    float widest = 0.0f;
+    const int step = isTokens(axis) ? 1 : std::max(1, count - 1);  // feature labels: the last index is the widest
+    for (int i = isTokens(axis) ? 0 : count - 1; i < count; i += step) {
+        widest = std::max(widest, textWidth(smallFont(ctx), smallSize(ctx), shortLabel(ctx, axis, i)));
+    }
+    return widest;
+}
+
+std::vector<float> colorbarTicks(const colormap::Range& range, bool diverging) {
+    std::vector<float> ticks{range.hi, (range.lo + range.hi) / 2.0f, range.lo};
+    if (diverging) ticks[1] = 0.0f;
+    return ticks;
+}
+
+Measure measure(const ViewContext& ctx, const Fitted& f, const HeatmapOptions& o) {
+    Measure m;
+    m.line = ImGui::GetFontSize();
+    m.smallLine = smallSize(ctx);
+    const float pad = 4.0f * ctx.scale;
+    if (o.title == TitleStyle::Full) m.title = 2.0f * m.line + pad;
+    if (o.title == TitleStyle::Compact) m.title = m.line + pad;
+    if (o.colLabels) m.colLabels = (isTokens(f.colAxis) ? widestLabel(ctx, f.colAxis, f.cols) : m.smallLine) + pad;
+    if (o.headBlocks && f.blockCols > 0) m.band = m.smallLine + 2.0f;
+    if (o.rowLabels) m.rowLabels = widestLabel(ctx, f.rowAxis, f.rows) + 2.0f * pad;
+    if (o.headBlocks && f.blockRows > 0) m.rowBand = m.smallLine * 0.6f;
+    const float tickWidth = textWidth(smallFont(ctx), m.smallLine, "-0.000");
+    const float legendWidth = m.smallLine + 4.0f + textWidth(smallFont(ctx), m.smallLine, "masked");
+    if (o.colorbar == ColorbarSide::Right) m.colorbarRight = 3.0f * pad + std::max(12.0f * ctx.scale + tickWidth, legendWidth);
+    if (o.colorbar == ColorbarSide::Below) m.colorbarBelow = pad * 2.0f + 10.0f * ctx.scale + m.smallLine;
+    if (o.rowSums) m.sums = textWidth(smallFont(ctx), m.smallLine, "Σ 0.000") + 2.0f * pad;
+    return m;
+}
+
+// [SECTION] Colors and ranges
+
+colormap::Colormap colormapFor(const ViewContext& ctx, const MatrixInfo& info) {
+    return info.probability ? ctx.state.sequential : ctx.state.diverging;
+}
+
+ValueSummary summaryFor(ViewContext& ctx, const MatrixRef& ref, const HeatmapOptions& o) {
+    ValueSummary s = ctx.summaries.get(ctx.run, rangeTensor(ref));
+    if (o.range) s.range = *o.range;
+    return s;
+}
+
+// The mask texture that goes with a matrix whose masked cells should be hatched.
+render::HeatmapHandle maskFor(ViewContext& ctx, const MatrixRef& ref) {
+    const bool masks = ref.source == MatrixSource::Trace &&
+                       (ref.tensor == core::TensorId::MaskedScores || ref.tensor == core::TensorId::AttentionWeights ||
+                        ref.tensor == core::TensorId::Mask);
+    if (!masks || ctx.run.trace[core::TensorId::Mask].empty()) return {};
+    const MatrixRef mask{MatrixSource::Trace, core::TensorId::Mask, 0};
+    return ctx.renderer.heatmap(textureKey(mask, ctx.state.batch, false), matrixSlice(ctx.run, mask, ctx.state.batch));
+}
+
+bool cellMasked(const ViewContext& ctx, const render::HeatmapHandle& mask, int row, int col) {
+    if (!mask) return false;
+    const render::MatrixSlice m = matrixSlice(ctx.run, {MatrixSource::Trace, core::TensorId::Mask, 0}, ctx.state.batch);
+    return valueAt(m, m.rows == 1 ? 0 : row, col) == 0.0f;
+}
+
+// [SECTION] Cell geometry
+
+struct Grid {
+    ImVec2 min, max;
+    float cw = 0, ch = 0;
+    ImVec2 cellMin(int r, int c) const { return {min.x + c * cw, min.y + r * ch}; }
+    ImVec2 cellMax(int r, int c) const { return {min.x + (c + 1) * cw, min.y + (r + 1) * ch}; }
+};
+
+// A cell in the matrix's own coordinates → displayed (row, col).
+std::pair<int, int> displayed(int row, int col, bool transposed) { return transposed ? std::pair{col, row} : std::pair{row, col}; }
+
+void drawGridLines(ImDrawList& list, const Grid& g, int rows, int cols) {
+    if (g.cw < 9.0f || g.ch < 9.0f) return;
+    const ImU32 line = IM_COL32(255, 255, 255, 70);
+    for (int c = 1; c < cols; ++c) list.AddLine({g.min.x + c * g.cw, g.min.y}, {g.min.x + c * g.cw, g.max.y}, line);
+    for (int r = 1; r < rows; ++r) list.AddLine({g.min.x, g.min.y + r * g.ch}, {g.max.x, g.min.y + r * g.ch}, line);
+}
+
+void drawHeadBlocks(ImDrawList& list, const Grid& g, const Fitted& f, float thickness) {
+    if (f.blockCols > 0) {
+        for (int start = 0, head = 0; start < f.cols; start += f.blockCols, ++head) {
+            list.AddRect({g.min.x + start * g.cw, g.min.y}, {g.min.x + std::min(start + f.blockCols, f.cols) * g.cw, g.max.y},
+                         headColor(head), 0.0f, 0, thickness);
+        }
+    }
+    if (f.blockRows > 0) {
+        for (int start = 0, head = 0; start < f.rows; start += f.blockRows, ++head) {
+            list.AddRect({g.min.x, g.min.y + start * g.ch}, {g.max.x, g.min.y + std::min(start + f.blockRows, f.rows) * g.ch},
+                         headColor(head), 0.0f, 0, thickness);
+        }
+    }
+}
+
+void outline(ImDrawList& list, ImVec2 a, ImVec2 b, ImU32 color, float thickness) {
+    list.AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, IM_COL32(0, 0, 0, 255), 0.0f, 0, thickness + 2.0f);
+    list.AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, color, 0.0f, 0, thickness);
+}
+
+// Outlines the rows, columns and cells the explanation of the hovered cell names in this matrix.
+void drawHighlights(const ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, const Fitted& f, bool transposed) {
+    if (!ctx.explanation) return;
+    const ImU32 color = IM_COL32(255, 230, 0, 255);
+    for (const Highlight& h : ctx.explanation->highlights) {
+        if (!(h.matrix == ref)) continue;
+        Highlight::Kind kind = h.kind;
+        if (transposed && kind != Highlight::Kind::Cell) kind = kind == Highlight::Kind::Row ? Highlight::Kind::Column : Highlight::Kind::Row;
+        const int index = h.kind == Highlight::Kind::Row ? h.row : h.col;
+        if (kind == Highlight::Kind::Row && index < f.rows) outline(list, g.cellMin(index, 0), g.cellMax(index, f.cols - 1), color, 2.0f);
+        if (kind == Highlight::Kind::Column && index < f.cols) outline(list, g.cellMin(0, index), g.cellMax(f.rows - 1, index), color, 2.0f);
+        if (kind == Highlight::Kind::Cell) {
+            const auto [r, c] = displayed(h.row, h.col, transposed);
+            if (r < f.rows && c < f.cols) outline(list, g.cellMin(r, c), g.cellMax(r, c), color, 3.0f);
+        }
+    }
+}
+
+void drawValues(const ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, const Fitted& f, const ValueSummary& s,
+                colormap::Colormap map, render::HeatmapHandle mask, bool transposed) {
+    ImFont* small = smallFont(ctx);
+    const float size = smallSize(ctx);
+    if (!ctx.state.showValues || g.ch < size + 1.0f || g.cw < textWidth(small, size, "-0.00") + 4.0f) return;
+    const render::MatrixSlice values = matrixSlice(ctx.run, ref, ctx.state.batch);
+    for (int r = 0; r < f.rows; ++r) {
+        for (int c = 0; c < f.cols; ++c) {
+            const auto [sr, sc] = displayed(r, c, transposed);
+            const float v = valueAt(values, sr, sc);
+            const bool masked = cellMasked(ctx, mask, sr, sc);
+            const colormap::Rgb8 bg = masked ? colormap::kMaskedColor : colormap::sample(map, v, s.range.lo, s.range.hi);
+            const std::string text = formatCell(v);
+            const float w = textWidth(small, size, text);
+            const ImVec2 at{g.min.x + (c + 0.5f) * g.cw - w / 2.0f, g.min.y + (r + 0.5f) * g.ch - size / 2.0f};
+            list.AddText(small, size, at, contrastText(bg), text.c_str());
+        }
+    }
+}
+
+// [SECTION] Decorations
+
+void drawTitle(const ViewContext& ctx, ImDrawList& list, const Fitted& f, const HeatmapOptions& o, ImVec2 at, float width) {
+    if (o.title == TitleStyle::None) return;
+    const std::string name = (o.caption.empty() ? f.info.name : o.caption) + (o.transposed ? "ᵀ" : "");
+    const std::string numbers = std::to_string(f.rows) + " × " + std::to_string(f.cols);
+    const ImU32 nameColor = o.frameHead ? headColor(*o.frameHead) : kTextColor;
+    ImFont* bold = font(ctx.fonts.bold);
+    const float line = ImGui::GetFontSize();
+    list.PushClipRect(at, {at.x + width, at.y + 2.0f * line + 2.0f}, true);
+    list.AddText(bold, line, at, nameColor, name.c_str());
+    const float nameWidth = textWidth(bold, line, name) + 8.0f * ctx.scale;
+    if (o.title == TitleStyle::Compact) {
+        if (nameWidth + textWidth(smallFont(ctx), smallSize(ctx), numbers) <= width) {
+            list.AddText(smallFont(ctx), smallSize(ctx), {at.x + nameWidth, at.y + (line - smallSize(ctx))}, kDimText, numbers.c_str());
+        }
+    } else {
+        std::string paper = f.info.paperShape;
+        if (o.transposed) {
+            const auto split = paper.find(" × ");
+            if (split != std::string::npos) paper = paper.substr(split + 3) + " × " + paper.substr(0, split);
+        }
+        const std::string shape = paper + " = " + numbers;
+        list.AddText(font(ctx.fonts.regular), line, {at.x + nameWidth, at.y}, kTextColor, shape.c_str());
+        const std::string tensor = "PyTorch " + f.info.tensorShape + " = " + f.info.numericShape + (o.transposed ? " (drawn transposed)" : "");
+        list.AddText(smallFont(ctx), smallSize(ctx), {at.x, at.y + line + 1.0f}, kDimText, fitText(tensor, width, smallFont(ctx), smallSize(ctx)).c_str());
+    }
+    list.PopClipRect();
+}
+
+// Labels every `step`-th index so that labels do not overlap (step 1 when each cell is big enough; a font's
+// size includes room above and below the letters, so labels may crowd slightly).
+int labelStep(float cellExtent, float labelExtent) {
+    int step = 1;
+    while (static_cast<float>(step) * cellExtent < labelExtent * 0.85f && step < (1 << 20)) step *= 2;
+    return step;
+}
+
+void drawRowLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, float width) {
+    const float size = smallSize(ctx);
+    const int step = labelStep(g.ch, size);
+    for (int r = 0; r < f.rows; r += step) {
+        const std::string label = shortLabel(ctx, f.rowAxis, r);
+        const float w = textWidth(smallFont(ctx), size, label);
+        const float y = g.min.y + (r + 0.5f) * g.ch - size / 2.0f;
+        list.AddText(smallFont(ctx), size, {g.min.x - width + (width - w) - 6.0f * ctx.scale, y}, kTextColor, label.c_str());
+    }
+}
+
+void drawColumnLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, float bottom) {
+    const float size = smallSize(ctx);
+    if (isTokens(f.colAxis)) {
+        const int step = labelStep(g.cw, size);
+        for (int c = 0; c < f.cols; c += step) {
+            const ImVec2 at{g.min.x + (c + 0.5f) * g.cw - size / 2.0f, bottom - 3.0f};
+            addVerticalText(list, smallFont(ctx), size, at, kTextColor, shortLabel(ctx, f.colAxis, c));
+        }
+        return;
+    }
+    const int step = labelStep(g.cw, textWidth(smallFont(ctx), size, std::to_string(f.cols - 1)) + 6.0f);
+    for (int c = 0; c < f.cols; c += step) {
+        const std::string label = std::to_string(c);
+        const float w = textWidth(smallFont(ctx), size, label);
+        list.AddText(smallFont(ctx), size, {g.min.x + (c + 0.5f) * g.cw - w / 2.0f, bottom - size - 2.0f}, kDimText, label.c_str());
+    }
+}
+
+void drawHeadBands(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, const Measure& m) {
+    const float size = smallSize(ctx);
+    for (int start = 0, head = 0; f.blockCols > 0 && start < f.cols; start += f.blockCols, ++head) {
+        const ImVec2 a{g.min.x + start * g.cw, g.min.y - m.band}, b{g.min.x + std::min(start + f.blockCols, f.cols) * g.cw, g.min.y - 2.0f};
+        list.AddRectFilled(a, b, headColor(head));
+        const std::string label = (b.x - a.x > textWidth(smallFont(ctx), size, "head 00") + 4.0f ? "head " : "") + std::to_string(head);
+        const float w = textWidth(smallFont(ctx), size, label);
+        if (w + 2.0f <= b.x - a.x) list.AddText(smallFont(ctx), size, {(a.x + b.x - w) / 2.0f, a.y}, IM_COL32_WHITE, label.c_str());
+    }
+    for (int start = 0, head = 0; f.blockRows > 0 && start < f.rows; start += f.blockRows, ++head) {
+        list.AddRectFilled({g.min.x - m.rowBand, g.min.y + start * g.ch}, {g.min.x - 2.0f, g.min.y + std::min(start + f.blockRows, f.rows) * g.ch},
+                           headColor(head));
+    }
+}
+
+void drawRowSums(const ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, const Fitted& f, bool transposed) {
+    const float size = smallSize(ctx);
+    const render::MatrixSlice values = matrixSlice(ctx.run, ref, ctx.state.batch);
+    const int step = labelStep(g.ch, size);
+    list.AddText(smallFont(ctx), size, {g.max.x + 6.0f * ctx.scale, g.min.y - size - 2.0f}, kDimText, "row Σ");
+    for (int r = 0; r < f.rows; r += step) {
+        double sum = 0.0;
+        for (int c = 0; c < f.cols; ++c) {
+            const auto [sr, sc] = displayed(r, c, transposed);
+            sum += valueAt(values, sr, sc);
+        }
+        const std::string text = formatValue(static_cast<float>(sum));
+        list.AddText(smallFont(ctx), size, {g.max.x + 6.0f * ctx.scale, g.min.y + (r + 0.5f) * g.ch - size / 2.0f}, kTextColor, text.c_str());
+    }
+}
+
+struct LegendItem {
+    const char* label;
+    bool hatched;
+    colormap::Rgb8 color;
+};
+
+std::vector<LegendItem> legendItems(bool masked, const ValueSummary& s) {
+    std::vector<LegendItem> items;
+    if (masked) items.push_back({"masked", true, colormap::kMaskedColor});
+    if (s.hasNan) items.push_back({"NaN", false, colormap::kNanColor});
+    if (s.hasInfinity) items.push_back({"−∞", false, colormap::kNegativeInfColor});
+    return items;
+}
+
+void colorbarTooltip(const ValueSummary& s, colormap::Colormap map, bool probability, bool masked) {
+    ImGui::BeginTooltip();
+    ImGui::Text("Colormap %s", std::string(colormap::name(map)).c_str());
+    if (probability) {
+        ImGui::TextUnformatted("Probabilities: fixed range 0 … 1.");
+    } else {
+        ImGui::Text("Signed values: symmetric range ±%s (largest |x| over all heads), 0 in the middle.", formatValue(s.range.hi).c_str());
+    }
+    if (masked) ImGui::TextUnformatted("Hatched grey: masked cells (the mask removed them).");
+    if (s.hasNan) ImGui::TextUnformatted("Magenta: NaN (not a number), e.g. softmax of a row masked with −∞.");
+    if (s.hasInfinity) ImGui::TextUnformatted("Near-black blue / white: −∞ / +∞.");
+    ImGui::EndTooltip();
+}
+
+void drawLegend(const ViewContext& ctx, ImDrawList& list, const std::vector<LegendItem>& items, ImVec2 at) {
+    const float size = smallSize(ctx);
+    for (const LegendItem& item : items) {
+        const ImVec2 b{at.x + size, at.y + size};
+        if (item.hatched) addHatchedRect(list, at, b);
+        else list.AddRectFilled(at, b, toImU32(item.color));
+        list.AddText(smallFont(ctx), size, {b.x + 4.0f, at.y}, kTextColor, item.label);
+        at.y += size + 3.0f;
+    }
+}
+
+void drawColorbar(ViewContext& ctx, ImDrawList& list, const Grid& g, const Measure& m, const HeatmapOptions& o,
+                  const ValueSummary& s, colormap::Colormap map, bool probability, bool masked) {
+    const auto& table = colormap::table(map);
+    const std::vector<LegendItem> items = legendItems(masked, s);
+    const float size = smallSize(ctx), pad = 4.0f * ctx.scale;
+    const std::vector<float> ticks = colorbarTicks(s.range, colormap::isDiverging(map));
+    ImVec2 a, b;
+    if (o.colorbar == ColorbarSide::Right) {
+        const float legend = static_cast<float>(items.size()) * (size + 3.0f);
+        const float height = std::max(g.max.y - g.min.y - legend, 3.0f * size);
+        a = {g.max.x + m.sums + 2.0f * pad, g.min.y};
+        b = {a.x + 12.0f * ctx.scale, a.y + height};
+        for (int i = 0; i < 64; ++i) {  // top = hi
+            const float y0 = a.y + (b.y - a.y) * static_cast<float>(i) / 64.0f, y1 = a.y + (b.y - a.y) * static_cast<float>(i + 1) / 64.0f;
+            list.AddRectFilled({a.x, y0}, {b.x, y1 + 0.5f}, toImU32(table[static_cast<std::size_t>(255 - i * 4)]));
+        }
+        for (std::size_t t = 0; t < ticks.size(); ++t) {
+            const float y = a.y + (b.y - a.y) * static_cast<float>(t) / static_cast<float>(ticks.size() - 1);
+            list.AddLine({a.x, y}, {b.x, y}, IM_COL32(0, 0, 0, 110));
+            const float ty = std::clamp(y - size / 2.0f, a.y - size / 2.0f, b.y - size / 2.0f);
+            list.AddText(smallFont(ctx), size, {b.x + 5.0f, ty}, kTextColor, formatValue(ticks[t]).c_str());
+        }
+        drawLegend(ctx, list, items, {a.x, b.y + 4.0f});
+    } else {
+        a = {g.min.x, g.max.y + pad};
+        b = {g.max.x, a.y + 10.0f * ctx.scale};
+        for (int i = 0; i < 64; ++i) {
+            const float x0 = a.x + (b.x - a.x) * static_cast<float>(i) / 64.0f, x1 = a.x + (b.x - a.x) * static_cast<float>(i + 1) / 64.0f;
+            list.AddRectFilled({x0, a.y}, {x1 + 0.5f, b.y}, toImU32(table[static_cast<std::size_t>(i * 4)]));
+        }
+        for (std::size_t t = 0; t < ticks.size(); ++t) {
+            const std::string text = formatValue(ticks[ticks.size() - 1 - t]);
+            const float x = a.x + (b.x - a.x) * static_cast<float>(t) / static_cast<float>(ticks.size() - 1);
+            const float w = textWidth(smallFont(ctx), size, text);
+            list.AddText(smallFont(ctx), size, {std::clamp(x - w / 2.0f, a.x, b.x - w), b.y + 1.0f}, kTextColor, text.c_str());
+        }
+        drawLegend(ctx, list, items, {b.x + pad, a.y});
+    }
+    list.AddRect(a, b, IM_COL32(0, 0, 0, 120));
+    if (ImGui::IsMouseHoveringRect(a, b) && ImGui::IsWindowHovered()) colorbarTooltip(s, map, probability, masked);
+}
+
+void tokenTooltip(const ViewContext& ctx, const Grid& g, const Fitted& f, const Measure& m) {
+    if (!ImGui::IsWindowHovered()) return;
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    if (isTokens(f.rowAxis) && mouse.x >= g.min.x - m.rowLabels && mouse.x < g.min.x && mouse.y >= g.min.y && mouse.y < g.max.y) {
+        const int r = static_cast<int>((mouse.y - g.min.y) / g.ch);
+        ImGui::SetTooltip("%s  (token %d)", axisLabel(ctx.run, f.rowAxis, ctx.state.batch, r).c_str(), r);
+    }
+    if (isTokens(f.colAxis) && mouse.y >= g.min.y - m.colLabels - m.band && mouse.y < g.min.y && mouse.x >= g.min.x && mouse.x < g.max.x) {
+        const int c = static_cast<int>((mouse.x - g.min.x) / g.cw);
+        ImGui::SetTooltip("%s  (token %d)", axisLabel(ctx.run, f.colAxis, ctx.state.batch, c).c_str(), c);
+    }
+}
+
+// Hover and click over the cells: sets AppState::hovered (in the matrix's own coordinates), pins on click, and
+// asks for the cell editor on a double-click (the value field) or right-click (the cell menu).
+HeatmapResult interact(ViewContext& ctx, const MatrixRef& ref, const Grid& g, const Fitted& f, const HeatmapOptions& o) {
+    const bool transposed = o.transposed;
+    HeatmapResult result;
+    ImGui::PushID(static_cast<int>(textureKey(ref, 0, transposed) & 0x7fffffff));
+    ImGui::SetCursorScreenPos(g.min);
+    ImGui::InvisibleButton("cells", {std::max(1.0f, g.max.x - g.min.x), std::max(1.0f, g.max.y - g.min.y)});
+    result.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+    if (ImGui::IsItemHovered()) {
+        const ImVec2 mouse = ImGui::GetIO().MousePos;
+        const int r = std::clamp(static_cast<int>((mouse.y - g.min.y) / g.ch), 0, f.rows - 1);
+        const int c = std::clamp(static_cast<int>((mouse.x - g.min.x) / g.cw), 0, f.cols - 1);
+        const auto [sr, sc] = displayed(r, c, transposed);
+        ctx.state.hovered = CellRef{ref, sr, sc};
+        result.hovered = true;
+        const bool doubleClicked = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);  // keeps the first click's pin
+        if (result.clicked && o.pinOnClick && !doubleClicked) ctx.state.pinned = ctx.state.pinned == ctx.state.hovered ? std::nullopt : ctx.state.hovered;
+        const bool rightClicked = ImGui::IsMouseClicked(ImGuiMouseButton_Right);
+        if (o.pinOnClick && (doubleClicked || rightClicked)) {
+            requestCellEdit(ctx, *ctx.state.hovered, rightClicked ? mouse : ImVec2(g.cellMin(r, c).x, g.cellMax(r, c).y), rightClicked);
+        }
+    }
+    ImGui::PopID();
+    return result;
+}
+
+// The explained cell in white (it was hovered last frame), the pinned one in orange.
+void outlinePointer(const ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, bool transposed) {
+    const auto mark = [&](const std::optional<CellRef>& cell, ImU32 color) {
+        if (!cell || !(cell->matrix == ref)) return;
+        const auto [r, c] = displayed(cell->row, cell->col, transposed);
+        outline(list, g.cellMin(r, c), g.cellMax(r, c), color, 2.0f);
+    };
+    if (ctx.explanation && ctx.explanation->cell != ctx.state.pinned) mark(ctx.explanation->cell, IM_COL32(255, 255, 255, 255));
+    mark(ctx.state.pinned, IM_COL32(255, 120, 0, 255));
+}
+
+}  // namespace
+
+ImVec2 displayShape(const ViewContext& ctx, const MatrixRef& ref, bool transposed) {
+    const Fitted f = fitted(ctx, ref, transposed);
+    return {static_cast<float>(f.rows), static_cast<float>(f.cols)};
+}
+
+Insets heatmapInsets(const ViewContext& ctx, const MatrixRef& ref, const HeatmapOptions& options) {
+    const Measure m = measure(ctx, fitted(ctx, ref, options.transposed), options);
+    return {m.rowLabels + m.rowBand, m.title + m.colLabels + m.band, m.sums + m.colorbarRight, m.colorbarBelow};
+}
+
+HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMin, ImVec2 cellsMax, const HeatmapOptions& o) {
+    const Fitted f = fitted(ctx, ref, o.transposed);
+    const Measure m = measure(ctx, f, o);
+    const Grid g{cellsMin, cellsMax, (cellsMax.x - cellsMin.x) / static_cast<float>(std::max(1, f.cols)),
+                 (cellsMax.y - cellsMin.y) / static_cast<float>(std::max(1, f.rows))};
+    ImDrawList& list = *ImGui::GetWindowDrawList();
+    const colormap::Colormap map = colormapFor(ctx, f.info);
+    const ValueSummary s = summaryFor(ctx, ref, o);
+    const render::HeatmapHandle mask = maskFor(ctx, ref);
+    const render::HeatmapHandle values = ctx.renderer.heatmap(
+        textureKey(ref, ctx.state.batch, o.transposed), [&] { return matrixSlice(ctx.run, ref, ctx.state.batch); }, o.transposed);
+    ctx.renderer.draw(list, values, g.min, g.max, {map, s.range.lo, s.range.hi, mask});
+    ctx.drawn.push_back({ref, g.min, g.max, f.rows, f.cols, o.transposed});
+
+    drawGridLines(list, g, f.rows, f.cols);
+    if (o.headBlocks) drawHeadBlocks(list, g, f, 2.0f);
+    drawValues(ctx, list, g, ref, f, s, map, mask, o.transposed);
+    if (o.frameHead) list.AddRect({g.min.x - 2, g.min.y - 2}, {g.max.x + 2, g.max.y + 2}, headColor(*o.frameHead), 0.0f, 0, o.emphasized ? 4.0f : 2.0f);
+    drawHighlights(ctx, list, g, ref, f, o.transposed);
+    outlinePointer(ctx, list, g, ref, o.transposed);
+    drawEditMarks(ctx, list, ref, g.min, {g.cw, g.ch}, o.transposed);
+
+    const float outerLeft = g.min.x - m.rowLabels - m.rowBand;
+    const float outerTop = g.min.y - m.title - m.colLabels - m.band;
+    drawTitle(ctx, list, f, o, {outerLeft, outerTop}, (g.max.x + m.sums + m.colorbarRight) - outerLeft);
+    if (o.rowLabels) drawRowLabels(ctx, list, g, f, m.rowLabels + m.rowBand);
+    if (o.colLabels) drawColumnLabels(ctx, list, g, f, g.min.y - m.band);
+    if (o.headBlocks) drawHeadBands(ctx, list, g, f, m);
+    if (o.rowSums) drawRowSums(ctx, list, g, ref, f, o.transposed);
+    if (o.colorbar != ColorbarSide::None) drawColorbar(ctx, list, g, m, o, s, map, f.info.probability, static_cast<bool>(mask));
+    tokenTooltip(ctx, g, f, m);
+
+    HeatmapResult result = interact(ctx, ref, g, f, o);
+    result.outerMin = {outerLeft, outerTop};
+    result.outerMax = {g.max.x + m.sums + m.colorbarRight, g.max.y + m.colorbarBelow};
+    return result;
+}
+
+HeatmapResult drawHeatmapInBox(ViewContext& ctx, const MatrixRef& ref, ImVec2 boxMin, ImVec2 boxMax, const HeatmapOptions& o) {
+    const Fitted f = fitted(ctx, ref, o.transposed);
+    const Insets in = heatmapInsets(ctx, ref, o);
+    const float availW = std::max(1.0f, boxMax.x - boxMin.x - in.left - in.right);
+    const float availH = std::max(1.0f, boxMax.y - boxMin.y - in.top - in.bottom);
+    const float maxCell = kMaxCell * ctx.scale;
+    float cw = std::min(availW / static_cast<float>(f.cols), maxCell);
+    float ch = std::min(availH / static_cast<float>(f.rows), maxCell);
+    const bool square = f.rows == f.cols || (isTokens(f.rowAxis) && isTokens(f.colAxis));
+    if (square) cw = ch = std::min(cw, ch);
+    cw = std::min(cw, 4.0f * ch);  // no cell more than 4:1, so matrices keep a readable shape
+    ch = std::min(ch, 4.0f * cw);
+    const ImVec2 cellsMin{boxMin.x + in.left, boxMin.y + in.top};
+    return drawHeatmap(ctx, ref, cellsMin, {cellsMin.x + cw * static_cast<float>(f.cols), cellsMin.y + ch * static_cast<float>(f.rows)}, o);
+}
+
+}  // namespace attnviz::ui

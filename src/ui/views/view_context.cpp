@@ -1,0 +1,29 @@
+// view_context.cpp — the per-run value summaries (display ranges and special values). See view_context.h.
+#include "ui/views/view_context.h"
+
+#include "core/derived_maps.h"
+
+namespace attnviz::ui {
+namespace {
+
+using core::TensorId;
+
+bool isProbability(TensorId tensor) { return tensor == TensorId::AttentionWeights || tensor == TensorId::Mask; }
+
+}  // namespace
+
+const ValueSummary& SummaryCache::get(const core::ModelRun& run, TensorId tensor) {
+    if (const auto found = summaries_.find(tensor); found != summaries_.end()) return found->second;
+    const core::ValueStats stats = core::valueStats(run.trace, tensor);  // recorded by the pass for derived maps
+    // Masked scores hold the fill (−1e9) where the mask removed a key: color the kept ones on the scale of
+    // the scaled scores they equal, and leave the fill to the hatching.
+    const core::ValueStats scale = tensor == TensorId::MaskedScores ? core::valueStats(run.trace, TensorId::ScaledScores) : stats;
+    ValueSummary s;
+    s.hasNan = stats.hasNan;
+    s.hasInfinity = stats.hasInfinity;
+    s.range = colormap::rangeFromExtremes(scale.lo, scale.hi, scale.maxAbs,
+                                          isProbability(tensor) ? colormap::RangeKind::Probability : colormap::RangeKind::Symmetric);
+    return summaries_.emplace(tensor, s).first->second;
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,69 @@
+// view_context.h — what every panel gets for one frame: the state to read and change, the run to show, the
+// renderer for textures, fonts, the explanation of the hovered cell, and per-run caches.
+//
+// Panels draw with it and return nothing but changes to AppState (and the DrawnHeatmap records, which tests
+// and overlays read). It holds no GL and owns nothing: App builds one per frame.
+#pragma once
+
+#include "colormap/colormap.h"
+#include "render/heatmap_renderer.h"
+#include "ui/app_state.h"
+#include "ui/views/inspector.h"
+
+#include <imgui.h>
+
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace attnviz::ui {
+
+// The fonts the panels use; any may be null (tests use ImGui's default font), see font().
+struct Fonts {
+    ImFont* regular = nullptr;  // body text
+    ImFont* small = nullptr;    // axis labels, cell values, colorbar ticks
+    ImFont* bold = nullptr;     // matrix names, headings
+    ImFont* large = nullptr;    // stage title and formula
+    ImFont* mono = nullptr;     // PyTorch lines
+};
+inline ImFont* font(ImFont* wanted) { return wanted != nullptr ? wanted : ImGui::GetFont(); }
+
+// A tensor's display range and whether it holds special values (for the legend).
+struct ValueSummary {
+    colormap::Range range;
+    bool hasNan = false;
+    bool hasInfinity = false;
+};
+
+// Per-run summaries, computed on first use; App clears it when the run changes.
+class SummaryCache {
+public:
+    const ValueSummary& get(const core::ModelRun& run, core::TensorId tensor);
+    void clear() { summaries_.clear(); }
+
+private:
+    std::map<core::TensorId, ValueSummary> summaries_;
+};
+
+// A heatmap as drawn this frame: where its cells are and in which order (tests hover cells through it).
+struct DrawnHeatmap {
+    MatrixRef matrix;
+    ImVec2 min, max;  // the cell area in screen coordinates
+    int rows = 0;     // as displayed (after transposition)
+    int cols = 0;
+    bool transposed = false;
+};
+
+struct ViewContext {
+    AppState& state;
+    const core::ModelRun& run;
+    render::HeatmapRenderer& renderer;
+    const Fonts& fonts;
+    const std::optional<Explanation>& explanation;  // of the cell hovered (or pinned) in the previous frame
+    SummaryCache& summaries;
+    std::vector<DrawnHeatmap>& drawn;
+    float scale = 1.0f;      // UI scale: 1 at the base font size (HiDPI and font size changes multiply it)
+    bool computing = false;  // newer inputs are being computed; `run` is the previous result
+};
+
+}  // namespace attnviz::ui
