@@ -1,0 +1,21 @@
+// tokenizer_files.h — a HuggingFace folder's tokenizer files into a core::SubwordTokenizer.
+//
+//   GPT-2: vocab.json (piece → id) + merges.txt (one merge a line, by rank; a "#version" first line skipped)
+//   BERT:  vocab.txt (one piece a line, line n ↔ id n − 1) + tokenizer_config.json when present
+//          (do_lower_case, strip_accents, tokenize_chinese_chars; uncased when absent unless the folder's
+//          config says otherwise)
+// Errors: io::FileError naming the file and line or key.
+#pragma once
+
+#include "core/transformer/transformer.h"  // ModelFamily
+#include "core/tokenizers/subword.h"
+#include "io/atomic_file.h"  // FileError
+
+#include <filesystem>
+#include <memory>
+
+namespace attnviz::io {
+
+std::shared_ptr<const core::SubwordTokenizer> loadTokenizer(const std::filesystem::path& folder, core::ModelFamily family);
+
+}  // namespace attnviz::io
