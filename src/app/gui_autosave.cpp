@@ -3,7 +3,7 @@
 
 #include "io/atomic_file.h"
 #include "io/weight_files.h"
-#include "ui/session_actions.h"
+#include "ui/session/session_actions.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

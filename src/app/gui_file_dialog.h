@@ -7,7 +7,7 @@
 // chooser that is still open when the app quits (the worker waits for it).
 #pragma once
 
-#include "ui/session_state.h"
+#include "ui/session/session_state.h"
 
 #include <optional>
 #include <string>

@@ -7,7 +7,7 @@
 // ImGui's built-in font and says so once on stderr.
 #pragma once
 
-#include "ui/view_context.h"
+#include "ui/views/view_context.h"
 
 #include <set>
 #include <string>

@@ -21,8 +21,8 @@
 #include "render/framebuffer.h"
 #include "render/heatmap_renderer.h"
 #include "ui/app.h"
-#include "ui/session_actions.h"
-#include "ui/lesson_catalog.h"
+#include "ui/session/session_actions.h"
+#include "ui/lessons/lesson_catalog.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>

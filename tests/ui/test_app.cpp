@@ -2,7 +2,7 @@
 // focused by number and by clicking a thumbnail, the sentence is typed into, cells are hovered, and the
 // assertions look at AppState, at the run on screen and at what the inspector reports.
 #include "imgui_harness.h"
-#include "ui/matrix_info.h"
+#include "ui/views/matrix_info.h"
 
 #include <doctest/doctest.h>
 

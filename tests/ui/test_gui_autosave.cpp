@@ -5,7 +5,7 @@
 #include "app/gui_autosave.h"
 #include "io/atomic_file.h"
 #include "io/scratch_dir.h"
-#include "ui/session_actions.h"
+#include "ui/session/session_actions.h"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // test_history.cpp — the undo history as data: exact states after undo/redo sequences, step names, typing that
 // coalesces per word and per pause, the step limit, and weights that come back bit for bit.
-#include "ui/history.h"
+#include "ui/session/history.h"
 #include "ui/model_runner.h"
 
 #include <doctest/doctest.h>

@@ -1,9 +1,9 @@
 // test_inspector.cpp — the explanations as data, without ImGui: every cell of every matrix can be explained,
 // products recompute to the value on screen, masks and NaN are named, and matrix names and shapes read as
 // in the paper.
-#include "ui/inspector.h"
-#include "ui/matrix_info.h"
-#include "ui/number_format.h"
+#include "ui/views/inspector.h"
+#include "ui/views/matrix_info.h"
+#include "ui/views/number_format.h"
 
 #include <doctest/doctest.h>
 

@@ -5,7 +5,7 @@
 #include "app/gui_export.h"
 #include "imgui_harness.h"
 #include "io/scratch_dir.h"
-#include "ui/lesson_catalog.h"
+#include "ui/lessons/lesson_catalog.h"
 
 #include <doctest/doctest.h>
 

@@ -5,10 +5,10 @@
 #include "imgui_harness.h"
 #include "io/npy.h"
 #include "io/scratch_dir.h"
-#include "ui/cell_editor.h"
-#include "ui/matrix_info.h"
+#include "ui/session/cell_editor.h"
+#include "ui/views/matrix_info.h"
 #include "ui/model_runner.h"
-#include "ui/session_actions.h"
+#include "ui/session/session_actions.h"
 
 #include <doctest/doctest.h>
 #include <imgui_internal.h>
