@@ -1,6 +1,7 @@
 // cli_options.cpp — the input options every subcommand shares, and their translation into a ModelSpec.
 #include "app/cli_options.h"
 
+#include "io/model_folder.h"
 #include "io/session.h"
 
 #include <cmath>
@@ -48,18 +49,67 @@ void addInputOptions(CLI::App& command, InputOptions& o) {
     command.add_flag("--no-positional", o.noPositional, "Leave out the positional encoding");
     command.add_flag("--biases", o.biases, "Linear layers with biases");
     command.add_option("--token-limit", o.tokenLimit, "Most tokens per sentence (1-2048)")->capture_default_str();
+    command.add_option("--model", o.model,
+                       "A HuggingFace GPT-2 or BERT folder (config.json, model.safetensors, tokenizer files), or "
+                       "\"random\" for the seeded single layer (default: attnviz's bundled trained model)");
+    command.add_option("--layer", o.layer, "The layer of a trained model to step through (0-based)");
     // A session holds every input; mixing it with single input options would leave it unclear which wins.
     CLI::Option* session = command.add_option("--session", o.session, "Take every input from a saved session file (.json)");
+    o.inputOptionNames.clear();  // the same names for every subcommand
     for (CLI::Option* option : command.get_options()) {
         if (option != session && option->get_group() == session->get_group() && !option->check_name("--help")) {
             session->excludes(option);
+            o.inputOptionNames.push_back(option->get_name());
         }
     }
+    o.inputOptionNames.push_back(session->get_name());
 }
+
+void noteGivenOptions(const CLI::App& command, InputOptions& o) {
+    for (const std::string& name : o.inputOptionNames) {
+        if (command.count(name) > 0) o.anyGiven = true;
+    }
+    o.headsGiven = command.count("--heads") > 0;
+    for (const char* name : {"--d-model", "--heads", "--d-k", "--d-v", "--seed", "--mask", "--score-scale", "--cls",
+                             "--no-positional", "--biases", "--cross"}) {
+        if (command.count(name) > 0) o.seededOptionsGiven = true;
+    }
+}
+
+namespace {
+
+// The trained model to open, or null for the seeded single layer.
+std::shared_ptr<const core::TrainedModel> chosenModel(const InputOptions& o) {
+    if (o.model == kRandomModel) return nullptr;
+    if (!o.model.empty()) return io::loadModelFolder(o.model);
+    if (o.seededOptionsGiven) return nullptr;  // today's meaning of --d-model, --heads, --seed, …
+    return io::loadBundledModel();
+}
+
+// The seeded model's options make no sense with a trained one: say so rather than ignore them.
+void refuseSeededOptions(const InputOptions& o, const core::TrainedModel& model) {
+    if (!o.cross.empty()) throw core::InputError("--cross is for the seeded model (--model random): " + model.name + " attends within one sentence.");
+}
+
+}  // namespace
 
 core::ModelSpec toModelSpec(const InputOptions& o) {
     if (o.session) return io::openSession(*o.session).spec;
     core::ModelSpec spec;
+    if (const auto model = chosenModel(o)) {
+        refuseSeededOptions(o, *model);
+        spec.trained = model;
+        spec.sentences = o.batch.empty() ? std::vector<std::string>{o.sentence} : o.batch;
+        spec.attention.dModel = model->config().dModel;
+        spec.attention.heads = o.headsGiven ? o.heads : model->config().heads;
+        spec.attention.fill = parseFill(o.fill);
+        spec.attention.softmax = parseSoftmax(o.softmax);
+        spec.tokenLimit = o.tokenLimit;
+        spec.layer = o.layer >= 0 ? o.layer : model->featuredLayer();
+        core::resolveDimensions(spec.attention);
+        return spec;
+    }
+    if (o.layer >= 0) throw core::InputError("--layer picks a layer of a trained model; the seeded model has one layer.");
     spec.sentences = o.batch.empty() ? std::vector<std::string>{o.sentence} : o.batch;
     spec.decoderSentences = o.cross;
     spec.attention.dModel = o.dModel;

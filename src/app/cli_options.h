@@ -35,10 +35,23 @@ struct InputOptions {
     bool biases = false;
     int tokenLimit = core::kDefaultTokenLimit;
     std::optional<std::filesystem::path> session;  // --session FILE: every input from a saved session instead
+    // --model DIR: a HuggingFace GPT-2 / BERT folder; "random": the seeded single layer; empty: the bundled
+    // trained model, unless an option only the seeded model has was given (seededOptionsGiven).
+    std::string model;
+    int layer = -1;                          // --layer N: the stepped layer of a trained model (-1: its default)
+    bool headsGiven = false;                 // --heads was typed (a trained model then re-splits its heads)
+    bool seededOptionsGiven = false;         // --d-model, --heads, --seed, … were typed without --model
+    bool anyGiven = false;                   // any input option was typed (the GUI then ignores its saved inputs)
+    std::vector<std::string> inputOptionNames;  // filled by addInputOptions: the names noteGivenOptions checks
 };
+
+// The value of --model that means the seeded single layer with random weights.
+inline constexpr std::string_view kRandomModel = "random";
 
 // Adds the input options to a CLI11 (sub)command.
 void addInputOptions(CLI::App& command, InputOptions& options);
+// After parsing `command`: records which of the seeded model's own options were typed (InputOptions' *Given).
+void noteGivenOptions(const CLI::App& command, InputOptions& options);
 // Turns parsed options into a spec; throws core::InputError with one clear sentence for a bad combination, or
 // io::FileError for a session file that cannot be opened.
 core::ModelSpec toModelSpec(const InputOptions& options);
@@ -54,6 +67,7 @@ struct GuiOptions {
     std::string lesson;                                // --lesson NAME: open a question view (masks, cross, …)
     std::optional<int> quitAfterFrames;                // --quit-after-frames N: exit after N frames, settings
                                                        // untouched (startup and memory measurements)
+    bool inputsGiven = false;                          // the command line chose the inputs (model, sentence, …)
 };
 
 struct DumpOptions {

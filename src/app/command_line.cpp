@@ -67,6 +67,10 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::ostream&
     if (cli.got_subcommand("dump")) line.command = Command::Dump;
     else if (cli.got_subcommand("export")) line.command = Command::Export;
     else line.command = Command::Gui;
+    const CLI::App* given = line.command == Command::Dump ? cli.get_subcommand("dump")
+                          : line.command == Command::Export ? cli.get_subcommand("export") : &cli;
+    noteGivenOptions(*given, line.inputs);
+    line.gui.inputsGiven = line.inputs.anyGiven;
     line.gui.session = line.inputs.session;
     return line;
 }

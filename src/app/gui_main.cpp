@@ -117,9 +117,10 @@ ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options
     ui::AppState state;
     state.spec = spec;
     if (saved) {
-        if (!session && ui::sameInputs(spec, toModelSpec(InputOptions{}))) restoreInputs(*saved, state);
+        if (!session && !options.inputsGiven) restoreInputs(*saved, state);
         restoreView(*saved, state);
         state.session.recent = saved->state.session.recent;
+        state.session.recentModels = saved->state.session.recentModels;
     }
     if (session) ui::applyOpenedSession({*session, spec}, std::filesystem::absolute(*options.session), state);
     if (plan.stage) state.stage = *plan.stage;

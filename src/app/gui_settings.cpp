@@ -2,6 +2,8 @@
 #include "app/gui_settings.h"
 
 #include "core/attention.h"
+#include "io/model_folder.h"
+#include "ui/session/session_actions.h"
 
 #include <nlohmann/json.hpp>
 
@@ -86,14 +88,24 @@ void readView(const json& v, ui::AppState& s) {
     read(v, "exportDirectory", s.exportDirectory);
 }
 
+// "random", "bundled" or the model folder (SavedSession::model).
+std::string modelKey(const core::ModelSpec& spec) {
+    if (!spec.trained) return "random";
+    return spec.trained->bundled ? "bundled" : spec.trained->folder;
+}
+
 json inputsJson(const core::ModelSpec& spec) {
     const core::AttentionConfig& a = spec.attention;
-    return {{"sentences", spec.sentences}, {"dModel", a.dModel}, {"heads", a.heads}, {"seed", spec.seed},
+    return {{"model", modelKey(spec)}, {"layer", spec.layer},
+            {"sentences", spec.sentences}, {"dModel", a.dModel}, {"heads", a.heads}, {"seed", spec.seed},
             {"positional", spec.positional}, {"cls", spec.prependCls}, {"mask", nameOf(a.mask, kMasks)},
             {"fill", nameOf(a.fill, kFills)}, {"softmax", nameOf(a.softmax, kSoftmaxModes)}};
 }
 
-void readInputs(const json& in, core::ModelSpec& spec) {
+void readInputs(const json& in, SavedSession& session) {
+    read(in, "model", session.model);
+    read(in, "layer", session.layer);
+    core::ModelSpec& spec = session.state.spec;
     core::AttentionConfig& a = spec.attention;
     read(in, "sentences", spec.sentences);
     read(in, "dModel", a.dModel);
@@ -112,11 +124,11 @@ json recentJson(const std::vector<std::filesystem::path>& recent) {
     return list;
 }
 
-// File ▸ Open Recent: absolute paths only (a relative one would depend on where attnviz was started), at most
-// ui::kMaxRecentFiles.
-void readRecent(const json& root, std::vector<std::filesystem::path>& recent) {
+// File ▸ Open Recent (key "recent") and Open Recent Model ("recent_models"): absolute paths only (a relative one
+// would depend on where attnviz was started), at most ui::kMaxRecentFiles.
+void readRecent(const json& root, const char* key, std::vector<std::filesystem::path>& recent) {
     std::vector<std::string> files;
-    read(root, "recent", files);
+    read(root, key, files);
     for (const std::string& file : files) {
         if (std::filesystem::path(file).is_absolute() && recent.size() < ui::kMaxRecentFiles) recent.emplace_back(file);
     }
@@ -151,8 +163,9 @@ SavedSession loadSession(const std::filesystem::path& file, const SavedSession& 
         read(root["window"], "height", session.window.height);
     }
     if (root.contains("view")) readView(root["view"], session.state);
-    if (root.contains("inputs")) readInputs(root["inputs"], session.state.spec);
-    readRecent(root, session.state.session.recent);
+    if (root.contains("inputs")) readInputs(root["inputs"], session);
+    readRecent(root, "recent", session.state.session.recent);
+    readRecent(root, "recent_models", session.state.session.recentModels);
     return session;
 }
 
@@ -160,7 +173,8 @@ bool saveSession(const std::filesystem::path& file, const SavedSession& session)
     const json root = {{"window", {{"width", session.window.width}, {"height", session.window.height}}},
                        {"view", viewJson(session.state)},
                        {"inputs", inputsJson(session.state.spec)},
-                       {"recent", recentJson(session.state.session.recent)}};
+                       {"recent", recentJson(session.state.session.recent)},
+                       {"recent_models", recentJson(session.state.session.recentModels)}};
     const std::filesystem::path temporary = file.string() + ".tmp";
     {
         std::ofstream out(temporary, std::ios::trunc);
@@ -171,10 +185,12 @@ bool saveSession(const std::filesystem::path& file, const SavedSession& session)
     return !error;
 }
 
-void restoreInputs(const SavedSession& saved, ui::AppState& state) {
+namespace {
+
+// The seeded model's own inputs, as last saved.
+void restoreSeededInputs(const SavedSession& saved, ui::AppState& state) {
     const core::ModelSpec& from = saved.state.spec;
     core::ModelSpec& to = state.spec;
-    if (!from.sentences.empty()) to.sentences = from.sentences;
     to.seed = from.seed;
     to.positional = from.positional;
     to.prependCls = from.prependCls;
@@ -187,6 +203,36 @@ void restoreInputs(const SavedSession& saved, ui::AppState& state) {
         to.attention.dModel = from.attention.dModel;
         to.attention.heads = from.attention.heads;
     }
+}
+
+// The trained model last on screen, or null (with a status line) when it cannot be opened any more.
+std::shared_ptr<const core::TrainedModel> savedModel(const SavedSession& saved, const ui::AppState& state, std::string& status) {
+    if (saved.model == "bundled" && state.spec.trained && state.spec.trained->bundled) return state.spec.trained;
+    try {
+        return saved.model == "bundled" ? io::loadBundledModel() : io::loadModelFolder(saved.model);
+    } catch (const io::FileError& error) {
+        status = std::string("The model last used could not be opened: ") + error.what();
+        return nullptr;
+    }
+}
+
+}  // namespace
+
+void restoreInputs(const SavedSession& saved, ui::AppState& state) {
+    if (!saved.state.spec.sentences.empty()) state.spec.sentences = saved.state.spec.sentences;
+    if (saved.model == "random") {
+        ui::useRandomWeights(state);
+        restoreSeededInputs(saved, state);
+        return;
+    }
+    std::string status;
+    std::shared_ptr<const core::TrainedModel> model = savedModel(saved, state, status);
+    if (!model) {
+        state.status = status;
+        return;  // the command line's model stays
+    }
+    if (model != state.spec.trained) ui::useTrainedModel(model, state);
+    if (saved.layer >= 0 && saved.layer < model->config().layers) state.spec.layer = saved.layer;
 }
 
 void restoreView(const SavedSession& saved, ui::AppState& state) {

@@ -22,6 +22,9 @@ struct WindowSize {
 struct SavedSession {
     WindowSize window;
     ui::AppState state;  // view fields and spec inputs as last saved
+    // The model last on screen: "random" (the seeded layer), "bundled", or a model folder's absolute path.
+    std::string model = "bundled";
+    int layer = 0;
 };
 
 // $XDG_STATE_HOME/attnviz, else $HOME/.local/state/attnviz; created if missing. nullopt when neither

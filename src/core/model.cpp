@@ -168,6 +168,7 @@ void checkBatch(const ModelSpec& spec) {
 
 ModelRun runModel(const ModelSpec& spec) {
     checkBatch(spec);
+    if (spec.trained) return runTrainedModel(spec);
     ModelRun run;
     run.spec = spec;
     run.dims = resolveDimensions(spec.attention);
@@ -225,6 +226,9 @@ ModelRun rerunAttention(const ModelRun& previous, const ModelSpec& spec) {
     run.embeddings = previous.embeddings;
     run.positions = previous.positions;
     run.weights = previous.weights;
+    run.tokenIds = previous.tokenIds;
+    run.modelPass = previous.modelPass;
+    run.resplitHeads = previous.resplitHeads;
     run.trace = projectionsOf(previous.trace);
     reattendInto(run.weights, spec.attention, run.trace);
     return run;

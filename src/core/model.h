@@ -6,6 +6,7 @@
 
 #include "core/attention.h"
 #include "core/tokenizer.h"
+#include "core/transformer/trained_model.h"
 
 #include <cstdint>
 #include <memory>
@@ -58,6 +59,10 @@ struct ModelSpec {
     // X / X_query edits after embedding, positions and any layer before it; weight edits after init or
     // customWeights. A cell outside its matrix, or a value that is not finite, throws InputError.
     std::vector<CellEdit> cellEdits;
+    // A trained GPT-2 or BERT model instead of the seeded single layer (trained_model.h), and which of its layers
+    // the stages step through (0 … n_layers − 1). Shared and const: a checkpoint is hundreds of MB.
+    std::shared_ptr<const TrainedModel> trained;
+    int layer = 0;
 };
 
 inline constexpr int kMaxBatch = 16;
@@ -74,6 +79,12 @@ struct ModelRun {
     Trace trace;                        // the attention layer being taught
     std::optional<Trace> encoderTrace;  // cross + encoderSelfAttentionFirst: the encoder layer before it
     std::optional<Trace> decoderTrace;  // cross + decoderCausalSelfAttentionFirst: the decoder's masked layer
+    // Trained models only (spec.trained): each sentence's vocabulary ids (b lists), and the pass through every
+    // layer (hidden states, every layer's A; its steppedTrace is moved into `trace` and left empty).
+    std::vector<std::vector<int>> tokenIds;
+    std::shared_ptr<const TransformerPass> modelPass;
+    // The stepped layer's heads are a re-split of the trained projections (spec.attention.heads ≠ the model's).
+    bool resplitHeads = false;
 };
 
 // Throws InputError (one clear sentence, naming the sentence number when b > 1) for bad input.

@@ -80,9 +80,21 @@ void addEmbeddingEntries(const core::ModelRun& run, std::vector<DumpEntry>& entr
                            "The decoder's token embeddings before positions are added, zero rows for padding.",
                            "b × l_q × d_model", &run.queryEmbeddings});
     }
-    entries.push_back({"positions", "PE",
-                       "The sinusoidal positional encoding added to row p of every sentence (zeros when positions are off).",
-                       cross ? "max(l_q, l_k) × d_model" : "l × d_model", &run.positions});
+    const std::string positions = run.spec.trained
+                                      ? "The model's learned position embeddings, rows 0 … l − 1 (added to the token embeddings before block 0)."
+                                      : "The sinusoidal positional encoding added to row p of every sentence (zeros when positions are off).";
+    entries.push_back({"positions", "PE", positions, cross ? "max(l_q, l_k) × d_model" : "l × d_model", &run.positions});
+}
+
+// A trained model's whole pass, as HuggingFace's output_hidden_states and output_attentions give it.
+void addModelPassEntries(const core::TransformerPass& pass, std::vector<DumpEntry>& entries) {
+    entries.push_back({"hidden_states", "h",
+                       "The residual stream entering each block (h_0 = the embeddings), and last the model's output "
+                       "(after the final LayerNorm for GPT-2); zero rows for padding.",
+                       "(n_layers + 1) × b × l × d_model", &pass.hiddenStates});
+    entries.push_back({"all_attention_weights", "A",
+                       "Every layer's attention weights, with the model's own heads.", "n_layers × b × h × l × l",
+                       &pass.attentionWeights});
 }
 
 std::vector<DumpEntry> dumpEntries(const core::ModelRun& run, const BiasTensors& biases) {
@@ -90,6 +102,7 @@ std::vector<DumpEntry> dumpEntries(const core::ModelRun& run, const BiasTensors&
     addTraceEntries(run.trace, entries);
     if (run.weights.hasBiases()) addBiasEntries(biases, entries);
     addEmbeddingEntries(run, entries);
+    if (run.modelPass) addModelPassEntries(*run.modelPass, entries);
     return entries;
 }
 
@@ -99,7 +112,8 @@ std::set<std::string> possibleDumpFileNames() {
     for (int index = 0; index < core::kTensorCount; ++index) {
         names.insert(std::string(core::tensorInfo(static_cast<core::TensorId>(index)).key) + ".npy");
     }
-    for (const char* key : {"b_q", "b_k", "b_v", "b_o", "embeddings", "query_embeddings", "positions"}) {
+    for (const char* key : {"b_q", "b_k", "b_v", "b_o", "embeddings", "query_embeddings", "positions", "hidden_states",
+                            "all_attention_weights"}) {
         names.insert(std::string(key) + ".npy");
     }
     return names;
@@ -183,6 +197,21 @@ json parametersJson(const core::ModelRun& run) {
     };
 }
 
+// Which trained model, which of its layers the stepped files hold, and the config values that size it.
+json modelJson(const core::TrainedModel& model, int layer) {
+    const core::TransformerConfig& config = model.config();
+    return {
+        {"type", config.family == core::ModelFamily::Gpt2 ? "gpt2" : "bert"},
+        {"name", model.name},
+        {"path", model.folder},
+        {"layer", layer},
+        {"n_layers", config.layers},
+        {"config", {{"d_model", config.dModel}, {"heads", config.heads}, {"d_ff", config.dFf},
+                    {"max_positions", config.maxPositions}, {"vocab_size", config.vocabSize},
+                    {"type_vocab_size", config.typeVocabSize}, {"layer_norm_eps", config.layerNormEps}}},
+    };
+}
+
 json fileJson(const DumpEntry& entry) {
     return {
         {"file", entry.key + ".npy"},
@@ -216,6 +245,10 @@ json manifestJson(const core::ModelRun& run, const std::vector<DumpEntry>& entri
         {"lengths", run.trace.keyLengths},
         {"padded_length", run.trace.keyLength},
     };
+    if (run.spec.trained) {
+        manifest["token_ids"] = run.tokenIds;
+        manifest["model"] = modelJson(*run.spec.trained, run.spec.layer);
+    }
     if (run.trace.cross) {
         manifest["decoder_sentences"] = run.spec.decoderSentences;
         manifest["query_tokens"] = run.queryTokens;

@@ -4,7 +4,10 @@
 // core::tensorInfo(id).key), the biases b_q b_k b_v b_o when the model has them (1-D, as nn.Linear.bias),
 // embeddings.npy (b × l_k × d_model, E[ids] without positions), query_embeddings.npy (cross-attention only),
 // positions.npy (max(l_q, l_k) × d_model), and manifest.json: program and version, every parameter, the
-// sentences, tokens and lengths, and for each file its tensor key, symbol, meaning and shape. Every file is
+// sentences, tokens and lengths, and for each file its tensor key, symbol, meaning and shape. A trained model's
+// dump (spec.trained) holds the stepped layer's files as above, plus hidden_states.npy ((n_layers + 1) × b × l ×
+// d_model) and all_attention_weights.npy (n_layers × b × h × l × l), and the manifest adds token_ids (one list per
+// sentence) and model (type, name, path, layer, n_layers, config values). Every file is
 // written atomically; manifest.json is written last, so a folder with a manifest is complete.
 // What this file deliberately does not do: compute anything (it writes the ModelRun it is given), read dumps
 // back, or delete files it did not write in some dump (see writeDump's `force`).

@@ -10,6 +10,7 @@
 
 #include "colormap/colormap.h"
 #include "core/stages.h"
+#include "io/model_folder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -81,6 +82,10 @@ const std::array<WeightFileField, 10> kWeightFileFields{{{"w_q", &WeightFiles::w
                                                          {"embeddings", &WeightFiles::embeddings},
                                                          {"vocabulary", &WeightFiles::vocabulary}}};
 
+constexpr std::array<Named<ModelChoice::Source>, 3> kModelSourceNames{{{ModelChoice::Source::Seeded, "seeded"},
+                                                                       {ModelChoice::Source::Bundled, "bundled"},
+                                                                       {ModelChoice::Source::Folder, "folder"}}};
+
 // [SECTION] writing
 
 ordered_json inputsJson(const Session& s) {
@@ -121,6 +126,13 @@ ordered_json weightsJson(const WeightFiles& files) {
         if (!path.empty()) weights[std::string(field.key)] = path.string();
     }
     return weights;
+}
+
+ordered_json modelJson(const ModelChoice& model) {
+    ordered_json json{{"source", nameOf(model.source, kModelSourceNames)}};
+    if (model.source == ModelChoice::Source::Folder) json["path"] = model.folder.string();
+    json["layer"] = model.layer;
+    return json;
 }
 
 ordered_json editsJson(const std::vector<core::CellEdit>& edits) {
@@ -343,6 +355,16 @@ core::CellEdit readEdit(const json& object, std::size_t index, std::string_view 
     return edit;
 }
 
+void readModel(const json& object, ModelChoice& model, std::string_view file) {
+    ObjectReader reader(object, "model", file);
+    reader.read("source", model.source, kModelSourceNames);
+    std::string path;
+    reader.read("path", path);
+    model.folder = path;
+    reader.read("layer", model.layer);
+    reader.refuseUnknownMembers();
+}
+
 std::vector<core::CellEdit> readEdits(const json& list, std::string_view file) {
     if (!list.is_array()) fail(file, "edits must be a JSON array (got " + describe(list) + ").");
     std::vector<core::CellEdit> edits;
@@ -360,6 +382,7 @@ Session readSession(const json& root, std::string_view file) {
     if (const json* view = top.member("view")) readView(*view, session.view, file);
     if (const json* weights = top.member("weights")) readWeightFiles(*weights, session.weightFiles, file);
     if (const json* edits = top.member("edits")) session.edits = readEdits(*edits, file);
+    if (const json* model = top.member("model")) readModel(*model, session.model, file);
     top.refuseUnknownMembers();
     return session;
 }
@@ -481,6 +504,18 @@ void checkWeightFiles(const Session& s, std::string_view file) {
     for (const auto& field : kWeightFileFields) checkText((files.*field.member).string(), "weights." + std::string(field.key), file);
 }
 
+void checkModel(const Session& s, std::string_view file) {
+    const ModelChoice& model = s.model;
+    if (model.source == ModelChoice::Source::Seeded) return;
+    if (model.source == ModelChoice::Source::Folder && model.folder.empty()) fail(file, "model.path must name a model folder.");
+    if (model.source != ModelChoice::Source::Folder && !model.folder.empty()) fail(file, "model.path is only for source \"folder\".");
+    checkText(model.folder.string(), "model.path", file);
+    if (model.layer < 0) fail(file, "model.layer must be 0 or more (got " + std::to_string(model.layer) + ").");
+    if (!s.edits.empty()) fail(file, "has cell edits, but cells of a trained model cannot be edited.");
+    if (!s.decoderSentences.empty()) fail(file, "has decoder sentences, but cross-attention is for the seeded model.");
+    if (s.weightFiles.hasWeights() || s.weightFiles.hasEmbeddings()) fail(file, "names .npy weights, which belong to the seeded model.");
+}
+
 // [SECTION] files and paths
 
 // `path` as the file stores it: relative to `directory` when it lies there or below, else absolute.
@@ -517,6 +552,7 @@ std::string sessionToJson(const Session& session) {
     root["view"] = viewJson(session.view);
     root["weights"] = weightsJson(session.weightFiles);
     root["edits"] = editsJson(session.edits);
+    root["model"] = modelJson(session.model);
     return root.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
@@ -526,6 +562,7 @@ void checkSession(const Session& session, std::string_view name) {
     checkView(session, dims, name);
     for (std::size_t i = 0; i < session.edits.size(); ++i) checkEdit(session.edits[i], i, session, dims, name);
     checkWeightFiles(session, name);
+    checkModel(session, name);
 }
 
 Session sessionFromJson(std::string_view text, std::string_view fileNameForErrors) {
@@ -543,6 +580,7 @@ void saveSession(const fs::path& path, const Session& session) {
     Session stored = session;
     const fs::path directory = directoryOf(path);
     stored.weightFiles = mapPaths(session.weightFiles, [&](const fs::path& p) { return storedPath(p, directory); });
+    if (!session.model.folder.empty()) stored.model.folder = storedPath(session.model.folder, directory);
     writeFileAtomically(path, sessionToJson(stored));
 }
 
@@ -550,12 +588,35 @@ Session loadSession(const fs::path& path) {
     Session session = sessionFromJson(readWholeFile(path), path.string());
     const fs::path directory = directoryOf(path);
     session.weightFiles = mapPaths(session.weightFiles, [&](const fs::path& p) { return (directory / p).lexically_normal(); });
+    if (!session.model.folder.empty()) session.model.folder = (directory / session.model.folder).lexically_normal();
     return session;
 }
+
+namespace {
+
+// The trained model a session names, loaded, with its layer checked; null for the seeded model.
+std::shared_ptr<const core::TrainedModel> openModel(const ModelChoice& choice, const fs::path& session) {
+    std::shared_ptr<const core::TrainedModel> model;
+    try {
+        if (choice.source == ModelChoice::Source::Folder) model = loadModelFolder(choice.folder);
+        if (choice.source == ModelChoice::Source::Bundled) model = loadBundledModel();
+    } catch (const FileError& error) {
+        fail(session.string(), std::string("names a model that cannot be opened: ") + error.what());
+    }
+    if (choice.source == ModelChoice::Source::Bundled && !model) fail(session.string(), "uses attnviz's bundled model, which this installation lacks.");
+    if (model && choice.layer >= model->config().layers) {
+        fail(session.string(), "steps through layer " + std::to_string(choice.layer) + ", but " + model->name + " has layers 0 to " +
+                                   std::to_string(model->config().layers - 1) + ".");
+    }
+    return model;
+}
+
+}  // namespace
 
 OpenedSession openSession(const fs::path& path) {
     Session session = loadSession(path);
     core::ModelSpec spec = withWeightFiles(toModelSpec(session), session.weightFiles);
+    spec.trained = openModel(session.model, path);
     return {std::move(session), std::move(spec)};
 }
 
@@ -574,6 +635,7 @@ core::ModelSpec toModelSpec(const Session& s) {
     spec.encoderSelfAttentionFirst = s.encoderSelfAttentionFirst;
     spec.decoderCausalSelfAttentionFirst = s.decoderCausalSelfAttentionFirst;
     spec.cellEdits = s.edits;
+    spec.layer = s.model.layer;
     return spec;
 }
 
@@ -598,6 +660,11 @@ Session fromModelSpec(const core::ModelSpec& spec) {
     s.encoderSelfAttentionFirst = spec.encoderSelfAttentionFirst;
     s.decoderCausalSelfAttentionFirst = spec.decoderCausalSelfAttentionFirst;
     s.edits = spec.cellEdits;
+    if (spec.trained) {
+        s.model.source = spec.trained->bundled ? ModelChoice::Source::Bundled : ModelChoice::Source::Folder;
+        if (!spec.trained->bundled) s.model.folder = spec.trained->folder;
+        s.model.layer = spec.layer;
+    }
     return s;
 }
 

@@ -9,7 +9,9 @@
 //                "token_limit": 64, "encoder_self_attention_first": false, "decoder_causal_self_attention_first": false},
 //    "view":    {"stage": 0, "batch": 0, "head": 0, "sequential_colormap": "viridis", "diverging_colormap": "coolwarm"},
 //    "weights": {"w_q": "w_q.npy", ..., "b_q": ..., "embeddings": "emb.npy", "vocabulary": "vocab.txt"},
-//    "edits":   [{"matrix": "x|x_query|w_q|w_k|w_v|w_o", "batch": 0, "row": 1, "col": 2, "value": 0.5}]}
+//    "edits":   [{"matrix": "x|x_query|w_q|w_k|w_v|w_o", "batch": 0, "row": 1, "col": 2, "value": 0.5}],
+//    "model":   {"source": "seeded|bundled|folder", "path": "models/gpt2", "layer": 0}}
+// A session without "model" is the seeded model's (as every session before trained models was).
 // schema_version is required; every other member may be left out (it takes the default above); unknown members
 // are refused, so a typo ("head" for "heads") is reported, not ignored.
 // Paths: saveSession stores a weight file path relative to the session file's directory when the file lies in
@@ -49,6 +51,15 @@ struct ViewState {
     friend bool operator==(const ViewState&, const ViewState&) = default;
 };
 
+// Which model the lesson uses: the seeded single layer, attnviz's bundled trained model, or a checkpoint folder.
+struct ModelChoice {
+    enum class Source { Seeded, Bundled, Folder };
+    Source source = Source::Seeded;
+    std::filesystem::path folder;  // Source::Folder only (stored relative to the session like weight files)
+    int layer = 0;                 // the stepped layer of a trained model
+    friend bool operator==(const ModelChoice&, const ModelChoice&) = default;
+};
+
 struct Session {
     // [Inputs] core::ModelSpec's choices, with its defaults (toModelSpec / fromModelSpec translate).
     std::vector<std::string> sentences{std::string(core::kDefaultSentence)};
@@ -73,6 +84,7 @@ struct Session {
     ViewState view;
     WeightFiles weightFiles;              // empty paths: seeded weights and embeddings
     std::vector<core::CellEdit> edits;    // X, X_query, W^Q, W^K, W^V, W^O cells, applied in order
+    ModelChoice model;
 
     friend bool operator==(const Session&, const Session&) = default;
 };
@@ -93,7 +105,7 @@ Session loadSession(const std::filesystem::path& path);
 // The inputs as the core takes them: sentences, sizes, options and cell edits (no file is read; weight files
 // stay paths in the Session, see withWeightFiles and openSession).
 core::ModelSpec toModelSpec(const Session& session);
-// The inputs of a spec, with the default view and no weight files. The numbers in spec.customWeights and
+// The inputs of a spec (its trained model as a ModelChoice), with the default view and no weight files. The numbers in spec.customWeights and
 // spec.embeddingTable are not kept: a session names their files, which the caller sets in weightFiles.
 Session fromModelSpec(const core::ModelSpec& spec);
 

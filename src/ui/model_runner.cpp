@@ -46,7 +46,7 @@ bool sameInputsApartFromWeights(const core::ModelSpec& a, const core::ModelSpec&
     const core::AttentionConfig &x = a.attention, &y = b.attention;
     return a.sentences == b.sentences && a.decoderSentences == b.decoderSentences && a.seed == b.seed &&
            a.positional == b.positional && a.prependCls == b.prependCls && a.biases == b.biases && a.tokenLimit == b.tokenLimit &&
-           a.embeddingTable == b.embeddingTable &&
+           a.embeddingTable == b.embeddingTable && a.trained == b.trained && a.layer == b.layer &&
            a.cellEdits == b.cellEdits && a.encoderSelfAttentionFirst == b.encoderSelfAttentionFirst &&
            a.decoderCausalSelfAttentionFirst == b.decoderCausalSelfAttentionFirst && x.dModel == y.dModel && x.heads == y.heads &&
            x.dK == y.dK && x.dV == y.dV && x.mask == y.mask && x.fill == y.fill && x.softmax == y.softmax && x.scale == y.scale &&
@@ -54,6 +54,11 @@ bool sameInputsApartFromWeights(const core::ModelSpec& a, const core::ModelSpec&
 }
 
 bool computesInstantly(const core::ModelSpec& spec) {
+    // A trained model runs every layer: only a small one (the bundled model) is quick enough between two frames.
+    if (spec.trained) {
+        const core::TransformerConfig& config = spec.trained->config();
+        if (static_cast<long long>(config.layers) * config.dModel > 8 * 256) return false;
+    }
     if (spec.attention.dModel > 512) return false;
     const core::TokenizeOptions options{spec.prependCls, spec.tokenLimit};
     for (const std::string& sentence : spec.sentences) {
@@ -68,6 +73,7 @@ bool computesInstantly(const core::ModelSpec& spec) {
 
 bool reusesProjections(const core::ModelSpec& base, const core::ModelSpec& next) {
     if (!base.decoderSentences.empty() || !next.decoderSentences.empty()) return false;
+    if (base.trained || next.trained) return false;  // a trained model's mask and scale are its own
     core::ModelSpec aligned = next;  // next with base's settings of stages [3–10]: must then equal base
     core::AttentionConfig& a = aligned.attention;
     const core::AttentionConfig& b = base.attention;

@@ -25,6 +25,34 @@ void recentMenu(AppState& state) {
     ImGui::EndMenu();
 }
 
+void recentModelsMenu(AppState& state) {
+    if (!ImGui::BeginMenu("Open Recent Model", !state.session.recentModels.empty())) return;
+    for (const std::filesystem::path& folder : state.session.recentModels) {
+        if (ImGui::MenuItem(folder.filename().string().c_str(), nullptr)) {
+            state.session.request = SessionRequest::OpenRecentModel;
+            state.session.requestPath = folder;
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", folder.string().c_str());
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Clear the list")) state.session.recentModels.clear();
+    ImGui::EndMenu();
+}
+
+// Open model…, the recent folders, the bundled model and untrained weights.
+void modelItems(AppState& state) {
+    SessionRequest& request = state.session.request;
+    if (ImGui::MenuItem("Open model…")) request = SessionRequest::OpenModel;
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("A HuggingFace GPT-2 or BERT folder: config.json, model.safetensors and the tokenizer's files\n(docs/models.md says where to get them)");
+    }
+    recentModelsMenu(state);
+    const core::TrainedModel* model = state.spec.trained.get();
+    if (ImGui::MenuItem("attnviz's own small model (trained)", nullptr, model != nullptr && model->bundled)) request = SessionRequest::UseBundledModel;
+    if (ImGui::MenuItem("Untrained (random) weights", nullptr, model == nullptr)) request = SessionRequest::UseRandomModel;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The seeded single layer: every control, but nearly uniform attention");
+}
+
 }  // namespace
 
 void drawSessionFileItems(AppState& state) {
@@ -34,7 +62,9 @@ void drawSessionFileItems(AppState& state) {
     if (ImGui::MenuItem("Save", "Ctrl+S")) request = SessionRequest::Save;
     if (ImGui::MenuItem("Save As…", "Ctrl+Shift+S")) request = SessionRequest::SaveAs;
     ImGui::Separator();
-    if (ImGui::MenuItem("Load weights…")) request = SessionRequest::LoadWeights;
+    modelItems(state);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Load weights…", nullptr, false, !state.spec.trained)) request = SessionRequest::LoadWeights;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("A folder of w_q.npy … w_o.npy, optional biases, embeddings.npy + vocab.txt\n(docs/loading-weights.md)");
     const bool trained = state.session.weightFiles.hasWeights() || state.session.weightFiles.hasEmbeddings();
     if (ImGui::MenuItem("Use seeded weights", nullptr, false, trained)) useSeededWeights(state);

@@ -31,6 +31,8 @@ std::string sizeName(int size) { return size == 0 ? "auto" : std::to_string(size
 std::string scaleName(const std::optional<float>& scale) { return scale ? formatValue(*scale) : "1/√d_k"; }
 
 // The first characters of a sentence, quoted.
+std::string modelName(const std::shared_ptr<const core::TrainedModel>& model) { return model ? model->name : "random weights"; }
+
 std::string quoted(const std::string& text) {
     constexpr std::size_t kShown = 24;
     if (text.size() <= kShown) return "“" + text + "”";
@@ -97,6 +99,8 @@ std::vector<std::string> changes(const InputsSnapshot& before, const InputsSnaps
                           sentencesChange("decoder sentence", a.decoderSentences, b.decoderSentences)}) {
         if (!s.empty()) out.push_back(std::move(s));
     }
+    compare(out, "model", a.trained, b.trained, modelName);
+    compare(out, "layer", a.layer, b.layer, number);
     compare(out, "d_model", x.dModel, y.dModel, number);
     compare(out, "heads", x.heads, y.heads, number);
     compare(out, "d_k", x.dK, y.dK, sizeName);

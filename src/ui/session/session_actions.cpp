@@ -1,6 +1,7 @@
 // session_actions.cpp — AppState ⇄ io::Session, opening, weight folders, recent files, title. See session_actions.h.
 #include "ui/session/session_actions.h"
 
+#include "io/model_folder.h"
 #include "io/npy.h"
 
 #include <algorithm>
@@ -141,6 +142,35 @@ void useSeededWeights(AppState& state) {
     state.spec.embeddingTable.reset();
     state.session.weightFiles = {};
     state.status = "Back to seeded weights and embeddings (seed " + std::to_string(state.spec.seed) + ").";
+}
+
+void useTrainedModel(std::shared_ptr<const core::TrainedModel> model, AppState& state) {
+    core::ModelSpec& spec = state.spec;
+    spec.customWeights.reset();
+    spec.embeddingTable.reset();
+    state.session.weightFiles = {};
+    spec.cellEdits.clear();
+    spec.decoderSentences.clear();
+    spec.attention.dModel = model->config().dModel;
+    spec.attention.heads = model->config().heads;
+    spec.attention.dK = 0;
+    spec.attention.dV = 0;
+    spec.attention.scale.reset();
+    spec.layer = model->featuredLayer();
+    const core::NamedHead* featured = model->featuredHead();
+    state.head = featured ? featured->head : 0;
+    if (state.lesson.open != Lesson::None) state.lesson.open = Lesson::None;  // the lessons teach the seeded layer
+    state.status = "Opened " + model->name + ": " + model->familyName() + ", " + std::to_string(model->config().layers) +
+                   " layers × " + std::to_string(model->config().heads) + " heads, d_model " + std::to_string(model->config().dModel) + ".";
+    spec.trained = std::move(model);
+}
+
+void useRandomWeights(AppState& state) {
+    const core::ModelSpec defaults;
+    core::ModelSpec& spec = state.spec;
+    spec.trained.reset();
+    spec.layer = 0;
+    spec.attention = defaults.attention;
 }
 
 std::string weightsFolderName(const io::WeightFiles& files) {

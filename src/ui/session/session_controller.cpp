@@ -6,6 +6,7 @@
 // [SECTION] dialogs: path field, unsaved changes, errors, restore after a crash, closing
 #include "ui/session/session_controller.h"
 
+#include "io/model_folder.h"
 #include "ui/session/session_actions.h"
 
 #include <imgui.h>
@@ -153,16 +154,24 @@ void SessionController::perform(AppState& state) {
             break;
         case SessionRequest::SaveAs: askForPath(Purpose::SaveSession, state); break;
         case SessionRequest::LoadWeights: askForPath(Purpose::LoadWeights, state); break;
+        case SessionRequest::OpenModel: askForPath(Purpose::OpenModel, state); break;
+        case SessionRequest::OpenRecentModel: openModel(state.session.requestPath, state); break;
+        case SessionRequest::UseBundledModel: useBundledModel(state); break;
+        case SessionRequest::UseRandomModel:
+            useRandomWeights(state);
+            state.status = "Untrained (random) weights: attention is nearly uniform until a model is trained.";
+            break;
         case SessionRequest::None: break;
     }
 }
 
 void SessionController::askForPath(Purpose purpose, AppState& state) {
-    const bool weights = purpose == Purpose::LoadWeights, saving = purpose == Purpose::SaveSession;
+    const bool weights = purpose == Purpose::LoadWeights || purpose == Purpose::OpenModel, saving = purpose == Purpose::SaveSession;
     const fs::path suggested = suggestion(state, weights, saving);
     if (state.session.pickFile) {
         const PickKind kind = weights ? PickKind::Folder : saving ? PickKind::SaveFile : PickKind::OpenFile;
-        const char* title = weights ? "Load weights from a folder" : saving ? "Save the session as" : "Open a session";
+        const char* title = purpose == Purpose::OpenModel ? "Open a GPT-2 or BERT model folder"
+                          : weights ? "Load weights from a folder" : saving ? "Save the session as" : "Open a session";
         auto answer = state.session.pickFile({kind, title, suggested});
         if (answer.valid()) {
             pending_ = PendingPick{purpose, std::move(answer)};
@@ -177,6 +186,7 @@ void SessionController::finish(Purpose purpose, const fs::path& path, AppState& 
         case Purpose::OpenSession: open(path, state); break;
         case Purpose::SaveSession: save(path, state); break;
         case Purpose::LoadWeights: loadWeights(path, state); break;
+        case Purpose::OpenModel: openModel(path, state); break;
     }
 }
 
@@ -219,6 +229,30 @@ void SessionController::loadWeights(const fs::path& path, AppState& state) {
         applyLoadedWeights(loadWeightsFolder(state.spec, path), state);
     } catch (const io::FileError& e) {
         fail("Could not load the weights", e.what());
+    }
+}
+
+void SessionController::openModel(const fs::path& folder, AppState& state) {
+    std::error_code error;
+    const fs::path absolute = fs::absolute(folder, error).lexically_normal();
+    try {
+        useTrainedModel(io::loadModelFolder(absolute), state);
+    } catch (const io::FileError& e) {
+        fail("Could not open the model", e.what());
+        return;
+    }
+    addRecent(state.session.recentModels, absolute);
+}
+
+void SessionController::useBundledModel(AppState& state) {
+    try {
+        if (auto model = io::loadBundledModel()) {
+            useTrainedModel(std::move(model), state);
+            return;
+        }
+        fail("No bundled model", "This installation of attnviz has no bundled model (assets/models/ was not found).");
+    } catch (const io::FileError& e) {
+        fail("Could not open the bundled model", e.what());
     }
 }
 

@@ -1,5 +1,6 @@
 // session_controller.h — carries out what the File and Edit menus, Ctrl+Z/Y/S/O and cell clicks ask for:
-// undo and redo (it owns the History), Open / Save / Save As / Open Recent, Load weights, the restore-after-crash
+// undo and redo (it owns the History), Open / Save / Save As / Open Recent, Load weights, Open model (a trained
+// checkpoint folder, the bundled model, or back to random weights), the restore-after-crash
 // question, the unsaved-changes question when the window closes, and the cell editor. App calls handleKeys() before the panels and update() after them, once a frame.
 //
 // Paths come from the native chooser hook (AppState::session.pickFile, zenity in the app) while it answers on
@@ -31,7 +32,7 @@ public:
     void update(AppState& state, float deltaSeconds);
 
 private:
-    enum class Purpose { OpenSession, SaveSession, LoadWeights };
+    enum class Purpose { OpenSession, SaveSession, LoadWeights, OpenModel };
     struct PathField {
         Purpose purpose = Purpose::OpenSession;
         std::string text;
@@ -48,6 +49,8 @@ private:
     void open(const std::filesystem::path& path, AppState& state);
     void save(const std::filesystem::path& path, AppState& state);
     void loadWeights(const std::filesystem::path& path, AppState& state);
+    void openModel(const std::filesystem::path& folder, AppState& state);
+    void useBundledModel(AppState& state);
     void restore(AppState& state);
     void fail(std::string title, std::string message);
 

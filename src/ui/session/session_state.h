@@ -18,7 +18,13 @@
 namespace attnviz::ui {
 
 // What a menu item or shortcut asks SessionController to do (it runs the request once and clears it).
-enum class SessionRequest { None, Open, OpenRecent, Save, SaveAs, LoadWeights, Undo, Redo };
+enum class SessionRequest {
+    None, Open, OpenRecent, Save, SaveAs, LoadWeights, Undo, Redo,
+    OpenModel,         // File ▸ Open model…: ask for a HuggingFace folder
+    OpenRecentModel,   // requestPath: a model folder from recentModels
+    UseBundledModel,   // attnviz's own small trained model
+    UseRandomModel,    // the seeded single layer with untrained (random) weights
+};
 
 // A cell someone double-clicked (the value field) or right-clicked (the cell menu).
 struct CellEditRequest {
@@ -51,6 +57,7 @@ struct SessionState {
     io::Session saved;                          // the session as last saved or opened: "modified" compares to it
     io::WeightFiles weightFiles;                // the files behind spec.customWeights / spec.embeddingTable
     std::vector<std::filesystem::path> recent;  // most recent first, at most kMaxRecentFiles
+    std::vector<std::filesystem::path> recentModels;  // model folders opened, most recent first, at most kMaxRecentFiles
 
     // [Published] SessionController sets these every frame for the menus and the window title.
     bool modified = false;  // inputs, edits or weight files differ from `saved` (the view does not count)
@@ -59,7 +66,7 @@ struct SessionState {
 
     // [Requests] One frame each.
     SessionRequest request = SessionRequest::None;
-    std::filesystem::path requestPath;           // for OpenRecent
+    std::filesystem::path requestPath;           // for OpenRecent and OpenRecentModel
     std::optional<CellEditRequest> cellEdit;
     std::optional<RestoreOffer> restoreOffer;    // asked until answered
     bool closeRequested = false;  // the window was closed with unsaved changes: ask Save / Close / Cancel

@@ -1,0 +1,134 @@
+// trained_model.cpp — one stepped layer of a trained GPT-2 or BERT model as a ModelRun. See trained_model.h.
+#include "core/transformer/trained_model.h"
+
+#include "core/model.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace attnviz::core {
+namespace {
+
+void checkTrainedSpec(const ModelSpec& spec) {
+    const TrainedModel& model = *spec.trained;
+    if (!spec.decoderSentences.empty()) {
+        throw InputError("Cross-attention is a view of the seeded model: " + model.name + " is a " + model.familyName() +
+                         " model, whose layers attend within one sentence.");
+    }
+    if (!spec.cellEdits.empty()) {
+        throw InputError("Cells of a trained model cannot be edited (every later layer would change too): switch to "
+                         "the untrained (random) weights to type values into cells.");
+    }
+    if (spec.customWeights || spec.embeddingTable) {
+        throw InputError("Loaded .npy weights belong to the seeded model; " + model.name + " has its own weights.");
+    }
+    const int layers = model.config().layers;
+    if (spec.layer < 0 || spec.layer >= layers) {
+        throw InputError("Layer " + std::to_string(spec.layer) + " does not exist: " + model.name + " has layers 0 to " +
+                         std::to_string(layers - 1) + ".");
+    }
+}
+
+// One sentence through the model's tokenizer, checked against the token limit and the position table.
+Encoding encodeSentence(const TrainedModel& model, const std::string& sentence, int tokenLimit, std::size_t index,
+                        std::size_t count) {
+    const std::string which = count > 1 ? "Sentence " + std::to_string(index + 1) + ": " : "";
+    Encoding encoding;
+    try {
+        encoding = model.tokenizer->encode(sentence);
+    } catch (const InputError& error) {
+        throw InputError(which + error.what());
+    }
+    const int length = static_cast<int>(encoding.ids.size());
+    if (length == 0) throw InputError(which + "Type a sentence: it has no tokens.");
+    const int limit = std::min(tokenLimit, model.config().maxPositions);
+    if (length > limit) {
+        const bool positions = model.config().maxPositions <= tokenLimit;
+        throw InputError(which + "The sentence has " + std::to_string(length) + " tokens; " +
+                         (positions ? model.name + " has positions for " + std::to_string(limit) + " at most."
+                                    : "at most " + std::to_string(limit) + " are allowed (raise the token limit)."));
+    }
+    return encoding;
+}
+
+// Rows of a table for each sentence's ids (or positions), zero-padded: b × l × d_model.
+Tensor tableRows(const Matrix& table, const std::vector<std::vector<int>>& indices, int length) {
+    const int batch = static_cast<int>(indices.size());
+    Tensor rows({batch, length, static_cast<int>(table.cols())});
+    for (int b = 0; b < batch; ++b) {
+        Eigen::Map<Matrix> slice(rows.sliceData(b), length, table.cols());
+        const auto& sentence = indices[static_cast<std::size_t>(b)];
+        for (std::size_t p = 0; p < sentence.size(); ++p) slice.row(static_cast<Eigen::Index>(p)) = table.row(sentence[p]);
+    }
+    return rows;
+}
+
+}  // namespace
+
+const NamedHead* TrainedModel::namedHead(int layer, int head) const {
+    for (const NamedHead& named : namedHeads) {
+        if (named.layer == layer && named.head == head) return &named;
+    }
+    return nullptr;
+}
+
+const NamedHead* TrainedModel::featuredHead() const {
+    for (const NamedHead& named : namedHeads) {
+        if (named.name.find("coreference") != std::string::npos) return &named;
+    }
+    return namedHeads.empty() ? nullptr : &namedHeads.front();
+}
+
+AttentionConfig trainedAttention(const ModelSpec& spec, const std::vector<int>& lengths, bool modelHeads) {
+    const TransformerConfig& config = spec.trained->config();
+    AttentionConfig attention = spec.attention;
+    attention.dModel = config.dModel;
+    if (modelHeads || attention.heads <= 0) attention.heads = config.heads;
+    attention.dK = 0;
+    attention.dV = 0;
+    attention.scale.reset();  // the trained model's 1/√d_k
+    const bool ragged = std::adjacent_find(lengths.begin(), lengths.end(), std::not_equal_to<>()) != lengths.end();
+    if (config.family == ModelFamily::Gpt2) attention.mask = ragged ? MaskKind::Both : MaskKind::Causal;
+    else attention.mask = ragged ? MaskKind::Padding : MaskKind::None;
+    return attention;
+}
+
+ModelRun runTrainedModel(const ModelSpec& spec) {
+    checkTrainedSpec(spec);
+    const TrainedModel& model = *spec.trained;
+    ModelRun run;
+    run.spec = spec;
+    std::vector<int> lengths;
+    for (std::size_t i = 0; i < spec.sentences.size(); ++i) {
+        Encoding encoding = encodeSentence(model, spec.sentences[i], spec.tokenLimit, i, spec.sentences.size());
+        lengths.push_back(static_cast<int>(encoding.ids.size()));
+        run.tokenIds.push_back(std::move(encoding.ids));
+        run.tokens.push_back(std::move(encoding.labels));
+    }
+    run.queryTokens = run.tokens;
+
+    const AttentionConfig own = trainedAttention(spec, lengths, true);
+    const AttentionConfig shown = trainedAttention(spec, lengths, false);
+    run.dims = resolveDimensions(shown);
+    TransformerPass pass = runTransformer(model.transformer, run.tokenIds, spec.layer, own);
+    run.weights = model.transformer.weights.blocks[static_cast<std::size_t>(spec.layer)].attention;
+    run.resplitHeads = shown.heads != own.heads;
+    if (run.resplitHeads) {
+        // The same X and the same trained W^Q, W^K, W^V, W^O, cut into another number of heads.
+        run.trace = forward(AttentionInput{pass.steppedInput, {}}, run.weights, shown);
+    } else {
+        run.trace = std::move(pass.steppedTrace);
+    }
+    pass.steppedTrace = Trace{};
+
+    const int length = *std::max_element(lengths.begin(), lengths.end());
+    run.embeddings = tableRows(model.transformer.weights.tokenEmbeddings, run.tokenIds, length);
+    std::vector<int> positions(static_cast<std::size_t>(length));
+    for (int p = 0; p < length; ++p) positions[static_cast<std::size_t>(p)] = p;
+    run.positions = tableRows(model.transformer.weights.positionEmbeddings, {positions}, length);
+    run.positions.shape = {length, model.config().dModel};  // l × d_model, as the seeded model's PE
+    run.modelPass = std::make_shared<const TransformerPass>(std::move(pass));
+    return run;
+}
+
+}  // namespace attnviz::core

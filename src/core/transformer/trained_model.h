@@ -1,0 +1,61 @@
+// trained_model.h — a trained checkpoint as the app holds it (weights + tokenizer + named heads), and the run of
+// one stepped layer of it: what core::runModel does when ModelSpec::trained is set.
+//
+// The run is the seeded model's ModelRun with the same meaning for every field, so every stage, export and dump
+// works unchanged: tokens are the tokenizer's readable labels, X is the stepped layer's real attention input
+// (GPT-2: ln_1(h_N); BERT: h_N, the residual stream entering block N), the weights are the layer's real W^Q, W^K,
+// W^V, W^O with their biases, and the Trace is that layer's attention. ModelRun::modelPass adds every layer's
+// attention and hidden states (the model view, dump's hidden_states.npy and all_attention_weights.npy).
+// What it deliberately does not do: read files (io::loadModelFolder), cross-attention or cell edits (the seeded
+// model's teaching tools; a trained layer inside a model cannot be edited without changing every layer after it).
+#pragma once
+
+#include "core/tokenizers/subword.h"
+#include "core/transformer/transformer.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attnviz::core {
+
+// A head a model card names (heads.json): {"name", "layer", "head", "what"}, 0-indexed.
+struct NamedHead {
+    std::string name;  // "coreference (it → its noun)"
+    int layer = 0;
+    int head = 0;
+    std::string what;  // one sentence a teacher can read out
+};
+
+struct TrainedModel {
+    std::string name;     // shown in titles: the folder's name ("gpt2", "bert-base-uncased")
+    std::string folder;   // where io read it from: sessions and manifests name it; the core opens nothing
+    bool bundled = false; // attnviz's own small model (assets/models/)
+    TransformerModel transformer;
+    std::shared_ptr<const SubwordTokenizer> tokenizer;
+    std::vector<NamedHead> namedHeads;
+
+    const TransformerConfig& config() const { return transformer.config; }
+    std::string familyName() const { return config().family == ModelFamily::Gpt2 ? "GPT-2" : "BERT"; }
+    // The heads.json entry for (layer, head), or null.
+    const NamedHead* namedHead(int layer, int head) const;
+    // The head to open first: the named coreference head, else the first named one; null when none is named.
+    const NamedHead* featuredHead() const;
+    int featuredLayer() const { return featuredHead() ? featuredHead()->layer : 0; }
+};
+
+struct ModelSpec;
+struct ModelRun;
+
+// runModel for spec.trained: tokenize with the model's tokenizer, run every layer, keep the stepped one (spec.layer)
+// whole. spec.attention.heads other than the model's re-splits the same trained W^Q, W^K, W^V, W^O into that many
+// heads for the stepped layer only (the rest of the model keeps its own heads). The mask is the model's: causal for
+// GPT-2, padding for a ragged batch. Throws InputError for cross-attention, cell edits, other weights, an empty or
+// over-long sentence, or a layer outside the model.
+ModelRun runTrainedModel(const ModelSpec& spec);
+
+// The attention settings the stepped layer runs with: spec.attention with the model's d_model, its mask for this
+// batch (lengths: tokens per sentence), and the model's own head count when `modelHeads`.
+AttentionConfig trainedAttention(const ModelSpec& spec, const std::vector<int>& lengths, bool modelHeads);
+
+}  // namespace attnviz::core

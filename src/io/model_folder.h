@@ -1,0 +1,30 @@
+// model_folder.h — "File ▸ Open model…" and `--model DIR`: a HuggingFace folder (or attnviz's bundled model) into
+// a core::TrainedModel, all or nothing.
+//
+// Combines checkpoint.h (config.json + model.safetensors), tokenizer_files.h (the tokenizer's files) and, when the
+// folder has one, heads.json: a list of {"name", "layer", "head", "what"} naming heads worth a look (0-indexed).
+// Errors: one io::FileError; for a folder that is not a model, checkModelFolder's sentence (what was found, what is
+// needed).
+#pragma once
+
+#include "core/transformer/trained_model.h"
+#include "io/atomic_file.h"  // FileError
+
+#include <filesystem>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace attnviz::io {
+
+std::shared_ptr<const core::TrainedModel> loadModelFolder(const std::filesystem::path& folder);
+
+// The folder name of attnviz's own small trained model under the assets' models/ directory.
+inline constexpr std::string_view kBundledModelName = "attnviz-tiny-bert";
+// attnviz's bundled model (found by the asset lookup rule), marked bundled; null when this install has none.
+std::shared_ptr<const core::TrainedModel> loadBundledModel();
+
+// heads.json's text → its heads, each checked against the model's layers and heads. `name` starts every error.
+std::vector<core::NamedHead> parseNamedHeads(std::string_view json, const core::TransformerConfig& config, std::string_view name);
+
+}  // namespace attnviz::io
