@@ -68,6 +68,8 @@ std::shared_ptr<const core::TrainedModel> loadModelFolder(const std::filesystem:
     if (std::filesystem::exists(heads)) {
         model->namedHeads = parseNamedHeads(readWholeFile(heads), model->transformer.config, heads.string());
     }
+    const std::filesystem::path card = folder / "README.md";
+    if (std::filesystem::exists(card)) model->card = readWholeFile(card);
     return model;
 }
 

@@ -64,6 +64,8 @@ struct AppState {
     core::StageId stage = core::StageId::Tokens;
     int head = 0;                                   // the focused head
     bool allHeads = false;                          // centre: every head's map instead of the focused one
+    bool modelView = false;                         // centre: a trained model's every layer × head (BertViz)
+    bool hideSpecialTokens = false;                 // model view: [CLS]/[SEP] (GPT-2: first token) left out
     Projection projection = Projection::Query;      // stage 2: which of Q, K, V
     colormap::Colormap sequential = colormap::Colormap::Viridis;  // probabilities, fixed [0, 1]
     colormap::Colormap diverging = colormap::Colormap::Coolwarm;  // signed values, ±max|x|

@@ -79,6 +79,73 @@ const NamedHead* TrainedModel::featuredHead() const {
     return namedHeads.empty() ? nullptr : &namedHeads.front();
 }
 
+std::vector<int> visibleTokens(const TrainedModel& model, const std::vector<std::string>& tokens) {
+    std::vector<int> keep;
+    const bool gpt2 = model.config().family == ModelFamily::Gpt2;
+    for (std::size_t t = 0; t < tokens.size(); ++t) {
+        const bool special = gpt2 ? t == 0 : tokens[t] == "[CLS]" || tokens[t] == "[SEP]";
+        if (!special) keep.push_back(static_cast<int>(t));
+    }
+    return keep;
+}
+
+Matrix renormalisedAttention(const Matrix& attention, const std::vector<int>& keep) {
+    const auto n = static_cast<Eigen::Index>(keep.size());
+    Matrix kept(n, n);
+    for (Eigen::Index r = 0; r < n; ++r) {
+        for (Eigen::Index c = 0; c < n; ++c) kept(r, c) = attention(keep[static_cast<std::size_t>(r)], keep[static_cast<std::size_t>(c)]);
+        const float sum = kept.row(r).sum();
+        if (sum > 0.0f) kept.row(r) /= sum;
+    }
+    return kept;
+}
+
+namespace {
+
+StageWords tokenWords(const TrainedModel& model) {
+    const std::string vocabulary = std::to_string(model.config().vocabSize);
+    if (model.config().family == ModelFamily::Gpt2) {
+        return {"sentence -> byte-level BPE pieces -> ids", "ids = tokenizer(sentence)[\"input_ids\"]  # GPT2TokenizerFast, {b} x {l}",
+                "GPT-2 cuts the text into byte-level BPE pieces from a vocabulary of " + vocabulary +
+                    ": common words are one piece, rare words several. ␣ marks the space a piece starts with; the number "
+                    "under a piece is its id, the row of the embedding table it takes."};
+    }
+    return {"sentence -> [CLS] WordPiece pieces [SEP] -> ids", "ids = tokenizer(sentence)[\"input_ids\"]  # BertTokenizerFast, {b} x {l}",
+            "BERT lower-cases (uncased models), splits at spaces and punctuation, then cuts each word into the longest pieces of "
+            "its " + vocabulary + "-piece vocabulary; ## marks a piece that continues a word. [CLS] starts and [SEP] ends every "
+            "sentence. The number under a piece is its id."};
+}
+
+// "Blocks 0 … 4 each add …" or, for the first layer, that none comes before it.
+std::string blocksBefore(int layer, const std::string& what) {
+    if (layer == 0) return "No block comes before layer 0. ";
+    return (layer == 1 ? std::string("Block 0 adds ") : "Blocks 0 … " + std::to_string(layer - 1) + " each add ") + what + "; ";
+}
+
+StageWords embedWords(const TrainedModel& model, int layer) {
+    const std::string n = std::to_string(layer);
+    if (model.config().family == ModelFamily::Gpt2) {
+        return {"h_0 = E[ids] + P,   X = ln_1(h_" + n + ")",
+                "h = wte(ids) + wpe(pos); h = blocks[:" + n + "](h); x = h" + "[" + n + "].ln_1(h)  # {b} x {l} x {d_model}",
+                "Each piece's row of the token table E plus its position's row of the learned position table P gives h_0. " +
+                    blocksBefore(layer, "attention and MLP output to this residual stream") + "X is the stream entering block " + n +
+                    ", normalised by its ln_1 (GPT-2 normalises before attention)."};
+    }
+    return {"h_0 = LayerNorm(E[ids] + P + T_0),   X = h_" + n,
+            "h = embeddings(ids); h = encoder.layer[:" + n + "](h); x = h  # {b} x {l} x {d_model}",
+            "Each piece's row of the token table E, its position's row of the learned table P and the sentence-A row T_0 are "
+            "summed and normalised: h_0. " + blocksBefore(layer, "attention and an MLP, each followed by a LayerNorm") + "X is h_" + n +
+                ", the input of block " + n + "."};
+}
+
+}  // namespace
+
+std::optional<StageWords> trainedStageWords(const TrainedModel& model, int layer, StageId stage) {
+    if (stage == StageId::Tokens) return tokenWords(model);
+    if (stage == StageId::Embed) return embedWords(model, layer);
+    return std::nullopt;
+}
+
 AttentionConfig trainedAttention(const ModelSpec& spec, const std::vector<int>& lengths, bool modelHeads) {
     const TransformerConfig& config = spec.trained->config();
     AttentionConfig attention = spec.attention;

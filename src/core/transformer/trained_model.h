@@ -10,10 +10,12 @@
 // model's teaching tools; a trained layer inside a model cannot be edited without changing every layer after it).
 #pragma once
 
+#include "core/stages.h"
 #include "core/tokenizers/subword.h"
 #include "core/transformer/transformer.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,7 @@ struct TrainedModel {
     TransformerModel transformer;
     std::shared_ptr<const SubwordTokenizer> tokenizer;
     std::vector<NamedHead> namedHeads;
+    std::string card;     // the folder's README.md (a model card), or empty
 
     const TransformerConfig& config() const { return transformer.config; }
     std::string familyName() const { return config().family == ModelFamily::Gpt2 ? "GPT-2" : "BERT"; }
@@ -53,6 +56,24 @@ struct ModelRun;
 // GPT-2, padding for a ragged batch. Throws InputError for cross-attention, cell edits, other weights, an empty or
 // over-long sentence, or a layer outside the model.
 ModelRun runTrainedModel(const ModelSpec& spec);
+
+// [Model view] BertViz's model view hides the special tokens and renormalises (Clark et al. 2019, exBERT): most
+// of BERT's attention in middle layers goes to [SEP], and GPT-2's to its first token.
+// The positions of `tokens` (one sentence's labels) that are not special: BERT's [CLS] and [SEP], GPT-2's first.
+std::vector<int> visibleTokens(const TrainedModel& model, const std::vector<std::string>& tokens);
+// `attention` (l × l, one head) restricted to the rows and columns `keep` lists, each row renormalised to sum to 1
+// (a row whose kept weights are all zero stays zero): keep.size() × keep.size().
+Matrix renormalisedAttention(const Matrix& attention, const std::vector<int>& keep);
+
+// [Stage text] What stages 0 and 1 say for a trained model instead of the seeded model's words: how its tokenizer
+// splits a sentence, and where the stepped layer's X comes from (the residual stream). Stages 2–10 are the same
+// attention as the seeded model's and keep their words.
+struct StageWords {
+    std::string formula;
+    std::string pytorch;      // HuggingFace transformers style
+    std::string explanation;
+};
+std::optional<StageWords> trainedStageWords(const TrainedModel& model, int layer, StageId stage);
 
 // The attention settings the stepped layer runs with: spec.attention with the model's d_model, its mask for this
 // batch (lengths: tokens per sentence), and the model's own head count when `modelHeads`.

@@ -1,6 +1,7 @@
-// panel_controls.cpp — the left panel: the sentence (recomputed on every keystroke), size presets, d_model,
-// the head count (only values that divide d_model), seed, positional encoding, [CLS], the mask and what
-// softmax does with it, colormaps, and "Export PNG…".
+// panel_controls.cpp — the left panel: the model (a trained checkpoint, the bundled model or random weights), the
+// sentence (recomputed on every keystroke); for a trained model its layer and head count; for the seeded layer
+// size presets, d_model, the head count (only values that divide d_model), seed, positional encoding, [CLS], the
+// mask and what softmax does with it; colormaps, and "Export PNG…".
 //
 // It edits AppState::spec and computes nothing itself: App sees the spec differ from the last one and recomputes.
 #include "ui/panels/panels.h"
@@ -63,6 +64,72 @@ void sentenceField(AppState& state, const RunStatus& status) {
     } else if (status.computing) {
         ImGui::TextColored(kHintColor, "computing…");
     }
+}
+
+// [SECTION] Model
+
+const char* kModelCard = "Model card";
+
+// The model in use, and the others one click away.
+void modelPicker(AppState& state) {
+    const core::TrainedModel* model = state.spec.trained.get();
+    const std::string current = model ? model->name + (model->bundled ? " (attnviz's own)" : "") : "untrained (random) weights";
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (!ImGui::BeginCombo("##model", current.c_str())) return;
+    SessionRequest& request = state.session.request;
+    if (ImGui::Selectable("attnviz's own small model (trained)", model && model->bundled)) request = SessionRequest::UseBundledModel;
+    if (ImGui::Selectable("untrained (random) weights", model == nullptr)) request = SessionRequest::UseRandomModel;
+    for (const std::filesystem::path& folder : state.session.recentModels) {
+        if (ImGui::Selectable(folder.filename().string().c_str(), model && model->folder == folder.string())) {
+            request = SessionRequest::OpenRecentModel;
+            state.session.requestPath = folder;
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", folder.string().c_str());
+    }
+    if (ImGui::Selectable("open a GPT-2 or BERT folder…")) request = SessionRequest::OpenModel;
+    ImGui::EndCombo();
+}
+
+void modelCardPopup(const core::TrainedModel& model) {
+    ImGui::SetNextWindowSize({ImGui::GetFontSize() * 40.0f, ImGui::GetFontSize() * 30.0f}, ImGuiCond_Appearing);
+    if (!ImGui::BeginPopupModal(kModelCard, nullptr)) return;
+    ImGui::TextWrapped("%s", model.card.empty() ? "This model folder has no README.md." : model.card.c_str());
+    if (ImGui::Button("Close")) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+}
+
+// A trained model: its sizes (fixed), the layer to step through, and the head count (a re-split, with a warning).
+void trainedControls(AppState& state, const RunStatus& status, float scale) {
+    const core::TrainedModel& model = *state.spec.trained;
+    const core::TransformerConfig& config = model.config();
+    ImGui::TextColored(kHintColor, "%s · %d layers · d_model %d · %d heads", model.familyName().c_str(), config.layers, config.dModel, config.heads);
+    if (model.bundled) {
+        ImGui::TextWrapped("attnviz's own small model, trained to resolve \"it\".");
+        if (ImGui::SmallButton("model card")) ImGui::OpenPopup(kModelCard);
+        modelCardPopup(model);
+    }
+    const float width = std::round(120.0f * scale);
+    ImGui::SetNextItemWidth(width);
+    int layer = state.spec.layer;
+    if (ImGui::SliderInt("layer", &layer, 0, config.layers - 1)) state.spec.layer = std::clamp(layer, 0, config.layers - 1);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The layer whose attention the stages step through (0 is the first)");
+    core::AttentionConfig& a = state.spec.attention;
+    ImGui::SetNextItemWidth(width);
+    const std::string shown = std::to_string(a.heads) + (a.heads == config.heads ? " (trained)" : " (re-split)");
+    if (ImGui::BeginCombo("heads h", shown.c_str())) {
+        for (int h : core::validHeadCounts(config.dModel)) {
+            const std::string label = std::to_string(h) + (h == config.heads ? "  the model's own" : "  re-split");
+            if (ImGui::Selectable(label.c_str(), h == a.heads)) a.heads = h;
+        }
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Another count cuts the same trained W^Q, W^K, W^V into other heads: Q, K and V do not change,\n"
+                          "but the heads are no longer the ones the model learned.");
+    }
+    if (status.run != nullptr) ImGui::TextColored(kHintColor, "d_k = d_model / h = %d", status.run->trace.dims.dK);
+    ImGui::TextColored(kHintColor, config.family == core::ModelFamily::Gpt2 ? "mask: causal (GPT-2 is a decoder)"
+                                                                            : "mask: padding only (BERT sees both sides)");
 }
 
 void sizeControls(AppState& state, const RunStatus& status, float scale) {
@@ -161,13 +228,19 @@ void viewControls(AppState& state, const RunStatus& status, float scale) {
 }  // namespace
 
 void drawControls(AppState& state, const RunStatus& status, const Fonts& fonts, float scale) {
+    heading(fonts, "Model");
+    modelPicker(state);
+    if (state.spec.trained) trainedControls(state, status, scale);
     heading(fonts, "Sentence");
     sentenceField(state, status);
-    heading(fonts, "Sizes");
-    sizeControls(state, status, scale);
-    heading(fonts, "Inputs");
-    optionControls(state, scale);
-    drawWeightsAndEdits(state);
+    if (!state.spec.trained) {
+        ImGui::TextColored(kHintColor, "Random weights: attention is nearly uniform.");
+        heading(fonts, "Sizes");
+        sizeControls(state, status, scale);
+        heading(fonts, "Inputs");
+        optionControls(state, scale);
+        drawWeightsAndEdits(state);
+    }
     heading(fonts, "View");
     viewControls(state, status, scale);
     ImGui::Spacing();

@@ -104,12 +104,14 @@ void drawCodeLine(const char* language, const std::string& code, ViewContext& ct
 
 void drawStageText(ViewContext& ctx) {
     const core::Stage& stage = core::stage(ctx.state.stage);
+    const std::optional<core::StageWords> trained =
+        ctx.run.spec.trained ? core::trainedStageWords(*ctx.run.spec.trained, ctx.run.spec.layer, ctx.state.stage) : std::nullopt;
     ImGui::PushFont(font(ctx.fonts.large));
-    ImGui::TextUnformatted(std::string(stage.formula).c_str());
+    ImGui::TextUnformatted(trained ? trained->formula.c_str() : std::string(stage.formula).c_str());
     ImGui::PopFont();
-    drawCodeLine("PyTorch", core::substituteShapes(stage.pytorch, ctx.run.trace), ctx);
-    drawCodeLine("NumPy", core::substituteShapes(stage.numpy, ctx.run.trace), ctx);
-    ImGui::TextWrapped("%s", std::string(stage.explanation).c_str());
+    drawCodeLine("PyTorch", core::substituteShapes(trained ? trained->pytorch : stage.pytorch, ctx.run.trace), ctx);
+    if (!trained) drawCodeLine("NumPy", core::substituteShapes(stage.numpy, ctx.run.trace), ctx);
+    ImGui::TextWrapped("%s", trained ? trained->explanation.c_str() : std::string(stage.explanation).c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.1f, 0.3f, 0.6f, 1.0f));
     ImGui::TextWrapped("%s", teachingNote(ctx.run, ctx.state.stage).c_str());
     ImGui::PopStyleColor();

@@ -168,22 +168,32 @@ void tokensView(ViewContext& ctx, Box box) {
             text(font(ctx.fonts.bold), at, kText, "sentence " + std::to_string(b));
             at.y += ImGui::GetFontSize() + 4.0f;
         }
+        const auto& ids = ctx.run.tokenIds;  // trained models: the vocabulary id, the row of E a piece takes
+        const bool withIds = b < static_cast<int>(ids.size());
+        const float h = large->FontSize + small->FontSize * (withIds ? 2.0f : 1.0f) + 2.0f * pad;
         for (int i = 0; i < ctx.run.trace.keyLength; ++i) {
             const bool padding = i >= static_cast<int>(tokens.size());
             const std::string token = padding ? "<pad>" : tokens[static_cast<std::size_t>(i)];
-            const float w = std::max(large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, token.c_str()).x, 2.0f * large->FontSize) + 2.0f * pad;
-            const float h = large->FontSize + small->FontSize + 2.0f * pad;
+            std::vector<std::string> lines;
+            if (withIds && !padding) lines.push_back("id " + std::to_string(ids[static_cast<std::size_t>(b)][static_cast<std::size_t>(i)]));
+            lines.push_back("pos " + std::to_string(i));
+            float w = std::max(large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, token.c_str()).x, 2.0f * large->FontSize);
+            for (const std::string& line : lines) w = std::max(w, small->CalcTextSizeA(small->FontSize, FLT_MAX, 0.0f, line.c_str()).x);
+            w += 2.0f * pad;
             if (at.x + w > box.max.x) at = {box.min.x, at.y + h + gap};
             const ImU32 fill = padding ? IM_COL32(225, 225, 225, 255) : token == core::kClsToken ? IM_COL32(255, 236, 200, 255) : IM_COL32(225, 236, 252, 255);
             list.AddRectFilled(at, {at.x + w, at.y + h}, fill, 6.0f);
             list.AddRect(at, {at.x + w, at.y + h}, IM_COL32(40, 100, 200, 255), 6.0f, 0, 1.5f);
             const float tw = large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, token.c_str()).x;
             text(large, {at.x + (w - tw) / 2.0f, at.y + pad}, padding ? kHint : kText, token);
-            const std::string index = std::to_string(i);
-            text(small, {at.x + (w - small->CalcTextSizeA(small->FontSize, FLT_MAX, 0.0f, index.c_str()).x) / 2.0f, at.y + pad + large->FontSize}, kHint, index);
+            float y = at.y + pad + large->FontSize;
+            for (const std::string& line : lines) {
+                text(small, {at.x + (w - small->CalcTextSizeA(small->FontSize, FLT_MAX, 0.0f, line.c_str()).x) / 2.0f, y}, kHint, line);
+                y += small->FontSize;
+            }
             at.x += w + gap;
         }
-        at = {box.min.x, at.y + large->FontSize + small->FontSize + 2.0f * pad + 3.0f * gap};
+        at = {box.min.x, at.y + h + 3.0f * gap};
     }
     const std::string summary = "l = " + std::to_string(ctx.run.trace.keyLength) + " tokens, b = " + std::to_string(ctx.run.trace.batch) +
                                 (ctx.run.trace.batch == 1 ? " sentence" : " sentences") +
@@ -200,8 +210,12 @@ void embedView(ViewContext& ctx, Box box) {
     drawHeatmapInBox(ctx, {MatrixSource::TokenEmbeddings, TensorId::X, 0}, left.min, {left.max.x, left.max.y - gap}, full());
     text(font(ctx.fonts.large), {plus.min.x + plusWidth * 0.3f, (plus.min.y + plus.max.y) / 2.0f}, kText, "+");
     drawHeatmapInBox(ctx, {MatrixSource::Positions, TensorId::X, 0}, {top.min.x + gap / 2.0f, top.min.y}, {top.max.x, top.max.y - gap}, full());
-    text(font(ctx.fonts.large), {box.min.x, box.min.y}, kText, "=");
-    drawHeatmapInBox(ctx, traceRef(TensorId::X), {box.min.x + plusWidth, box.min.y}, box.max, full());
+    // A trained model's X is not E + P but the residual stream N blocks later (ln_1 of it for GPT-2): say so.
+    const bool trained = ctx.run.spec.trained != nullptr;
+    const std::string arrow = trained ? "→ " + std::to_string(ctx.run.spec.layer) + " blocks →" : "=";
+    text(font(trained ? ctx.fonts.regular : ctx.fonts.large), {box.min.x, box.min.y}, kText, arrow);
+    const float arrowWidth = trained ? ImGui::CalcTextSize(arrow.c_str()).x + ImGui::GetFontSize() : plusWidth;
+    drawHeatmapInBox(ctx, traceRef(TensorId::X), {box.min.x + arrowWidth, box.min.y}, box.max, full());
 }
 
 void projectView(ViewContext& ctx, const Box& box) {
@@ -464,12 +478,39 @@ void projectionPicker(AppState& state) {
     ImGui::NewLine();
 }
 
+// A trained model: which layer the stages step through, a way to the model view, what the focused head is known
+// for (heads.json), and a warning when its heads are a re-split of the trained projections.
+void trainedModelLine(ViewContext& ctx) {
+    const core::TrainedModel& model = *ctx.run.spec.trained;
+    ImGui::SameLine(0.0f, std::round(24.0f * ctx.scale));
+    ImGui::TextColored({0.2f, 0.2f, 0.2f, 1.0f}, "%s · layer %d of %d", model.name.c_str(), ctx.run.spec.layer, model.config().layers);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("model view")) ctx.state.modelView = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every layer × head of the model on this sentence; click one to step through it");
+    if (ctx.run.resplitHeads) {
+        ImGui::TextColored({0.75f, 0.3f, 0.0f, 1.0f},
+                           "These %d heads are a re-split of the trained W^Q, W^K, W^V (Q, K, V unchanged), not the %d heads %s learned.",
+                           ctx.run.dims.heads, model.config().heads, model.name.c_str());
+    } else if (const core::NamedHead* named = model.namedHead(ctx.run.spec.layer, ctx.state.head)) {
+        ImGui::TextColored({0.65f, 0.35f, 0.0f, 1.0f}, "Head %d is the %s head: %s", ctx.state.head, named->name.c_str(), named->what.c_str());
+    }
+}
+
+void modelViewHeader(ViewContext& ctx) {
+    ImGui::PushFont(font(ctx.fonts.large));
+    ImGui::TextUnformatted("Model view");
+    ImGui::PopFont();
+    ImGui::SameLine(0.0f, std::round(24.0f * ctx.scale));
+    if (ImGui::SmallButton("back to the stages")) ctx.state.modelView = false;
+}
+
 // The stage's number and title on the left; what the view can switch on the right.
 void header(ViewContext& ctx) {
     const core::Stage& stage = core::stage(ctx.state.stage);
     ImGui::PushFont(font(ctx.fonts.large));
     ImGui::Text("%d · %s", stage.number(), std::string(stage.title).c_str());
     ImGui::PopFont();
+    if (ctx.run.spec.trained) trainedModelLine(ctx);
     if (ctx.computing) {
         ImGui::SameLine();
         ImGui::TextColored({0.85f, 0.4f, 0.0f, 1.0f}, "computing the new inputs…");
@@ -501,9 +542,15 @@ void drawStage(ViewContext& ctx, const Box& box) {
 }  // namespace
 
 void drawStageView(ViewContext& ctx) {
+    const ImVec2 windowMax{ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x, ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y};
+    if (ctx.state.modelView && ctx.run.modelPass) {
+        modelViewHeader(ctx);
+        drawModelView(ctx, ImGui::GetCursorScreenPos(), windowMax);
+        return;
+    }
     header(ctx);
     const ImVec2 min = ImGui::GetCursorScreenPos();
-    const ImVec2 max{ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x, ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y};
+    const ImVec2 max = windowMax;
     const Box box{min, max};
     const std::optional<TensorId> tensor = perHeadTensor(ctx.state.stage);
     const bool allHeadsView = ctx.state.allHeads && tensor && ctx.state.stage != StageId::SplitHeads && ctx.state.stage != StageId::Concat;

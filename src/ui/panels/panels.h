@@ -24,6 +24,9 @@ void drawTimeline(AppState& state, const Fonts& fonts, float scale);
 void drawMenuBar(AppState& state, const RunStatus& status);
 // Centre: the current stage's matrices.
 void drawStageView(ViewContext& ctx);
+// A trained model's layers × heads of A in [min, max] (panel_model_view.cpp); the stage view shows it instead of a
+// stage while AppState::modelView is on.
+void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max);
 // Under the matrices: formula, PyTorch line with shapes, explanation, teaching notes.
 void drawStageText(ViewContext& ctx);
 // Right: a thumbnail per head of the stage's per-head matrix; click to focus.

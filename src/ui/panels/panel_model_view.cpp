@@ -1,0 +1,112 @@
+// panel_model_view.cpp — BertViz's model view for a trained model: the attention weights A of every layer ×
+// head on the sentence shown, one small map each (rows: layers, columns: heads). Clicking a map steps through that
+// layer and head at the softmax stage; hovering names it and, for heads the model card names (heads.json), says
+// what it does. "hide special tokens" drops [CLS]/[SEP] (GPT-2: the first token) and renormalises each row, as
+// Clark et al. 2019 and exBERT do, because most of the weight in middle layers rests on them.
+// Each map is coloured from 0 to its own largest weight (the colorbar line says so), so weak structure shows.
+// Does not compute attention (ModelRun::modelPass holds every layer's A) or draw the stepped layer's stages.
+#include "ui/panels/panels.h"
+#include "ui/views/drawing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace attnviz::ui {
+namespace {
+
+const ImU32 kLabelColor = IM_COL32(60, 60, 60, 255);
+const ImU32 kNamedColor = IM_COL32(230, 120, 0, 255);  // the frame of a head heads.json names
+
+// Texture keys of the model view live above the stage views' (matrix_info.cpp uses bits 0–49).
+std::uint64_t modelViewKey(int layer, int head, int batch, bool hidden) {
+    return 1ULL << 56 | static_cast<std::uint64_t>(hidden) << 55 | static_cast<std::uint64_t>(layer) << 36 |
+           static_cast<std::uint64_t>(head) << 16 | static_cast<std::uint64_t>(batch);
+}
+
+// Layer `layer`, head `head` of the sentence shown: its unpadded l × l map, or the special tokens left out.
+core::Matrix headMap(const ViewContext& ctx, int layer, int head, const std::vector<int>* keep) {
+    const core::Tensor& all = ctx.run.modelPass->attentionWeights;  // n_layers × b × h × l × l
+    const int batch = ctx.state.batch, heads = all.dim(2);
+    const int length = ctx.run.trace.keyLengths[static_cast<std::size_t>(batch)];
+    const core::MatrixView map = all.slice((layer * all.dim(1) + batch) * heads + head);
+    const core::Matrix unpadded = map.topLeftCorner(length, length);
+    return keep ? core::renormalisedAttention(unpadded, *keep) : unpadded;
+}
+
+void drawMap(ViewContext& ctx, int layer, int head, const std::vector<int>* keep, ImVec2 min, ImVec2 max) {
+    const core::Matrix map = headMap(ctx, layer, head, keep);
+    if (map.size() == 0) return;
+    const float top = std::max(map.maxCoeff(), 1e-6f);
+    const render::HeatmapHandle handle = ctx.renderer.heatmap(modelViewKey(layer, head, ctx.state.batch, keep != nullptr),
+                                                              render::MatrixSlice{{map.data(), static_cast<std::size_t>(map.size())},
+                                                                                  static_cast<int>(map.rows()), static_cast<int>(map.cols())});
+    ctx.renderer.draw(*ImGui::GetWindowDrawList(), handle, min, max, {ctx.state.sequential, 0.0f, top});
+}
+
+void hoverText(const ViewContext& ctx, int layer, int head) {
+    const core::NamedHead* named = ctx.run.spec.trained->namedHead(layer, head);
+    if (named) {
+        ImGui::SetTooltip("layer %d, head %d: %s\n%s\nclick to step through it", layer, head, named->name.c_str(), named->what.c_str());
+    } else {
+        ImGui::SetTooltip("layer %d, head %d\nclick to step through it", layer, head);
+    }
+}
+
+void controlsLine(ViewContext& ctx) {
+    const core::TrainedModel& model = *ctx.run.spec.trained;
+    ImGui::Checkbox("hide special tokens", &ctx.state.hideSpecialTokens);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(model.config().family == core::ModelFamily::Gpt2
+                              ? "Leave out the first token (GPT-2 puts much of its weight there) and renormalise each row"
+                              : "Leave out [CLS] and [SEP] (BERT's middle layers put most weight there) and renormalise each row");
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("A of every layer × head of %s · each map coloured 0 … its largest weight · click one to step through it",
+                        model.name.c_str());
+}
+
+}  // namespace
+
+void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
+    controlsLine(ctx);
+    const core::TrainedModel& model = *ctx.run.spec.trained;
+    const int layers = model.config().layers, heads = model.config().heads;
+    const std::vector<int> keep = core::visibleTokens(model, ctx.run.tokens[static_cast<std::size_t>(ctx.state.batch)]);
+    const std::vector<int>* hidden = ctx.state.hideSpecialTokens && !keep.empty() ? &keep : nullptr;
+    const float fontSize = ImGui::GetFontSize();
+    const ImVec2 origin{min.x + fontSize * 4.5f, ImGui::GetCursorScreenPos().y + fontSize * 1.4f};
+    const float side = std::floor(std::min((max.x - origin.x) / static_cast<float>(heads), (max.y - origin.y) / static_cast<float>(layers)));
+    if (side < 4.0f) {
+        ImGui::TextWrapped("The window is too small for %d × %d maps: hide the side panels (View menu) or enlarge it.", layers, heads);
+        return;
+    }
+    ImDrawList& list = *ImGui::GetWindowDrawList();
+    const float gap = std::max(1.0f, std::round(side * 0.06f));
+    for (int head = 0; head < heads; ++head) {
+        const std::string label = side > fontSize * 2.6f ? "head " + std::to_string(head) : std::to_string(head);
+        list.AddText({origin.x + side * static_cast<float>(head), origin.y - fontSize * 1.2f}, headColor(head), label.c_str());
+    }
+    for (int layer = 0; layer < layers; ++layer) {
+        const float y = origin.y + side * static_cast<float>(layer);
+        list.AddText({min.x, y + (side - fontSize) / 2.0f}, kLabelColor, ("layer " + std::to_string(layer)).c_str());
+        for (int head = 0; head < heads; ++head) {
+            const ImVec2 a{origin.x + side * static_cast<float>(head), y};
+            const ImVec2 b{a.x + side - gap, a.y + side - gap};
+            drawMap(ctx, layer, head, hidden, a, b);
+            const bool stepped = layer == ctx.run.spec.layer && head == ctx.state.head;
+            if (model.namedHead(layer, head)) list.AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, kNamedColor, 0.0f, 0, 2.0f);
+            if (stepped) list.AddRect({a.x - 2, a.y - 2}, {b.x + 2, b.y + 2}, IM_COL32(20, 20, 20, 255), 0.0f, 0, 2.5f);
+            if (!ImGui::IsMouseHoveringRect(a, b) || !ImGui::IsWindowHovered()) continue;
+            hoverText(ctx, layer, head);
+            if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+                ctx.state.spec.layer = layer;
+                ctx.state.head = head;
+                ctx.state.stage = core::StageId::Softmax;
+                ctx.state.modelView = false;
+            }
+        }
+    }
+}
+
+}  // namespace attnviz::ui
