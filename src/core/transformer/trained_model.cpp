@@ -2,6 +2,9 @@
 #include "core/transformer/trained_model.h"
 
 #include "core/model.h"
+#include "core/random.h"
+
+#include <cmath>
 
 #include <algorithm>
 #include <functional>
@@ -64,6 +67,56 @@ Tensor tableRows(const Matrix& table, const std::vector<std::vector<int>>& indic
 }
 
 }  // namespace
+
+// [SECTION] the untrained copy
+
+namespace {
+
+constexpr float kInitStd = 0.02f;
+
+// N(0, std²) by Box–Muller from two uniform draws (u1 in (0, 1] so the log is finite).
+float normal(SplitMix64& random, float std) {
+    const float u1 = 1.0f - random.uniform(0.0f, 1.0f);
+    const float u2 = random.uniform(0.0f, 1.0f);
+    return std * std::sqrt(-2.0f * std::log(u1)) * std::cos(6.2831853f * u2);
+}
+
+void redraw(Matrix& m, SplitMix64& random) {
+    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = normal(random, kInitStd);
+}
+
+void reset(LayerNormWeights& norm) {
+    norm.gamma.setOnes();
+    norm.beta.setZero();
+}
+
+void redrawBlock(BlockWeights& block, SplitMix64& random) {
+    for (Matrix* m : {&block.attention.wq, &block.attention.wk, &block.attention.wv, &block.attention.wo, &block.mlpIn, &block.mlpOut}) {
+        redraw(*m, random);
+    }
+    for (RowVector* bias : {&block.attention.bq, &block.attention.bk, &block.attention.bv, &block.attention.bo, &block.mlpInBias,
+                            &block.mlpOutBias}) {
+        bias->setZero();
+    }
+    reset(block.ln1);
+    reset(block.ln2);
+}
+
+}  // namespace
+
+TrainedModel untrainedCopy(const TrainedModel& model, std::uint64_t seed) {
+    TrainedModel copy = model;
+    copy.name = model.name + " (untrained)";
+    copy.bundled = false;
+    SplitMix64 random(streamSeed("untrained " + model.name, seed));
+    TransformerWeights& w = copy.transformer.weights;
+    for (Matrix* table : {&w.tokenEmbeddings, &w.positionEmbeddings, &w.tokenTypeEmbeddings}) redraw(*table, random);
+    for (LayerNormWeights* norm : {&w.embeddingLayerNorm, &w.finalLayerNorm}) {
+        if (norm->gamma.size() > 0) reset(*norm);
+    }
+    for (BlockWeights& block : w.blocks) redrawBlock(block, random);
+    return copy;
+}
 
 const NamedHead* TrainedModel::namedHead(int layer, int head) const {
     for (const NamedHead& named : namedHeads) {

@@ -14,6 +14,7 @@
 #include "core/tokenizers/subword.h"
 #include "core/transformer/transformer.h"
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -64,6 +65,11 @@ std::vector<int> visibleTokens(const TrainedModel& model, const std::vector<std:
 // `attention` (l × l, one head) restricted to the rows and columns `keep` lists, each row renormalised to sum to 1
 // (a row whose kept weights are all zero stays zero): keep.size() × keep.size().
 Matrix renormalisedAttention(const Matrix& attention, const std::vector<int>& keep);
+
+// [Untrained] The same model before training: every weight matrix and embedding drawn from N(0, 0.02²) (the
+// initialisation GPT-2 and BERT start from), LayerNorms γ = 1, β = 0, biases 0; the config, tokenizer and named
+// heads stay. Deterministic in `seed` (SplitMix64 + Box–Muller, the same numbers on every platform).
+TrainedModel untrainedCopy(const TrainedModel& model, std::uint64_t seed);
 
 // [Stage text] What stages 0 and 1 say for a trained model instead of the seeded model's words: how its tokenizer
 // splits a sentence, and where the stepped layer's X comes from (the residual stream). Stages 2–10 are the same

@@ -1,6 +1,9 @@
 // lesson_catalog.cpp — the lessons as data, and what opening one changes. See lesson_catalog.h.
 #include "ui/lessons/lesson_catalog.h"
 
+#include "io/model_folder.h"
+#include "ui/session/session_actions.h"
+
 #include <algorithm>
 
 namespace attnviz::ui {
@@ -55,7 +58,30 @@ std::string setUpPooling(core::ModelSpec& spec) {
     return "Turned “[CLS] first” on, so every sentence starts with the token BERT classifies from.";
 }
 
-std::string setUp(Lesson lesson, AppState& state) {
+// "What does training change?" needs a trained model: attnviz's own when none is open.
+std::string setUpTraining(AppState& state) {
+    if (state.spec.trained) return {};
+    try {
+        if (auto model = io::loadBundledModel()) {
+            useTrainedModel(std::move(model), state);
+            return "Opened attnviz's own small model, to compare it with its untrained self.";
+        }
+    } catch (const io::FileError& error) {
+        return std::string("attnviz's own model could not be opened: ") + error.what();
+    }
+    return "This installation has no bundled model: open a GPT-2 or BERT folder (File ▸ Open model…).";
+}
+
+// The other question views teach on the seeded layer, whose every control they use.
+std::string setUpSeededLayer(AppState& state) {
+    if (!state.spec.trained) return {};
+    const std::string name = state.spec.trained->name;
+    useRandomWeights(state);
+    return "This question is shown on the seeded single layer (random weights), whose sizes and masks it changes; "
+           "choose " + name + " again in the Model box to go back. ";
+}
+
+std::string setUpFor(Lesson lesson, AppState& state) {
     switch (lesson) {
         case Lesson::Masks: return setUpMasks(state);
         case Lesson::Cross: return setUpCross(state.spec);
@@ -63,6 +89,12 @@ std::string setUp(Lesson lesson, AppState& state) {
         case Lesson::Pooling: return setUpPooling(state.spec);
         default: return {};
     }
+}
+
+std::string setUp(Lesson lesson, AppState& state) {
+    if (lesson == Lesson::Training) return setUpTraining(state);
+    const std::string switched = setUpSeededLayer(state);
+    return switched + setUpFor(lesson, state);
 }
 
 }  // namespace
@@ -78,6 +110,7 @@ const std::vector<LessonInfo>& lessons() {
         {Lesson::Pooling, "pooling", "Pooling", "How do I get one vector per sentence to classify?", "seed 001", StageId::Output},
         {Lesson::Cost, "cost", "Cost", "What does attention cost, and do h heads cost h times more?", "seed 002", StageId::Scores},
         {Lesson::FreeDims, "dims", "Free d_k, d_v", "Must d_k and d_v be d_model / h?", "seed 002", StageId::Output},
+        {Lesson::Training, "training", "Trained vs random", "What does training change?", "trained models", StageId::Softmax},
     };
     return all;
 }

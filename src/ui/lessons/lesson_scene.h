@@ -75,7 +75,7 @@ core::ModelRun emptyLike(const core::ModelRun& main);
 // textures go with the run's generation, so a derived run must never change while it is cached).
 class DerivedRuns {
 public:
-    enum class Kind { BroadcastMask, Encoder, Decoder, PerHeadQuery, NaiveSlicing, Sharpness, Pooling };
+    enum class Kind { BroadcastMask, Encoder, Decoder, PerHeadQuery, NaiveSlicing, Sharpness, Pooling, Untrained };
     static constexpr int kVariants = 32;  // variants per kind (0 … 31): each has a texture key space of its own
     using Builder = std::function<core::ModelRun(const core::ModelRun& main)>;
     // The derived run of `kind` (and `variant`, for a lesson option that changes the numbers, such as the

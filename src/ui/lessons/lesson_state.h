@@ -11,7 +11,7 @@
 
 namespace attnviz::ui {
 
-enum class Lesson { None, Masks, Cross, FusedVsHeads, Slicing, RowByRow, Scaling, Pooling, Cost, FreeDims };
+enum class Lesson { None, Masks, Cross, FusedVsHeads, Slicing, RowByRow, Scaling, Pooling, Cost, FreeDims, Training };
 
 struct LessonState {
     Lesson open = Lesson::None;

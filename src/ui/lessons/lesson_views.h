@@ -19,5 +19,6 @@ void drawScalingLesson(LessonFrame& frame);       // lesson_scaling.cpp
 void drawPoolingLesson(LessonFrame& frame);       // lesson_pooling.cpp          seed 001
 void drawCostLesson(LessonFrame& frame);          // lesson_cost.cpp             seed 002
 void drawFreeDimsLesson(LessonFrame& frame);      // lesson_free_dims.cpp        seed 001/002
+void drawTrainingLesson(LessonFrame& frame);      // lesson_training.cpp         trained models
 
 }  // namespace attnviz::ui

@@ -31,6 +31,7 @@ void drawLessonView(Lesson lesson, LessonFrame& frame) {
         case Lesson::Pooling: drawPoolingLesson(frame); break;
         case Lesson::Cost: drawCostLesson(frame); break;
         case Lesson::FreeDims: drawFreeDimsLesson(frame); break;
+        case Lesson::Training: drawTrainingLesson(frame); break;
         case Lesson::None: break;
     }
 }

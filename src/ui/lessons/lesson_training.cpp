@@ -1,0 +1,95 @@
+// lesson_training.cpp — "What does training change?" The focused head of the stepped layer twice on the user's
+// sentence: as the trained model computes it, and as the same model computes it before training (every weight
+// redrawn from the N(0, 0.02²) initialisation, core::untrainedCopy). Below each, how peaked its rows are (the mean
+// largest weight, the mean entropy against uniform), and where the query the learner hovers looks most.
+//
+// What it deliberately does not do: train anything, or show a layer other than the stepped one (the model view
+// does all of them).
+#include "core/lessons.h"
+#include "ui/lessons/lesson_views.h"
+#include "ui/views/matrix_info.h"
+#include "ui/views/number_format.h"
+
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+
+namespace attnviz::ui {
+namespace {
+
+using core::TensorId;
+
+constexpr std::uint64_t kUntrainedSeed = 42;
+
+// The untrained copy of the model on screen, made once per model (a GPT-2 has 124 M weights to redraw).
+std::shared_ptr<const core::TrainedModel> untrainedOf(const std::shared_ptr<const core::TrainedModel>& model) {
+    static std::mutex mutex;
+    static std::weak_ptr<const core::TrainedModel> source;
+    static std::shared_ptr<const core::TrainedModel> copy;
+    const std::lock_guard lock(mutex);
+    if (source.lock() != model || !copy) {
+        copy = std::make_shared<const core::TrainedModel>(core::untrainedCopy(*model, kUntrainedSeed));
+        source = model;
+    }
+    return copy;
+}
+
+core::ModelRun untrainedRun(const core::ModelRun& main) {
+    core::ModelSpec spec = main.spec;
+    spec.trained = untrainedOf(main.spec.trained);
+    return core::runModel(spec);
+}
+
+std::string fixed(double value, int digits) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*f", digits, value);
+    return text;
+}
+
+// "largest weight 0.62 on average, entropy 0.41 of uniform": how peaked head `head`'s rows are.
+std::string peakedness(const core::ModelRun& run, int batch, int head) {
+    const core::RowSharpness sharpness = core::rowSharpness(run.trace);
+    const int rows = run.trace.queryLength;
+    const std::size_t first = (static_cast<std::size_t>(batch) * run.trace.dims.heads + head) * rows;
+    const int length = run.trace.queryLengths[static_cast<std::size_t>(batch)];
+    double largest = 0.0, entropy = 0.0;
+    for (int r = 0; r < length; ++r) {
+        largest += sharpness.maxWeight.data[first + r];
+        entropy += sharpness.entropy.data[first + r];
+    }
+    const double uniform = std::log(static_cast<double>(length));
+    return "largest weight " + fixed(largest / length, 2) + " on average; entropy " + fixed(uniform > 0 ? entropy / length / uniform : 0.0, 2) +
+           " of uniform";
+}
+
+}  // namespace
+
+void drawTrainingLesson(LessonFrame& frame) {
+    ViewContext& ctx = frame.ctx;
+    if (!ctx.run.spec.trained) {
+        say(frame, "This question needs a trained model: choose attnviz's own small model or open a GPT-2 or BERT folder.", Tone::Warning);
+        return;
+    }
+    headPicker(frame);
+    DerivedRun* untrained = frame.derived.get(DerivedRuns::Kind::Untrained, ctx.run, untrainedRun);
+    if (untrained == nullptr) {
+        say(frame, frame.derived.error(DerivedRuns::Kind::Untrained), Tone::Warning);
+        return;
+    }
+    const int head = ctx.state.head, batch = ctx.state.batch, layer = ctx.run.spec.layer;
+    const std::string name = ctx.run.spec.trained->name;
+    say(frame, "Left: layer " + std::to_string(layer) + ", head " + std::to_string(head) + " of " + name +
+                   " as trained. Right: the same layer and head with the weights the model started from (random, N(0, 0.02²)), "
+                   "on the same sentence.");
+    say(frame, "Trained: " + peakedness(ctx.run, batch, head) + ". Untrained: " + peakedness(untrained->run, batch, head) +
+                   ". Random weights spread each row almost evenly; training makes heads pick the few tokens that matter to them.",
+        Tone::Point);
+    ImGui::Spacing();
+    ViewContext before = derivedView(frame, *untrained);
+    HeatmapOptions trainedMap = compactMap("trained · A" + subscript(head));
+    HeatmapOptions untrainedMap = compactMap("untrained · A" + subscript(head));
+    const MatrixRef ref{MatrixSource::Trace, TensorId::AttentionWeights, head};
+    showMapRow(frame, remainingBox(frame), {{&ctx, ref, trainedMap}, {&before, ref, untrainedMap}}, {"vs"});
+}
+
+}  // namespace attnviz::ui
