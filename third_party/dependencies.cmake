@@ -7,6 +7,13 @@ find_package(PNG REQUIRED)                           # libpng-dev → PNG::PNG
 find_package(nlohmann_json 3 REQUIRED)               # nlohmann-json3-dev → nlohmann_json::nlohmann_json
 find_package(CLI11 REQUIRED)                         # libcli11-dev → CLI11::CLI11
 
+# Tokenizers: PCRE2 (libpcre2-dev) for GPT-2's \p{L}/\p{N} pattern, utf8proc (libutf8proc-dev) for BERT's NFD
+# and Unicode categories.
+pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
+add_library(attnviz::pcre2 ALIAS PkgConfig::PCRE2)
+pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)
+add_library(attnviz::utf8proc ALIAS PkgConfig::UTF8PROC)
+
 # stb (libstb-dev): headers in /usr/include/stb, implementations compiled into libstb.
 pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
 add_library(attnviz::stb ALIAS PkgConfig::STB)

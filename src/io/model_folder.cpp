@@ -1,6 +1,7 @@
 // model_folder.cpp — a model folder into a TrainedModel. See model_folder.h.
 #include "io/model_folder.h"
 
+#include "io/assets.h"
 #include "io/checkpoint.h"
 #include "io/tokenizer_files.h"
 
@@ -70,6 +71,14 @@ std::shared_ptr<const core::TrainedModel> loadModelFolder(const std::filesystem:
     }
     const std::filesystem::path card = folder / "README.md";
     if (std::filesystem::exists(card)) model->card = readWholeFile(card);
+    return model;
+}
+
+std::shared_ptr<const core::TrainedModel> loadBundledModel() {
+    const std::optional<std::filesystem::path> folder = findAsset(std::filesystem::path("models") / kBundledModelName);
+    if (!folder) return nullptr;
+    auto model = std::make_shared<core::TrainedModel>(*loadModelFolder(*folder));
+    model->bundled = true;
     return model;
 }
 

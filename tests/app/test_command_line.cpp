@@ -134,3 +134,19 @@ TEST_CASE("export figure options: cell size and values in cells") {
     CHECK_FALSE(p.line.exportOptions.cellValues);
     CHECK(parse({"export", "--out", "d"}).line.exportOptions.cellValues);
 }
+
+TEST_CASE("--model: random is the seeded layer, a seeded option keeps today's meaning, a bad folder is one error") {
+    const attnviz::core::ModelSpec random = toModelSpec(parse({"--model", "random"}).line.inputs);
+    CHECK(random.trained == nullptr);
+    CHECK(random.attention.dModel == 64);
+    const Parsed seeded = parse({"dump", "--d-model", "16", "--heads", "4", "--out", "x"});
+    CHECK(seeded.line.inputs.seededOptionsGiven);
+    CHECK(seeded.line.inputs.anyGiven);
+    CHECK(toModelSpec(seeded.line.inputs).trained == nullptr);
+    CHECK(toModelSpec(seeded.line.inputs).attention.heads == 4);
+    CHECK_FALSE(parse({"--sentence", "a b"}).line.inputs.seededOptionsGiven);
+    CHECK(parse({"--sentence", "a b"}).line.gui.inputsGiven);
+    CHECK_FALSE(parse({"--stage", "7"}).line.gui.inputsGiven);
+    CHECK_THROWS_AS(toModelSpec(parse({"--model", "random", "--layer", "1"}).line.inputs), attnviz::core::InputError);
+    CHECK_THROWS_AS(toModelSpec(parse({"--model", "/no/such/model"}).line.inputs), attnviz::io::FileError);
+}

@@ -394,3 +394,58 @@ TEST_CASE("session: fuzz: mutated files give a Session or a FileError") {
     MESSAGE(accepted, " of 3000 mutated sessions were still valid");
     CHECK(accepted > 0);
 }
+
+// [SECTION] the model a lesson uses
+
+namespace {
+
+// A lesson on a trained model: no cell edits, decoder sentences or .npy weights (the seeded model's tools).
+Session onModel(attnviz::io::ModelChoice model) {
+    Session s;
+    s.sentences = {"The cat sat."};
+    s.dModel = 32;
+    s.heads = 4;
+    s.model = std::move(model);
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("session: the model choice round-trips, a folder stored relative to the session and found after a move") {
+    using Source = attnviz::io::ModelChoice::Source;
+    const ScratchDir dir("session-model");
+    fs::create_directories(dir / "before" / "models" / "gpt2");
+    const Session original = onModel({Source::Folder, dir / "before" / "models" / "gpt2", 3});
+    attnviz::io::saveSession(dir / "before" / "lesson.json", original);
+    CHECK(contains(fileText(dir / "before" / "lesson.json"), R"("path": "models/gpt2")"));
+    CHECK(contains(fileText(dir / "before" / "lesson.json"), R"("source": "folder")"));
+    fs::rename(dir / "before", dir / "after");
+    const Session moved = attnviz::io::loadSession(dir / "after" / "lesson.json");
+    CHECK(moved.model.folder == dir / "after" / "models" / "gpt2");
+    CHECK(moved.model.layer == 3);
+    const Session bundled = onModel({Source::Bundled, {}, 1});
+    CHECK(attnviz::io::sessionFromJson(attnviz::io::sessionToJson(bundled), "b.json") == bundled);
+}
+
+TEST_CASE("session: a file without a model is the seeded model's, as every session before trained models") {
+    CHECK(attnviz::io::sessionFromJson(R"({"schema_version": 1})", "old.json").model.source == attnviz::io::ModelChoice::Source::Seeded);
+}
+
+TEST_CASE("session: a bad model choice is refused, naming what is wrong") {
+    CHECK(contains(refusalOf(R"({"schema_version": 1, "model": {"source": "gpt5"}})"), "model.source must be one of"));
+    CHECK(contains(refusalOf(R"({"schema_version": 1, "model": {"source": "folder"}})"), "model.path must name a model folder"));
+    CHECK(contains(refusalOf(R"({"schema_version": 1, "model": {"source": "bundled", "path": "x"}})"), "only for source \"folder\""));
+    CHECK(contains(refusalOf(R"({"schema_version": 1, "model": {"source": "bundled", "layer": -1}})"), "model.layer must be 0 or more"));
+    CHECK(contains(refusalOf(R"({"schema_version": 1, "model": {"source": "bundled", "heads": 2}})"), "unknown member"));
+    CHECK(contains(refusalOf(R"({"schema_version": 1, "model": {"source": "bundled"},
+                                 "edits": [{"matrix": "x", "row": 0, "col": 0, "value": 1}]})"),
+                   "cells of a trained model cannot be edited"));
+}
+
+TEST_CASE("session: a model folder that cannot be opened makes openSession throw, naming the session and the folder") {
+    const ScratchDir dir("session-missing-model");
+    attnviz::io::saveSession(dir / "lesson.json", onModel({attnviz::io::ModelChoice::Source::Folder, dir / "no-such-model", 0}));
+    const std::string message = refusal([&] { attnviz::io::openSession(dir / "lesson.json"); });
+    CHECK(contains(message, "lesson.json"));
+    CHECK(contains(message, "no-such-model"));
+}

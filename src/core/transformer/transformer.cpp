@@ -1,0 +1,219 @@
+// transformer.cpp — a trained GPT-2 or BERT model's pass through every layer. See transformer.h.
+//
+// [SECTION] checks      the model's shapes and values, the ids
+// [SECTION] pieces      LayerNorm, the two GELUs, linear layers split across cores, the MLP
+// [SECTION] the pass    embeddings → blocks (attention through core::forward) → hidden states
+#include "core/transformer/transformer.h"
+
+#include "core/parallel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace attnviz::core {
+namespace {
+
+// [SECTION] checks
+
+std::string shapeText(Eigen::Index rows, Eigen::Index cols) { return std::to_string(rows) + " × " + std::to_string(cols); }
+
+template <typename EigenMatrix>
+void checkWeight(const EigenMatrix& m, Eigen::Index rows, Eigen::Index cols, const std::string& name) {
+    if (m.rows() != rows || m.cols() != cols) {
+        throw InputError("The model's " + name + " is " + shapeText(m.rows(), m.cols()) + " but its config implies " + shapeText(rows, cols) + ".");
+    }
+    for (Eigen::Index i = 0; i < m.size(); ++i) {
+        if (!std::isfinite(m.data()[i])) throw InputError("The model's " + name + " holds a value that is not finite (at " + std::to_string(i) + ").");
+    }
+}
+
+void checkNorm(const LayerNormWeights& norm, int width, const std::string& name) {
+    checkWeight(norm.gamma, 1, width, name + " γ");
+    checkWeight(norm.beta, 1, width, name + " β");
+}
+
+void checkBlock(const BlockWeights& block, const TransformerConfig& c, const std::string& name) {
+    const Weights& a = block.attention;
+    checkWeight(a.wq, c.dModel, c.dModel, name + " W^Q");
+    checkWeight(a.wk, c.dModel, c.dModel, name + " W^K");
+    checkWeight(a.wv, c.dModel, c.dModel, name + " W^V");
+    checkWeight(a.wo, c.dModel, c.dModel, name + " W^O");
+    checkWeight(a.bq, 1, c.dModel, name + " b^Q");
+    checkWeight(a.bk, 1, c.dModel, name + " b^K");
+    checkWeight(a.bv, 1, c.dModel, name + " b^V");
+    checkWeight(a.bo, 1, c.dModel, name + " b^O");
+    checkNorm(block.ln1, c.dModel, name + " first LayerNorm");
+    checkNorm(block.ln2, c.dModel, name + " second LayerNorm");
+    checkWeight(block.mlpIn, c.dModel, c.dFf, name + " MLP input weight");
+    checkWeight(block.mlpInBias, 1, c.dFf, name + " MLP input bias");
+    checkWeight(block.mlpOut, c.dFf, c.dModel, name + " MLP output weight");
+    checkWeight(block.mlpOutBias, 1, c.dModel, name + " MLP output bias");
+}
+
+void checkIds(const TransformerConfig& config, const std::vector<std::vector<int>>& ids) {
+    if (ids.empty()) throw InputError("Give at least one sentence.");
+    for (std::size_t b = 0; b < ids.size(); ++b) {
+        const std::string which = ids.size() > 1 ? "Sentence " + std::to_string(b + 1) + ": " : "";
+        const int length = static_cast<int>(ids[b].size());
+        if (length == 0) throw InputError(which + "it has no tokens.");
+        if (length > config.maxPositions) {
+            throw InputError(which + "it has " + std::to_string(length) + " tokens; the model has positions for " +
+                             std::to_string(config.maxPositions) + ".");
+        }
+        for (int id : ids[b]) {
+            if (id < 0 || id >= config.vocabSize) {
+                throw InputError(which + "token id " + std::to_string(id) + " is outside the vocabulary (0 to " +
+                                 std::to_string(config.vocabSize - 1) + ").");
+            }
+        }
+    }
+}
+
+// [SECTION] pieces
+
+// Output columns are computed in this many fixed blocks, whatever the core count, so the bits never depend on it.
+constexpr int kColumnBlocks = 8;
+
+// X · W + b (rows × in → rows × out), column blocks across cores when the product is big enough.
+Matrix linear(const Matrix& x, const Matrix& w, const RowVector& b) {
+    Matrix out(x.rows(), w.cols());
+    const Eigen::Index blockWidth = (w.cols() + kColumnBlocks - 1) / kColumnBlocks;
+    const bool big = static_cast<double>(x.rows()) * x.cols() * w.cols() > 4.0e6;
+    parallelFor(kColumnBlocks, big, [&](int block) {
+        const Eigen::Index first = block * blockWidth;
+        const Eigen::Index width = std::min(blockWidth, w.cols() - first);
+        if (width <= 0) return;
+        out.middleCols(first, width).noalias() = x * w.middleCols(first, width);
+        out.middleCols(first, width).rowwise() += b.segment(first, width);
+    });
+    return out;
+}
+
+Matrix mlp(const Matrix& x, const BlockWeights& block, ModelFamily family) {
+    const Matrix inner = linear(x, block.mlpIn, block.mlpInBias);
+    return linear(family == ModelFamily::Gpt2 ? geluTanh(inner) : geluErf(inner), block.mlpOut, block.mlpOutBias);
+}
+
+// [SECTION] the pass
+
+// h_0 of one sentence: l × d_model.
+Matrix embed(const TransformerModel& model, const std::vector<int>& ids) {
+    const TransformerWeights& w = model.weights;
+    const auto length = static_cast<Eigen::Index>(ids.size());
+    Matrix h(length, model.config.dModel);
+    for (Eigen::Index p = 0; p < length; ++p) h.row(p) = w.tokenEmbeddings.row(ids[static_cast<std::size_t>(p)]) + w.positionEmbeddings.row(p);
+    if (model.config.family == ModelFamily::Gpt2) return h;
+    h.rowwise() += w.tokenTypeEmbeddings.row(0);
+    return layerNorm(h, w.embeddingLayerNorm, model.config.layerNormEps);
+}
+
+// Writes each sentence's unpadded rows into slice `index` of a (n + 1) × b × l × d_model tensor.
+void storeHidden(Tensor& hidden, int index, const std::vector<Matrix>& rows) {
+    const int batch = static_cast<int>(rows.size()), length = hidden.dim(2), width = hidden.dim(3);
+    for (int b = 0; b < batch; ++b) {
+        Eigen::Map<Matrix> slice(hidden.sliceData(index * batch + b), length, width);
+        slice.topRows(rows[static_cast<std::size_t>(b)].rows()) = rows[static_cast<std::size_t>(b)];
+    }
+}
+
+// Copies a layer's A (b × h × l × l) into slice `layer` of the n_layers × b × h × l × l tensor.
+void storeAttention(Tensor& all, int layer, const Tensor& weights) {
+    std::copy(weights.data.begin(), weights.data.end(), all.data.begin() + static_cast<std::ptrdiff_t>(layer) * static_cast<std::ptrdiff_t>(weights.size()));
+}
+
+}  // namespace
+
+void checkTransformer(const TransformerModel& model) {
+    const TransformerConfig& c = model.config;
+    if (c.layers < 1 || c.dModel < 1 || c.heads < 1 || c.dModel % c.heads != 0 || c.dFf < 1 || c.maxPositions < 1 || c.vocabSize < 1) {
+        throw InputError("The model's config is not usable: " + std::to_string(c.layers) + " layers, d_model " + std::to_string(c.dModel) +
+                         ", " + std::to_string(c.heads) + " heads (must divide d_model), d_ff " + std::to_string(c.dFf) + ".");
+    }
+    const TransformerWeights& w = model.weights;
+    checkWeight(w.tokenEmbeddings, c.vocabSize, c.dModel, "token embedding table");
+    checkWeight(w.positionEmbeddings, c.maxPositions, c.dModel, "position embedding table");
+    if (c.family == ModelFamily::Bert) {
+        checkWeight(w.tokenTypeEmbeddings, std::max(c.typeVocabSize, 1), c.dModel, "token type table");
+        checkNorm(w.embeddingLayerNorm, c.dModel, "embedding LayerNorm");
+    } else {
+        checkNorm(w.finalLayerNorm, c.dModel, "final LayerNorm (ln_f)");
+    }
+    if (static_cast<int>(w.blocks.size()) != c.layers) {
+        throw InputError("The model has " + std::to_string(w.blocks.size()) + " blocks but its config says " + std::to_string(c.layers) + ".");
+    }
+    for (int i = 0; i < c.layers; ++i) checkBlock(w.blocks[static_cast<std::size_t>(i)], c, "layer " + std::to_string(i));
+}
+
+Matrix layerNorm(const Matrix& rows, const LayerNormWeights& weights, float eps) {
+    Matrix out(rows.rows(), rows.cols());
+    for (Eigen::Index r = 0; r < rows.rows(); ++r) {
+        const float mean = rows.row(r).mean();
+        const RowVector centred = rows.row(r).array() - mean;
+        const float variance = centred.squaredNorm() / static_cast<float>(rows.cols());  // biased, as torch
+        out.row(r) = (centred / std::sqrt(variance + eps)).cwiseProduct(weights.gamma) + weights.beta;
+    }
+    return out;
+}
+
+Matrix geluTanh(const Matrix& x) {
+    const float k = std::sqrt(2.0f / 3.14159265358979f);
+    return x.unaryExpr([k](float v) { return 0.5f * v * (1.0f + std::tanh(k * (v + 0.044715f * v * v * v))); });
+}
+
+Matrix geluErf(const Matrix& x) {
+    return x.unaryExpr([](float v) { return 0.5f * v * (1.0f + std::erf(v * 0.70710678118654752f)); });
+}
+
+TransformerPass runTransformer(const TransformerModel& model, const std::vector<std::vector<int>>& ids, int stepped,
+                               const AttentionConfig& attention) {
+    const TransformerConfig& c = model.config;
+    checkIds(c, ids);
+    if (stepped < 0 || stepped >= c.layers) {
+        throw InputError("Layer " + std::to_string(stepped) + " does not exist: the model has layers 0 to " + std::to_string(c.layers - 1) + ".");
+    }
+    const int batch = static_cast<int>(ids.size());
+    int length = 0;
+    std::vector<Matrix> h;  // b × (l_b × d_model): the residual stream
+    for (const std::vector<int>& sentence : ids) {
+        h.push_back(embed(model, sentence));
+        length = std::max(length, static_cast<int>(sentence.size()));
+    }
+    TransformerPass pass;
+    pass.hiddenStates = Tensor({c.layers + 1, batch, length, c.dModel});
+    pass.attentionWeights = Tensor({c.layers, batch, c.heads, length, length});
+    storeHidden(pass.hiddenStates, 0, h);
+    AttentionConfig other = attention;
+    other.comparePerHead = false;
+    const bool gpt2 = c.family == ModelFamily::Gpt2;
+    for (int layer = 0; layer < c.layers; ++layer) {
+        const BlockWeights& block = model.weights.blocks[static_cast<std::size_t>(layer)];
+        AttentionInput input;
+        for (const Matrix& rows : h) input.keyValueSide.push_back(gpt2 ? layerNorm(rows, block.ln1, c.layerNormEps) : rows);
+        Trace trace = forward(input, block.attention, layer == stepped ? attention : other);
+        storeAttention(pass.attentionWeights, layer, trace[TensorId::AttentionWeights]);
+        for (int b = 0; b < batch; ++b) {
+            Matrix& rows = h[static_cast<std::size_t>(b)];
+            const Matrix attended = trace[TensorId::Output].slice(b).topRows(rows.rows());
+            if (gpt2) {
+                rows += attended;
+                rows += mlp(layerNorm(rows, block.ln2, c.layerNormEps), block, c.family);
+            } else {
+                rows = layerNorm(rows + attended, block.ln1, c.layerNormEps);
+                rows = layerNorm(rows + mlp(rows, block, c.family), block.ln2, c.layerNormEps);
+            }
+        }
+        if (layer == stepped) {
+            pass.steppedInput = std::move(input.keyValueSide);
+            pass.steppedTrace = std::move(trace);
+        }
+        if (layer + 1 < c.layers || !gpt2) storeHidden(pass.hiddenStates, layer + 1, h);
+    }
+    if (gpt2) {
+        for (Matrix& rows : h) rows = layerNorm(rows, model.weights.finalLayerNorm, c.layerNormEps);
+        storeHidden(pass.hiddenStates, c.layers, h);
+    }
+    return pass;
+}
+
+}  // namespace attnviz::core

@@ -1,0 +1,213 @@
+// safetensors.cpp — mapping, checking and decoding .safetensors files. See safetensors.h.
+#include "io/safetensors.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace attnviz::io {
+namespace {
+
+using json = nlohmann::json;
+
+[[noreturn]] void fail(const std::string& file, const std::string& problem) { throw FileError(file + ": " + problem); }
+
+std::size_t dtypeSize(const std::string& dtype) {
+    if (dtype == "F64" || dtype == "I64" || dtype == "U64") return 8;
+    if (dtype == "F32" || dtype == "I32" || dtype == "U32") return 4;
+    if (dtype == "F16" || dtype == "BF16" || dtype == "I16" || dtype == "U16") return 2;
+    if (dtype == "I8" || dtype == "U8" || dtype == "BOOL" || dtype == "F8_E4M3" || dtype == "F8_E5M2") return 1;
+    return 0;
+}
+
+std::uint64_t readLength(std::span<const std::byte> file) {
+    std::uint64_t length = 0;
+    for (int i = 7; i >= 0; --i) length = length << 8 | static_cast<std::uint8_t>(file[static_cast<std::size_t>(i)]);
+    return length;
+}
+
+SafetensorsEntry readEntry(const std::string& tensor, const json& value, const std::string& file) {
+    const std::string where = "tensor \"" + tensor + "\" ";
+    if (!value.is_object()) fail(file, where + "is not described by a JSON object.");
+    if (!value.contains("dtype") || !value["dtype"].is_string()) fail(file, where + "has no dtype string.");
+    if (!value.contains("shape") || !value["shape"].is_array()) fail(file, where + "has no shape list.");
+    if (!value.contains("data_offsets") || !value["data_offsets"].is_array() || value["data_offsets"].size() != 2) {
+        fail(file, where + "has no data_offsets [begin, end].");
+    }
+    SafetensorsEntry entry;
+    entry.dtype = value["dtype"].get<std::string>();
+    if (dtypeSize(entry.dtype) == 0) fail(file, where + "has the unknown dtype \"" + entry.dtype + "\".");
+    for (const json& dim : value["shape"]) {
+        if (!dim.is_number_unsigned()) fail(file, where + "has a shape entry that is not a whole number ≥ 0.");
+        if (dim.get<std::uint64_t>() > (1ULL << 40)) fail(file, where + "has an absurd shape entry " + dim.dump() + ".");
+        entry.shape.push_back(dim.get<std::int64_t>());
+    }
+    for (const json& offset : value["data_offsets"]) {
+        if (!offset.is_number_unsigned()) fail(file, where + "has a data offset that is not a whole number ≥ 0.");
+    }
+    entry.begin = value["data_offsets"][0].get<std::uint64_t>();
+    entry.end = value["data_offsets"][1].get<std::uint64_t>();
+    if (entry.begin > entry.end) fail(file, where + "has data_offsets that end before they begin.");
+    return entry;
+}
+
+// Every tensor's bytes inside the buffer, matching its shape and dtype, and no two overlapping.
+void checkLayout(const std::map<std::string, SafetensorsEntry>& entries, std::uint64_t bufferSize, const std::string& file) {
+    std::vector<std::pair<std::uint64_t, const std::string*>> starts;
+    for (const auto& [tensor, entry] : entries) {
+        const std::string where = "tensor \"" + tensor + "\" ";
+        if (entry.end > bufferSize) {
+            fail(file, where + "ends at byte " + std::to_string(entry.end) + " of a data buffer of " + std::to_string(bufferSize) +
+                           " bytes (the file is truncated or its header is wrong).");
+        }
+        const long double expected = static_cast<long double>(entry.elementCount()) * dtypeSize(entry.dtype);
+        if (expected != static_cast<long double>(entry.end - entry.begin)) {
+            fail(file, where + "has " + std::to_string(entry.end - entry.begin) + " bytes, but its shape and dtype " + entry.dtype + " need " +
+                           std::to_string(static_cast<unsigned long long>(expected)) + ".");
+        }
+        if (entry.end > entry.begin) starts.emplace_back(entry.begin, &tensor);
+    }
+    std::sort(starts.begin(), starts.end());
+    for (std::size_t i = 1; i < starts.size(); ++i) {
+        const SafetensorsEntry& previous = entries.at(*starts[i - 1].second);
+        if (starts[i].first < previous.end) {
+            fail(file, "tensors \"" + *starts[i - 1].second + "\" and \"" + *starts[i].second + "\" overlap in the data buffer.");
+        }
+    }
+}
+
+float halfToFloat(std::uint16_t h) {
+    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+    const std::uint32_t exponent = (h >> 10) & 0x1Fu;
+    std::uint32_t mantissa = h & 0x3FFu;
+    std::uint32_t bits;
+    if (exponent == 0x1F) {
+        bits = sign | 0x7F800000u | mantissa << 13;  // inf or NaN
+    } else if (exponent != 0) {
+        bits = sign | (exponent + 112) << 23 | mantissa << 13;
+    } else if (mantissa == 0) {
+        bits = sign;  // ±0
+    } else {  // subnormal: normalise
+        int shift = 0;
+        while ((mantissa & 0x400u) == 0) {
+            mantissa <<= 1;
+            ++shift;
+        }
+        bits = sign | static_cast<std::uint32_t>(113 - shift) << 23 | (mantissa & 0x3FFu) << 13;
+    }
+    float value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+float bfloatToFloat(std::uint16_t b) {
+    const std::uint32_t bits = static_cast<std::uint32_t>(b) << 16;
+    float value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+}  // namespace
+
+std::int64_t SafetensorsEntry::elementCount() const {
+    std::int64_t count = 1;
+    for (std::int64_t dim : shape) count *= dim;
+    return count;
+}
+
+std::map<std::string, SafetensorsEntry> parseSafetensorsHeader(std::span<const std::byte> file, const std::string& name) {
+    if (file.size() < 8) fail(name, "is " + std::to_string(file.size()) + " bytes long, too short for a safetensors file.");
+    const std::uint64_t length = readLength(file);
+    if (length > kMaxSafetensorsHeader) fail(name, "claims a header of " + std::to_string(length) + " bytes (more than 100 MB): not a safetensors file.");
+    if (length > file.size() - 8) {
+        fail(name, "claims a header of " + std::to_string(length) + " bytes but has only " + std::to_string(file.size() - 8) + " after its length.");
+    }
+    const char* text = reinterpret_cast<const char*>(file.data() + 8);
+    const json header = json::parse(text, text + length, nullptr, false);
+    if (header.is_discarded()) fail(name, "its header is not valid JSON.");
+    if (!header.is_object()) fail(name, "its header is not a JSON object.");
+    std::map<std::string, SafetensorsEntry> entries;
+    for (const auto& [tensor, value] : header.items()) {
+        if (tensor == "__metadata__") continue;
+        entries.emplace(tensor, readEntry(tensor, value, name));
+    }
+    checkLayout(entries, file.size() - 8 - length, name);
+    return entries;
+}
+
+std::vector<float> decodeTensor(std::span<const std::byte> bytes, const std::string& dtype, const std::string& nameForErrors) {
+    std::vector<float> values;
+    if (dtype == "F32") {
+        values.resize(bytes.size() / 4);
+        std::memcpy(values.data(), bytes.data(), values.size() * 4);  // little-endian, as x86-64
+        return values;
+    }
+    if (dtype != "F16" && dtype != "BF16") {
+        throw FileError(nameForErrors + " is stored as " + dtype + "; attnviz reads F32, F16 and BF16 weights.");
+    }
+    values.resize(bytes.size() / 2);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const std::uint16_t raw = static_cast<std::uint16_t>(static_cast<std::uint8_t>(bytes[2 * i]) | static_cast<std::uint8_t>(bytes[2 * i + 1]) << 8);
+        values[i] = dtype == "F16" ? halfToFloat(raw) : bfloatToFloat(raw);
+    }
+    return values;
+}
+
+SafetensorsFile::SafetensorsFile(const std::filesystem::path& path) : path_(path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) fail(path.string(), std::string("cannot be opened: ") + std::strerror(errno) + ".");
+    struct stat status {};
+    if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
+        ::close(fd);
+        fail(path.string(), "is not a regular file.");
+    }
+    size_ = static_cast<std::size_t>(status.st_size);
+    if (size_ > 0) {
+        data_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (data_ == MAP_FAILED) {
+            data_ = nullptr;
+            ::close(fd);
+            fail(path.string(), std::string("cannot be mapped: ") + std::strerror(errno) + ".");
+        }
+    }
+    ::close(fd);
+    try {
+        entries_ = parseSafetensorsHeader(bytes(), path.string());
+    } catch (...) {
+        if (data_ != nullptr) ::munmap(data_, size_);
+        throw;
+    }
+    bufferStart_ = 8 + static_cast<std::size_t>(readLength(bytes()));
+}
+
+SafetensorsFile::SafetensorsFile(SafetensorsFile&& other) noexcept
+    : path_(std::move(other.path_)), data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)),
+      bufferStart_(other.bufferStart_), entries_(std::move(other.entries_)) {}
+
+SafetensorsFile::~SafetensorsFile() {
+    if (data_ != nullptr) ::munmap(data_, size_);
+}
+
+core::Matrix SafetensorsFile::matrix(const std::string& tensor) const {
+    const auto found = entries_.find(tensor);
+    if (found == entries_.end()) fail(path_.string(), "has no tensor \"" + tensor + "\".");
+    const SafetensorsEntry& entry = found->second;
+    if (entry.shape.empty() || entry.shape.size() > 2) {
+        fail(path_.string(), "tensor \"" + tensor + "\" has " + std::to_string(entry.shape.size()) + " dimensions; a weight has 1 or 2.");
+    }
+    const std::span<const std::byte> raw = bytes().subspan(bufferStart_ + entry.begin, entry.end - entry.begin);
+    const std::vector<float> values = decodeTensor(raw, entry.dtype, path_.string() + ": tensor \"" + tensor + "\"");
+    const Eigen::Index rows = entry.shape.size() == 2 ? entry.shape[0] : 1;
+    const Eigen::Index cols = entry.shape.back();
+    return Eigen::Map<const core::Matrix>(values.data(), rows, cols);
+}
+
+}  // namespace attnviz::io

@@ -1,0 +1,92 @@
+// tokenizer_files.cpp — a model folder's tokenizer files into a SubwordTokenizer. See tokenizer_files.h.
+#include "io/tokenizer_files.h"
+
+#include "core/tokenizer.h"  // InputError
+#include "core/tokenizers/bpe.h"
+#include "core/tokenizers/wordpiece.h"
+
+#include <nlohmann/json.hpp>
+
+namespace attnviz::io {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+[[noreturn]] void fail(const fs::path& file, const std::string& problem) { throw FileError(file.string() + ": " + problem); }
+
+// The file's lines without their "\n" / "\r\n"; a final newline does not start another line.
+std::vector<std::string> linesOf(const std::string& text) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        std::string line = text.substr(start, end - start);
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        lines.push_back(std::move(line));
+        start = end + 1;
+    }
+    return lines;
+}
+
+std::unordered_map<std::string, int> readVocabularyJson(const fs::path& path) {
+    const json vocabulary = json::parse(readWholeFile(path), nullptr, false);
+    if (vocabulary.is_discarded() || !vocabulary.is_object()) fail(path, "is not a JSON object of piece → id.");
+    std::unordered_map<std::string, int> ids;
+    for (const auto& [piece, id] : vocabulary.items()) {
+        if (!id.is_number_integer() || id.get<long long>() < 0 || id.get<long long>() > (1 << 24)) {
+            fail(path, "gives \"" + piece + "\" the id " + id.dump() + "; ids are whole numbers from 0.");
+        }
+        ids.emplace(piece, id.get<int>());
+    }
+    return ids;
+}
+
+std::vector<std::pair<std::string, std::string>> readMerges(const fs::path& path) {
+    std::vector<std::pair<std::string, std::string>> merges;
+    const std::vector<std::string> lines = linesOf(readWholeFile(path));
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string& line = lines[i];
+        if (line.empty() || (i == 0 && line.rfind("#version", 0) == 0)) continue;
+        const std::size_t space = line.find(' ');
+        if (space == std::string::npos || space == 0 || space + 1 == line.size() || line.find(' ', space + 1) != std::string::npos) {
+            fail(path, "line " + std::to_string(i + 1) + " is not two pieces separated by one space.");
+        }
+        merges.emplace_back(line.substr(0, space), line.substr(space + 1));
+    }
+    return merges;
+}
+
+core::WordPieceOptions readWordPieceOptions(const fs::path& folder) {
+    core::WordPieceOptions options;
+    const fs::path path = folder / "tokenizer_config.json";
+    std::error_code error;
+    if (!fs::exists(path, error)) return options;
+    const json config = json::parse(readWholeFile(path), nullptr, false);
+    if (config.is_discarded() || !config.is_object()) fail(path, "is not a JSON object.");
+    const auto flag = [&](const char* key, bool fallback) {
+        if (!config.contains(key) || config[key].is_null()) return fallback;
+        if (!config[key].is_boolean()) fail(path, std::string("\"") + key + "\" must be true or false.");
+        return config[key].get<bool>();
+    };
+    options.lowercase = flag("do_lower_case", true);
+    options.stripAccents = flag("strip_accents", options.lowercase);
+    options.splitCjk = flag("tokenize_chinese_chars", true);
+    return options;
+}
+
+}  // namespace
+
+std::shared_ptr<const core::SubwordTokenizer> loadTokenizer(const fs::path& folder, core::ModelFamily family) {
+    try {
+        if (family == core::ModelFamily::Gpt2) {
+            return std::make_shared<const core::Gpt2BpeTokenizer>(readVocabularyJson(folder / "vocab.json"), readMerges(folder / "merges.txt"));
+        }
+        return std::make_shared<const core::WordPieceTokenizer>(linesOf(readWholeFile(folder / "vocab.txt")), readWordPieceOptions(folder));
+    } catch (const core::InputError& error) {
+        fail(folder / (family == core::ModelFamily::Gpt2 ? "vocab.json" : "vocab.txt"), error.what());
+    }
+}
+
+}  // namespace attnviz::io
