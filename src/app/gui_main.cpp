@@ -90,6 +90,13 @@ std::optional<GuiPlan> checkOptions(const core::ModelSpec& spec, const GuiOption
         return std::nullopt;
     }
     plan.head = options.head;
+    // A trained model with a named head (the bundled model's coreference head) opens on it, at the softmax stage
+    // where its weights show, unless the command line chose a stage or a head.
+    const core::NamedHead* featured = spec.trained ? spec.trained->featuredHead() : nullptr;
+    if (featured != nullptr && options.stage.empty() && options.head == 0 && featured->layer == spec.layer) {
+        plan.stage = core::StageId::Softmax;
+        plan.head = featured->head;
+    }
     return plan;
 }
 

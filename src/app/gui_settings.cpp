@@ -103,7 +103,9 @@ json inputsJson(const core::ModelSpec& spec) {
 }
 
 void readInputs(const json& in, SavedSession& session) {
-    read(in, "model", session.model);
+    std::string model = "random";  // settings from before trained models were the seeded model's
+    read(in, "model", model);
+    session.model = model;
     read(in, "layer", session.layer);
     core::ModelSpec& spec = session.state.spec;
     core::AttentionConfig& a = spec.attention;
@@ -209,7 +211,7 @@ void restoreSeededInputs(const SavedSession& saved, ui::AppState& state) {
 std::shared_ptr<const core::TrainedModel> savedModel(const SavedSession& saved, const ui::AppState& state, std::string& status) {
     if (saved.model == "bundled" && state.spec.trained && state.spec.trained->bundled) return state.spec.trained;
     try {
-        return saved.model == "bundled" ? io::loadBundledModel() : io::loadModelFolder(saved.model);
+        return saved.model == "bundled" ? io::loadBundledModel() : io::loadModelFolder(*saved.model);
     } catch (const io::FileError& error) {
         status = std::string("The model last used could not be opened: ") + error.what();
         return nullptr;
@@ -219,6 +221,7 @@ std::shared_ptr<const core::TrainedModel> savedModel(const SavedSession& saved, 
 }  // namespace
 
 void restoreInputs(const SavedSession& saved, ui::AppState& state) {
+    if (!saved.model) return;  // nothing saved yet: the command line's (or the bundled) model and sentence
     if (!saved.state.spec.sentences.empty()) state.spec.sentences = saved.state.spec.sentences;
     if (saved.model == "random") {
         ui::useRandomWeights(state);

