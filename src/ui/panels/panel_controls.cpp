@@ -102,7 +102,9 @@ void modelCardPopup(const core::TrainedModel& model) {
 void trainedControls(AppState& state, const RunStatus& status, float scale) {
     const core::TrainedModel& model = *state.spec.trained;
     const core::TransformerConfig& config = model.config();
-    ImGui::TextColored(kHintColor, "%s · %d layers · d_model %d · %d heads", model.familyName().c_str(), config.layers, config.dModel, config.heads);
+    ImGui::PushStyleColor(ImGuiCol_Text, kHintColor);
+    ImGui::TextWrapped("%s · %d layers · d_model %d · %d heads", model.familyName().c_str(), config.layers, config.dModel, config.heads);
+    ImGui::PopStyleColor();
     if (model.bundled) {
         ImGui::TextWrapped("attnviz's own small model, trained to resolve \"it\".");
         if (ImGui::SmallButton("model card")) ImGui::OpenPopup(kModelCard);
@@ -128,8 +130,10 @@ void trainedControls(AppState& state, const RunStatus& status, float scale) {
                           "but the heads are no longer the ones the model learned.");
     }
     if (status.run != nullptr) ImGui::TextColored(kHintColor, "d_k = d_model / h = %d", status.run->trace.dims.dK);
-    ImGui::TextColored(kHintColor, config.family == core::ModelFamily::Gpt2 ? "mask: causal (GPT-2 is a decoder)"
-                                                                            : "mask: padding only (BERT sees both sides)");
+    ImGui::PushStyleColor(ImGuiCol_Text, kHintColor);
+    ImGui::TextWrapped("%s", config.family == core::ModelFamily::Gpt2 ? "mask: causal (GPT-2 is a decoder: no token sees later ones)"
+                                                                      : "mask: none for one sentence, padding for a batch (BERT sees both sides)");
+    ImGui::PopStyleColor();
 }
 
 void sizeControls(AppState& state, const RunStatus& status, float scale) {

@@ -303,8 +303,19 @@ void drawSideBySide(ViewContext& ctx, const Box& box, const std::vector<Operand>
 
 // The query row the charts show: the row of the explained cell when it is an l × l map of the focused head,
 // else the sentence's last token (under a causal mask the only row that sees every key).
-int chartRow(const ViewContext& ctx) {
+// The query a chart shows while nothing is hovered: "it" under a head named for coreference (what the head is for),
+// else the last query.
+int defaultChartRow(const ViewContext& ctx) {
     const int last = ctx.run.trace.queryLengths.at(static_cast<std::size_t>(ctx.state.batch)) - 1;
+    const core::NamedHead* named = ctx.run.spec.trained ? ctx.run.spec.trained->namedHead(ctx.run.spec.layer, ctx.state.head) : nullptr;
+    if (named == nullptr || named->name.find("coreference") == std::string::npos || ctx.run.resplitHeads) return last;
+    const auto& tokens = ctx.run.queryTokens.at(static_cast<std::size_t>(ctx.state.batch));
+    const auto it = std::find(tokens.begin(), tokens.end(), "it");
+    return it != tokens.end() ? static_cast<int>(it - tokens.begin()) : last;
+}
+
+int chartRow(const ViewContext& ctx) {
+    const int last = defaultChartRow(ctx);
     if (!ctx.explanation) return last;
     const MatrixRef& m = ctx.explanation->cell.matrix;
     const bool square = m.tensor == TensorId::Scores || m.tensor == TensorId::ScaledScores || m.tensor == TensorId::MaskedScores ||
@@ -488,11 +499,14 @@ void trainedModelLine(ViewContext& ctx) {
     if (ImGui::SmallButton("model view")) ctx.state.modelView = true;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every layer × head of the model on this sentence; click one to step through it");
     if (ctx.run.resplitHeads) {
-        ImGui::TextColored({0.75f, 0.3f, 0.0f, 1.0f},
-                           "These %d heads are a re-split of the trained W^Q, W^K, W^V (Q, K, V unchanged), not the %d heads %s learned.",
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.3f, 0.0f, 1.0f));
+        ImGui::TextWrapped("These %d heads are a re-split of the trained W^Q, W^K, W^V (Q, K, V unchanged), not the %d heads %s learned.",
                            ctx.run.dims.heads, model.config().heads, model.name.c_str());
+        ImGui::PopStyleColor();
     } else if (const core::NamedHead* named = model.namedHead(ctx.run.spec.layer, ctx.state.head)) {
-        ImGui::TextColored({0.65f, 0.35f, 0.0f, 1.0f}, "Head %d is the %s head: %s", ctx.state.head, named->name.c_str(), named->what.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.65f, 0.35f, 0.0f, 1.0f));
+        ImGui::TextWrapped("Head %d is the %s head: %s", ctx.state.head, named->name.c_str(), named->what.c_str());
+        ImGui::PopStyleColor();
     }
 }
 
