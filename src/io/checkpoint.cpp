@@ -99,6 +99,7 @@ public:
             fail(file_.fileName(), "tensor \"" + stored + "\" is " + std::to_string(m.rows()) + " × " + std::to_string(m.cols()) +
                                        " but config.json implies " + std::to_string(rows) + " × " + std::to_string(cols) + ".");
         }
+        if (m.allFinite()) return m;  // vectorised; the loop below only finds the first bad index
         for (Eigen::Index i = 0; i < m.size(); ++i) {
             if (!std::isfinite(m.data()[i])) {
                 fail(file_.fileName(), "tensor \"" + stored + "\" holds " + (std::isnan(m.data()[i]) ? "NaN" : "an infinity") +

@@ -204,10 +204,16 @@ core::Matrix SafetensorsFile::matrix(const std::string& tensor) const {
         fail(path_.string(), "tensor \"" + tensor + "\" has " + std::to_string(entry.shape.size()) + " dimensions; a weight has 1 or 2.");
     }
     const std::span<const std::byte> raw = bytes().subspan(bufferStart_ + entry.begin, entry.end - entry.begin);
-    const std::vector<float> values = decodeTensor(raw, entry.dtype, path_.string() + ": tensor \"" + tensor + "\"");
     const Eigen::Index rows = entry.shape.size() == 2 ? entry.shape[0] : 1;
     const Eigen::Index cols = entry.shape.back();
-    return Eigen::Map<const core::Matrix>(values.data(), rows, cols);
+    core::Matrix out(rows, cols);
+    if (entry.dtype == "F32") {
+        std::memcpy(out.data(), raw.data(), raw.size());  // little-endian float32 straight from the mapping: one copy
+    } else {
+        const std::vector<float> values = decodeTensor(raw, entry.dtype, path_.string() + ": tensor \"" + tensor + "\"");
+        std::copy(values.begin(), values.end(), out.data());
+    }
+    return out;
 }
 
 }  // namespace attnviz::io
