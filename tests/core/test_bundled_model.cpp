@@ -112,7 +112,8 @@ TEST_CASE("the bundled model: the other catalogued heads do their named job on h
     for (std::string line; std::getline(in, line);) sentences.push_back(line);
     REQUIRE(sentences.size() >= 100);
     int checked = 0;
-    for (const nlohmann::json& head : figures()["heads"]) {
+    const nlohmann::json measured = figures();
+    for (const nlohmann::json& head : measured["heads"]) {
         if (!head.contains("mean_weight_on_expected_key")) continue;
         const std::string name = head["name"];
         const int layer = head["layer"], index = head["head"];

@@ -1,0 +1,177 @@
+// test_checkpoint.cpp — safetensors files and model folders, good and bad: every damaged file is one FileError
+// naming the file, the tensor and what is wrong, never a crash (the fuzz target fuzz_safetensors does the same at
+// random). The files are written here byte by byte, so each defect is exactly the one named.
+#include "io/checkpoint.h"
+#include "io/model_folder.h"
+#include "io/safetensors.h"
+#include "io/scratch_dir.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace attnviz;
+
+const fs::path kModels = fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models";
+
+std::string withLength(const std::string& header, const std::string& data) {
+    std::string file(8, '\0');
+    std::uint64_t length = header.size();
+    for (int i = 0; i < 8; ++i) file[static_cast<std::size_t>(i)] = static_cast<char>((length >> (8 * i)) & 0xFF);
+    return file + header + data;
+}
+
+std::span<const std::byte> bytesOf(const std::string& text) { return {reinterpret_cast<const std::byte*>(text.data()), text.size()}; }
+
+std::string refusal(const std::string& file) {
+    try {
+        io::parseSafetensorsHeader(bytesOf(file), "bad.safetensors");
+    } catch (const io::FileError& error) {
+        return error.what();
+    }
+    return "no error";
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::string floats(std::initializer_list<float> values) {
+    std::string bytes(values.size() * 4, '\0');
+    std::memcpy(bytes.data(), std::data(values), bytes.size());
+    return bytes;
+}
+
+// A copy of a fixture model folder to damage.
+fs::path copyOf(const test::ScratchDir& dir, const std::string& fixture) {
+    fs::copy(kModels / fixture, dir / fixture, fs::copy_options::recursive);
+    return dir / fixture;
+}
+
+}  // namespace
+
+TEST_CASE("safetensors: F16 and BF16 become float32 exactly, subnormals, infinities and NaN included") {
+    const auto decode = [](std::initializer_list<std::uint16_t> raw, const char* dtype) {
+        std::string bytes;
+        for (std::uint16_t v : raw) bytes += std::string{static_cast<char>(v & 0xFF), static_cast<char>(v >> 8)};
+        return io::decodeTensor(bytesOf(bytes), dtype, "t");
+    };
+    const std::vector<float> half = decode({0x3C00, 0xC000, 0x0001, 0x8400, 0x7C00, 0x7E00, 0x0000, 0x7BFF}, "F16");
+    CHECK(half[0] == 1.0f);
+    CHECK(half[1] == -2.0f);
+    CHECK(half[2] == std::ldexp(1.0f, -24));  // the smallest subnormal half
+    CHECK(half[3] == -std::ldexp(1.0f, -14));
+    CHECK(half[4] == std::numeric_limits<float>::infinity());
+    CHECK(std::isnan(half[5]));
+    CHECK(half[6] == 0.0f);
+    CHECK(half[7] == 65504.0f);
+    const std::vector<float> bf16 = decode({0x3F80, 0xC040, 0x7F80, 0x0001}, "BF16");
+    CHECK(bf16[0] == 1.0f);
+    CHECK(bf16[1] == -3.0f);
+    CHECK(bf16[2] == std::numeric_limits<float>::infinity());
+    CHECK(bf16[3] == std::ldexp(1.0f, -133));
+    CHECK_THROWS_WITH_AS(io::decodeTensor(bytesOf("12345678"), "I64", "w"), doctest::Contains("I64"), io::FileError);
+}
+
+TEST_CASE("safetensors: every damaged layout is refused with what is wrong") {
+    const std::string good = withLength(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}})", floats({1, 2}));
+    CHECK(io::parseSafetensorsHeader(bytesOf(good), "good").at("a").elementCount() == 2);
+    CHECK(contains(refusal("abc"), "too short"));
+    CHECK(contains(refusal(good.substr(0, good.size() - 4)), "truncated"));
+    CHECK(contains(refusal(withLength(std::string(20, ' '), "").substr(0, 12)), "has only"));  // header past the end
+    std::string huge = good;
+    huge[6] = 1;  // a length of 2^48
+    CHECK(contains(refusal(huge), "more than 100 MB"));
+    CHECK(contains(refusal(withLength("{not json", "")), "not valid JSON"));
+    CHECK(contains(refusal(withLength("[1, 2]", "")), "not a JSON object"));
+    CHECK(contains(refusal(withLength(R"({"a": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 8]}})", floats({1, 2}))), "need 16"));
+    CHECK(contains(refusal(withLength(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
+                                          "b": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}})", floats({1, 2, 3}))), "overlap"));
+    CHECK(contains(refusal(withLength(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [8, 0]}})", floats({1, 2}))), "end before"));
+    CHECK(contains(refusal(withLength(R"({"a": {"dtype": "Q4", "shape": [2], "data_offsets": [0, 8]}})", floats({1, 2}))), "unknown dtype \"Q4\""));
+    CHECK(contains(refusal(withLength(R"({"a": {"dtype": "F32", "shape": [-2], "data_offsets": [0, 8]}})", floats({1, 2}))), "whole number"));
+    CHECK(contains(refusal(withLength(R"({"a": {"dtype": "F32", "shape": [2]}})", floats({1, 2}))), "data_offsets"));
+    CHECK(contains(refusal(withLength(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}})", floats({1, 2}))), "no error"));
+}
+
+TEST_CASE("checkpoint: a damaged model folder is one clear error naming the file and the tensor") {
+    const test::ScratchDir dir("checkpoint");
+    SUBCASE("truncated weights") {
+        const fs::path model = copyOf(dir, "gpt2-plain-bf16");
+        fs::resize_file(model / "model.safetensors", fs::file_size(model / "model.safetensors") - 100);
+        CHECK_THROWS_WITH_AS(io::loadTransformer(model), doctest::Contains("truncated"), io::FileError);
+    }
+    SUBCASE("a shape the config does not imply") {
+        const fs::path model = copyOf(dir, "bert-plain-f16");
+        std::string config = "{\"model_type\": \"bert\", \"num_hidden_layers\": 3, \"hidden_size\": 32, \"num_attention_heads\": 4, "
+                             "\"intermediate_size\": 128, \"max_position_embeddings\": 16, \"vocab_size\": 64}";
+        std::ofstream(model / "config.json") << config;
+        CHECK_THROWS_WITH_AS(io::loadTransformer(model), doctest::Contains("intermediate.dense.weight\" is 64 × 32 but config.json implies 128 × 32"), io::FileError);
+    }
+    SUBCASE("a missing tensor") {
+        const fs::path model = copyOf(dir, "gpt2-plain-bf16");
+        std::ofstream(model / "config.json") << R"({"model_type": "gpt2", "n_layer": 4, "n_embd": 32, "n_head": 4, "n_positions": 16, "vocab_size": 262})";
+        CHECK_THROWS_WITH_AS(io::loadTransformer(model), doctest::Contains("no tensor \"transformer.h.3.ln_1.weight\""), io::FileError);
+    }
+    SUBCASE("a NaN weight") {
+        const fs::path model = copyOf(dir, "gpt2-hf-names");
+        std::fstream file(model / "model.safetensors", std::ios::in | std::ios::out | std::ios::binary);
+        const auto entries = io::SafetensorsFile(model / "model.safetensors").entries();
+        char length[8];
+        file.read(length, 8);
+        std::uint64_t header = 0;
+        for (int i = 7; i >= 0; --i) header = header << 8 | static_cast<unsigned char>(length[i]);
+        file.seekp(static_cast<std::streamoff>(8 + header + entries.at("transformer.ln_f.bias").begin + 4));
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        file.write(reinterpret_cast<const char*>(&nan), 4);
+        file.close();
+        CHECK_THROWS_WITH_AS(io::loadTransformer(model), doctest::Contains("\"transformer.ln_f.bias\" holds NaN at index 1"), io::FileError);
+    }
+    SUBCASE("an unknown model_type, a .bin only, a missing tokenizer file") {
+        const fs::path model = copyOf(dir, "bert-plain-f16");
+        fs::remove(model / "vocab.txt");
+        CHECK(contains(io::checkModelFolder(model), "lacks the tokenizer's vocab.txt"));
+        CHECK_THROWS_WITH_AS(io::loadModelFolder(model), doctest::Contains("vocab.txt"), io::FileError);
+        fs::rename(model / "model.safetensors", model / "pytorch_model.bin");
+        CHECK(contains(io::checkModelFolder(model), "has only pytorch_model.bin"));
+        CHECK(contains(io::checkModelFolder(model), "save_file"));
+        std::ofstream(model / "config.json") << R"({"model_type": "llama"})";
+        CHECK(contains(io::checkModelFolder(model), "\"llama\" model"));
+        CHECK(contains(io::checkModelFolder(dir / "nowhere"), "is not a folder"));
+    }
+}
+
+TEST_CASE("checkpoint: GPT-2's c_attn splits by columns into W^Q, W^K, W^V; BERT's Linear weights are transposed") {
+    const core::TransformerModel gpt2 = io::loadTransformer(kModels / "gpt2-plain-bf16");
+    const io::SafetensorsFile gpt2File(kModels / "gpt2-plain-bf16" / "model.safetensors");
+    const core::Matrix attn = gpt2File.matrix("h.1.attn.c_attn.weight");  // d × 3d, in × out
+    CHECK(gpt2.weights.blocks[1].attention.wq == attn.leftCols(32));
+    CHECK(gpt2.weights.blocks[1].attention.wk == attn.middleCols(32, 32));
+    CHECK(gpt2.weights.blocks[1].attention.wv == attn.rightCols(32));
+    const core::TransformerModel bert = io::loadTransformer(kModels / "bert-original-names");
+    const io::SafetensorsFile bertFile(kModels / "bert-original-names" / "model.safetensors");
+    const core::Matrix intermediate = bertFile.matrix("bert.encoder.layer.2.intermediate.dense.weight");  // out × in: 64 × 32
+    REQUIRE(intermediate.rows() == 64);
+    CHECK(bert.weights.blocks[2].mlpIn == intermediate.transpose());
+    CHECK(bert.weights.blocks[0].ln1.gamma == bertFile.matrix("bert.encoder.layer.0.attention.output.LayerNorm.gamma"));
+    // Both naming variants and storage dtypes give the same numbers.
+    CHECK(io::loadTransformer(kModels / "bert-plain-f16").weights.blocks[2].mlpIn == bert.weights.blocks[2].mlpIn);
+}
+
+TEST_CASE("heads.json: entries are checked against the model's layers and heads") {
+    core::TransformerConfig config;
+    config.layers = 2;
+    config.heads = 4;
+    const auto heads = io::parseNamedHeads(R"([{"name": "previous token", "layer": 0, "head": 3, "what": "looks back"}])", config, "heads.json");
+    REQUIRE(heads.size() == 1);
+    CHECK(heads[0].head == 3);
+    CHECK_THROWS_WITH_AS(io::parseNamedHeads(R"([{"name": "x", "layer": 2, "head": 0, "what": "y"}])", config, "heads.json"),
+                         doctest::Contains("layer 2, but the model's are 0 to 1"), io::FileError);
+    CHECK_THROWS_WITH_AS(io::parseNamedHeads(R"([{"name": "x", "layer": 0, "head": "0", "what": "y"}])", config, "heads.json"),
+                         doctest::Contains("\"head\" as a whole number"), io::FileError);
+    CHECK_THROWS_AS(io::parseNamedHeads("{", config, "heads.json"), io::FileError);
+}
