@@ -13,10 +13,11 @@ namespace {
 constexpr const char* kFontDir = "/usr/share/fonts/truetype/dejavu/";
 
 // Latin (with extensions), Greek, Cyrillic, punctuation, sub/superscripts, letterlike signs (ℝ), arrows,
-// math operators (√ · ×), geometric shapes (▶ ◀), and U+FFFD, which ImGui then uses as the fallback glyph.
+// math operators (√ · ×), control pictures (␣, GPT-2's space in token labels), geometric shapes (▶ ◀), and
+// U+FFFD, which ImGui then uses as the fallback glyph.
 constexpr ImWchar kBaseRanges[] = {
     0x0020, 0x024F, 0x0370, 0x03FF, 0x0400, 0x052F, 0x1D00, 0x1DBF, 0x2000, 0x206F, 0x2070, 0x209F,
-    0x2100, 0x214F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0x2700, 0x27BF, 0xFFFD, 0xFFFD, 0};
+    0x2100, 0x214F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x2400, 0x243F, 0x25A0, 0x25FF, 0x2700, 0x27BF, 0xFFFD, 0xFFFD, 0};
 
 bool fontFilesPresent() { return std::filesystem::exists(std::string(kFontDir) + "DejaVuSans.ttf"); }
 

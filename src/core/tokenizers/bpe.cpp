@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <utility>
 
 namespace attnviz::core {
 namespace {
@@ -207,14 +208,22 @@ std::string Gpt2BpeTokenizer::labelOf(const std::string& piece) {
         if (found == unicodeToByte().end()) return piece;  // not in the byte alphabet: a special token
         bytes += static_cast<char>(found->second);
     }
-    if (findInvalidUtf8(bytes) != std::string::npos) return hexBytes(bytes);
-    std::string label;
-    for (char c : bytes) {
-        if (c == ' ') label += "␣";
-        else if (c == '\n') label += "↵";
-        else if (c == '\t') label += "⇥";
-        else label += c;
+    // Whole characters as text (spaces, newlines and tabs made visible); bytes of a character split across pieces
+    // (half an emoji) as hex: "␣<F0 9F 98>".
+    std::string label, partial;
+    for (std::size_t i = 0; i < bytes.size();) {
+        const auto lead = static_cast<unsigned char>(bytes[i]);
+        const std::size_t length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+        const std::string character = bytes.substr(i, length);
+        if (lead >= 0x80 && (character.size() < length || findInvalidUtf8(character) != std::string::npos)) {
+            partial += bytes[i++];
+            continue;
+        }
+        if (!partial.empty()) label += hexBytes(std::exchange(partial, {}));
+        label += character == " " ? "␣" : character == "\n" ? "↵" : character == "\t" ? "⇥" : character;
+        i += length;
     }
+    if (!partial.empty()) label += hexBytes(partial);
     return label;
 }
 
