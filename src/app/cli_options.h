@@ -68,6 +68,7 @@ struct GuiOptions {
     std::optional<int> quitAfterFrames;                // --quit-after-frames N: exit after N frames, settings
                                                        // untouched (startup and memory measurements)
     bool inputsGiven = false;                          // the command line chose the inputs (model, sentence, …)
+    bool modelView = false;                            // --model-view: open a trained model's layers × heads
 };
 
 struct DumpOptions {

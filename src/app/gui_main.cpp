@@ -131,6 +131,7 @@ ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options
     }
     if (session) ui::applyOpenedSession({*session, spec}, std::filesystem::absolute(*options.session), state);
     if (plan.stage) state.stage = *plan.stage;
+    state.modelView = options.modelView && spec.trained != nullptr;
     if (plan.lesson) ui::openLesson(state, *plan.lesson);  // moves to the lesson's stage, may add sentences
     if ((saved == std::nullopt && !session) || options.head != 0) state.head = plan.head;
     if (state.exportDirectory.empty()) state.exportDirectory = defaultExportDirectory().string();

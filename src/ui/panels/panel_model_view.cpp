@@ -61,9 +61,10 @@ void controlsLine(ViewContext& ctx) {
                               ? "Leave out the first token (GPT-2 puts much of its weight there) and renormalise each row"
                               : "Leave out [CLS] and [SEP] (BERT's middle layers put most weight there) and renormalise each row");
     }
-    ImGui::SameLine();
-    ImGui::TextDisabled("A of every layer × head of %s · each map coloured 0 … its largest weight · click one to step through it",
-                        model.name.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("A of every layer × head of %s on this sentence; each map is coloured from 0 to its own largest weight. "
+                       "Click one to step through it.", model.name.c_str());
+    ImGui::PopStyleColor();
 }
 
 }  // namespace
@@ -76,7 +77,10 @@ void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
     const std::vector<int>* hidden = ctx.state.hideSpecialTokens && !keep.empty() ? &keep : nullptr;
     const float fontSize = ImGui::GetFontSize();
     const ImVec2 origin{min.x + fontSize * 4.5f, ImGui::GetCursorScreenPos().y + fontSize * 1.4f};
-    const float side = std::floor(std::min((max.x - origin.x) / static_cast<float>(heads), (max.y - origin.y) / static_cast<float>(layers)));
+    // Heads the model card names get their name under their map: a line of text below every row of maps.
+    const float captionHeight = model.namedHeads.empty() ? 0.0f : std::round(fontSize * 1.2f);
+    const float side = std::floor(std::min((max.x - origin.x) / static_cast<float>(heads),
+                                           (max.y - origin.y) / static_cast<float>(layers) - captionHeight));
     if (side < 4.0f) {
         ImGui::TextWrapped("The window is too small for %d × %d maps: hide the side panels (View menu) or enlarge it.", layers, heads);
         return;
@@ -88,14 +92,18 @@ void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
         list.AddText({origin.x + side * static_cast<float>(head), origin.y - fontSize * 1.2f}, headColor(head), label.c_str());
     }
     for (int layer = 0; layer < layers; ++layer) {
-        const float y = origin.y + side * static_cast<float>(layer);
+        const float y = origin.y + (side + captionHeight) * static_cast<float>(layer);
         list.AddText({min.x, y + (side - fontSize) / 2.0f}, kLabelColor, ("layer " + std::to_string(layer)).c_str());
         for (int head = 0; head < heads; ++head) {
             const ImVec2 a{origin.x + side * static_cast<float>(head), y};
             const ImVec2 b{a.x + side - gap, a.y + side - gap};
             drawMap(ctx, layer, head, hidden, a, b);
             const bool stepped = layer == ctx.run.spec.layer && head == ctx.state.head;
-            if (model.namedHead(layer, head)) list.AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, kNamedColor, 0.0f, 0, 2.0f);
+            if (const core::NamedHead* named = model.namedHead(layer, head)) {
+                list.AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, kNamedColor, 0.0f, 0, 2.0f);
+                const std::string caption = fitText(named->name, side - gap, ImGui::GetFont(), fontSize);
+                list.AddText({a.x, b.y + 2.0f}, kNamedColor, caption.c_str());
+            }
             if (stepped) list.AddRect({a.x - 2, a.y - 2}, {b.x + 2, b.y + 2}, IM_COL32(20, 20, 20, 255), 0.0f, 0, 2.5f);
             if (!ImGui::IsMouseHoveringRect(a, b) || !ImGui::IsWindowHovered()) continue;
             hoverText(ctx, layer, head);
