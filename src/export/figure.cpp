@@ -240,9 +240,12 @@ std::vector<StackedBlock> tokenBlocks(const core::ModelRun& run, int batch) {
 
 // [SECTION] Headers
 
-std::string stageHeading(StageId id) {
+// "7 · Softmax", and for a trained model which one and which of its layers: "7 · Softmax · gpt2, layer 5".
+std::string stageHeading(const core::ModelRun& run, StageId id) {
     const core::Stage& s = core::stage(id);
-    return std::to_string(s.number()) + " \u00B7 " + std::string(s.title);
+    std::string heading = std::to_string(s.number()) + " \u00B7 " + std::string(s.title);
+    if (run.spec.trained) heading += " \u00B7 " + run.spec.trained->name + ", layer " + std::to_string(run.spec.layer);
+    return heading;
 }
 
 std::set<int> headsShown(const std::vector<Equation>& equations) {
@@ -278,7 +281,7 @@ std::vector<StackedBlock> stageFigureBlocks(const core::ModelRun& run, StageId i
     const core::Stage& s = core::stage(id);
     const int width = wrapWidth(stackWidth(body));
     std::vector<StackedBlock> blocks;
-    std::string heading = "Stage " + stageHeading(id);
+    std::string heading = "Stage " + stageHeading(run, id);
     if (!note.empty()) heading += "  \u2014  " + note;
     blocks.push_back({lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
     blocks.push_back({lines({std::string(s.formula)}, kFormulaLineSize, FontFace::Regular, TextRole::Primary, true),
@@ -350,7 +353,7 @@ Figure drawMatrixFigure(const core::ModelRun& run, StageId stage, TensorId id, i
     const CellPlan cells = planCells(run, {request}, kMatrixTarget, style);
     std::vector<EquationBlock::Item> items;
     items.emplace_back(makePanel(run, Term{request, {}}, batch, style, cells, std::nullopt, true));
-    std::string context = "Stage " + stageHeading(stage);
+    std::string context = "Stage " + stageHeading(run, stage);
     std::vector<Equation> single{{{Term{request, {}}}}};
     if (const std::string note = selectionNote(run, single, batch); !note.empty()) context += " \u00B7 " + note;
 
@@ -370,7 +373,7 @@ Figure drawStageFigure(const core::ModelRun& run, StageId stage, int head, int b
             : fitToWidth([&](CellPlan cells) { return equationBlocks(run, equations, batch, style, cells); },
                          planCells(run, requestsOf(equations), kStageTarget, style), kMaxStageWidth, style);
     const std::string note = selectionNote(run, equations, batch);
-    std::string title = "Stage " + stageHeading(stage) + (note.empty() ? "" : ", " + note);
+    std::string title = "Stage " + stageHeading(run, stage) + (note.empty() ? "" : ", " + note);
     return composeFigure(stageFigureBlocks(run, stage, std::move(body), note), std::move(title), style);
 }
 
@@ -406,7 +409,7 @@ Figure drawHeadsFigure(const core::ModelRun& run, StageId stage, TensorId id, in
                              "; one color scale for all heads" +
                              (run.trace.batch > 1 ? "; sentence " + std::to_string(batch) : "");
     std::vector<StackedBlock> blocks;
-    const std::string heading = "Stage " + stageHeading(stage) + "  \u2014  all " + std::to_string(heads) + " heads";
+    const std::string heading = "Stage " + stageHeading(run, stage) + "  \u2014  all " + std::to_string(heads) + " heads";
     blocks.push_back({lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
     blocks.push_back({lines({matrixTitle(id, "i", run.trace, run.spec.positional) + ",   i = 0 ... " +
                              std::to_string(heads - 1)},
@@ -425,7 +428,7 @@ std::unique_ptr<Block> posterSection(const core::ModelRun& run, const core::Stag
                                          : equationBlocks(run, stageEquations(s.id, head, run.trace), batch, style, cells);
     const float width = static_cast<float>(std::max(stackWidth(body), kMinPosterTextWidth));
     std::vector<StackedBlock> section;
-    section.push_back({lines({stageHeading(s.id) + ":  " + std::string(s.formula)}, kSectionTitleSize, FontFace::Bold,
+    section.push_back({lines({stageHeading(run, s.id) + ":  " + std::string(s.formula)}, kSectionTitleSize, FontFace::Bold,
                              TextRole::Primary, true),
                        0, false});
     section.push_back({lines(wrapText(s.explanation, width, kExplanationSize, FontFace::Regular), kExplanationSize,
