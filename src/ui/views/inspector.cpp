@@ -70,7 +70,31 @@ int headOfColumn(int col, int width) { return width > 0 ? col / width : 0; }
 
 // [SECTION] Inputs and weights
 
+// " (id 5044)": a trained model's vocabulary id of the token in row `row`; empty for the seeded model.
+std::string idOf(const Context& ctx, int row) {
+    const auto& ids = ctx.run.tokenIds;
+    if (ctx.batch >= static_cast<int>(ids.size()) || row >= static_cast<int>(ids[static_cast<std::size_t>(ctx.batch)].size())) return {};
+    return " (id " + std::to_string(ids[static_cast<std::size_t>(ctx.batch)][static_cast<std::size_t>(row)]) + ")";
+}
+
+// A trained model's X is the residual stream entering the stepped layer, not E + P.
+void explainTrainedX(const Context& ctx, Explanation& e) {
+    const int r = ctx.cell.row, c = ctx.cell.col;
+    const core::TrainedModel& model = *ctx.run.spec.trained;
+    const bool gpt2 = model.config().family == core::ModelFamily::Gpt2;
+    const std::string layer = std::to_string(ctx.run.spec.layer);
+    e.formula = "X" + index2(r, c) + " = " + std::string(gpt2 ? "ln_1(h_" + layer + ")" : "h_" + layer) + index2(r, c) + " = " +
+                formatValue(ctx.at({MatrixSource::Trace, TensorId::X, 0}, r, c));
+    e.notes.push_back("Row " + std::to_string(r) + " of X is token " + quoted(ctx.label(Axis::KeyTokens, r)) + idOf(ctx, r) +
+                      " as it enters layer " + layer + ": its embedding plus position, changed by every block before" +
+                      (gpt2 ? ", then normalised by this layer's ln_1." : "."));
+}
+
 void explainX(const Context& ctx, Explanation& e) {
+    if (ctx.run.spec.trained) {
+        explainTrainedX(ctx, e);
+        return;
+    }
     const int r = ctx.cell.row, c = ctx.cell.col;
     const MatrixRef embeddings{MatrixSource::TokenEmbeddings, TensorId::X, 0};
     const MatrixRef positions{MatrixSource::Positions, TensorId::X, 0};
@@ -86,12 +110,23 @@ void explainX(const Context& ctx, Explanation& e) {
 void explainEmbedding(const Context& ctx, Explanation& e) {
     const std::string token = quoted(ctx.label(Axis::KeyTokens, ctx.cell.row));
     e.formula = "E[" + token + "][" + std::to_string(ctx.cell.col) + "]";
+    if (ctx.run.spec.trained) {
+        e.notes.push_back("Row" + idOf(ctx, ctx.cell.row) + " of " + ctx.run.spec.trained->name +
+                          "'s token embedding table, learned in training: the same row wherever " + token + " appears.");
+        return;
+    }
     e.notes.push_back("The embedding table's row for " + token + ": the same row wherever " + token +
                       " appears (seeded random numbers standing in for a trained table).");
 }
 
 void explainPosition(const Context& ctx, Explanation& e) {
     const int pos = ctx.cell.row, c = ctx.cell.col, i = c / 2;
+    if (ctx.run.spec.trained) {
+        e.formula = "P" + index2(pos, c);
+        e.notes.push_back("Row " + std::to_string(pos) + " of " + ctx.run.spec.trained->name +
+                          "'s position table, learned in training (not the sinusoids of the original Transformer).");
+        return;
+    }
     const std::string angle = std::to_string(pos) + " / 10000^(" + std::to_string(2 * i) + "/" + std::to_string(ctx.trace.dims.dModel) + ")";
     e.formula = "PE" + index2(pos, c) + " = " + std::string(c % 2 == 0 ? "sin" : "cos") + "(" + angle + ")";
     e.notes.push_back("Even columns are sines and odd columns cosines of the position at falling frequencies, "
