@@ -11,31 +11,18 @@
 namespace attnviz::ui {
 namespace {
 
-void recentMenu(AppState& state) {
-    if (!ImGui::BeginMenu("Open Recent", !state.session.recent.empty())) return;
-    for (const std::filesystem::path& file : state.session.recent) {
-        if (ImGui::MenuItem(file.filename().string().c_str(), nullptr)) {
-            state.session.request = SessionRequest::OpenRecent;
-            state.session.requestPath = file;
+// "Open Recent" (session files) or "Open Recent Model" (model folders): each path asks `open` of it.
+void recentMenu(const char* label, std::vector<std::filesystem::path>& recent, SessionRequest open, AppState& state) {
+    if (!ImGui::BeginMenu(label, !recent.empty())) return;
+    for (const std::filesystem::path& path : recent) {
+        if (ImGui::MenuItem(path.filename().string().c_str(), nullptr)) {
+            state.session.request = open;
+            state.session.requestPath = path;
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", file.string().c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", path.string().c_str());
     }
     ImGui::Separator();
-    if (ImGui::MenuItem("Clear the list")) state.session.recent.clear();
-    ImGui::EndMenu();
-}
-
-void recentModelsMenu(AppState& state) {
-    if (!ImGui::BeginMenu("Open Recent Model", !state.session.recentModels.empty())) return;
-    for (const std::filesystem::path& folder : state.session.recentModels) {
-        if (ImGui::MenuItem(folder.filename().string().c_str(), nullptr)) {
-            state.session.request = SessionRequest::OpenRecentModel;
-            state.session.requestPath = folder;
-        }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", folder.string().c_str());
-    }
-    ImGui::Separator();
-    if (ImGui::MenuItem("Clear the list")) state.session.recentModels.clear();
+    if (ImGui::MenuItem("Clear the list")) recent.clear();
     ImGui::EndMenu();
 }
 
@@ -46,7 +33,7 @@ void modelItems(AppState& state) {
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("A HuggingFace GPT-2 or BERT folder: config.json, model.safetensors and the tokenizer's files\n(docs/models.md says where to get them)");
     }
-    recentModelsMenu(state);
+    recentMenu("Open Recent Model", state.session.recentModels, SessionRequest::OpenRecentModel, state);
     const core::TrainedModel* model = state.spec.trained.get();
     if (ImGui::MenuItem("attnviz's own small model (trained)", nullptr, model != nullptr && model->bundled)) request = SessionRequest::UseBundledModel;
     if (ImGui::MenuItem("Untrained (random) weights", nullptr, model == nullptr)) request = SessionRequest::UseRandomModel;
@@ -58,7 +45,7 @@ void modelItems(AppState& state) {
 void drawSessionFileItems(AppState& state) {
     SessionRequest& request = state.session.request;
     if (ImGui::MenuItem("Open…", "Ctrl+O")) request = SessionRequest::Open;
-    recentMenu(state);
+    recentMenu("Open Recent", state.session.recent, SessionRequest::OpenRecent, state);
     if (ImGui::MenuItem("Save", "Ctrl+S")) request = SessionRequest::Save;
     if (ImGui::MenuItem("Save As…", "Ctrl+Shift+S")) request = SessionRequest::SaveAs;
     ImGui::Separator();

@@ -299,13 +299,17 @@ void SessionController::publish(AppState& state) {
 
 void SessionController::pathDialog(AppState& state) {
     if (!pathField_) return;
-    const bool weights = pathField_->purpose == Purpose::LoadWeights, saving = pathField_->purpose == Purpose::SaveSession;
+    const bool model = pathField_->purpose == Purpose::OpenModel;
+    const bool weights = pathField_->purpose == Purpose::LoadWeights || model, saving = pathField_->purpose == Purpose::SaveSession;
     openOnce(kPathPopup);
     centreNextWindow();
-    const std::string title = std::string(weights ? "Load weights" : saving ? "Save the session" : "Open a session") + kPathPopup;
+    const std::string title =
+        std::string(model ? "Open a model" : weights ? "Load weights" : saving ? "Save the session" : "Open a session") + kPathPopup;
     if (!ImGui::BeginPopupModal(title.c_str(), nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
-    ImGui::TextUnformatted(weights ? "A folder holding w_q.npy, w_k.npy, w_v.npy, w_o.npy (optionally b_q.npy … b_o.npy),\n"
-                                     "and/or embeddings.npy with vocab.txt, as docs/loading-weights.md describes."
+    ImGui::TextUnformatted(model ? "A HuggingFace GPT-2 or BERT folder: config.json, model.safetensors and the tokenizer's files\n"
+                                   "(vocab.json + merges.txt, or vocab.txt); docs/models.md says how to download one."
+                           : weights ? "A folder holding w_q.npy, w_k.npy, w_v.npy, w_o.npy (optionally b_q.npy … b_o.npy),\n"
+                                       "and/or embeddings.npy with vocab.txt, as docs/loading-weights.md describes."
                            : saving ? "The session file to write (.json): inputs, cell edits, weight file paths and the view."
                                     : "The session file to open (.json).");
     if (pathField_->focus) ImGui::SetKeyboardFocusHere();
@@ -316,7 +320,7 @@ void SessionController::pathDialog(AppState& state) {
     const fs::path path = typedPath(pathField_->text);
     const PathCheck check = checkTypedPath(weights, saving, path);
     ImGui::TextColored(check.problem ? kErrorColor : kHintColor, "%s", check.text.c_str());
-    const bool go = ImGui::Button(weights ? "Load" : saving ? (check.exists ? "Replace" : "Save") : "Open") || entered;
+    const bool go = ImGui::Button(model ? "Open" : weights ? "Load" : saving ? (check.exists ? "Replace" : "Save") : "Open") || entered;
     ImGui::SameLine();
     const bool cancel = ImGui::Button("Cancel") || answerKey(ImGuiKey_Escape);
     std::optional<Purpose> chosen;
