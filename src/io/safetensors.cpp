@@ -192,6 +192,15 @@ SafetensorsFile::SafetensorsFile(SafetensorsFile&& other) noexcept
     : path_(std::move(other.path_)), data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)),
       bufferStart_(other.bufferStart_), entries_(std::move(other.entries_)) {}
 
+void SafetensorsFile::releasePages(std::span<const std::byte> copied) const {
+    // The mapping's pages count as this process's memory until unmapped: copying a 500 MB checkpoint would briefly
+    // hold it twice. Pages wholly inside a tensor already copied are dropped now (read again from the file if needed).
+    const auto pageSize = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto begin = (reinterpret_cast<std::uintptr_t>(copied.data()) + pageSize - 1) / pageSize * pageSize;
+    const auto end = (reinterpret_cast<std::uintptr_t>(copied.data()) + copied.size()) / pageSize * pageSize;
+    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
 SafetensorsFile::~SafetensorsFile() {
     if (data_ != nullptr) ::munmap(data_, size_);
 }
@@ -213,6 +222,7 @@ core::Matrix SafetensorsFile::matrix(const std::string& tensor) const {
         const std::vector<float> values = decodeTensor(raw, entry.dtype, path_.string() + ": tensor \"" + tensor + "\"");
         std::copy(values.begin(), values.end(), out.data());
     }
+    releasePages(raw);
     return out;
 }
 

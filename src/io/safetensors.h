@@ -58,6 +58,7 @@ public:
 
 private:
     std::span<const std::byte> bytes() const { return {static_cast<const std::byte*>(data_), size_}; }
+    void releasePages(std::span<const std::byte> copied) const;
     std::filesystem::path path_;
     void* data_ = nullptr;
     std::size_t size_ = 0;
