@@ -68,6 +68,7 @@ void checkLayout(const std::map<std::string, SafetensorsEntry>& entries, std::ui
             fail(file, where + "ends at byte " + std::to_string(entry.end) + " of a data buffer of " + std::to_string(bufferSize) +
                            " bytes (the file is truncated or its header is wrong).");
         }
+        if (entry.elementCount() < 0) fail(file, where + "has a shape whose size overflows 64 bits.");
         const long double expected = static_cast<long double>(entry.elementCount()) * dtypeSize(entry.dtype);
         if (expected != static_cast<long double>(entry.end - entry.begin)) {
             fail(file, where + "has " + std::to_string(entry.end - entry.begin) + " bytes, but its shape and dtype " + entry.dtype + " need " +
@@ -119,7 +120,9 @@ float bfloatToFloat(std::uint16_t b) {
 
 std::int64_t SafetensorsEntry::elementCount() const {
     std::int64_t count = 1;
-    for (std::int64_t dim : shape) count *= dim;
+    for (std::int64_t dim : shape) {
+        if (__builtin_mul_overflow(count, dim, &count)) return -1;
+    }
     return count;
 }
 

@@ -30,7 +30,7 @@ struct SafetensorsEntry {
     std::vector<std::int64_t> shape;
     std::uint64_t begin = 0;         // byte offsets into the buffer after the header
     std::uint64_t end = 0;
-    std::int64_t elementCount() const;
+    std::int64_t elementCount() const;  // −1 when the product overflows
 };
 
 // The header of a safetensors byte image, checked against the image's size. `name` starts every error message.

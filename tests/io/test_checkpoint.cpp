@@ -175,3 +175,9 @@ TEST_CASE("heads.json: entries are checked against the model's layers and heads"
                          doctest::Contains("\"head\" as a whole number"), io::FileError);
     CHECK_THROWS_AS(io::parseNamedHeads("{", config, "heads.json"), io::FileError);
 }
+
+TEST_CASE("safetensors: a shape whose size overflows 64 bits is refused, not wrapped around") {
+    CHECK(contains(refusal(withLength(R"({"a": {"dtype": "F32", "shape": [1099511627776, 1099511627776], "data_offsets": [0, 8]}})",
+                                      floats({1, 2}))),
+                   "overflows 64 bits"));
+}

@@ -96,3 +96,12 @@ TEST_CASE("bad text: invalid UTF-8 is an InputError naming the byte; an over-lon
     CHECK_THROWS_AS(gpt2->encode("\xFF"), core::InputError);
     CHECK(gpt2->encode("").ids.empty());
 }
+
+TEST_CASE("a padded BERT batch: [PAD] to the longest sentence and BERT's attention mask") {
+    const auto bert = reference("bert-uncased", core::ModelFamily::Bert);
+    const core::PaddedBatch batch = core::padBatch({bert->encode("i like strawberries"), bert->encode("hello")}, 0);
+    CHECK(batch.ids[0] == std::vector<int>{101, 1045, 2066, 13137, 20968, 102});
+    CHECK(batch.ids[1] == std::vector<int>{101, 7592, 102, 0, 0, 0});
+    CHECK(batch.attentionMask[1] == std::vector<int>{1, 1, 1, 0, 0, 0});
+    CHECK(batch.attentionMask[0] == std::vector<int>(6, 1));
+}

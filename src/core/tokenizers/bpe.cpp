@@ -163,7 +163,8 @@ void Gpt2BpeTokenizer::encodeChunk(std::string_view text, Encoding& out) const {
     pcre2_match_data* match = pcre2_match_data_create_from_pattern(pattern_->code, nullptr);
     PCRE2_SIZE start = 0;
     while (start < text.size()) {
-        const int found = pcre2_match(pattern_->code, reinterpret_cast<PCRE2_SPTR>(text.data()), text.size(), start, 0, match, nullptr);
+        // The text was checked as UTF-8 once (encode); PCRE2 would check the whole of it again at every match.
+        const int found = pcre2_match(pattern_->code, reinterpret_cast<PCRE2_SPTR>(text.data()), text.size(), start, PCRE2_NO_UTF_CHECK, match, nullptr);
         if (found < 0) break;  // the last alternatives match any character, so this happens only at the end
         const PCRE2_SIZE* range = pcre2_get_ovector_pointer(match);
         if (range[1] == range[0]) break;
