@@ -16,7 +16,7 @@ namespace attnviz::test {
 
 // GLFW's key codes, which the real backend puts in io.KeysDown[] (digits and letters are ASCII).
 inline constexpr int kKeyLeft = 263, kKeyRight = 262, kKeyHome = 268, kKeyEnd = 269, kKeySpace = 32, kKeyEscape = 256,
-                     kKeyBackspace = 259, kKeyEnter = 257;
+                     kKeyBackspace = 259, kKeyEnter = 257, kKeyPageUp = 266, kKeyPageDown = 267;
 
 class ImGuiHarness {
 public:
@@ -42,6 +42,8 @@ public:
         io.KeyMap[ImGuiKey_Escape] = kKeyEscape;
         io.KeyMap[ImGuiKey_Backspace] = kKeyBackspace;
         io.KeyMap[ImGuiKey_Enter] = kKeyEnter;
+        io.KeyMap[ImGuiKey_PageUp] = kKeyPageUp;
+        io.KeyMap[ImGuiKey_PageDown] = kKeyPageDown;
     }
     ImGuiHarness(const ImGuiHarness&) = delete;
     ImGuiHarness& operator=(const ImGuiHarness&) = delete;

@@ -368,3 +368,18 @@ TEST_CASE("every stage fits the window at the tiny and GPT-2 sizes, in a small w
 }
 
 }  // namespace attnviz::test
+
+namespace attnviz::test {
+
+TEST_CASE("a presenter's clicker: PageDown and PageUp step the stages like the arrow keys") {
+    ImGuiHarness ui;
+    ui::App app(defaultState());
+    ui.frame(app);
+    ui.pressKey(app, kKeyPageDown);
+    ui.pressKey(app, kKeyPageDown);
+    CHECK(app.state().stage == StageId::Project);
+    ui.pressKey(app, kKeyPageUp);
+    CHECK(app.state().stage == StageId::Embed);
+}
+
+}  // namespace attnviz::test

@@ -13,7 +13,7 @@ namespace {
 constexpr const char* kExportDialog = "Export PNG";
 
 void keysHelp() {
-    ImGui::TextUnformatted("← / →     previous / next stage");
+    ImGui::TextUnformatted("← / →     previous / next stage (PageUp / PageDown: a presenter's clicker)");
     ImGui::TextUnformatted("Home/End  first / last stage");
     ImGui::TextUnformatted("1 – 9     focus head 1 – 9 (head 0 – 8)");
     ImGui::TextUnformatted("A         all heads / focused head");

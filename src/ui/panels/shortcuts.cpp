@@ -24,8 +24,9 @@ void applyShortcuts(AppState& state, int heads) {
     if (io.KeyCtrl && ImGui::IsKeyPressed('Q')) state.quitRequested = true;
     if (io.WantTextInput || io.KeyCtrl) return;
     const int stage = static_cast<int>(state.stage);
-    if (pressed(ImGuiKey_LeftArrow)) setStage(state, stage - 1);
-    if (pressed(ImGuiKey_RightArrow)) setStage(state, stage + 1);
+    // Presenter clickers send PageDown / PageUp: they step the stages like the arrow keys.
+    if (pressed(ImGuiKey_LeftArrow) || pressed(ImGuiKey_PageUp)) setStage(state, stage - 1);
+    if (pressed(ImGuiKey_RightArrow) || pressed(ImGuiKey_PageDown)) setStage(state, stage + 1);
     if (pressed(ImGuiKey_Home)) setStage(state, 0);
     if (pressed(ImGuiKey_End)) setStage(state, core::kStageCount - 1);
     if (pressed(ImGuiKey_Space)) state.autoplay = !state.autoplay;
