@@ -247,8 +247,8 @@ void restoreView(const SavedSession& saved, ui::AppState& state) {
     state.sequential = from.sequential;
     state.diverging = from.diverging;
     state.showValues = from.showValues;
-    state.showControls = from.showControls;
-    state.showSidePanel = from.showSidePanel;
+    // The side panels are not restored: hidden for one lecture, they would greet the next start stripped down with
+    // nothing saying how to get them back.
     state.secondsPerStage = from.secondsPerStage;
     state.exportDirectory = from.exportDirectory;
 }

@@ -92,3 +92,19 @@ TEST_CASE("the state folder follows XDG_STATE_HOME, else ~/.local/state") {
 }
 
 }  // namespace attnviz::test
+
+namespace attnviz::test {
+
+TEST_CASE("hidden side panels are not restored: the next start shows them") {
+    app::SavedSession saved;
+    saved.state.showControls = false;
+    saved.state.showSidePanel = false;
+    saved.state.showValues = false;
+    ui::AppState state;
+    app::restoreView(saved, state);
+    CHECK(state.showControls);
+    CHECK(state.showSidePanel);
+    CHECK_FALSE(state.showValues);  // other view choices are restored
+}
+
+}  // namespace attnviz::test
