@@ -435,3 +435,44 @@ TEST_CASE("closing with unsaved changes asks: Cancel keeps the app open, Save sa
 }
 
 }  // namespace attnviz::test
+
+namespace attnviz::test {
+
+TEST_CASE("File ▸ Open model…: a typed folder opens the model, a bad one says why and keeps the open one; a session remembers it") {
+    const ScratchDir dir("session-model");
+    ImGuiHarness ui;
+    ui::App app(tinyState());
+    ui.frame(app);
+    const fs::path models = fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models";
+
+    request(ui, app, ui::SessionRequest::OpenModel);
+    answerPath(ui, app, dir / "not-a-model");
+    CHECK(windowShown("###session error"));
+    CHECK(app.state().spec.trained == nullptr);
+    ui.pressKey(app, kKeyEscape);
+
+    request(ui, app, ui::SessionRequest::OpenModel);
+    answerPath(ui, app, models / "gpt2-hf-names");
+    REQUIRE(app.state().spec.trained != nullptr);
+    CHECK(app.state().spec.trained->name == "gpt2-hf-names");
+    CHECK(app.state().session.recentModels.front() == models / "gpt2-hf-names");
+    app.waitForRun();
+    ui.frames(app, 2);
+    REQUIRE(app.run() != nullptr);
+    CHECK(app.run()->trace.mask == core::MaskKind::Causal);
+
+    app.state().spec.layer = 2;
+    ui.frames(app, 2);
+    ui.pressKey(app, 'S', true);
+    answerPath(ui, app, dir / "gpt2-lesson.json");
+    const io::Session saved = io::loadSession(dir / "gpt2-lesson.json");
+    CHECK(saved.model.source == io::ModelChoice::Source::Folder);
+    CHECK(saved.model.folder == models / "gpt2-hf-names");
+    CHECK(saved.model.layer == 2);
+
+    request(ui, app, ui::SessionRequest::UseRandomModel);
+    CHECK(app.state().spec.trained == nullptr);
+    CHECK(app.state().spec.attention.dModel == 64);
+}
+
+}  // namespace attnviz::test
