@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <optional>
+#include <utility>
 
 namespace attnviz::io {
 namespace {
@@ -56,6 +57,13 @@ core::TransformerConfig gpt2Config(const json& j, const std::string& file) {
     c.vocabSize = readInt(j, "vocab_size", file);
     c.layerNormEps = readFloat(j, "layer_norm_epsilon", 1e-5f, file);
     requireString(j, "activation_function", "gelu_new", "gelu_new", file);
+    // Variants of GPT-2's attention attnviz does not compute: refused by name rather than shown wrong.
+    for (const auto& [key, standard] : {std::pair{"scale_attn_weights", true}, std::pair{"scale_attn_by_inverse_layer_idx", false},
+                                        std::pair{"reorder_and_upcast_attn", false}}) {
+        if (j.contains(key) && j[key].is_boolean() && j[key].get<bool>() != standard) {
+            fail(file, std::string("has \"") + key + "\": " + (standard ? "false" : "true") + "; attnviz computes GPT-2's standard attention only.");
+        }
+    }
     return c;
 }
 
@@ -222,9 +230,14 @@ std::string listed(const std::vector<std::string>& names) {
     return text;
 }
 
+// Needs only PyTorch (no safetensors package): every floating tensor as F32 (tied weights written twice, integer and
+// bool buffers left out), in the layout safetensors.h reads.
 constexpr const char* kConvertCommand =
-    "python3 -c \"import torch; from safetensors.torch import save_file; "
-    "save_file({k: v.contiguous().clone() for k, v in torch.load('pytorch_model.bin', map_location='cpu').items()}, 'model.safetensors')\"";
+    "python3 -c \"import torch,json,struct,itertools as it;"
+    "t={k:v.float().contiguous().numpy() for k,v in torch.load('pytorch_model.bin',map_location='cpu').items() if v.is_floating_point()};"
+    "e=it.accumulate(a.nbytes for a in t.values());"
+    "h=json.dumps({k:{'dtype':'F32','shape':list(a.shape),'data_offsets':[n-a.nbytes,n]} for (k,a),n in zip(t.items(),e)}).encode();"
+    "open('model.safetensors','wb').write(struct.pack('<Q',len(h))+h+b''.join(a.tobytes() for a in t.values()))\"";
 
 }  // namespace
 

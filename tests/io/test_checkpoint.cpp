@@ -112,6 +112,12 @@ TEST_CASE("checkpoint: a damaged model folder is one clear error naming the file
         std::ofstream(model / "config.json") << config;
         CHECK_THROWS_WITH_AS(io::loadTransformer(model), doctest::Contains("intermediate.dense.weight\" is 64 × 32 but config.json implies 128 × 32"), io::FileError);
     }
+    SUBCASE("a GPT-2 attention variant attnviz does not compute") {
+        const fs::path model = copyOf(dir, "gpt2-plain-bf16");
+        std::ofstream(model / "config.json") << R"({"model_type": "gpt2", "n_layer": 3, "n_embd": 32, "n_head": 4, "n_positions": 16,
+                                                   "vocab_size": 262, "scale_attn_weights": false})";
+        CHECK_THROWS_WITH_AS(io::loadTransformer(model), doctest::Contains("\"scale_attn_weights\": false"), io::FileError);
+    }
     SUBCASE("a missing tensor") {
         const fs::path model = copyOf(dir, "gpt2-plain-bf16");
         std::ofstream(model / "config.json") << R"({"model_type": "gpt2", "n_layer": 4, "n_embd": 32, "n_head": 4, "n_positions": 16, "vocab_size": 262})";
@@ -138,7 +144,7 @@ TEST_CASE("checkpoint: a damaged model folder is one clear error naming the file
         CHECK_THROWS_WITH_AS(io::loadModelFolder(model), doctest::Contains("vocab.txt"), io::FileError);
         fs::rename(model / "model.safetensors", model / "pytorch_model.bin");
         CHECK(contains(io::checkModelFolder(model), "has only pytorch_model.bin"));
-        CHECK(contains(io::checkModelFolder(model), "save_file"));
+        CHECK(contains(io::checkModelFolder(model), "torch.load('pytorch_model.bin'"));
         std::ofstream(model / "config.json") << R"({"model_type": "llama"})";
         CHECK(contains(io::checkModelFolder(model), "\"llama\" model"));
         CHECK(contains(io::checkModelFolder(dir / "nowhere"), "is not a folder"));
