@@ -16,15 +16,23 @@ std::string utf8Of(char32_t cp) {
     return std::string(reinterpret_cast<const char*>(buffer), static_cast<std::size_t>(length));
 }
 
+// BERT's whitespace (" ", \t, \n, \r and Zs), plus the line and paragraph separators (Zl, Zp): BERT keeps those
+// in the cleaned text, but its whitespace split (Python's str.split, Rust's char::is_whitespace) splits at them.
 bool isWhitespace(char32_t cp) {
     if (cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r') return true;
-    return utf8proc_category(static_cast<utf8proc_int32_t>(cp)) == UTF8PROC_CATEGORY_ZS;
+    const utf8proc_category_t category = utf8proc_category(static_cast<utf8proc_int32_t>(cp));
+    return category == UTF8PROC_CATEGORY_ZS || category == UTF8PROC_CATEGORY_ZL || category == UTF8PROC_CATEGORY_ZP;
 }
 
+// BERT's "control": every C* category (Cc, Cf, and also unassigned Cn, private-use Co and surrogates Cs), except
+// \t, \n and \r, which are whitespace.
 bool isControl(char32_t cp) {
     if (cp == '\t' || cp == '\n' || cp == '\r') return false;
-    const utf8proc_category_t category = utf8proc_category(static_cast<utf8proc_int32_t>(cp));
-    return category == UTF8PROC_CATEGORY_CC || category == UTF8PROC_CATEGORY_CF;
+    switch (utf8proc_category(static_cast<utf8proc_int32_t>(cp))) {
+        case UTF8PROC_CATEGORY_CC: case UTF8PROC_CATEGORY_CF: case UTF8PROC_CATEGORY_CN: case UTF8PROC_CATEGORY_CO:
+        case UTF8PROC_CATEGORY_CS: return true;
+        default: return false;
+    }
 }
 
 bool isPunctuation(char32_t cp) {

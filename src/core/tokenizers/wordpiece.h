@@ -1,7 +1,8 @@
 // wordpiece.h — BERT's tokenizer: the basic tokenizer, then WordPiece (Devlin et al. 2019; HuggingFace's
 // BertTokenizer).
 //
-//   1. Clean: drop NUL, U+FFFD and control characters; every whitespace character becomes a space.
+//   1. Clean: drop NUL, U+FFFD and every C* character but \t \n \r (controls, format, private use, unassigned);
+//      every whitespace character (Zs, Zl, Zp, \t \n \r) becomes a space.
 //   2. Put spaces around CJK ideographs (each becomes a word of its own).
 //   3. Split at spaces. Uncased models lower-case each word, and (uncased, or strip_accents) decompose it (NFD)
 //      and drop the combining marks: "Café" → "cafe".
@@ -11,6 +12,8 @@
 //      it ended, and so on; a word with a part no piece matches, or over 100 characters, is "[UNK]".
 //   6. "[CLS]" first and "[SEP]" last.
 // Labels are the pieces themselves ("##ing" keeps its ##, which says it continues a word).
+// Lower-casing is per character (utf8proc), as HuggingFace's fast tokenizer does: a capital Greek sigma at a word's
+// end becomes σ, where the slow Python BertTokenizer's str.lower() gives the final ς.
 // What it does not do: read files (io/tokenizer_files.h), or keep the user's "[CLS]" typed into the text as a
 // special token (it is split like any punctuation).
 #pragma once

@@ -1,0 +1,93 @@
+// test_subword_tokenizers.cpp — GPT-2's BPE and BERT's WordPiece on tiny vocabularies built here, for the edge cases
+// the real-vocabulary tests (tests/io/test_tokenizer_reference.cpp) do not pin down one by one: empty text, invalid
+// UTF-8, words too long or unmatched, BERT's cleaning of C* characters and its split at line separators, labels of
+// GPT-2's Ġ and of split bytes, a padded batch. Expectations are worked by hand from HuggingFace's algorithms (and
+// Python's unicodedata categories, noted where used), not taken from our output.
+#include "core/tokenizer.h"  // InputError
+#include "core/tokenizers/bpe.h"
+#include "core/tokenizers/wordpiece.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace attnviz::core;
+
+// ids: [PAD]=0 [UNK]=1 [CLS]=2 [SEP]=3 ab=4 a=5 ##a=6 b=7 cat=8 ##s=9 !=10
+WordPieceTokenizer tinyWordPiece() {
+    return WordPieceTokenizer({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "ab", "a", "##a", "b", "cat", "##s", "!"}, {});
+}
+
+// The 256 byte pieces (id = byte), then "Ġc" = 256 and "Ġcat" = 257 from two merges.
+Gpt2BpeTokenizer tinyBpe() {
+    std::unordered_map<std::string, int> vocabulary;
+    for (int b = 0; b < 256; ++b) vocabulary.emplace(byteToUnicode()[static_cast<std::size_t>(b)], b);
+    vocabulary.emplace("Ġc", 256);
+    vocabulary.emplace("at", 257);
+    vocabulary.emplace("Ġcat", 258);
+    return Gpt2BpeTokenizer(vocabulary, {{"Ġ", "c"}, {"a", "t"}, {"Ġc", "at"}});
+}
+
+}  // namespace
+
+TEST_CASE("WordPiece: empty text is [CLS] [SEP]; invalid UTF-8 names its byte") {
+    const WordPieceTokenizer bert = tinyWordPiece();
+    CHECK(bert.encode("").ids == std::vector<int>{2, 3});
+    CHECK(bert.encode(" \t\n ").ids == std::vector<int>{2, 3});
+    CHECK_THROWS_WITH_AS(bert.encode("ab \xE2\x82"), doctest::Contains("byte 3"), InputError);
+}
+
+TEST_CASE("WordPiece: greedy longest match with ##; a word with an unmatched part or over 100 characters is one [UNK]") {
+    const WordPieceTokenizer bert = tinyWordPiece();
+    CHECK(bert.encode("cats!").pieces == std::vector<std::string>{"[CLS]", "cat", "##s", "!", "[SEP]"});
+    CHECK(bert.encode("aaa").ids == std::vector<int>{2, 5, 6, 6, 3});
+    CHECK(bert.encode("ab").ids == std::vector<int>{2, 4, 3});    // "ab" beats "a" + "##b" (which is absent anyway)
+    CHECK(bert.encode("abz cat").ids == std::vector<int>{2, 1, 8, 3});  // z matches nothing: the whole word is [UNK]
+    CHECK(bert.encode(std::string(100, 'a')).ids.size() == 102);  // 100 characters: a ##a … ##a
+    CHECK(bert.encode(std::string(101, 'a')).ids == std::vector<int>{2, 1, 3});
+}
+
+TEST_CASE("WordPiece cleaning: every C* character dropped, line and paragraph separators split words") {
+    const WordPieceTokenizer bert = tinyWordPiece();
+    // Python's unicodedata: U+E000 is Co (private use), U+0378 Cn (unassigned), U+00AD Cf; HuggingFace's
+    // _is_control drops every category starting with "C", so each leaves "ab".
+    CHECK(bert.encode("a\xEE\x80\x80"
+                      "b").ids == std::vector<int>{2, 4, 3});
+    CHECK(bert.encode("a\xCD\xB8"
+                      "b").ids == std::vector<int>{2, 4, 3});
+    CHECK(bert.encode("a\xC2\xAD"
+                      "b").ids == std::vector<int>{2, 4, 3});
+    // U+2028 (Zl) and U+2029 (Zp): Python's str.split() splits "a\u2028b" into ["a", "b"].
+    CHECK(bert.encode("a\xE2\x80\xA8"
+                      "b").ids == std::vector<int>{2, 5, 7, 3});
+    CHECK(bert.encode("a\xE2\x80\xA9"
+                      "b").ids == std::vector<int>{2, 5, 7, 3});
+    // Uncased: "ÁB" → lower "áb" → NFD "a" U+0301 "b" → the Mn accent dropped → "ab".
+    CHECK(bert.encode("\xC3\x81"
+                      "B").ids == std::vector<int>{2, 4, 3});
+}
+
+TEST_CASE("GPT-2 BPE: empty text, invalid UTF-8, merges by rank, labels of Ġ and of split bytes") {
+    const Gpt2BpeTokenizer gpt2 = tinyBpe();
+    CHECK(gpt2.encode("").ids.empty());
+    CHECK_THROWS_WITH_AS(gpt2.encode("cat\xC0\x80"), doctest::Contains("byte 3"), InputError);  // overlong NUL
+    const Encoding cat = gpt2.encode("a cat");
+    CHECK(cat.ids == std::vector<int>{'a', 258});
+    CHECK(cat.pieces == std::vector<std::string>{"a", "Ġcat"});
+    CHECK(cat.labels == std::vector<std::string>{"a", "␣cat"});
+    // 😀 is F0 9F 98 80 in UTF-8; with no merges for it, each byte is its own piece, drawn in hex.
+    const Encoding emoji = gpt2.encode("\xF0\x9F\x98\x80");
+    CHECK(emoji.ids == std::vector<int>{0xF0, 0x9F, 0x98, 0x80});
+    CHECK(emoji.labels == std::vector<std::string>{"<F0>", "<9F>", "<98>", "<80>"});
+    CHECK(Gpt2BpeTokenizer::labelOf("Ġ" + byteToUnicode()[0xF0] + byteToUnicode()[0x9F]) == "␣<F0 9F>");
+}
+
+TEST_CASE("a padded batch: [PAD] to the longest sentence, attention mask 1 for real tokens") {
+    const WordPieceTokenizer bert = tinyWordPiece();
+    const PaddedBatch batch = padBatch({bert.encode("cats"), bert.encode("")}, 0);
+    CHECK(batch.ids == std::vector<std::vector<int>>{{2, 8, 9, 3}, {2, 3, 0, 0}});
+    CHECK(batch.attentionMask == std::vector<std::vector<int>>{{1, 1, 1, 1}, {1, 1, 0, 0}});
+}
