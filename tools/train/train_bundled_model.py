@@ -1,9 +1,12 @@
 #!/usr/bin/python3
 """Trains attnviz's own small model, attnviz-tiny-bert, and writes it in HuggingFace's BERT layout to
-assets/models/attnviz-tiny-bert/ (config.json, model.safetensors, vocab.txt, tokenizer_config.json, heads.json,
-README.md), its held-out test sets to tests/data/bundled_model/ and its loss curve to docs/models/loss.png.
+assets/models/attnviz-tiny-bert/ (config.json, model.safetensors, vocab.txt, tokenizer_config.json, heads.json; its
+README.md is written by hand), its held-out test sets to tests/data/bundled_model/ and its loss curve to docs/models/loss.png.
 
-    /usr/bin/python3 tools/train/train_bundled_model.py        # Debian's python3-torch and python3-numpy; CPU only
+    /usr/bin/python3 tools/train/train_bundled_model.py             # train and write everything (about 4 minutes)
+    /usr/bin/python3 tools/train/train_bundled_model.py --evaluate  # no training: measure the committed files again
+
+Debian's python3-torch and python3-numpy, CPU only (--evaluate needs NumPy alone, plus torch only to import).
 
 What it learns and why (the model card, docs/models.md, says the same for teachers):
   * Data: sentences this script makes from word lists (no download). Coreference sentences in the Illustrated
@@ -19,7 +22,7 @@ What it learns and why (the model card, docs/models.md, says the same for teache
     during training (they do appear in description sentences, which is how the model knows what they describe).
 
 Deterministic: fixed seeds, one thread, torch.use_deterministic_algorithms; a rerun gives the same weights within
-float tolerance. About a minute or two on one core.
+float tolerance. About four minutes on one core of a shared machine.
 """
 import json
 import math
@@ -64,6 +67,9 @@ HELD_OUT_PLACES = ["trail", "alley", "creek", "meadow", "tunnel", "avenue", "pon
 HELD_OUT_VERBS = ["leap over", "wade across", "step over", "approach", "ride across", "sprint across"]
 HELD_OUT_CREATURE_ADJECTIVES = ["frightened", "weary", "sad", "ill", "timid", "drowsy", "anxious", "cautious"]
 HELD_OUT_PLACE_ADJECTIVES = ["rocky", "windy", "wet", "noisy", "frozen", "shallow", "bumpy", "congested"]
+# Nowhere in training and not in the vocabulary: spelled out in letter pieces. Measured, not promised — a limit.
+SPELLED_OUT_CREATURES = ["giraffe", "camel", "zebra", "monkey", "parrot", "chicken", "pilot", "waiter"]
+SPELLED_OUT_PLACES = ["boulevard", "swamp", "glacier", "corridor", "plaza", "harbor", "desert", "roof"]
 
 DEFAULT = "The animal didn't cross the street because it was too tired"
 DEFAULT_WIDE = "The animal didn't cross the street because it was too wide"
@@ -114,6 +120,13 @@ def training_sentences(rng):
         plain.append(rng.choice(NARRATIVE).format(A=rng.choice(all_creatures), B=rng.choice(all_creatures),
                                                    P=rng.choice(all_places), Q=rng.choice(all_places)))
     return coref, plain
+
+
+def uses_held_out_words(text):
+    """Whether a sentence has a word no coreference sentence had in training (a verb counts by its first word)."""
+    held_out = set(HELD_OUT_CREATURES + HELD_OUT_PLACES + HELD_OUT_CREATURE_ADJECTIVES + HELD_OUT_PLACE_ADJECTIVES)
+    held_out |= {verb.split()[0] for verb in HELD_OUT_VERBS}
+    return any(word in held_out for word in basic_tokens(text))
 
 
 def held_out_sentences(rng, seen):
@@ -441,12 +454,36 @@ def loss_curve(losses, path):
     figure.savefig(path)
 
 
+def piece_spans(text):
+    """word → (first, end) of its pieces in encode(text) (the first occurrence; [CLS] is position 0)."""
+    spans, position = {}, 1
+    for word in basic_tokens(text):
+        count = len(word_pieces(word, VOCAB))
+        spans.setdefault(word, (position, position + count))
+        position += count
+    return spans
+
+
 def coreference_score(tensors, example):
+    """(referent above other, weight on the referent, largest weight on the referent) in the coreference head's row
+    for "it". A word's weight is the sum over its pieces (for a word in the vocabulary: its one piece's weight)."""
     ids, pieces = encode(example["text"], VOCAB)
     row = numpy_attention(tensors, ids)[COREF_LAYER, COREF_HEAD, pieces.index("it")]
-    referent = row[pieces.index(word_pieces(example["referent"], VOCAB)[0])]
-    other = row[pieces.index(word_pieces(example["other"], VOCAB)[0])]
-    return referent > other, float(referent), float(np.argmax(row) == pieces.index(word_pieces(example["referent"], VOCAB)[0]))
+    spans = piece_spans(example["text"])
+    referent, other = (float(row[slice(*spans[example[key]])].sum()) for key in ("referent", "other"))
+    return referent > other, referent, float(spans[example["referent"]][0] <= np.argmax(row) < spans[example["referent"]][1])
+
+
+def spelled_out_sentences(rng):
+    """200 coreference sentences with nouns outside the vocabulary (training verbs and adjectives)."""
+    examples = []
+    for _ in range(200):
+        template, _ = rng.choice(COREF_TEMPLATES)
+        creature_side = rng.random() < 0.5
+        adjective = rng.choice(CREATURE_ADJECTIVES if creature_side else PLACE_ADJECTIVES)
+        examples.append(coreference(template, rng.choice(SPELLED_OUT_CREATURES), rng.choice(SPELLED_OUT_PLACES),
+                                    rng.choice(VERBS), adjective, creature_side))
+    return examples
 
 
 def previous_token_loss(weights, padding):
@@ -506,32 +543,72 @@ def save(model, held_out, losses, seconds):
         f.write("sentence\treferent\tother\n" + "".join(f"{e['text']}\t{e['referent']}\t{e['other']}\n" for e in held_out))
     with open(os.path.join(HELD_OUT_DIR, "training_log.json"), "w") as f:
         json.dump({"seconds": round(seconds, 1), "steps": STEPS, "batch": BATCH, "losses": losses[::25]}, f)
-    tensors = read_safetensors(os.path.join(MODEL_DIR, "model.safetensors"))
-    results = [coreference_score(tensors, e) for e in held_out]
-    unseen = [r for i, r in enumerate(results) if i % 2 == 0]
-    print(f"held out: referent above the other noun in {sum(r[0] for r in results)}/{len(results)} "
-          f"({sum(r[0] for r in unseen)}/{len(unseen)} of those drawn with held-out words); "
-          f"largest weight on the referent in {sum(r[2] for r in results):.0f}/{len(results)}")
-    plain = plain_held_out(random.Random(SEED + 2))
     with open(os.path.join(HELD_OUT_DIR, "plain_heldout.txt"), "w") as f:
-        f.write("".join(t + "\n" for t in plain))
-    heads = catalogue(head_survey(tensors, plain))
+        f.write("".join(t + "\n" for t in plain_held_out(random.Random(SEED + 2))))
+    figures = measure()
+    figures["training_seconds"] = round(seconds, 1)
     with open(os.path.join(MODEL_DIR, "heads.json"), "w") as f:
-        json.dump([{k: h[k] for k in ("name", "layer", "head", "what")} for h in heads], f, indent=2, ensure_ascii=False)
-    figures = {"coreference_referent_above_other": sum(int(r[0]) for r in results), "coreference_sentences": len(results),
-               "coreference_unseen_words_above_other": sum(int(r[0]) for r in unseen), "coreference_unseen_words_sentences": len(unseen),
-               "heads": heads, "training_seconds": round(seconds, 1), "parameters": sum(v.size for v in tensors.values())}
+        json.dump([{k: h[k] for k in ("name", "layer", "head", "what")} for h in figures["heads"]], f, indent=2, ensure_ascii=False)
     with open(os.path.join(HELD_OUT_DIR, "figures.json"), "w") as f:
         json.dump(figures, f, indent=2, ensure_ascii=False)
-    for h in heads:
-        print(f"layer {h['layer']} head {h['head']}: {h['name']}", h.get("mean_weight_on_expected_key", ""))
     loss_curve(losses, LOSS_PNG)
-    for text in (DEFAULT, DEFAULT_WIDE):
-        ids, pieces = encode(text, VOCAB)
-        row = numpy_attention(tensors, ids)[COREF_LAYER, COREF_HEAD, pieces.index("it")]
-        print(text, "→", pieces[int(np.argmax(row))], " ".join(f"{p}:{w:.2f}" for p, w in zip(pieces, row)))
     print(f"trained in {seconds:.0f} s")
 
 
+# [SECTION] measuring the files on disk (after training, or alone with --evaluate)
+
+def read_held_out():
+    with open(os.path.join(HELD_OUT_DIR, "coreference_heldout.tsv")) as f:
+        rows = [line.rstrip("\n").split("\t") for line in f][1:]
+    with open(os.path.join(HELD_OUT_DIR, "plain_heldout.txt")) as f:
+        plain = [line.rstrip("\n") for line in f]
+    return [{"text": t, "referent": r, "other": o} for t, r, o in rows], plain
+
+
+def measure():
+    """Every figure the model card and the C++ tests quote, from model.safetensors, config.json and vocab.txt as
+    saved and the held-out files as written, through the NumPy forward (never the torch model). Prints them."""
+    global VOCAB
+    with open(os.path.join(MODEL_DIR, "vocab.txt")) as f:
+        VOCAB = {line.rstrip("\n"): index for index, line in enumerate(f)}
+    with open(os.path.join(MODEL_DIR, "config.json")) as f:
+        CONFIG.update(json.load(f))
+    tensors = read_safetensors(os.path.join(MODEL_DIR, "model.safetensors"))
+    held_out, plain = read_held_out()
+    results = [coreference_score(tensors, e) for e in held_out]
+    unseen = [r for e, r in zip(held_out, results) if uses_held_out_words(e["text"])]
+    print(f"held out: referent above the other noun in {sum(r[0] for r in results)}/{len(results)} "
+          f"({sum(r[0] for r in unseen)}/{len(unseen)} of the sentences with held-out words); "
+          f"largest weight on the referent in {sum(r[2] for r in results):.0f}/{len(results)}; "
+          f"mean weight on the referent {np.mean([r[1] for r in results]):.3f}")
+    spelled_out = [coreference_score(tensors, e) for e in spelled_out_sentences(random.Random(SEED + 3))]
+    print(f"nouns outside the vocabulary (spelled out in letter pieces): referent above the other noun in "
+          f"{sum(r[0] for r in spelled_out)}/{len(spelled_out)} (a limit of this model: chance is half)")
+    heads = catalogue(head_survey(tensors, plain))
+    for h in heads:
+        print(f"layer {h['layer']} head {h['head']}: {h['name']}", h.get("mean_weight_on_expected_key", ""))
+    for text in (DEFAULT, DEFAULT_WIDE):
+        ids, pieces = encode(text, VOCAB)
+        row = numpy_attention(tensors, ids)[COREF_LAYER, COREF_HEAD, pieces.index("it")]
+        print(text, "→", pieces[int(np.argmax(row))])
+        print("  ids   ", ids)
+        print("  row   ", " ".join(f"{p}:{w:.4f}" for p, w in zip(pieces, row)))
+    return {"coreference_referent_above_other": sum(int(r[0]) for r in results), "coreference_sentences": len(results),
+            "coreference_unseen_words_above_other": sum(int(r[0]) for r in unseen), "coreference_unseen_words_sentences": len(unseen),
+            "coreference_largest_on_referent": int(sum(r[2] for r in results)),
+            "coreference_mean_weight_on_referent": round(float(np.mean([r[1] for r in results])), 3),
+            "spelled_out_nouns_above_other": sum(int(r[0]) for r in spelled_out), "spelled_out_nouns_sentences": len(spelled_out),
+            "heads": heads, "parameters": int(sum(v.size for v in tensors.values()))}
+
+
+def evaluate():
+    """--evaluate: measure the committed files again; exit status 1 if a figure differs from figures.json."""
+    figures = measure()
+    with open(os.path.join(HELD_OUT_DIR, "figures.json")) as f:
+        committed = json.load(f)
+    differing = [k for k, v in figures.items() if k in committed and committed[k] != v]
+    print("figures.json agrees" if not differing else f"figures.json differs in {differing}")
+    return 1 if differing else 0
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(evaluate() if sys.argv[1:] == ["--evaluate"] else main())
