@@ -1,7 +1,9 @@
-// gui_fonts.cpp — DejaVu fonts with glyph ranges grown from the text on screen. See gui_fonts.h.
+// gui_fonts.cpp — DejaVu fonts with glyph ranges grown from the text on screen, and fallback fonts merged in
+// for the characters DejaVu lacks. See gui_fonts.h.
 #include "app/gui_fonts.h"
 
 #include "core/tokenizer.h"
+#include "io/fallback_fonts.h"
 
 #include <cmath>
 #include <filesystem>
@@ -26,6 +28,36 @@ ImFont* addFont(const char* file, float size, const ImWchar* ranges) {
     config.OversampleH = 2;
     config.PixelSnapH = false;
     return ImGui::GetIO().Fonts->AddFontFromFileTTF((std::string(kFontDir) + file).c_str(), size, &config, ranges);
+}
+
+// Merges a fallback font's glyphs for `ranges` into the font added last. The atlas borrows the file's bytes,
+// which io keeps for the life of the process, so five sizes share one copy.
+void mergeFallback(const io::FallbackFont& font, float size, const ImWchar* ranges) {
+    ImFontConfig config;
+    config.MergeMode = true;
+    config.OversampleH = 2;
+    config.PixelSnapH = false;
+    config.FontDataOwnedByAtlas = false;
+    void* bytes = const_cast<unsigned char*>(font.bytes.data());  // ImGui's API is not const; it only reads
+    ImGui::GetIO().Fonts->AddFontFromMemoryTTF(bytes, static_cast<int>(font.bytes.size()), size, &config, ranges);
+}
+
+// The glyph ranges of each fallback font: the characters of `extra` it draws. Merged after DejaVu, a fallback
+// font only adds the characters DejaVu lacks (in an atlas the first font with a glyph wins).
+std::vector<ImVector<ImWchar>> fallbackRanges(const std::set<ImWchar>& extra) {
+    std::vector<ImFontGlyphRangesBuilder> builders(io::fallbackFontCount());
+    std::vector<bool> used(builders.size(), false);
+    for (ImWchar c : extra) {
+        if (const auto font = io::fallbackFontFor(c)) {
+            builders[*font].AddChar(c);
+            used[*font] = true;
+        }
+    }
+    std::vector<ImVector<ImWchar>> ranges(builders.size());
+    for (std::size_t i = 0; i < builders.size(); ++i) {
+        if (used[i]) builders[i].BuildRanges(&ranges[i]);
+    }
+    return ranges;
 }
 
 }  // namespace
@@ -65,12 +97,21 @@ void GuiFonts::build() {
     for (ImWchar c : extra_) builder.AddChar(c);
     ranges_.clear();
     builder.BuildRanges(&ranges_);
+    fallbackRanges_ = fallbackRanges(extra_);
     const float s = pixelSize_;
-    fonts_.regular = addFont("DejaVuSans.ttf", s, ranges_.Data);
-    fonts_.small = addFont("DejaVuSans.ttf", std::round(s * 0.82f), ranges_.Data);
-    fonts_.bold = addFont("DejaVuSans-Bold.ttf", s, ranges_.Data);
-    fonts_.large = addFont("DejaVuSans-Bold.ttf", std::round(s * 1.3f), ranges_.Data);
-    fonts_.mono = addFont("DejaVuSansMono.ttf", std::round(s * 0.94f), ranges_.Data);
+    auto withFallbacks = [&](const char* file, float size) {
+        ImFont* font = addFont(file, size, ranges_.Data);
+        for (std::size_t i = 0; i < fallbackRanges_.size(); ++i) {
+            const io::FallbackFont& fallback = io::fallbackFont(i);
+            if (!fallbackRanges_[i].empty() && !fallback.bytes.empty()) mergeFallback(fallback, size, fallbackRanges_[i].Data);
+        }
+        return font;
+    };
+    fonts_.regular = withFallbacks("DejaVuSans.ttf", s);
+    fonts_.small = withFallbacks("DejaVuSans.ttf", std::round(s * 0.82f));
+    fonts_.bold = withFallbacks("DejaVuSans-Bold.ttf", s);
+    fonts_.large = withFallbacks("DejaVuSans-Bold.ttf", std::round(s * 1.3f));
+    fonts_.mono = withFallbacks("DejaVuSansMono.ttf", std::round(s * 0.94f));
     atlas.Build();
 }
 

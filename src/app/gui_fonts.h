@@ -1,7 +1,10 @@
 // gui_fonts.h — the DejaVu fonts of the window, at the size the monitor's content scale asks for, with glyph
 // ranges that cover Latin, Greek, Cyrillic, the math signs the UI prints, and every character of the
 // sentences on screen. New characters (a Greek word typed into the sentence) rebuild the atlas between two
-// frames; characters DejaVu lacks, or outside the 16-bit range this ImGui build uses, show the fallback "�".
+// frames; characters DejaVu lacks (CJK, Hangul, Devanagari, Thai) are merged in from io/fallback_fonts.h's
+// fonts, only those in use, so a Latin-only session reads no extra font file. Characters beyond U+FFFF, which
+// this ImGui build's 16-bit ImWchar cannot hold, are drawn as core::displayText's "[U+1F600]" by the views;
+// in the sentence's input field they show as "�".
 //
 // Does not decide the UI scale (gui_main does) and never fails: without fonts-dejavu-core it falls back to
 // ImGui's built-in font and says so once on stderr.
@@ -32,6 +35,7 @@ private:
     float pixelSize_;
     std::set<ImWchar> extra_;   // characters from the texts, beyond the base ranges
     ImVector<ImWchar> ranges_;  // must outlive the atlas build
+    std::vector<ImVector<ImWchar>> fallbackRanges_;  // per io::fallbackFont, likewise
     ui::Fonts fonts_;
 };
 

@@ -18,6 +18,7 @@
 #include "app/gui_screenshot.h"
 #include "app/gui_settings.h"
 #include "app/gui_style.h"
+#include "io/assets.h"
 #include "render/framebuffer.h"
 #include "render/heatmap_renderer.h"
 #include "ui/app.h"
@@ -28,6 +29,7 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include <stb_image.h>
 
 #include <algorithm>
 #include <csignal>
@@ -37,6 +39,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace attnviz::app {
 namespace {
@@ -100,11 +103,31 @@ std::optional<GuiPlan> checkOptions(const core::ModelSpec& spec, const GuiOption
     return plan;
 }
 
-// The folder of the running binary, where the build and the install put shaders/.
-std::filesystem::path binaryDirectory() {
+// The folder of the shader files: beside the binary in the build tree, <prefix>/share/attnviz/shaders when
+// installed. The renderer falls back to its embedded copies when neither is there.
+std::filesystem::path shaderDirectory() {
     std::error_code error;
     const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
-    return error ? std::filesystem::current_path() : exe.parent_path();
+    const std::filesystem::path besideBinary = (error ? std::filesystem::current_path() : exe.parent_path()) / "shaders";
+    if (std::filesystem::exists(besideBinary, error)) return besideBinary;
+    return io::findAsset("shaders").value_or(besideBinary);
+}
+
+// The window's icon (title bar, task switcher) from the installed or source tree's assets/icons; none when the
+// files are missing. Desktop environments that read the .desktop entry use the hicolor icon instead.
+void setWindowIcon(GLFWwindow* window) {
+    std::vector<GLFWimage> images;
+    std::vector<std::unique_ptr<unsigned char, void (*)(void*)>> pixels;
+    for (int size : {32, 48, 128}) {
+        const auto file = io::findAsset("icons/attnviz-" + std::to_string(size) + ".png");
+        if (!file) continue;
+        int width = 0, height = 0, channels = 0;
+        unsigned char* rgba = stbi_load(file->c_str(), &width, &height, &channels, 4);
+        if (rgba == nullptr) continue;
+        pixels.emplace_back(rgba, stbi_image_free);
+        images.push_back({width, height, rgba});
+    }
+    if (!images.empty()) glfwSetWindowIcon(window, static_cast<int>(images.size()), images.data());
 }
 
 // A window that fits the monitor's work area (at most the default size).
@@ -253,6 +276,7 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
         glfwTerminate();
         return 3;
     }
+    setWindowIcon(window);
     glfwMakeContextCurrent(window);
     glfwSwapInterval(screenshot ? 0 : 1);
 
@@ -269,7 +293,7 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
     int status = 0;
     {
         GuiFonts fonts(std::round(kBaseFontSize * scale));
-        const std::unique_ptr<render::HeatmapRenderer> renderer = render::createGlRenderer({binaryDirectory() / "shaders"});
+        const std::unique_ptr<render::HeatmapRenderer> renderer = render::createGlRenderer({shaderDirectory()});
         ui::App app(initialState(spec, options, *plan, saved, session));
         app.state().session.restoreOffer = crashed;
         if (screenshot) app.waitForRun();

@@ -1,11 +1,14 @@
 // text.cpp — stb_truetype text rendering with a per-thread glyph cache, and formula typesetting. See text.h.
 //
 // libstb (Debian's libstb-dev) already contains the stb_truetype implementation, so this file only includes
-// the header. Fonts are read once per process and are read-only afterwards; rasterized glyphs are cached per
+// the header. Characters DejaVu lacks come from io/fallback_fonts.h's fonts (CJK, Hangul, Indic, Thai), the
+// same the window merges into its atlas. Fonts are read once per process and are read-only afterwards; rasterized glyphs are cached per
 // thread, so figures can be drawn on worker threads without locks.
 #include "export/text.h"
 
+#include "core/display_text.h"
 #include "core/tokenizer.h"  // decodeUtf8
+#include "io/fallback_fonts.h"
 
 #include <stb_truetype.h>
 
@@ -15,6 +18,8 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <unordered_map>
 
 namespace attnviz::exporting {
@@ -38,19 +43,25 @@ std::vector<unsigned char> readFontBytes(const std::filesystem::path& path) {
     return bytes;
 }
 
+// Parses a font held in `font->bytes`; false when they are not a TrueType/OpenType font.
+bool initFont(LoadedFont& font) {
+    const int offset = font.bytes.empty() ? -1 : stbtt_GetFontOffsetForIndex(font.bytes.data(), 0);
+    if (offset < 0 || !stbtt_InitFont(&font.info, font.bytes.data(), offset)) return false;
+    font.emScale = stbtt_ScaleForMappingEmToPixels(&font.info, 1.0f);
+    int ascent = 0, descent = 0, lineGap = 0;
+    stbtt_GetFontVMetrics(&font.info, &ascent, &descent, &lineGap);
+    font.unitMetrics = {ascent * font.emScale, -descent * font.emScale};
+    return true;
+}
+
 std::unique_ptr<LoadedFont> loadFont(std::string_view fileName) {
     const std::filesystem::path path = findFontFile(fileName, fontSearchFolders());
     auto font = std::make_unique<LoadedFont>();
     font->bytes = readFontBytes(path);
-    const int offset = font->bytes.empty() ? -1 : stbtt_GetFontOffsetForIndex(font->bytes.data(), 0);
-    if (offset < 0 || !stbtt_InitFont(&font->info, font->bytes.data(), offset)) {
+    if (!initFont(*font)) {
         throw FontError("The font file " + path.string() + " is not a TrueType font; reinstall " +
                         std::string(kFontPackage) + ".");
     }
-    font->emScale = stbtt_ScaleForMappingEmToPixels(&font->info, 1.0f);
-    int ascent = 0, descent = 0, lineGap = 0;
-    stbtt_GetFontVMetrics(&font->info, &ascent, &descent, &lineGap);
-    font->unitMetrics = {ascent * font->emScale, -descent * font->emScale};
     return font;
 }
 
@@ -66,6 +77,31 @@ const LoadedFont& loadedFont(FontFace face) {
     }
     static const std::unique_ptr<LoadedFont> regular = loadFont("DejaVuSans.ttf");
     return *regular;
+}
+
+// Fonts are numbered for the glyph cache: the three DejaVu faces first, then io's fallback fonts.
+constexpr int kFirstFallbackFont = 3;
+
+// The fallback font `index` of io/fallback_fonts.h, parsed once; nullptr when its file is missing or broken.
+const LoadedFont* loadedFallbackFont(std::size_t index) {
+    struct Slot {
+        std::once_flag parsed;
+        std::unique_ptr<LoadedFont> font;
+    };
+    static const std::unique_ptr<Slot[]> slots(new Slot[io::fallbackFontCount()]);
+    Slot& slot = slots[index];
+    std::call_once(slot.parsed, [&slot, index] {
+        const std::span<const unsigned char> bytes = io::fallbackFont(index).bytes;
+        auto font = std::make_unique<LoadedFont>();
+        font->bytes.assign(bytes.begin(), bytes.end());
+        if (initFont(*font)) slot.font = std::move(font);
+    });
+    return slot.font.get();
+}
+
+const LoadedFont& fontById(int id) {
+    if (id < kFirstFallbackFont) return loadedFont(static_cast<FontFace>(id));
+    return *loadedFallbackFont(static_cast<std::size_t>(id - kFirstFallbackFont));
 }
 
 // [SECTION] Glyphs
@@ -109,19 +145,20 @@ GlyphBitmap rasterizeGlyph(const LoadedFont& font, int glyph, float size) {
     return bitmap;
 }
 
-const GlyphBitmap& cachedGlyph(FontFace face, int glyph, float size) {
+const GlyphBitmap& cachedGlyph(int fontId, int glyph, float size) {
     thread_local std::unordered_map<std::uint64_t, GlyphBitmap> cache;
     const auto sizeKey = static_cast<std::uint64_t>(std::lround(size * 64.0f)) & 0xFFFFFFu;
-    const std::uint64_t key = (static_cast<std::uint64_t>(face) << 48) |
+    const std::uint64_t key = (static_cast<std::uint64_t>(fontId) << 48) |
                               (static_cast<std::uint64_t>(glyph & 0xFFFFFF) << 24) | sizeKey;
     auto found = cache.find(key);
-    if (found == cache.end()) found = cache.emplace(key, rasterizeGlyph(loadedFont(face), glyph, size)).first;
+    if (found == cache.end()) found = cache.emplace(key, rasterizeGlyph(fontById(fontId), glyph, size)).first;
     return found->second;
 }
 
 // [SECTION] Line layout: glyph indices and pen positions, in pixels, proportional to size.
 
 struct PlacedGlyph {
+    int font = 0;  // fontById's numbering
     int glyph = 0;
     float penX = 0.0f;
 };
@@ -131,17 +168,31 @@ struct LaidOutLine {
     float width = 0.0f;
 };
 
+// The font and glyph that draw `codePoint`: the face's own, else the first fallback font that has it, else the
+// face's missing glyph (a hollow box).
+std::pair<int, int> findGlyph(FontFace face, char32_t codePoint) {
+    const int own = stbtt_FindGlyphIndex(&loadedFont(face).info, static_cast<int>(codePoint));
+    if (own != kMissingGlyph) return {static_cast<int>(face), own};
+    if (const std::optional<std::size_t> fallback = io::fallbackFontFor(codePoint)) {
+        const int id = kFirstFallbackFont + static_cast<int>(*fallback);
+        return {id, stbtt_FindGlyphIndex(&fontById(id).info, static_cast<int>(codePoint))};
+    }
+    return {static_cast<int>(face), kMissingGlyph};
+}
+
+// Lays out core::displayText(utf8) — right-to-left runs in visual order, placeholders beyond U+FFFF — exactly
+// as the window draws the same text.
 LaidOutLine layOutLine(std::string_view utf8, float size, FontFace face) {
-    const LoadedFont& font = loadedFont(face);
-    const float scale = font.emScale * size;
     LaidOutLine line;
-    int previous = -1;
-    for (char32_t codePoint : core::decodeUtf8(utf8)) {
-        const int glyph = stbtt_FindGlyphIndex(&font.info, static_cast<int>(codePoint));
-        if (previous > 0 && glyph != kMissingGlyph) {
-            line.width += stbtt_GetGlyphKernAdvance(&font.info, previous, glyph) * scale;
+    int previousFont = -1, previousGlyph = kMissingGlyph;
+    for (char32_t codePoint : core::decodeUtf8(core::displayText(utf8))) {
+        const auto [fontId, glyph] = findGlyph(face, codePoint);
+        const LoadedFont& font = fontById(fontId);
+        const float scale = font.emScale * size;
+        if (fontId == previousFont && previousGlyph != kMissingGlyph && glyph != kMissingGlyph) {
+            line.width += stbtt_GetGlyphKernAdvance(&font.info, previousGlyph, glyph) * scale;
         }
-        line.glyphs.push_back({glyph, line.width});
+        line.glyphs.push_back({fontId, glyph, line.width});
         if (glyph == kMissingGlyph) {
             line.width += kMissingAdvanceEm * size;
         } else {
@@ -149,7 +200,8 @@ LaidOutLine layOutLine(std::string_view utf8, float size, FontFace face) {
             stbtt_GetGlyphHMetrics(&font.info, glyph, &advance, &leftBearing);
             line.width += advance * scale;
         }
-        previous = glyph;
+        previousFont = fontId;
+        previousGlyph = glyph;
     }
     return line;
 }
@@ -160,7 +212,7 @@ template <typename Plot>
 void forEachCoveredPixel(std::string_view utf8, const TextStyle& style, Plot plot) {
     const LaidOutLine line = layOutLine(utf8, style.size, style.face);
     for (const PlacedGlyph& placed : line.glyphs) {
-        const GlyphBitmap& bitmap = cachedGlyph(style.face, placed.glyph, style.size);
+        const GlyphBitmap& bitmap = cachedGlyph(placed.font, placed.glyph, style.size);
         const int penX = static_cast<int>(std::lround(placed.penX));
         for (int row = 0; row < bitmap.height; ++row) {
             for (int column = 0; column < bitmap.width; ++column) {

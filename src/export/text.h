@@ -4,10 +4,13 @@
 // and exactly proportional to the size, so a layout measured at scale 1 holds at scale 2 with every number
 // doubled. Tokens are drawn as they are (never parsed); formulas written in the ASCII notation of stages.h
 // ("A_2 = softmax(Q_2 K_2^T / sqrt(d_k))") are typeset with real subscripts and superscripts by drawFormula.
-// A character the font lacks shows as a hollow box of the same advance, never as nothing and never a crash.
+// Text goes through core::displayText first (right-to-left runs in visual order, "[U+1F600]" for characters
+// beyond U+FFFF, as on screen); a character DejaVu lacks is drawn from a fallback font (io/fallback_fonts.h),
+// and one no font has shows as a hollow box of the same advance, never as nothing and never a crash.
 //
-// What this file deliberately does not do: hyphenation (wrapText breaks at spaces only), right-to-left scripts, shaping (ligatures, combining
-// marks stay separate glyphs), rotation other than a quarter turn, or any layout beyond one line.
+// What this file deliberately does not do: hyphenation (wrapText breaks at spaces only), shaping (ligatures,
+// Arabic joining forms; combining marks stay separate glyphs), rotation other than a quarter turn, or any
+// layout beyond one line.
 #pragma once
 
 #include "export/canvas.h"

@@ -132,11 +132,11 @@ TEST_CASE("text: truncation keeps whole UTF-8 code points and ends with an ellip
     CHECK(truncateToWidth("cat", 40.0f, 12.0f, FontFace::Regular) == "cat");
 }
 
-TEST_CASE("text: a character the font lacks is a visible box of fixed advance") {
-    const std::string han = "\u6F22";  // DejaVu Sans has no CJK
-    CHECK(textWidth(han, 20.0f, FontFace::Regular) == doctest::Approx(12.0f));
+TEST_CASE("text: a character no font has is a visible box of fixed advance") {
+    const std::string privateUse = "\uE000";  // no installed font draws private-use characters
+    CHECK(textWidth(privateUse, 20.0f, FontFace::Regular) == doctest::Approx(12.0f));
     Canvas canvas(40, 40, kWhite);
-    drawText(canvas, 5.0f, 30.0f, han, {20.0f, FontFace::Regular, {0, 0, 0, 255}});
+    drawText(canvas, 5.0f, 30.0f, privateUse, {20.0f, FontFace::Regular, {0, 0, 0, 255}});
     const PixelRect ink = inkBox(canvas, kWhite);
     CHECK(ink.width >= 6);
     CHECK(ink.height >= 12);
@@ -145,6 +145,31 @@ TEST_CASE("text: a character the font lacks is a visible box of fixed advance") 
 TEST_CASE("text: Greek and Cyrillic come from the font, not the fallback box") {
     CHECK(textWidth("\u03B1\u03B2\u03B3", 20.0f, FontFace::Regular) != doctest::Approx(3 * 12.0f));
     CHECK(textWidth("\u0434\u043E\u043C", 20.0f, FontFace::Regular) != doctest::Approx(3 * 12.0f));
+}
+
+TEST_CASE("text: CJK, Hangul, Arabic, Hebrew, Devanagari and Thai are real glyphs, not the missing box") {
+    const TextStyle style{24.0f, FontFace::Regular, {0, 0, 0, 255}};
+    Canvas box(60, 40, kWhite);
+    drawText(box, 5.0f, 30.0f, "\uE000", style);
+    // 漢 (Han), 한 (Hangul), ق (Arabic), ש (Hebrew), क (Devanagari), ก (Thai)
+    for (const char* letter : {"\u6F22", "\uD55C", "\u0642", "\u05E9", "\u0915", "\u0E01"}) {
+        Canvas canvas(60, 40, kWhite);
+        drawText(canvas, 5.0f, 30.0f, letter, style);
+        const int ink = countDifferent(canvas, kWhite);
+        CHECK_MESSAGE(ink > 20, letter);
+        CHECK_MESSAGE(ink != countDifferent(box, kWhite), letter);
+        for (const FontFace face : {FontFace::Bold, FontFace::Mono}) CHECK(textWidth(letter, 24.0f, face) > 0.0f);
+    }
+}
+
+TEST_CASE("text: a character beyond U+FFFF is drawn as its code point in brackets, as on screen") {
+    const TextStyle style{20.0f, FontFace::Regular, {0, 0, 0, 255}};
+    CHECK(textWidth("\U0001F600", 20.0f, FontFace::Regular) == doctest::Approx(textWidth("[U+1F600]", 20.0f, FontFace::Regular)));
+    Canvas emoji(160, 40, kWhite), spelled(160, 40, kWhite);
+    drawText(emoji, 5.0f, 30.0f, "\U0001F600", style);
+    drawText(spelled, 5.0f, 30.0f, "[U+1F600]", style);
+    CHECK(countDifferent(emoji, kWhite) == countDifferent(spelled, kWhite));
+    CHECK(inkBox(emoji, kWhite).width == inkBox(spelled, kWhite).width);
 }
 
 TEST_CASE("text: wrapText breaks at spaces within the width") {

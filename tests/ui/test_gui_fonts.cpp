@@ -1,6 +1,7 @@
 // test_gui_fonts.cpp — the font atlas grows with the text on screen: Latin, Greek and Cyrillic are there from
-// the start, a new character rebuilds the atlas once (not every frame), and characters DejaVu lacks or that
-// do not fit a 16-bit ImWchar draw the visible fallback "�" instead of failing.
+// the start, a new character rebuilds the atlas once (not every frame), characters DejaVu lacks come from the
+// fallback fonts (CJK, Hangul, Devanagari, Thai) and only those in use, and a character no font has draws the
+// visible fallback "�" instead of failing.
 #include "app/gui_fonts.h"
 
 #include <doctest/doctest.h>
@@ -28,17 +29,32 @@ TEST_CASE("the base ranges cover Latin, Greek, Cyrillic and the UI's math signs"
     CHECK_FALSE(fonts.cover({"Η γάτα · Кошка · naïve √d_k"}));
 }
 
-TEST_CASE("a new character rebuilds the atlas once; a missing glyph draws the fallback") {
+TEST_CASE("a new character rebuilds the atlas once; a character no font has draws the fallback") {
     const Context context;
     app::GuiFonts fonts(16.0f);
     CHECK(fonts.cover({"ש"}));         // Hebrew: DejaVu has it, the base ranges do not
     CHECK(fonts.fonts().regular->FindGlyphNoFallback(0x5E9) != nullptr);
     CHECK_FALSE(fonts.cover({"ש"}));   // once only
-    fonts.cover({"猫 🐱"});            // no CJK in DejaVu; the cat face is beyond 16-bit ImWchar
-    CHECK_FALSE(fonts.cover({"猫 🐱"}));
-    const ImFontGlyph* glyph = fonts.fonts().regular->FindGlyph(0x732B);
+    fonts.cover({"\uE000 🐱"});        // private use: no font has it; the cat face is beyond 16-bit ImWchar
+    CHECK_FALSE(fonts.cover({"\uE000 🐱"}));
+    const ImFontGlyph* glyph = fonts.fonts().regular->FindGlyph(0xE000);
     REQUIRE(glyph != nullptr);
     CHECK(glyph->Codepoint == 0xFFFD);
+}
+
+TEST_CASE("CJK, Hangul, Devanagari and Thai come from the fallback fonts, in every face, and only the characters in use") {
+    const Context context;
+    app::GuiFonts fonts(16.0f);
+    const int glyphsBefore = fonts.fonts().regular->Glyphs.Size;
+    CHECK(fonts.cover({"猫 고양이 बिल्ली แมว"}));
+    // 猫 (Han), 고 (Hangul), ब (Devanagari), แ (Thai): each in the regular, bold and mono fonts.
+    for (const ImWchar c : {ImWchar(0x732B), ImWchar(0xACE0), ImWchar(0x092C), ImWchar(0x0E41)}) {
+        for (const ImFont* font : {fonts.fonts().regular, fonts.fonts().bold, fonts.fonts().mono}) {
+            CHECK_MESSAGE(font->FindGlyphNoFallback(c) != nullptr, "U+", std::hex, static_cast<int>(c));
+        }
+    }
+    CHECK(fonts.fonts().regular->FindGlyphNoFallback(0x4E2D) == nullptr);  // 中 was not asked for
+    CHECK(fonts.fonts().regular->Glyphs.Size < glyphsBefore + 20);          // 12 new characters, not whole fonts
 }
 
 }  // namespace attnviz::test

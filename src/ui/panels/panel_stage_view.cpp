@@ -9,6 +9,7 @@
 //
 // One function per stage; each gets the free rectangle and places heatmaps with the heatmap_view widget.
 // Does not explain cells (panel_inspector.cpp) or print the stage's text (panel_stage_text.cpp).
+#include "core/display_text.h"
 #include "ui/views/drawing.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/matrix_info.h"
@@ -173,7 +174,7 @@ void tokensView(ViewContext& ctx, Box box) {
         const float h = large->FontSize + small->FontSize * (withIds ? 2.0f : 1.0f) + 2.0f * pad;
         for (int i = 0; i < ctx.run.trace.keyLength; ++i) {
             const bool padding = i >= static_cast<int>(tokens.size());
-            const std::string token = padding ? "<pad>" : tokens[static_cast<std::size_t>(i)];
+            const std::string token = padding ? "<pad>" : core::displayText(tokens[static_cast<std::size_t>(i)]);
             std::vector<std::string> lines;
             if (withIds && !padding) lines.push_back("id " + std::to_string(ids[static_cast<std::size_t>(b)][static_cast<std::size_t>(i)]));
             lines.push_back("pos " + std::to_string(i));

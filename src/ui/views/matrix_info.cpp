@@ -2,6 +2,7 @@
 #include "ui/views/matrix_info.h"
 
 #include "core/derived_maps.h"
+#include "core/display_text.h"
 
 namespace attnviz::ui {
 namespace {
@@ -166,7 +167,7 @@ std::string axisLabel(const core::ModelRun& run, Axis axis, int batch, int index
     if (axis == Axis::Broadcast) return "every query";
     const auto& tokens = axis == Axis::QueryTokens ? run.queryTokens : run.tokens;
     const auto& sentence = tokens.at(static_cast<std::size_t>(batch));
-    return index < static_cast<int>(sentence.size()) ? sentence[static_cast<std::size_t>(index)] : "<pad>";
+    return index < static_cast<int>(sentence.size()) ? core::displayText(sentence[static_cast<std::size_t>(index)]) : "<pad>";
 }
 
 std::string subscript(int number) {

@@ -1,0 +1,25 @@
+// display_text.h — a token or sentence as attnviz draws it, the same on screen and in exported PNGs.
+//
+// Two things neither renderer (Dear ImGui, the PNG exporter's stb_truetype) does by itself:
+//   * Characters beyond U+FFFF (most emoji, rare CJK ideographs): Debian's Dear ImGui stores characters in 16
+//     bits and cannot draw them, so both show the code point as a readable placeholder, "[U+1F600]".
+//   * Right-to-left words (Hebrew, Arabic, Syriac, Thaana, N'Ko): each run of right-to-left letters — with
+//     the spaces, marks and punctuation between them — is reversed into the order the eye reads, keeping
+//     every combining mark after its base letter. This is the part of the Unicode bidirectional algorithm a
+//     label needs; digits inside a right-to-left run are not re-reversed, and Arabic letters are not shaped
+//     (each shows its isolated form).
+// Tokenizers and the forward pass never see this text: it is only for drawing.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace attnviz::core {
+
+// The placeholder drawn for a code point beyond U+FFFF: "[U+1F600]".
+std::string codePointPlaceholder(char32_t codePoint);
+
+// `utf8` in the order and with the characters both renderers draw (see above). Invalid UTF-8 bytes become U+FFFD.
+std::string displayText(std::string_view utf8);
+
+}  // namespace attnviz::core
