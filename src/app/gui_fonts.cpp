@@ -30,16 +30,25 @@ ImFont* addFont(const char* file, float size, const ImWchar* ranges) {
     return ImGui::GetIO().Fonts->AddFontFromFileTTF((std::string(kFontDir) + file).c_str(), size, &config, ranges);
 }
 
-// Merges a fallback font's glyphs for `ranges` into the font added last. The atlas borrows the file's bytes,
-// which io keeps for the life of the process, so five sizes share one copy.
+// Merges a fallback font's glyphs for `ranges` into the font added last, without copying the file: the five
+// sizes share io's one copy (megabytes each; a copy per size was 58 MB for four scripts). ImGui 1.86 copies
+// font data it does not own, so the config says "owned", and releaseBorrowedFontData() takes that back before
+// the atlas is ever cleared.
 void mergeFallback(const io::FallbackFont& font, float size, const ImWchar* ranges) {
     ImFontConfig config;
     config.MergeMode = true;
     config.OversampleH = 2;
     config.PixelSnapH = false;
-    config.FontDataOwnedByAtlas = false;
+    config.FontDataOwnedByAtlas = true;
     void* bytes = const_cast<unsigned char*>(font.bytes.data());  // ImGui's API is not const; it only reads
     ImGui::GetIO().Fonts->AddFontFromMemoryTTF(bytes, static_cast<int>(font.bytes.size()), size, &config, ranges);
+}
+
+// Marks the fallback fonts' bytes (`borrowed`) as not the atlas's, so that clearing it does not free io's copies.
+void releaseBorrowedFontData(ImFontAtlas& atlas, const std::set<const void*>& borrowed) {
+    for (ImFontConfig& config : atlas.ConfigData) {
+        if (borrowed.contains(config.FontData)) config.FontDataOwnedByAtlas = false;
+    }
 }
 
 // The glyph ranges of each fallback font: the characters of `extra` it draws. Merged after DejaVu, a fallback
@@ -70,6 +79,8 @@ GuiFonts::GuiFonts(float pixelSize) : pixelSize_(pixelSize) {
     build();
 }
 
+GuiFonts::~GuiFonts() { releaseBorrowedFontData(*ImGui::GetIO().Fonts, borrowed_); }
+
 bool GuiFonts::cover(const std::vector<std::string>& texts) {
     bool grew = false;
     for (const std::string& text : texts) {
@@ -86,6 +97,7 @@ bool GuiFonts::cover(const std::vector<std::string>& texts) {
 
 void GuiFonts::build() {
     ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+    releaseBorrowedFontData(atlas, borrowed_);
     atlas.Clear();
     if (!fontFilesPresent()) {
         fonts_ = {atlas.AddFontDefault(), nullptr, nullptr, nullptr, nullptr};
@@ -103,7 +115,9 @@ void GuiFonts::build() {
         ImFont* font = addFont(file, size, ranges_.Data);
         for (std::size_t i = 0; i < fallbackRanges_.size(); ++i) {
             const io::FallbackFont& fallback = io::fallbackFont(i);
-            if (!fallbackRanges_[i].empty() && !fallback.bytes.empty()) mergeFallback(fallback, size, fallbackRanges_[i].Data);
+            if (fallbackRanges_[i].empty() || fallback.bytes.empty()) continue;
+            mergeFallback(fallback, size, fallbackRanges_[i].Data);
+            borrowed_.insert(fallback.bytes.data());
         }
         return font;
     };
@@ -113,6 +127,7 @@ void GuiFonts::build() {
     fonts_.large = withFallbacks("DejaVuSans-Bold.ttf", std::round(s * 1.3f));
     fonts_.mono = withFallbacks("DejaVuSansMono.ttf", std::round(s * 0.94f));
     atlas.Build();
+
 }
 
 }  // namespace attnviz::app

@@ -22,6 +22,9 @@ class GuiFonts {
 public:
     // Builds the atlas for `pixelSize` (the body text size; the others are derived from it).
     explicit GuiFonts(float pixelSize);
+    ~GuiFonts();  // before ImGui::DestroyContext: hands the fallback fonts' bytes back to io
+    GuiFonts(const GuiFonts&) = delete;
+    GuiFonts& operator=(const GuiFonts&) = delete;
 
     // Makes sure every character of `texts` is in the atlas. Returns true when the atlas was rebuilt: the
     // caller must then recreate the backend's font texture before the next ImGui::NewFrame().
@@ -36,6 +39,7 @@ private:
     std::set<ImWchar> extra_;   // characters from the texts, beyond the base ranges
     ImVector<ImWchar> ranges_;  // must outlive the atlas build
     std::vector<ImVector<ImWchar>> fallbackRanges_;  // per io::fallbackFont, likewise
+    std::set<const void*> borrowed_;                 // io's font bytes the atlas was lent (see mergeFallback)
     ui::Fonts fonts_;
 };
 

@@ -30,7 +30,8 @@ namespace {
 constexpr std::string_view kFontPackage = "fonts-dejavu-core";
 
 struct LoadedFont {
-    std::vector<unsigned char> bytes;  // stbtt_fontinfo points into these
+    std::vector<unsigned char> bytes;  // the DejaVu faces' own copy; empty for fallback fonts, which io keeps
+    const unsigned char* data = nullptr;  // what stbtt_fontinfo points into
     stbtt_fontinfo info{};
     float emScale = 0.0f;              // font units → pixels for a 1 px em
     LineMetrics unitMetrics;           // ascent and descent for a 1 px em
@@ -43,10 +44,11 @@ std::vector<unsigned char> readFontBytes(const std::filesystem::path& path) {
     return bytes;
 }
 
-// Parses a font held in `font->bytes`; false when they are not a TrueType/OpenType font.
-bool initFont(LoadedFont& font) {
-    const int offset = font.bytes.empty() ? -1 : stbtt_GetFontOffsetForIndex(font.bytes.data(), 0);
-    if (offset < 0 || !stbtt_InitFont(&font.info, font.bytes.data(), offset)) return false;
+// Parses the font at `data` (`size` bytes, alive as long as `font`); false when it is not a TrueType/OpenType font.
+bool initFont(LoadedFont& font, const unsigned char* data, std::size_t size) {
+    font.data = data;
+    const int offset = size == 0 ? -1 : stbtt_GetFontOffsetForIndex(data, 0);
+    if (offset < 0 || !stbtt_InitFont(&font.info, data, offset)) return false;
     font.emScale = stbtt_ScaleForMappingEmToPixels(&font.info, 1.0f);
     int ascent = 0, descent = 0, lineGap = 0;
     stbtt_GetFontVMetrics(&font.info, &ascent, &descent, &lineGap);
@@ -58,7 +60,7 @@ std::unique_ptr<LoadedFont> loadFont(std::string_view fileName) {
     const std::filesystem::path path = findFontFile(fileName, fontSearchFolders());
     auto font = std::make_unique<LoadedFont>();
     font->bytes = readFontBytes(path);
-    if (!initFont(*font)) {
+    if (!initFont(*font, font->bytes.data(), font->bytes.size())) {
         throw FontError("The font file " + path.string() + " is not a TrueType font; reinstall " +
                         std::string(kFontPackage) + ".");
     }
@@ -93,8 +95,7 @@ const LoadedFont* loadedFallbackFont(std::size_t index) {
     std::call_once(slot.parsed, [&slot, index] {
         const std::span<const unsigned char> bytes = io::fallbackFont(index).bytes;
         auto font = std::make_unique<LoadedFont>();
-        font->bytes.assign(bytes.begin(), bytes.end());
-        if (initFont(*font)) slot.font = std::move(font);
+        if (initFont(*font, bytes.data(), bytes.size())) slot.font = std::move(font);
     });
     return slot.font.get();
 }

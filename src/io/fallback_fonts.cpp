@@ -5,7 +5,6 @@
 
 #include <array>
 #include <fstream>
-#include <iterator>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -47,13 +46,23 @@ std::array<LoadedEntry, kEntries.size()>& loadedEntries() {
     return entries;
 }
 
+// The file's bytes, allocated once at their exact size (these files are megabytes); empty when unreadable.
+std::vector<unsigned char> readWholeFile(const std::filesystem::path& path) {
+    std::error_code error;
+    const auto size = std::filesystem::file_size(path, error);
+    if (error) return {};
+    std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
+    std::ifstream file(path, std::ios::binary);
+    if (!file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()))) return {};
+    return bytes;
+}
+
 LoadedEntry& load(std::size_t index) {
     LoadedEntry& entry = loadedEntries()[index];
     std::call_once(entry.loaded, [&entry, index] {
         entry.font.name = kEntries[index].name;
         entry.font.path = kEntries[index].path;
-        std::ifstream file(entry.font.path, std::ios::binary);
-        entry.storage.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+        entry.storage = readWholeFile(entry.font.path);
         const int offset = entry.storage.empty() ? -1 : stbtt_GetFontOffsetForIndex(entry.storage.data(), 0);
         entry.usable = offset >= 0 && stbtt_InitFont(&entry.info, entry.storage.data(), offset) != 0;
         if (!entry.usable) entry.storage.clear();
