@@ -96,10 +96,20 @@ std::string Autosaver::tick(const ui::AppState& state, double seconds) {
     return write(state, seconds);
 }
 
-void Autosaver::finish(const ui::AppState& state) {
+void Autosaver::finish(const ui::AppState& state, Ending ending) {
     if (state.session.restoreOffer) return;
-    if (ui::mayClose(state)) removeFiles();
-    else write(state, lastWrite_);
+    if (ui::mayClose(state)) {
+        removeFiles();
+        return;
+    }
+    write(state, lastWrite_);
+    if (ending == Ending::Signal) {
+        try {
+            io::writeFileAtomically(endedFile(), "ended by a signal: restore without asking\n");
+        } catch (const io::FileError&) {
+            // Without the mark the next start asks, as after a crash: nothing is lost.
+        }
+    }
 }
 
 std::string Autosaver::write(const ui::AppState& state, double seconds) {
@@ -121,7 +131,7 @@ std::string Autosaver::write(const ui::AppState& state, double seconds) {
 void Autosaver::removeAdopted() {
     std::error_code error;
     if (*adopted_ != sessionFile()) {  // the same name when the dead instance had our process id
-        for (const char* extension : {".json", ".source", ".lock"}) fs::remove(sibling(*adopted_, extension), error);
+        for (const char* extension : {".json", ".source", ".ended", ".lock"}) fs::remove(sibling(*adopted_, extension), error);
     }
     adopted_.reset();
 }
@@ -130,6 +140,7 @@ void Autosaver::removeFiles() {
     std::error_code error;
     fs::remove(sessionFile(), error);
     fs::remove(sourceFile(), error);
+    fs::remove(endedFile(), error);
     filesMayExist_ = false;
     written_.reset();
 }
@@ -151,6 +162,7 @@ std::optional<ui::RestoreOffer> findAutosave(const fs::path& directory) {
     if (!newest) return std::nullopt;
     const fs::path session = *newest;
     ui::RestoreOffer offer{session, {}, modifiedAt(session)};
+    offer.endedBySignal = fs::exists(sibling(session, ".ended"), error);
     try {
         offer.source = io::readWholeFile(sibling(session, ".source"));
     } catch (const io::FileError&) {

@@ -1,8 +1,9 @@
 // gui_autosave.h — the unsaved session, kept safe: while the session has unsaved changes it is written every
 // kInterval seconds (when it changed since the last write) to $XDG_STATE_HOME/attnviz/autosave-<pid>.json with
 // io::saveSession (atomic), beside autosave-<pid>.source naming the session file it was editing. Closing the
-// window (after saving, or choosing not to) removes both; a crash or a signal leaves them, and the next start
-// offers to restore them (findAutosave → ui::RestoreOffer).
+// window (after saving, or choosing not to) removes both; a crash leaves them, and the next start offers to
+// restore them (findAutosave → ui::RestoreOffer); a signal (logout) leaves them marked, and the next start
+// restores them without asking.
 //
 // Several attnviz may run at once: each writes its own files and holds flock() on autosave-<pid>.lock while it
 // lives, so findAutosave offers only what a dead instance left (the newest), never a running one's work.
@@ -33,12 +34,16 @@ public:
     // passed since it; removes the files once nothing is unsaved. Does nothing while state.session.restoreOffer
     // is open. Returns a sentence for the status line when a write failed, else an empty string.
     std::string tick(const ui::AppState& state, double seconds);
-    // At exit. The files go when nothing is unsaved or the user chose "Close without saving"; otherwise (Ctrl+C,
-    // SIGTERM) the session is written now, so the next start offers it. An open restore question keeps them.
-    void finish(const ui::AppState& state);
+    // At exit. The files go when nothing is unsaved or the user chose "Close without saving"; otherwise the
+    // session is written now. Ended by a signal (SIGTERM at logout, SIGHUP, Ctrl+C) it is also marked
+    // autosave-<pid>.ended: a normal end, which the next start restores without asking. An open restore question
+    // keeps the files.
+    enum class Ending { Window, Signal };
+    void finish(const ui::AppState& state, Ending ending = Ending::Window);
 
     std::filesystem::path sessionFile() const { return directory_ / ("autosave-" + instance_ + ".json"); }
     std::filesystem::path sourceFile() const { return directory_ / ("autosave-" + instance_ + ".source"); }
+    std::filesystem::path endedFile() const { return directory_ / ("autosave-" + instance_ + ".ended"); }
 
 private:
     std::string write(const ui::AppState& state, double seconds);

@@ -18,6 +18,7 @@
 #include "app/gui_screenshot.h"
 #include "app/gui_settings.h"
 #include "app/gui_style.h"
+#include "app/input_queue.h"
 #include "io/assets.h"
 #include "render/framebuffer.h"
 #include "render/heatmap_renderer.h"
@@ -50,7 +51,7 @@ constexpr double kIdleWaitSeconds = 0.5;  // idle: wake twice a second (the text
 constexpr int kFramesAfterInput = 3;      // the inspector explains the cell hovered a frame earlier
 
 std::string lastGlfwError;
-volatile std::sig_atomic_t stopRequested = 0;  // Ctrl+C or SIGTERM: leave the loop and save, as a closed window does
+volatile std::sig_atomic_t stopRequested = 0;  // Ctrl+C, SIGTERM, SIGHUP: leave the loop and save, as a closed window does
 
 void recordGlfwError(int /*code*/, const char* description) { lastGlfwError = description; }
 void requestStop(int /*signal*/) { stopRequested = 1; }
@@ -163,6 +164,33 @@ ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options
     return state;
 }
 
+// [SECTION] Input: GLFW's key and character callbacks queue, each frame takes its share (app/input_queue.h).
+
+InputQueue& queueOf(GLFWwindow* window) { return *static_cast<InputQueue*>(glfwGetWindowUserPointer(window)); }
+
+void queueKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
+    queueOf(window).push({InputEvent::Kind::Key, key, scancode, action, mods, 0});
+}
+
+void queueCharacter(GLFWwindow* window, unsigned int codepoint) {
+    queueOf(window).push({InputEvent::Kind::Character, 0, 0, 0, 0, codepoint});
+}
+
+// Replaces the key and character callbacks ImGui's backend installed with the queue's; ImGui gets the events
+// from feedQueuedInput, through the same backend functions.
+void queueInput(GLFWwindow* window, InputQueue& queue) {
+    glfwSetWindowUserPointer(window, &queue);
+    glfwSetKeyCallback(window, queueKey);
+    glfwSetCharCallback(window, queueCharacter);
+}
+
+void feedQueuedInput(GLFWwindow* window, InputQueue& queue) {
+    for (const InputEvent& event : queue.takeFrame()) {
+        if (event.kind == InputEvent::Kind::Character) ImGui_ImplGlfw_CharCallback(window, event.codepoint);
+        else ImGui_ImplGlfw_KeyCallback(window, event.key, event.scancode, event.action, event.mods);
+    }
+}
+
 // Whether this frame saw the user do anything (so a few more frames follow before idling).
 bool hadInput(const ImGuiIO& io) {
     if (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f || io.MouseWheel != 0.0f || io.InputQueueCharacters.Size > 0) return true;
@@ -196,7 +224,7 @@ void askBeforeClosing(GLFWwindow* window, ui::AppState& state) {
 // Renders until the window closes (or, for a screenshot, kScreenshotFrames frames and writes the PNG; or
 // --quit-after-frames frames).
 int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapRenderer& renderer, float scale,
-             const GuiOptions& options, Autosaver* autosaver) {
+             const GuiOptions& options, Autosaver* autosaver, InputQueue& input) {
     const std::optional<std::filesystem::path>& screenshot = options.screenshot;
     int busyFrames = kFramesAfterInput;
     std::string title;
@@ -206,7 +234,7 @@ int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapR
         // most kFramesPerSecond frames a second.
         if (unattended(options)) {
             glfwPollEvents();
-        } else if (busyFrames > 0 || app.state().autoplay || app.computing()) {
+        } else if (busyFrames > 0 || app.state().autoplay || app.computing() || !input.empty()) {
             waitForFrameSlot(frameStart);
             glfwPollEvents();
         } else {
@@ -214,6 +242,7 @@ int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapR
         }
         frameStart = glfwGetTime();
         busyFrames = std::max(0, busyFrames - 1);
+        feedQueuedInput(window, input);
         coverTexts(fonts, app.state());
         const PixelSize pixels = renderFrame(window, screenshot.has_value(), [&] {
             if (hadInput(ImGui::GetIO())) busyFrames = kFramesAfterInput;
@@ -253,6 +282,7 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
     glfwSetErrorCallback(recordGlfwError);
     std::signal(SIGINT, requestStop);
     std::signal(SIGTERM, requestStop);
+    std::signal(SIGHUP, requestStop);  // the session's terminal or display went away
     if (!glfwInit()) {
         std::cerr << "attnviz: cannot open a window (" << (lastGlfwError.empty() ? "no display" : lastGlfwError)
                   << "). `attnviz export` and `attnviz dump` work without a display.\n";
@@ -289,6 +319,8 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
     scale = std::clamp(scale, 1.0f, 4.0f);
     styleForProjector(scale);
     ImGui_ImplGlfw_InitForOpenGL(window, true);
+    InputQueue input;
+    queueInput(window, input);
     ImGui_ImplOpenGL3_Init("#version 330 core");
     int status = 0;
     {
@@ -297,9 +329,9 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
         ui::App app(initialState(spec, options, *plan, saved, session));
         app.state().session.restoreOffer = crashed;
         if (screenshot) app.waitForRun();
-        status = mainLoop(window, app, fonts, *renderer, scale, options, autosaver ? &*autosaver : nullptr);
+        status = mainLoop(window, app, fonts, *renderer, scale, options, autosaver ? &*autosaver : nullptr, input);
         if (stateDir) saveOnExit(window, app, *stateDir);
-        if (autosaver) autosaver->finish(app.state());
+        if (autosaver) autosaver->finish(app.state(), stopRequested != 0 ? Autosaver::Ending::Signal : Autosaver::Ending::Window);
     }
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_map>
 #include <utility>
 
 namespace attnviz::core {
@@ -115,6 +116,18 @@ std::vector<std::string> tokenize(std::string_view sentence, const TokenizeOptio
     const std::size_t contentTokens = tokens.size() - (options.prependCls ? 1 : 0);
     if (contentTokens == 0) throw InputError("The sentence is empty: type at least one word.");
     return tokens;
+}
+
+std::vector<std::vector<int>> batchVocabularyIds(const std::vector<std::vector<std::string>>& tokens) {
+    std::unordered_map<std::string, int> vocabulary;
+    std::vector<std::vector<int>> ids;
+    for (const std::vector<std::string>& sentence : tokens) {
+        std::vector<int>& row = ids.emplace_back();
+        for (const std::string& token : sentence) {
+            row.push_back(vocabulary.emplace(token, static_cast<int>(vocabulary.size())).first->second);
+        }
+    }
+    return ids;
 }
 
 }  // namespace attnviz::core

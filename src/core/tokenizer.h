@@ -36,6 +36,11 @@ struct TokenizeOptions {
 
 std::vector<std::string> tokenize(std::string_view sentence, const TokenizeOptions& options = {});
 
+// The ids of a batch's tokens in the vocabulary the batch itself makes: each distinct token gets the next id
+// when first seen ("the cat saw the cat" → 0 1 2 0 1), so the same word always has the same id, as it has the
+// same row of E. The seeded layer shows these where a trained model shows its vocabulary's ids.
+std::vector<std::vector<int>> batchVocabularyIds(const std::vector<std::vector<std::string>>& tokens);
+
 // The byte offset of the first invalid UTF-8 sequence, or npos when `text` is valid UTF-8.
 std::size_t findInvalidUtf8(std::string_view text);
 

@@ -59,3 +59,10 @@ TEST_CASE("decodeUtf8 gives code points and U+FFFD for bad bytes") {
     CHECK(decodeUtf8("aé😀") == std::vector<char32_t>{U'a', U'é', U'😀'});
     CHECK(decodeUtf8("a\xFF") == std::vector<char32_t>{U'a', U'\uFFFD'});
 }
+
+TEST_CASE("batch vocabulary ids: the same token has the same id across positions and sentences") {
+    const std::vector<std::vector<std::string>> tokens{{"the", "cat", "saw", "the", "cat"}, {"a", "cat"}};
+    const std::vector<std::vector<int>> ids = attnviz::core::batchVocabularyIds(tokens);
+    CHECK(ids == std::vector<std::vector<int>>{{0, 1, 2, 0, 1}, {3, 1}});
+    CHECK(attnviz::core::batchVocabularyIds({{"The", "the"}}) == std::vector<std::vector<int>>{{0, 1}});  // case kept
+}

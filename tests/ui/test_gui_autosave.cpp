@@ -91,6 +91,33 @@ TEST_CASE("autosave at exit: kept (written now) for unsaved changes, removed aft
     CHECK_FALSE(fs::exists(autosave.sessionFile()));
 }
 
+TEST_CASE("autosave at a signal's exit: written and marked as a normal end, which a crash's files are not") {
+    const ScratchDir dir("autosave-signal");
+    {
+        app::Autosaver autosave(dir.path(), false);
+        autosave.finish(changedState(5), app::Autosaver::Ending::Signal);  // SIGTERM at logout
+        CHECK(fs::exists(autosave.endedFile()));
+    }
+    std::optional<ui::RestoreOffer> offer = app::findAutosave(dir.path());
+    REQUIRE(offer);
+    CHECK(offer->endedBySignal);
+
+    app::Autosaver next(dir.path(), true);
+    ui::AppState answered;  // restored (or discarded): the dead instance's files go, its mark with them
+    next.tick(answered, 0.0);
+    CHECK_FALSE(app::findAutosave(dir.path()));
+    CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()) <= 1);  // at most our lock
+
+    {
+        app::Autosaver crashing(dir.path(), false, "crash");
+        crashing.tick(changedState(6), 0.0);
+        // Dies without finish(): the destructor only releases the lock, as the kernel would.
+    }
+    offer = app::findAutosave(dir.path());
+    REQUIRE(offer);
+    CHECK_FALSE(offer->endedBySignal);
+}
+
 TEST_CASE("autosave: a session the file format refuses is reported, not written") {
     const ScratchDir dir("autosave-bad");
     app::Autosaver autosave(dir.path(), false);

@@ -398,6 +398,25 @@ TEST_CASE("an autosave left by a crash is offered, and Restore brings it back as
     CHECK(app.state().status == "Restored the unsaved session from Tue 14:32.");
 }
 
+TEST_CASE("an autosave left by a logout (a signal) is restored without asking, and the status line says so") {
+    const ScratchDir dir("session-restore-signal");
+    io::Session ended = ui::sessionOf(tinyState());
+    ended.heads = 4;
+    io::saveSession(dir.path() / "autosave.json", ended);
+    ImGuiHarness ui;
+    ui::AppState state = tinyState();
+    state.session.restoreOffer = ui::RestoreOffer{dir.path() / "autosave.json", {}, "Tue 14:32", true};
+    ui::App app(state);
+    ui.frame(app);
+    CHECK_FALSE(windowShown("###restore session"));
+    ui.frame(app);
+    CHECK_FALSE(windowShown("###restore session"));
+    CHECK_FALSE(app.state().session.restoreOffer);
+    CHECK(app.state().spec.attention.heads == 4);
+    CHECK(app.state().session.modified);
+    CHECK(app.state().status == "Restored the unsaved changes of Tue 14:32, when attnviz was closed by logout or shutdown.");
+}
+
 }  // namespace attnviz::test
 
 namespace attnviz::test {

@@ -163,13 +163,16 @@ void tokensView(ViewContext& ctx, Box box) {
     ImFont* small = font(ctx.fonts.small);
     const float pad = std::round(10.0f * ctx.scale), gap = std::round(10.0f * ctx.scale);
     ImVec2 at = box.min;
+    // The row of E each token takes: a trained model's vocabulary id, or for the seeded layer the id in the
+    // vocabulary this batch makes (the same word, the same id: "the" is 0 wherever it stands).
+    const std::vector<std::vector<int>> vocabularyIds = ctx.run.tokenIds.empty() ? core::batchVocabularyIds(ctx.run.tokens) : ctx.run.tokenIds;
     for (int b = 0; b < ctx.run.trace.batch; ++b) {
         const auto& tokens = ctx.run.tokens[static_cast<std::size_t>(b)];
         if (ctx.run.trace.batch > 1) {
             text(font(ctx.fonts.bold), at, kText, "sentence " + std::to_string(b));
             at.y += ImGui::GetFontSize() + 4.0f;
         }
-        const auto& ids = ctx.run.tokenIds;  // trained models: the vocabulary id, the row of E a piece takes
+        const auto& ids = vocabularyIds;
         const bool withIds = b < static_cast<int>(ids.size());
         const float h = large->FontSize + small->FontSize * (withIds ? 2.0f : 1.0f) + 2.0f * pad;
         for (int i = 0; i < ctx.run.trace.keyLength; ++i) {
@@ -198,7 +201,10 @@ void tokensView(ViewContext& ctx, Box box) {
     }
     const std::string summary = "l = " + std::to_string(ctx.run.trace.keyLength) + " tokens, b = " + std::to_string(ctx.run.trace.batch) +
                                 (ctx.run.trace.batch == 1 ? " sentence" : " sentences") +
-                                ". From here on, every matrix has one row per token.";
+                                ". From here on, every matrix has one row per token. id: the token's row of the embedding table E (" +
+                                (ctx.run.tokenIds.empty() ? std::string("this batch's own vocabulary, in order of first appearance")
+                                                          : std::string("the model's vocabulary")) +
+                                "); pos: its place in the sentence.";
     text(font(ctx.fonts.regular), at, kText, summary, box.max.x);
 }
 

@@ -256,7 +256,7 @@ void SessionController::useBundledModel(AppState& state) {
     }
 }
 
-void SessionController::restore(AppState& state) {
+bool SessionController::restore(AppState& state) {
     const RestoreOffer offer = std::move(*state.session.restoreOffer);
     state.session.restoreOffer.reset();
     io::Session baseline = state.session.saved;  // untitled: what the app started with
@@ -269,11 +269,12 @@ void SessionController::restore(AppState& state) {
         applyOpenedSession(io::openSession(offer.autosave), offer.source, state);
     } catch (const io::FileError& e) {
         fail("Could not restore the session", e.what());
-        return;
+        return false;
     }
     state.session.saved = std::move(baseline);
     history_.reset(state);
     state.status = "Restored the unsaved session from " + offer.when + ".";
+    return true;
 }
 
 void SessionController::fail(std::string title, std::string message) {
@@ -373,6 +374,11 @@ void SessionController::errorDialog() {
 
 void SessionController::restoreDialog(AppState& state) {
     if (!state.session.restoreOffer) return;
+    if (state.session.restoreOffer->endedBySignal) {  // logout or shutdown ended it: a normal end, nothing to ask
+        const std::string when = state.session.restoreOffer->when;
+        if (restore(state)) state.status = "Restored the unsaved changes of " + when + ", when attnviz was closed by logout or shutdown.";
+        return;
+    }
     openOnce(kRestorePopup);
     centreNextWindow();
     if (!ImGui::BeginPopupModal((std::string("Restore unsaved session?") + kRestorePopup).c_str(), nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;

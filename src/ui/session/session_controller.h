@@ -51,7 +51,7 @@ private:
     void loadWeights(const std::filesystem::path& path, AppState& state);
     void openModel(const std::filesystem::path& folder, AppState& state);
     void useBundledModel(AppState& state);
-    void restore(AppState& state);
+    bool restore(AppState& state);  // false (and an error shown) when the autosave could not be read
     void fail(std::string title, std::string message);
 
     void pollPicker(AppState& state);

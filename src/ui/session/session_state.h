@@ -49,6 +49,7 @@ struct RestoreOffer {
     std::filesystem::path autosave;  // the io::Session file to restore
     std::filesystem::path source;    // the session file it was editing; empty: untitled
     std::string when;                // "Tue 14:32", for the question
+    bool endedBySignal = false;      // the last run was ended by logout or shutdown, not a crash: restore, don't ask
 };
 
 struct SessionState {
