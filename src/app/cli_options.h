@@ -85,6 +85,7 @@ struct ExportOptions {
     int scale = 2;                 // 1–4
     std::string background = "light";  // light|dark|transparent
     std::string colormap;          // empty: the stage's default
+    std::string probabilityRange = "map";  // map|row|fixed: the colour range of attention weights
     int cellSize = 0;              // base pixels per cell; 0 = chosen per figure
     bool cellValues = true;        // print values inside cells big enough to hold them
     bool force = false;

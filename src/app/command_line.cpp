@@ -27,6 +27,8 @@ void addExportCommand(CLI::App& cli, CommandLine& line) {
     command->add_option("--scale", e.scale, "Pixel scale 1-4")->capture_default_str();
     command->add_option("--background", e.background, "light | dark | transparent")->capture_default_str();
     command->add_option("--colormap", e.colormap, "viridis | cividis | magma | coolwarm | rdbu (default: per matrix)");
+    command->add_option("--probability-range", e.probabilityRange,
+                        "Colour range of attention weights: map (0 to the map's max) | row (each row / its max) | fixed (0 to 1)");
     command->add_option("--cell-size", e.cellSize, "Base pixels per cell (0: chosen per figure)")->capture_default_str();
     command->add_flag("!--no-values", e.cellValues, "Leave values out of the cells");
     command->add_flag("-f,--force", e.force, "Overwrite existing files");

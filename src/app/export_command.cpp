@@ -28,6 +28,7 @@ exporting::ExportRequest toRequest(const ExportOptions& options) {
     request.style.scale = exporting::checkScale(options.scale);
     request.style.background = exporting::parseBackground(options.background);
     request.style.colormap = exporting::parseColormap(options.colormap);
+    request.style.probabilityScale = exporting::parseProbabilityScale(options.probabilityRange);
     if (options.cellSize != 0 && (options.cellSize < exporting::kMinCellSize || options.cellSize > exporting::kMaxCellSize)) {
         throw exporting::ExportError("--cell-size must be 0 (automatic) or " + std::to_string(exporting::kMinCellSize) +
                                      " to " + std::to_string(exporting::kMaxCellSize) + " pixels (got " +

@@ -16,6 +16,7 @@ exporting::ExportRequest toExportRequest(const ui::ExportRequest& wanted) {
     if (!wanted.allStages) request.stage = wanted.stage;
     request.head = wanted.head;
     request.kind = exporting::FigureKind::Stage;
+    request.style.probabilityScale = wanted.probabilityScale;
     return request;
 }
 

@@ -70,6 +70,7 @@ void readStage(const json& object, core::StageId& stage) {
 json viewJson(const ui::AppState& s) {
     return {{"stage", core::stage(s.stage).key}, {"head", s.head}, {"allHeads", s.allHeads},
             {"projection", nameOf(s.projection, kProjections)}, {"sequential", colormap::name(s.sequential)},
+            {"probabilityScale", colormap::name(s.probabilityScale)},
             {"diverging", colormap::name(s.diverging)}, {"showValues", s.showValues}, {"showControls", s.showControls},
             {"showSidePanel", s.showSidePanel}, {"secondsPerStage", s.secondsPerStage}, {"exportDirectory", s.exportDirectory}};
 }
@@ -81,6 +82,9 @@ void readView(const json& v, ui::AppState& s) {
     readEnum(v, "projection", s.projection, kProjections);
     readColormap(v, "sequential", s.sequential);
     readColormap(v, "diverging", s.diverging);
+    std::string scale;
+    read(v, "probabilityScale", scale);
+    if (const auto found = colormap::findProbabilityScale(scale)) s.probabilityScale = *found;
     read(v, "showValues", s.showValues);
     read(v, "showControls", s.showControls);
     read(v, "showSidePanel", s.showSidePanel);
@@ -246,6 +250,7 @@ void restoreView(const SavedSession& saved, ui::AppState& state) {
     state.projection = from.projection;
     state.sequential = from.sequential;
     state.diverging = from.diverging;
+    state.probabilityScale = from.probabilityScale;
     state.showValues = from.showValues;
     // The side panels are not restored: hidden for one lecture, they would greet the next start stripped down with
     // nothing saying how to get them back.

@@ -90,4 +90,54 @@ Range rangeFromExtremes(float lo, float hi, float maxAbs, RangeKind kind) {
     return {lo, hi};
 }
 
+std::string_view name(ProbabilityScale scale) {
+    switch (scale) {
+        case ProbabilityScale::MapMax: return "map";
+        case ProbabilityScale::RowMax: return "row";
+        case ProbabilityScale::Fixed: return "fixed";
+    }
+    return "map";
+}
+
+std::optional<ProbabilityScale> findProbabilityScale(std::string_view wanted) {
+    for (ProbabilityScale scale : {ProbabilityScale::MapMax, ProbabilityScale::RowMax, ProbabilityScale::Fixed}) {
+        if (name(scale) == wanted) return scale;
+    }
+    return std::nullopt;
+}
+
+std::string_view describe(ProbabilityScale scale) {
+    switch (scale) {
+        case ProbabilityScale::MapMax: return "0 \u2026 max of this map";
+        case ProbabilityScale::RowMax: return "each row \u00F7 its max";
+        case ProbabilityScale::Fixed: return "fixed 0 \u2026 1";
+    }
+    return "";
+}
+
+Range probabilityRange(std::span<const float> values, ProbabilityScale scale) {
+    if (scale != ProbabilityScale::MapMax) return {0.0f, 1.0f};
+    float largest = 0.0f;
+    for (float v : values) {
+        if (std::isfinite(v)) largest = std::max(largest, v);
+    }
+    return {0.0f, std::max(largest, 1e-6f)};
+}
+
+std::vector<float> rowNormalised(std::span<const float> values, int rows, int cols) {
+    std::vector<float> out(values.begin(), values.end());
+    for (int r = 0; r < rows; ++r) {
+        const std::span<float> row(out.data() + static_cast<std::size_t>(r) * cols, static_cast<std::size_t>(cols));
+        float largest = 0.0f;
+        for (float v : row) {
+            if (std::isfinite(v)) largest = std::max(largest, v);
+        }
+        if (largest <= 0.0f) continue;
+        for (float& v : row) {
+            if (std::isfinite(v)) v /= largest;
+        }
+    }
+    return out;
+}
+
 }  // namespace attnviz::colormap

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace attnviz::colormap {
 
@@ -57,5 +58,23 @@ enum class RangeKind { Probability, Symmetric, MinMax };
 Range computeRange(std::span<const float> values, RangeKind kind);
 // The same from the finite values' extremes (lo > hi when there is no finite value), for values summarised elsewhere.
 Range rangeFromExtremes(float lo, float hi, float maxAbs, RangeKind kind);
+
+// [SECTION] Probabilities: which range their colors span. Attention weights of a diffuse head stay below 0.3,
+// so on a fixed 0 … 1 scale every cell is the same dark color; following the data shows the structure.
+enum class ProbabilityScale {
+    MapMax,  // 0 … the largest weight of the map shown (default: cells stay comparable across the map)
+    RowMax,  // each row on its own 0 … its largest weight: where every query looks most, however diffuse
+    Fixed,   // 0 … 1: comparable across maps, heads and models
+};
+std::string_view name(ProbabilityScale scale);  // "map", "row", "fixed" (the command line's and the session's words)
+std::optional<ProbabilityScale> findProbabilityScale(std::string_view name);
+// What the colorbar says about the scale: "0 … max of this map", "each row ÷ its max", "fixed 0 … 1".
+std::string_view describe(ProbabilityScale scale);
+// The range a probability map is colored on: [0, largest finite value] for MapMax (at least a tiny positive
+// span, so an all-zero map stays at the bottom color), [0, 1] otherwise (RowMax colors rowNormalised values).
+Range probabilityRange(std::span<const float> values, ProbabilityScale scale);
+// rows × cols values with each row divided by its largest finite value (rows whose largest is not positive, e.g.
+// fully masked, are left as they are); NaN and ±∞ stay what they are.
+std::vector<float> rowNormalised(std::span<const float> values, int rows, int cols);
 
 }  // namespace attnviz::colormap

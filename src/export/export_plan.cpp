@@ -230,6 +230,11 @@ std::optional<colormap::Colormap> parseColormap(std::string_view text) {
     throw ExportError("unknown --colormap '" + std::string(text) + "'; use one of " + joined(names) + ".");
 }
 
+colormap::ProbabilityScale parseProbabilityScale(std::string_view text) {
+    if (const auto scale = colormap::findProbabilityScale(text)) return *scale;
+    throw ExportError("unknown --probability-range '" + std::string(text) + "'; use one of map, row, fixed.");
+}
+
 int checkScale(int scale) {
     if (scale >= kMinScale && scale <= kMaxScale) return scale;
     throw ExportError("--scale " + std::to_string(scale) + " is out of range; use " + std::to_string(kMinScale) + "-" +

@@ -40,6 +40,7 @@ std::optional<core::TensorId> parseMatrix(std::string_view text);       // "" â†
 FigureKind parseKind(std::string_view text);
 Background parseBackground(std::string_view text);
 std::optional<colormap::Colormap> parseColormap(std::string_view text);  // "" â†’ nullopt (each matrix's own)
+colormap::ProbabilityScale parseProbabilityScale(std::string_view text);  // map | row | fixed
 int checkScale(int scale);
 
 struct PlannedFigure {

@@ -41,6 +41,7 @@ struct FigureStyle {
     Background background = Background::Light;
     std::optional<colormap::Colormap> colormap;  // override for every heatmap (the mask keeps its own look)
     bool cellValues = true;                      // print values in cells big enough to hold them
+    colormap::ProbabilityScale probabilityScale = colormap::ProbabilityScale::MapMax;  // attention weights' range, as on screen
 };
 
 // A heatmap in the finished image, for tests and for anyone who wants to point at a cell.

@@ -90,7 +90,8 @@ colormap::Rgb8 MatrixPanel::cellColor(int row, int col) const {
         return colormap::kMaskedColor;
     }
     if (content_.isMaskMatrix) return kKeptColor;
-    return colormap::sample(content_.map, content_.values(row, col), content_.range.lo, content_.range.hi);
+    const core::Matrix& colors = content_.colorValues.size() != 0 ? content_.colorValues : content_.values;
+    return colormap::sample(content_.map, colors(row, col), content_.range.lo, content_.range.hi);
 }
 
 std::string MatrixPanel::cellText(int row, int col) const {

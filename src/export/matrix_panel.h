@@ -52,6 +52,7 @@ struct PanelContent {
     PanelAxis cols;
     colormap::Colormap map = colormap::Colormap::Viridis;
     colormap::Range range;
+    core::Matrix colorValues;           // what the colors show when not `values` ("row max": each row ÷ its max); empty: values
     std::optional<int> head;            // a one-head matrix: stripe in that head's color
     std::optional<int> outlinedBlock;   // a column block (cols.headBlock wide) outlined in its head's color
 };

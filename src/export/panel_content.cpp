@@ -141,6 +141,25 @@ void appendRangeValues(std::vector<float>& out, const core::Matrix& values, cons
     }
 }
 
+// The values of a matrix row after row (Eigen stores column after column).
+std::vector<float> rowMajor(const core::Matrix& values) {
+    std::vector<float> out;
+    out.reserve(static_cast<std::size_t>(values.size()));
+    for (Eigen::Index r = 0; r < values.rows(); ++r) {
+        for (Eigen::Index c = 0; c < values.cols(); ++c) out.push_back(values(r, c));
+    }
+    return out;
+}
+
+// The range the window colors a tensor on (ui SummaryCache): its finite extremes over every sentence and head,
+// so a head's figure matches the screen and heads exported one by one share a scale. Masked scores take the
+// scaled scores' range (the fill value would squash every real score into the middle).
+colormap::Range screenRange(const core::ModelRun& run, TensorId id, colormap::Colormap map) {
+    const TensorId scaleOf = id == TensorId::MaskedScores ? TensorId::ScaledScores : id;
+    const core::ValueStats stats = core::valueStats(run.trace, scaleOf);
+    return colormap::rangeFromExtremes(stats.lo, stats.hi, stats.maxAbs, rangeKind(id, map));
+}
+
 std::string maskedLegend(TensorId id, const core::Trace& trace) {
     if (id == TensorId::Mask) return "0: masked";
     if (id == TensorId::MaskedScores) return "masked (mask = 0): set to " + std::string(fillText(trace.fill));
@@ -167,6 +186,7 @@ colormap::Range sharedRange(const core::ModelRun& run, const std::vector<MatrixR
         appendRangeValues(values, matrix, maskedCells(run, request.tensor, batch, matrix), request.tensor);
     }
     const TensorId first = requests.front().tensor;
+    if (first == TensorId::AttentionWeights) return colormap::probabilityRange(values, style.probabilityScale);
     return colormap::computeRange(values, rangeKind(first, chosenColormap(first, style)));
 }
 
@@ -187,13 +207,23 @@ PanelContent panelContent(const core::ModelRun& run, const MatrixRequest& reques
     content.maskedLegend = maskedLegend(id, run.trace);
     content.isMaskMatrix = id == TensorId::Mask;
     content.map = chosenColormap(id, style);
+    const bool weights = id == TensorId::AttentionWeights;
+    if (weights && style.probabilityScale == colormap::ProbabilityScale::RowMax) {
+        content.colorValues = content.values;
+        const std::vector<float> rows = colormap::rowNormalised(rowMajor(content.values), static_cast<int>(content.values.rows()),
+                                                                static_cast<int>(content.values.cols()));
+        for (Eigen::Index r = 0; r < content.values.rows(); ++r) {
+            for (Eigen::Index c = 0; c < content.values.cols(); ++c) content.colorValues(r, c) = rows[static_cast<std::size_t>(r * content.values.cols() + c)];
+        }
+    }
     if (range) {
         content.range = *range;
+    } else if (weights) {
+        content.range = colormap::probabilityRange(rowMajor(content.values), style.probabilityScale);
     } else {
-        std::vector<float> values;
-        appendRangeValues(values, content.values, content.masked, id);
-        content.range = colormap::computeRange(values, rangeKind(id, content.map));
+        content.range = screenRange(run, id, content.map);
     }
+    if (weights && withCaptions) content.captions.push_back("colours: " + std::string(colormap::describe(style.probabilityScale)));
     if (isPerHead(id)) content.head = request.head;
     return content;
 }

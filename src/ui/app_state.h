@@ -51,6 +51,7 @@ struct ExportRequest {
     std::string directory;       // where the files go
     colormap::Colormap sequential = colormap::Colormap::Viridis;
     colormap::Colormap diverging = colormap::Colormap::Coolwarm;
+    colormap::ProbabilityScale probabilityScale = colormap::ProbabilityScale::MapMax;  // as on screen
 };
 // Returns one line for the status bar ("Wrote 11 figures to …" or what went wrong).
 using ExportHook = std::function<std::string(const core::ModelRun&, const ExportRequest&)>;
@@ -67,7 +68,8 @@ struct AppState {
     bool modelView = false;                         // centre: a trained model's every layer × head (BertViz)
     bool hideSpecialTokens = false;                 // model view: [CLS]/[SEP] (GPT-2: first token) left out
     Projection projection = Projection::Query;      // stage 2: which of Q, K, V
-    colormap::Colormap sequential = colormap::Colormap::Viridis;  // probabilities, fixed [0, 1]
+    colormap::Colormap sequential = colormap::Colormap::Viridis;  // probabilities
+    colormap::ProbabilityScale probabilityScale = colormap::ProbabilityScale::MapMax;  // their colors' range
     colormap::Colormap diverging = colormap::Colormap::Coolwarm;  // signed values, ±max|x|
     bool showValues = true;                         // numbers inside cells that are big enough
     bool showControls = true;                       // left panel

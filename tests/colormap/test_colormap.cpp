@@ -58,3 +58,27 @@ TEST_CASE("colormaps are found by name, and every table has 256 entries") {
     CHECK(isDiverging(Colormap::Coolwarm));
     CHECK_FALSE(isDiverging(Colormap::Viridis));
 }
+
+TEST_CASE("probability scales: map max spans 0 to the largest finite weight, row max divides each row by its own") {
+    const std::vector<float> weights{0.1f, 0.3f, 0.2f,   // row 0: max 0.3
+                                     0.0f, 0.0f, 0.0f,   // row 1: fully masked, left as it is
+                                     0.25f, std::numeric_limits<float>::quiet_NaN(), 0.05f};
+    const Range map = probabilityRange(weights, ProbabilityScale::MapMax);
+    CHECK(map.lo == 0.0f);
+    CHECK(map.hi == doctest::Approx(0.3f));
+    CHECK(probabilityRange(weights, ProbabilityScale::Fixed).hi == 1.0f);
+    CHECK(probabilityRange(weights, ProbabilityScale::RowMax).hi == 1.0f);
+    CHECK(probabilityRange(std::vector<float>(4, 0.0f), ProbabilityScale::MapMax).hi > 0.0f);  // never a zero span
+
+    const std::vector<float> rows = rowNormalised(weights, 3, 3);
+    CHECK(rows[0] == doctest::Approx(1.0f / 3.0f));
+    CHECK(rows[1] == doctest::Approx(1.0f));
+    CHECK(rows[3] == 0.0f);
+    CHECK(rows[6] == doctest::Approx(1.0f));
+    CHECK(std::isnan(rows[7]));
+    CHECK(rows[8] == doctest::Approx(0.2f));
+
+    CHECK(findProbabilityScale("row") == ProbabilityScale::RowMax);
+    CHECK(name(ProbabilityScale::MapMax) == "map");
+    CHECK_FALSE(findProbabilityScale("rows").has_value());
+}

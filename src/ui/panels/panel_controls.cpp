@@ -220,6 +220,16 @@ void viewControls(AppState& state, const RunStatus& status, float scale) {
     enumCombo("probabilities", state.sequential,
               std::array<std::pair<Colormap, const char*>, 3>{{{Colormap::Viridis, "viridis"}, {Colormap::Cividis, "cividis"}, {Colormap::Magma, "magma"}}},
               width);
+    using colormap::ProbabilityScale;
+    enumCombo("colour range", state.probabilityScale,
+              std::array<std::pair<ProbabilityScale, const char*>, 3>{{{ProbabilityScale::MapMax, "0 … map max"},
+                                                                       {ProbabilityScale::RowMax, "row max"},
+                                                                       {ProbabilityScale::Fixed, "fixed 0 … 1"}}},
+              width);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Which range the probabilities' colours span:\n0 … map max: the largest weight of each map is the brightest colour;\n"
+                          "row max: each row on its own, so every query's favourite key is bright;\nfixed 0 … 1: comparable across maps and models.");
+    }
     enumCombo("signed values", state.diverging,
               std::array<std::pair<Colormap, const char*>, 2>{{{Colormap::Coolwarm, "coolwarm"}, {Colormap::RdBu, "RdBu"}}}, width);
     ImGui::Checkbox("numbers in cells", &state.showValues);

@@ -38,7 +38,7 @@ void exportDialog(AppState& state, const RunStatus& status) {
     ImGui::InputText("folder", &state.exportDirectory);
     if (ImGui::Button("Export") && status.run != nullptr) {
         const ExportRequest request{state.exportAllStages, state.stage, state.head, state.batch, state.exportDirectory,
-                                    state.sequential, state.diverging};
+                                    state.sequential, state.diverging, state.probabilityScale};
         state.status = state.exportPng(*status.run, request);
         ImGui::CloseCurrentPopup();
     }

@@ -84,7 +84,8 @@ Measure measure(const ViewContext& ctx, const Fitted& f, const HeatmapOptions& o
     if (o.rowLabels) m.rowLabels = widestLabel(ctx, f.rowAxis, f.rows) + 2.0f * pad;
     if (o.headBlocks && f.blockRows > 0) m.rowBand = m.smallLine * 0.6f;
     const float tickWidth = textWidth(smallFont(ctx), m.smallLine, "-0.000");
-    const float legendWidth = m.smallLine + 4.0f + textWidth(smallFont(ctx), m.smallLine, "masked");
+    float legendWidth = m.smallLine + 4.0f + textWidth(smallFont(ctx), m.smallLine, "masked");
+    if (f.info.probability) legendWidth = std::max(legendWidth, textWidth(smallFont(ctx), m.smallLine, "fixed 0 … 1"));  // rangeNote
     if (o.colorbar == ColorbarSide::Right) m.colorbarRight = 3.0f * pad + std::max(12.0f * ctx.scale + tickWidth, legendWidth);
     if (o.colorbar == ColorbarSide::Below) m.colorbarBelow = pad * 2.0f + 10.0f * ctx.scale + m.smallLine;
     if (o.rowSums) m.sums = textWidth(smallFont(ctx), m.smallLine, "Σ 0.000") + 2.0f * pad;
@@ -97,10 +98,30 @@ colormap::Colormap colormapFor(const ViewContext& ctx, const MatrixInfo& info) {
     return info.probability ? ctx.state.sequential : ctx.state.diverging;
 }
 
-ValueSummary summaryFor(ViewContext& ctx, const MatrixRef& ref, const HeatmapOptions& o) {
+// Probabilities other than the mask's 0/1 follow AppState::probabilityScale.
+bool followsProbabilityScale(const MatrixRef& ref, const MatrixInfo& info) {
+    return info.probability && !(ref.source == MatrixSource::Trace && ref.tensor == core::TensorId::Mask);
+}
+
+bool rowNormalisedColors(const ViewContext& ctx, const MatrixRef& ref, const MatrixInfo& info) {
+    return followsProbabilityScale(ref, info) && ctx.state.probabilityScale == colormap::ProbabilityScale::RowMax;
+}
+
+ValueSummary summaryFor(ViewContext& ctx, const MatrixRef& ref, const MatrixInfo& info, const HeatmapOptions& o) {
     ValueSummary s = ctx.summaries.get(ctx.run, rangeTensor(ref));
+    if (followsProbabilityScale(ref, info)) {
+        s.range = colormap::probabilityRange(matrixSlice(ctx.run, ref, ctx.state.batch).values, ctx.state.probabilityScale);
+    }
     if (o.range) s.range = *o.range;
     return s;
+}
+
+// What the texture holds: the values, or for "row max" each row divided by its largest value (drawn on 0 … 1).
+render::MatrixSlice colorSlice(const ViewContext& ctx, const MatrixRef& ref, bool rowNormalised) {
+    render::MatrixSlice slice = matrixSlice(ctx.run, ref, ctx.state.batch);
+    if (!rowNormalised) return slice;
+    auto normalised = std::make_shared<std::vector<float>>(colormap::rowNormalised(slice.values, slice.rows, slice.cols));
+    return {*normalised, slice.rows, slice.cols, normalised};
 }
 
 // The mask texture that goes with a matrix whose masked cells should be hatched.
@@ -182,12 +203,13 @@ void drawValues(const ViewContext& ctx, ImDrawList& list, const Grid& g, const M
     const float size = smallSize(ctx);
     if (!ctx.state.showValues || g.ch < size + 1.0f || g.cw < textWidth(small, size, "-0.00") + 4.0f) return;
     const render::MatrixSlice values = matrixSlice(ctx.run, ref, ctx.state.batch);
+    const render::MatrixSlice colors = colorSlice(ctx, ref, rowNormalisedColors(ctx, ref, f.info));
     for (int r = 0; r < f.rows; ++r) {
         for (int c = 0; c < f.cols; ++c) {
             const auto [sr, sc] = displayed(r, c, transposed);
             const float v = valueAt(values, sr, sc);
             const bool masked = cellMasked(ctx, mask, sr, sc);
-            const colormap::Rgb8 bg = masked ? colormap::kMaskedColor : colormap::sample(map, v, s.range.lo, s.range.hi);
+            const colormap::Rgb8 bg = masked ? colormap::kMaskedColor : colormap::sample(map, valueAt(colors, sr, sc), s.range.lo, s.range.hi);
             const std::string text = formatCell(v);
             const float w = textWidth(small, size, text);
             const ImVec2 at{g.min.x + (c + 0.5f) * g.cw - w / 2.0f, g.min.y + (r + 0.5f) * g.ch - size / 2.0f};
@@ -300,6 +322,17 @@ struct LegendItem {
     colormap::Rgb8 color;
 };
 
+// The colorbar's word on its range, under it: which probability scale is on (empty for other matrices).
+std::string rangeNote(const ViewContext& ctx, bool probabilityScaled) {
+    if (!probabilityScaled) return {};
+    switch (ctx.state.probabilityScale) {
+        case colormap::ProbabilityScale::MapMax: return "0 … map max";
+        case colormap::ProbabilityScale::RowMax: return "÷ row max";
+        case colormap::ProbabilityScale::Fixed: return "fixed 0 … 1";
+    }
+    return {};
+}
+
 std::vector<LegendItem> legendItems(bool masked, const ValueSummary& s) {
     std::vector<LegendItem> items;
     if (masked) items.push_back({"masked", true, colormap::kMaskedColor});
@@ -308,11 +341,16 @@ std::vector<LegendItem> legendItems(bool masked, const ValueSummary& s) {
     return items;
 }
 
-void colorbarTooltip(const ValueSummary& s, colormap::Colormap map, bool probability, bool masked) {
+void colorbarTooltip(const ViewContext& ctx, const ValueSummary& s, colormap::Colormap map, bool probability, bool masked) {
     ImGui::BeginTooltip();
     ImGui::Text("Colormap %s", std::string(colormap::name(map)).c_str());
     if (probability) {
-        ImGui::TextUnformatted("Probabilities: fixed range 0 … 1.");
+        switch (ctx.state.probabilityScale) {
+            case colormap::ProbabilityScale::MapMax: ImGui::Text("Probabilities: 0 … %s, the largest weight of this map.", formatValue(s.range.hi).c_str()); break;
+            case colormap::ProbabilityScale::RowMax: ImGui::TextUnformatted("Probabilities: each row divided by its largest weight, so 1 is every query's favourite key."); break;
+            case colormap::ProbabilityScale::Fixed: ImGui::TextUnformatted("Probabilities: fixed range 0 … 1."); break;
+        }
+        ImGui::TextUnformatted("View ▸ colour range in the left panel changes this.");
     } else {
         ImGui::Text("Signed values: symmetric range ±%s (largest |x| over all heads), 0 in the middle.", formatValue(s.range.hi).c_str());
     }
@@ -337,11 +375,12 @@ void drawColorbar(ViewContext& ctx, ImDrawList& list, const Grid& g, const Measu
                   const ValueSummary& s, colormap::Colormap map, bool probability, bool masked) {
     const auto& table = colormap::table(map);
     const std::vector<LegendItem> items = legendItems(masked, s);
+    const std::string note = rangeNote(ctx, probability && !o.range);
     const float size = smallSize(ctx), pad = 4.0f * ctx.scale;
     const std::vector<float> ticks = colorbarTicks(s.range, colormap::isDiverging(map));
     ImVec2 a, b;
     if (o.colorbar == ColorbarSide::Right) {
-        const float legend = static_cast<float>(items.size()) * (size + 3.0f);
+        const float legend = static_cast<float>(items.size() + (note.empty() ? 0 : 1)) * (size + 3.0f);
         const float height = std::max(g.max.y - g.min.y - legend, 3.0f * size);
         a = {g.max.x + m.sums + 2.0f * pad, g.min.y};
         b = {a.x + 12.0f * ctx.scale, a.y + height};
@@ -356,6 +395,10 @@ void drawColorbar(ViewContext& ctx, ImDrawList& list, const Grid& g, const Measu
             list.AddText(smallFont(ctx), size, {b.x + 5.0f, ty}, kTextColor, formatValue(ticks[t]).c_str());
         }
         drawLegend(ctx, list, items, {a.x, b.y + 4.0f});
+        if (!note.empty()) {
+            const float noteY = b.y + 4.0f + static_cast<float>(items.size()) * (size + 3.0f);
+            list.AddText(smallFont(ctx), size, {a.x, noteY}, kDimText, note.c_str());
+        }
     } else {
         a = {g.min.x, g.max.y + pad};
         b = {g.max.x, a.y + 10.0f * ctx.scale};
@@ -370,9 +413,13 @@ void drawColorbar(ViewContext& ctx, ImDrawList& list, const Grid& g, const Measu
             list.AddText(smallFont(ctx), size, {std::clamp(x - w / 2.0f, a.x, b.x - w), b.y + 1.0f}, kTextColor, text.c_str());
         }
         drawLegend(ctx, list, items, {b.x + pad, a.y});
+        if (!note.empty()) {
+            const float legendWidth = items.empty() ? 0.0f : size + 4.0f + textWidth(smallFont(ctx), size, "masked") + pad;
+            list.AddText(smallFont(ctx), size, {b.x + pad + legendWidth, a.y}, kDimText, note.c_str());
+        }
     }
     list.AddRect(a, b, IM_COL32(0, 0, 0, 120));
-    if (ImGui::IsMouseHoveringRect(a, b) && ImGui::IsWindowHovered()) colorbarTooltip(s, map, probability, masked);
+    if (ImGui::IsMouseHoveringRect(a, b) && ImGui::IsWindowHovered()) colorbarTooltip(ctx, s, map, probability, masked);
 }
 
 void tokenTooltip(const ViewContext& ctx, const Grid& g, const Fitted& f, const Measure& m) {
@@ -445,10 +492,11 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
                  (cellsMax.y - cellsMin.y) / static_cast<float>(std::max(1, f.rows))};
     ImDrawList& list = *ImGui::GetWindowDrawList();
     const colormap::Colormap map = colormapFor(ctx, f.info);
-    const ValueSummary s = summaryFor(ctx, ref, o);
+    const ValueSummary s = summaryFor(ctx, ref, f.info, o);
     const render::HeatmapHandle mask = maskFor(ctx, ref);
+    const bool rowNormalised = rowNormalisedColors(ctx, ref, f.info);
     const render::HeatmapHandle values = ctx.renderer.heatmap(
-        textureKey(ref, ctx.state.batch, o.transposed), [&] { return matrixSlice(ctx.run, ref, ctx.state.batch); }, o.transposed);
+        textureKey(ref, ctx.state.batch, o.transposed, false, rowNormalised), [&] { return colorSlice(ctx, ref, rowNormalised); }, o.transposed);
     ctx.renderer.draw(list, values, g.min, g.max, {map, s.range.lo, s.range.hi, mask});
     ctx.drawn.push_back({ref, g.min, g.max, f.rows, f.cols, o.transposed});
 
@@ -467,7 +515,7 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
     if (o.colLabels) drawColumnLabels(ctx, list, g, f, g.min.y - m.band);
     if (o.headBlocks) drawHeadBands(ctx, list, g, f, m);
     if (o.rowSums) drawRowSums(ctx, list, g, ref, f, o.transposed);
-    if (o.colorbar != ColorbarSide::None) drawColorbar(ctx, list, g, m, o, s, map, f.info.probability, static_cast<bool>(mask));
+    if (o.colorbar != ColorbarSide::None) drawColorbar(ctx, list, g, m, o, s, map, followsProbabilityScale(ref, f.info), static_cast<bool>(mask));
     tokenTooltip(ctx, g, f, m);
 
     HeatmapResult result = interact(ctx, ref, g, f, o);

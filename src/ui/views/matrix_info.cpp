@@ -177,11 +177,12 @@ std::string subscript(int number) {
     return higher + kDigits[number % 10];
 }
 
-std::uint64_t textureKey(const MatrixRef& ref, int batch, bool transposed, bool isMask) {
+std::uint64_t textureKey(const MatrixRef& ref, int batch, bool transposed, bool isMask, bool rowNormalised) {
     const auto source = static_cast<std::uint64_t>(ref.source);
     const auto tensor = static_cast<std::uint64_t>(ref.tensor);
     return source | tensor << 4 | static_cast<std::uint64_t>(batch) << 12 | static_cast<std::uint64_t>(ref.head) << 24 |
-           static_cast<std::uint64_t>(transposed) << 48 | static_cast<std::uint64_t>(isMask) << 49;
+           static_cast<std::uint64_t>(transposed) << 48 | static_cast<std::uint64_t>(isMask) << 49 |
+           static_cast<std::uint64_t>(rowNormalised) << 50;
 }
 
 core::TensorId rangeTensor(const MatrixRef& ref) {
