@@ -69,6 +69,7 @@ struct GuiOptions {
                                                        // untouched (startup and memory measurements)
     bool inputsGiven = false;                          // the command line chose the inputs (model, sentence, …)
     bool modelView = false;                            // --model-view: open a trained model's layers × heads
+    bool present = false;                              // --present: start in presentation mode (full screen)
 };
 
 struct DumpOptions {

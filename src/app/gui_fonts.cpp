@@ -81,6 +81,13 @@ GuiFonts::GuiFonts(float pixelSize) : pixelSize_(pixelSize) {
 
 GuiFonts::~GuiFonts() { releaseBorrowedFontData(*ImGui::GetIO().Fonts, borrowed_); }
 
+bool GuiFonts::resize(float pixelSize) {
+    if (pixelSize == pixelSize_) return false;
+    pixelSize_ = pixelSize;
+    build();
+    return true;
+}
+
 bool GuiFonts::cover(const std::vector<std::string>& texts) {
     bool grew = false;
     for (const std::string& text : texts) {

@@ -29,6 +29,10 @@ public:
     // Makes sure every character of `texts` is in the atlas. Returns true when the atlas was rebuilt: the
     // caller must then recreate the backend's font texture before the next ImGui::NewFrame().
     bool cover(const std::vector<std::string>& texts);
+    // Rebuilds the atlas for another body text size (zoom, presentation mode); false when it already is that
+    // size. Like cover(), a rebuild needs the backend's font texture recreated.
+    bool resize(float pixelSize);
+    float pixelSize() const { return pixelSize_; }
 
     const ui::Fonts& fonts() const { return fonts_; }
 

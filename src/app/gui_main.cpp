@@ -156,7 +156,8 @@ ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options
     if (session) ui::applyOpenedSession({*session, spec}, std::filesystem::absolute(*options.session), state);
     if (plan.stage) state.stage = *plan.stage;
     state.modelView = options.modelView && spec.trained != nullptr;
-    if (plan.lesson) ui::openLesson(state, *plan.lesson);  // moves to the lesson's stage, may add sentences
+    if (plan.lesson) ui::openLesson(state, *plan.lesson);
+    state.presenting = options.present;  // moves to the lesson's stage, may add sentences
     if ((saved == std::nullopt && !session) || options.head != 0) state.head = plan.head;
     if (state.exportDirectory.empty()) state.exportDirectory = defaultExportDirectory().string();
     state.exportPng = makeExportHook();
@@ -191,6 +192,58 @@ void feedQueuedInput(GLFWwindow* window, InputQueue& queue) {
     }
 }
 
+// [SECTION] Lecture hall: zoom and presentation mode
+
+// The UI scale this frame: the monitor's content scale × the zoom (× presentation mode's). A change rebuilds the
+// fonts and the style between two frames.
+float followZoom(GuiFonts& fonts, float contentScale, const ui::AppState& state) {
+    const float scale = contentScale * ui::effectiveZoom(state);
+    if (fonts.resize(std::round(kBaseFontSize * scale))) {
+        styleForProjector(scale);
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    return scale;
+}
+
+// Presentation mode fills the monitor the window is on; leaving it puts the window back where it was.
+class FullScreen {
+public:
+    void follow(GLFWwindow* window, bool wanted) {
+        if (wanted == on_) return;
+        on_ = wanted;
+        if (wanted) {
+            glfwGetWindowPos(window, &x_, &y_);
+            glfwGetWindowSize(window, &width_, &height_);
+            GLFWmonitor* monitor = monitorOf(window);
+            const GLFWvidmode* mode = glfwGetVideoMode(monitor);
+            if (mode != nullptr) glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+        } else {
+            glfwSetWindowMonitor(window, nullptr, x_, y_, width_, height_, GLFW_DONT_CARE);
+        }
+    }
+
+private:
+    // The monitor holding the window's centre (the primary one when none does).
+    static GLFWmonitor* monitorOf(GLFWwindow* window) {
+        int x = 0, y = 0, width = 0, height = 0, count = 0;
+        glfwGetWindowPos(window, &x, &y);
+        glfwGetWindowSize(window, &width, &height);
+        GLFWmonitor** monitors = glfwGetMonitors(&count);
+        for (int i = 0; i < count; ++i) {
+            int mx = 0, my = 0;
+            glfwGetMonitorPos(monitors[i], &mx, &my);
+            const GLFWvidmode* mode = glfwGetVideoMode(monitors[i]);
+            const int cx = x + width / 2, cy = y + height / 2;
+            if (mode != nullptr && cx >= mx && cx < mx + mode->width && cy >= my && cy < my + mode->height) return monitors[i];
+        }
+        return glfwGetPrimaryMonitor();
+    }
+
+    bool on_ = false;
+    int x_ = 0, y_ = 0, width_ = 0, height_ = 0;
+};
+
 // Whether this frame saw the user do anything (so a few more frames follow before idling).
 bool hadInput(const ImGuiIO& io) {
     if (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f || io.MouseWheel != 0.0f || io.InputQueueCharacters.Size > 0) return true;
@@ -223,8 +276,9 @@ void askBeforeClosing(GLFWwindow* window, ui::AppState& state) {
 
 // Renders until the window closes (or, for a screenshot, kScreenshotFrames frames and writes the PNG; or
 // --quit-after-frames frames).
-int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapRenderer& renderer, float scale,
+int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapRenderer& renderer, float contentScale,
              const GuiOptions& options, Autosaver* autosaver, InputQueue& input) {
+    FullScreen fullScreen;
     const std::optional<std::filesystem::path>& screenshot = options.screenshot;
     int busyFrames = kFramesAfterInput;
     std::string title;
@@ -243,6 +297,8 @@ int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapR
         frameStart = glfwGetTime();
         busyFrames = std::max(0, busyFrames - 1);
         feedQueuedInput(window, input);
+        fullScreen.follow(window, app.state().presenting);
+        const float scale = followZoom(fonts, contentScale, app.state());
         coverTexts(fonts, app.state());
         const PixelSize pixels = renderFrame(window, screenshot.has_value(), [&] {
             if (hadInput(ImGui::GetIO())) busyFrames = kFramesAfterInput;

@@ -72,7 +72,7 @@ json viewJson(const ui::AppState& s) {
             {"projection", nameOf(s.projection, kProjections)}, {"sequential", colormap::name(s.sequential)},
             {"probabilityScale", colormap::name(s.probabilityScale)},
             {"diverging", colormap::name(s.diverging)}, {"showValues", s.showValues}, {"showControls", s.showControls},
-            {"showSidePanel", s.showSidePanel}, {"secondsPerStage", s.secondsPerStage}, {"exportDirectory", s.exportDirectory}};
+            {"showSidePanel", s.showSidePanel}, {"secondsPerStage", s.secondsPerStage}, {"zoom", s.zoom}, {"exportDirectory", s.exportDirectory}};
 }
 
 void readView(const json& v, ui::AppState& s) {
@@ -89,6 +89,9 @@ void readView(const json& v, ui::AppState& s) {
     read(v, "showControls", s.showControls);
     read(v, "showSidePanel", s.showSidePanel);
     read(v, "secondsPerStage", s.secondsPerStage);
+    read(v, "zoom", s.zoom);
+    if (!std::isfinite(s.zoom)) s.zoom = 1.0f;
+    s.zoom = std::clamp(s.zoom, ui::kZoomSteps[0], ui::kZoomSteps[std::size(ui::kZoomSteps) - 1]);
     read(v, "exportDirectory", s.exportDirectory);
 }
 
@@ -255,6 +258,7 @@ void restoreView(const SavedSession& saved, ui::AppState& state) {
     // The side panels are not restored: hidden for one lecture, they would greet the next start stripped down with
     // nothing saying how to get them back.
     state.secondsPerStage = from.secondsPerStage;
+    state.zoom = from.zoom;
     state.exportDirectory = from.exportDirectory;
 }
 

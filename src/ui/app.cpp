@@ -74,41 +74,97 @@ void App::frame(render::HeatmapRenderer& renderer, const Fonts& fonts, float sca
     drawWindow(renderer, fonts, scale);
 }
 
+namespace {
+
+// The narrowest centre at which a stage's two maps stay at least 160 px with their labels, colorbars and the
+// operator between them (measured on the softmax stage of the default sentence), at UI scale 1.
+constexpr float kMinCentreWidth = 760.0f;
+
+// The left and right panels shown this frame: the user's choice, minus what presenting or a narrow window folds
+// away (the side panel first, then the controls).
+struct PanelLayout {
+    bool controls = false, side = false;
+    bool folded = false;  // a panel the user wants is folded because the window is narrow
+    float controlsWidth = 0.0f, sideWidth = 0.0f, centreWidth = 0.0f;
+};
+
+PanelLayout layoutPanels(const AppState& state, float width, float scale) {
+    PanelLayout layout;
+    if (state.presenting) {
+        layout.centreWidth = width;
+        return layout;
+    }
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    auto place = [&](bool controls, bool side) {
+        layout.controls = controls;
+        layout.side = side;
+        layout.controlsWidth = controls ? std::round(270.0f * scale) : 0.0f;
+        layout.sideWidth = side ? std::round(std::clamp(width * 0.22f, 300.0f * scale, 420.0f * scale)) : 0.0f;
+        layout.centreWidth = width - layout.controlsWidth - layout.sideWidth - gap * ((controls ? 1.0f : 0.0f) + (side ? 1.0f : 0.0f));
+    };
+    place(state.showControls, state.showSidePanel);
+    if (state.keepPanelsWhenNarrow) return layout;
+    const float needed = kMinCentreWidth * scale;
+    if (layout.centreWidth < needed && layout.side) place(layout.controls, false);
+    if (layout.centreWidth < needed && layout.controls) place(false, layout.side);
+    layout.folded = layout.controls != state.showControls || layout.side != state.showSidePanel;
+    return layout;
+}
+
+// The way back from folded panels, on its own line above the stage.
+void foldedNotice(AppState& state) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored({0.35f, 0.35f, 0.35f, 1.0f}, "The window is narrow: the side panels are folded so the maps stay readable.");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Show them")) state.keepPanelsWhenNarrow = true;
+}
+
+// Presenting with B pressed: the whole window black, as slide software blanks a projector.
+void drawBlankScreen() {
+    const ImGuiViewport& viewport = *ImGui::GetMainViewport();
+    ImGui::GetForegroundDrawList()->AddRectFilled(viewport.Pos, {viewport.Pos.x + viewport.Size.x, viewport.Pos.y + viewport.Size.y},
+                                                  IM_COL32(0, 0, 0, 255));
+}
+
+}  // namespace
+
 void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, float scale) {
     const ImGuiViewport& viewport = *ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport.WorkPos);
     ImGui::SetNextWindowSize(viewport.WorkSize);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
+    // Presenting: no menu bar and no questions row, only the timeline, the stage and its text.
+    const ImGuiWindowFlags menuBar = state_.presenting ? ImGuiWindowFlags_None : ImGuiWindowFlags_MenuBar;
     ImGui::Begin("attnviz", nullptr,
-                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                     ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoBackground |
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings | menuBar |
+                     ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoBackground |
                      kPanelFlags);  // no background: the cleared frame is it (a full-window layer less for the GL driver)
     ImGui::PopStyleVar();
     const RunStatus status{run_.get(), runner_.busy(), error_};
-    drawMenuBar(state_, status);
+    if (!state_.presenting) drawMenuBar(state_, status);
     drawTimeline(state_, fonts, scale);
-    lessons_.drawBar(state_, fonts, scale);
+    if (!state_.presenting) lessons_.drawBar(state_, fonts, scale);
 
-    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const PanelLayout layout = layoutPanels(state_, ImGui::GetContentRegionAvail().x, scale);
+    if (layout.folded) foldedNotice(state_);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float controlsWidth = state_.showControls ? std::round(270.0f * scale) : 0.0f;
-    const float sideWidth = state_.showSidePanel ? std::round(std::clamp(avail.x * 0.22f, 300.0f * scale, 420.0f * scale)) : 0.0f;
-    if (state_.showControls) {
-        ImGui::BeginChild("controls", {controlsWidth, avail.y}, true);
+    if (layout.controls) {
+        ImGui::BeginChild("controls", {layout.controlsWidth, avail.y}, true);
         drawControls(state_, status, fonts, scale);
         ImGui::EndChild();
         ImGui::SameLine();
     }
-    const ImVec2 centreSize{avail.x - controlsWidth - sideWidth - gap * ((state_.showControls ? 1.0f : 0.0f) + (state_.showSidePanel ? 1.0f : 0.0f)), avail.y};
+    const ImVec2 centreSize{layout.centreWidth, avail.y};
     if (run_) {
         ViewContext ctx{state_, *run_, renderer, fonts, explanation_, summaries_, drawn_, scale, runner_.busy()};
-        drawRunPanels(ctx, scale, centreSize, sideWidth);
+        drawRunPanels(ctx, scale, centreSize, layout.side ? layout.sideWidth : 0.0f);
     } else {
         ImGui::BeginChild("centre", centreSize, true);
         ImGui::TextWrapped("%s", runner_.busy() ? "Computing the forward pass…" : error_.c_str());
         ImGui::EndChild();
     }
     ImGui::End();
+    if (state_.presenting && state_.blanked) drawBlankScreen();
     session_.update(state_, ImGui::GetIO().DeltaTime);
     if (!sameInputs(state_.spec, requested_)) requestRun();
 }
@@ -129,7 +185,7 @@ void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float 
         ImGui::EndChild();
     }
     ImGui::EndGroup();
-    if (!state_.showSidePanel) return;
+    if (sideWidth <= 0.0f) return;
     ImGui::SameLine();
     ImGui::BeginChild("side", {sideWidth, centreSize.y}, false, kPanelFlags);
     const float height = ImGui::GetContentRegionAvail().y;

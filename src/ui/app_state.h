@@ -56,6 +56,10 @@ struct ExportRequest {
 // Returns one line for the status bar ("Wrote 11 figures to …" or what went wrong).
 using ExportHook = std::function<std::string(const core::ModelRun&, const ExportRequest&)>;
 
+// The zoom levels Ctrl+= and Ctrl+− step through, and how much larger presentation mode draws on top.
+inline constexpr float kZoomSteps[] = {0.75f, 0.85f, 1.0f, 1.15f, 1.3f, 1.5f, 1.75f, 2.0f, 2.5f};
+inline constexpr float kPresentationZoom = 1.35f;
+
 struct AppState {
     // [Inputs] Changing these recomputes the Trace.
     core::ModelSpec spec;
@@ -75,6 +79,12 @@ struct AppState {
     bool showControls = true;                       // left panel
     bool showSidePanel = true;                      // right panel: heads, token lines, inspector
     LessonState lesson;                             // the open question view (lesson_state.h), if any
+
+    // [Lecture hall]
+    float zoom = 1.0f;         // Ctrl+= / Ctrl+− / Ctrl+0: multiplies type and spacing (kZoomSteps); remembered
+    bool presenting = false;   // F5, View ▸ Present, --present: full screen, large type, side panels away
+    bool blanked = false;      // B while presenting: a black screen, as slide software does; any key returns
+    bool keepPanelsWhenNarrow = false;  // "Show them" after a narrow window folded the side panels away
 
     // [Playback]
     bool autoplay = false;
@@ -99,5 +109,8 @@ struct AppState {
     // [Session] The open lesson file, trained weights, undo labels and file requests (session_state.h).
     SessionState session;
 };
+
+// The factor the UI scale is multiplied by this frame: the zoom, and presentation mode's own.
+inline float effectiveZoom(const AppState& state) { return state.zoom * (state.presenting ? kPresentationZoom : 1.0f); }
 
 }  // namespace attnviz::ui

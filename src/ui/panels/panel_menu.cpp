@@ -7,6 +7,8 @@
 
 #include <imgui_stdlib.h>
 
+#include <cmath>
+
 namespace attnviz::ui {
 namespace {
 
@@ -17,7 +19,9 @@ void keysHelp() {
     ImGui::TextUnformatted("Home/End  first / last stage");
     ImGui::TextUnformatted("1 – 9     focus head 1 – 9 (head 0 – 8)");
     ImGui::TextUnformatted("A         all heads / focused head");
-    ImGui::TextUnformatted("Space     autoplay");
+    ImGui::TextUnformatted("Space     autoplay (presenting: next stage)");
+    ImGui::TextUnformatted("F5        present: full screen, large type; B blanks the screen, Esc leaves");
+    ImGui::TextUnformatted("Ctrl+= / Ctrl+− / Ctrl+0   zoom in / out / actual size (remembered)");
     ImGui::TextUnformatted("click     pin a cell in the inspector; Esc releases it");
     ImGui::TextUnformatted("Ctrl+L    edit the sentence");
     ImGui::TextUnformatted("Ctrl+Z    undo; Ctrl+Y or Ctrl+Shift+Z redo");
@@ -71,6 +75,15 @@ void viewMenu(AppState& state) {
     ImGui::MenuItem("Heads, token lines and inspector", nullptr, &state.showSidePanel);
     ImGui::MenuItem("All heads", "A", &state.allHeads);
     ImGui::MenuItem("Numbers in cells", nullptr, &state.showValues);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Present", "F5", state.presenting)) {
+        state.presenting = !state.presenting;
+        state.blanked = false;
+    }
+    if (ImGui::MenuItem("Zoom in", "Ctrl+=")) state.zoom = steppedZoom(state.zoom, 1);
+    if (ImGui::MenuItem("Zoom out", "Ctrl+−")) state.zoom = steppedZoom(state.zoom, -1);
+    if (ImGui::MenuItem("Actual size", "Ctrl+0")) state.zoom = 1.0f;
+    ImGui::TextDisabled("zoom %d%%", static_cast<int>(std::lround(state.zoom * 100.0f)));
     ImGui::EndMenu();
 }
 

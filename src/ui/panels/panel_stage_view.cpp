@@ -364,6 +364,11 @@ std::vector<float> softmax(const std::vector<float>& scores, float scale) {
 
 std::string quotedToken(const ViewContext& ctx, int row) { return "“" + axisLabel(ctx.run, Axis::QueryTokens, ctx.state.batch, row) + "”"; }
 
+// Whether `box` holds the maps and, below them, a row's bar charts with both readable: the charts need about
+// 170 px at scale 1, the maps about 360 (two 10-row maps with titles and rotated labels). On a short window or
+// a projector's large type the maps matter more: they take the whole box and the charts wait for room.
+bool roomForCharts(const ViewContext& ctx, const Box& box) { return box.height() >= 530.0f * ctx.scale; }
+
 // Two charts side by side in `box`.
 void drawChartPair(const ViewContext& ctx, const Box& box, const RowChart& left, const RowChart& right) {
     const float gap = gapOf(ctx) * 2.0f, half = (box.width() - gap) / 2.0f;
@@ -376,7 +381,9 @@ void scaleView(ViewContext& ctx, Box box) {
     HeatmapOptions scaled = full();
     scaled.rowLabels = false;
     scaled.range = ctx.summaries.get(ctx.run, TensorId::Scores).range;  // same colors per value: the shrink shows
-    drawSideBySide(ctx, takeTop(box, box.height() * 0.64f), {{traceRef(TensorId::Scores, i), full()}, {traceRef(TensorId::ScaledScores, i), scaled}}, {"÷√d_k"});
+    const bool charts = roomForCharts(ctx, box);
+    drawSideBySide(ctx, charts ? takeTop(box, box.height() * 0.64f) : box, {{traceRef(TensorId::Scores, i), full()}, {traceRef(TensorId::ScaledScores, i), scaled}}, {"÷√d_k"});
+    if (!charts) return;
     const int r = chartRow(ctx);
     const std::vector<float> scores = rowOf(ctx, TensorId::Scores, r);
     const colormap::Range probability{0.0f, 1.0f};
@@ -423,7 +430,10 @@ void softmaxView(ViewContext& ctx, Box box) {
     HeatmapOptions weights = full();
     weights.rowLabels = false;
     weights.rowSums = true;
-    drawSideBySide(ctx, takeTop(box, box.height() * 0.64f), {{traceRef(TensorId::MaskedScores, i), full()}, {traceRef(TensorId::AttentionWeights, i), weights}}, {"softmax →"});
+    const bool charts = roomForCharts(ctx, box);
+    drawSideBySide(ctx, charts ? takeTop(box, box.height() * 0.64f) : box,
+                   {{traceRef(TensorId::MaskedScores, i), full()}, {traceRef(TensorId::AttentionWeights, i), weights}}, {"softmax →"});
+    if (!charts) return;
     const int r = chartRow(ctx);
     const std::vector<bool> masked = maskedKeys(ctx, r);
     drawChartPair(ctx, box,

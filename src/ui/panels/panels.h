@@ -38,6 +38,8 @@ void drawInspector(ViewContext& ctx);
 // Keys: ←/→ stages, Home/End, 1–9 heads, Space autoplay, A all heads, Esc unpin, Ctrl+L sentence.
 // Ignored while a text field has the keyboard.
 void applyShortcuts(AppState& state, int heads);
+// The zoom step above (direction 1) or below (−1) `zoom` in kZoomSteps, stopping at the ends.
+float steppedZoom(float zoom, int direction);
 // Moves to the next stage every secondsPerStage while autoplay is on (stops at the last stage).
 void advanceAutoplay(AppState& state, float deltaSeconds);
 

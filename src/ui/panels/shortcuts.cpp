@@ -5,6 +5,7 @@
 #include "ui/panels/panels.h"
 
 #include <algorithm>
+#include <span>
 
 namespace attnviz::ui {
 namespace {
@@ -16,20 +17,68 @@ void setStage(AppState& state, int stage) {
     state.autoplayElapsed = 0.0f;
 }
 
+// GLFW's codes for the zoom keys: = (and + with Shift), −, 0, and the keypad's +, −, 0; F5.
+constexpr int kKeyEqual = 61, kKeyMinus = 45, kKeyZero = 48, kKeypadZero = 320, kKeypadSubtract = 333, kKeypadAdd = 334;
+constexpr int kKeyF5 = 294;
+
+void zoomKeys(AppState& state) {
+    if (ImGui::IsKeyPressed(kKeyEqual) || ImGui::IsKeyPressed(kKeypadAdd)) state.zoom = steppedZoom(state.zoom, 1);
+    if (ImGui::IsKeyPressed(kKeyMinus) || ImGui::IsKeyPressed(kKeypadSubtract)) state.zoom = steppedZoom(state.zoom, -1);
+    if (ImGui::IsKeyPressed(kKeyZero) || ImGui::IsKeyPressed(kKeypadZero)) state.zoom = 1.0f;
+}
+
+bool anyKeyPressed() {
+    for (int key = 0; key < IM_ARRAYSIZE(ImGui::GetIO().KeysDown); ++key) {
+        if (ImGui::IsKeyPressed(key, false)) return true;
+    }
+    return false;
+}
+
+// Presenting: slide software's keys. Space and the clicker's keys go forward, B blanks, Esc leaves.
+void presentationKeys(AppState& state) {
+    if (state.blanked) {  // any key brings the picture back, and does nothing else
+        if (anyKeyPressed()) state.blanked = false;
+        return;
+    }
+    if (ImGui::IsKeyPressed('B', false)) state.blanked = true;
+    if (pressed(ImGuiKey_Space)) setStage(state, static_cast<int>(state.stage) + 1);
+    if (pressed(ImGuiKey_Escape) && !state.pinned) state.presenting = false;
+}
+
 }  // namespace
+
+float steppedZoom(float zoom, int direction) {
+    const auto steps = std::span(kZoomSteps);
+    if (direction > 0) {
+        const auto next = std::upper_bound(steps.begin(), steps.end(), zoom + 0.01f);
+        return next == steps.end() ? steps.back() : *next;
+    }
+    const auto below = std::lower_bound(steps.begin(), steps.end(), zoom - 0.01f);
+    return below == steps.begin() ? steps.front() : *(below - 1);
+}
 
 void applyShortcuts(AppState& state, int heads) {
     const ImGuiIO& io = ImGui::GetIO();
     if (io.KeyCtrl && ImGui::IsKeyPressed('L')) state.focusSentence = true;
     if (io.KeyCtrl && ImGui::IsKeyPressed('Q')) state.quitRequested = true;
+    if (io.KeyCtrl) zoomKeys(state);
+    if (ImGui::IsKeyPressed(kKeyF5, false)) {
+        state.presenting = !state.presenting;
+        state.blanked = false;
+    }
     if (io.WantTextInput || io.KeyCtrl) return;
+    if (state.presenting) {
+        const bool wasBlanked = state.blanked;
+        presentationKeys(state);
+        if (wasBlanked || state.blanked) return;
+    }
     const int stage = static_cast<int>(state.stage);
     // Presenter clickers send PageDown / PageUp: they step the stages like the arrow keys.
     if (pressed(ImGuiKey_LeftArrow) || pressed(ImGuiKey_PageUp)) setStage(state, stage - 1);
     if (pressed(ImGuiKey_RightArrow) || pressed(ImGuiKey_PageDown)) setStage(state, stage + 1);
     if (pressed(ImGuiKey_Home)) setStage(state, 0);
     if (pressed(ImGuiKey_End)) setStage(state, core::kStageCount - 1);
-    if (pressed(ImGuiKey_Space)) state.autoplay = !state.autoplay;
+    if (pressed(ImGuiKey_Space) && !state.presenting) state.autoplay = !state.autoplay;
     if (pressed(ImGuiKey_Escape)) state.pinned.reset();
     if (ImGui::IsKeyPressed('A', false)) state.allHeads = !state.allHeads;
     for (int digit = 1; digit <= 9; ++digit) {

@@ -85,7 +85,9 @@ Measure measure(const ViewContext& ctx, const Fitted& f, const HeatmapOptions& o
     if (o.headBlocks && f.blockRows > 0) m.rowBand = m.smallLine * 0.6f;
     const float tickWidth = textWidth(smallFont(ctx), m.smallLine, "-0.000");
     float legendWidth = m.smallLine + 4.0f + textWidth(smallFont(ctx), m.smallLine, "masked");
-    if (f.info.probability) legendWidth = std::max(legendWidth, textWidth(smallFont(ctx), m.smallLine, "fixed 0 … 1"));  // rangeNote
+    if (f.info.probability) {  // room for rangeNote's widest
+        for (const char* note : {"0 … map max", "÷ row max", "fixed 0 … 1"}) legendWidth = std::max(legendWidth, textWidth(smallFont(ctx), m.smallLine, note));
+    }
     if (o.colorbar == ColorbarSide::Right) m.colorbarRight = 3.0f * pad + std::max(12.0f * ctx.scale + tickWidth, legendWidth);
     if (o.colorbar == ColorbarSide::Below) m.colorbarBelow = pad * 2.0f + 10.0f * ctx.scale + m.smallLine;
     if (o.rowSums) m.sums = textWidth(smallFont(ctx), m.smallLine, "Σ 0.000") + 2.0f * pad;
@@ -256,8 +258,16 @@ int labelStep(float cellExtent, float labelExtent) {
     return step;
 }
 
+// Token labels shrink to fit their cells, down to a floor (70 % of the small font, never under 9 px), before any
+// is skipped: every label of a 20-token sentence stays on screen at 1280×800.
+float tokenLabelSize(const ViewContext& ctx, Axis axis, float cellExtent) {
+    const float small = smallSize(ctx);
+    if (!isTokens(axis)) return small;
+    return std::clamp(cellExtent / 0.85f, std::max(9.0f, 0.7f * small), small);
+}
+
 void drawRowLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, float width) {
-    const float size = smallSize(ctx);
+    const float size = tokenLabelSize(ctx, f.rowAxis, g.ch);
     const int step = labelStep(g.ch, size);
     for (int r = 0; r < f.rows; r += step) {
         const std::string label = shortLabel(ctx, f.rowAxis, r);
@@ -268,8 +278,8 @@ void drawRowLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, cons
 }
 
 void drawColumnLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, float bottom) {
-    const float size = smallSize(ctx);
     if (isTokens(f.colAxis)) {
+        const float size = tokenLabelSize(ctx, f.colAxis, g.cw);
         const int step = labelStep(g.cw, size);
         for (int c = 0; c < f.cols; c += step) {
             const ImVec2 at{g.min.x + (c + 0.5f) * g.cw - size / 2.0f, bottom - 3.0f};
@@ -277,6 +287,7 @@ void drawColumnLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, c
         }
         return;
     }
+    const float size = smallSize(ctx);
     const int step = labelStep(g.cw, textWidth(smallFont(ctx), size, std::to_string(f.cols - 1)) + 6.0f);
     for (int c = 0; c < f.cols; c += step) {
         const std::string label = std::to_string(c);
