@@ -20,6 +20,29 @@ void lessonButton(AppState& state, const LessonInfo& info) {
     }
 }
 
+float textWidthIn(ImFont* wanted, const char* text) {
+    ImFont* f = font(wanted);
+    return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x;
+}
+
+// The line (0, 1, …) each question button goes on: after the title on the first, as many as fit in `width`.
+std::vector<int> buttonLines(float width, float titleWidth) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    std::vector<int> lines;
+    float x = titleWidth;
+    int line = 0;
+    for (const LessonInfo& info : lessons()) {
+        const float w = ImGui::CalcTextSize(std::string(info.label).c_str()).x + 2.0f * style.FramePadding.x + style.ItemSpacing.x;
+        if (x + w > width && x > titleWidth) {
+            ++line;
+            x = titleWidth;
+        }
+        x += w;
+        lines.push_back(line);
+    }
+    return lines;
+}
+
 void drawLessonView(Lesson lesson, LessonFrame& frame) {
     switch (lesson) {
         case Lesson::Masks: drawMasksLesson(frame); break;
@@ -75,15 +98,20 @@ void header(LessonFrame& frame, const LessonInfo& info) {
 void LessonPanel::drawBar(AppState& state, const Fonts& fonts, float scale) {
     report_ = {};
     if (state.lesson.open != Lesson::None && state.stage != lessonInfo(state.lesson.open).home) closeLesson(state);
-    const float height = ImGui::GetFrameHeight() + std::round(6.0f * scale);
+    // The buttons wrap onto further lines on a narrow window instead of running off its edge.
+    const std::vector<int> lines = buttonLines(ImGui::GetContentRegionAvail().x, textWidthIn(fonts.bold, "Questions learners ask:"));
+    const int lineCount = lines.empty() ? 1 : lines.back() + 1;
+    const float height = lineCount * ImGui::GetFrameHeightWithSpacing() + std::round(6.0f * scale);
     ImGui::BeginChild("questions", {0.0f, height}, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     ImGui::AlignTextToFramePadding();
     ImGui::PushFont(font(fonts.bold));
     ImGui::TextUnformatted("Questions learners ask:");
     ImGui::PopFont();
-    for (const LessonInfo& info : lessons()) {
-        ImGui::SameLine();
-        lessonButton(state, info);
+    const float indent = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x;
+    for (std::size_t i = 0; i < lessons().size(); ++i) {
+        if (i == 0 || lines[i] == lines[i - 1]) ImGui::SameLine();
+        else ImGui::SetCursorPosX(indent);
+        lessonButton(state, lessons()[i]);
     }
     ImGui::EndChild();
 }

@@ -58,13 +58,20 @@ void drawProduct(ViewContext& ctx, const Box& box, Operand left, Operand top, Op
     const float budgetW = box.width() - (li.left + li.right + gap + rightLeft + rightRight);
     const float budgetH = box.height() - (ti.top + ti.bottom + gap + ri.top + std::max(li.bottom, ri.bottom));
     const float maxCell = kMaxCell * ctx.scale, rowTarget = (ctx.fonts.small ? ctx.fonts.small->FontSize : ImGui::GetFontSize()) + 5.0f;
-    const float cw = std::min(budgetW / (k + n), maxCell);
+    float cw = std::min(budgetW / (k + n), maxCell);
     const float uniform = std::min(cw, budgetH / (k + m));
     float chm = uniform, chk = uniform;
     if (uniform < rowTarget) {  // token rows need room for their labels; the weights' rows give it up
         chm = std::min({std::max(uniform, rowTarget), budgetH * 0.55f / m, maxCell});
         chk = std::clamp((budgetH - m * chm) / k, 0.05f, maxCell);  // below a pixel the renderer pools rows
     }
+    // A weight matrix on top keeps square cells, so its shape reads true (W^O is d_model × d_model: a square):
+    // the columns narrow to its rows' height rather than stretch it into a strip — while that leaves cells of
+    // kMinSquareCell pixels; below that the box is too short for a true shape and the strip stays.
+    constexpr float kMinSquareCell = 2.5f;
+    const TensorId t = top.ref.tensor;
+    const bool weights = t == TensorId::WQ || t == TensorId::WK || t == TensorId::WV || t == TensorId::WO;
+    if (weights && chk >= kMinSquareCell * ctx.scale) cw = chk = std::min(cw, chk);
     const float xL = box.min.x + li.left, xR = xL + k * cw + li.right + gap + rightLeft;
     const float yT = box.min.y + ti.top;
     const float yR = std::max(yT + k * chk + ti.bottom + gap + ri.top, box.min.y + li.top);
@@ -466,10 +473,13 @@ void concatView(ViewContext& ctx, Box box) {
 }
 
 void outputView(ViewContext& ctx, Box box) {
-    const Box product = takeTop(box, box.height() * 0.64f);
+    // O beside X below the product only when the product keeps W^O square above it (about 900 px at scale 1).
+    const bool comparison = box.height() >= 900.0f * ctx.scale;
+    const Box product = comparison ? takeTop(box, box.height() * 0.64f) : box;
     drawProduct(ctx, product, {traceRef(TensorId::Concat), withColorbarBelow()}, {traceRef(TensorId::WO), full()},
                 {traceRef(TensorId::Output), full()}, "O = Z W^O",
                 "W^O's row blocks (head colors) mix the heads' outputs into each output feature.");
+    if (!comparison) return;
     const Box label = takeTop(box, ImGui::GetFontSize() * 1.5f);
     text(font(ctx.fonts.bold), label.min, kText, "The output O next to the input X: the same shape, l × d_model.");
     HeatmapOptions compact;
