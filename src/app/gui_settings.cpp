@@ -36,7 +36,7 @@ constexpr Names<core::MaskKind, 4> kMasks{{{core::MaskKind::None, "none"}, {core
                                            {core::MaskKind::Causal, "causal"}, {core::MaskKind::Both, "both"}}};
 constexpr Names<core::MaskFill, 2> kFills{{{core::MaskFill::MinusBillion, "-1e9"}, {core::MaskFill::MinusInfinity, "-inf"}}};
 constexpr Names<core::SoftmaxMode, 2> kSoftmaxModes{{{core::SoftmaxMode::Safe, "safe"}, {core::SoftmaxMode::PyTorch, "pytorch"}}};
-constexpr Names<ui::Projection, 3> kProjections{{{ui::Projection::Query, "q"}, {ui::Projection::Key, "k"}, {ui::Projection::Value, "v"}}};
+constexpr Names<ui::Projection, 4> kProjections{{{ui::Projection::All, "qkv"}, {ui::Projection::Query, "q"}, {ui::Projection::Key, "k"}, {ui::Projection::Value, "v"}}};
 
 template <typename Enum, std::size_t N>
 std::string nameOf(Enum value, const Names<Enum, N>& names) {

@@ -40,7 +40,7 @@ struct CellRef {
 };
 
 // Which matrix a projection stage shows: X W^Q = Q, X W^K = K or X W^V = V.
-enum class Projection { Query, Key, Value };
+enum class Projection { All, Query, Key, Value };  // stage 2: Q, K and V together, or one of them larger
 
 // What "Export PNG…" asks for; the app wires AppState::exportPng to the PNG export (issue 4).
 struct ExportRequest {
@@ -71,7 +71,7 @@ struct AppState {
     bool allHeads = false;                          // centre: every head's map instead of the focused one
     bool modelView = false;                         // centre: a trained model's every layer × head (BertViz)
     bool hideSpecialTokens = false;                 // model view: [CLS]/[SEP] (GPT-2: first token) left out
-    Projection projection = Projection::Query;      // stage 2: which of Q, K, V
+    Projection projection = Projection::All;        // stage 2: Q, K, V together or one of them
     colormap::Colormap sequential = colormap::Colormap::Viridis;  // probabilities
     colormap::ProbabilityScale probabilityScale = colormap::ProbabilityScale::MapMax;  // their colors' range
     colormap::Colormap diverging = colormap::Colormap::Coolwarm;  // signed values, ±max|x|

@@ -45,18 +45,38 @@ struct Operand {
     HeatmapOptions options;
 };
 
-// result = left · top, in the textbook layout; `formula` goes in the empty top-left corner.
-void drawProduct(ViewContext& ctx, const Box& box, Operand left, Operand top, Operand result, const std::string& formula,
-                 const std::string& hint) {
-    const ImVec2 ls = displayShape(ctx, left.ref, left.options.transposed), rs = displayShape(ctx, result.ref, result.options.transposed);
-    const float m = ls.x, k = ls.y, n = rs.y;
-    result.options.rowLabels = result.options.colLabels = false;  // they line up with left's rows and top's columns
-    const Insets li = heatmapInsets(ctx, left.ref, left.options), ti = heatmapInsets(ctx, top.ref, top.options),
-                 ri = heatmapInsets(ctx, result.ref, result.options);
+// One product's right-hand side: the matrix on top and the result below it.
+struct RightOperand {
+    Operand top;
+    Operand result;
+};
+
+// result_j = left · top_j for each pair, in the textbook layout: left once at the left, each top above its
+// result, the pairs side by side; `formula` and `hint` go in the empty top-left corner.
+void drawProducts(ViewContext& ctx, const Box& box, Operand left, std::vector<RightOperand> pairs, const std::string& formula,
+                  const std::string& hint) {
+    const ImVec2 ls = displayShape(ctx, left.ref, left.options.transposed);
+    const float m = ls.x, k = ls.y;
+    const Insets li = heatmapInsets(ctx, left.ref, left.options);
     const float gap = gapOf(ctx);
-    const float rightLeft = std::max(ti.left, ri.left), rightRight = std::max(ti.right, ri.right);
-    const float budgetW = box.width() - (li.left + li.right + gap + rightLeft + rightRight);
-    const float budgetH = box.height() - (ti.top + ti.bottom + gap + ri.top + std::max(li.bottom, ri.bottom));
+    float n = 0.0f, pairsFixedW = 0.0f, topTop = 0.0f, topBottom = 0.0f, resultTop = 0.0f, bottom = li.bottom;
+    std::vector<float> columns, rightLefts;
+    for (std::size_t j = 0; j < pairs.size(); ++j) {
+        RightOperand& pair = pairs[j];
+        pair.result.options.rowLabels = pair.result.options.colLabels = false;  // they line up with left's rows and top's columns
+        if (j > 0) pair.top.options.rowLabels = false;                          // the first top's labels serve every top
+        const Insets ti = heatmapInsets(ctx, pair.top.ref, pair.top.options), ri = heatmapInsets(ctx, pair.result.ref, pair.result.options);
+        columns.push_back(displayShape(ctx, pair.result.ref, pair.result.options.transposed).y);
+        rightLefts.push_back(std::max(ti.left, ri.left));
+        n += columns.back();
+        pairsFixedW += rightLefts.back() + std::max(ti.right, ri.right) + (j > 0 ? gap : 0.0f);
+        topTop = std::max(topTop, ti.top);
+        topBottom = std::max(topBottom, ti.bottom);
+        resultTop = std::max(resultTop, ri.top);
+        bottom = std::max(bottom, ri.bottom);
+    }
+    const float budgetW = box.width() - (li.left + li.right + gap + pairsFixedW);
+    const float budgetH = box.height() - (topTop + topBottom + gap + resultTop + bottom);
     const float maxCell = kMaxCell * ctx.scale, rowTarget = (ctx.fonts.small ? ctx.fonts.small->FontSize : ImGui::GetFontSize()) + 5.0f;
     float cw = std::min(budgetW / (k + n), maxCell);
     const float uniform = std::min(cw, budgetH / (k + m));
@@ -69,21 +89,34 @@ void drawProduct(ViewContext& ctx, const Box& box, Operand left, Operand top, Op
     // the columns narrow to its rows' height rather than stretch it into a strip — while that leaves cells of
     // kMinSquareCell pixels; below that the box is too short for a true shape and the strip stays.
     constexpr float kMinSquareCell = 2.5f;
-    const TensorId t = top.ref.tensor;
+    const TensorId t = pairs.front().top.ref.tensor;
     const bool weights = t == TensorId::WQ || t == TensorId::WK || t == TensorId::WV || t == TensorId::WO;
     if (weights && chk >= kMinSquareCell * ctx.scale) cw = chk = std::min(cw, chk);
-    const float xL = box.min.x + li.left, xR = xL + k * cw + li.right + gap + rightLeft;
-    const float yT = box.min.y + ti.top;
-    const float yR = std::max(yT + k * chk + ti.bottom + gap + ri.top, box.min.y + li.top);
-    drawHeatmap(ctx, top.ref, {xR, yT}, {xR + n * cw, yT + k * chk}, top.options);
-    drawHeatmap(ctx, left.ref, {xL, yR}, {xL + k * cw, yR + m * chm}, left.options);
-    drawHeatmap(ctx, result.ref, {xR, yR}, {xR + n * cw, yR + m * chm}, result.options);
 
-    const float cornerWidth = xR - rightLeft - gap - box.min.x;
+    const float xL = box.min.x + li.left;
+    const float yT = box.min.y + topTop;
+    const float yR = std::max(yT + k * chk + topBottom + gap + resultTop, box.min.y + li.top);
+    float x = xL + k * cw + li.right + gap;
+    for (std::size_t j = 0; j < pairs.size(); ++j) {
+        const float xR = x + rightLefts[j];
+        drawHeatmap(ctx, pairs[j].top.ref, {xR, yT}, {xR + columns[j] * cw, yT + k * chk}, pairs[j].top.options);
+        drawHeatmap(ctx, pairs[j].result.ref, {xR, yR}, {xR + columns[j] * cw, yR + m * chm}, pairs[j].result.options);
+        const Insets ti = heatmapInsets(ctx, pairs[j].top.ref, pairs[j].top.options), ri = heatmapInsets(ctx, pairs[j].result.ref, pairs[j].result.options);
+        x = xR + columns[j] * cw + std::max(ti.right, ri.right) + gap;
+    }
+    drawHeatmap(ctx, left.ref, {xL, yR}, {xL + k * cw, yR + m * chm}, left.options);
+
+    const float cornerWidth = xL + k * cw + li.right - box.min.x;
     ImFont* large = font(ctx.fonts.large);
     text(large, box.min, kText, formula, cornerWidth);
     const float formulaHeight = large->CalcTextSizeA(large->FontSize, FLT_MAX, cornerWidth, formula.c_str()).y;
     text(font(ctx.fonts.regular), {box.min.x, box.min.y + formulaHeight + 6.0f}, kHint, hint, cornerWidth);
+}
+
+// result = left · top, in the textbook layout.
+void drawProduct(ViewContext& ctx, const Box& box, Operand left, Operand top, Operand result, const std::string& formula,
+                 const std::string& hint) {
+    drawProducts(ctx, box, std::move(left), {{std::move(top), std::move(result)}}, formula, hint);
 }
 
 // [SECTION] Head tiles
@@ -234,13 +267,24 @@ void embedView(ViewContext& ctx, Box box) {
 
 void projectView(ViewContext& ctx, const Box& box) {
     const Projection p = ctx.state.projection;
-    const TensorId w = p == Projection::Query ? TensorId::WQ : p == Projection::Key ? TensorId::WK : TensorId::WV;
-    const TensorId out = p == Projection::Query ? TensorId::Q : p == Projection::Key ? TensorId::K : TensorId::V;
+    const TensorId input = ctx.run.trace.cross ? TensorId::XQuery : TensorId::X;
+    if (p == Projection::All && !ctx.run.trace.cross) {  // the Illustrated Transformer's figure: X once, Q, K and V
+        drawProducts(ctx, box, {traceRef(TensorId::X), withColorbarBelow()},
+                     {{{traceRef(TensorId::WQ), full()}, {traceRef(TensorId::Q), full()}},
+                      {{traceRef(TensorId::WK), full()}, {traceRef(TensorId::K), full()}},
+                      {{traceRef(TensorId::WV), full()}, {traceRef(TensorId::V), full()}}},
+                     "Q, K, V = X W^Q, X W^K, X W^V",
+                     "One X, three weight matrices: every row of X becomes a query, a key and a value. Hover a cell to see "
+                     "the row and the column it came from.");
+        return;
+    }
+    const Projection one = p == Projection::All ? Projection::Query : p;
+    const TensorId w = one == Projection::Query ? TensorId::WQ : one == Projection::Key ? TensorId::WK : TensorId::WV;
+    const TensorId out = one == Projection::Query ? TensorId::Q : one == Projection::Key ? TensorId::K : TensorId::V;
     const std::string name = matrixInfo(ctx.run, traceRef(out), ctx.state.batch).name;
     const std::string weights = matrixInfo(ctx.run, traceRef(w), ctx.state.batch).name;
-    const TensorId input = out == TensorId::Q && ctx.run.trace.cross ? TensorId::XQuery : TensorId::X;
-    drawProduct(ctx, box, {traceRef(input), withColorbarBelow()}, {traceRef(w), full()}, {traceRef(out), full()},
-                name + " = X " + weights,
+    drawProduct(ctx, box, {traceRef(out == TensorId::Q ? input : TensorId::X), withColorbarBelow()}, {traceRef(w), full()},
+                {traceRef(out), full()}, name + " = X " + weights,
                 "The same " + weights + " multiplies every row of X. Its colored column blocks are the heads' W_i. "
                 "Hover a cell of " + name + " to see the row and the column it came from.");
 }
@@ -508,7 +552,8 @@ void headPicker(ViewContext& ctx) {
 }
 
 void projectionPicker(AppState& state) {
-    const std::pair<Projection, const char*> choices[] = {{Projection::Query, "Q = X W^Q"}, {Projection::Key, "K = X W^K"}, {Projection::Value, "V = X W^V"}};
+    const std::pair<Projection, const char*> choices[] = {
+        {Projection::All, "Q, K, V together"}, {Projection::Query, "Q = X W^Q"}, {Projection::Key, "K = X W^K"}, {Projection::Value, "V = X W^V"}};
     for (const auto& [p, label] : choices) {
         if (ImGui::RadioButton(label, state.projection == p)) state.projection = p;
         ImGui::SameLine();

@@ -242,9 +242,19 @@ void drawTitle(const ViewContext& ctx, ImDrawList& list, const Fitted& f, const 
             const auto split = paper.find(" × ");
             if (split != std::string::npos) paper = paper.substr(split + 3) + " × " + paper.substr(0, split);
         }
-        const std::string shape = paper + " = " + numbers;
-        list.AddText(font(ctx.fonts.regular), line, {at.x + nameWidth, at.y}, kTextColor, shape.c_str());
-        const std::string tensor = "PyTorch " + f.info.tensorShape + " = " + f.info.numericShape + (o.transposed ? " (drawn transposed)" : "");
+        // A shape is never cut: when "d_model × h·d_k = 64 × 64" does not fit beside the name, the numbers alone do
+        // (and shrink to the small font before they would be cut).
+        const std::string full = paper + " = " + numbers;
+        ImFont* regular = font(ctx.fonts.regular);
+        if (nameWidth + textWidth(regular, line, full) <= width) {
+            list.AddText(regular, line, {at.x + nameWidth, at.y}, kTextColor, full.c_str());
+        } else if (nameWidth + textWidth(regular, line, numbers) <= width) {
+            list.AddText(regular, line, {at.x + nameWidth, at.y}, kTextColor, numbers.c_str());
+        } else {
+            list.AddText(smallFont(ctx), smallSize(ctx), {at.x + nameWidth, at.y + (line - smallSize(ctx))}, kTextColor, numbers.c_str());
+        }
+        std::string tensor = "PyTorch " + f.info.tensorShape + " = " + f.info.numericShape + (o.transposed ? " (drawn transposed)" : "");
+        if (textWidth(smallFont(ctx), smallSize(ctx), tensor) > width) tensor = "PyTorch " + f.info.numericShape;
         list.AddText(smallFont(ctx), smallSize(ctx), {at.x, at.y + line + 1.0f}, kDimText, fitText(tensor, width, smallFont(ctx), smallSize(ctx)).c_str());
     }
     list.PopClipRect();
