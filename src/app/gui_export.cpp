@@ -10,12 +10,13 @@
 namespace attnviz::app {
 namespace {
 
-// One figure per stage ("X · W^Q = Q" side by side), like the CLI's --kind stage.
+// One figure per stage ("X · W^Q = Q" side by side), like the CLI's --kind stage, or one 16:9 slide per stage.
 exporting::ExportRequest toExportRequest(const ui::ExportRequest& wanted) {
     exporting::ExportRequest request;
     if (!wanted.allStages) request.stage = wanted.stage;
     request.head = wanted.head;
-    request.kind = exporting::FigureKind::Stage;
+    request.kind = wanted.slides ? exporting::FigureKind::Slide : exporting::FigureKind::Stage;
+    if (wanted.slides) request.style.scale = 1;  // 1920 × 1080, a slide's size
     request.style.probabilityScale = wanted.probabilityScale;
     return request;
 }

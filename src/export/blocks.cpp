@@ -251,4 +251,18 @@ Figure composeFigure(std::vector<StackedBlock> blocks, std::string title, const 
     return figure;
 }
 
+Figure composeOnCanvas(std::vector<StackedBlock> blocks, std::string title, int width, int height, const FigureStyle& style) {
+    const StackBlock content(std::move(blocks));
+    if (content.width() > width - 2 * kFigureMargin || content.height() > height - 2 * kFigureMargin) {
+        throw ExportError("The stage needs " + std::to_string(content.width()) + " x " + std::to_string(content.height()) +
+                          " base pixels, more than a " + std::to_string(width) + " x " + std::to_string(height) +
+                          " slide holds even with the smallest cells; use --kind stage for this stage.");
+    }
+    const Theme theme = themeFor(style.background);
+    Figure figure{Canvas(width * style.scale, height * style.scale, theme.background), std::move(title), {}};
+    const int x = (width - content.width()) / 2, y = (height - content.height()) / 2;
+    content.draw(figure.image, x, y, style.scale, theme, figure.heatmaps);
+    return figure;
+}
+
 }  // namespace attnviz::exporting

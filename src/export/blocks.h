@@ -161,5 +161,8 @@ private:
 
 // Stacks the blocks with kFigureMargin around them. Throws ExportError when the image would be too large.
 Figure composeFigure(std::vector<StackedBlock> blocks, std::string title, const FigureStyle& style);
+// The blocks centred on a canvas of exactly width × height base pixels (drawn at style.scale); they must fit
+// inside kFigureMargin (ExportError otherwise).
+Figure composeOnCanvas(std::vector<StackedBlock> blocks, std::string title, int width, int height, const FigureStyle& style);
 
 }  // namespace attnviz::exporting

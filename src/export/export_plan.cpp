@@ -101,8 +101,8 @@ void checkStageShows(const ExportRequest& request) {
 
 void checkCombination(const core::ModelRun& run, const ExportRequest& request) {
     checkHead(run, request);
-    if (request.matrix && request.kind == FigureKind::Stage) {
-        throw ExportError("--matrix picks one matrix, but --kind stage draws the whole stage; use --kind matrix or heads.");
+    if (request.matrix && (request.kind == FigureKind::Stage || request.kind == FigureKind::Slide)) {
+        throw ExportError("--matrix picks one matrix, but --kind stage and slide draw the whole stage; use --kind matrix or heads.");
     }
     if (request.kind == FigureKind::Poster && (request.stage || request.matrix)) {
         throw ExportError("--kind poster draws every stage; leave out --stage and --matrix.");
@@ -144,6 +144,16 @@ void planStages(const core::ModelRun& run, const ExportRequest& request, int bat
         std::string name = stagePrefix(stage);
         if (stageShowsOneHead(stage, run.trace)) name += headSuffix(head);
         out.push_back({name + sentenceSuffix(run, batch) + ".png", FigureKind::Stage, stage, {}, head, batch});
+    }
+}
+
+// One 16:9 slide per stage, in the deck's order: slide-00-tokens.png, slide-01-embed.png, …
+void planSlides(const core::ModelRun& run, const ExportRequest& request, int batch, std::vector<PlannedFigure>& out) {
+    const int head = request.head.value_or(0);
+    for (StageId stage : selectedStages(request)) {
+        std::string name = "slide-" + stagePrefix(stage);
+        if (stageShowsOneHead(stage, run.trace)) name += headSuffix(head);
+        out.push_back({name + sentenceSuffix(run, batch) + ".png", FigureKind::Slide, stage, {}, head, batch});
     }
 }
 
@@ -212,7 +222,8 @@ FigureKind parseKind(std::string_view text) {
     if (text == "stage") return FigureKind::Stage;
     if (text == "heads") return FigureKind::Heads;
     if (text == "poster") return FigureKind::Poster;
-    throw ExportError("unknown --kind '" + std::string(text) + "'; use matrix, stage, heads or poster.");
+    if (text == "slide") return FigureKind::Slide;
+    throw ExportError("unknown --kind '" + std::string(text) + "'; use matrix, stage, heads, poster or slide.");
 }
 
 Background parseBackground(std::string_view text) {
@@ -250,6 +261,7 @@ std::vector<PlannedFigure> planExport(const core::ModelRun& run, const ExportReq
             case FigureKind::Stage: planStages(run, request, batch, figures); break;
             case FigureKind::Heads: planHeads(run, request, batch, figures); break;
             case FigureKind::Poster: planPoster(run, request, batch, figures); break;
+            case FigureKind::Slide: planSlides(run, request, batch, figures); break;
         }
     }
     return figures;

@@ -25,7 +25,7 @@
 
 namespace attnviz::exporting {
 
-enum class FigureKind { Matrix, Stage, Heads, Poster };
+enum class FigureKind { Matrix, Stage, Heads, Poster, Slide };  // Slide: a stage as a 16:9 slide
 
 struct ExportRequest {
     std::optional<core::StageId> stage;    // nullopt: every stage

@@ -38,6 +38,7 @@ std::string_view kindWord(FigureKind kind) {
         case FigureKind::Stage: return "stage";
         case FigureKind::Heads: return "heads";
         case FigureKind::Poster: return "poster";
+        case FigureKind::Slide: return "slide";
         case FigureKind::Matrix: break;
     }
     return "matrix";
@@ -85,6 +86,7 @@ Figure drawPlannedFigure(const core::ModelRun& run, const PlannedFigure& planned
         case FigureKind::Stage: return drawStageFigure(run, planned.stage, planned.head, planned.batch, style);
         case FigureKind::Heads: return drawHeadsFigure(run, planned.stage, *planned.matrix, planned.batch, style);
         case FigureKind::Poster: return drawPosterFigure(run, planned.head, planned.batch, style);
+        case FigureKind::Slide: return drawSlideFigure(run, planned.stage, planned.head, planned.batch, style);
     }
     throw ExportError("unknown figure kind");
 }
@@ -95,7 +97,7 @@ PngMetadata figureMetadata(const core::ModelRun& run, const PlannedFigure& plann
     std::string description;
     for (const std::string& sentence : run.spec.sentences) description += (description.empty() ? "" : "\n") + sentence;
     PngMetadata metadata;
-    metadata.dotsPerInch = kBaseDotsPerInch * style.scale;
+    metadata.dotsPerInch = kBaseDotsPerInch * style.scale * (planned.kind == FigureKind::Slide ? kSlideZoom : 1);
     metadata.text = {
         {"Title", figure.title},
         {"Software", "attnviz " + std::string(kVersion)},

@@ -276,10 +276,11 @@ std::unique_ptr<Block> lines(std::vector<std::string> text, float size, FontFace
 int wrapWidth(int contentWidth) { return std::clamp(contentWidth, 560, 1000); }
 
 // Title, formula and explanation above a stage's body; the PyTorch line below it.
+// `maxTextWidth` caps the explanation's wrap width (a slide's content width).
 std::vector<StackedBlock> stageFigureBlocks(const core::ModelRun& run, StageId id, std::vector<StackedBlock> body,
-                                            const std::string& note) {
+                                            const std::string& note, int maxTextWidth = 1000) {
     const core::Stage& s = core::stage(id);
-    const int width = wrapWidth(stackWidth(body));
+    const int width = std::min(wrapWidth(stackWidth(body)), maxTextWidth);
     std::vector<StackedBlock> blocks;
     std::string heading = "Stage " + stageHeading(run, id);
     if (!note.empty()) heading += "  \u2014  " + note;
@@ -375,6 +376,54 @@ Figure drawStageFigure(const core::ModelRun& run, StageId stage, int head, int b
     const std::string note = selectionNote(run, equations, batch);
     std::string title = "Stage " + stageHeading(run, stage) + (note.empty() ? "" : ", " + note);
     return composeFigure(stageFigureBlocks(run, stage, std::move(body), note), std::move(title), style);
+}
+
+// A slide's equations: the stage's, with X once. Stage 2 keeps the Q row (K and V are the same product with
+// other weights, which the explanation says), stage 3 the Q split, stage 10 the product without X for comparison.
+std::vector<Equation> slideEquations(StageId stage, int head, const core::Trace& trace) {
+    std::vector<Equation> equations = stageEquations(stage, head, trace);
+    const bool oneRow = stage == StageId::Project || stage == StageId::SplitHeads || stage == StageId::Output;
+    if (oneRow && equations.size() > 1) equations.resize(1);
+    return equations;
+}
+
+Figure drawSlideFigure(const core::ModelRun& run, StageId stage, int head, int batch, const FigureStyle& style) {
+    checkSelection(run, head, batch, style);
+    FigureStyle zoomed = style;
+    zoomed.scale = style.scale * kSlideZoom;
+    const int width = kSlideWidth / kSlideZoom, height = kSlideHeight / kSlideZoom;  // base pixels
+    std::vector<Equation> equations = slideEquations(stage, head, run.trace);
+    const std::string note = selectionNote(run, equations, batch);
+    const auto build = [&](CellPlan cells) {
+        std::vector<StackedBlock> body = stage == StageId::Tokens ? tokenBlocks(run, batch) : equationBlocks(run, equations, batch, zoomed, cells);
+        return stageFigureBlocks(run, stage, std::move(body), note, width - 2 * kFigureMargin);
+    };
+    // Cells shrink (as fitToWidth does) until the whole slide — heading, maps, code line — fits inside its margins.
+    const auto fits = [&](const std::vector<StackedBlock>& blocks) {
+        int stackHeight = 0;
+        for (const StackedBlock& b : blocks) stackHeight += b.gapBefore + b.block->height();
+        return stackWidth(blocks) <= width - 2 * kFigureMargin && stackHeight <= height - 2 * kFigureMargin;
+    };
+    CellPlan cells = planCells(run, requestsOf(equations), kStageTarget, zoomed);
+    std::vector<StackedBlock> blocks = build(cells);
+    const CellPlan planned = cells;
+    while (style.cellSize == 0 && !fits(blocks) && (cells.feature > 1 || cells.token > 1)) {
+        cells = {std::max(1, cells.feature * 4 / 5), std::max(1, cells.token * 4 / 5)};
+        blocks = build(cells);
+    }
+    if (!fits(blocks)) {  // the panels' shape captions set the width: give them symbol titles and shrink again
+        for (Equation& equation : equations) {
+            for (Term& term : equation.terms) term.compact = true;
+        }
+        cells = planned;
+        blocks = build(cells);
+        while (style.cellSize == 0 && !fits(blocks) && (cells.feature > 1 || cells.token > 1)) {
+            cells = {std::max(1, cells.feature * 4 / 5), std::max(1, cells.token * 4 / 5)};
+            blocks = build(cells);
+        }
+    }
+    std::string title = "Stage " + stageHeading(run, stage) + (note.empty() ? "" : ", " + note);
+    return composeOnCanvas(std::move(blocks), std::move(title), width, height, zoomed);
 }
 
 Figure drawHeadsFigure(const core::ModelRun& run, StageId stage, TensorId id, int batch, const FigureStyle& style) {

@@ -64,6 +64,12 @@ struct Figure {
 Figure drawMatrixFigure(const core::ModelRun& run, core::StageId stage, core::TensorId id, int head, int batch,
                         const FigureStyle& style);
 Figure drawStageFigure(const core::ModelRun& run, core::StageId stage, int head, int batch, const FigureStyle& style);
+
+// A stage as a 16:9 slide: kSlideWidth × kSlideHeight pixels at scale 1 (1920 × 1080), twice that at scale 2. It is
+// the stage figure drawn kSlideZoom times larger (so no text is under 24 px at 1080p) with cells shrunk until it
+// fits, centred on the slide; X appears once (stage 2 shows the Q row, stage 10 the product without X beside it).
+inline constexpr int kSlideWidth = 1920, kSlideHeight = 1080, kSlideZoom = 2;
+Figure drawSlideFigure(const core::ModelRun& run, core::StageId stage, int head, int batch, const FigureStyle& style);
 Figure drawHeadsFigure(const core::ModelRun& run, core::StageId stage, core::TensorId id, int batch,
                        const FigureStyle& style);
 Figure drawPosterFigure(const core::ModelRun& run, int head, int batch, const FigureStyle& style);

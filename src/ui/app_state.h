@@ -52,6 +52,7 @@ struct ExportRequest {
     colormap::Colormap sequential = colormap::Colormap::Viridis;
     colormap::Colormap diverging = colormap::Colormap::Coolwarm;
     colormap::ProbabilityScale probabilityScale = colormap::ProbabilityScale::MapMax;  // as on screen
+    bool slides = false;         // 16:9 slides (1920 × 1080) instead of figures sized to their content
 };
 // Returns one line for the status bar ("Wrote 11 figures to …" or what went wrong).
 using ExportHook = std::function<std::string(const core::ModelRun&, const ExportRequest&)>;
@@ -104,6 +105,7 @@ struct AppState {
     ExportHook exportPng;
     std::string exportDirectory;
     bool exportAllStages = false;
+    bool exportSlides = false;                      // the export dialog's "slides (16:9)"
     std::string status;
 
     // [Session] The open lesson file, trained weights, undo labels and file requests (session_state.h).

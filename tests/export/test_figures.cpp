@@ -312,3 +312,49 @@ TEST_CASE("figure: NaN weights of fully masked rows show in the NaN color") {
     }
     CHECK(nanPixels > cell.width * cell.height / 2);  // the rest is hatching: the row is masked too
 }
+
+TEST_CASE("slide: every stage is 16:9, 1920 x 1080 at scale 1 and twice that at scale 2, with X once") {
+    core::ModelSpec spec;  // the default seeded layer: d_model 64, 8 heads, the 13-token sentence
+    const core::ModelRun run = core::runModel(spec);
+    for (const core::Stage& s : core::stages()) {
+        FigureStyle style;
+        style.scale = 1;
+        const Figure slide = drawSlideFigure(run, s.id, 0, 0, style);
+        CHECK_MESSAGE(slide.image.width() == 1920, s.key);
+        CHECK_MESSAGE(slide.image.height() == 1080, s.key);
+        const auto xs = std::count_if(slide.heatmaps.begin(), slide.heatmaps.end(), [](const PlacedHeatmap& h) { return h.tensor == core::TensorId::X; });
+        CHECK_MESSAGE(xs <= 1, s.key, " repeats X");
+        for (const PlacedHeatmap& h : slide.heatmaps) {  // inside the slide's margins
+            CHECK(h.where.rect.x >= 0);
+            CHECK(h.where.rect.x + h.where.rect.width <= 1920);
+            CHECK(h.where.rect.y + h.where.rect.height <= 1080);
+        }
+    }
+    FigureStyle twice;
+    twice.scale = 2;
+    const Figure big = drawSlideFigure(run, core::StageId::Softmax, 0, 0, twice);
+    CHECK(big.image.width() == 3840);
+    CHECK(big.image.height() == 2160);
+}
+
+TEST_CASE("slide: drawn twice as large as the stage figure, so its smallest text is 24 px at 1080p") {
+    const core::ModelRun run = core::runModel(core::ModelSpec{});
+    FigureStyle style;
+    style.scale = 1;
+    style.cellSize = 10;  // the same cells in both, so only the zoom differs
+    const Figure stage = drawStageFigure(run, core::StageId::Softmax, 0, 0, style);
+    const Figure slide = drawSlideFigure(run, core::StageId::Softmax, 0, 0, style);
+    const PlacedHeatmap& inStage = heatmapOf(stage, core::TensorId::AttentionWeights);
+    const PlacedHeatmap& onSlide = heatmapOf(slide, core::TensorId::AttentionWeights);
+    CHECK(onSlide.where.rect.width == 2 * inStage.where.rect.width);  // labels and titles scale with the cells
+}
+
+TEST_CASE("slide: export --kind slide --stage all plans the deck in stage order") {
+    ExportRequest request;
+    request.kind = FigureKind::Slide;
+    const std::vector<PlannedFigure> planned = planExport(core::runModel(core::ModelSpec{}), request);
+    REQUIRE(planned.size() == static_cast<std::size_t>(core::kStageCount));
+    CHECK(planned.front().fileName == "slide-00-tokens.png");
+    CHECK(planned[7].fileName == "slide-07-softmax-head0.png");
+    for (std::size_t i = 0; i < planned.size(); ++i) CHECK(static_cast<std::size_t>(planned[i].stage) == i);
+}

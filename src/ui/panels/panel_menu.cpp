@@ -38,11 +38,12 @@ void exportDialog(AppState& state, const RunStatus& status) {
     if (ImGui::RadioButton("this stage", !state.exportAllStages)) state.exportAllStages = false;
     ImGui::SameLine();
     if (ImGui::RadioButton("every stage", state.exportAllStages)) state.exportAllStages = true;
+    ImGui::Checkbox("as 16:9 slides (1920 × 1080, text at least 24 px)", &state.exportSlides);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 28.0f);
     ImGui::InputText("folder", &state.exportDirectory);
     if (ImGui::Button("Export") && status.run != nullptr) {
         const ExportRequest request{state.exportAllStages, state.stage, state.head, state.batch, state.exportDirectory,
-                                    state.sequential, state.diverging, state.probabilityScale};
+                                    state.sequential, state.diverging, state.probabilityScale, state.exportSlides};
         state.status = state.exportPng(*status.run, request);
         ImGui::CloseCurrentPopup();
     }
