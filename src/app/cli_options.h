@@ -70,6 +70,7 @@ struct GuiOptions {
     bool inputsGiven = false;                          // the command line chose the inputs (model, sentence, …)
     bool modelView = false;                            // --model-view: open a trained model's layers × heads
     bool present = false;                              // --present: start in presentation mode (full screen)
+    bool allHeads = false;                             // --all-heads: every head's map instead of the focused one
 };
 
 struct DumpOptions {

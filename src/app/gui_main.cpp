@@ -157,7 +157,8 @@ ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options
     if (plan.stage) state.stage = *plan.stage;
     state.modelView = options.modelView && spec.trained != nullptr;
     if (plan.lesson) ui::openLesson(state, *plan.lesson);
-    state.presenting = options.present;  // moves to the lesson's stage, may add sentences
+    state.presenting = options.present;
+    if (options.allHeads) state.allHeads = true;  // moves to the lesson's stage, may add sentences
     if ((saved == std::nullopt && !session) || options.head != 0) state.head = plan.head;
     if (state.exportDirectory.empty()) state.exportDirectory = defaultExportDirectory().string();
     state.exportPng = makeExportHook();

@@ -155,31 +155,71 @@ void drawHeadTiles(ViewContext& ctx, const Box& box, TensorId tensor, bool rowLa
     }
 }
 
-// Every head's map of `tensor` in a grid; clicking one focuses it.
+// One colour range for every head of `tensor`, so colours compare across the grid and one colorbar says it:
+// the tensor's own for signed maps, for attention weights 0 … the largest weight of any head (or the scale's 0 … 1).
+colormap::Range sharedHeadsRange(ViewContext& ctx, TensorId tensor) {
+    if (tensor != TensorId::AttentionWeights) return ctx.summaries.get(ctx.run, tensor).range;
+    colormap::Range range{0.0f, 0.0f};
+    for (int head = 0; head < ctx.run.trace.dims.heads; ++head) {
+        const render::MatrixSlice slice = matrixSlice(ctx.run, traceRef(tensor, head), ctx.state.batch);
+        range.hi = std::max(range.hi, colormap::probabilityRange(slice.values, ctx.state.probabilityScale).hi);
+    }
+    return range;
+}
+
+// Every head's map of `tensor` in a grid, all with the same cell size: token labels on the first column and the
+// top row, one colorbar at the end of the top row; clicking a head focuses it.
 void drawAllHeads(ViewContext& ctx, const Box& box, TensorId tensor) {
     const int heads = ctx.run.trace.dims.heads;
     const ImVec2 shape = displayShape(ctx, traceRef(tensor, 0), false);
-    int bestColumns = 1;
-    float bestCell = 0.0f;
-    for (int columns = 1; columns <= heads; ++columns) {  // the column count that gives the biggest cells
-        const int rows = (heads + columns - 1) / columns;
-        const float cell = std::min(box.width() / (static_cast<float>(columns) * (shape.y + 2.0f)),
-                                    box.height() / (static_cast<float>(rows) * (shape.x + 3.0f)));
-        if (cell > bestCell) bestCell = cell, bestColumns = columns;
-    }
-    const int rows = (heads + bestColumns - 1) / bestColumns;
-    const ImVec2 slot{box.width() / static_cast<float>(bestColumns), box.height() / static_cast<float>(rows)};
-    for (int head = 0; head < heads; ++head) {
+    const colormap::Range range = sharedHeadsRange(ctx, tensor);
+    const auto options = [&](int head, int columns, bool labels) {
         HeatmapOptions o;
         o.title = TitleStyle::Compact;
-        o.rowLabels = head % bestColumns == 0 && bestCell >= 8.0f;
-        o.colLabels = false;
-        o.colorbar = ColorbarSide::None;
+        o.rowLabels = labels && head % columns == 0;
+        o.colLabels = labels && head < columns;
+        o.colorbar = head == std::min(columns, heads) - 1 ? ColorbarSide::Right : ColorbarSide::None;
         o.frameHead = head;
         o.emphasized = head == ctx.state.head;
         o.pinOnClick = false;
-        const ImVec2 min{box.min.x + slot.x * static_cast<float>(head % bestColumns), box.min.y + slot.y * static_cast<float>(head / bestColumns)};
-        const HeatmapResult r = drawHeatmapInBox(ctx, traceRef(tensor, head), min, {min.x + slot.x - 8.0f, min.y + slot.y - 8.0f}, o);
+        o.range = range;
+        o.caption = "head " + std::to_string(head);
+        return o;
+    };
+    // The first column reserves room for row labels, the top row for column labels, the top row's last head for
+    // the colorbar; every grid of cells gets the same size.
+    const float gap = std::round(10.0f * ctx.scale);
+    struct Grid {
+        float cell = 0.0f;
+        Insets corner, plain, last;  // head 0 (labels on both axes), a head inside the grid, the top row's last
+    };
+    const auto gridFor = [&](int columns, bool labels) {
+        const int rows = (heads + columns - 1) / columns;
+        Grid g;
+        g.corner = heatmapInsets(ctx, traceRef(tensor, 0), options(0, columns, labels));
+        g.plain = heatmapInsets(ctx, traceRef(tensor, 0), options(columns, columns, false));  // row 1, column 0, unlabelled
+        g.plain.left = heatmapInsets(ctx, traceRef(tensor, 0), options(heads, heads + 1, false)).left;
+        g.last = heatmapInsets(ctx, traceRef(tensor, std::min(columns, heads) - 1), options(std::min(columns, heads) - 1, columns, labels));
+        const float fixedW = g.corner.left + g.last.right + static_cast<float>(columns) * gap;
+        const float fixedH = g.corner.top + static_cast<float>(rows - 1) * g.plain.top + static_cast<float>(rows) * (g.plain.bottom + gap);
+        const float width = (box.width() - fixedW) / (static_cast<float>(columns) * shape.y);
+        const float height = (box.height() - fixedH) / (static_cast<float>(rows) * shape.x);
+        g.cell = std::min({width, height, kMaxCell * ctx.scale});
+        return g;
+    };
+    int columns = 1;
+    float best = 0.0f;
+    for (int c = 1; c <= heads; ++c) {  // the column count that gives the biggest cells
+        if (const float size = gridFor(c, true).cell; size > best) best = size, columns = c;
+    }
+    const bool labels = best >= 8.0f * ctx.scale;  // below that, token labels would be unreadable: the inspector names cells
+    const Grid g = gridFor(columns, labels);
+    const float w = g.cell * shape.y, h = g.cell * shape.x;
+    for (int head = 0; head < heads; ++head) {
+        const int column = head % columns, row = head / columns;
+        const ImVec2 min{box.min.x + g.corner.left + static_cast<float>(column) * (w + gap),
+                         box.min.y + g.corner.top + static_cast<float>(row) * (h + g.plain.bottom + gap + g.plain.top)};
+        const HeatmapResult r = drawHeatmap(ctx, traceRef(tensor, head), min, {min.x + w, min.y + h}, options(head, columns, labels));
         if (r.clicked) {
             ctx.state.head = head;
             ctx.state.allHeads = false;
