@@ -405,3 +405,57 @@ TEST_CASE("output stage: W^O keeps square cells, and O is shown beside X once th
 }
 
 }  // namespace attnviz::test
+
+namespace attnviz::test {
+
+TEST_CASE("all heads: every head's map is drawn the same size") {
+    ImGuiHarness ui;
+    ui::AppState state = defaultState();
+    state.stage = StageId::Softmax;
+    state.allHeads = true;
+    ui::App app(state);
+    ui.frames(app, 2);
+    std::vector<ImVec2> sizes;
+    for (const ui::DrawnHeatmap& d : app.drawnHeatmaps()) {
+        if (d.matrix.tensor == TensorId::AttentionWeights && d.max.x - d.min.x > 100.0f) sizes.push_back({d.max.x - d.min.x, d.max.y - d.min.y});
+    }
+    REQUIRE(sizes.size() == static_cast<std::size_t>(app.run()->trace.dims.heads));  // the thumbnails are smaller
+    for (const ImVec2& size : sizes) {
+        CHECK(size.x == doctest::Approx(sizes.front().x));
+        CHECK(size.y == doctest::Approx(sizes.front().y));
+    }
+}
+
+TEST_CASE("lecture hall keys: Ctrl+= and Ctrl+- step the zoom, Ctrl+0 resets it; F5 presents, B blanks, Esc leaves") {
+    constexpr int kKeyEqual = 61, kKeyMinus = 45, kKeyZero = 48, kKeyF5 = 294;
+    ImGuiHarness ui;
+    ui::App app(defaultState());
+    ui.frame(app);
+    ui.pressKey(app, kKeyEqual, true);
+    CHECK(app.state().zoom == doctest::Approx(1.15f));
+    ui.pressKey(app, kKeyEqual, true);
+    CHECK(app.state().zoom == doctest::Approx(1.3f));
+    ui.pressKey(app, kKeyMinus, true);
+    CHECK(app.state().zoom == doctest::Approx(1.15f));
+    ui.pressKey(app, kKeyZero, true);
+    CHECK(app.state().zoom == 1.0f);
+    for (int i = 0; i < 20; ++i) ui.pressKey(app, kKeyMinus, true);
+    CHECK(app.state().zoom == doctest::Approx(0.75f));  // stops at the smallest step
+
+    ui.pressKey(app, kKeyF5);
+    CHECK(app.state().presenting);
+    CHECK(ui::effectiveZoom(app.state()) > app.state().zoom);
+    const StageId before = app.state().stage;
+    ui.pressKey(app, kKeySpace);  // presenting: Space is "next", not autoplay
+    CHECK(static_cast<int>(app.state().stage) == static_cast<int>(before) + 1);
+    CHECK_FALSE(app.state().autoplay);
+    ui.pressKey(app, 'B');
+    CHECK(app.state().blanked);
+    ui.pressKey(app, kKeyPageDown);  // any key brings the picture back, and only that
+    CHECK_FALSE(app.state().blanked);
+    CHECK(static_cast<int>(app.state().stage) == static_cast<int>(before) + 1);
+    ui.pressKey(app, kKeyEscape);
+    CHECK_FALSE(app.state().presenting);
+}
+
+}  // namespace attnviz::test
