@@ -203,7 +203,11 @@ void drawValues(const ViewContext& ctx, ImDrawList& list, const Grid& g, const M
                 colormap::Colormap map, render::HeatmapHandle mask, bool transposed) {
     ImFont* small = smallFont(ctx);
     const float size = smallSize(ctx);
-    if (!ctx.state.showValues || g.ch < size + 1.0f || g.cw < textWidth(small, size, "-0.00") + 4.0f) return;
+    if (!ctx.state.showValues || g.ch < size + 1.0f) return;
+    // Weights print as ".12" when "0.12" does not fit: softmax maps show their numbers in smaller cells.
+    const bool weights = followsProbabilityScale(ref, f.info);
+    const bool shortForm = weights && g.cw < textWidth(small, size, "0.00") + 4.0f;
+    if (g.cw < textWidth(small, size, shortForm ? ".00" : weights ? "0.00" : "-0.00") + 4.0f) return;
     const render::MatrixSlice values = matrixSlice(ctx.run, ref, ctx.state.batch);
     const render::MatrixSlice colors = colorSlice(ctx, ref, rowNormalisedColors(ctx, ref, f.info));
     for (int r = 0; r < f.rows; ++r) {
@@ -212,7 +216,7 @@ void drawValues(const ViewContext& ctx, ImDrawList& list, const Grid& g, const M
             const float v = valueAt(values, sr, sc);
             const bool masked = cellMasked(ctx, mask, sr, sc);
             const colormap::Rgb8 bg = masked ? colormap::kMaskedColor : colormap::sample(map, valueAt(colors, sr, sc), s.range.lo, s.range.hi);
-            const std::string text = formatCell(v);
+            const std::string text = shortForm ? formatProbabilityCell(v) : formatCell(v);
             const float w = textWidth(small, size, text);
             const ImVec2 at{g.min.x + (c + 0.5f) * g.cw - w / 2.0f, g.min.y + (r + 0.5f) * g.ch - size / 2.0f};
             list.AddText(small, size, at, contrastText(bg), text.c_str());

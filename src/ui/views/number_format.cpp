@@ -43,6 +43,13 @@ std::string formatCell(float value) {
     return text == "-0.00" ? "0.00" : text;
 }
 
+std::string formatProbabilityCell(float value) {
+    if (const std::string s = special(value); !s.empty()) return s;
+    if (value >= 0.995f) return "1";
+    const std::string text = printf1("%.2f", value);  // "0.12" → ".12"
+    return text.rfind("0.", 0) == 0 ? text.substr(1) : text;
+}
+
 std::string formatValue(float value) {
     if (const std::string s = special(value); !s.empty()) return s;
     if (value != 0.0f && (std::fabs(value) >= 1e5f || std::fabs(value) < 1e-3f)) return compactExponent(printf1("%.3g", value));
