@@ -137,6 +137,28 @@ std::string substituteShapes(std::string_view text, const Trace& trace) {
     return result;
 }
 
+std::string codeLine(const Stage& stage, const Trace& trace, bool numpy) {
+    std::string_view line = numpy ? stage.numpy : stage.pytorch;
+    if (trace.cross) {
+        switch (stage.id) {
+            case StageId::Tokens:
+                line = numpy ? "ids_dec, ids_enc = np.array(ids_dec), np.array(ids_enc)  # {b} x {l_q}, {b} x {l_k}"
+                             : "ids_dec, ids_enc = torch.tensor(ids_dec), torch.tensor(ids_enc)  # {b} x {l_q}, {b} x {l_k}";
+                break;
+            case StageId::Embed:
+                line = numpy ? "x_dec, x_enc = E[ids_dec] + pe[:{l_q}], E[ids_enc] + pe[:{l_k}]  # {b} x {l_q} x {d_model}, {b} x {l_k} x {d_model}"
+                             : "x_dec, x_enc = self.embed(ids_dec), self.embed(ids_enc)  # {b} x {l_q} x {d_model}, {b} x {l_k} x {d_model}";
+                break;
+            case StageId::Project:
+                line = numpy ? "q, k, v = x_dec @ W_q, x_enc @ W_k, x_enc @ W_v  # {b} x {l_q} x {d_model}, {b} x {l_k} x {d_model} (twice)"
+                             : "query, key, value = [l(x) for l, x in zip(self.linears, (x_dec, x_enc, x_enc))]  # {b} x {l_q} / {l_k} x {d_model}";
+                break;
+            default: break;
+        }
+    }
+    return substituteShapes(line, trace);
+}
+
 std::string symbolicShape(TensorId id, const Trace& trace) {
     const std::string lq = trace.cross ? "l_q" : "l";
     const std::string lk = trace.cross ? "l_k" : "l";

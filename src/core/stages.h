@@ -37,6 +37,10 @@ const Stage& stage(StageId id);
 std::optional<StageId> findStage(std::string_view numberOrKey);
 // Replaces the placeholders of a stage's text with this trace's sizes: "{l}" → "11".
 std::string substituteShapes(std::string_view text, const Trace& trace);
+// The stage's PyTorch (or NumPy) line for this run, shapes substituted. Cross-attention has its own lines where the
+// decoder and the encoder differ (tokens, embedding, projection: queries from the decoder, keys and values from
+// the encoder); every other stage's line already reads l_q and l_k.
+std::string codeLine(const Stage& stage, const Trace& trace, bool numpy = false);
 // The per-head map a stage is about (Q_i for the split, S_i for scores, A_i for softmax, Z_i for the weighted
 // sum and the concatenation); nullopt for stages without one. Thumbnails and "all heads" figures show it.
 std::optional<TensorId> perHeadTensor(StageId stage);

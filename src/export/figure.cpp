@@ -294,7 +294,7 @@ std::vector<StackedBlock> stageFigureBlocks(const core::ModelRun& run, StageId i
         if (i == 0) body[i].gapBefore = kBodyGap;
         blocks.push_back(std::move(body[i]));
     }
-    blocks.push_back({lines({core::substituteShapes(s.pytorch, run.trace)}, kCodeSize, FontFace::Mono, TextRole::Secondary),
+    blocks.push_back({lines({core::codeLine(s, run.trace)}, kCodeSize, FontFace::Mono, TextRole::Secondary),
                       kBodyGap, false});
     return blocks;
 }

@@ -52,8 +52,15 @@ void sentenceField(AppState& state, const RunStatus& status) {
         ImGui::SetKeyboardFocusHere();
         state.focusSentence = false;
     }
+    const bool cross = !state.spec.decoderSentences.empty();
+    if (cross) ImGui::TextColored(kHintColor, "encoder (keys and values):");
     ImGui::SetNextItemWidth(-FLT_MIN);
     ImGui::InputText("##sentence", &sentences[index]);
+    if (cross && index < state.spec.decoderSentences.size()) {  // cross-attention: the queries' sentence too
+        ImGui::TextColored(kHintColor, "decoder (queries):");
+        ImGui::SetNextItemWidth(-FLT_MIN);
+        ImGui::InputText("##decoder sentence", &state.spec.decoderSentences[index]);
+    }
     if (!status.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
         ImGui::TextWrapped("%s", status.error.c_str());

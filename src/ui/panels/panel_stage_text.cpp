@@ -43,6 +43,10 @@ std::string teachingNote(const core::ModelRun& run, StageId stage) {
     const long long l = t.queryLength;
     switch (stage) {
         case StageId::Tokens:
+            if (t.cross) {
+                return "b = " + std::to_string(t.batch) + " sentence pair(s): l_k = " + std::to_string(t.keyLength) + " encoder tokens, l_q = " +
+                       std::to_string(l) + " decoder tokens" + (run.spec.prependCls ? ", [CLS] first." : ".");
+            }
             return "b = " + std::to_string(t.batch) + " sentence(s), l = " + std::to_string(l) + " tokens" + (run.spec.prependCls ? ", [CLS] first." : ".");
         case StageId::Embed:
             return "X is l × d_model = " + std::to_string(l) + " × " + std::to_string(d.dModel) + ": one row of d_model numbers per token.";
@@ -109,8 +113,8 @@ void drawStageText(ViewContext& ctx) {
     ImGui::PushFont(font(ctx.fonts.large));
     ImGui::TextUnformatted(trained ? trained->formula.c_str() : std::string(stage.formula).c_str());
     ImGui::PopFont();
-    drawCodeLine("PyTorch", core::substituteShapes(trained ? trained->pytorch : stage.pytorch, ctx.run.trace), ctx);
-    if (!trained) drawCodeLine("NumPy", core::substituteShapes(stage.numpy, ctx.run.trace), ctx);
+    drawCodeLine("PyTorch", trained ? core::substituteShapes(trained->pytorch, ctx.run.trace) : core::codeLine(stage, ctx.run.trace), ctx);
+    if (!trained) drawCodeLine("NumPy", core::codeLine(stage, ctx.run.trace, true), ctx);
     ImGui::TextWrapped("%s", trained ? trained->explanation.c_str() : std::string(stage.explanation).c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.1f, 0.3f, 0.6f, 1.0f));
     ImGui::TextWrapped("%s", teachingNote(ctx.run, ctx.state.stage).c_str());
