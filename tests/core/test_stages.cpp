@@ -44,3 +44,20 @@ TEST_CASE("the PyTorch line gets this trace's sizes") {
     CHECK(symbolicShape(TensorId::AttentionWeights, t) == "b × h × l × l");
     CHECK(t[TensorId::AttentionWeights].shapeString() == "1 × 8 × 13 × 13");
 }
+
+TEST_CASE("code lines: cross-attention's tokens, embedding and projection name the decoder and the encoder with their own lengths") {
+    attnviz::core::ModelSpec spec;
+    spec.sentences = {"the cat sat on the mat"};
+    spec.decoderSentences = {"le chat"};
+    const attnviz::core::ModelRun cross = attnviz::core::runModel(spec);
+    using attnviz::core::StageId;
+    const std::string project = attnviz::core::codeLine(attnviz::core::stage(StageId::Project), cross.trace);
+    CHECK(project.find("(x_dec, x_enc, x_enc)") != std::string::npos);
+    CHECK(project.find("1 x 2 / 6 x 64") != std::string::npos);  // l_q = 2 decoder tokens, l_k = 6 encoder tokens
+    CHECK(attnviz::core::codeLine(attnviz::core::stage(StageId::Tokens), cross.trace).find("1 x 2, 1 x 6") != std::string::npos);
+    CHECK(attnviz::core::codeLine(attnviz::core::stage(StageId::Tokens), cross.trace, true).find("np.array(ids_dec)") != std::string::npos);
+
+    spec.decoderSentences.clear();
+    const attnviz::core::ModelRun self = attnviz::core::runModel(spec);
+    CHECK(attnviz::core::codeLine(attnviz::core::stage(StageId::Project), self.trace).find("(x, x, x)") != std::string::npos);
+}
