@@ -86,12 +86,13 @@ void drawProducts(ViewContext& ctx, const Box& box, Operand left, std::vector<Ri
         chk = std::clamp((budgetH - m * chm) / k, 0.05f, maxCell);  // below a pixel the renderer pools rows
     }
     // A weight matrix on top keeps square cells, so its shape reads true (W^O is d_model × d_model: a square):
-    // the columns narrow to its rows' height rather than stretch it into a strip — while that leaves cells of
-    // kMinSquareCell pixels; below that the box is too short for a true shape and the strip stays.
-    constexpr float kMinSquareCell = 2.5f;
+    // the columns narrow to its rows' height rather than stretch it into a strip — while the square stays at
+    // least kMinSquareSide pixels (at d_model 768 its cells are then a third of a pixel, pooled 3:1 by the
+    // renderer); in a shorter box the strip stays.
+    constexpr float kMinSquareSide = 160.0f;
     const TensorId t = pairs.front().top.ref.tensor;
     const bool weights = t == TensorId::WQ || t == TensorId::WK || t == TensorId::WV || t == TensorId::WO;
-    if (weights && chk >= kMinSquareCell * ctx.scale) cw = chk = std::min(cw, chk);
+    if (weights && k * chk >= kMinSquareSide * ctx.scale) cw = chk = std::min(cw, chk);
 
     const float xL = box.min.x + li.left;
     const float yT = box.min.y + topTop;
