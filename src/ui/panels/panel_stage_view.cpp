@@ -556,11 +556,13 @@ void softmaxView(ViewContext& ctx, Box box) {
 void weightedSumView(ViewContext& ctx, Box box) {
     const int i = ctx.state.head;
     const std::string s = subscript(i);
-    const Box product = takeTop(box, box.height() * 0.74f);
+    const bool tiles = roomForCharts(ctx, box);  // every head's Z_i below, when the product stays readable above
+    const Box product = tiles ? takeTop(box, box.height() * 0.74f) : box;
     HeatmapOptions weights = withColorbarBelow();
     drawProduct(ctx, product, {traceRef(TensorId::AttentionWeights, i), weights}, {traceRef(TensorId::VHeads, i), full()},
                 {traceRef(TensorId::ZHeads, i), full()}, "Z" + s + " = A" + s + " V" + s,
                 "Row r of Z" + s + " is the average of V" + s + "'s rows, weighted by row r of A" + s + ".");
+    if (!tiles) return;
     const Box label = takeTop(box, ImGui::GetFontSize() * 1.5f);
     text(font(ctx.fonts.bold), label.min, kText, "Every head's Z_i, side by side:");
     drawHeadTiles(ctx, box, TensorId::ZHeads, true, false);
