@@ -407,6 +407,11 @@ Figure drawSlideFigure(const core::ModelRun& run, StageId stage, int head, int b
     CellPlan cells = planCells(run, requestsOf(equations), kStageTarget, zoomed);
     std::vector<StackedBlock> blocks = build(cells);
     const CellPlan planned = cells;
+    // Feature cells give way first: token cells keep room for a label each (kReadableTokenCell) as long as they can.
+    while (style.cellSize == 0 && !fits(blocks) && cells.feature > 1) {
+        cells.feature = std::max(1, cells.feature * 4 / 5);
+        blocks = build(cells);
+    }
     while (style.cellSize == 0 && !fits(blocks) && (cells.feature > 1 || cells.token > 1)) {
         cells = {std::max(1, cells.feature * 4 / 5), std::max(1, cells.token * 4 / 5)};
         blocks = build(cells);

@@ -80,18 +80,31 @@ void drawProducts(ViewContext& ctx, const Box& box, Operand left, std::vector<Ri
     const float maxCell = kMaxCell * ctx.scale, rowTarget = (ctx.fonts.small ? ctx.fonts.small->FontSize : ImGui::GetFontSize()) + 5.0f;
     float cw = std::min(budgetW / (k + n), maxCell);
     const float uniform = std::min(cw, budgetH / (k + m));
-    float chm = uniform, chk = uniform;
-    if (uniform < rowTarget) {  // token rows need room for their labels; the weights' rows give it up
-        chm = std::min({std::max(uniform, rowTarget), budgetH * 0.55f / m, maxCell});
-        chk = std::clamp((budgetH - m * chm) / k, 0.05f, maxCell);  // below a pixel the renderer pools rows
-    }
+    // Token rows need room for their labels; the weights' rows give it up (below a pixel the renderer pools rows).
+    // The smallest token row that keeps every label (heatmap_view's label floor); rows give up to 80 % of the
+    // height to stay there, the weights' rows take the rest.
+    const float smallest = std::max(9.0f, 0.7f * (rowTarget - 5.0f)) + 2.0f;
+    const auto rowHeights = [&](float target) {
+        if (uniform >= target) return std::pair{uniform, uniform};
+        float chm = std::min({std::max(uniform, target), budgetH * 0.55f / m, maxCell});
+        if (chm < smallest) chm = std::min(smallest, budgetH * 0.8f / m);
+        return std::pair{chm, std::clamp((budgetH - m * chm) / k, 0.05f, maxCell)};
+    };
+    auto [chm, chk] = rowHeights(rowTarget);
     // A weight matrix on top keeps square cells, so its shape reads true (W^O is d_model × d_model: a square):
-    // the columns narrow to its rows' height rather than stretch it into a strip — while the square stays at
+    // the columns narrow to its rows' height rather than stretch it into a strip, while the square stays at
     // least kMinSquareSide pixels (at d_model 768 its cells are then a third of a pixel, pooled 3:1 by the
-    // renderer); in a shorter box the strip stays.
+    // renderer). When it would not, the token rows shrink to the smallest label (heatmap_view's floor) first.
     constexpr float kMinSquareSide = 160.0f;
     const TensorId t = pairs.front().top.ref.tensor;
     const bool weights = t == TensorId::WQ || t == TensorId::WK || t == TensorId::WV || t == TensorId::WO;
+    if (weights && k * chk < kMinSquareSide * ctx.scale) {  // only when the labels keep their floor and that is enough
+        const auto [rows, weightRows] = rowHeights(smallest);
+        if (rows >= smallest - 0.01f && k * weightRows >= kMinSquareSide * ctx.scale) {
+            chm = rows;
+            chk = weightRows;
+        }
+    }
     if (weights && k * chk >= kMinSquareSide * ctx.scale) cw = chk = std::min(cw, chk);
 
     const float xL = box.min.x + li.left;
@@ -107,11 +120,17 @@ void drawProducts(ViewContext& ctx, const Box& box, Operand left, std::vector<Ri
     }
     drawHeatmap(ctx, left.ref, {xL, yR}, {xL + k * cw, yR + m * chm}, left.options);
 
-    const float cornerWidth = xL + k * cw + li.right - box.min.x;
+    // The formula and the hint in the corner above the left operand; the hint only when it fits there whole
+    // (the stage text below says the same).
+    const float cornerWidth = xL + k * cw + li.right - box.min.x, cornerBottom = yR - li.top;
     ImFont* large = font(ctx.fonts.large);
+    ImFont* regular = font(ctx.fonts.regular);
     text(large, box.min, kText, formula, cornerWidth);
     const float formulaHeight = large->CalcTextSizeA(large->FontSize, FLT_MAX, cornerWidth, formula.c_str()).y;
-    text(font(ctx.fonts.regular), {box.min.x, box.min.y + formulaHeight + 6.0f}, kHint, hint, cornerWidth);
+    const float hintHeight = regular->CalcTextSizeA(regular->FontSize, FLT_MAX, cornerWidth, hint.c_str()).y;
+    if (box.min.y + formulaHeight + 6.0f + hintHeight <= cornerBottom) {
+        text(regular, {box.min.x, box.min.y + formulaHeight + 6.0f}, kHint, hint, cornerWidth);
+    }
 }
 
 // result = left · top, in the textbook layout.
