@@ -404,28 +404,29 @@ Figure drawSlideFigure(const core::ModelRun& run, StageId stage, int head, int b
         for (const StackedBlock& b : blocks) stackHeight += b.gapBefore + b.block->height();
         return stackWidth(blocks) <= width - 2 * kFigureMargin && stackHeight <= height - 2 * kFigureMargin;
     };
-    CellPlan cells = planCells(run, requestsOf(equations), kStageTarget, zoomed);
-    std::vector<StackedBlock> blocks = build(cells);
-    const CellPlan planned = cells;
-    // Feature cells give way first: token cells keep room for a label each (kReadableTokenCell) as long as they can.
-    while (style.cellSize == 0 && !fits(blocks) && cells.feature > 1) {
-        cells.feature = std::max(1, cells.feature * 4 / 5);
-        blocks = build(cells);
-    }
-    while (style.cellSize == 0 && !fits(blocks) && (cells.feature > 1 || cells.token > 1)) {
-        cells = {std::max(1, cells.feature * 4 / 5), std::max(1, cells.token * 4 / 5)};
-        blocks = build(cells);
-    }
-    if (!fits(blocks)) {  // the panels' shape captions set the width: give them symbol titles and shrink again
-        for (Equation& equation : equations) {
-            for (Term& term : equation.terms) term.compact = true;
+    const CellPlan planned = planCells(run, requestsOf(equations), kStageTarget, zoomed);
+    // Feature cells give way first: token cells keep room for a label each as long as they can.
+    const auto shrinkToFit = [&] {
+        CellPlan cells = planned;
+        std::vector<StackedBlock> blocks = build(cells);
+        while (style.cellSize == 0 && !fits(blocks) && cells.feature > 1) {
+            cells.feature = std::max(1, cells.feature * 4 / 5);
+            blocks = build(cells);
         }
-        cells = planned;
-        blocks = build(cells);
         while (style.cellSize == 0 && !fits(blocks) && (cells.feature > 1 || cells.token > 1)) {
             cells = {std::max(1, cells.feature * 4 / 5), std::max(1, cells.token * 4 / 5)};
             blocks = build(cells);
         }
+        return std::pair{std::move(blocks), cells.token};
+    };
+    auto [blocks, tokenCell] = shrinkToFit();
+    // When the panels' shape captions cost the token rows their labels (or the slide), symbol titles instead.
+    if (!fits(blocks) || tokenCell < kReadableTokenCell) {
+        for (Equation& equation : equations) {
+            for (Term& term : equation.terms) term.compact = true;
+        }
+        auto [compact, compactCell] = shrinkToFit();
+        if (!fits(blocks) || compactCell > tokenCell) blocks = std::move(compact);
     }
     std::string title = "Stage " + stageHeading(run, stage) + (note.empty() ? "" : ", " + note);
     return composeOnCanvas(std::move(blocks), std::move(title), width, height, zoomed);
