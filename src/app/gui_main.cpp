@@ -198,7 +198,9 @@ void feedQueuedInput(GLFWwindow* window, InputQueue& queue) {
 // The UI scale this frame: the monitor's content scale × the zoom (× presentation mode's). A change rebuilds the
 // fonts and the style between two frames.
 float followZoom(GuiFonts& fonts, float contentScale, const ui::AppState& state) {
-    const float scale = contentScale * ui::effectiveZoom(state);
+    int width = 0, height = 0;
+    glfwGetFramebufferSize(glfwGetCurrentContext(), &width, &height);
+    const float scale = contentScale * ui::effectiveZoom(state, static_cast<float>(height) / contentScale);
     if (fonts.resize(std::round(kBaseFontSize * scale))) {
         styleForProjector(scale);
         ImGui_ImplOpenGL3_DestroyFontsTexture();

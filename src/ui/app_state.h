@@ -57,9 +57,8 @@ struct ExportRequest {
 // Returns one line for the status bar ("Wrote 11 figures to …" or what went wrong).
 using ExportHook = std::function<std::string(const core::ModelRun&, const ExportRequest&)>;
 
-// The zoom levels Ctrl+= and Ctrl+− step through, and how much larger presentation mode draws on top.
+// The zoom levels Ctrl+= and Ctrl+− step through.
 inline constexpr float kZoomSteps[] = {0.75f, 0.85f, 1.0f, 1.15f, 1.3f, 1.5f, 1.75f, 2.0f, 2.5f};
-inline constexpr float kPresentationZoom = 1.35f;
 
 struct AppState {
     // [Inputs] Changing these recomputes the Trace.
@@ -112,7 +111,12 @@ struct AppState {
     SessionState session;
 };
 
-// The factor the UI scale is multiplied by this frame: the zoom, and presentation mode's own.
-inline float effectiveZoom(const AppState& state) { return state.zoom * (state.presenting ? kPresentationZoom : 1.0f); }
+// The factor the UI scale is multiplied by this frame: the zoom, and presentation mode's own, which grows with the
+// screen: 1.35 on 1080p and larger, 1.15 on a 1280 × 800 projector, none on 1024 × 768, where the base type is
+// already large for the room and the maps need every pixel. `screenHeight` in pixels at UI scale 1.
+inline float effectiveZoom(const AppState& state, float screenHeight = 1080.0f) {
+    if (!state.presenting) return state.zoom;
+    return state.zoom * (screenHeight >= 1000.0f ? 1.35f : screenHeight >= 790.0f ? 1.15f : 1.0f);
+}
 
 }  // namespace attnviz::ui

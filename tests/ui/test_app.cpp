@@ -444,7 +444,9 @@ TEST_CASE("lecture hall keys: Ctrl+= and Ctrl+- step the zoom, Ctrl+0 resets it;
 
     ui.pressKey(app, kKeyF5);
     CHECK(app.state().presenting);
-    CHECK(ui::effectiveZoom(app.state()) > app.state().zoom);
+    CHECK(ui::effectiveZoom(app.state(), 1080.0f) > ui::effectiveZoom(app.state(), 800.0f));  // larger type on larger screens
+    CHECK(ui::effectiveZoom(app.state(), 800.0f) > app.state().zoom);
+    CHECK(ui::effectiveZoom(app.state(), 768.0f) == app.state().zoom);
     const StageId before = app.state().stage;
     ui.pressKey(app, kKeySpace);  // presenting: Space is "next", not autoplay
     CHECK(static_cast<int>(app.state().stage) == static_cast<int>(before) + 1);

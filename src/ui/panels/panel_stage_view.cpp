@@ -346,7 +346,10 @@ void embedView(ViewContext& ctx, Box box) {
 void projectView(ViewContext& ctx, const Box& box) {
     const Projection p = ctx.state.projection;
     const TensorId input = ctx.run.trace.cross ? TensorId::XQuery : TensorId::X;
-    if (p == Projection::All && !ctx.run.trace.cross) {  // the Illustrated Transformer's figure: X once, Q, K and V
+    // The Illustrated Transformer's figure: X once, Q, K and V — when the centre is wide enough for three products
+    // (presenting on a 1024-pixel projector it is not, and Q alone is shown larger).
+    const bool roomForThree = box.width() >= 1000.0f * ctx.scale;
+    if (p == Projection::All && !ctx.run.trace.cross && roomForThree) {
         drawProducts(ctx, box, {traceRef(TensorId::X), withColorbarBelow()},
                      {{{traceRef(TensorId::WQ), full()}, {traceRef(TensorId::Q), full()}},
                       {{traceRef(TensorId::WK), full()}, {traceRef(TensorId::K), full()}},
@@ -361,9 +364,10 @@ void projectView(ViewContext& ctx, const Box& box) {
     const TensorId out = one == Projection::Query ? TensorId::Q : one == Projection::Key ? TensorId::K : TensorId::V;
     const std::string name = matrixInfo(ctx.run, traceRef(out), ctx.state.batch).name;
     const std::string weights = matrixInfo(ctx.run, traceRef(w), ctx.state.batch).name;
+    const std::string narrow = p == Projection::All ? "Too narrow for Q, K and V side by side: Q alone (K and V are the same product). " : "";
     drawProduct(ctx, box, {traceRef(out == TensorId::Q ? input : TensorId::X), withColorbarBelow()}, {traceRef(w), full()},
                 {traceRef(out), full()}, name + " = X " + weights,
-                "The same " + weights + " multiplies every row of X. Its colored column blocks are the heads' W_i. "
+                narrow + "The same " + weights + " multiplies every row of X. Its colored column blocks are the heads' W_i. "
                 "Hover a cell of " + name + " to see the row and the column it came from.");
 }
 

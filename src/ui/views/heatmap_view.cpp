@@ -406,7 +406,8 @@ void drawColorbar(ViewContext& ctx, ImDrawList& list, const Grid& g, const Measu
     ImVec2 a, b;
     if (o.colorbar == ColorbarSide::Right) {
         const float legend = static_cast<float>(items.size() + (note.empty() ? 0 : 1)) * (size + 3.0f);
-        const float height = std::max(g.max.y - g.min.y - legend, 3.0f * size);
+        // Never taller than the cells (it would run into the heading below): a short bar keeps only its end ticks.
+        const float height = std::max(g.max.y - g.min.y - legend, size);
         a = {g.max.x + m.sums + 2.0f * pad, g.min.y};
         b = {a.x + 12.0f * ctx.scale, a.y + height};
         for (int i = 0; i < 64; ++i) {  // top = hi
@@ -414,6 +415,9 @@ void drawColorbar(ViewContext& ctx, ImDrawList& list, const Grid& g, const Measu
             list.AddRectFilled({a.x, y0}, {b.x, y1 + 0.5f}, toImU32(table[static_cast<std::size_t>(255 - i * 4)]));
         }
         for (std::size_t t = 0; t < ticks.size(); ++t) {
+            const bool middle = t > 0 && t + 1 < ticks.size();
+            if (middle && height < 3.0f * size) continue;
+            if (t > 0 && height < 2.0f * size) continue;  // room for one label: the top value
             const float y = a.y + (b.y - a.y) * static_cast<float>(t) / static_cast<float>(ticks.size() - 1);
             list.AddLine({a.x, y}, {b.x, y}, IM_COL32(0, 0, 0, 110));
             const float ty = std::clamp(y - size / 2.0f, a.y - size / 2.0f, b.y - size / 2.0f);
