@@ -27,8 +27,14 @@ void drawRowChart(const ViewContext& ctx, ImVec2 min, ImVec2 max, const RowChart
     }
     const float tickWidth = small->CalcTextSizeA(size, FLT_MAX, 0.0f, "-0.000").x + 6.0f;
     const ImVec2 plotMin{min.x + tickWidth, min.y + bold->FontSize + 2.0f * size};  // room for a value above the top bar
-    const ImVec2 plotMax{max.x, max.y - labelHeight - size - 8.0f};                // and below the lowest
-    if (plotMax.y - plotMin.y < 10.0f || plotMax.x - plotMin.x < 10.0f) return;
+    // In a short box the key labels go first (the bars and their numbers matter more; hovering a map names them).
+    const bool labels = max.y - labelHeight - size - 8.0f - plotMin.y >= 40.0f;
+    const ImVec2 plotMax{max.x, max.y - (labels ? labelHeight + size + 8.0f : size + 2.0f)};  // and below the lowest
+    if (plotMax.y - plotMin.y < 10.0f || plotMax.x - plotMin.x < 10.0f) {
+        list.AddText(small, size, {min.x, min.y + bold->FontSize + 2.0f}, IM_COL32(90, 90, 90, 255),
+                     "(too short for this chart: a taller window, or Ctrl+− to zoom out, shows it)");
+        return;
+    }
     const float lo = std::min(chart.range.lo, 0.0f), hi = std::max(chart.range.hi, 0.0f);
     const auto yOf = [&](float v) { return plotMax.y - (std::clamp(v, lo, hi) - lo) / (hi - lo) * (plotMax.y - plotMin.y); };
     const float slot = (plotMax.x - plotMin.x) / static_cast<float>(n);
@@ -51,7 +57,7 @@ void drawRowChart(const ViewContext& ctx, ImVec2 min, ImVec2 max, const RowChart
             list.AddText(small, size, {(x0 + x1 - numberWidth) / 2.0f, y}, IM_COL32(60, 60, 60, 255), number.c_str());
         }
         if (j == chart.highlight) list.AddRect({x0 - 2.0f, plotMin.y}, {x1 + 2.0f, plotMax.y}, IM_COL32(255, 170, 0, 255), 0.0f, 0, 2.0f);
-        if (j % labelStep != 0) continue;
+        if (!labels || j % labelStep != 0) continue;
         const std::string label = fitText(chart.labels[static_cast<std::size_t>(j)], 70.0f * ctx.scale, small, size);
         addVerticalText(list, small, size, {(x0 + x1) / 2.0f - size / 2.0f, max.y}, IM_COL32(30, 30, 30, 255), label);
     }
