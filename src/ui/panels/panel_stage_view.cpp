@@ -33,6 +33,11 @@ MatrixRef traceRef(TensorId tensor, int head = 0) { return {MatrixSource::Trace,
 
 float gapOf(const ViewContext& ctx) { return std::round(18.0f * ctx.scale); }
 
+// Whether `box` holds the maps and, below them, a row's bar charts with both readable: the charts need about
+// 170 px at scale 1, the maps about 360 (two 10-row maps with titles and rotated labels). On a short window or
+// a projector's large type the maps matter more: they take the whole box and the charts wait for room.
+bool roomForCharts(const ViewContext& ctx, const Box& box) { return box.height() >= 530.0f * ctx.scale; }
+
 // `wrapWidth` > 0 wraps the text to that width (a width, not an x coordinate).
 void text(ImFont* f, ImVec2 at, ImU32 color, const std::string& s, float wrapWidth = 0.0f) {
     ImGui::GetWindowDrawList()->AddText(f, f->FontSize, at, color, s.c_str(), nullptr, wrapWidth);
@@ -373,10 +378,19 @@ void projectView(ViewContext& ctx, const Box& box) {
 
 void splitView(ViewContext& ctx, Box box) {
     const float gap = gapOf(ctx);
-    const Box fused = takeTop(box, box.height() * 0.36f);
+    // K and V split exactly as Q does: their rows of heads follow when there is room for their token labels.
+    const bool keysAndValues = roomForCharts(ctx, box);
+    const Box fused = takeTop(box, box.height() * (keysAndValues ? 0.36f : 0.45f));
     drawHeatmapInBox(ctx, traceRef(TensorId::Q), fused.min, {fused.max.x, fused.max.y - gap}, full());
     const Box arrow = takeTop(box, ImGui::GetFontSize() * 1.6f);
     text(font(ctx.fonts.mono), arrow.min, kHint, "↓  .view(b, l, h, d_k).transpose(1, 2): head i takes columns i·d_k … (i+1)·d_k − 1");
+    if (!keysAndValues) {
+        const Box note = takeTop(box, ImGui::GetFontSize() * 1.5f);
+        drawHeadTiles(ctx, {box.min, {box.max.x, box.max.y - note.height()}}, TensorId::QHeads, true, false);
+        text(font(ctx.fonts.regular), {box.min.x, box.max.y - note.height() + 4.0f}, kHint,
+             "K and V split into K_i and V_i the same way (a taller window shows them).");
+        return;
+    }
     const Box queries = takeTop(box, box.height() * 0.46f);
     drawHeadTiles(ctx, {queries.min, {queries.max.x, queries.max.y - gap}}, TensorId::QHeads, true, false);
     const Box keys = takeTop(box, box.height() * 0.5f);
@@ -497,10 +511,6 @@ std::vector<float> softmax(const std::vector<float>& scores, float scale) {
 
 std::string quotedToken(const ViewContext& ctx, int row) { return "“" + axisLabel(ctx.run, Axis::QueryTokens, ctx.state.batch, row) + "”"; }
 
-// Whether `box` holds the maps and, below them, a row's bar charts with both readable: the charts need about
-// 170 px at scale 1, the maps about 360 (two 10-row maps with titles and rotated labels). On a short window or
-// a projector's large type the maps matter more: they take the whole box and the charts wait for room.
-bool roomForCharts(const ViewContext& ctx, const Box& box) { return box.height() >= 530.0f * ctx.scale; }
 
 // Two charts side by side in `box`.
 void drawChartPair(const ViewContext& ctx, const Box& box, const RowChart& left, const RowChart& right) {
