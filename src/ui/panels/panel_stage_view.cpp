@@ -632,6 +632,10 @@ void outputView(ViewContext& ctx, Box box) {
 
 void headPicker(ViewContext& ctx) {
     const int heads = ctx.run.trace.dims.heads;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float needed = 3.0f * ImGui::GetFrameHeight() + ImGui::CalcTextSize("head 00 of 00").x + ImGui::CalcTextSize("all heads (A)").x +
+                         4.0f * style.ItemSpacing.x + style.ItemInnerSpacing.x;
+    if (ImGui::GetContentRegionAvail().x < needed) ImGui::NewLine();  // never past the panel's edge
     ImGui::PushID("heads");
     if (ImGui::ArrowButton("previous", ImGuiDir_Left)) ctx.state.head = (ctx.state.head + heads - 1) % heads;
     ImGui::SameLine();
@@ -648,6 +652,12 @@ void headPicker(ViewContext& ctx) {
 void projectionPicker(AppState& state) {
     const std::pair<Projection, const char*> choices[] = {
         {Projection::All, "Q, K, V together"}, {Projection::Query, "Q = X W^Q"}, {Projection::Key, "K = X W^K"}, {Projection::Value, "V = X W^V"}};
+    const ImGuiStyle& style = ImGui::GetStyle();
+    float needed = 0.0f;
+    for (const auto& [p, label] : choices) {
+        needed += ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x + style.ItemSpacing.x;
+    }
+    if (ImGui::GetContentRegionAvail().x < needed) ImGui::NewLine();  // never past the panel's edge
     for (const auto& [p, label] : choices) {
         if (ImGui::RadioButton(label, state.projection == p)) state.projection = p;
         ImGui::SameLine();
