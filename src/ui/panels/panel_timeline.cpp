@@ -53,8 +53,10 @@ void drawPlayback(AppState& state, float scale) {
         state.autoplay = !state.autoplay;
         state.autoplayElapsed = 0.0f;
     }
-    ImGui::SetNextItemWidth(std::round(150.0f * scale));
-    ImGui::SliderFloat("autoplay speed", &state.secondsPerStage, 1.0f, 15.0f, "%.0f s per stage");
+    if (!state.presenting) {  // a setting, not a control: it stays off the projected screen
+        ImGui::SetNextItemWidth(std::round(150.0f * scale));
+        ImGui::SliderFloat("autoplay speed", &state.secondsPerStage, 1.0f, 15.0f, "%.0f s per stage");
+    }
     ImGui::EndGroup();
 }
 
