@@ -447,6 +447,10 @@ TEST_CASE("lecture hall keys: Ctrl+= and Ctrl+- step the zoom, Ctrl+0 resets it;
     CHECK(ui::effectiveZoom(app.state(), 1080.0f) > ui::effectiveZoom(app.state(), 800.0f));  // larger type on larger screens
     CHECK(ui::effectiveZoom(app.state(), 800.0f) > app.state().zoom);
     CHECK(ui::effectiveZoom(app.state(), 768.0f) == app.state().zoom);
+    ui::AppState lesson = app.state();
+    lesson.lesson.open = ui::Lesson::Scaling;  // a question view's page is fuller: a smaller boost
+    CHECK(ui::effectiveZoom(lesson, 800.0f) == lesson.zoom);
+    CHECK(ui::effectiveZoom(lesson, 1080.0f) < ui::effectiveZoom(app.state(), 1080.0f));
     const StageId before = app.state().stage;
     ui.pressKey(app, kKeySpace);  // presenting: Space is "next", not autoplay
     CHECK(static_cast<int>(app.state().stage) == static_cast<int>(before) + 1);
