@@ -17,6 +17,7 @@
 #include "ui/views/row_chart.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace attnviz::ui {
@@ -56,10 +57,71 @@ struct RightOperand {
     Operand result;
 };
 
+// result = left · top as one line of the equation, "left × top = result" (the Illustrated Transformer's figure),
+// for a window too short to keep the weight matrix square above the result. The weights get up to a third of
+// the free width with square cells; the token maps keep rows tall enough for their labels and are centred on
+// the square's height. `formula` and, when the maps keep 200 px of height without it, `hint` go above.
+void drawProductInLine(ViewContext& ctx, Box box, Operand left, Operand top, Operand result, const std::string& formula,
+                       const std::string& hint) {
+    ImFont* large = font(ctx.fonts.large);
+    ImFont* regular = font(ctx.fonts.regular);
+    const float gap = gapOf(ctx);
+    text(large, box.min, kText, formula, box.width());
+    box.min.y += large->CalcTextSizeA(large->FontSize, FLT_MAX, box.width(), formula.c_str()).y + 6.0f;
+    const float hintHeight = regular->CalcTextSizeA(regular->FontSize, FLT_MAX, box.width(), hint.c_str()).y;
+    if (box.height() - hintHeight - gap >= 200.0f * ctx.scale + 3.0f * ImGui::GetFontSize()) {
+        text(regular, box.min, kHint, hint, box.width());
+        box.min.y += hintHeight;
+    }
+    box.min.y += gap;
+
+    result.options.rowLabels = false;  // its rows are left's rows, on the same lines
+    const std::array<const Operand*, 3> maps{&left, &top, &result};
+    const std::array<std::string, 2> between{"×", "="};
+    float fixedW = 0.0f, topInset = 0.0f, bottomInset = 0.0f;
+    std::array<Insets, 3> insets;
+    for (std::size_t i = 0; i < maps.size(); ++i) {
+        insets[i] = heatmapInsets(ctx, maps[i]->ref, maps[i]->options);
+        fixedW += insets[i].left + insets[i].right;
+        topInset = std::max(topInset, insets[i].top);
+        bottomInset = std::max(bottomInset, insets[i].bottom);
+    }
+    std::array<float, 2> operatorWidths{};
+    for (std::size_t i = 0; i < between.size(); ++i) {
+        operatorWidths[i] = large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, between[i].c_str()).x + std::round(24.0f * ctx.scale);
+        fixedW += operatorWidths[i];
+    }
+    const ImVec2 tokens = displayShape(ctx, left.ref, left.options.transposed);        // m × k
+    const ImVec2 weights = displayShape(ctx, top.ref, top.options.transposed);         // k × n
+    const ImVec2 product = displayShape(ctx, result.ref, result.options.transposed);   // m × n
+    const float availW = box.width() - fixedW, availH = box.height() - topInset - bottomInset, maxCell = kMaxCell * ctx.scale;
+    const float square = std::min({availH / weights.x, availW * 0.34f / weights.y, maxCell});
+    const float cw = std::clamp((availW - square * weights.y) / (tokens.y + product.y), 0.05f, maxCell);
+    const float ch = std::min(availH / tokens.x, maxCell);
+
+    // Each map's cells, centred on the tallest map's height; the operators on that centre line.
+    const std::array<ImVec2, 3> sizes{ImVec2{tokens.y * cw, tokens.x * ch}, ImVec2{weights.y * square, weights.x * square},
+                                      ImVec2{product.y * cw, product.x * ch}};
+    const float tallest = std::max(sizes[0].y, sizes[1].y), centre = box.min.y + topInset + tallest / 2.0f;
+    float x = box.min.x;
+    for (std::size_t i = 0; i < maps.size(); ++i) {
+        const ImVec2 min{x + insets[i].left, centre - sizes[i].y / 2.0f};
+        drawHeatmap(ctx, maps[i]->ref, min, {min.x + sizes[i].x, min.y + sizes[i].y}, maps[i]->options);
+        x = min.x + sizes[i].x + insets[i].right;
+        if (i == between.size()) break;
+        const float w = large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, between[i].c_str()).x;
+        text(large, {x + (operatorWidths[i] - w) / 2.0f, centre - large->FontSize / 2.0f}, kText, between[i]);
+        x += operatorWidths[i];
+    }
+}
+
 // result_j = left · top_j for each pair, in the textbook layout: left once at the left, each top above its
-// result, the pairs side by side; `formula` and `hint` go in the empty top-left corner.
-void drawProducts(ViewContext& ctx, const Box& box, Operand left, std::vector<RightOperand> pairs, const std::string& formula,
+// result, the pairs side by side; `formula` and `hint` go in the empty top-left corner. A single product whose
+// weight matrix cannot stay square above its result is drawn in one line instead (drawProductInLine); several
+// such products are not drawn at all: the result is false and the caller shows one.
+bool drawProducts(ViewContext& ctx, const Box& box, Operand left, std::vector<RightOperand> pairs, const std::string& formula,
                   const std::string& hint) {
+    const RightOperand firstAsGiven = pairs.front();  // before the layout takes its labels away
     const ImVec2 ls = displayShape(ctx, left.ref, left.options.transposed);
     const float m = ls.x, k = ls.y;
     const Insets li = heatmapInsets(ctx, left.ref, left.options);
@@ -110,6 +172,11 @@ void drawProducts(ViewContext& ctx, const Box& box, Operand left, std::vector<Ri
             chk = weightRows;
         }
     }
+    if (weights && k * chk < kMinSquareSide * ctx.scale) {
+        if (pairs.size() > 1) return false;
+        drawProductInLine(ctx, box, std::move(left), firstAsGiven.top, firstAsGiven.result, formula, hint);
+        return true;
+    }
     if (weights && k * chk >= kMinSquareSide * ctx.scale) cw = chk = std::min(cw, chk);
 
     const float xL = box.min.x + li.left;
@@ -136,12 +203,13 @@ void drawProducts(ViewContext& ctx, const Box& box, Operand left, std::vector<Ri
     if (box.min.y + formulaHeight + 6.0f + hintHeight <= cornerBottom) {
         text(regular, {box.min.x, box.min.y + formulaHeight + 6.0f}, kHint, hint, cornerWidth);
     }
+    return true;
 }
 
 // result = left · top, in the textbook layout.
 void drawProduct(ViewContext& ctx, const Box& box, Operand left, Operand top, Operand result, const std::string& formula,
                  const std::string& hint) {
-    drawProducts(ctx, box, std::move(left), {{std::move(top), std::move(result)}}, formula, hint);
+    drawProducts(ctx, box, std::move(left), {{std::move(top), std::move(result)}}, formula, hint);  // one product is always drawn
 }
 
 // [SECTION] Head tiles
@@ -351,17 +419,17 @@ void embedView(ViewContext& ctx, Box box) {
 void projectView(ViewContext& ctx, const Box& box) {
     const Projection p = ctx.state.projection;
     const TensorId input = ctx.run.trace.cross ? TensorId::XQuery : TensorId::X;
-    // The Illustrated Transformer's figure: X once, Q, K and V — when the centre is wide enough for three products
-    // (presenting on a 1024-pixel projector it is not, and Q alone is shown larger).
+    // The Illustrated Transformer's figure: X once, Q, K and V — when the centre is wide and tall enough for three
+    // products with square weights (presenting on a projector it is not, and Q alone is shown larger).
     const bool roomForThree = box.width() >= 1000.0f * ctx.scale;
-    if (p == Projection::All && !ctx.run.trace.cross && roomForThree) {
+    if (p == Projection::All && !ctx.run.trace.cross && roomForThree &&
         drawProducts(ctx, box, {traceRef(TensorId::X), withColorbarBelow()},
                      {{{traceRef(TensorId::WQ), full()}, {traceRef(TensorId::Q), full()}},
                       {{traceRef(TensorId::WK), full()}, {traceRef(TensorId::K), full()}},
                       {{traceRef(TensorId::WV), full()}, {traceRef(TensorId::V), full()}}},
                      "Q, K, V = X W^Q, X W^K, X W^V",
                      "One X, three weight matrices: every row of X becomes a query, a key and a value. Hover a cell to see "
-                     "the row and the column it came from.");
+                     "the row and the column it came from.")) {
         return;
     }
     const Projection one = p == Projection::All ? Projection::Query : p;
@@ -369,7 +437,7 @@ void projectView(ViewContext& ctx, const Box& box) {
     const TensorId out = one == Projection::Query ? TensorId::Q : one == Projection::Key ? TensorId::K : TensorId::V;
     const std::string name = matrixInfo(ctx.run, traceRef(out), ctx.state.batch).name;
     const std::string weights = matrixInfo(ctx.run, traceRef(w), ctx.state.batch).name;
-    const std::string narrow = p == Projection::All ? "Too narrow for Q, K and V side by side: Q alone (K and V are the same product). " : "";
+    const std::string narrow = p == Projection::All ? "No room for Q, K and V side by side: Q alone (K and V are the same product). " : "";
     drawProduct(ctx, box, {traceRef(out == TensorId::Q ? input : TensorId::X), withColorbarBelow()}, {traceRef(w), full()},
                 {traceRef(out), full()}, name + " = X " + weights,
                 narrow + "The same " + weights + " multiplies every row of X. Its colored column blocks are the heads' W_i. "
