@@ -5,20 +5,18 @@
 //   t = clamp((v − lo) / (hi − lo), 0, 1),  index = min(floor(t · 256), 255),  texel centre (index + 0.5) / 256,
 //   a degenerate range (hi ≤ lo) gives index 128; NaN, +inf and −inf get their own colors, never a table color.
 // Masked cells (mask texel == 0) are drawn hatched in the masked color, whatever their value.
-// Does not filter: every texture is NEAREST; downsampling happened on the CPU (max-|x| pooling).
+// Does not filter: every texture is NEAREST; downsampling happened on the CPU, to one texel per pixel (downsample.h).
 
 in vec2 v_uv;
 out vec4 o_color;
 
-uniform sampler2D t_values;    // GL_R32F, one texel per cell (or per pooled block)
+uniform sampler2D t_values;    // GL_R32F, one texel per cell (or per shrunk block)
 uniform sampler2D t_colormap;  // 256 × 1 RGBA8 lookup table
 uniform sampler2D t_mask;      // GL_R32F, 1 = keep, 0 = masked; 1 × cols broadcasts over rows
 
 uniform float u_lo;
 uniform float u_hi;
 uniform bool u_hasMask;
-uniform vec2 u_valueUvScale;  // source extent / pooled texture extent (≤ 1 when the last block is partial)
-uniform vec2 u_maskUvScale;
 uniform vec3 u_nanColor;
 uniform vec3 u_positiveInfColor;
 uniform vec3 u_negativeInfColor;
@@ -37,11 +35,11 @@ vec3 hatched(vec3 color) {
 }
 
 void main() {
-    if (u_hasMask && texture(t_mask, v_uv * u_maskUvScale).r == 0.0) {
+    if (u_hasMask && texture(t_mask, v_uv).r == 0.0) {
         o_color = vec4(hatched(u_maskedColor), 1.0);
         return;
     }
-    float v = texture(t_values, v_uv * u_valueUvScale).r;
+    float v = texture(t_values, v_uv).r;
     vec3 color;
     if (isnan(v)) {
         color = u_nanColor;

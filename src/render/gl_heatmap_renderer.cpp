@@ -6,11 +6,12 @@
 // embedded copies as fallback) normalises, clamps and looks up colors, so range and colormap are uniforms.
 // Drawn from an ImDrawList callback followed by ImDrawCallback_ResetRenderState (Mesa crashes without it).
 //
-// Downsampling, when a heatmap has more cells than pixels along an axis or more than GL_MAX_TEXTURE_SIZE:
-// max-|x| pooling by power-of-two factors per axis (downsample.h), made lazily the first time a size is drawn
-// and cached for the generation. A CPU copy of each matrix is kept for that, itself pooled to at most
-// kKeptCells per axis: a 2048² map keeps 4 MiB instead of 16 (no screen shows 2048 cells an axis), and pooling
-// the copy further gives the same texels as pooling the matrix (power-of-two blocks nest).
+// Downsampling, when a heatmap has more cells than pixels along an axis or more than GL_MAX_TEXTURE_SIZE: the
+// matrix shrunk to exactly one texel per pixel (downsample.h; its strongest cell or its mean per block, as the
+// caller asked), made lazily the first time a size is drawn and cached for the generation; sizes the current
+// frame has not drawn are dropped when a new one is made. A CPU copy of each matrix is kept for that, itself
+// shrunk to at most kKeptCells per axis: a 2048² map keeps 4 MiB instead of 16 (no screen shows 2048 cells an
+// axis); shrinking the copy further folds contiguous blocks of the matrix, as shrinking the matrix would.
 //
 // What this file does not do: decide ranges, colormaps, labels or layout (src/ui), or talk to GLFW.
 #include "render/downsample.h"
@@ -98,14 +99,14 @@ GLuint loadHeatmapProgram(const std::filesystem::path& dir) {
 }
 
 struct Uniforms {
-    GLint projection, lo, hi, hasMask, valueUvScale, maskUvScale;
+    GLint projection, lo, hi, hasMask;
     GLint nanColor, positiveInfColor, negativeInfColor, maskedColor;
     GLint values, colormap, mask;
 };
 
 Uniforms findUniforms(GLuint program) {
     auto at = [program](const char* name) { return glGetUniformLocation(program, name); };
-    return {at("u_projection"), at("u_lo"), at("u_hi"), at("u_hasMask"), at("u_valueUvScale"), at("u_maskUvScale"),
+    return {at("u_projection"), at("u_lo"), at("u_hi"), at("u_hasMask"),
             at("u_nanColor"), at("u_positiveInfColor"), at("u_negativeInfColor"), at("u_maskedColor"),
             at("t_values"), at("t_colormap"), at("t_mask")};
 }
@@ -157,21 +158,20 @@ GlTexture makeLookupTexture(colormap::Colormap map) {
 
 constexpr int kKeptCells = 1024;  // most cells per axis of a matrix's CPU copy
 
-// One matrix of this generation: its values (transposed if asked), pooled by (baseRows, baseCols) to at most
-// kKeptCells per axis, and every texture made from them.
-struct CachedMatrix {
-    PooledMatrix kept;     // ceil(rows / baseRows) × ceil(cols / baseCols), row-major
-    int rows = 0;          // of the matrix itself
-    int cols = 0;
-    int baseRows = 1;      // pooling factors of `kept`
-    int baseCols = 1;
-    std::map<std::pair<int, int>, GlTexture> textures;  // by the total (row factor, column factor)
+// A texture made from a matrix at one size, and the last frame that drew it.
+struct SizedTexture {
+    GlTexture texture;
+    std::uint64_t drawnInFrame = 0;
 };
 
-// What a texture drawn in place of a matrix covers: the texture, and source extent / texture extent.
-struct Sampled {
-    GLuint texture = 0;
-    ImVec2 uvScale{1.0f, 1.0f};
+// One matrix of this generation: its values (transposed if asked), shrunk to at most kKeptCells per axis, and the
+// textures made from them at the sizes drawn.
+struct CachedMatrix {
+    PooledMatrix kept;     // ≤ kKeptCells (and the texture limit) per axis, row-major
+    int rows = 0;          // of the matrix itself
+    int cols = 0;
+    Downsample how = Downsample::Strongest;
+    std::map<std::pair<int, int>, SizedTexture> textures;  // by (texel rows, texel columns)
 };
 
 // [SECTION] Drawing
@@ -182,7 +182,7 @@ class GlHeatmapRenderer;
 struct DrawRequest {
     GlHeatmapRenderer* renderer;
     ImVec2 min, max;
-    Sampled values, mask;
+    GLuint values, mask;
     GLuint lookup;
     float lo, hi;
 };
@@ -213,6 +213,7 @@ public:
     // after a sentence edit; X, Q, K, V after a mask change) keep their textures instead of uploading again.
     void beginFrame(std::uint64_t generation) override {
         requests_.clear();
+        ++frame_;
         dropPrevious();  // what the first frame of this generation did not take
         if (started_ && generation == generation_) return;
         started_ = true;
@@ -222,10 +223,10 @@ public:
         handles_.clear();
     }
 
-    HeatmapHandle heatmap(std::uint64_t key, const MatrixSlice& slice, bool transpose) override {
+    HeatmapHandle heatmap(std::uint64_t key, const MatrixSlice& slice, bool transpose, Downsample how) override {
         if (const auto found = handles_.find(key); found != handles_.end()) return found->second;
         if (slice.rows <= 0 || slice.cols <= 0) return {};
-        CachedMatrix matrix = keptCopy(slice, transpose);
+        CachedMatrix matrix = keptCopy(slice, transpose, how);
         if (!takeUnchangedTextures(key, matrix)) ++stats_.uploads;
         matrices_.push_back(std::move(matrix));
         const HeatmapHandle handle{static_cast<std::uint32_t>(matrices_.size())};
@@ -242,9 +243,9 @@ public:
         if (!handle || handle.id > matrices_.size() || max.x <= min.x || max.y <= min.y) return;
         const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
         const ImVec2 pixels{(max.x - min.x) * scale.x, (max.y - min.y) * scale.y};
-        DrawRequest request{this, min, max, sampledFor(handle, pixels), {}, lookups_.at(style.map).id, style.lo, style.hi};
-        if (!request.values.texture) return;
-        if (style.mask && style.mask.id <= matrices_.size()) request.mask = sampledFor(style.mask, pixels);
+        DrawRequest request{this, min, max, textureFor(handle, pixels), 0, lookups_.at(style.map).id, style.lo, style.hi};
+        if (!request.values) return;
+        if (style.mask && style.mask.id <= matrices_.size()) request.mask = textureFor(style.mask, pixels);
         requests_.push_back(request);
         list.AddCallback(drawCallback, &requests_.back());
         list.AddCallback(ImDrawCallback_ResetRenderState, nullptr);
@@ -266,9 +267,9 @@ public:
         if (data == nullptr || !applyScissor(*data, command.ClipRect)) return;
         glUseProgram(program_);
         setUniforms(*data, r);
-        bindTexture(0, r.values.texture);
+        bindTexture(0, r.values);
         bindTexture(1, r.lookup);
-        bindTexture(2, r.mask.texture);
+        bindTexture(2, r.mask);
         glActiveTexture(GL_TEXTURE0);
         const std::array<float, 16> quad{r.min.x, r.min.y, 0.0f, 0.0f, r.max.x, r.min.y, 1.0f, 0.0f,
                                          r.min.x, r.max.y, 0.0f, 1.0f, r.max.x, r.max.y, 1.0f, 1.0f};
@@ -297,8 +298,8 @@ private:
         const auto found = previous_.find(key);
         if (found == previous_.end()) return false;
         CachedMatrix& old = found->second;
-        const bool same = old.rows == matrix.rows && old.cols == matrix.cols && old.baseRows == matrix.baseRows &&
-                          old.baseCols == matrix.baseCols && old.kept.values.size() == matrix.kept.values.size() &&
+        const bool same = old.rows == matrix.rows && old.cols == matrix.cols && old.how == matrix.how &&
+                          old.kept.values.size() == matrix.kept.values.size() &&
                           std::memcmp(old.kept.values.data(), matrix.kept.values.data(), old.kept.values.size() * sizeof(float)) == 0;
         if (!same) return false;
         matrix.textures = std::move(old.textures);
@@ -309,71 +310,56 @@ private:
 
     void dropPrevious() {
         for (auto& [key, m] : previous_) {
-            for (auto& [factors, texture] : m.textures) glDeleteTextures(1, &texture.id);
+            for (auto& [size, sized] : m.textures) glDeleteTextures(1, &sized.texture.id);
         }
         previous_.clear();
     }
 
     void dropMatrices() {
         for (CachedMatrix& m : matrices_) {
-            for (auto& [factors, texture] : m.textures) glDeleteTextures(1, &texture.id);
+            for (auto& [size, sized] : m.textures) glDeleteTextures(1, &sized.texture.id);
         }
         matrices_.clear();
         handles_.clear();
     }
 
-    // The texture to draw a matrix into `pixels`: pooled so no axis has more cells than pixels (or than the
-    // texture limit), with the uv scale that maps the quad onto the source cells of a partial last block.
-    Sampled sampledFor(HeatmapHandle handle, ImVec2 pixels) {
-        CachedMatrix& m = matrices_[handle.id - 1];
-        const int pixelRows = std::max(1, static_cast<int>(pixels.y));
-        const int pixelCols = std::max(1, static_cast<int>(pixels.x));
-        const int fr = poolingFactor(m.rows, std::min(pixelRows, maxTextureSize_));
-        const int fc = poolingFactor(m.cols, std::min(pixelCols, maxTextureSize_));
-        return textureFor(m, fr, fc);
-    }
-
-    // The CPU copy of a slice (transposed if asked), pooled to at most kKeptCells (and the texture limit) per axis.
-    CachedMatrix keptCopy(const MatrixSlice& slice, bool transpose) const {
+    // The CPU copy of a slice (transposed if asked), shrunk to at most kKeptCells (and the texture limit) per axis.
+    CachedMatrix keptCopy(const MatrixSlice& slice, bool transpose, Downsample how) const {
         CachedMatrix m;
         m.rows = transpose ? slice.cols : slice.rows;
         m.cols = transpose ? slice.rows : slice.cols;
+        m.how = how;
         const int limit = std::min(kKeptCells, maxTextureSize_);
-        m.baseRows = poolingFactor(m.rows, limit);
-        m.baseCols = poolingFactor(m.cols, limit);
-        const bool pool = m.baseRows > 1 || m.baseCols > 1;
-        if (transpose) {
-            std::vector<float> values = transposed(slice);
-            m.kept = pool ? poolMaxAbs({values, m.rows, m.cols}, m.baseRows, m.baseCols) : PooledMatrix{std::move(values), m.rows, m.cols};
-        } else {
-            m.kept = pool ? poolMaxAbs(slice, m.baseRows, m.baseCols)
-                          : PooledMatrix{std::vector<float>(slice.values.begin(), slice.values.end()), m.rows, m.cols};
-        }
+        std::vector<float> values = transpose ? transposed(slice) : std::vector<float>(slice.values.begin(), slice.values.end());
+        m.kept = m.rows > limit || m.cols > limit ? shrink({values, m.rows, m.cols}, limit, limit, how)
+                                                  : PooledMatrix{std::move(values), m.rows, m.cols};
         return m;
     }
 
-    // wantedRows × wantedCols: the total pooling factors the drawn size asks for; never finer than the kept copy's.
-    Sampled textureFor(CachedMatrix& m, int wantedRows, int wantedCols) {
-        const int factorRows = std::max(wantedRows, m.baseRows), factorCols = std::max(wantedCols, m.baseCols);
-        auto found = m.textures.find({factorRows, factorCols});
+    // The texture to draw a matrix into `pixels`: the kept copy shrunk to one texel per pixel on any axis with more
+    // cells than pixels. A new size drops the sizes this frame has not drawn (the window is being resized), so a
+    // drag leaves one texture behind, not one per size it passed through.
+    GLuint textureFor(HeatmapHandle handle, ImVec2 pixels) {
+        CachedMatrix& m = matrices_[handle.id - 1];
+        const int rows = std::min(m.kept.rows, std::max(1, static_cast<int>(pixels.y)));
+        const int cols = std::min(m.kept.cols, std::max(1, static_cast<int>(pixels.x)));
+        auto found = m.textures.find({rows, cols});
         if (found == m.textures.end()) {
-            const int extraRows = factorRows / m.baseRows, extraCols = factorCols / m.baseCols;
-            const bool pooled = factorRows > 1 || factorCols > 1;
-            PooledMatrix further;
-            const PooledMatrix* source = &m.kept;
-            if (extraRows > 1 || extraCols > 1) {
-                further = poolMaxAbs({m.kept.values, m.kept.rows, m.kept.cols}, extraRows, extraCols);
-                source = &further;
-            }
-            const PooledMatrix& p = *source;
+            std::erase_if(m.textures, [&](auto& entry) {
+                const bool stale = entry.second.drawnInFrame != frame_;
+                if (stale) glDeleteTextures(1, &entry.second.texture.id);
+                return stale;
+            });
+            const bool smallerThanKept = rows < m.kept.rows || cols < m.kept.cols;
+            const PooledMatrix smaller = smallerThanKept ? shrink({m.kept.values, m.kept.rows, m.kept.cols}, rows, cols, m.how) : PooledMatrix{};
+            const PooledMatrix& p = smallerThanKept ? smaller : m.kept;
             const GlTexture texture = makeTexture(GL_R32F, p.cols, p.rows, GL_RED, GL_FLOAT, p.values.data());
-            if (!texture.id) return {};
-            if (pooled) ++stats_.pooledUploads;
-            found = m.textures.emplace(std::make_pair(factorRows, factorCols), texture).first;
+            if (!texture.id) return 0;
+            if (rows < m.rows || cols < m.cols) ++stats_.pooledUploads;
+            found = m.textures.emplace(std::make_pair(rows, cols), SizedTexture{texture, frame_}).first;
         }
-        const GlTexture& t = found->second;
-        return {t.id, ImVec2(static_cast<float>(m.cols) / static_cast<float>(t.width * factorCols),
-                             static_cast<float>(m.rows) / static_cast<float>(t.height * factorRows))};
+        found->second.drawnInFrame = frame_;
+        return found->second.texture.id;
     }
 
     static bool applyScissor(const ImDrawData& data, const ImVec4& clip) {
@@ -400,9 +386,7 @@ private:
         glUniformMatrix4fv(uniforms_.projection, 1, GL_FALSE, projection.data());
         glUniform1f(uniforms_.lo, r.lo);
         glUniform1f(uniforms_.hi, r.hi);
-        glUniform1i(uniforms_.hasMask, r.mask.texture != 0 ? 1 : 0);
-        glUniform2f(uniforms_.valueUvScale, r.values.uvScale.x, r.values.uvScale.y);
-        glUniform2f(uniforms_.maskUvScale, r.mask.uvScale.x, r.mask.uvScale.y);
+        glUniform1i(uniforms_.hasMask, r.mask != 0 ? 1 : 0);
         setColor(uniforms_.nanColor, colormap::kNanColor);
         setColor(uniforms_.positiveInfColor, colormap::kPositiveInfColor);
         setColor(uniforms_.negativeInfColor, colormap::kNegativeInfColor);
@@ -423,6 +407,7 @@ private:
     int maxTextureSize_ = 0;
     std::map<colormap::Colormap, GlTexture> lookups_;
     std::uint64_t generation_ = 0;
+    std::uint64_t frame_ = 0;  // counts beginFrame() calls: which textures the current frame has drawn
     bool started_ = false;
     std::vector<CachedMatrix> matrices_;                       // handle id − 1 → matrix
     std::unordered_map<std::uint64_t, CachedMatrix> previous_;  // the last generation's, during its successor's first frame

@@ -49,12 +49,16 @@ struct HeatmapStyle {
     HeatmapHandle mask;
 };
 
+// How a matrix drawn in fewer pixels than it has cells is shrunk (downsample.h): each block's strongest cell (for
+// token-by-token maps, where one strong cell is the point) or its mean (for maps with a feature axis).
+enum class Downsample { Strongest, Mean };
+
 struct RendererStats {
     std::uint64_t uploads = 0;        // matrices handed over (heatmap() with a new key) and not unchanged since creation
     std::uint64_t reusedTextures = 0; // matrices unchanged from the previous generation: their textures were kept
-    std::uint64_t pooledUploads = 0;  // max-|x| pooled textures made for heatmaps drawn smaller than their cells
+    std::uint64_t pooledUploads = 0;  // shrunk textures made for heatmaps drawn smaller than their cells
     int liveTextures = 0;             // textures held now (at the sizes drawn this generation)
-    std::size_t keptValues = 0;       // floats held now in CPU copies (each pooled to ≤ 1024 cells per axis)
+    std::size_t keptValues = 0;       // floats held now in CPU copies (each shrunk to ≤ 1024 cells per axis)
     int maxTextureSize = 0;           // the driver's limit (or the override); 0 for the null renderer
 };
 
@@ -67,24 +71,27 @@ public:
     // the same values; the same generation keeps them all.
     virtual void beginFrame(std::uint64_t generation) = 0;
 
-    // The texture of `key` in this generation. `slice` is copied (pooled to at most 1024 cells per axis) the first
-    // time the key is asked for and ignored afterwards, so calling this every frame costs a hash lookup; textures
-    // are made from the copy at the sizes draw() needs. With `transpose`, the matrix is stored as cols × rows (for
-    // drawing Kᵀ from K without a copy in the caller).
-    virtual HeatmapHandle heatmap(std::uint64_t key, const MatrixSlice& slice, bool transpose = false) = 0;
+    // The texture of `key` in this generation. `slice` is copied (shrunk `how` says to at most 1024 cells per axis)
+    // the first time the key is asked for and ignored afterwards, so calling this every frame costs a hash lookup;
+    // textures are made from the copy at the sizes draw() needs. With `transpose`, the matrix is stored as
+    // cols × rows (for drawing Kᵀ from K without a copy in the caller).
+    virtual HeatmapHandle heatmap(std::uint64_t key, const MatrixSlice& slice, bool transpose = false,
+                                  Downsample how = Downsample::Strongest) = 0;
     // The same, reading the matrix only when the key is new this generation: for matrices that cost something
     // to read (a derived score map is one GEMM per read, core/derived_maps.h).
-    HeatmapHandle heatmap(std::uint64_t key, const std::function<MatrixSlice()>& read, bool transpose = false) {
+    HeatmapHandle heatmap(std::uint64_t key, const std::function<MatrixSlice()>& read, bool transpose = false,
+                          Downsample how = Downsample::Strongest) {
         if (const HeatmapHandle known = find(key)) return known;
-        return heatmap(key, read(), transpose);
+        return heatmap(key, read(), transpose, how);
     }
     // The handle `key` was given this generation, or none.
     virtual HeatmapHandle find(std::uint64_t key) const = 0;
 
     // Appends to `list` a draw of `handle` filling [min, max] (ImGui screen coordinates), then
     // ImDrawCallback_ResetRenderState so ImGui's own drawing resumes with its state. If the rectangle has
-    // fewer pixels than the matrix has cells along an axis, a max-|x| pooled copy is drawn instead (see
-    // downsample.h), so a single large value never disappears between pixels.
+    // fewer pixels than the matrix has cells along an axis, a copy shrunk to one texel per pixel is drawn instead
+    // (downsample.h): no texel is drawn wider than its neighbours, and a Strongest matrix's single large value
+    // never disappears between pixels.
     virtual void draw(ImDrawList& list, HeatmapHandle handle, ImVec2 min, ImVec2 max, const HeatmapStyle& style) = 0;
 
     virtual RendererStats stats() const = 0;

@@ -18,7 +18,7 @@ public:
         handles_.clear();
     }
 
-    HeatmapHandle heatmap(std::uint64_t key, const MatrixSlice& slice, bool /*transpose*/) override {
+    HeatmapHandle heatmap(std::uint64_t key, const MatrixSlice& slice, bool /*transpose*/, Downsample /*how*/) override {
         if (const auto found = handles_.find(key); found != handles_.end()) return found->second;
         if (slice.rows <= 0 || slice.cols <= 0) return {};
         ++stats_.uploads;

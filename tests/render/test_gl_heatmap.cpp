@@ -130,18 +130,57 @@ TEST_CASE("a matrix larger than the texture limit is pooled on upload and still 
         renderer->beginFrame(1);
         renderer->draw(list, renderer->heatmap(1, {values, 200, 300}), {0, 0}, {300, 200}, {Colormap::Viridis, 0.0f, 1.0f, {}});
     });
-    // 200 × 300 under a 64 limit: pooled by 4 rows × 8 columns, so the spike fills its whole 8 × 4 block.
+    // 200 × 300 under a 64 limit: shrunk to 64 × 64 texels. The spike's texel is block (48, 53): source rows
+    // [⌊48·200/64⌋, ⌊49·200/64⌋) = [150, 153) and columns [⌊53·300/64⌋, ⌊54·300/64⌋) = [248, 253). Drawn at
+    // 300 × 200, the pixels whose centres fall in that texel are rows 150-152 and columns 248-252: 15 pixels,
+    // all inside the block.
     const Rgb8 top = colormap::table(Colormap::Viridis)[255];
     int found = 0, inBlock = 0;
     for (int y = 0; y < 200; ++y) {
         for (int x = 0; x < 300; ++x) {
             if (pixel(image, x, y) != top) continue;
             ++found;
-            inBlock += x / 8 == 250 / 8 && y / 4 == 150 / 4 ? 1 : 0;
+            inBlock += x >= 248 && x < 253 && y >= 150 && y < 153 ? 1 : 0;
         }
     }
-    CHECK(found == 32);
+    CHECK(found == 15);
     CHECK(inBlock == found);
+}
+
+TEST_CASE("768 columns in 208 pixels get 208 texels: no column drawn twice as wide, no moiré") {
+    // A ramp 0 … 767 averaged into 208 blocks of 3 or 4 columns, [⌊x·768/208⌋, ⌊(x+1)·768/208⌋): pixel x shows
+    // block x's mean, every one of them. A power-of-two shrink (768 / 4 = 192 texels stretched over 208 pixels)
+    // would draw 16 texels twice and put most pixels on a neighbour's block.
+    GlWindow window(256, 32);
+    auto renderer = render::createGlRenderer({shaderDir()});
+    std::vector<float> ramp(768);
+    for (std::size_t i = 0; i < ramp.size(); ++i) ramp[i] = static_cast<float>(i);
+    const render::RgbaImage image = window.frame([&](ImDrawList& list) {
+        renderer->beginFrame(1);
+        renderer->draw(list, renderer->heatmap(1, row(ramp), false, render::Downsample::Mean), {0.0f, 0.0f}, {208.0f, 16.0f},
+                       {Colormap::Viridis, 0.0f, 767.0f, {}});
+    });
+    int wrong = 0;
+    for (int x = 0; x < 208; ++x) {
+        const int start = x * 768 / 208, end = (x + 1) * 768 / 208;
+        const float mean = static_cast<float>(start + end - 1) / 2.0f;
+        wrong += pixel(image, x, 8) == colormap::sample(Colormap::Viridis, mean, 0.0f, 767.0f) ? 0 : 1;
+    }
+    CHECK(wrong == 0);
+}
+
+TEST_CASE("a window resize leaves one texture per size drawn, not one per size passed through") {
+    GlWindow window(256, 32);
+    auto renderer = render::createGlRenderer({shaderDir()});
+    const std::vector<float> values(1000, 0.5f);
+    for (int width = 100; width < 200; width += 10) {
+        window.frame([&](ImDrawList& list) {
+            renderer->beginFrame(1);
+            renderer->draw(list, renderer->heatmap(1, row(values)), {0.0f, 0.0f}, {static_cast<float>(width), 16.0f}, {});
+        });
+    }
+    CHECK(renderer->stats().pooledUploads == 10);
+    CHECK(renderer->stats().liveTextures == 1);
 }
 
 TEST_CASE("textures upload once per generation and only when their values changed; colormap or range changes upload nothing") {

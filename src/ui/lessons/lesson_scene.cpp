@@ -43,8 +43,8 @@ bool LessonReport::shows(std::string_view fragment) const { return anyContains(f
 
 // [SECTION] Derived runs
 
-render::HeatmapHandle KeySpaceRenderer::heatmap(std::uint64_t key, const render::MatrixSlice& slice, bool transpose) {
-    return inner_->heatmap(key | space_ << kKeySpaceShift, slice, transpose);
+render::HeatmapHandle KeySpaceRenderer::heatmap(std::uint64_t key, const render::MatrixSlice& slice, bool transpose, render::Downsample how) {
+    return inner_->heatmap(key | space_ << kKeySpaceShift, slice, transpose, how);
 }
 
 render::HeatmapHandle KeySpaceRenderer::find(std::uint64_t key) const { return inner_->find(key | space_ << kKeySpaceShift); }

@@ -48,7 +48,7 @@ public:
     explicit KeySpaceRenderer(std::uint64_t space) : space_(space) {}
     void bind(render::HeatmapRenderer& inner) { inner_ = &inner; }
     void beginFrame(std::uint64_t /*generation*/) override {}
-    render::HeatmapHandle heatmap(std::uint64_t key, const render::MatrixSlice& slice, bool transpose) override;
+    render::HeatmapHandle heatmap(std::uint64_t key, const render::MatrixSlice& slice, bool transpose, render::Downsample how) override;
     using render::HeatmapRenderer::heatmap;
     render::HeatmapHandle find(std::uint64_t key) const override;
     void draw(ImDrawList& list, render::HeatmapHandle handle, ImVec2 min, ImVec2 max, const render::HeatmapStyle& style) override;

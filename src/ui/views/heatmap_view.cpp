@@ -524,8 +524,12 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
     const ValueSummary s = summaryFor(ctx, ref, f.info, o);
     const render::HeatmapHandle mask = maskFor(ctx, ref);
     const bool rowNormalised = rowNormalisedColors(ctx, ref, f.info);
+    // Shrunk to fewer pixels than cells, a map with a feature axis shows each block's mean (its many independent
+    // values would all show their extremes and saturate); a token-by-token map its strongest cell.
+    const bool features = f.info.rowAxis == Axis::Features || f.info.colAxis == Axis::Features;
     const render::HeatmapHandle values = ctx.renderer.heatmap(
-        textureKey(ref, ctx.state.batch, o.transposed, false, rowNormalised), [&] { return colorSlice(ctx, ref, rowNormalised); }, o.transposed);
+        textureKey(ref, ctx.state.batch, o.transposed, false, rowNormalised), [&] { return colorSlice(ctx, ref, rowNormalised); }, o.transposed,
+        features ? render::Downsample::Mean : render::Downsample::Strongest);
     ctx.renderer.draw(list, values, g.min, g.max, {map, s.range.lo, s.range.hi, mask});
     ctx.drawn.push_back({ref, g.min, g.max, f.rows, f.cols, o.transposed});
 
