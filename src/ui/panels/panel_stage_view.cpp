@@ -444,14 +444,41 @@ void projectView(ViewContext& ctx, const Box& box) {
                 "Hover a cell of " + name + " to see the row and the column it came from.");
 }
 
+// Q beside its heads, "Q → Q_0 Q_1 …", for a box too short to stack them with every token label: each then gets
+// the box's whole height.
+void splitSideBySide(ViewContext& ctx, Box box, const std::string& reshape) {
+    const float gap = gapOf(ctx);
+    const Box code = takeTop(box, ImGui::GetFontSize() * 1.6f);
+    text(font(ctx.fonts.mono), code.min, kHint, "→  " + reshape);
+    const Box note = {{box.min.x, box.max.y - ImGui::GetFontSize() * 1.5f}, box.max};
+    box.max.y = note.min.y;
+    HeatmapOptions fused = full();
+    fused.colorbar = ColorbarSide::None;  // the heads' colorbar, at the right end, serves both
+    const Box left = takeLeft(box, box.width() * 0.42f);
+    drawHeatmapInBox(ctx, traceRef(TensorId::Q), left.min, {left.max.x - gap, left.max.y}, fused);
+    ImFont* large = font(ctx.fonts.large);
+    const Box arrow = takeLeft(box, large->FontSize * 2.0f);
+    text(large, {arrow.min.x, (arrow.min.y + arrow.max.y) / 2.0f - large->FontSize / 2.0f}, kText, "→");
+    drawHeadTiles(ctx, box, TensorId::QHeads, true, false);
+    text(font(ctx.fonts.regular), {note.min.x, note.min.y + 4.0f}, kHint, "K and V split into K_i and V_i the same way (a taller window shows them).");
+}
+
 void splitView(ViewContext& ctx, Box box) {
     const float gap = gapOf(ctx);
+    const std::string reshape = ".view(b, l, h, d_k).transpose(1, 2): head i takes columns i·d_k … (i+1)·d_k − 1";
     // K and V split exactly as Q does: their rows of heads follow when there is room for their token labels.
     const bool keysAndValues = roomForCharts(ctx, box);
+    // Q above its heads shows which columns go where; when that would cost token labels, they go side by side.
+    const float queryRows = static_cast<float>(ctx.run.trace.queryLength);
+    const float stackedRow = (box.height() * 0.45f - heatmapInsets(ctx, traceRef(TensorId::Q), full()).top - gap) / queryRows;
+    if (!keysAndValues && stackedRow < smallestLabelledCell(ctx)) {
+        splitSideBySide(ctx, box, reshape);
+        return;
+    }
     const Box fused = takeTop(box, box.height() * (keysAndValues ? 0.36f : 0.45f));
     drawHeatmapInBox(ctx, traceRef(TensorId::Q), fused.min, {fused.max.x, fused.max.y - gap}, full());
     const Box arrow = takeTop(box, ImGui::GetFontSize() * 1.6f);
-    text(font(ctx.fonts.mono), arrow.min, kHint, "↓  .view(b, l, h, d_k).transpose(1, 2): head i takes columns i·d_k … (i+1)·d_k − 1");
+    text(font(ctx.fonts.mono), arrow.min, kHint, "↓  " + reshape);
     if (!keysAndValues) {
         const Box note = takeTop(box, ImGui::GetFontSize() * 1.5f);
         drawHeadTiles(ctx, {box.min, {box.max.x, box.max.y - note.height()}}, TensorId::QHeads, true, false);

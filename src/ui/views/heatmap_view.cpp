@@ -274,10 +274,12 @@ int labelStep(float cellExtent, float labelExtent) {
 
 // Token labels shrink to fit their cells, down to a floor (70 % of the small font, never under 9 px), before any
 // is skipped: every label of a 20-token sentence stays on screen at 1280×800.
+float labelFloor(const ViewContext& ctx) { return std::max(9.0f, 0.7f * smallSize(ctx)); }
+
 float tokenLabelSize(const ViewContext& ctx, Axis axis, float cellExtent) {
     const float small = smallSize(ctx);
     if (!isTokens(axis)) return small;
-    return std::clamp(cellExtent / 0.85f, std::max(9.0f, 0.7f * small), small);
+    return std::clamp(cellExtent / 0.85f, labelFloor(ctx), small);
 }
 
 void drawRowLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, float width) {
@@ -503,6 +505,8 @@ void outlinePointer(const ViewContext& ctx, ImDrawList& list, const Grid& g, con
 }
 
 }  // namespace
+
+float smallestLabelledCell(const ViewContext& ctx) { return 0.85f * labelFloor(ctx); }  // labelStep's 0.85
 
 ImVec2 displayShape(const ViewContext& ctx, const MatrixRef& ref, bool transposed) {
     const Fitted f = fitted(ctx, ref, transposed);

@@ -57,6 +57,8 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
 // Fits the heatmap and its decorations into the box: cells as large as fit (at most maxCell pixels),
 // square when both axes are tokens or the matrix is square, top-left aligned.
 HeatmapResult drawHeatmapInBox(ViewContext& ctx, const MatrixRef& ref, ImVec2 boxMin, ImVec2 boxMax, const HeatmapOptions& options);
+// The shortest token row (or narrowest token column) that still gets its own label, shrunk to the label floor.
+float smallestLabelledCell(const ViewContext& ctx);
 
 // The largest cell side the layouts use, in pixels at UI scale 1: bigger cells add nothing but emptiness.
 inline constexpr float kMaxCell = 46.0f;
