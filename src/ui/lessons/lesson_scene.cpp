@@ -166,12 +166,15 @@ float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>&
     };
     std::vector<Insets> insets;
     std::vector<ImVec2> shapes;
-    float fixedW = 0.0f, top = 0.0f, bottom = 0.0f, cols = 0.0f, rows = 0.0f;
+    std::vector<bool> weights;  // feature × feature maps (W^Q, W^O): square cells, so their shape reads true
+    float fixedW = 0.0f, top = 0.0f, bottom = 0.0f, cols = 0.0f, rows = 0.0f, weightCols = 0.0f, weightRows = 0.0f;
     bool square = true, anySized = false;  // square cells only when every map that takes cells by count is square
     for (std::size_t i = 0; i < maps.size(); ++i) {
         const MapItem& m = maps[i];
         insets.push_back(heatmapInsets(*m.view, m.ref, m.options));
         shapes.push_back(displayShape(*m.view, m.ref, m.options.transposed));
+        const MatrixInfo info = matrixInfo(m.view->run, m.ref, m.view->state.batch);
+        weights.push_back(m.widthShare <= 0.0f && info.rowAxis == Axis::Features && info.colAxis == Axis::Features);
         fixedW += insets.back().left + insets.back().right + (i + 1 < maps.size() ? operatorWidth(i) : 0.0f) + m.widthShare * box.width();
         top = std::max(top, insets.back().top);
         bottom = std::max(bottom, insets.back().bottom);
@@ -180,11 +183,17 @@ float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>&
         cols += shapes.back().y;
         anySized = true;
         square = square && shapes.back().x == shapes.back().y;
+        if (weights.back()) weightCols += shapes.back().y, weightRows = std::max(weightRows, shapes.back().x);
     }
     square = square && anySized;
     const float maxCell = kMaxCell * ctx.scale, height = box.height() - top - bottom;
-    // Below a pixel per column the renderer pools columns (max |x|), so a 768-wide W^Q still fits.
+    // Below a pixel per column the renderer shrinks columns (downsample.h), so a 768-wide W^Q still fits.
     float cw = std::clamp((box.width() - fixedW) / std::max(cols, 1.0f), 0.05f, maxCell);
+    // Weights take square cells no taller than the row allows; the other maps share the width they leave.
+    const float weightCell = std::min(cw, std::max(height / std::max(weightRows, 1.0f), 0.05f));
+    if (!square && weightCols > 0.0f && cols > weightCols) {
+        cw = std::clamp((box.width() - fixedW - weightCell * weightCols) / (cols - weightCols), 0.05f, maxCell);
+    }
     // Rows are as tall as the row's height allows for each map: maps with as many rows line up, a 13-token X
     // is not squeezed to the height of a 64-row W^Q beside it, and token rows keep room for their labels.
     const float labelRow = (ctx.fonts.small ? ctx.fonts.small->FontSize : ImGui::GetFontSize()) + 5.0f;
@@ -196,9 +205,10 @@ float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>&
     float x = box.min.x, lowest = box.min.y;
     for (std::size_t i = 0; i < maps.size(); ++i) {
         const MapItem& m = maps[i];
-        const float width = m.widthShare > 0.0f ? m.widthShare * box.width() : cw * shapes[i].y;
+        const bool squareWeights = weights[i] && !square;
+        const float width = m.widthShare > 0.0f ? m.widthShare * box.width() : (squareWeights ? weightCell : cw) * shapes[i].y;
         // A squeezed (widthShare) map keeps the row's cell height, so its rows line up with its neighbours'.
-        const float ch = square ? cw : rowHeight(shapes[i].x, anySized ? cw : width / shapes[i].y);
+        const float ch = square ? cw : squareWeights ? weightCell : rowHeight(shapes[i].x, anySized ? cw : width / shapes[i].y);
         const ImVec2 min{x + insets[i].left, box.min.y + top};
         const ImVec2 max{min.x + width, min.y + ch * shapes[i].x};
         showMap(frame, *m.view, m.ref, min, max, m.options);
