@@ -65,7 +65,9 @@ void drawColumn(LessonFrame& frame, Box box, const Column& column, int head) {
     const core::Dimensions& d = frame.ctx.run.trace.dims;
     const float line = sayAt(frame, box.min, box.width(), column.title, column.sliced ? Tone::Warning : Tone::Point);
     box.min.y += line + 6.0f;
-    const float share = box.height() / 3.0f;
+    // A_i has its keys' labels on top as well as its queries' on the left: it gets the largest share, so on a short
+    // projector box every token label of all three maps stays.
+    const float share = box.height() * 0.29f;
     const std::string i = subscript(head);
     const std::string xCaption = column.sliced ? "X[:, " + std::to_string(head * d.dK) + ":" + std::to_string((head + 1) * d.dK) + "]" : "X, all of it";
     const MatrixRef x = ref(frame.ctx.run.trace.cross ? TensorId::XQuery : TensorId::X);
@@ -75,7 +77,7 @@ void drawColumn(LessonFrame& frame, Box box, const Column& column, int head) {
         else frameWhole(*drawn, head);
     }
     HeatmapOptions weights = small("A" + i + (column.sliced ? " naive" : ""), true);
-    box.min.y = showMapRow(frame, takeTop(box, share * 1.15f), {{column.view, ref(TensorId::AttentionWeights, head), weights}}) + 6.0f;
+    box.min.y = showMapRow(frame, takeTop(box, box.height() * 0.58f), {{column.view, ref(TensorId::AttentionWeights, head), weights}}) + 6.0f;
     HeatmapOptions output = small(column.sliced ? "O naive" : "O", false);
     output.range = column.outputRange;
     showMapRow(frame, box, {{column.view, ref(TensorId::Output), output}});
