@@ -361,7 +361,7 @@ Figure drawMatrixFigure(const core::ModelRun& run, StageId stage, TensorId id, i
     std::vector<StackedBlock> blocks;
     blocks.push_back({lines({context}, kExplanationSize, FontFace::Regular, TextRole::Secondary), 0, false});
     blocks.push_back({std::make_unique<EquationBlock>(std::move(items)), 14, true});
-    return composeFigure(std::move(blocks), context + ": " + matrixTitle(id, std::to_string(head), run.trace, run.spec.positional),
+    return composeFigure(std::move(blocks), context + ": " + matrixTitle(id, std::to_string(head), run.trace, run.spec),
                          style);
 }
 
@@ -466,7 +466,7 @@ Figure drawHeadsFigure(const core::ModelRun& run, StageId stage, TensorId id, in
     std::vector<StackedBlock> blocks;
     const std::string heading = "Stage " + stageHeading(run, stage) + "  \u2014  all " + std::to_string(heads) + " heads";
     blocks.push_back({lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
-    blocks.push_back({lines({matrixTitle(id, "i", run.trace, run.spec.positional) + ",   i = 0 ... " +
+    blocks.push_back({lines({matrixTitle(id, "i", run.trace, run.spec) + ",   i = 0 ... " +
                              std::to_string(heads - 1)},
                             kFormulaLineSize, FontFace::Regular, TextRole::Primary, true),
                       kHeaderGap, false});

@@ -1,6 +1,8 @@
 // notation.cpp — titles, axes and default colormaps of every Trace tensor. See notation.h.
 #include "export/notation.h"
 
+#include "core/transformer/trained_model.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -99,9 +101,11 @@ std::string matrixSymbol(TensorId id, std::string_view head) {
     }
 }
 
-std::string matrixTitle(TensorId id, std::string_view head, const core::Trace& trace, bool positional) {
+std::string matrixTitle(TensorId id, std::string_view head, const core::Trace& trace, const core::ModelSpec& spec) {
     const std::string i(head);
-    const std::string embedding = positional ? " = E[ids] + PE" : " = E[ids]";
+    const std::string embedding = spec.trained ? " = " + core::trainedInput(*spec.trained, spec.layer)
+                                  : spec.positional ? " = E[ids] + PE"
+                                                    : " = E[ids]";
     switch (id) {
         case TensorId::X: return "X" + embedding;
         case TensorId::XQuery: return "X_dec" + embedding;

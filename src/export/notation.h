@@ -8,6 +8,7 @@
 
 #include "colormap/colormap.h"
 #include "core/attention.h"
+#include "core/model.h"
 
 #include <string>
 #include <string_view>
@@ -39,7 +40,8 @@ MatrixNotation matrixNotation(core::TensorId id, const core::Trace& trace);
 // "A_2", "W^Q", "Q_2": per-head symbols carry `head` ("2", or "i" for every head), others as in tensorInfo.
 std::string matrixSymbol(core::TensorId id, std::string_view head);
 // "A_2 = softmax(Q_2 K_2^T / sqrt(d_k))": the symbol and how it was made, as a title.
-std::string matrixTitle(core::TensorId id, std::string_view head, const core::Trace& trace, bool positional);
+// X's origin follows `spec`: E[ids] (+ PE) for the seeded layer, the residual stream for a trained model's layer.
+std::string matrixTitle(core::TensorId id, std::string_view head, const core::Trace& trace, const core::ModelSpec& spec);
 // "/ sqrt(d_k)" for the paper's scale 1/√d_k, "* 0.25" for a custom one.
 std::string scaleText(const core::Trace& trace);
 

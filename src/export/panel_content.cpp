@@ -198,7 +198,7 @@ PanelContent panelContent(const core::ModelRun& run, const MatrixRequest& reques
     MatrixNotation axes = matrixNotation(id, run.trace);
     if (request.transposed) std::swap(axes.rows, axes.cols);
     content.title = request.transposed ? matrixSymbol(id, std::to_string(request.head)) + "^T"
-                                       : matrixTitle(id, std::to_string(request.head), run.trace, run.spec.positional);
+                                       : matrixTitle(id, std::to_string(request.head), run.trace, run.spec);
     if (withCaptions) content.captions = captions(run, request, batch, axes, content.values);
     content.rows = axisLabels(axes.rows, static_cast<int>(content.values.rows()), run, batch);
     content.cols = axisLabels(axes.cols, static_cast<int>(content.values.cols()), run, batch);

@@ -12,8 +12,10 @@
 #include "colormap/colormap.h"
 #include "export/export_error.h"
 #include "export/exporter.h"
+#include "export/notation.h"
 #include "export/png_decode.h"
 #include "io/scratch_dir.h"
+#include "io/model_folder.h"
 
 #include <doctest/doctest.h>
 
@@ -357,4 +359,14 @@ TEST_CASE("slide: export --kind slide --stage all plans the deck in stage order"
     CHECK(planned.front().fileName == "slide-00-tokens.png");
     CHECK(planned[7].fileName == "slide-07-softmax-head0.png");
     for (std::size_t i = 0; i < planned.size(); ++i) CHECK(static_cast<std::size_t>(planned[i].stage) == i);
+}
+
+TEST_CASE("figure: a trained model's X is titled by the residual stream it is, not E[ids] + PE") {
+    core::ModelSpec spec;
+    CHECK(matrixTitle(core::TensorId::X, "0", tinyRun().trace, spec) == "X = E[ids] + PE");
+    spec.positional = false;
+    CHECK(matrixTitle(core::TensorId::X, "0", tinyRun().trace, spec) == "X = E[ids]");
+    spec.trained = io::loadBundledModel();  // a BERT: X at layer 1 is h_1, the output of block 0
+    spec.layer = 1;
+    CHECK(matrixTitle(core::TensorId::X, "0", tinyRun().trace, spec) == "X = h_1");
 }

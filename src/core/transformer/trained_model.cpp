@@ -178,13 +178,13 @@ std::string blocksBefore(int layer, const std::string& what) {
 StageWords embedWords(const TrainedModel& model, int layer) {
     const std::string n = std::to_string(layer);
     if (model.config().family == ModelFamily::Gpt2) {
-        return {"h_0 = E[ids] + P,   X = ln_1(h_" + n + ")",
+        return {"h_0 = E[ids] + P,   X = " + trainedInput(model, layer),
                 "h = wte(ids) + wpe(pos); h = blocks[:" + n + "](h); x = h" + "[" + n + "].ln_1(h)  # {b} x {l} x {d_model}",
                 "Each piece's row of the token table E plus its position's row of the learned position table P gives h_0. " +
                     blocksBefore(layer, "attention and MLP output to this residual stream") + "X is the stream entering block " + n +
                     ", normalised by its ln_1 (GPT-2 normalises before attention)."};
     }
-    return {"h_0 = LayerNorm(E[ids] + P + T_0),   X = h_" + n,
+    return {"h_0 = LayerNorm(E[ids] + P + T_0),   X = " + trainedInput(model, layer),
             "h = embeddings(ids); h = encoder.layer[:" + n + "](h); x = h  # {b} x {l} x {d_model}",
             "Each piece's row of the token table E, its position's row of the learned table P and the sentence-A row T_0 are "
             "summed and normalised: h_0. " + blocksBefore(layer, "attention and an MLP, each followed by a LayerNorm") + "X is h_" + n +
@@ -192,6 +192,11 @@ StageWords embedWords(const TrainedModel& model, int layer) {
 }
 
 }  // namespace
+
+std::string trainedInput(const TrainedModel& model, int layer) {
+    const std::string stream = "h_" + std::to_string(layer);
+    return model.config().family == ModelFamily::Gpt2 ? "ln_1(" + stream + ")" : stream;
+}
 
 std::optional<StageWords> trainedStageWords(const TrainedModel& model, int layer, StageId stage) {
     if (stage == StageId::Tokens) return tokenWords(model);

@@ -80,6 +80,9 @@ struct StageWords {
     std::string explanation;
 };
 std::optional<StageWords> trainedStageWords(const TrainedModel& model, int layer, StageId stage);
+// What X is at `layer`, in the stage texts' notation: "h_3" (BERT: the input of block 3) or "ln_1(h_3)" (GPT-2
+// normalises before attention). Exported titles use it too.
+std::string trainedInput(const TrainedModel& model, int layer);
 
 // The attention settings the stepped layer runs with: spec.attention with the model's d_model, its mask for this
 // batch (lengths: tokens per sentence), and the model's own head count when `modelHeads`.

@@ -399,18 +399,28 @@ void tokensView(ViewContext& ctx, Box box) {
          box.width());
 }
 
+// The height a token-row map needs to keep every token label: its decorations and rows at the label floor.
+float labelledHeight(const ViewContext& ctx, const MatrixRef& ref, const HeatmapOptions& options) {
+    const Insets insets = heatmapInsets(ctx, ref, options);
+    return insets.top + insets.bottom + displayShape(ctx, ref, options.transposed).x * smallestLabelledCell(ctx);
+}
+
 void embedView(ViewContext& ctx, Box box) {
     const float gap = gapOf(ctx);
-    Box top = takeTop(box, box.height() * 0.45f);
+    // E[ids] and PE above X: 45 % of the height, more when their labels need it and X keeps its own.
+    const MatrixRef embeddings{MatrixSource::TokenEmbeddings, TensorId::X, 0};
+    const float wanted = labelledHeight(ctx, embeddings, full()) + gap, xNeeds = labelledHeight(ctx, traceRef(TensorId::X), full());
+    Box top = takeTop(box, std::max(box.height() * 0.45f, std::min(wanted, box.height() - xNeeds)));
     const float plusWidth = ImGui::GetFontSize() * 2.0f;
     const Box left = takeLeft(top, (top.width() - plusWidth) / 2.0f);
     const Box plus = takeLeft(top, plusWidth);
-    drawHeatmapInBox(ctx, {MatrixSource::TokenEmbeddings, TensorId::X, 0}, left.min, {left.max.x, left.max.y - gap}, full());
+    drawHeatmapInBox(ctx, embeddings, left.min, {left.max.x, left.max.y - gap}, full());
     text(font(ctx.fonts.large), {plus.min.x + plusWidth * 0.3f, (plus.min.y + plus.max.y) / 2.0f}, kText, "+");
     drawHeatmapInBox(ctx, {MatrixSource::Positions, TensorId::X, 0}, {top.min.x + gap / 2.0f, top.min.y}, {top.max.x, top.max.y - gap}, full());
     // A trained model's X is not E + P but the residual stream N blocks later (ln_1 of it for GPT-2): say so.
     const bool trained = ctx.run.spec.trained != nullptr;
-    const std::string arrow = trained ? "→ " + std::to_string(ctx.run.spec.layer) + " blocks →" : "=";
+    const int blocks = ctx.run.spec.layer;
+    const std::string arrow = trained ? "→ " + std::to_string(blocks) + (blocks == 1 ? " block →" : " blocks →") : "=";
     text(font(trained ? ctx.fonts.regular : ctx.fonts.large), {box.min.x, box.min.y}, kText, arrow);
     const float arrowWidth = trained ? ImGui::CalcTextSize(arrow.c_str()).x + ImGui::GetFontSize() : plusWidth;
     drawHeatmapInBox(ctx, traceRef(TensorId::X), {box.min.x + arrowWidth, box.min.y}, box.max, full());
