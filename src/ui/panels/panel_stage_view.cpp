@@ -158,6 +158,16 @@ bool drawProducts(ViewContext& ctx, const Box& box, Operand left, std::vector<Ri
         return std::pair{chm, std::clamp((budgetH - m * chm) / k, 0.05f, maxCell)};
     };
     auto [chm, chk] = rowHeights(rowTarget);
+    // A top operand with token rows (V_i above Z_i) needs its labels too: equal rows when both keep every label;
+    // on a shorter box the left operand (A_i, what a teacher points at) keeps its labels while the top's rows stay
+    // at least 2 px (a texture that still shows its pattern), else both share the height equally.
+    const MatrixInfo topInfo = matrixInfo(ctx.run, pairs.front().top.ref, ctx.state.batch);
+    const Axis topRows = pairs.front().top.options.transposed ? topInfo.colAxis : topInfo.rowAxis;
+    if (topRows == Axis::QueryTokens || topRows == Axis::KeyTokens) {
+        const float labelled = smallestLabelledCell(ctx), topRowsLeft = (budgetH - m * labelled) / k;
+        if (uniform < labelled && topRowsLeft >= 2.0f) chm = labelled, chk = topRowsLeft;
+        else chm = chk = uniform;
+    }
     // A weight matrix on top keeps square cells, so its shape reads true (W^O is d_model × d_model: a square):
     // the columns narrow to its rows' height rather than stretch it into a strip, while the square stays at
     // least kMinSquareSide pixels (at d_model 768 its cells are then a third of a pixel, pooled 3:1 by the
@@ -707,10 +717,16 @@ void weightedSumView(ViewContext& ctx, Box box) {
 }
 
 void concatView(ViewContext& ctx, Box box) {
-    const float gap = gapOf(ctx);
-    const Box tiles = takeTop(box, box.height() * 0.42f);
+    const float gap = gapOf(ctx), arrowHeight = ImGui::GetFontSize() * 1.6f;
+    // The heads' tiles above Z: 42 % of the height, more when their labels need it and Z keeps its own.
+    HeatmapOptions tile;
+    tile.title = TitleStyle::Compact;
+    tile.colLabels = false;
+    const float wanted = labelledHeight(ctx, traceRef(TensorId::ZHeads), tile) + gap;
+    const float zNeeds = labelledHeight(ctx, traceRef(TensorId::Concat), full()) + arrowHeight;
+    const Box tiles = takeTop(box, std::max(box.height() * 0.42f, std::min(wanted, box.height() - zNeeds)));
     drawHeadTiles(ctx, {tiles.min, {tiles.max.x, tiles.max.y - gap}}, TensorId::ZHeads, true, false);
-    const Box arrow = takeTop(box, ImGui::GetFontSize() * 1.6f);
+    const Box arrow = takeTop(box, arrowHeight);
     text(font(ctx.fonts.mono), arrow.min, kHint, "↓  .transpose(1, 2).contiguous().view(b, l, h·d_v): head i's columns go to block i");
     drawHeatmapInBox(ctx, traceRef(TensorId::Concat), box.min, box.max, full());
 }

@@ -57,6 +57,9 @@ std::string shortLabel(const ViewContext& ctx, Axis axis, int index) {
     return label;
 }
 
+// The smallest type token labels and cell numbers shrink to: 70 % of the small font, never under 9 px.
+float labelFloor(const ViewContext& ctx) { return std::max(9.0f, 0.7f * smallSize(ctx)); }
+
 float widestLabel(const ViewContext& ctx, Axis axis, int count) {
     float widest = 0.0f;
     const int step = isTokens(axis) ? 1 : std::max(1, count - 1);  // feature labels: the last index is the widest
@@ -217,12 +220,17 @@ void drawHighlights(const ViewContext& ctx, ImDrawList& list, const Grid& g, con
 void drawValues(const ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, const Fitted& f, const ValueSummary& s,
                 colormap::Colormap map, render::HeatmapHandle mask, bool transposed) {
     ImFont* small = smallFont(ctx);
-    const float size = smallSize(ctx);
-    if (!ctx.state.showValues || g.ch < size + 1.0f) return;
-    // Weights print as ".12" when "0.12" does not fit: softmax maps show their numbers in smaller cells.
+    if (!ctx.state.showValues) return;
+    // Weights print as ".12" when "0.12" does not fit: softmax maps show their numbers in smaller cells. The type
+    // shrinks to fit a cell, down to the token labels' floor (a projector's large type would otherwise hide them).
     const bool weights = followsProbabilityScale(ref, f.info);
-    const bool shortForm = weights && g.cw < textWidth(small, size, "0.00") + 4.0f;
-    if (g.cw < textWidth(small, size, shortForm ? ".00" : weights ? "0.00" : "-0.00") + 4.0f) return;
+    const auto fittedSize = [&](const char* widest) {
+        const float full = smallSize(ctx);
+        return std::min(full, full * (g.cw - 4.0f) / textWidth(small, full, widest));
+    };
+    const bool shortForm = weights && fittedSize("0.00") < labelFloor(ctx);
+    const float size = fittedSize(shortForm ? ".00" : weights ? "0.00" : "-0.00");
+    if (size < labelFloor(ctx) || g.ch < size + 1.0f) return;
     const render::MatrixSlice values = matrixSlice(ctx.run, ref, ctx.state.batch);
     const render::MatrixSlice colors = colorSlice(ctx, ref, rowNormalisedColors(ctx, ref, f.info));
     for (int r = 0; r < f.rows; ++r) {
@@ -289,8 +297,6 @@ int labelStep(float cellExtent, float labelExtent) {
 
 // Token labels shrink to fit their cells, down to a floor (70 % of the small font, never under 9 px), before any
 // is skipped: every label of a 20-token sentence stays on screen at 1280×800.
-float labelFloor(const ViewContext& ctx) { return std::max(9.0f, 0.7f * smallSize(ctx)); }
-
 float tokenLabelSize(const ViewContext& ctx, Axis axis, float cellExtent) {
     const float small = smallSize(ctx);
     if (!isTokens(axis)) return small;
