@@ -25,7 +25,7 @@ std::string number(long long value) {
 
 std::string maskNote(const core::Trace& t) {
     switch (t.mask) {
-        case core::MaskKind::None: return "No mask in this run: choose padding or causal under Inputs.";
+        case core::MaskKind::None: return "No mask in this run: try the causal or padding mask buttons above (or the mask choice under Inputs).";
         case core::MaskKind::Padding:
             return "Padding mask b × 1 × 1 × l = " + t[core::TensorId::Mask].shapeString() +
                    ": one row, broadcast to every head and every query (PyTorch broadcasting).";
