@@ -59,6 +59,7 @@ struct Column {
     ViewContext* view;  // draws A_i and O
     bool sliced;
     colormap::Range outputRange;  // O and O_naive on one scale, so their colors compare
+    colormap::Range weightsRange; // A_i and A_i naive likewise
 };
 
 void drawColumn(LessonFrame& frame, Box box, const Column& column, int head) {
@@ -77,6 +78,7 @@ void drawColumn(LessonFrame& frame, Box box, const Column& column, int head) {
         else frameWhole(*drawn, head);
     }
     HeatmapOptions weights = small("A" + i + (column.sliced ? " naive" : ""), true);
+    weights.range = column.weightsRange;
     box.min.y = showMapRow(frame, takeTop(box, box.height() * 0.58f), {{column.view, ref(TensorId::AttentionWeights, head), weights}}) + 6.0f;
     HeatmapOptions output = small(column.sliced ? "O naive" : "O", false);
     output.range = column.outputRange;
@@ -111,9 +113,14 @@ void drawSlicingLesson(LessonFrame& frame) {
     const colormap::Range other = naive->summaries.get(naive->run, TensorId::Output).range;
     const float largest = std::max({std::fabs(real.lo), real.hi, std::fabs(other.lo), other.hi});
     const colormap::Range outputs{-largest, largest};
-    drawColumn(frame, left, {"What happens: head " + std::to_string(head) + " gets all of X", &frame.ctx, false, outputs}, head);
+    colormap::Range weights{0.0f, 0.0f};
+    for (const ViewContext* view : {&frame.ctx, &naiveView}) {
+        const render::MatrixSlice a = matrixSlice(view->run, ref(TensorId::AttentionWeights, head), view->state.batch);
+        weights.hi = std::max(weights.hi, colormap::probabilityRange(a.values, view->state.probabilityScale).hi);
+    }
+    drawColumn(frame, left, {"What happens: head " + std::to_string(head) + " gets all of X", &frame.ctx, false, outputs, weights}, head);
     drawColumn(frame, {{box.min.x + gap, box.min.y}, box.max},
-               {"Naive slicing (wrong): head " + std::to_string(head) + " gets a slice", &naiveView, true, outputs}, head);
+               {"Naive slicing (wrong): head " + std::to_string(head) + " gets a slice", &naiveView, true, outputs, weights}, head);
 }
 
 }  // namespace attnviz::ui
