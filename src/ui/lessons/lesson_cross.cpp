@@ -164,7 +164,7 @@ void drawCrossLesson(LessonFrame& frame) {
     const int head = state.head;
     Box box = remainingBox(frame);
     const float gap = std::round(14.0f * frame.ctx.scale);
-    Box top = takeTop(box, box.height() * 0.4f);
+    Box top = takeTop(box, box.height() * 0.36f);  // the pipeline to Q, K and V: context for the maps below
     const Box left = takeLeft(top, top.width() * 0.55f);
     const float line = ImGui::GetFontSize() + 4.0f;
     sayAt(frame, left.min, left.width(), "Encoder side → K and V", Tone::Point);

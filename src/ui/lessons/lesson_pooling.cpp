@@ -54,26 +54,35 @@ std::string probabilities(const core::Tensor& logits, int batch) {
     return text;
 }
 
-// What a pooling mixes: the weight of each token's row of O in the pooled vector ([CLS]: 1 on row 0; mean: 1/n
-// on the n real tokens), or for [CLS] the attention row 0 of the focused head that row 0 of O was made with.
+// What a pooling mixes: the weight of each token's row of O in the pooled vector ([CLS]: row 0 of the focused
+// head's A, the attention row 0 of O was made with; mean: 1/n on the n real tokens).
+std::vector<float> mixWeights(const LessonFrame& frame, Pooling pooling) {
+    const core::Trace& t = frame.ctx.run.trace;
+    const int batch = frame.ctx.state.batch, length = t.queryLengths.at(static_cast<std::size_t>(batch));
+    if (pooling == Pooling::Cls) {
+        const core::MatrixView a = t[TensorId::AttentionWeights].slice(batch, frame.ctx.state.head);
+        return {a.data(), a.data() + a.cols()};
+    }
+    std::vector<float> weights(static_cast<std::size_t>(t.keyLength), 0.0f);
+    std::fill_n(weights.begin(), length, 1.0f / static_cast<float>(length));
+    return weights;
+}
+
+// The bars of mixWeights, both poolings' charts on one height scale so their bars compare.
 RowChart mixChart(const LessonFrame& frame, Pooling pooling) {
     const core::Trace& t = frame.ctx.run.trace;
     const int batch = frame.ctx.state.batch, length = t.queryLengths.at(static_cast<std::size_t>(batch));
     RowChart chart;
     chart.map = frame.ctx.state.sequential;
-    chart.range = {0.0f, 1.0f};
     for (int j = 0; j < t.keyLength; ++j) chart.labels.push_back(axisLabel(frame.ctx.run, Axis::KeyTokens, batch, j));
-    if (pooling == Pooling::Cls) {
-        const int head = frame.ctx.state.head;
-        const core::MatrixView a = t[TensorId::AttentionWeights].slice(batch, head);
-        chart.values.assign(a.data(), a.data() + a.cols());
-        chart.title = "row 0 of O mixes the tokens by row 0 of A" + subscript(head) + ":";
-    } else {
-        chart.values.assign(static_cast<std::size_t>(t.keyLength), 0.0f);
-        std::fill_n(chart.values.begin(), length, 1.0f / static_cast<float>(length));
-        chart.title = "each real token's row of O weighs 1/" + std::to_string(length) + ":";
+    chart.values = mixWeights(frame, pooling);
+    chart.title = pooling == Pooling::Cls ? "row 0 of O mixes the tokens by row 0 of A" + subscript(frame.ctx.state.head) + ":"
+                                          : "each real token's row of O weighs 1/" + std::to_string(length) + ":";
+    float largest = 0.0f;
+    for (const Pooling either : {Pooling::Cls, Pooling::Mean}) {
+        for (const float w : mixWeights(frame, either)) largest = std::max(largest, w);
     }
-    chart.range.hi = std::max(0.05f, *std::max_element(chart.values.begin(), chart.values.end()) * 1.15f);  // small weights, readable bars
+    chart.range = {0.0f, std::max(0.05f, largest * 1.15f)};  // small weights, readable bars
     return chart;
 }
 
@@ -92,8 +101,9 @@ void poolingColumn(LessonFrame& frame, Box box, Pooling pooling) {
     showChart(frame, takeTop(box, box.height() * 0.5f), mixChart(frame, pooling));
     ViewContext view = derivedView(frame, *pooled);
     box.min.y += std::round(8.0f * frame.ctx.scale);
-    const float bottom = showMapRow(frame, takeTop(box, ImGui::GetFontSize() * 3.2f),
-                                    {{&view, ref(TensorId::Output), vectorOptions(cls ? "pooled = O[0]" : "pooled = mean of O's rows"), 1.0f}});
+    HeatmapOptions pooledVector = vectorOptions(cls ? "pooled = O[0]" : "pooled = mean of O's rows");
+    pooledVector.range = frame.ctx.summaries.get(frame.ctx.run, TensorId::Output).range;  // O's colours: the two vectors compare
+    const float bottom = showMapRow(frame, takeTop(box, ImGui::GetFontSize() * 3.2f), {{&view, ref(TensorId::Output), pooledVector, 1.0f}});
     box.min.y = bottom + 6.0f;
     const float logitsBottom = showMapRow(frame, takeTop(box, ImGui::GetFontSize() * 3.2f),
                                           {{&view, ref(TensorId::Concat), vectorOptions("logits"),

@@ -133,7 +133,7 @@ ViewContext sentenceView(LessonFrame& frame, int batch);
 
 // From the ImGui cursor to the bottom right of the current window's content region, but at least
 // kMinMapsHeight tall: on a small window the lesson scrolls rather than squeezing its maps to nothing.
-inline constexpr float kMinMapsHeight = 360.0f;  // pixels at UI scale 1
+inline constexpr float kMinMapsHeight = 300.0f;  // pixels at UI scale 1: two rows of a 12-token map with labels
 Box remainingBox(LessonFrame& frame);
 
 // The lessons' small maps: a compact title with `caption`, no colorbar, no head bands; row and column labels
