@@ -8,6 +8,8 @@
 #include "export/notation.h"
 #include "export/panel_content.h"
 
+#include "core/transformer/trained_model.h"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -279,23 +281,21 @@ int wrapWidth(int contentWidth) { return std::clamp(contentWidth, 560, 1000); }
 // `maxTextWidth` caps the explanation's wrap width (a slide's content width).
 std::vector<StackedBlock> stageFigureBlocks(const core::ModelRun& run, StageId id, std::vector<StackedBlock> body,
                                             const std::string& note, int maxTextWidth = 1000) {
-    const core::Stage& s = core::stage(id);
+    const core::StageWords words = core::stageWords(run, id);
     const int width = std::min(wrapWidth(stackWidth(body)), maxTextWidth);
     std::vector<StackedBlock> blocks;
     std::string heading = "Stage " + stageHeading(run, id);
     if (!note.empty()) heading += "  \u2014  " + note;
     blocks.push_back({lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
-    blocks.push_back({lines({std::string(s.formula)}, kFormulaLineSize, FontFace::Regular, TextRole::Primary, true),
-                      kHeaderGap, false});
-    blocks.push_back({lines(wrapText(s.explanation, static_cast<float>(width), kExplanationSize, FontFace::Regular),
+    blocks.push_back({lines({words.formula}, kFormulaLineSize, FontFace::Regular, TextRole::Primary, true), kHeaderGap, false});
+    blocks.push_back({lines(wrapText(words.explanation, static_cast<float>(width), kExplanationSize, FontFace::Regular),
                             kExplanationSize, FontFace::Regular, TextRole::Secondary, true),
                       kHeaderGap, false});
     for (std::size_t i = 0; i < body.size(); ++i) {
         if (i == 0) body[i].gapBefore = kBodyGap;
         blocks.push_back(std::move(body[i]));
     }
-    blocks.push_back({lines({core::codeLine(s, run.trace)}, kCodeSize, FontFace::Mono, TextRole::Secondary),
-                      kBodyGap, false});
+    blocks.push_back({lines({words.pytorch}, kCodeSize, FontFace::Mono, TextRole::Secondary), kBodyGap, false});
     return blocks;
 }
 
@@ -482,11 +482,11 @@ std::unique_ptr<Block> posterSection(const core::ModelRun& run, const core::Stag
                                          ? tokenBlocks(run, batch)
                                          : equationBlocks(run, stageEquations(s.id, head, run.trace), batch, style, cells);
     const float width = static_cast<float>(std::max(stackWidth(body), kMinPosterTextWidth));
+    const core::StageWords words = core::stageWords(run, s.id);
     std::vector<StackedBlock> section;
-    section.push_back({lines({stageHeading(run, s.id) + ":  " + std::string(s.formula)}, kSectionTitleSize, FontFace::Bold,
-                             TextRole::Primary, true),
+    section.push_back({lines({stageHeading(run, s.id) + ":  " + words.formula}, kSectionTitleSize, FontFace::Bold, TextRole::Primary, true),
                        0, false});
-    section.push_back({lines(wrapText(s.explanation, width, kExplanationSize, FontFace::Regular), kExplanationSize,
+    section.push_back({lines(wrapText(words.explanation, width, kExplanationSize, FontFace::Regular), kExplanationSize,
                              FontFace::Regular, TextRole::Secondary, true),
                        kHeaderGap, false});
     for (std::size_t i = 0; i < body.size(); ++i) {

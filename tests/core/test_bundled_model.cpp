@@ -137,3 +137,17 @@ TEST_CASE("the bundled model: the other catalogued heads do their named job on h
     }
     CHECK(checked >= 2);
 }
+
+TEST_CASE("bundled model: stage words say what X is for this model, for the screen and the exports alike") {
+    const core::ModelRun run = runOn("the cat sat", 1);
+    const core::StageWords embed = core::stageWords(run, core::StageId::Embed);
+    CHECK(embed.formula.find("X = h_1") != std::string::npos);
+    CHECK(embed.formula.find("+ PE") == std::string::npos);  // the seeded layer's sinusoidal E[ids] + PE is not this model's X
+    CHECK(embed.pytorch.find("1 x 5 x 64") != std::string::npos);  // [CLS] the cat sat [SEP]: shapes substituted
+    const core::StageWords tokens = core::stageWords(run, core::StageId::Tokens);
+    CHECK(tokens.formula.find("WordPiece") != std::string::npos);
+    // Stages the trained model has no words of its own for keep the stage's.
+    CHECK(core::stageWords(run, core::StageId::Softmax).formula == std::string(core::stage(core::StageId::Softmax).formula));
+    const core::ModelRun seeded = core::runModel(core::ModelSpec{});
+    CHECK(core::stageWords(seeded, core::StageId::Embed).formula == std::string(core::stage(core::StageId::Embed).formula));
+}

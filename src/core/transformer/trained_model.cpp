@@ -193,6 +193,17 @@ StageWords embedWords(const TrainedModel& model, int layer) {
 
 }  // namespace
 
+StageWords stageWords(const ModelRun& run, StageId id) {
+    if (run.spec.trained) {
+        if (std::optional<StageWords> words = trainedStageWords(*run.spec.trained, run.spec.layer, id)) {
+            words->pytorch = substituteShapes(words->pytorch, run.trace);
+            return *words;
+        }
+    }
+    const Stage& s = stage(id);
+    return {std::string(s.formula), codeLine(s, run.trace), std::string(s.explanation)};
+}
+
 std::string trainedInput(const TrainedModel& model, int layer) {
     const std::string stream = "h_" + std::to_string(layer);
     return model.config().family == ModelFamily::Gpt2 ? "ln_1(" + stream + ")" : stream;

@@ -80,6 +80,9 @@ struct StageWords {
     std::string explanation;
 };
 std::optional<StageWords> trainedStageWords(const TrainedModel& model, int layer, StageId stage);
+// The words of `id` for this run, ready to show: a trained model's own for its tokenizer and embedding stages
+// (trainedStageWords), else the stage's; the PyTorch line with this run's shapes. Screen and exports share it.
+StageWords stageWords(const ModelRun& run, StageId id);
 // What X is at `layer`, in the stage texts' notation: "h_3" (BERT: the input of block 3) or "ln_1(h_3)" (GPT-2
 // normalises before attention). Exported titles use it too.
 std::string trainedInput(const TrainedModel& model, int layer);

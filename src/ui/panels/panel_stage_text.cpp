@@ -108,14 +108,14 @@ void drawCodeLine(const char* language, const std::string& code, ViewContext& ct
 
 void drawStageText(ViewContext& ctx) {
     const core::Stage& stage = core::stage(ctx.state.stage);
-    const std::optional<core::StageWords> trained =
-        ctx.run.spec.trained ? core::trainedStageWords(*ctx.run.spec.trained, ctx.run.spec.layer, ctx.state.stage) : std::nullopt;
+    const core::StageWords words = core::stageWords(ctx.run, ctx.state.stage);
+    const bool ownWords = ctx.run.spec.trained && core::trainedStageWords(*ctx.run.spec.trained, ctx.run.spec.layer, ctx.state.stage);
     ImGui::PushFont(font(ctx.fonts.large));
-    ImGui::TextUnformatted(trained ? trained->formula.c_str() : std::string(stage.formula).c_str());
+    ImGui::TextUnformatted(words.formula.c_str());
     ImGui::PopFont();
-    drawCodeLine("PyTorch", trained ? core::substituteShapes(trained->pytorch, ctx.run.trace) : core::codeLine(stage, ctx.run.trace), ctx);
-    if (!trained) drawCodeLine("NumPy", core::codeLine(stage, ctx.run.trace, true), ctx);
-    ImGui::TextWrapped("%s", trained ? trained->explanation.c_str() : std::string(stage.explanation).c_str());
+    drawCodeLine("PyTorch", words.pytorch, ctx);
+    if (!ownWords) drawCodeLine("NumPy", core::codeLine(stage, ctx.run.trace, true), ctx);  // a trained model's embedding has no one-line NumPy
+    ImGui::TextWrapped("%s", words.explanation.c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.1f, 0.3f, 0.6f, 1.0f));
     ImGui::TextWrapped("%s", teachingNote(ctx.run, ctx.state.stage).c_str());
     ImGui::PopStyleColor();
