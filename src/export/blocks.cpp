@@ -32,8 +32,9 @@ constexpr int kTokenRowGap = 12;
 constexpr int kTokenCaptionGap = 10;
 
 int tokenBoxHeight() { return ceilToInt(lineMetrics(kTokenSize, FontFace::Regular).height()) + 2 * kTokenPaddingY; }
-int tokenRowHeight() {
-    return tokenBoxHeight() + kTokenIndexGap + ceilToInt(lineMetrics(kTickSize, FontFace::Regular).height());
+// A box and the lines under it ("id 198", "pos 1").
+int tokenRowHeight(std::size_t linesUnder) {
+    return tokenBoxHeight() + kTokenIndexGap + static_cast<int>(linesUnder) * ceilToInt(lineMetrics(kTickSize, FontFace::Regular).height());
 }
 int captionHeight() { return ceilToInt(lineMetrics(kCaptionSize, FontFace::Regular).height()); }
 
@@ -112,21 +113,25 @@ void EquationBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& t
 
 // [SECTION] TokenBlock
 
-TokenBlock::TokenBlock(std::string caption, std::vector<std::string> tokens, int maxWidth)
-    : caption_(std::move(caption)) {
+TokenBlock::TokenBlock(std::string caption, std::vector<std::string> tokens, const std::vector<int>& ids, int maxWidth)
+    : caption_(std::move(caption)), linesUnder_(ids.empty() ? 1 : 2) {
     int x = 0, y = captionHeight() + kTokenCaptionGap;
     width_ = ceilToInt(textWidth(caption_, kCaptionSize, FontFace::Regular));
     for (std::size_t i = 0; i < tokens.size(); ++i) {
-        const int boxWidth = ceilToInt(textWidth(tokens[i], kTokenSize, FontFace::Regular)) + 2 * kTokenPaddingX;
+        std::vector<std::string> under;
+        if (i < ids.size()) under.push_back("id " + std::to_string(ids[i]));
+        under.push_back("pos " + std::to_string(i));
+        int boxWidth = ceilToInt(textWidth(tokens[i], kTokenSize, FontFace::Regular)) + 2 * kTokenPaddingX;
+        for (const std::string& line : under) boxWidth = std::max(boxWidth, ceilToInt(textWidth(line, kTickSize, FontFace::Regular)) + 4);
         if (x > 0 && x + boxWidth > maxWidth) {
             x = 0;
-            y += tokenRowHeight() + kTokenRowGap;
+            y += tokenRowHeight(linesUnder_) + kTokenRowGap;
         }
-        boxes_.push_back({tokens[i], static_cast<int>(i), x, y, boxWidth});
+        boxes_.push_back({tokens[i], std::move(under), x, y, boxWidth});
         width_ = std::max(width_, x + boxWidth);
         x += boxWidth + kTokenGap;
     }
-    height_ = y + tokenRowHeight();
+    height_ = y + tokenRowHeight(linesUnder_);
 }
 
 void TokenBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme, std::vector<PlacedHeatmap>&) const {
@@ -134,19 +139,22 @@ void TokenBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& them
              static_cast<float>(y) * scale + lineMetrics(kCaptionSize, FontFace::Regular).ascent * scale, caption_,
              {kCaptionSize * scale, FontFace::Regular, theme.secondaryText});
     const LineMetrics tokenMetrics = lineMetrics(kTokenSize, FontFace::Regular);
-    const LineMetrics indexMetrics = lineMetrics(kTickSize, FontFace::Regular);
+    const LineMetrics lineUnder = lineMetrics(kTickSize, FontFace::Regular);
     for (const Box& box : boxes_) {
         const PixelRect rect{(x + box.x) * scale, (y + box.y) * scale, box.width * scale, tokenBoxHeight() * scale};
         canvas.fillRect(rect, theme.tokenBox);
         canvas.strokeRect(rect, theme.frame, scale);
-        drawText(canvas, static_cast<float>((x + box.x + kTokenPaddingX) * scale),
+        const float textLeft = (static_cast<float>(box.width) - textWidth(box.text, kTokenSize, FontFace::Regular)) / 2.0f;
+        drawText(canvas, (static_cast<float>(x + box.x) + textLeft) * scale,
                  (static_cast<float>(y + box.y + kTokenPaddingY) + tokenMetrics.ascent) * scale, box.text,
                  {kTokenSize * scale, FontFace::Regular, theme.text});
-        const std::string index = std::to_string(box.index);
-        const float indexWidth = textWidth(index, kTickSize, FontFace::Regular);
-        drawText(canvas, (static_cast<float>(x + box.x) + (static_cast<float>(box.width) - indexWidth) / 2.0f) * scale,
-                 (static_cast<float>(y + box.y + tokenBoxHeight() + kTokenIndexGap) + indexMetrics.ascent) * scale,
-                 index, {kTickSize * scale, FontFace::Regular, theme.secondaryText});
+        float lineTop = static_cast<float>(y + box.y + tokenBoxHeight() + kTokenIndexGap);
+        for (const std::string& line : box.under) {
+            const float lineWidth = textWidth(line, kTickSize, FontFace::Regular);
+            drawText(canvas, (static_cast<float>(x + box.x) + (static_cast<float>(box.width) - lineWidth) / 2.0f) * scale,
+                     (lineTop + lineUnder.ascent) * scale, line, {kTickSize * scale, FontFace::Regular, theme.secondaryText});
+            lineTop += std::ceil(lineUnder.height());
+        }
     }
 }
 

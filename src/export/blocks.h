@@ -82,8 +82,9 @@ private:
 
 class TokenBlock : public Block {
 public:
-    // `caption` above the boxes ("13 tokens"); boxes wrap at maxWidth.
-    TokenBlock(std::string caption, std::vector<std::string> tokens, int maxWidth);
+    // `caption` above the boxes ("13 tokens"); under each box its vocabulary id (when `ids` has one per token:
+    // the row of E it takes) and its position, as on screen; boxes wrap at maxWidth.
+    TokenBlock(std::string caption, std::vector<std::string> tokens, const std::vector<int>& ids, int maxWidth);
     int width() const override { return width_; }
     int height() const override { return height_; }
     void draw(Canvas& canvas, int x, int y, int scale, const Theme& theme,
@@ -92,10 +93,11 @@ public:
 private:
     struct Box {
         std::string text;
-        int index = 0;
+        std::vector<std::string> under;  // "id 198", "pos 1"
         int x = 0, y = 0, width = 0;
     };
     std::string caption_;
+    std::size_t linesUnder_ = 1;
     std::vector<Box> boxes_;
     int width_ = 0, height_ = 0;
 };

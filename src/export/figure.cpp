@@ -8,6 +8,7 @@
 #include "export/notation.h"
 #include "export/panel_content.h"
 
+#include "core/tokenizer.h"
 #include "core/transformer/trained_model.h"
 
 #include <algorithm>
@@ -221,21 +222,28 @@ std::vector<StackedBlock> equationBlocks(const core::ModelRun& run, const std::v
 }
 
 // Stage 0 has no matrices: the sentence and its tokens as numbered boxes (both sides in cross-attention).
-std::vector<StackedBlock> tokenBlocks(const core::ModelRun& run, int batch) {
+std::vector<StackedBlock> tokenBlocks(const core::ModelRun& run, int batch, int wrapWidth = kTokenWrapWidth) {
     const auto count = [](const std::vector<std::string>& tokens) { return std::to_string(tokens.size()) + " tokens"; };
     const std::size_t b = static_cast<std::size_t>(batch);
+    // The row of E each token takes, as the screen numbers them: a trained model's vocabulary ids, or for the seeded
+    // layer the ids of the vocabulary this batch makes (encoder sentences first, then the decoder's).
+    std::vector<std::vector<std::string>> all = run.tokens;
+    if (run.trace.cross) all.insert(all.end(), run.queryTokens.begin(), run.queryTokens.end());
+    const std::vector<std::vector<int>> ids = run.tokenIds.empty() ? core::batchVocabularyIds(all) : run.tokenIds;
+    const auto idsOf = [&](std::size_t sentence) { return sentence < ids.size() ? ids[sentence] : std::vector<int>{}; };
     std::vector<StackedBlock> blocks;
-    const auto addSide = [&](const std::string& sentence, const std::vector<std::string>& tokens, const std::string& side) {
+    const auto addSide = [&](const std::string& sentence, const std::vector<std::string>& tokens, const std::vector<int>& tokenIds,
+                             const std::string& side) {
         blocks.push_back({std::make_unique<TextBlock>(std::vector<std::string>{"\u201C" + sentence + "\u201D"}, 16.0f,
                                                       FontFace::Regular, TextRole::Primary),
                           blocks.empty() ? 0 : kEquationGap, false});
-        blocks.push_back({std::make_unique<TokenBlock>(side + count(tokens), tokens, kTokenWrapWidth), kHeaderGap, false});
+        blocks.push_back({std::make_unique<TokenBlock>(side + count(tokens), tokens, tokenIds, wrapWidth), kHeaderGap, false});
     };
     if (run.trace.cross) {
-        addSide(run.spec.decoderSentences.at(b), run.queryTokens.at(b), "decoder (queries): ");
-        addSide(run.spec.sentences.at(b), run.tokens.at(b), "encoder (keys and values): ");
+        addSide(run.spec.decoderSentences.at(b), run.queryTokens.at(b), idsOf(run.tokens.size() + b), "decoder (queries): ");
+        addSide(run.spec.sentences.at(b), run.tokens.at(b), idsOf(b), "encoder (keys and values): ");
     } else {
-        addSide(run.spec.sentences.at(b), run.tokens.at(b), "");
+        addSide(run.spec.sentences.at(b), run.tokens.at(b), idsOf(b), "");
     }
     return blocks;
 }
@@ -395,7 +403,8 @@ Figure drawSlideFigure(const core::ModelRun& run, StageId stage, int head, int b
     std::vector<Equation> equations = slideEquations(stage, head, run.trace);
     const std::string note = selectionNote(run, equations, batch);
     const auto build = [&](CellPlan cells) {
-        std::vector<StackedBlock> body = stage == StageId::Tokens ? tokenBlocks(run, batch) : equationBlocks(run, equations, batch, zoomed, cells);
+        std::vector<StackedBlock> body = stage == StageId::Tokens ? tokenBlocks(run, batch, width - 2 * kFigureMargin)
+                                                                 : equationBlocks(run, equations, batch, zoomed, cells);
         return stageFigureBlocks(run, stage, std::move(body), note, width - 2 * kFigureMargin);
     };
     // Cells shrink (as fitToWidth does) until the whole slide — heading, maps, code line — fits inside its margins.

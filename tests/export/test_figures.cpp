@@ -11,6 +11,7 @@
 // and commit the new file. A change to core's numbers (weights, embeddings) also needs a regeneration.
 #include "colormap/colormap.h"
 #include "export/export_error.h"
+#include "export/blocks.h"
 #include "export/exporter.h"
 #include "export/notation.h"
 #include "export/png_decode.h"
@@ -369,4 +370,11 @@ TEST_CASE("figure: a trained model's X is titled by the residual stream it is, n
     spec.trained = io::loadBundledModel();  // a BERT: X at layer 1 is h_1, the output of block 0
     spec.layer = 1;
     CHECK(matrixTitle(core::TensorId::X, "0", tinyRun().trace, spec) == "X = h_1");
+}
+
+TEST_CASE("figure: token boxes carry a line for the vocabulary id above the position, as on screen") {
+    const TokenBlock positions("3 tokens", {"a", "b", "a"}, {}, 1100);
+    const TokenBlock ids("3 tokens", {"a", "b", "a"}, {7, 12, 7}, 1100);
+    CHECK(ids.height() > positions.height());  // "id 7" above "pos 0"
+    CHECK(ids.width() >= positions.width());   // a box is as wide as its widest line
 }
