@@ -65,6 +65,7 @@ private:
     std::vector<DrawnHeatmap> drawn_;
     LessonPanel lessons_;  // the Questions bar and the open lesson, with what it derived from run_
     TokenLinesPanel tokenLines_;  // with the lines it found in run_
+    float stageTextHeight_ = 0.0f;  // the stage text's height last frame: its panel shrinks to it, so the maps grow
 };
 
 }  // namespace attnviz::ui

@@ -164,7 +164,7 @@ TEST_CASE("hovering a score cell outlines its query row and key row and lists th
     ui::AppState state = defaultState();
     state.stage = StageId::Scores;
     ui::App app(state);
-    ui.frame(app);
+    ui.frames(app, 2);  // the layout settles on the second frame, once the stage text's panel fits its text
     const auto at = cellCentre(app, traceRef(TensorId::Scores, 0), 1, 2);
     REQUIRE(at);
     ui.hover(app, *at);
@@ -281,7 +281,7 @@ TEST_CASE("clicking a cell pins it in the inspector until Escape") {
     ui::AppState state = defaultState();
     state.stage = StageId::Output;
     ui::App app(state);
-    ui.frame(app);
+    ui.frames(app, 2);  // the layout settles on the second frame, once the stage text's panel fits its text
     const auto at = cellCentre(app, traceRef(TensorId::Output), 2, 3);
     REQUIRE(at);
     ui.click(app, *at);
