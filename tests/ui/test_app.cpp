@@ -469,30 +469,34 @@ TEST_CASE("lecture hall keys: Ctrl+= and Ctrl+- step the zoom, Ctrl+0 resets it;
 namespace attnviz::test {
 
 // At 1280 × 800, a 20-token sentence keeps every token label on every stage's maps: each token row (and token
-// column) is at least as tall (wide) as the smallest labelled cell, 0.85 × the 9-pixel label floor. The heads
-// panel's thumbnails (under 100 px) are overviews without labels and are left out.
+// column) is at least as tall (wide) as the smallest labelled cell, 0.85 × the 9-pixel label floor. (At this
+// width the side panels, with the heads' unlabelled thumbnails, are folded away.)
 TEST_CASE("lecture hall: every token label of a 20-token sentence fits on every stage at 1280 x 800, weights stay square") {
     constexpr float kSmallestLabelledCell = 0.85f * 9.0f;
-    ImGuiHarness ui({1280.0f, 800.0f});
-    ui::AppState state = defaultState();
-    state.spec.sentences = {"the quick brown fox jumps over the lazy dog while the old cat sleeps in the warm sun all day"};
-    ui::App app(state);
-    app.waitForRun();
-    REQUIRE(app.run()->trace.keyLength == 20);
-    for (int stage = 0; stage < core::kStageCount; ++stage) {
-        app.state().stage = static_cast<StageId>(stage);
-        ui.frames(app, 2);
-        for (const ui::DrawnHeatmap& d : app.drawnHeatmaps()) {
-            const float width = d.max.x - d.min.x, height = d.max.y - d.min.y;
-            if (width < 100.0f && height < 100.0f) continue;
-            const ui::MatrixInfo info = ui::matrixInfo(*app.run(), d.matrix, 0);
-            const ui::Axis rows = d.transposed ? info.colAxis : info.rowAxis, cols = d.transposed ? info.rowAxis : info.colAxis;
-            const auto tokens = [](ui::Axis axis) { return axis == ui::Axis::QueryTokens || axis == ui::Axis::KeyTokens; };
-            const float cellWidth = width / static_cast<float>(d.cols), cellHeight = height / static_cast<float>(d.rows);
-            if (tokens(rows)) CHECK_MESSAGE(cellHeight >= kSmallestLabelledCell, "stage ", stage, ": ", info.name, " rows are ", cellHeight, " px");
-            if (tokens(cols)) CHECK_MESSAGE(cellWidth >= kSmallestLabelledCell, "stage ", stage, ": ", info.name, " columns are ", cellWidth, " px");
-            if (rows == ui::Axis::Features && cols == ui::Axis::Features) {
-                CHECK_MESSAGE(cellWidth == doctest::Approx(cellHeight).epsilon(0.02), "stage ", stage, ": ", info.name, " is not square");
+    for (const auto& [dModel, heads] : {std::pair{64, 8}, std::pair{768, 12}}) {  // the default and GPT-2's sizes
+        CAPTURE(dModel);
+        ImGuiHarness ui({1280.0f, 800.0f});
+        ui::AppState state = defaultState();
+        state.spec.sentences = {"the quick brown fox jumps over the lazy dog while the old cat sleeps in the warm sun all day"};
+        state.spec.attention.dModel = dModel;
+        state.spec.attention.heads = heads;
+        ui::App app(state);
+        app.waitForRun();
+        REQUIRE(app.run()->trace.keyLength == 20);
+        for (int stage = 0; stage < core::kStageCount; ++stage) {
+            app.state().stage = static_cast<StageId>(stage);
+            ui.frames(app, 2);
+            for (const ui::DrawnHeatmap& d : app.drawnHeatmaps()) {
+                const float width = d.max.x - d.min.x, height = d.max.y - d.min.y;
+                const ui::MatrixInfo info = ui::matrixInfo(*app.run(), d.matrix, 0);
+                const ui::Axis rows = d.transposed ? info.colAxis : info.rowAxis, cols = d.transposed ? info.rowAxis : info.colAxis;
+                const auto tokens = [](ui::Axis axis) { return axis == ui::Axis::QueryTokens || axis == ui::Axis::KeyTokens; };
+                const float cellWidth = width / static_cast<float>(d.cols), cellHeight = height / static_cast<float>(d.rows);
+                if (tokens(rows)) CHECK_MESSAGE(cellHeight >= kSmallestLabelledCell, "stage ", stage, ": ", info.name, " rows are ", cellHeight, " px");
+                if (tokens(cols)) CHECK_MESSAGE(cellWidth >= kSmallestLabelledCell, "stage ", stage, ": ", info.name, " columns are ", cellWidth, " px");
+                if (rows == ui::Axis::Features && cols == ui::Axis::Features) {
+                    CHECK_MESSAGE(cellWidth == doctest::Approx(cellHeight).epsilon(0.02), "stage ", stage, ": ", info.name, " is not square");
+                }
             }
         }
     }

@@ -245,7 +245,7 @@ void drawHeadTiles(ViewContext& ctx, const Box& box, TensorId tensor, bool rowLa
     float cw = std::min(availW / (static_cast<float>(heads) * shape.y), maxCell);
     float ch = std::min((box.height() - first.top) / shape.x, maxCell);
     cw = std::min(cw, 4.0f * ch);
-    ch = std::min(ch, 4.0f * cw);
+    ch = std::min(ch, std::max(4.0f * cw, comfortableTokenRow(ctx)));  // every tiled tensor has token rows
     float x = box.min.x + first.left;
     for (int head = 0; head < heads; ++head) {
         const ImVec2 min{x, box.min.y + first.top};
@@ -550,7 +550,7 @@ void drawSideBySide(ViewContext& ctx, const Box& box, const std::vector<Operand>
     float cw = std::min((box.width() - fixedW) / cols, maxCell);
     float ch = std::min((box.height() - fixedH) / rows, maxCell);
     if (square) cw = ch = std::min(cw, ch);
-    ch = std::min(ch, 3.0f * cw);
+    ch = std::min(ch, std::max(3.0f * cw, comfortableTokenRow(ctx)));  // token rows keep their labels under wide maps
     cw = std::min(cw, 3.0f * ch);
     const float top = box.min.y + std::max_element(insets.begin(), insets.end(), [](const Insets& a, const Insets& b) { return a.top < b.top; })->top;
     float x = box.min.x;

@@ -528,6 +528,7 @@ void outlinePointer(const ViewContext& ctx, ImDrawList& list, const Grid& g, con
 }  // namespace
 
 float smallestLabelledCell(const ViewContext& ctx) { return 0.85f * labelFloor(ctx); }  // labelStep's 0.85
+float comfortableTokenRow(const ViewContext& ctx) { return smallSize(ctx) + 5.0f; }
 
 ImVec2 displayShape(const ViewContext& ctx, const MatrixRef& ref, bool transposed) {
     const Fitted f = fitted(ctx, ref, transposed);
@@ -592,8 +593,8 @@ HeatmapResult drawHeatmapInBox(ViewContext& ctx, const MatrixRef& ref, ImVec2 bo
     float ch = std::min(availH / static_cast<float>(f.rows), maxCell);
     const bool square = f.rows == f.cols || (isTokens(f.rowAxis) && isTokens(f.colAxis));
     if (square) cw = ch = std::min(cw, ch);
-    cw = std::min(cw, 4.0f * ch);  // no cell more than 4:1, so matrices keep a readable shape
-    ch = std::min(ch, 4.0f * cw);
+    cw = std::min(cw, 4.0f * ch);  // no cell more than 4:1, so matrices keep a readable shape, except that
+    ch = std::min(ch, std::max(4.0f * cw, isTokens(f.rowAxis) ? comfortableTokenRow(ctx) : 0.0f));  // token rows keep their labels
     const ImVec2 cellsMin{boxMin.x + in.left, boxMin.y + in.top};
     return drawHeatmap(ctx, ref, cellsMin, {cellsMin.x + cw * static_cast<float>(f.cols), cellsMin.y + ch * static_cast<float>(f.rows)}, o);
 }

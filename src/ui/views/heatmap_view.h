@@ -59,6 +59,9 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
 HeatmapResult drawHeatmapInBox(ViewContext& ctx, const MatrixRef& ref, ImVec2 boxMin, ImVec2 boxMax, const HeatmapOptions& options);
 // The shortest token row (or narrowest token column) that still gets its own label, shrunk to the label floor.
 float smallestLabelledCell(const ViewContext& ctx);
+// A token row whose label is drawn at full size. Layouts that keep cells under an aspect ratio let token rows
+// grow to it anyway: 768 sub-pixel columns must not squeeze the rows' labels.
+float comfortableTokenRow(const ViewContext& ctx);
 
 // The largest cell side the layouts use, in pixels at UI scale 1: bigger cells add nothing but emptiness.
 inline constexpr float kMaxCell = 46.0f;
