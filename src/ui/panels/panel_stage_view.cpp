@@ -147,7 +147,7 @@ bool drawProducts(ViewContext& ctx, const Box& box, Operand left, std::vector<Ri
     const float maxCell = kMaxCell * ctx.scale, rowTarget = (ctx.fonts.small ? ctx.fonts.small->FontSize : ImGui::GetFontSize()) + 5.0f;
     float cw = std::min(budgetW / (k + n), maxCell);
     const float uniform = std::min(cw, budgetH / (k + m));
-    // Token rows need room for their labels; the weights' rows give it up (below a pixel the renderer pools rows).
+    // Token rows need room for their labels; the weights' rows give it up (below a pixel the renderer averages rows).
     // The smallest token row that keeps every label (heatmap_view's label floor); rows give up to 80 % of the
     // height to stay there, the weights' rows take the rest.
     const float smallest = std::max(9.0f, 0.7f * (rowTarget - 5.0f)) + 2.0f;
@@ -170,7 +170,7 @@ bool drawProducts(ViewContext& ctx, const Box& box, Operand left, std::vector<Ri
     }
     // A weight matrix on top keeps square cells, so its shape reads true (W^O is d_model × d_model: a square):
     // the columns narrow to its rows' height rather than stretch it into a strip, while the square stays at
-    // least kMinSquareSide pixels (at d_model 768 its cells are then a third of a pixel, pooled 3:1 by the
+    // least kMinSquareSide pixels (at d_model 768 its cells are then a third of a pixel, averaged 3:1 by the
     // renderer). When it would not, the token rows shrink to the smallest label (heatmap_view's floor) first.
     constexpr float kMinSquareSide = 160.0f;
     const TensorId t = pairs.front().top.ref.tensor;
