@@ -170,10 +170,10 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
 }
 
 void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float sideWidth) {
-    // The stage text's panel fits last frame's text (formula, code lines, explanation), between 60 and 150 px at
-    // scale 1; longer text scrolls. What it does not need goes to the maps.
-    const float textHeight = stageTextHeight_ > 0.0f ? std::clamp(stageTextHeight_, std::round(60.0f * scale), std::round(150.0f * scale))
-                                                     : std::round(150.0f * scale);
+    // The stage text's panel fits its text (formula, code lines, explanation), between 60 and 150 px at scale 1;
+    // longer text scrolls. What it does not need goes to the maps.
+    stageTextFit_.x = stageTextHeight(ctx, centreSize.x);
+    const float textHeight = std::clamp(stageTextFit_.x, std::round(60.0f * scale), std::round(150.0f * scale));
     ImGui::BeginGroup();
     if (state_.lesson.open != Lesson::None) {  // a question view takes the place of the stage and its text
         ImGui::BeginChild("lesson", centreSize, true);  // scrolls on windows too small for its maps
@@ -185,7 +185,7 @@ void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float 
         ImGui::EndChild();
         ImGui::BeginChild("stage text", {centreSize.x, textHeight}, true);
         drawStageText(ctx);
-        stageTextHeight_ = std::ceil(ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y + ImGui::GetStyle().WindowPadding.y);
+        stageTextFit_.y = std::ceil(ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y + ImGui::GetStyle().WindowPadding.y);
         ImGui::EndChild();
     }
     ImGui::EndGroup();

@@ -43,6 +43,9 @@ public:
     const std::vector<DrawnHeatmap>& drawnHeatmaps() const { return drawn_; }
     // What the open question view (AppState::lesson) showed this frame: its sentences and figure captions.
     const LessonReport& lessonReport() const { return lessons_.report(); }
+    // The stage text's panel last frame: x = the height stageTextHeight() estimated, y = the height its contents
+    // took once laid out (the two agree, or the panel would scroll or leave a gap).
+    ImVec2 stageTextFit() const { return stageTextFit_; }
     // Blocks until any background computation has finished and its result is on screen (tests).
     void waitForRun();
 
@@ -65,7 +68,7 @@ private:
     std::vector<DrawnHeatmap> drawn_;
     LessonPanel lessons_;  // the Questions bar and the open lesson, with what it derived from run_
     TokenLinesPanel tokenLines_;  // with the lines it found in run_
-    float stageTextHeight_ = 0.0f;  // the stage text's height last frame: its panel shrinks to it, so the maps grow
+    ImVec2 stageTextFit_{0.0f, 0.0f};  // the stage text's panel height as estimated, and as ImGui laid it out
 };
 
 }  // namespace attnviz::ui

@@ -2,6 +2,8 @@
 // focused by number and by clicking a thumbnail, the sentence is typed into, cells are hovered, and the
 // assertions look at AppState, at the run on screen and at what the inspector reports.
 #include "imgui_harness.h"
+#include "io/model_folder.h"
+#include "ui/session/session_actions.h"
 #include "ui/views/matrix_info.h"
 
 #include <doctest/doctest.h>
@@ -164,7 +166,7 @@ TEST_CASE("hovering a score cell outlines its query row and key row and lists th
     ui::AppState state = defaultState();
     state.stage = StageId::Scores;
     ui::App app(state);
-    ui.frames(app, 2);  // the layout settles on the second frame, once the stage text's panel fits its text
+    ui.frame(app);
     const auto at = cellCentre(app, traceRef(TensorId::Scores, 0), 1, 2);
     REQUIRE(at);
     ui.hover(app, *at);
@@ -281,7 +283,7 @@ TEST_CASE("clicking a cell pins it in the inspector until Escape") {
     ui::AppState state = defaultState();
     state.stage = StageId::Output;
     ui::App app(state);
-    ui.frames(app, 2);  // the layout settles on the second frame, once the stage text's panel fits its text
+    ui.frame(app);
     const auto at = cellCentre(app, traceRef(TensorId::Output), 2, 3);
     REQUIRE(at);
     ui.click(app, *at);
@@ -498,6 +500,29 @@ TEST_CASE("lecture hall: every token label of a 20-token sentence fits on every 
                     CHECK_MESSAGE(cellWidth == doctest::Approx(cellHeight).epsilon(0.02), "stage ", stage, ": ", info.name, " is not square");
                 }
             }
+        }
+    }
+}
+
+}  // namespace attnviz::test
+
+namespace attnviz::test {
+
+// The stage text's panel is sized before anything is drawn, from stageTextHeight(); were the estimate off, the
+// panel would scroll (too small) or leave a gap (too large) on every stage it is off for.
+TEST_CASE("the stage text panel is sized to its text on the first frame, for every stage, size and model") {
+    for (const auto& [size, bundled] : {std::pair{ImVec2(1024, 768), false}, std::pair{ImVec2(1280, 800), true}, std::pair{ImVec2(1920, 1080), true}}) {
+        CAPTURE(size.x);
+        ImGuiHarness ui(size);
+        ui::AppState state = defaultState();
+        if (bundled) ui::useTrainedModel(io::loadBundledModel(), state);
+        ui::App app(state);
+        app.waitForRun();
+        ui.frames(app, 2);
+        for (int stage = 0; stage < core::kStageCount; ++stage) {
+            app.state().stage = static_cast<StageId>(stage);
+            ui.frame(app);
+            CHECK_MESSAGE(app.stageTextFit().x == doctest::Approx(app.stageTextFit().y).epsilon(0.001), "stage ", stage);
         }
     }
 }

@@ -4,8 +4,11 @@
 // The texts come from core::stages(); this file only adds the numbers.
 #include "ui/panels/panels.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 namespace attnviz::ui {
 namespace {
@@ -86,6 +89,30 @@ std::string teachingNote(const core::ModelRun& run, StageId stage) {
     return {};
 }
 
+// What the panel shows for the current stage, in order.
+struct StageTextLines {
+    std::string formula;
+    std::vector<std::pair<const char*, std::string>> code;  // ("PyTorch", line), ("NumPy", line)
+    std::string explanation;
+    std::string note;
+};
+
+StageTextLines stageTextLines(const ViewContext& ctx) {
+    const core::StageWords words = core::stageWords(ctx.run, ctx.state.stage);
+    const bool ownWords = ctx.run.spec.trained && core::trainedStageWords(*ctx.run.spec.trained, ctx.run.spec.layer, ctx.state.stage);
+    StageTextLines lines{words.formula, {{"PyTorch", words.pytorch}}, words.explanation, teachingNote(ctx.run, ctx.state.stage)};
+    // A trained model's own embedding has no one-line NumPy equivalent.
+    if (!ownWords) lines.code.emplace_back("NumPy", core::codeLine(core::stage(ctx.state.stage), ctx.run.trace, true));
+    return lines;
+}
+
+// A code line's language column: "PyTorch" or "NumPy  ", one width for both.
+std::string languageLabel(const char* language) {
+    char label[16];
+    std::snprintf(label, sizeof label, "%-7s", language);
+    return label;
+}
+
 // The code panel: a "Copy" button, the language, and the line in the monospace font (issue 5, item 10).
 void drawCodeLine(const char* language, const std::string& code, ViewContext& ctx) {
     ImGui::PushID(language);
@@ -95,7 +122,7 @@ void drawCodeLine(const char* language, const std::string& code, ViewContext& ct
     }
     ImGui::PopID();
     ImGui::SameLine();
-    ImGui::TextDisabled("%-7s", language);
+    ImGui::TextDisabled("%s", languageLabel(language).c_str());
     ImGui::SameLine();
     ImGui::PushFont(font(ctx.fonts.mono));
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.15f, 0.35f, 0.15f, 1.0f));
@@ -106,18 +133,34 @@ void drawCodeLine(const char* language, const std::string& code, ViewContext& ct
 
 }  // namespace
 
+float stageTextHeight(const ViewContext& ctx, float panelWidth) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const StageTextLines lines = stageTextLines(ctx);
+    const float contentWidth = panelWidth - 2.0f * style.WindowPadding.x;
+    const auto wrapped = [](ImFont* f, float width, const std::string& text) {
+        return f->CalcTextSizeA(f->FontSize, FLT_MAX, std::max(1.0f, width), text.c_str()).y;
+    };
+    ImFont* regular = ImGui::GetFont();
+    float height = 2.0f * style.WindowPadding.y + font(ctx.fonts.large)->FontSize;
+    for (const auto& [language, code] : lines.code) {
+        const float indent = ImGui::CalcTextSize("Copy").x + 2.0f * style.FramePadding.x + style.ItemSpacing.x +
+                             ImGui::CalcTextSize(languageLabel(language).c_str()).x + style.ItemSpacing.x;
+        height += style.ItemSpacing.y + std::max(ImGui::GetFontSize(), wrapped(font(ctx.fonts.mono), contentWidth - indent, code));
+    }
+    height += style.ItemSpacing.y + wrapped(regular, contentWidth, lines.explanation);
+    height += style.ItemSpacing.y + wrapped(regular, contentWidth, lines.note);
+    return std::ceil(height);
+}
+
 void drawStageText(ViewContext& ctx) {
-    const core::Stage& stage = core::stage(ctx.state.stage);
-    const core::StageWords words = core::stageWords(ctx.run, ctx.state.stage);
-    const bool ownWords = ctx.run.spec.trained && core::trainedStageWords(*ctx.run.spec.trained, ctx.run.spec.layer, ctx.state.stage);
+    const StageTextLines lines = stageTextLines(ctx);
     ImGui::PushFont(font(ctx.fonts.large));
-    ImGui::TextUnformatted(words.formula.c_str());
+    ImGui::TextUnformatted(lines.formula.c_str());
     ImGui::PopFont();
-    drawCodeLine("PyTorch", words.pytorch, ctx);
-    if (!ownWords) drawCodeLine("NumPy", core::codeLine(stage, ctx.run.trace, true), ctx);  // a trained model's embedding has no one-line NumPy
-    ImGui::TextWrapped("%s", words.explanation.c_str());
+    for (const auto& [language, code] : lines.code) drawCodeLine(language, code, ctx);
+    ImGui::TextWrapped("%s", lines.explanation.c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.1f, 0.3f, 0.6f, 1.0f));
-    ImGui::TextWrapped("%s", teachingNote(ctx.run, ctx.state.stage).c_str());
+    ImGui::TextWrapped("%s", lines.note.c_str());
     ImGui::PopStyleColor();
 }
 

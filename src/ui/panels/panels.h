@@ -29,6 +29,9 @@ void drawStageView(ViewContext& ctx);
 void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max);
 // Under the matrices: formula, PyTorch line with shapes, explanation, teaching notes.
 void drawStageText(ViewContext& ctx);
+// The height drawStageText's panel needs at `panelWidth` (a child window with its padding), without drawing: the
+// panel is sized to it before the maps above are laid out.
+float stageTextHeight(const ViewContext& ctx, float panelWidth);
 // Right: a thumbnail per head of the stage's per-head matrix; click to focus.
 void drawHeadsGrid(ViewContext& ctx, float height);
 // Right: BertViz-like lines from query tokens to key tokens: TokenLinesPanel (panel_token_lines.h).
