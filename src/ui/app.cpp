@@ -170,21 +170,22 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
 }
 
 void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float sideWidth) {
-    // The stage text's panel fits its text (formula, code lines, explanation), between 60 and 150 px at scale 1;
-    // longer text scrolls. What it does not need goes to the maps.
-    stageTextFit_.x = stageTextHeight(ctx, centreSize.x);
-    const float textHeight = std::clamp(stageTextFit_.x, std::round(60.0f * scale), std::round(150.0f * scale));
     ImGui::BeginGroup();
     if (state_.lesson.open != Lesson::None) {  // a question view takes the place of the stage and its text
         ImGui::BeginChild("lesson", centreSize, true);  // scrolls on windows too small for its maps
         lessons_.draw(ctx);
         ImGui::EndChild();
     } else {
+        // The stage text's panel fits its text, between 60 and 150 px at scale 1 (longer text scrolls); what it
+        // does not need goes to the maps.
+        const StageText text = stageText(ctx);
+        stageTextFit_.x = stageTextHeight(text, ctx, centreSize.x);
+        const float textHeight = std::clamp(stageTextFit_.x, std::round(60.0f * scale), std::round(150.0f * scale));
         ImGui::BeginChild("stage", {centreSize.x, centreSize.y - textHeight - ImGui::GetStyle().ItemSpacing.y}, true, kPanelFlags);
         drawStageView(ctx);
         ImGui::EndChild();
         ImGui::BeginChild("stage text", {centreSize.x, textHeight}, true);
-        drawStageText(ctx);
+        drawStageText(text, ctx);
         stageTextFit_.y = std::ceil(ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y + ImGui::GetStyle().WindowPadding.y);
         ImGui::EndChild();
     }

@@ -113,11 +113,8 @@ void drawSlicingLesson(LessonFrame& frame) {
     const colormap::Range other = naive->summaries.get(naive->run, TensorId::Output).range;
     const float largest = std::max({std::fabs(real.lo), real.hi, std::fabs(other.lo), other.hi});
     const colormap::Range outputs{-largest, largest};
-    colormap::Range weights{0.0f, 0.0f};
-    for (const ViewContext* view : {&frame.ctx, &naiveView}) {
-        const render::MatrixSlice a = matrixSlice(view->run, ref(TensorId::AttentionWeights, head), view->state.batch);
-        weights.hi = std::max(weights.hi, colormap::probabilityRange(a.values, view->state.probabilityScale).hi);
-    }
+    const MatrixRef a = ref(TensorId::AttentionWeights, head);
+    const colormap::Range weights = sharedWeightsRange({{&frame.ctx, a}, {&naiveView, a}});
     drawColumn(frame, left, {"What happens: head " + std::to_string(head) + " gets all of X", &frame.ctx, false, outputs, weights}, head);
     drawColumn(frame, {{box.min.x + gap, box.min.y}, box.max},
                {"Naive slicing (wrong): head " + std::to_string(head) + " gets a slice", &naiveView, true, outputs, weights}, head);

@@ -91,11 +91,7 @@ void drawTrainingLesson(LessonFrame& frame) {
     const MatrixRef ref{MatrixSource::Trace, TensorId::AttentionWeights, head};
     // One colour scale for both, with its colorbar: on its own "0 … map max" the untrained map's even 0.07s would
     // be drawn as bright as the trained map's 1.0.
-    colormap::Range shared{0.0f, 0.0f};
-    for (const ViewContext* view : {&ctx, &before}) {
-        shared.hi = std::max(shared.hi, colormap::probabilityRange(matrixSlice(view->run, ref, batch).values, ctx.state.probabilityScale).hi);
-    }
-    trainedMap.range = untrainedMap.range = shared;
+    trainedMap.range = untrainedMap.range = sharedWeightsRange({{&ctx, ref}, {&before, ref}});
     untrainedMap.colorbar = ColorbarSide::Right;
     showMapRow(frame, remainingBox(frame), {{&ctx, ref, trainedMap}, {&before, ref, untrainedMap}}, {"vs"});
 }

@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <utility>
-#include <vector>
 
 namespace attnviz::ui {
 namespace {
@@ -89,23 +87,6 @@ std::string teachingNote(const core::ModelRun& run, StageId stage) {
     return {};
 }
 
-// What the panel shows for the current stage, in order.
-struct StageTextLines {
-    std::string formula;
-    std::vector<std::pair<const char*, std::string>> code;  // ("PyTorch", line), ("NumPy", line)
-    std::string explanation;
-    std::string note;
-};
-
-StageTextLines stageTextLines(const ViewContext& ctx) {
-    const core::StageWords words = core::stageWords(ctx.run, ctx.state.stage);
-    const bool ownWords = ctx.run.spec.trained && core::trainedStageWords(*ctx.run.spec.trained, ctx.run.spec.layer, ctx.state.stage);
-    StageTextLines lines{words.formula, {{"PyTorch", words.pytorch}}, words.explanation, teachingNote(ctx.run, ctx.state.stage)};
-    // A trained model's own embedding has no one-line NumPy equivalent.
-    if (!ownWords) lines.code.emplace_back("NumPy", core::codeLine(core::stage(ctx.state.stage), ctx.run.trace, true));
-    return lines;
-}
-
 // A code line's language column: "PyTorch" or "NumPy  ", one width for both.
 std::string languageLabel(const char* language) {
     char label[16];
@@ -133,9 +114,17 @@ void drawCodeLine(const char* language, const std::string& code, ViewContext& ct
 
 }  // namespace
 
-float stageTextHeight(const ViewContext& ctx, float panelWidth) {
+StageText stageText(const ViewContext& ctx) {
+    const core::StageWords words = core::stageWords(ctx.run, ctx.state.stage);
+    const bool ownWords = ctx.run.spec.trained && core::trainedStageWords(*ctx.run.spec.trained, ctx.run.spec.layer, ctx.state.stage);
+    StageText text{words.formula, {{"PyTorch", words.pytorch}}, words.explanation, teachingNote(ctx.run, ctx.state.stage)};
+    // A trained model's own embedding has no one-line NumPy equivalent.
+    if (!ownWords) text.code.emplace_back("NumPy", core::codeLine(core::stage(ctx.state.stage), ctx.run.trace, true));
+    return text;
+}
+
+float stageTextHeight(const StageText& lines, const ViewContext& ctx, float panelWidth) {
     const ImGuiStyle& style = ImGui::GetStyle();
-    const StageTextLines lines = stageTextLines(ctx);
     const float contentWidth = panelWidth - 2.0f * style.WindowPadding.x;
     const auto wrapped = [](ImFont* f, float width, const std::string& text) {
         return f->CalcTextSizeA(f->FontSize, FLT_MAX, std::max(1.0f, width), text.c_str()).y;
@@ -152,8 +141,7 @@ float stageTextHeight(const ViewContext& ctx, float panelWidth) {
     return std::ceil(height);
 }
 
-void drawStageText(ViewContext& ctx) {
-    const StageTextLines lines = stageTextLines(ctx);
+void drawStageText(const StageText& lines, ViewContext& ctx) {
     ImGui::PushFont(font(ctx.fonts.large));
     ImGui::TextUnformatted(lines.formula.c_str());
     ImGui::PopFont();

@@ -262,12 +262,9 @@ void drawHeadTiles(ViewContext& ctx, const Box& box, TensorId tensor, bool rowLa
 // the tensor's own for signed maps, for attention weights 0 … the largest weight of any head (or the scale's 0 … 1).
 colormap::Range sharedHeadsRange(ViewContext& ctx, TensorId tensor) {
     if (tensor != TensorId::AttentionWeights) return ctx.summaries.get(ctx.run, tensor).range;
-    colormap::Range range{0.0f, 0.0f};
-    for (int head = 0; head < ctx.run.trace.dims.heads; ++head) {
-        const render::MatrixSlice slice = matrixSlice(ctx.run, traceRef(tensor, head), ctx.state.batch);
-        range.hi = std::max(range.hi, colormap::probabilityRange(slice.values, ctx.state.probabilityScale).hi);
-    }
-    return range;
+    std::vector<std::pair<const ViewContext*, MatrixRef>> heads;
+    for (int head = 0; head < ctx.run.trace.dims.heads; ++head) heads.emplace_back(&ctx, traceRef(tensor, head));
+    return sharedWeightsRange(heads);
 }
 
 // Every head's map of `tensor` in a grid, all with the same cell size: token labels on the first column and the
@@ -415,12 +412,18 @@ float labelledHeight(const ViewContext& ctx, const MatrixRef& ref, const Heatmap
     return insets.top + insets.bottom + displayShape(ctx, ref, options.transposed).x * smallestLabelledCell(ctx);
 }
 
+// The height of the upper of two stacked parts: `share` of the box, more when the upper part needs it for its
+// labels (`upperNeeds`) and the lower part keeps what it needs for its own (`lowerNeeds`).
+float upperHeight(const Box& box, float share, float upperNeeds, float lowerNeeds) {
+    return std::max(box.height() * share, std::min(upperNeeds, box.height() - lowerNeeds));
+}
+
 void embedView(ViewContext& ctx, Box box) {
     const float gap = gapOf(ctx);
     // E[ids] and PE above X: 45 % of the height, more when their labels need it and X keeps its own.
     const MatrixRef embeddings{MatrixSource::TokenEmbeddings, TensorId::X, 0};
     const float wanted = labelledHeight(ctx, embeddings, full()) + gap, xNeeds = labelledHeight(ctx, traceRef(TensorId::X), full());
-    Box top = takeTop(box, std::max(box.height() * 0.45f, std::min(wanted, box.height() - xNeeds)));
+    Box top = takeTop(box, upperHeight(box, 0.45f, wanted, xNeeds));
     const float plusWidth = ImGui::GetFontSize() * 2.0f;
     const Box left = takeLeft(top, (top.width() - plusWidth) / 2.0f);
     const Box plus = takeLeft(top, plusWidth);
@@ -464,6 +467,8 @@ void projectView(ViewContext& ctx, const Box& box) {
                 "Hover a cell of " + name + " to see the row and the column it came from.");
 }
 
+constexpr const char* kKeysAndValuesLater = "K and V split into K_i and V_i the same way (a taller window shows them).";
+
 // Q beside its heads, "Q → Q_0 Q_1 …", for a box too short to stack them with every token label: each then gets
 // the box's whole height.
 void splitSideBySide(ViewContext& ctx, Box box, const std::string& reshape) {
@@ -480,7 +485,7 @@ void splitSideBySide(ViewContext& ctx, Box box, const std::string& reshape) {
     const Box arrow = takeLeft(box, large->FontSize * 2.0f);
     text(large, {arrow.min.x, (arrow.min.y + arrow.max.y) / 2.0f - large->FontSize / 2.0f}, kText, "→");
     drawHeadTiles(ctx, box, TensorId::QHeads, true, false);
-    text(font(ctx.fonts.regular), {note.min.x, note.min.y + 4.0f}, kHint, "K and V split into K_i and V_i the same way (a taller window shows them).");
+    text(font(ctx.fonts.regular), {note.min.x, note.min.y + 4.0f}, kHint, kKeysAndValuesLater);
 }
 
 void splitView(ViewContext& ctx, Box box) {
@@ -489,21 +494,21 @@ void splitView(ViewContext& ctx, Box box) {
     // K and V split exactly as Q does: their rows of heads follow when there is room for their token labels.
     const bool keysAndValues = roomForCharts(ctx, box);
     // Q above its heads shows which columns go where; when that would cost token labels, they go side by side.
+    const float fusedShare = keysAndValues ? 0.36f : 0.45f;
     const float queryRows = static_cast<float>(ctx.run.trace.queryLength);
-    const float stackedRow = (box.height() * 0.45f - heatmapInsets(ctx, traceRef(TensorId::Q), full()).top - gap) / queryRows;
+    const float stackedRow = (box.height() * fusedShare - heatmapInsets(ctx, traceRef(TensorId::Q), full()).top - gap) / queryRows;
     if (!keysAndValues && stackedRow < smallestLabelledCell(ctx)) {
         splitSideBySide(ctx, box, reshape);
         return;
     }
-    const Box fused = takeTop(box, box.height() * (keysAndValues ? 0.36f : 0.45f));
+    const Box fused = takeTop(box, box.height() * fusedShare);
     drawHeatmapInBox(ctx, traceRef(TensorId::Q), fused.min, {fused.max.x, fused.max.y - gap}, full());
     const Box arrow = takeTop(box, ImGui::GetFontSize() * 1.6f);
     text(font(ctx.fonts.mono), arrow.min, kHint, "↓  " + reshape);
     if (!keysAndValues) {
         const Box note = takeTop(box, ImGui::GetFontSize() * 1.5f);
         drawHeadTiles(ctx, {box.min, {box.max.x, box.max.y - note.height()}}, TensorId::QHeads, true, false);
-        text(font(ctx.fonts.regular), {box.min.x, box.max.y - note.height() + 4.0f}, kHint,
-             "K and V split into K_i and V_i the same way (a taller window shows them).");
+        text(font(ctx.fonts.regular), {box.min.x, box.max.y - note.height() + 4.0f}, kHint, kKeysAndValuesLater);
         return;
     }
     const Box queries = takeTop(box, box.height() * 0.46f);
@@ -724,7 +729,7 @@ void concatView(ViewContext& ctx, Box box) {
     tile.colLabels = false;
     const float wanted = labelledHeight(ctx, traceRef(TensorId::ZHeads), tile) + gap;
     const float zNeeds = labelledHeight(ctx, traceRef(TensorId::Concat), full()) + arrowHeight;
-    const Box tiles = takeTop(box, std::max(box.height() * 0.42f, std::min(wanted, box.height() - zNeeds)));
+    const Box tiles = takeTop(box, upperHeight(box, 0.42f, wanted, zNeeds));
     drawHeadTiles(ctx, {tiles.min, {tiles.max.x, tiles.max.y - gap}}, TensorId::ZHeads, true, false);
     const Box arrow = takeTop(box, arrowHeight);
     text(font(ctx.fonts.mono), arrow.min, kHint, "↓  .transpose(1, 2).contiguous().view(b, l, h·d_v): head i's columns go to block i");

@@ -6,6 +6,8 @@
 #include "ui/views/view_context.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace attnviz::ui {
 
@@ -27,11 +29,18 @@ void drawStageView(ViewContext& ctx);
 // A trained model's layers × heads of A in [min, max] (panel_model_view.cpp); the stage view shows it instead of a
 // stage while AppState::modelView is on.
 void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max);
-// Under the matrices: formula, PyTorch line with shapes, explanation, teaching notes.
-void drawStageText(ViewContext& ctx);
-// The height drawStageText's panel needs at `panelWidth` (a child window with its padding), without drawing: the
-// panel is sized to it before the maps above are laid out.
-float stageTextHeight(const ViewContext& ctx, float panelWidth);
+// Under the matrices: the stage's formula, its code lines (PyTorch with shapes, NumPy), explanation and teaching
+// note, made once a frame (stageText), measured to size the panel before the maps above are laid out
+// (stageTextHeight: a child window's height, padding included, at `panelWidth`), then drawn.
+struct StageText {
+    std::string formula;
+    std::vector<std::pair<const char*, std::string>> code;  // ("PyTorch", line), ("NumPy", line)
+    std::string explanation;
+    std::string note;
+};
+StageText stageText(const ViewContext& ctx);
+float stageTextHeight(const StageText& text, const ViewContext& ctx, float panelWidth);
+void drawStageText(const StageText& text, ViewContext& ctx);
 // Right: a thumbnail per head of the stage's per-head matrix; click to focus.
 void drawHeadsGrid(ViewContext& ctx, float height);
 // Right: BertViz-like lines from query tokens to key tokens: TokenLinesPanel (panel_token_lines.h).

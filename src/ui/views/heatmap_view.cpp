@@ -112,23 +112,10 @@ bool rowNormalisedColors(const ViewContext& ctx, const MatrixRef& ref, const Mat
     return followsProbabilityScale(ref, info) && ctx.state.probabilityScale == colormap::ProbabilityScale::RowMax;
 }
 
-// E[ids] and P on one symmetric range of their own: a trained model's X is the residual stream blocks later, far
-// wider than its embeddings, and on X's range E and P would be one flat colour. (For the seeded layer X = E + P,
-// and they keep X's range so the three colours add up.)
-colormap::Range embeddingRange(const ViewContext& ctx) {
-    float largest = 0.0f;
-    for (const MatrixSource source : {MatrixSource::TokenEmbeddings, MatrixSource::Positions}) {
-        if (!hasMatrix(ctx.run, {source, core::TensorId::X, 0})) continue;
-        for (const float v : matrixSlice(ctx.run, {source, core::TensorId::X, 0}, ctx.state.batch).values) {
-            if (std::isfinite(v)) largest = std::max(largest, std::fabs(v));
-        }
-    }
-    return {-largest, largest};
-}
-
 ValueSummary summaryFor(ViewContext& ctx, const MatrixRef& ref, const MatrixInfo& info, const HeatmapOptions& o) {
     ValueSummary s = ctx.summaries.get(ctx.run, rangeTensor(ref));
-    if (ref.source != MatrixSource::Trace && ctx.run.spec.trained) s.range = embeddingRange(ctx);
+    // A trained model's E[ids] and P get their own range; the seeded layer's keep X's, so E + P = X adds up in colour.
+    if (ref.source != MatrixSource::Trace && ctx.run.spec.trained) s.range = ctx.summaries.embeddings(ctx.run);
     if (followsProbabilityScale(ref, info)) {
         s.range = colormap::probabilityRange(matrixSlice(ctx.run, ref, ctx.state.batch).values, ctx.state.probabilityScale);
     }
@@ -526,6 +513,15 @@ void outlinePointer(const ViewContext& ctx, ImDrawList& list, const Grid& g, con
 }
 
 }  // namespace
+
+colormap::Range sharedWeightsRange(const std::vector<std::pair<const ViewContext*, MatrixRef>>& maps) {
+    colormap::Range range{0.0f, 0.0f};
+    for (const auto& [view, ref] : maps) {
+        const render::MatrixSlice slice = matrixSlice(view->run, ref, view->state.batch);
+        range.hi = std::max(range.hi, colormap::probabilityRange(slice.values, maps.front().first->state.probabilityScale).hi);
+    }
+    return range;
+}
 
 float smallestLabelledCell(const ViewContext& ctx) { return 0.85f * labelFloor(ctx); }  // labelStep's 0.85
 float comfortableTokenRow(const ViewContext& ctx) { return smallSize(ctx) + 5.0f; }

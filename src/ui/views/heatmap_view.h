@@ -57,6 +57,9 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
 // Fits the heatmap and its decorations into the box: cells as large as fit (at most maxCell pixels),
 // square when both axes are tokens or the matrix is square, top-left aligned.
 HeatmapResult drawHeatmapInBox(ViewContext& ctx, const MatrixRef& ref, ImVec2 boxMin, ImVec2 boxMax, const HeatmapOptions& options);
+// One colour range for attention-weight maps drawn to be compared (every head; trained against untrained): 0 …
+// the largest of their own ranges under the first view's probability scale, each read in its view's run and batch.
+colormap::Range sharedWeightsRange(const std::vector<std::pair<const ViewContext*, MatrixRef>>& maps);
 // The shortest token row (or narrowest token column) that still gets its own label, shrunk to the label floor.
 float smallestLabelledCell(const ViewContext& ctx);
 // A token row whose label is drawn at full size. Layouts that keep cells under an aspect ratio let token rows

@@ -3,6 +3,9 @@
 
 #include "core/derived_maps.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace attnviz::ui {
 namespace {
 
@@ -24,6 +27,19 @@ const ValueSummary& SummaryCache::get(const core::ModelRun& run, TensorId tensor
     s.range = colormap::rangeFromExtremes(scale.lo, scale.hi, scale.maxAbs,
                                           isProbability(tensor) ? colormap::RangeKind::Probability : colormap::RangeKind::Symmetric);
     return summaries_.emplace(tensor, s).first->second;
+}
+
+colormap::Range SummaryCache::embeddings(const core::ModelRun& run) {
+    if (!embeddings_) {
+        float largest = 0.0f;
+        for (const core::Tensor* table : {&run.embeddings, &run.positions}) {
+            for (const float v : table->data) {
+                if (std::isfinite(v)) largest = std::max(largest, std::fabs(v));
+            }
+        }
+        embeddings_ = colormap::Range{-largest, largest};
+    }
+    return *embeddings_;
 }
 
 }  // namespace attnviz::ui

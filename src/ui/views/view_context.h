@@ -39,10 +39,17 @@ struct ValueSummary {
 class SummaryCache {
 public:
     const ValueSummary& get(const core::ModelRun& run, core::TensorId tensor);
-    void clear() { summaries_.clear(); }
+    // E[ids] and P of every sentence on one symmetric range: a trained model's own colours for them (its X, the
+    // residual stream blocks later, is far wider, and on X's range they would be one flat colour).
+    colormap::Range embeddings(const core::ModelRun& run);
+    void clear() {
+        summaries_.clear();
+        embeddings_.reset();
+    }
 
 private:
     std::map<core::TensorId, ValueSummary> summaries_;
+    std::optional<colormap::Range> embeddings_;
 };
 
 // A heatmap as drawn this frame: where its cells are and in which order (tests hover cells through it).
