@@ -5,7 +5,10 @@
 #include "app/gui_export.h"
 #include "imgui_harness.h"
 #include "io/scratch_dir.h"
+#include "io/model_folder.h"
 #include "ui/lessons/lesson_catalog.h"
+#include "ui/model_runner.h"
+#include "ui/session/session_actions.h"
 
 #include <doctest/doctest.h>
 
@@ -97,19 +100,95 @@ TEST_CASE("every lesson exports its stage as PNG with the lesson's inputs, throu
     }
 }
 
-TEST_CASE("a lesson closes from its button, from the timeline's keys, and leaves the stage view") {
+TEST_CASE("a lesson closes from its button, from the timeline's keys, and returns to the stage view") {
     LessonApp t(Lesson::Scaling);
     ui::openLesson(t.app.state(), Lesson::Scaling);  // its button again
     t.ui.frame(t.app);
     CHECK(t.app.state().lesson.open == Lesson::None);
     CHECK(t.report().lesson == Lesson::None);
-    CHECK(drawnCount(t.app, traceRef(TensorId::ScaledScores, 0)) > 0);  // the Scale stage is back
+    CHECK(t.app.state().stage == ui::AppState{}.stage);  // the stage the user was on before opening it
 
     ui::openLesson(t.app.state(), Lesson::Masks);
     t.settle();
     t.ui.pressKey(t.app, kKeyRight);
     CHECK(t.app.state().lesson.open == Lesson::None);
     CHECK(t.app.state().stage == StageId::Softmax);
+}
+
+// What a lesson must give back on close: the inputs (model, sentences, sizes, masks) and the view.
+void checkRestored(const ui::AppState& before, const ui::AppState& after) {
+    CHECK(ui::sameInputs(before.spec, after.spec));
+    CHECK(after.spec.trained == before.spec.trained);
+    CHECK(after.stage == before.stage);
+    CHECK(after.batch == before.batch);
+    CHECK(after.head == before.head);
+    CHECK(after.allHeads == before.allHeads);
+    CHECK(after.projection == before.projection);
+    CHECK(after.lesson.open == Lesson::None);
+    CHECK_FALSE(after.lesson.returnTo.has_value());
+}
+
+TEST_CASE("every question view works on a copy: closing it returns the model, sentence, stage and view the user had") {
+    for (const bool trained : {true, false}) {
+        for (const ui::LessonInfo& info : ui::lessons()) {
+            CAPTURE(info.key);
+            CAPTURE(trained);
+            ImGuiHarness harness;
+            ui::App app{ui::AppState{}};
+            ui::AppState& state = app.state();
+            if (trained) ui::useTrainedModel(io::loadBundledModel(), state);
+            state.spec.sentences = {"The street was wide"};
+            state.stage = StageId::Mask;
+            state.head = 1;
+            state.projection = ui::Projection::Key;
+            harness.frame(app);
+            app.waitForRun();
+            const ui::AppState before = state;
+
+            ui::openLesson(state, info.id);  // opening may switch to random weights, pad the batch, add a decoder …
+            harness.frames(app, 2);
+            app.waitForRun();
+            ui::closeLesson(state);
+            checkRestored(before, state);
+            harness.frames(app, 2);
+            app.waitForRun();
+            CHECK(app.error().empty());
+            CHECK(app.run()->spec.trained == before.spec.trained);  // what is drawn is the user's model again
+        }
+    }
+}
+
+TEST_CASE("switching between question views keeps the user's own state to return to") {
+    ImGuiHarness harness;
+    ui::App app{ui::AppState{}};
+    ui::AppState& state = app.state();
+    ui::useTrainedModel(io::loadBundledModel(), state);
+    harness.frame(app);
+    const ui::AppState before = state;
+    ui::openLesson(state, Lesson::Masks);    // pads the batch on random weights
+    harness.frames(app, 2);
+    ui::openLesson(state, Lesson::Pooling);  // adds [CLS]; must not keep the masks view's batch
+    CHECK(state.spec.sentences.size() == 1);
+    harness.frames(app, 2);
+    ui::closeLesson(state);
+    checkRestored(before, state);
+}
+
+TEST_CASE("stepping to another stage leaves a question view with the user's inputs, on the stage stepped to") {
+    ImGuiHarness harness;
+    ui::App app{ui::AppState{}};
+    ui::AppState& state = app.state();
+    ui::useTrainedModel(io::loadBundledModel(), state);
+    harness.frame(app);
+    const auto model = state.spec.trained;
+    ui::openLesson(state, Lesson::Masks);
+    harness.frames(app, 2);
+    CHECK_FALSE(state.spec.trained);  // the masks view teaches on the seeded layer
+    harness.pressKey(app, kKeyRight);
+    CHECK(state.lesson.open == Lesson::None);
+    CHECK(state.stage == StageId::Softmax);
+    CHECK(state.spec.trained == model);
+    CHECK(state.spec.sentences.size() == 1);
 }
 
 TEST_CASE("masks: a padded batch, the stored mask and its broadcast, the fill, and the fully masked row's NaN explained") {

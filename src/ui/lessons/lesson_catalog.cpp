@@ -78,7 +78,7 @@ std::string setUpSeededLayer(AppState& state) {
     const std::string name = state.spec.trained->name;
     useRandomWeights(state);
     return "This question is shown on the seeded single layer (random weights), whose sizes and masks it changes; "
-           "choose " + name + " again in the Model box to go back. ";
+           "closing it brings " + name + " back. ";
 }
 
 std::string setUpFor(Lesson lesson, AppState& state) {
@@ -89,6 +89,22 @@ std::string setUpFor(Lesson lesson, AppState& state) {
         case Lesson::Pooling: return setUpPooling(state.spec);
         default: return {};
     }
+}
+
+LessonReturn snapshotForLesson(const AppState& state) {
+    return {.spec = state.spec, .batch = state.batch, .stage = state.stage, .head = state.head, .allHeads = state.allHeads,
+            .modelView = state.modelView, .hideSpecialTokens = state.hideSpecialTokens, .projection = state.projection};
+}
+
+void restoreAfterLesson(const LessonReturn& saved, AppState& state) {
+    state.spec = saved.spec;
+    state.batch = saved.batch;
+    state.stage = saved.stage;
+    state.head = saved.head;
+    state.allHeads = saved.allHeads;
+    state.modelView = saved.modelView;
+    state.hideSpecialTokens = saved.hideSpecialTokens;
+    state.projection = saved.projection;
 }
 
 std::string setUp(Lesson lesson, AppState& state) {
@@ -139,6 +155,12 @@ void openLesson(AppState& state, Lesson lesson) {
         closeLesson(state);
         return;
     }
+    // Another view replaces the open one on the user's own inputs, not on what the first view changed.
+    if (state.lesson.open == Lesson::None) {
+        state.lesson.returnTo = snapshotForLesson(state);
+    } else if (state.lesson.returnTo) {
+        restoreAfterLesson(*state.lesson.returnTo, state);
+    }
     state.lesson.open = lesson;
     prepareLesson(state, lesson);
     state.stage = lessonInfo(lesson).home;
@@ -149,6 +171,9 @@ void openLesson(AppState& state, Lesson lesson) {
 void prepareLesson(AppState& state, Lesson lesson) { state.lesson.setupNote = setUp(lesson, state); }
 
 void closeLesson(AppState& state) {
+    if (state.lesson.open == Lesson::None) return;
+    if (state.lesson.returnTo) restoreAfterLesson(*state.lesson.returnTo, state);
+    state.lesson.returnTo.reset();
     state.lesson.open = Lesson::None;
     state.lesson.setupNote.clear();
     state.lesson.pendingBatch = -1;

@@ -4,12 +4,31 @@
 //
 // What it deliberately does not hold: anything a lesson computes (panel_lessons.h caches that per run), or
 // the model's inputs: a lesson control that changes the numbers (mask, scale, d_k …) edits AppState::spec, so
-// the timeline and every other view follow.
+// the timeline and every other view follow. A question view works on a copy of what the user had: `returnTo`
+// keeps the model, sentences, stage and view from before it opened, and closing it puts them back.
 #pragma once
 
+#include "core/model.h"
+#include "core/stages.h"
+
+#include <optional>
 #include <string>
 
 namespace attnviz::ui {
+
+enum class Projection;  // app_state.h
+
+// What the user had on screen before a question view changed it, restored when the view closes.
+struct LessonReturn {
+    core::ModelSpec spec;  // the model (trained or seeded), its sentences, sizes and masks
+    int batch = 0;
+    core::StageId stage = core::StageId::Tokens;
+    int head = 0;
+    bool allHeads = false;
+    bool modelView = false;
+    bool hideSpecialTokens = false;
+    Projection projection{};
+};
 
 enum class Lesson { None, Masks, Cross, FusedVsHeads, Slicing, RowByRow, Scaling, Pooling, Cost, FreeDims, Training };
 
@@ -25,6 +44,8 @@ struct LessonState {
     float secondsPerRow = 1.5f;
     int classes = 3;              // pooling: outputs of the small classifier (2 … 8)
     int costLength = 0;           // cost: the l the table assumes; 0 = this run's sentence
+
+    std::optional<LessonReturn> returnTo;  // set while a view is open; empty after the user chose another model
 };
 
 }  // namespace attnviz::ui

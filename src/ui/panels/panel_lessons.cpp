@@ -97,7 +97,12 @@ void header(LessonFrame& frame, const LessonInfo& info) {
 
 void LessonPanel::drawBar(AppState& state, const Fonts& fonts, float scale) {
     report_ = {};
-    if (state.lesson.open != Lesson::None && state.stage != lessonInfo(state.lesson.open).home) closeLesson(state);
+    // Stepping to another stage leaves the view: the user's own inputs come back, on the stage stepped to.
+    if (state.lesson.open != Lesson::None && state.stage != lessonInfo(state.lesson.open).home) {
+        const core::StageId steppedTo = state.stage;
+        closeLesson(state);
+        state.stage = steppedTo;
+    }
     // The buttons wrap onto further lines on a narrow window instead of running off its edge.
     const std::vector<int> lines = buttonLines(ImGui::GetContentRegionAvail().x, textWidthIn(fonts.bold, "Questions learners ask:"));
     const int lineCount = lines.empty() ? 1 : lines.back() + 1;

@@ -160,7 +160,11 @@ void useTrainedModel(std::shared_ptr<const core::TrainedModel> model, AppState& 
     const core::NamedHead* featured = model->featuredHead();
     state.head = featured ? featured->head : 0;
     // The question views teach on the seeded layer, except the one that compares a trained model with its untrained self.
-    if (state.lesson.open != Lesson::None && state.lesson.open != Lesson::Training) state.lesson.open = Lesson::None;
+    // Choosing a model while another view is open is the user's own choice: the view closes without undoing it.
+    if (state.lesson.open != Lesson::None && state.lesson.open != Lesson::Training) {
+        state.lesson.open = Lesson::None;
+        state.lesson.returnTo.reset();
+    }
     state.status = "Opened " + model->name + ": " + model->familyName() + ", " + std::to_string(model->config().layers) +
                    " layers × " + std::to_string(model->config().heads) + " heads, d_model " + std::to_string(model->config().dModel) + ".";
     spec.trained = std::move(model);
