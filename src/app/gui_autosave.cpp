@@ -85,9 +85,22 @@ Autosaver::~Autosaver() {
     ::close(lock_);  // releases the lock: what is left is a dead instance's, for the next start to offer
 }
 
+std::optional<ui::RestoreOffer> offerAtStart(std::optional<ui::RestoreOffer> found, bool commandLineChoseInputs) {
+    if (found && commandLineChoseInputs) found->onlyOnRequest = true;
+    return found;
+}
+
+namespace {
+
+// An offer waiting for its answer keeps the files it would restore; one left for File ▸ Recover does not stop this
+// run's own autosave.
+bool awaitingAnswer(const ui::AppState& state) { return state.session.restoreOffer && !state.session.restoreOffer->onlyOnRequest; }
+
+}  // namespace
+
 std::string Autosaver::tick(const ui::AppState& state, double seconds) {
-    if (state.session.restoreOffer) return {};
-    if (adopted_) removeAdopted();  // answered: restored into this instance's session, or discarded
+    if (awaitingAnswer(state)) return {};
+    if (adopted_ && !state.session.restoreOffer) removeAdopted();  // answered: restored into this instance's session, or discarded
     if (!state.session.modified) {
         if (filesMayExist_) removeFiles();
         return {};
@@ -97,7 +110,7 @@ std::string Autosaver::tick(const ui::AppState& state, double seconds) {
 }
 
 void Autosaver::finish(const ui::AppState& state, Ending ending) {
-    if (state.session.restoreOffer) return;
+    if (awaitingAnswer(state)) return;
     if (ui::mayClose(state)) {
         removeFiles();
         return;

@@ -386,7 +386,7 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
         GuiFonts fonts(std::round(kBaseFontSize * scale));
         const std::unique_ptr<render::HeatmapRenderer> renderer = render::createGlRenderer({shaderDirectory()});
         ui::App app(initialState(spec, options, *plan, saved, session));
-        app.state().session.restoreOffer = crashed;
+        app.state().session.restoreOffer = offerAtStart(crashed, options.inputsGiven || options.session.has_value());
         if (screenshot) app.waitForRun();
         status = mainLoop(window, app, fonts, *renderer, scale, options, autosaver ? &*autosaver : nullptr, input);
         if (stateDir) saveOnExit(window, app, *stateDir);

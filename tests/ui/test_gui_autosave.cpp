@@ -118,6 +118,25 @@ TEST_CASE("autosave at a signal's exit: written and marked as a normal end, whic
     CHECK_FALSE(offer->endedBySignal);
 }
 
+TEST_CASE("autosave: an earlier run's files left for File ▸ Recover stay, and this run saves its own meanwhile") {
+    const ScratchDir dir("autosave-recover");
+    {
+        app::Autosaver dead(dir.path(), false, "dead");
+        dead.tick(changedState(3), 0.0);
+        // The process ends here by a signal the test does not send: no finish().
+    }
+    const std::optional<ui::RestoreOffer> found = app::findAutosave(dir.path());
+    REQUIRE(found);
+    app::Autosaver now(dir.path(), true, "now");
+    ui::AppState state = changedState(9);  // the command line's inputs
+    state.session.restoreOffer = app::offerAtStart(found, true);
+    CHECK(now.tick(state, 0.0).empty());
+    REQUIRE(fs::exists(now.sessionFile()));
+    CHECK(io::loadSession(now.sessionFile()).seed == 9);  // this run's work is autosaved
+    now.finish(state);
+    CHECK(fs::exists(found->autosave));  // the earlier run's, still to recover
+}
+
 TEST_CASE("autosave: a session the file format refuses is reported, not written") {
     const ScratchDir dir("autosave-bad");
     app::Autosaver autosave(dir.path(), false);

@@ -2,6 +2,7 @@
 // in the built-in path field, weights loaded from a folder, cells double-clicked and typed into, Ctrl+Z/Ctrl+Y,
 // a damaged file opened, an autosave restored. Assertions look at AppState, the run on screen, the files written
 // and what was drawn (the edit marks are found among the frame's vertices by their color).
+#include "app/gui_autosave.h"
 #include "imgui_harness.h"
 #include "io/npy.h"
 #include "io/scratch_dir.h"
@@ -415,6 +416,29 @@ TEST_CASE("an autosave left by a logout (a signal) is restored without asking, a
     CHECK(app.state().spec.attention.heads == 4);
     CHECK(app.state().session.modified);
     CHECK(app.state().status == "Restored the unsaved changes of Tue 14:32, when attnviz was closed by logout or shutdown.");
+}
+
+TEST_CASE("inputs on the command line win over a logout's autosave, which waits in File ▸ Recover") {
+    const ScratchDir dir("session-recover");
+    io::Session ended = ui::sessionOf(tinyState());
+    ended.heads = 4;
+    io::saveSession(dir.path() / "autosave.json", ended);
+    const ui::RestoreOffer found{dir.path() / "autosave.json", {}, "Tue 14:32", true};
+    CHECK_FALSE(app::offerAtStart(found, false)->onlyOnRequest);  // no inputs typed: restored as before
+    ImGuiHarness ui;
+    ui::AppState state = tinyState();  // what `attnviz --sentence … --heads 2` asked for
+    state.session.restoreOffer = app::offerAtStart(found, true);
+    ui::App app(state);
+    ui.frames(app, 3);
+    CHECK_FALSE(windowShown("###restore session"));
+    CHECK(app.state().spec.attention.heads == tinyState().spec.attention.heads);  // the command line's inputs
+    REQUIRE(app.state().session.restoreOffer);  // still one menu item away
+
+    app.state().session.request = ui::SessionRequest::Recover;  // File ▸ Recover unsaved changes of Tue 14:32
+    ui.frame(app);
+    CHECK_FALSE(app.state().session.restoreOffer);
+    CHECK(app.state().spec.attention.heads == 4);
+    CHECK(app.state().session.modified);
 }
 
 }  // namespace attnviz::test

@@ -48,6 +48,10 @@ void drawSessionFileItems(AppState& state) {
     recentMenu("Open Recent", state.session.recent, SessionRequest::OpenRecent, state);
     if (ImGui::MenuItem("Save", "Ctrl+S")) request = SessionRequest::Save;
     if (ImGui::MenuItem("Save As…", "Ctrl+Shift+S")) request = SessionRequest::SaveAs;
+    if (const auto& offer = state.session.restoreOffer; offer && offer->onlyOnRequest) {
+        if (ImGui::MenuItem(("Recover unsaved changes of " + offer->when).c_str())) request = SessionRequest::Recover;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("An earlier run left them; this start used the command line's inputs instead.");
+    }
     ImGui::Separator();
     modelItems(state);
     ImGui::Separator();

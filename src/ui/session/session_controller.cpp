@@ -161,6 +161,9 @@ void SessionController::perform(AppState& state) {
             useRandomWeights(state);
             state.status = "Untrained (random) weights: attention is nearly uniform until a model is trained.";
             break;
+        case SessionRequest::Recover:
+            if (state.session.restoreOffer && restore(state)) state.status = "Recovered the unsaved changes of an earlier run.";
+            break;
         case SessionRequest::None: break;
     }
 }
@@ -373,7 +376,7 @@ void SessionController::errorDialog() {
 }
 
 void SessionController::restoreDialog(AppState& state) {
-    if (!state.session.restoreOffer) return;
+    if (!state.session.restoreOffer || state.session.restoreOffer->onlyOnRequest) return;
     if (state.session.restoreOffer->endedBySignal) {  // logout or shutdown ended it: a normal end, nothing to ask
         const std::string when = state.session.restoreOffer->when;
         if (restore(state)) state.status = "Restored the unsaved changes of " + when + ", when attnviz was closed by logout or shutdown.";

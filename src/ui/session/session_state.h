@@ -24,6 +24,7 @@ enum class SessionRequest {
     OpenRecentModel,   // requestPath: a model folder from recentModels
     UseBundledModel,   // attnviz's own small trained model
     UseRandomModel,    // the seeded single layer with untrained (random) weights
+    Recover,           // File ▸ Recover: restore the unsaved changes a previous run left (restoreOffer)
 };
 
 // A cell someone double-clicked (the value field) or right-clicked (the cell menu).
@@ -50,6 +51,9 @@ struct RestoreOffer {
     std::filesystem::path source;    // the session file it was editing; empty: untitled
     std::string when;                // "Tue 14:32", for the question
     bool endedBySignal = false;      // the last run was ended by logout or shutdown, not a crash: restore, don't ask
+    // The command line chose the inputs: they win, and the unsaved changes wait for File ▸ Recover (no question,
+    // no automatic restore).
+    bool onlyOnRequest = false;
 };
 
 struct SessionState {
