@@ -37,7 +37,7 @@ void addInputOptions(CLI::App& command, InputOptions& o) {
     command.add_option("--batch", o.batch, "Several sentences padded into one batch (replaces --sentence)");
     command.add_option("--cross", o.cross, "Decoder sentence(s) for cross-attention: queries from these, keys/values from --sentence/--batch");
     command.add_option("--d-model", o.dModel, "Model width d_model")->capture_default_str();
-    command.add_option("--heads", o.heads, "Number of heads h (must divide d_model unless --d-k/--d-v are given)")->capture_default_str();
+    command.add_option("--heads", o.heads, "Number of heads h (must divide d_model unless --d-k/--d-v are given; a trained model's heads are re-split)")->capture_default_str();
     command.add_option("--d-k", o.dK, "Width of each head's queries and keys (default d_model / h)");
     command.add_option("--d-v", o.dV, "Width of each head's values (default d_model / h)");
     command.add_option("--seed", o.seed, "Seed for embeddings and weights")->capture_default_str();
@@ -70,7 +70,8 @@ void noteGivenOptions(const CLI::App& command, InputOptions& o) {
         if (command.count(name) > 0) o.anyGiven = true;
     }
     o.headsGiven = command.count("--heads") > 0;
-    for (const char* name : {"--d-model", "--heads", "--d-k", "--d-v", "--seed", "--mask", "--score-scale", "--cls",
+    // --heads is not among them: with a trained model it re-splits its heads, as the app's head count does.
+    for (const char* name : {"--d-model", "--d-k", "--d-v", "--seed", "--mask", "--score-scale", "--cls",
                              "--no-positional", "--biases", "--cross"}) {
         if (command.count(name) > 0) o.seededOptionsGiven = true;
     }
@@ -82,7 +83,7 @@ namespace {
 std::shared_ptr<const core::TrainedModel> chosenModel(const InputOptions& o) {
     if (o.model == kRandomModel) return nullptr;
     if (!o.model.empty()) return io::loadModelFolder(o.model);
-    if (o.seededOptionsGiven) return nullptr;  // today's meaning of --d-model, --heads, --seed, …
+    if (o.seededOptionsGiven) return nullptr;  // --d-model, --seed, --mask, …: the seeded layer's own options
     return io::loadBundledModel();
 }
 
@@ -92,6 +93,13 @@ void refuseSeededOptions(const InputOptions& o, const core::TrainedModel& model)
 }
 
 }  // namespace
+
+std::string resplitNote(const core::ModelSpec& spec) {
+    if (!spec.trained || spec.attention.heads == spec.trained->config().heads) return {};
+    const core::TrainedModel& model = *spec.trained;
+    return "these " + std::to_string(spec.attention.heads) + " heads are a re-split of the trained W^Q, W^K, W^V (Q, K, V unchanged), not the " +
+           std::to_string(model.config().heads) + " heads " + model.name + " learned.";
+}
 
 core::ModelSpec toModelSpec(const InputOptions& o) {
     if (o.session) return io::openSession(*o.session).spec;

@@ -55,6 +55,9 @@ void noteGivenOptions(const CLI::App& command, InputOptions& options);
 // Turns parsed options into a spec; throws core::InputError with one clear sentence for a bad combination, or
 // io::FileError for a session file that cannot be opened.
 core::ModelSpec toModelSpec(const InputOptions& options);
+// For a trained model whose heads --heads re-split: the sentence the app's banner shows ("these 8 heads are a
+// re-split of the trained W^Q …"); empty otherwise.
+std::string resplitNote(const core::ModelSpec& spec);
 
 // GUI-only options of the top-level command.
 struct GuiOptions {

@@ -18,6 +18,9 @@ int main(int argc, char** argv) {
                      : line.command == app::Command::Export ? "attnviz export" : "attnviz";
     try {
         const core::ModelSpec spec = app::toModelSpec(line.inputs);
+        if (const std::string note = app::resplitNote(spec); !note.empty() && line.command != app::Command::Gui) {
+            std::cerr << name << ": " << note << '\n';  // the app says the same in its banner
+        }
         switch (line.command) {
             case app::Command::Dump: return app::runDump(spec, line.dump);
             case app::Command::Export: return app::runExport(spec, line.exportOptions);

@@ -135,6 +135,22 @@ TEST_CASE("export figure options: cell size and values in cells") {
     CHECK(parse({"export", "--out", "d"}).line.exportOptions.cellValues);
 }
 
+TEST_CASE("--heads with the bundled model re-splits its trained heads, as the app's head count does, and says so") {
+    const attnviz::core::ModelSpec resplit = toModelSpec(parse({"dump", "--heads", "8", "--out", "x"}).line.inputs);
+    REQUIRE(resplit.trained != nullptr);  // not the seeded layer's random weights
+    CHECK(resplit.attention.heads == 8);
+    CHECK(resplit.attention.dModel == resplit.trained->config().dModel);
+    REQUIRE(resplit.trained->config().heads != 8);
+    CHECK(resplitNote(resplit).find("these 8 heads are a re-split of the trained W^Q") == 0);
+    const attnviz::core::ModelSpec own = toModelSpec(parse({"dump", "--out", "x"}).line.inputs);
+    CHECK(resplitNote(own).empty());
+    // A count that does not divide the width is the same one sentence for the trained model and the seeded layer.
+    CHECK_THROWS_WITH_AS(toModelSpec(parse({"--heads", "5"}).line.inputs),
+                         "5 heads do not divide d_model = 64; valid head counts are 1, 2, 4, 8, 16, 32, 64.", attnviz::core::InputError);
+    CHECK_THROWS_WITH_AS(toModelSpec(parse({"--model", "random", "--heads", "5"}).line.inputs),
+                         "5 heads do not divide d_model = 64; valid head counts are 1, 2, 4, 8, 16, 32, 64.", attnviz::core::InputError);
+}
+
 TEST_CASE("--model: random is the seeded layer, a seeded option keeps today's meaning, a bad folder is one error") {
     const attnviz::core::ModelSpec random = toModelSpec(parse({"--model", "random"}).line.inputs);
     CHECK(random.trained == nullptr);
