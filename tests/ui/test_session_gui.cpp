@@ -481,6 +481,19 @@ TEST_CASE("closing with unsaved changes asks: Cancel keeps the app open, Save sa
 
 namespace attnviz::test {
 
+TEST_CASE("File ▸ Open model…'s path field judges a folder as a model folder, not as a folder of .npy weights") {
+    const ScratchDir dir("session-model-check");
+    const fs::path models = fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models";
+    for (const char* folder : {"gpt2-hf-names", "bert-original-names", "bert-plain-f16"}) {
+        const ui::FolderCheck check = ui::checkModelFolder(models / folder);
+        CAPTURE(folder);
+        CHECK_FALSE(check.problem);
+        CHECK(check.text.find("w_q.npy") == std::string::npos);
+    }
+    CHECK(ui::checkModelFolder(writeWeightsFolder(dir.path())).problem);  // .npy weights are not a model folder
+    CHECK(ui::checkModelFolder(dir.path() / "nowhere").problem);
+}
+
 TEST_CASE("File ▸ Open model…: a typed folder opens the model, a bad one says why and keeps the open one; a session remembers it") {
     const ScratchDir dir("session-model");
     ImGuiHarness ui;

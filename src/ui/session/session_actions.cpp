@@ -100,6 +100,23 @@ std::string windowTitle(const AppState& state) {
 
 bool mayClose(const AppState& state) { return !state.session.modified || state.session.closeConfirmed; }
 
+// A model folder judged by what it is: the files a HuggingFace folder has, looked up by name only (nothing is
+// read while the path is typed: a file there could be a FIFO or huge; opening checks the contents).
+FolderCheck checkModelFolder(const fs::path& folder) {
+    std::error_code error;
+    if (!fs::is_directory(folder, error)) return {"No folder here yet.", true};
+    const auto has = [&](const char* name) { return fs::is_regular_file(folder / name, error); };
+    if (!has("config.json")) return {"No config.json here: a model folder has config.json, model.safetensors and its tokenizer's files.", true};
+    const bool weights = has("model.safetensors") || has("model.safetensors.index.json");
+    if (!weights) {
+        return {has("pytorch_model.bin") ? "Only pytorch_model.bin here: attnviz reads model.safetensors (docs/models.md converts it)."
+                                         : "No model.safetensors here.", true};
+    }
+    const bool tokenizer = has("tokenizer.json") || has("vocab.txt") || (has("vocab.json") && has("merges.txt"));
+    if (!tokenizer) return {"No tokenizer here: tokenizer.json, vocab.txt, or vocab.json with merges.txt.", true};
+    return {"A model folder: config.json, its weights and its tokenizer."};
+}
+
 io::WeightFiles weightFilesIn(const fs::path& folderOrFile) {
     std::error_code error;
     const fs::path folder = fs::absolute(fs::is_directory(folderOrFile, error) ? folderOrFile : folderOrFile.parent_path(), error);

@@ -35,6 +35,14 @@ bool mayClose(const AppState& state);
 // ones stay empty. Throws FileError when there are none, or an incomplete set (naming what is missing).
 io::WeightFiles weightFilesIn(const std::filesystem::path& folder);
 
+// What File ▸ Open model's path field says under a typed folder, judged by the files a model folder has (by name
+// only: nothing is read while typing).
+struct FolderCheck {
+    std::string text;
+    bool problem = false;
+};
+FolderCheck checkModelFolder(const std::filesystem::path& folder);
+
 struct LoadedWeights {
     core::ModelSpec spec;   // the inputs with the trained numbers in (d_model adapted when the files need it)
     io::WeightFiles files;

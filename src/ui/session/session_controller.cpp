@@ -69,9 +69,13 @@ struct PathCheck {
     bool exists = false;  // saving replaces a file
 };
 
-PathCheck checkTypedPath(bool weights, bool saving, const fs::path& path) {
+PathCheck checkTypedPath(bool model, bool weights, bool saving, const fs::path& path) {
     std::error_code error;
     if (path.empty()) return {"Type a path.", true};
+    if (model) {
+        const FolderCheck check = checkModelFolder(path);
+        return {check.text, check.problem};
+    }
     if (weights) {
         try {
             const io::WeightFiles f = weightFilesIn(path);
@@ -322,7 +326,7 @@ void SessionController::pathDialog(AppState& state) {
     // The suggestion is selected: typing replaces it, End keeps it and goes on typing.
     const bool entered = ImGui::InputText("##path", &pathField_->text, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
     const fs::path path = typedPath(pathField_->text);
-    const PathCheck check = checkTypedPath(weights, saving, path);
+    const PathCheck check = checkTypedPath(model, weights, saving, path);
     ImGui::TextColored(check.problem ? kErrorColor : kHintColor, "%s", check.text.c_str());
     const bool go = ImGui::Button(model ? "Open" : weights ? "Load" : saving ? (check.exists ? "Replace" : "Save") : "Open") || entered;
     ImGui::SameLine();
