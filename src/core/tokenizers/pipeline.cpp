@@ -41,7 +41,11 @@ std::string visibleWhitespace(const std::string& text) {
 
 // "▁the" → "␣the"; a byte-fallback piece "<0xE2>" → "<E2>".
 std::string metaspaceLabel(const std::string& piece) {
-    if (piece.size() == 6 && piece.compare(0, 3, "<0x") == 0 && piece.back() == '>') return "<" + piece.substr(3, 2) + ">";
+    if (piece.size() == 6 && piece.compare(0, 3, "<0x") == 0 && piece.back() == '>') {
+        std::string hex = piece.substr(2);  // "xE2>"
+        hex.front() = '<';
+        return hex;
+    }
     std::string out;
     for (std::size_t at = 0; at < piece.size();) {
         if (piece.compare(at, 3, "\xE2\x96\x81") == 0) {
