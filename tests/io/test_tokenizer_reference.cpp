@@ -8,13 +8,19 @@
 // tokenizer.json: the real files of GPT-2, Llama-2-style (Mistral's SentencePiece BPE), Llama-3, Qwen3 and
 // all-MiniLM-L6-v2 against HuggingFace's own JavaScript tokenizer (@huggingface/tokenizers 0.2.0) on 111–113
 // sentences each (tests/reference/tokenizers/make_tokenizer_json_fixtures.js wrote tokenizer_json_ids.json).
+#include "core/model.h"
 #include "core/tokenizers/bpe.h"
 #include "core/tokenizers/wordpiece.h"
 #include "io/checkpoint.h"
+#include "io/model_folder.h"
+#include "io/npy.h"
 #include "io/tokenizer_files.h"
+#include "scratch_dir.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -158,4 +164,29 @@ TEST_CASE("tokenizer.json in a model folder is preferred: the all-MiniLM-L6-v2 f
     CHECK(tokenizer->name() == "WordPiece (tokenizer.json)");
     CHECK(tokenizer->encode("i like strawberries").ids == std::vector<int>{101, 1045, 2066, 13137, 20968, 102});
     CHECK(tokenizer->vocabularySize() == 30522);
+}
+
+TEST_CASE("the all-MiniLM-L6-v2 folder opens from tokenizer.json and matches a float64 PyTorch BERT on every layer") {
+    const fs::path folder = referenceCache() / "all-MiniLM-L6-v2";
+    requireCache(folder / "model.safetensors");
+    core::ModelSpec spec;
+    spec.trained = io::loadModelFolder(folder);
+    spec.sentences = {"The caf\u00e9's cat sat on the mat, 12 times! \u732b"};
+    const core::ModelRun run = core::runModel(spec);
+    REQUIRE(run.modelPass);
+    std::string ids;
+    for (int id : run.tokenIds.front()) {
+        if (!ids.empty()) ids += ',';
+        ids += std::to_string(id);
+    }
+    CHECK(ids == "101,1996,7668,1005,1055,4937,2938,2006,1996,13523,1010,2260,2335,999,100,102");
+    test::ScratchDir scratch("minilm");
+    io::writeNpy(scratch / "hidden_states.npy", run.modelPass->hiddenStates);
+    const std::string command = "/usr/bin/python3 '" + std::string(ATTNVIZ_SOURCE_DIR) + "/tests/reference/check_minilm.py' '" + folder.string() +
+                                "' '" + (scratch / "hidden_states.npy").string() + "' " + ids;
+    INFO("command: ", command);
+    const int status = std::system(command.c_str());
+    REQUIRE(status != -1);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
 }
