@@ -2,7 +2,7 @@
 // for the characters DejaVu lacks. See gui_fonts.h.
 #include "app/gui_fonts.h"
 
-#include "core/tokenizer.h"
+#include "core/unicode.h"
 #include "io/fallback_fonts.h"
 
 #include <cmath>

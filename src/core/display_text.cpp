@@ -2,7 +2,7 @@
 // See display_text.h.
 #include "core/display_text.h"
 
-#include "core/tokenizer.h"  // decodeUtf8
+#include "core/unicode.h"
 
 #include <utf8proc.h>
 

@@ -166,6 +166,11 @@ void checkBatch(const ModelSpec& spec) {
 
 }  // namespace
 
+std::shared_ptr<const Tokenizer> tokenizerOf(const ModelSpec& spec) {
+    if (spec.trained) return spec.trained->tokenizer;
+    return std::make_shared<const WordTokenizer>(TokenizeOptions{spec.prependCls, spec.tokenLimit});
+}
+
 ModelRun runModel(const ModelSpec& spec) {
     checkBatch(spec);
     if (spec.trained) return runTrainedModel(spec);

@@ -87,6 +87,10 @@ struct ModelRun {
     bool resplitHeads = false;
 };
 
+// The tokenizer the spec's sentences go through: the trained model's own, else the word splitter with the spec's
+// "[CLS]" and token limit.
+std::shared_ptr<const Tokenizer> tokenizerOf(const ModelSpec& spec);
+
 // Throws InputError (one clear sentence, naming the sentence number when b > 1) for bad input.
 ModelRun runModel(const ModelSpec& spec);
 

@@ -11,6 +11,8 @@
 // or whitespace-only sentence, more tokens than the limit.
 #pragma once
 
+#include "core/tokenizers/tokenizer.h"
+
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -41,10 +43,18 @@ std::vector<std::string> tokenize(std::string_view sentence, const TokenizeOptio
 // same row of E. The seeded layer shows these where a trained model shows its vocabulary's ids.
 std::vector<std::vector<int>> batchVocabularyIds(const std::vector<std::vector<std::string>>& tokens);
 
-// The byte offset of the first invalid UTF-8 sequence, or npos when `text` is valid UTF-8.
-std::size_t findInvalidUtf8(std::string_view text);
+// tokenize() behind the Tokenizer interface: pieces and labels are the words, ids number the sentence's own
+// distinct words from 0 (batchVocabularyIds numbers a whole batch), and "[CLS]" is marked special.
+class WordTokenizer final : public Tokenizer {
+public:
+    explicit WordTokenizer(TokenizeOptions options = {}) : options_(options) {}
+    Encoding encode(std::string_view text) const override;
+    int vocabularySize() const override { return 0; }
+    std::string pieceOf(int) const override { return {}; }
+    std::string name() const override { return "words and punctuation"; }
 
-// Decodes UTF-8 into code points (invalid bytes become U+FFFD). Used to build font glyph ranges.
-std::vector<char32_t> decodeUtf8(std::string_view text);
+private:
+    TokenizeOptions options_;
+};
 
 }  // namespace attnviz::core

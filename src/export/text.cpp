@@ -7,7 +7,7 @@
 #include "export/text.h"
 
 #include "core/display_text.h"
-#include "core/tokenizer.h"  // decodeUtf8
+#include "core/unicode.h"
 #include "io/fallback_fonts.h"
 
 #include <stb_truetype.h>

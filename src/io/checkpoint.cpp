@@ -284,13 +284,14 @@ std::string checkModelFolder(const fs::path& folder) {
         }
         return name + " has no model.safetensors (the weights).";
     }
+    if (fs::exists(folder / "tokenizer.json", error)) return "";
     const std::vector<std::string> needed = type == "gpt2" ? std::vector<std::string>{"vocab.json", "merges.txt"} : std::vector<std::string>{"vocab.txt"};
     std::vector<std::string> missing;
     for (const std::string& file : needed) {
         if (!fs::exists(folder / file, error)) missing.push_back(file);
     }
     if (!missing.empty()) {
-        return name + " lacks the tokenizer's " + listed(missing) + " (a " + (type == "gpt2" ? "GPT-2" : "BERT") + " folder needs " + listed(needed) +
+        return name + " lacks the tokenizer's " + listed(missing) + " (a " + (type == "gpt2" ? "GPT-2" : "BERT") + " folder needs tokenizer.json or " + listed(needed) +
                "; they come with the model's download).";
     }
     return "";

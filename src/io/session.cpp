@@ -10,6 +10,7 @@
 
 #include "colormap/colormap.h"
 #include "core/stages.h"
+#include "core/unicode.h"
 #include "io/model_folder.h"
 
 #include <nlohmann/json.hpp>

@@ -1,9 +1,11 @@
-// tokenizer_files.cpp — a model folder's tokenizer files into a SubwordTokenizer. See tokenizer_files.h.
+// tokenizer_files.cpp — a model folder's tokenizer files into a Tokenizer. See tokenizer_files.h.
 #include "io/tokenizer_files.h"
 
 #include "core/tokenizer.h"  // InputError
 #include "core/tokenizers/bpe.h"
+#include "core/tokenizers/pipeline.h"
 #include "core/tokenizers/wordpiece.h"
+#include "io/tokenizer_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -78,7 +80,18 @@ core::WordPieceOptions readWordPieceOptions(const fs::path& folder) {
 
 }  // namespace
 
-std::shared_ptr<const core::SubwordTokenizer> loadTokenizer(const fs::path& folder, core::ModelFamily family) {
+std::shared_ptr<const core::Tokenizer> loadTokenizerJson(const fs::path& path) {
+    std::error_code error;
+    if (fs::file_size(path, error) > kMaxTokenizerJsonBytes) fail(path, "is larger than any tokenizer.json (over 256 MB).");
+    try {
+        return std::make_shared<const core::PipelineTokenizer>(parseTokenizerJson(readWholeFile(path), path.string()));
+    } catch (const core::InputError& problem) {
+        fail(path, problem.what());
+    }
+}
+
+std::shared_ptr<const core::Tokenizer> loadTokenizer(const fs::path& folder, core::ModelFamily family) {
+    if (std::error_code error; fs::exists(folder / kTokenizerJson, error)) return loadTokenizerJson(folder / kTokenizerJson);
     try {
         if (family == core::ModelFamily::Gpt2) {
             return std::make_shared<const core::Gpt2BpeTokenizer>(readVocabularyJson(folder / "vocab.json"), readMerges(folder / "merges.txt"));

@@ -5,6 +5,7 @@
 // [SECTION] vocabulary and embedding table
 #include "io/weight_files.h"
 
+#include "core/unicode.h"
 #include "io/npy.h"
 
 #include <algorithm>

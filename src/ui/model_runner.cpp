@@ -60,10 +60,10 @@ bool computesInstantly(const core::ModelSpec& spec) {
         if (static_cast<long long>(config.layers) * config.dModel > 8 * 256) return false;
     }
     if (spec.attention.dModel > 512) return false;
-    const core::TokenizeOptions options{spec.prependCls, spec.tokenLimit};
+    const std::shared_ptr<const core::Tokenizer> tokenizer = core::tokenizerOf(spec);
     for (const std::string& sentence : spec.sentences) {
         try {
-            if (core::tokenize(sentence, options).size() > 128) return false;
+            if (tokenizer->encode(sentence).ids.size() > 128) return false;
         } catch (const core::InputError&) {
             // runModel reports it; it costs nothing to find out inline.
         }

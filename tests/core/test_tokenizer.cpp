@@ -1,5 +1,6 @@
 // test_tokenizer.cpp — the teaching tokenizer: word/punctuation splits, UTF-8, [CLS], limits and errors.
 #include "core/tokenizer.h"
+#include "core/unicode.h"
 
 #include <doctest/doctest.h>
 

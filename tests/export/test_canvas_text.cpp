@@ -1,6 +1,6 @@
 // test_canvas_text.cpp — the raster (fills, clipping, blending, hatching, opacity) and the text renderer
 // (measuring, drawing, rotation, truncation, missing glyphs, formula markup, missing fonts).
-#include "core/tokenizer.h"
+#include "core/unicode.h"
 #include "export/canvas.h"
 #include "export/text.h"
 

@@ -6,6 +6,7 @@
 // other exception escapes on purpose.
 // Seeds: tests/fuzz/corpus/session/. What this file deliberately does not do: touch the file system (saveSession,
 // loadSession) or read the weight files a session names.
+#include "core/unicode.h"
 #include "io/session.h"
 
 #include <cstddef>

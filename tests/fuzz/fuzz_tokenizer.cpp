@@ -1,6 +1,7 @@
 // fuzz_tokenizer.cpp — libFuzzer entry point: any bytes as a sentence. The tokenizer must return tokens or
 // throw InputError; anything else (a crash, a sanitizer report, another exception) is a bug.
 #include "core/tokenizer.h"
+#include "core/unicode.h"
 
 #include <cstddef>
 #include <cstdint>

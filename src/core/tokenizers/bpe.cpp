@@ -1,7 +1,8 @@
 // bpe.cpp — GPT-2's byte-level BPE. See bpe.h.
 #include "core/tokenizers/bpe.h"
 
-#include "core/tokenizer.h"  // InputError, findInvalidUtf8
+#include "core/tokenizer.h"  // InputError
+#include "core/unicode.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -17,26 +18,6 @@ constexpr std::string_view kEndOfText = "<|endoftext|>";
 constexpr std::string_view kPattern = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
 constexpr std::size_t kCacheLimit = 100000;  // chunks remembered (cleared when full)
 
-std::string utf8Of(char32_t cp) {
-    std::string out;
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-    return out;
-}
-
 // The byte each stand-in character stands for (the inverse of byteToUnicode).
 const std::unordered_map<std::string, unsigned char>& unicodeToByte() {
     static const std::unordered_map<std::string, unsigned char> inverse = [] {
@@ -45,18 +26,6 @@ const std::unordered_map<std::string, unsigned char>& unicodeToByte() {
         return map;
     }();
     return inverse;
-}
-
-// The UTF-8 characters of a string, each as its own string (the input is valid UTF-8).
-std::vector<std::string> characters(const std::string& text) {
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < text.size();) {
-        const auto lead = static_cast<unsigned char>(text[i]);
-        const std::size_t length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-        out.push_back(text.substr(i, length));
-        i += length;
-    }
-    return out;
 }
 
 std::string hexBytes(const std::string& bytes) {
@@ -128,7 +97,7 @@ std::vector<std::string> Gpt2BpeTokenizer::bpe(const std::string& chunk) const {
     }
     std::string mapped;
     for (unsigned char b : chunk) mapped += byteToUnicode()[b];
-    std::vector<std::string> parts = characters(mapped);
+    std::vector<std::string> parts = utf8Characters(mapped);
     while (parts.size() > 1) {
         int best = INT_MAX;
         std::size_t at = 0;
@@ -172,10 +141,8 @@ void Gpt2BpeTokenizer::encodeChunk(std::string_view text, Encoding& out) const {
             // A merge result the vocabulary lacks (a damaged vocabulary) falls back to its single bytes, which
             // every vocabulary has (checked when constructed).
             const bool known = vocabulary_.contains(piece);
-            for (const std::string& part : known ? std::vector<std::string>{piece} : characters(piece)) {
-                out.ids.push_back(vocabulary_.at(part));
-                out.pieces.push_back(part);
-                out.labels.push_back(labelOf(part));
+            for (const std::string& part : known ? std::vector<std::string>{piece} : utf8Characters(piece)) {
+                appendToken(out, vocabulary_.at(part), part, labelOf(part));
             }
         }
         start = range[1];
@@ -194,9 +161,7 @@ Encoding Gpt2BpeTokenizer::encode(std::string_view text) const {
         const std::size_t next = special != vocabulary_.end() ? text.find(kEndOfText, start) : std::string_view::npos;
         encodeChunk(text.substr(start, next == std::string_view::npos ? std::string_view::npos : next - start), out);
         if (next == std::string_view::npos) break;
-        out.ids.push_back(special->second);
-        out.pieces.emplace_back(kEndOfText);
-        out.labels.emplace_back(kEndOfText);
+        appendToken(out, special->second, std::string(kEndOfText), std::string(kEndOfText), true);
         start = next + kEndOfText.size();
     }
     return out;
@@ -204,7 +169,7 @@ Encoding Gpt2BpeTokenizer::encode(std::string_view text) const {
 
 std::string Gpt2BpeTokenizer::labelOf(const std::string& piece) {
     std::string bytes;
-    for (const std::string& character : characters(piece)) {
+    for (const std::string& character : utf8Characters(piece)) {
         const auto found = unicodeToByte().find(character);
         if (found == unicodeToByte().end()) return piece;  // not in the byte alphabet: a special token
         bytes += static_cast<char>(found->second);
@@ -214,7 +179,7 @@ std::string Gpt2BpeTokenizer::labelOf(const std::string& piece) {
     std::string label, partial;
     for (std::size_t i = 0; i < bytes.size();) {
         const auto lead = static_cast<unsigned char>(bytes[i]);
-        const std::size_t length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+        const std::size_t length = utf8Length(lead);
         const std::string character = bytes.substr(i, length);
         if (lead >= 0x80 && (character.size() < length || findInvalidUtf8(character) != std::string::npos)) {
             partial += bytes[i++];

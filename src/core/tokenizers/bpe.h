@@ -11,7 +11,7 @@
 // What it does not do: read files (io/tokenizer_files.h), add a BOS token (GPT-2 adds none), or normalise text.
 #pragma once
 
-#include "core/tokenizers/subword.h"
+#include "core/tokenizers/tokenizer.h"
 
 #include <memory>
 #include <mutex>
@@ -22,7 +22,7 @@
 
 namespace attnviz::core {
 
-class Gpt2BpeTokenizer final : public SubwordTokenizer {
+class Gpt2BpeTokenizer final : public Tokenizer {
 public:
     // vocabulary: piece (in the byte↔unicode alphabet) → id; merges: pairs in rank order (rank 0 first). Throws
     // InputError when a merge's result or a single byte's character is missing from the vocabulary.

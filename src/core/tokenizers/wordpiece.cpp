@@ -1,7 +1,8 @@
 // wordpiece.cpp — BERT's basic tokenizer and WordPiece. See wordpiece.h.
 #include "core/tokenizers/wordpiece.h"
 
-#include "core/tokenizer.h"  // InputError, findInvalidUtf8, decodeUtf8
+#include "core/tokenizer.h"  // InputError
+#include "core/unicode.h"
 
 #include <utf8proc.h>
 
@@ -10,46 +11,10 @@
 namespace attnviz::core {
 namespace {
 
-std::string utf8Of(char32_t cp) {
-    utf8proc_uint8_t buffer[4];
-    const utf8proc_ssize_t length = utf8proc_encode_char(static_cast<utf8proc_int32_t>(cp), buffer);
-    return std::string(reinterpret_cast<const char*>(buffer), static_cast<std::size_t>(length));
-}
-
-// BERT's whitespace (" ", \t, \n, \r and Zs), plus the line and paragraph separators (Zl, Zp): BERT keeps those
-// in the cleaned text, but its whitespace split (Python's str.split, Rust's char::is_whitespace) splits at them.
-bool isWhitespace(char32_t cp) {
-    if (cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r') return true;
-    const utf8proc_category_t category = utf8proc_category(static_cast<utf8proc_int32_t>(cp));
-    return category == UTF8PROC_CATEGORY_ZS || category == UTF8PROC_CATEGORY_ZL || category == UTF8PROC_CATEGORY_ZP;
-}
-
-// BERT's "control": every C* category (Cc, Cf, and also unassigned Cn, private-use Co and surrogates Cs), except
-// \t, \n and \r, which are whitespace.
-bool isControl(char32_t cp) {
-    if (cp == '\t' || cp == '\n' || cp == '\r') return false;
-    switch (utf8proc_category(static_cast<utf8proc_int32_t>(cp))) {
-        case UTF8PROC_CATEGORY_CC: case UTF8PROC_CATEGORY_CF: case UTF8PROC_CATEGORY_CN: case UTF8PROC_CATEGORY_CO:
-        case UTF8PROC_CATEGORY_CS: return true;
-        default: return false;
-    }
-}
-
-bool isPunctuation(char32_t cp) {
-    if ((cp >= 33 && cp <= 47) || (cp >= 58 && cp <= 64) || (cp >= 91 && cp <= 96) || (cp >= 123 && cp <= 126)) return true;
-    switch (utf8proc_category(static_cast<utf8proc_int32_t>(cp))) {
-        case UTF8PROC_CATEGORY_PC: case UTF8PROC_CATEGORY_PD: case UTF8PROC_CATEGORY_PS: case UTF8PROC_CATEGORY_PE:
-        case UTF8PROC_CATEGORY_PI: case UTF8PROC_CATEGORY_PF: case UTF8PROC_CATEGORY_PO: return true;
-        default: return false;
-    }
-}
-
-// The CJK Unified Ideographs blocks BERT puts spaces around (not Hangul, hiragana or katakana).
-bool isCjk(char32_t cp) {
-    return (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x20000 && cp <= 0x2A6DF) ||
-           (cp >= 0x2A700 && cp <= 0x2B73F) || (cp >= 0x2B740 && cp <= 0x2B81F) || (cp >= 0x2B820 && cp <= 0x2CEAF) ||
-           (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0x2F800 && cp <= 0x2FA1F);
-}
+// BERT's whitespace: Unicode's White_Space (" ", \t, \n, \r, Zs, and the line and paragraph separators Zl, Zp:
+// BERT keeps those in the cleaned text, but its whitespace split splits at them).
+// BERT's "control": every C* category except \t, \n and \r, which are whitespace.
+bool isControl(char32_t cp) { return cp != '\t' && cp != '\n' && cp != '\r' && isOther(cp); }
 
 // Steps 1 and 2: cleaned text with CJK ideographs spaced, as code points.
 std::u32string cleaned(std::string_view text, bool splitCjk) {
@@ -58,7 +23,7 @@ std::u32string cleaned(std::string_view text, bool splitCjk) {
         if (cp == 0 || cp == 0xFFFD || isControl(cp)) continue;
         if (isWhitespace(cp)) {
             out += U' ';
-        } else if (splitCjk && isCjk(cp)) {
+        } else if (splitCjk && isCjkIdeograph(cp)) {
             out += U' ';
             out += cp;
             out += U' ';
@@ -88,12 +53,6 @@ std::u32string normalised(const std::u32string& word, const WordPieceOptions& op
         }
     }
     return stripped;
-}
-
-std::string utf8Of(const std::u32string& text) {
-    std::string out;
-    for (char32_t cp : text) out += utf8Of(cp);
-    return out;
 }
 
 }  // namespace
@@ -150,9 +109,8 @@ std::vector<std::string> WordPieceTokenizer::basicTokens(std::string_view text) 
 }
 
 void WordPieceTokenizer::add(int id, Encoding& out) const {
-    out.ids.push_back(id);
-    out.pieces.push_back(pieces_[static_cast<std::size_t>(id)]);
-    out.labels.push_back(pieces_[static_cast<std::size_t>(id)]);
+    const std::string& piece = pieces_[static_cast<std::size_t>(id)];
+    appendToken(out, id, piece, piece, id == cls_ || id == sep_);
 }
 
 void WordPieceTokenizer::wordPieces(const std::string& word, Encoding& out) const {

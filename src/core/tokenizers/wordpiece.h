@@ -18,7 +18,7 @@
 // special token (it is split like any punctuation).
 #pragma once
 
-#include "core/tokenizers/subword.h"
+#include "core/tokenizers/tokenizer.h"
 
 #include <string>
 #include <unordered_map>
@@ -33,7 +33,7 @@ struct WordPieceOptions {
     int maxWordCharacters = 100; // max_input_chars_per_word
 };
 
-class WordPieceTokenizer final : public SubwordTokenizer {
+class WordPieceTokenizer final : public Tokenizer {
 public:
     // pieces: the vocabulary, id = index. Throws InputError when [UNK], [CLS] or [SEP] is missing or a piece repeats.
     WordPieceTokenizer(std::vector<std::string> pieces, WordPieceOptions options);

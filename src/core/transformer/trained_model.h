@@ -11,7 +11,7 @@
 #pragma once
 
 #include "core/stages.h"
-#include "core/tokenizers/subword.h"
+#include "core/tokenizers/tokenizer.h"
 #include "core/transformer/transformer.h"
 
 #include <cstdint>
@@ -35,7 +35,7 @@ struct TrainedModel {
     std::string folder;   // where io read it from: sessions and manifests name it; the core opens nothing
     bool bundled = false; // attnviz's own small model (assets/models/)
     TransformerModel transformer;
-    std::shared_ptr<const SubwordTokenizer> tokenizer;
+    std::shared_ptr<const Tokenizer> tokenizer;
     std::vector<NamedHead> namedHeads;
     std::string card;     // the folder's README.md (a model card), or empty
 

@@ -44,8 +44,8 @@ std::optional<Shape> inputShape(const core::ModelSpec& spec, const core::CellEdi
     const std::vector<std::string>& sentences = e.matrix == TensorId::XQuery ? spec.decoderSentences : spec.sentences;
     if (e.batch < 0 || e.batch >= static_cast<int>(sentences.size())) return std::nullopt;
     try {
-        const auto tokens = core::tokenize(sentences[static_cast<std::size_t>(e.batch)], {spec.prependCls, spec.tokenLimit});
-        return Shape{static_cast<long long>(tokens.size()), dModel};
+        const core::Encoding tokens = core::tokenizerOf(spec)->encode(sentences[static_cast<std::size_t>(e.batch)]);
+        return Shape{static_cast<long long>(tokens.ids.size()), dModel};
     } catch (const core::InputError&) {
         return Shape{-1, -1};  // unknown: keep the edit
     }
