@@ -25,6 +25,7 @@
 #include "ui/app.h"
 #include "ui/session/session_actions.h"
 #include "ui/lessons/lesson_catalog.h"
+#include "ui/widgets/wide_characters.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -188,7 +189,7 @@ void queueInput(GLFWwindow* window, InputQueue& queue) {
 
 void feedQueuedInput(GLFWwindow* window, InputQueue& queue) {
     for (const InputEvent& event : queue.takeFrame()) {
-        if (event.kind == InputEvent::Kind::Character) ImGui_ImplGlfw_CharCallback(window, event.codepoint);
+        if (event.kind == InputEvent::Kind::Character) ui::typeCharacter(event.codepoint);  // keeps emoji (wide_characters.h)
         else ImGui_ImplGlfw_KeyCallback(window, event.key, event.scancode, event.action, event.mods);
     }
 }
@@ -378,6 +379,7 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
     scale = std::clamp(scale, 1.0f, 4.0f);
     styleForProjector(scale);
     ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ui::keepWideCharactersOnClipboard();
     InputQueue input;
     queueInput(window, input);
     ImGui_ImplOpenGL3_Init("#version 330 core");

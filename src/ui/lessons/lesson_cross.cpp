@@ -6,10 +6,10 @@
 // What it deliberately does not do: run any layer (core::runModel runs the encoder and decoder layers into
 // ModelRun::encoderTrace / decoderTrace); it copies the few matrices of those layers it draws.
 #include "ui/lessons/lesson_catalog.h"
+#include "ui/widgets/wide_characters.h"
 #include "ui/lessons/lesson_views.h"
 #include "ui/views/matrix_info.h"
 
-#include <imgui_stdlib.h>
 
 #include <cmath>
 
@@ -52,12 +52,12 @@ void sentenceFields(AppState& state) {
     ImGui::TextUnformatted("Encoder (keys, values)");
     ImGui::SameLine(labelWidth + ImGui::GetStyle().ItemSpacing.x * 4.0f);
     ImGui::SetNextItemWidth(-FLT_MIN);
-    ImGui::InputText("##encoder", &state.spec.sentences[index]);
+    inputTextKeepingWideCharacters("##encoder", state.spec.sentences[index]);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Decoder (queries)");
     ImGui::SameLine(labelWidth + ImGui::GetStyle().ItemSpacing.x * 4.0f);
     ImGui::SetNextItemWidth(-FLT_MIN);
-    ImGui::InputText("##decoder", &state.spec.decoderSentences[index]);
+    inputTextKeepingWideCharacters("##decoder", state.spec.decoderSentences[index]);
 }
 
 void layerSwitches(AppState& state) {

@@ -7,8 +7,8 @@
 // What it deliberately does not do: build the mask or run softmax (the core's Trace has both); it only
 // expands the stored mask to l × l to draw the broadcast.
 #include "ui/lessons/lesson_views.h"
+#include "ui/widgets/wide_characters.h"
 
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -44,7 +44,7 @@ void batchEditor(LessonFrame& frame) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show sentence %d below", i);
         ImGui::SameLine();
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.62f);
-        ImGui::InputText("##sentence", &sentences[static_cast<std::size_t>(i)]);
+        inputTextKeepingWideCharacters("##sentence", sentences[static_cast<std::size_t>(i)]);
         ImGui::SameLine();
         if (i < run.trace.batch) {
             const int tokens = run.trace.keyLengths[static_cast<std::size_t>(i)];

@@ -5,11 +5,11 @@
 //
 // It edits AppState::spec and computes nothing itself: App sees the spec differ from the last one and recomputes.
 #include "ui/panels/panels.h"
+#include "ui/widgets/wide_characters.h"
 
 #include "core/attention.h"
 #include "ui/session/session_menu.h"
 
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <array>
@@ -55,11 +55,11 @@ void sentenceField(AppState& state, const RunStatus& status) {
     const bool cross = !state.spec.decoderSentences.empty();
     if (cross) ImGui::TextColored(kHintColor, "encoder (keys and values):");
     ImGui::SetNextItemWidth(-FLT_MIN);
-    ImGui::InputText("##sentence", &sentences[index]);
+    inputTextKeepingWideCharacters("##sentence", sentences[index]);
     if (cross && index < state.spec.decoderSentences.size()) {  // cross-attention: the queries' sentence too
         ImGui::TextColored(kHintColor, "decoder (queries):");
         ImGui::SetNextItemWidth(-FLT_MIN);
-        ImGui::InputText("##decoder sentence", &state.spec.decoderSentences[index]);
+        inputTextKeepingWideCharacters("##decoder sentence", state.spec.decoderSentences[index]);
     }
     if (!status.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
