@@ -299,18 +299,36 @@ std::vector<core::AddedToken> Reader::addedTokens(const json& root) const {
     return out;
 }
 
+// The deepest nesting of [ and { outside strings, found in one pass before parsing (nlohmann's parser callback,
+// which could check it too, would be called for every one of a vocabulary's 100,000s of values).
+int nestingDepth(std::string_view text) {
+    int depth = 0, deepest = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\') ++i;
+            else if (c == '"') inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            deepest = std::max(deepest, ++depth);
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
 }  // namespace
 
 core::TokenizerDefinition parseTokenizerJson(std::string_view text, const std::string& name) {
     const Reader reader(name);
     if (text.size() > kMaxTokenizerJsonBytes) reader.fail("is larger than " + std::to_string(kMaxTokenizerJsonBytes >> 20) + " MB; no tokenizer.json is that large.");
-    const json::parser_callback_t depthLimit = [&](int depth, json::parse_event_t, json&) {
-        if (depth > kMaxDepth) reader.fail("nests JSON more than " + std::to_string(kMaxDepth) + " levels deep; no tokenizer.json does.");
-        return true;
-    };
+    if (nestingDepth(text) > kMaxDepth) reader.fail("nests JSON more than " + std::to_string(kMaxDepth) + " levels deep; no tokenizer.json does.");
     json root;
     try {
-        root = json::parse(text, depthLimit);
+        root = json::parse(text);
     } catch (const json::exception& error) {
         reader.fail(std::string("is not valid JSON (") + error.what() + ").");
     }
