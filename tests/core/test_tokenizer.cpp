@@ -67,3 +67,13 @@ TEST_CASE("batch vocabulary ids: the same token has the same id across positions
     CHECK(ids == std::vector<std::vector<int>>{{0, 1, 2, 0, 1}, {3, 1}});
     CHECK(attnviz::core::batchVocabularyIds({{"The", "the"}}) == std::vector<std::vector<int>>{{0, 1}});  // case kept
 }
+
+TEST_CASE("WordTokenizer: the word splitter behind the Tokenizer interface") {
+    const attnviz::core::WordTokenizer words({.prependCls = true, .tokenLimit = 8});
+    const attnviz::core::Encoding encoding = words.encode("the cat saw the cat.");
+    CHECK(encoding.pieces == std::vector<std::string>{"[CLS]", "the", "cat", "saw", "the", "cat", "."});
+    CHECK(encoding.labels == encoding.pieces);
+    CHECK(encoding.ids == std::vector<int>{0, 1, 2, 3, 1, 2, 4});  // the sentence's own words, numbered as first seen
+    CHECK(encoding.special == std::vector<bool>{true, false, false, false, false, false, false});
+    CHECK_THROWS_AS(words.encode("a b c d e f g h"), attnviz::core::InputError);  // the limit counts [CLS]
+}

@@ -150,6 +150,12 @@ TEST_CASE("tokenizer.json refusals: one sentence naming the unsupported step or 
     CHECK(refusal({{"model", wordLevelModel}, {"pre_tokenizer", {{"type", "Split"}, {"pattern", {{"Regex", "(a"}}}}}}).starts_with("The pattern \"(a\" does not compile"));
     CHECK(refusal({{"model", {{"type", "WordPiece"}, {"vocab", {{"a", 0}}}}}}) == "The model needs an unknown token (unk_token) for pieces outside its vocabulary.");
     CHECK(refusal({{"model", {{"type", "WordLevel"}, {"vocab", {{"a", -1}}}}}}).find("the id of \"a\" must be a whole number") != std::string::npos);
+    CHECK(refusal({{"model", {{"type", "WordLevel"}, {"vocab", {{"a", "x"}}}}}}).find("the id of \"a\" must be a whole number") != std::string::npos);
+    CHECK(refusal({{"model", {{"type", "BPE"}, {"vocab", {{"a", 0}}}, {"merges", {json::array({"a"})}}}}}) ==
+          "tokenizer.json: merge 0 must be \"left right\" or [\"left\", \"right\"].");
+    CHECK(refusal({{"model", {{"type", "BPE"}, {"vocab", {{"a", 0}}}, {"merges", {"a  a"}}}}}) ==
+          "tokenizer.json: merge 0 (\"a  a\") is not two pieces separated by one space.");
+    CHECK(refusal({{"model", {{"type", "BPE"}, {"vocab", {{"a", 0}}}}}}) == "tokenizer.json: the model's \"merges\" must be a list.");
     CHECK(refusal(json::array()) == "tokenizer.json: must be a JSON object.");
     std::string deep = "{\"model\":";
     for (int i = 0; i < 100; ++i) deep += "[";

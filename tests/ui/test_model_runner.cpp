@@ -1,5 +1,6 @@
 // test_model_runner.cpp — ModelRunner's threads: only the newest request's result is handed out, an inline result
 // newer than the worker's wins, and runs no longer shown are freed on a background thread at low priority.
+#include "io/model_folder.h"
 #include "ui/model_runner.h"
 
 #include <doctest/doctest.h>
@@ -25,6 +26,19 @@ core::ModelSpec bigSpec(const std::string& sentence) {
 }
 
 }  // namespace
+
+TEST_CASE("a trained model's sentence is measured in its own tokens, not the word splitter's") {
+    core::ModelSpec spec;
+    spec.trained = io::loadBundledModel();
+    REQUIRE(spec.trained);
+    std::string words;
+    for (int i = 0; i < 127; ++i) words += "the ";
+    spec.sentences = {words};
+    CHECK(core::tokenizerOf(spec)->encode(words).ids.size() == 129);  // [CLS], 127 words, [SEP]
+    CHECK_FALSE(ui::computesInstantly(spec));  // over 128 tokens: the worker computes it
+    spec.sentences = {"the cat"};
+    CHECK(ui::computesInstantly(spec));
+}
 
 TEST_CASE("a request made while the worker is busy replaces the queued one, and only the newest result comes out") {
     ui::ModelRunner runner;

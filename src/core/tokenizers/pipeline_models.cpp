@@ -42,9 +42,12 @@ VocabularyRunner::VocabularyRunner(const VocabularyModel& model) : model_(model)
     } else if (model.kind != VocabularyModel::Kind::Bpe) {
         throw InputError("The model needs an unknown token (unk_token) for pieces outside its vocabulary.");
     }
+    merges_.reserve(model.merges.size());
+    std::string joined;
     for (std::size_t rank = 0; rank < model.merges.size(); ++rank) {
         const auto& [left, right] = model.merges[rank];
-        const int leftId = idOf(left), rightId = idOf(right), merged = idOf(left + right);
+        joined.assign(left).append(right);
+        const int leftId = idOf(left), rightId = idOf(right), merged = idOf(joined);
         if (leftId < 0 || rightId < 0 || merged < 0) {
             throw InputError("Merge " + std::to_string(rank) + " (" + quoted(left) + " + " + quoted(right) + ") uses a piece that is not in the vocabulary.");
         }

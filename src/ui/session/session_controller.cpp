@@ -315,7 +315,7 @@ void SessionController::pathDialog(AppState& state) {
         std::string(model ? "Open a model" : weights ? "Load weights" : saving ? "Save the session" : "Open a session") + kPathPopup;
     if (!ImGui::BeginPopupModal(title.c_str(), nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
     ImGui::TextUnformatted(model ? "A HuggingFace GPT-2 or BERT folder: config.json, model.safetensors and the tokenizer's files\n"
-                                   "(vocab.json + merges.txt, or vocab.txt); docs/models.md says how to download one."
+                                   "(tokenizer.json, or vocab.json + merges.txt, or vocab.txt); docs/models.md says how to download one."
                            : weights ? "A folder holding w_q.npy, w_k.npy, w_v.npy, w_o.npy (optionally b_q.npy … b_o.npy),\n"
                                        "and/or embeddings.npy with vocab.txt, as docs/loading-weights.md describes."
                            : saving ? "The session file to write (.json): inputs, cell edits, weight file paths and the view."
