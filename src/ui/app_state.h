@@ -111,14 +111,19 @@ struct AppState {
     SessionState session;
 };
 
-// The factor the UI scale is multiplied by this frame: the zoom, and presentation mode's own, which grows with the
-// screen: 1.35 on 1080p and larger, 1.15 on a 1280 × 800 projector, none on 1024 × 768, where the base type is
-// already large for the room and the maps need every pixel. A question view (several maps, charts and controls
-// on one page) gets the boost only from 1080p. `screenHeight` in pixels at UI scale 1.
+// The factor the UI scale is multiplied by: the zoom, and presentation mode's own, which grows with the screen:
+// 1.35 on 1080p and larger, 1.15 on a 1280 × 800 projector, none on 1024 × 768, where the base type is already
+// large for the room and the maps need every pixel. A question view (several maps, charts and controls on one
+// page) gets the boost only from 1080p. `screenHeight` in pixels at UI scale 1. A function of its inputs only:
+// the look never depends on how the state was reached (app/gui_style.h).
+inline float effectiveZoom(float zoom, bool presenting, bool questionView, float screenHeight) {
+    if (!presenting) return zoom;
+    if (questionView) return zoom * (screenHeight >= 1000.0f ? 1.15f : 1.0f);
+    return zoom * (screenHeight >= 1000.0f ? 1.35f : screenHeight >= 790.0f ? 1.15f : 1.0f);
+}
+
 inline float effectiveZoom(const AppState& state, float screenHeight = 1080.0f) {
-    if (!state.presenting) return state.zoom;
-    if (state.lesson.open != Lesson::None) return state.zoom * (screenHeight >= 1000.0f ? 1.15f : 1.0f);
-    return state.zoom * (screenHeight >= 1000.0f ? 1.35f : screenHeight >= 790.0f ? 1.15f : 1.0f);
+    return effectiveZoom(state.zoom, state.presenting, state.lesson.open != Lesson::None, screenHeight);
 }
 
 }  // namespace attnviz::ui

@@ -77,14 +77,12 @@ void viewMenu(AppState& state) {
     ImGui::MenuItem("All heads", "A", &state.allHeads);
     ImGui::MenuItem("Numbers in cells", nullptr, &state.showValues);
     ImGui::Separator();
-    if (ImGui::MenuItem("Present", "F5", state.presenting)) {
-        state.presenting = !state.presenting;
-        state.blanked = false;
-    }
-    if (ImGui::MenuItem("Zoom in", "Ctrl+=")) state.zoom = steppedZoom(state.zoom, 1);
-    if (ImGui::MenuItem("Zoom out", "Ctrl+−")) state.zoom = steppedZoom(state.zoom, -1);
-    if (ImGui::MenuItem("Actual size", "Ctrl+0")) state.zoom = 1.0f;
-    ImGui::TextDisabled("zoom %d%%", static_cast<int>(std::lround(state.zoom * 100.0f)));
+    if (ImGui::MenuItem("Present", "F5", state.presenting)) applyViewKey(state, ViewKey::Present);
+    if (ImGui::MenuItem("Zoom in", "Ctrl+=")) applyViewKey(state, ViewKey::ZoomIn);
+    if (ImGui::MenuItem("Zoom out", "Ctrl+−")) applyViewKey(state, ViewKey::ZoomOut);
+    if (ImGui::MenuItem("Actual size", "Ctrl+0")) applyViewKey(state, ViewKey::ActualSize);
+    // The zoom this frame is drawn at, and the body text size it gives (the menu's own font is the body font).
+    ImGui::TextDisabled("zoom %d %% · text %.0f px", static_cast<int>(std::lround(state.zoom * 100.0f)), ImGui::GetFontSize());
     ImGui::EndMenu();
 }
 
