@@ -19,7 +19,6 @@ struct LessonInfo {
     std::string_view key;       // "masks": --lesson masks
     std::string_view label;     // "Masks & padding": the button in the Questions bar
     std::string_view question;  // "How do masks work on a batch, and where does NaN come from?"
-    std::string_view source;    // "seed 000": which learner's question
     core::StageId home = core::StageId::Tokens;  // the stage the timeline marks while the lesson is open
 };
 

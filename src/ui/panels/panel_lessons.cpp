@@ -15,7 +15,7 @@ void lessonButton(AppState& state, const LessonInfo& info) {
     if (ImGui::Button(std::string(info.label).c_str())) openLesson(state, info.id);
     if (open) ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%s\n(%s · stage %d %s)", std::string(info.question).c_str(), std::string(info.source).c_str(),
+        ImGui::SetTooltip("%s\n(stage %d %s)", std::string(info.question).c_str(),
                           static_cast<int>(info.home), std::string(core::stage(info.home).title).c_str());
     }
 }
@@ -87,7 +87,7 @@ void header(LessonFrame& frame, const LessonInfo& info) {
     ImGui::SameLine();
     if (ImGui::Button("Close ✕")) closeLesson(state);
     ImGui::SetCursorPos(below);
-    say(frame, std::string(info.source) + " · stage " + std::to_string(static_cast<int>(info.home)) + " " +
+    say(frame, "Stage " + std::to_string(static_cast<int>(info.home)) + " " +
                    std::string(core::stage(info.home).title) + " is marked on the timeline; click any stage to leave.", Tone::Dim);
     if (!state.lesson.setupNote.empty()) say(frame, state.lesson.setupNote, Tone::Point);
     ImGui::Spacing();
