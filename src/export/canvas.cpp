@@ -27,6 +27,9 @@ Canvas::Canvas(int width, int height, Rgba8 background) : width_(width), height_
     if (width < 0 || height < 0) throw std::invalid_argument("Canvas size must not be negative.");
     pixels_.assign(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), background);
     opaque_ = background.a == 255;
+    drawing_.width = width;
+    drawing_.height = height;
+    drawing_.background = background;
 }
 
 PixelRect Canvas::clip(PixelRect rect) const {
@@ -36,6 +39,11 @@ PixelRect Canvas::clip(PixelRect rect) const {
 }
 
 void Canvas::fillRect(PixelRect rect, Rgba8 color) {
+    drawing_.primitives.emplace_back(Drawing::Fill{rect, color});
+    fillPixels(rect, color);
+}
+
+void Canvas::fillPixels(PixelRect rect, Rgba8 color) {
     const PixelRect r = clip(rect);
     if (r.empty()) return;
     opaque_ = opaque_ && color.a == 255;
@@ -52,15 +60,17 @@ void Canvas::blendPixel(int x, int y, Rgba8 color, std::uint8_t coverage) {
 void Canvas::strokeRect(PixelRect rect, Rgba8 color, int thickness) {
     const int t = std::min({thickness, rect.width, rect.height});
     if (t <= 0) return;
-    fillRect({rect.x, rect.y, rect.width, t}, color);
-    fillRect({rect.x, rect.bottom() - t, rect.width, t}, color);
-    fillRect({rect.x, rect.y + t, t, rect.height - 2 * t}, color);
-    fillRect({rect.right() - t, rect.y + t, t, rect.height - 2 * t}, color);
+    drawing_.primitives.emplace_back(Drawing::Stroke{rect, color, t});
+    fillPixels({rect.x, rect.y, rect.width, t}, color);
+    fillPixels({rect.x, rect.bottom() - t, rect.width, t}, color);
+    fillPixels({rect.x, rect.y + t, t, rect.height - 2 * t}, color);
+    fillPixels({rect.right() - t, rect.y + t, t, rect.height - 2 * t}, color);
 }
 
 void Canvas::hatchRect(PixelRect rect, Rgba8 lineColor, int spacing, int thickness) {
     const PixelRect r = clip(rect);
     if (spacing <= 0 || thickness <= 0) return;
+    drawing_.primitives.emplace_back(Drawing::Hatch{rect, lineColor, spacing, thickness});
     const float alpha = lineColor.a / 255.0f;
     for (int y = r.y; y < r.bottom(); ++y) {
         for (int x = r.x; x < r.right(); ++x) {

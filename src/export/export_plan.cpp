@@ -217,6 +217,13 @@ std::optional<TensorId> parseMatrix(std::string_view text) {
     throw ExportError("unknown matrix '" + std::string(text) + "'; use one of " + tensorKeys(allTensors()) + ".");
 }
 
+FigureFormat parseFormat(std::string_view text) {
+    if (text == "png") return FigureFormat::Png;
+    if (text == "svg") return FigureFormat::Svg;
+    if (text == "pdf") return FigureFormat::Pdf;
+    throw ExportError("unknown --format '" + std::string(text) + "'; use png, svg or pdf.");
+}
+
 FigureKind parseKind(std::string_view text) {
     if (text == "matrix") return FigureKind::Matrix;
     if (text == "stage") return FigureKind::Stage;
@@ -252,6 +259,18 @@ int checkScale(int scale) {
                       std::to_string(kMaxScale) + ".");
 }
 
+namespace {
+
+// The planners name .png files; another format swaps the extension.
+void inFormat(PlannedFigure& figure, FigureFormat format) {
+    figure.format = format;
+    if (format == FigureFormat::Png) return;
+    const std::string_view extension = format == FigureFormat::Svg ? ".svg" : ".pdf";
+    figure.fileName = figure.fileName.substr(0, figure.fileName.size() - extension.size()) + std::string(extension);
+}
+
+}  // namespace
+
 std::vector<PlannedFigure> planExport(const core::ModelRun& run, const ExportRequest& request) {
     checkCombination(run, request);
     std::vector<PlannedFigure> figures;
@@ -264,6 +283,7 @@ std::vector<PlannedFigure> planExport(const core::ModelRun& run, const ExportReq
             case FigureKind::Slide: planSlides(run, request, batch, figures); break;
         }
     }
+    for (PlannedFigure& figure : figures) inFormat(figure, request.format);
     return figures;
 }
 

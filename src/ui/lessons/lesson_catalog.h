@@ -1,6 +1,6 @@
 // lesson_catalog.h — the list of question views: a key for --lesson, a short label for the "Questions" bar,
 // the question as a learner asks it, the seed it comes from, and the stage of the forward pass it belongs to
-// (the timeline marks that stage, and "Export PNG" exports it). openLesson() also makes the inputs able to
+// (the timeline marks that stage, and "Export…" exports it). openLesson() also makes the inputs able to
 // show the lesson (a batch for padding, a decoder sentence for cross-attention) and says what it changed.
 //
 // What it deliberately does not do: draw (panel_lessons.cpp and lesson_*.cpp) or compute anything.

@@ -63,7 +63,7 @@ void drawLessonView(Lesson lesson, LessonFrame& frame) {
 // at the right.
 void header(LessonFrame& frame, const LessonInfo& info) {
     AppState& state = frame.ctx.state;
-    const float buttonsWidth = ImGui::CalcTextSize("Export PNG…  Close ✕").x + 4.0f * ImGui::GetStyle().FramePadding.x +
+    const float buttonsWidth = ImGui::CalcTextSize("Export…  Close ✕").x + 4.0f * ImGui::GetStyle().FramePadding.x +
                                ImGui::GetStyle().ItemSpacing.x;
     const float right = ImGui::GetWindowContentRegionMax().x, top = ImGui::GetCursorPosY();
     ImGui::PushFont(font(frame.ctx.fonts.large));
@@ -75,7 +75,7 @@ void header(LessonFrame& frame, const LessonInfo& info) {
     const ImVec2 below = ImGui::GetCursorPos();
     ImGui::SetCursorPos({right - buttonsWidth, top});
     ImGui::BeginDisabled(!state.exportPng);
-    if (ImGui::Button("Export PNG…")) {
+    if (ImGui::Button("Export…")) {
         state.exportAllStages = false;
         state.openExportDialog = true;
     }
