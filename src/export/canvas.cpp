@@ -43,6 +43,13 @@ void Canvas::fillRect(PixelRect rect, Rgba8 color) {
     fillPixels(rect, color);
 }
 
+void Canvas::fillCells(Drawing::Cells cells) {
+    for (int r = 0; r < cells.rows; ++r) {
+        for (int c = 0; c < cells.cols; ++c) fillPixels(cells.cell(r, c), cells.colors[static_cast<std::size_t>(r) * cells.cols + c]);
+    }
+    drawing_.primitives.emplace_back(std::move(cells));
+}
+
 void Canvas::fillPixels(PixelRect rect, Rgba8 color) {
     const PixelRect r = clip(rect);
     if (r.empty()) return;

@@ -42,6 +42,8 @@ public:
 
     // Replaces the pixels of the rectangle (no blending): heatmap cells keep their exact colormap color.
     void fillRect(PixelRect rect, Rgba8 color);
+    // A heatmap's cells, each filled as fillRect fills, recorded as one Cells primitive.
+    void fillCells(Drawing::Cells cells);
     // Blends `color` over one pixel with coverage 0 … 255 (text anti-aliasing) times the color's alpha.
     void blendPixel(int x, int y, Rgba8 color, std::uint8_t coverage);
     // A 1-pixel-wide outline drawn `thickness` pixels inwards from the rectangle's edge.

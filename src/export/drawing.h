@@ -2,7 +2,8 @@
 // (svg_painter.h) and the PDF painter (pdf_painter.h) all paint.
 //
 // Four primitives, in drawing order, in canvas pixels (x right, y down, origin at the top-left corner):
-//   Fill    a rectangle in one colour (heatmap cells keep their exact colormap colour)
+//   Fill    a rectangle in one colour
+//   Cells   a heatmap: cols × rows cells of one size, each in its exact colormap colour (row-major)
 //   Stroke  a rectangle's outline drawn `thickness` pixels inwards from its edge
 //   Hatch   diagonal ↗ lines over a rectangle, `spacing` apart and `thickness` wide, phased on the canvas origin
 //   Text    one run of text (already in visual order, core::displayText) in DejaVu Sans at an em size in pixels,
@@ -37,6 +38,11 @@ struct Drawing {
         PixelRect rect;
         Rgba8 color;
     };
+    struct Cells {
+        int x = 0, y = 0, cellWidth = 1, cellHeight = 1, cols = 0, rows = 0;
+        std::vector<Rgba8> colors;  // rows × cols, row-major
+        PixelRect cell(int row, int col) const { return {x + col * cellWidth, y + row * cellHeight, cellWidth, cellHeight}; }
+    };
     struct Stroke {
         PixelRect rect;
         Rgba8 color;
@@ -55,7 +61,7 @@ struct Drawing {
         Rgba8 color;
         bool upwards = false;
     };
-    using Primitive = std::variant<Fill, Stroke, Hatch, Text>;
+    using Primitive = std::variant<Fill, Cells, Stroke, Hatch, Text>;
 
     int width = 0, height = 0;
     Rgba8 background;

@@ -4,6 +4,7 @@
 #include <cairo-pdf.h>
 #include <cairo.h>
 
+#include <cstdint>
 #include <memory>
 #include <numbers>
 
@@ -24,6 +25,32 @@ void fill(cairo_t* cr, PixelRect r, Rgba8 c) {
     setColor(cr, c);
     cairo_rectangle(cr, r.x, r.y, r.width, r.height);
     cairo_fill(cr);
+}
+
+// A heatmap as an image of one pixel per cell, scaled up without smoothing (PDF: /Interpolate false).
+void cells(cairo_t* cr, const Drawing::Cells& cells) {
+    if (cells.cols <= 0 || cells.rows <= 0) return;
+    const std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)> image(
+        cairo_image_surface_create(CAIRO_FORMAT_RGB24, cells.cols, cells.rows), cairo_surface_destroy);
+    cairo_surface_flush(image.get());
+    unsigned char* data = cairo_image_surface_get_data(image.get());
+    const int stride = cairo_image_surface_get_stride(image.get());
+    for (int r = 0; r < cells.rows; ++r) {
+        auto* row = reinterpret_cast<std::uint32_t*>(data + static_cast<std::ptrdiff_t>(r) * stride);
+        for (int c = 0; c < cells.cols; ++c) {
+            const Rgba8 v = cells.colors[static_cast<std::size_t>(r) * cells.cols + c];
+            row[c] = std::uint32_t{v.r} << 16 | std::uint32_t{v.g} << 8 | v.b;
+        }
+    }
+    cairo_surface_mark_dirty(image.get());
+    cairo_save(cr);
+    cairo_translate(cr, cells.x, cells.y);
+    cairo_scale(cr, cells.cellWidth, cells.cellHeight);
+    cairo_set_source_surface(cr, image.get(), 0.0, 0.0);
+    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
+    cairo_rectangle(cr, 0.0, 0.0, cells.cols, cells.rows);
+    cairo_fill(cr);
+    cairo_restore(cr);
 }
 
 void stroke(cairo_t* cr, const Drawing::Stroke& s) {
@@ -86,6 +113,7 @@ std::string paintPdf(const Drawing& drawing, const std::string& title) {
         if (drawing.background.a != 0) fill(cr, {0, 0, drawing.width, drawing.height}, drawing.background);
         for (const Drawing::Primitive& primitive : drawing.primitives) {
             if (const auto* f = std::get_if<Drawing::Fill>(&primitive)) fill(cr, f->rect, f->color);
+            else if (const auto* c = std::get_if<Drawing::Cells>(&primitive)) cells(cr, *c);
             else if (const auto* s = std::get_if<Drawing::Stroke>(&primitive)) stroke(cr, *s);
             else if (const auto* h = std::get_if<Drawing::Hatch>(&primitive)) hatch(cr, *h);
             else text(cr, std::get<Drawing::Text>(primitive));

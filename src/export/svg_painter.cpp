@@ -1,6 +1,9 @@
 // svg_painter.cpp — Drawing → SVG text. See svg_painter.h.
 #include "export/svg_painter.h"
 
+#include "export/canvas.h"
+#include "export/png_writer.h"
+
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -20,8 +23,16 @@ std::string hex(Rgba8 c) {
 
 // fill="#rrggbb" and, when see-through, its opacity.
 std::string paint(const char* attribute, Rgba8 c) {
-    std::string out = std::string(attribute) + "=\"" + hex(c) + "\"";
-    if (c.a != 255) out += " " + std::string(attribute) + "-opacity=\"" + std::to_string(c.a / 255.0f) + "\"";
+    std::string out = attribute;
+    out += "=\"";
+    out += hex(c);
+    out += '"';
+    if (c.a == 255) return out;
+    out += ' ';
+    out += attribute;
+    out += "-opacity=\"";
+    out += std::to_string(c.a / 255.0f);
+    out += '"';
     return out;
 }
 
@@ -75,8 +86,18 @@ private:
         std::string band;
         for (int k = 0; k <= 2; ++k) {  // the bands that cross one spacing × spacing tile
             const int from = k * h.spacing - h.spacing;
-            band += "M" + std::to_string(from) + "," + s + " L" + std::to_string(from + h.spacing) + ",0 L" +
-                    std::to_string(from + h.spacing + h.thickness) + ",0 L" + std::to_string(from + h.thickness) + "," + s + " Z ";
+            const auto point = [&](char command, int x, int y) {
+                band += command;
+                band += std::to_string(x);
+                band += ',';
+                band += std::to_string(y);
+                band += ' ';
+            };
+            point('M', from, h.spacing);
+            point('L', from + h.spacing, 0);
+            point('L', from + h.spacing + h.thickness, 0);
+            point('L', from + h.thickness, h.spacing);
+            band += "Z ";
         }
         return "<pattern id=\"" + id + "\" patternUnits=\"userSpaceOnUse\" patternTransform=\"translate(0.5 0)\" width=\"" + s +
                "\" height=\"" + s + "\">" +
@@ -86,6 +107,40 @@ private:
     std::map<std::tuple<int, int, int, int, int, int>, std::string> ids_;
     std::string definitions_;
 };
+
+// Up to this many cells a heatmap is written cell by cell (each a <rect>, editable); larger ones (d_model 768
+// maps: a GPT-2 poster was 156 MB of rects) as one embedded PNG of one pixel per cell, scaled without smoothing.
+constexpr int kMaxCellRects = 4096;
+
+std::string base64(const std::string& bytes) {
+    static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    for (std::size_t i = 0; i < bytes.size(); i += 3) {
+        const auto byte = [&](std::size_t at) { return at < bytes.size() ? static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at])) : 0u; };
+        const std::uint32_t group = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
+        out += kAlphabet[group >> 18 & 63];
+        out += kAlphabet[group >> 12 & 63];
+        out += i + 1 < bytes.size() ? kAlphabet[group >> 6 & 63] : '=';
+        out += i + 2 < bytes.size() ? kAlphabet[group & 63] : '=';
+    }
+    return out;
+}
+
+std::string cellsOf(const Drawing::Cells& cells) {
+    if (cells.cols * cells.rows <= kMaxCellRects) {
+        std::string out;
+        for (int r = 0; r < cells.rows; ++r) {
+            for (int c = 0; c < cells.cols; ++c) out += rect(cells.cell(r, c), paint("fill", cells.colors[static_cast<std::size_t>(r) * cells.cols + c]));
+        }
+        return out;
+    }
+    Canvas image(cells.cols, cells.rows, {255, 255, 255, 255});
+    image.fillCells({0, 0, 1, 1, cells.cols, cells.rows, cells.colors});
+    return "<image x=\"" + std::to_string(cells.x) + "\" y=\"" + std::to_string(cells.y) + "\" width=\"" +
+           std::to_string(cells.cols * cells.cellWidth) + "\" height=\"" + std::to_string(cells.rows * cells.cellHeight) +
+           "\" preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64," +
+           base64(encodePng(image, {})) + "\"/>\n";
+}
 
 std::string strokeOf(const Drawing::Stroke& s) {
     const PixelRect r = s.rect;
@@ -110,6 +165,7 @@ std::string paintSvg(const Drawing& drawing, const std::string& title) {
     std::string body;
     for (const Drawing::Primitive& primitive : drawing.primitives) {
         if (const auto* f = std::get_if<Drawing::Fill>(&primitive)) body += rect(f->rect, paint("fill", f->color));
+        else if (const auto* cells = std::get_if<Drawing::Cells>(&primitive)) body += cellsOf(*cells);
         else if (const auto* s = std::get_if<Drawing::Stroke>(&primitive)) body += strokeOf(*s);
         else if (const auto* h = std::get_if<Drawing::Hatch>(&primitive)) body += rect(h->rect, "fill=\"url(#" + patterns.idFor(*h) + ")\"");
         else body += textOf(std::get<Drawing::Text>(primitive));
