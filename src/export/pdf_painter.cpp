@@ -27,28 +27,28 @@ void fill(cairo_t* cr, PixelRect r, Rgba8 c) {
     cairo_fill(cr);
 }
 
-// A heatmap as an image of one pixel per cell, scaled up without smoothing (PDF: /Interpolate false).
+// A heatmap as an image of the canvas's own pixels for the map (one pixel per PDF pixel at 96 DPI), so no
+// viewer's smoothing can blend neighbouring cells.
 void cells(cairo_t* cr, const Drawing::Cells& cells) {
     if (cells.cols <= 0 || cells.rows <= 0) return;
     const std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)> image(
-        cairo_image_surface_create(CAIRO_FORMAT_RGB24, cells.cols, cells.rows), cairo_surface_destroy);
+        cairo_image_surface_create(CAIRO_FORMAT_RGB24, cells.cols * cells.cellWidth, cells.rows * cells.cellHeight), cairo_surface_destroy);
     cairo_surface_flush(image.get());
     unsigned char* data = cairo_image_surface_get_data(image.get());
     const int stride = cairo_image_surface_get_stride(image.get());
-    for (int r = 0; r < cells.rows; ++r) {
-        auto* row = reinterpret_cast<std::uint32_t*>(data + static_cast<std::ptrdiff_t>(r) * stride);
-        for (int c = 0; c < cells.cols; ++c) {
-            const Rgba8 v = cells.colors[static_cast<std::size_t>(r) * cells.cols + c];
-            row[c] = std::uint32_t{v.r} << 16 | std::uint32_t{v.g} << 8 | v.b;
+    for (int y = 0; y < cells.rows * cells.cellHeight; ++y) {
+        auto* row = reinterpret_cast<std::uint32_t*>(data + static_cast<std::ptrdiff_t>(y) * stride);
+        for (int x = 0; x < cells.cols * cells.cellWidth; ++x) {
+            const Rgba8 v = cells.colors[static_cast<std::size_t>(y / cells.cellHeight) * cells.cols + x / cells.cellWidth];
+            row[x] = std::uint32_t{v.r} << 16 | std::uint32_t{v.g} << 8 | v.b;
         }
     }
     cairo_surface_mark_dirty(image.get());
     cairo_save(cr);
     cairo_translate(cr, cells.x, cells.y);
-    cairo_scale(cr, cells.cellWidth, cells.cellHeight);
     cairo_set_source_surface(cr, image.get(), 0.0, 0.0);
     cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
-    cairo_rectangle(cr, 0.0, 0.0, cells.cols, cells.rows);
+    cairo_rectangle(cr, 0.0, 0.0, cells.cols * cells.cellWidth, cells.rows * cells.cellHeight);
     cairo_fill(cr);
     cairo_restore(cr);
 }

@@ -109,7 +109,8 @@ private:
 };
 
 // Up to this many cells a heatmap is written cell by cell (each a <rect>, editable); larger ones (d_model 768
-// maps: a GPT-2 poster was 156 MB of rects) as one embedded PNG of one pixel per cell, scaled without smoothing.
+// maps: a GPT-2 poster was 156 MB of rects) as one embedded PNG of the canvas's own pixels for the map, so no
+// viewer's smoothing can blend neighbouring cells.
 constexpr int kMaxCellRects = 4096;
 
 std::string base64(const std::string& bytes) {
@@ -134,11 +135,11 @@ std::string cellsOf(const Drawing::Cells& cells) {
         }
         return out;
     }
-    Canvas image(cells.cols, cells.rows, {255, 255, 255, 255});
-    image.fillCells({0, 0, 1, 1, cells.cols, cells.rows, cells.colors});
-    return "<image x=\"" + std::to_string(cells.x) + "\" y=\"" + std::to_string(cells.y) + "\" width=\"" +
-           std::to_string(cells.cols * cells.cellWidth) + "\" height=\"" + std::to_string(cells.rows * cells.cellHeight) +
-           "\" preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64," +
+    const int width = cells.cols * cells.cellWidth, height = cells.rows * cells.cellHeight;
+    Canvas image(width, height, {255, 255, 255, 255});
+    image.fillCells({0, 0, cells.cellWidth, cells.cellHeight, cells.cols, cells.rows, cells.colors});
+    return "<image x=\"" + std::to_string(cells.x) + "\" y=\"" + std::to_string(cells.y) + "\" width=\"" + std::to_string(width) +
+           "\" height=\"" + std::to_string(height) + "\" preserveAspectRatio=\"none\" href=\"data:image/png;base64," +
            base64(encodePng(image, {})) + "\"/>\n";
 }
 
