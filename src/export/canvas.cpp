@@ -50,6 +50,33 @@ void Canvas::fillCells(Drawing::Cells cells) {
     drawing_.primitives.emplace_back(std::move(cells));
 }
 
+void Canvas::drawLine(Drawing::Line line) {
+    drawing_.primitives.emplace_back(line);
+    const float dx = line.x1 - line.x0, dy = line.y1 - line.y0, lengthSquared = dx * dx + dy * dy;
+    const float reach = line.width / 2.0f + 1.0f;
+    // Coverage from the distance of each pixel centre to the segment, over the pixels within reach of it: walk
+    // the long axis, visit the short axis's few pixels around the line.
+    const auto cover = [&](int x, int y) {
+        const float px = x + 0.5f, py = y + 0.5f;
+        const float t = lengthSquared > 0.0f ? std::clamp(((px - line.x0) * dx + (py - line.y0) * dy) / lengthSquared, 0.0f, 1.0f) : 0.0f;
+        const float distance = std::hypot(px - (line.x0 + t * dx), py - (line.y0 + t * dy));
+        const float coverage = std::clamp(line.width / 2.0f + 0.5f - distance, 0.0f, 1.0f);
+        if (coverage > 0.0f) blendPixel(x, y, line.color, toByte(coverage * 255.0f));
+    };
+    const bool wide = std::fabs(dx) >= std::fabs(dy);
+    const float from = wide ? std::min(line.x0, line.x1) : std::min(line.y0, line.y1);
+    const float to = wide ? std::max(line.x0, line.x1) : std::max(line.y0, line.y1);
+    const float slope = wide ? (dx != 0.0f ? dy / dx : 0.0f) : (dy != 0.0f ? dx / dy : 0.0f);
+    const float span = reach * std::sqrt(1.0f + slope * slope);
+    for (int along = static_cast<int>(std::floor(from - reach)); along <= static_cast<int>(std::ceil(to + reach)); ++along) {
+        const float centre = wide ? line.y0 + (along + 0.5f - line.x0) * slope : line.x0 + (along + 0.5f - line.y0) * slope;
+        for (int across = static_cast<int>(std::floor(centre - span)); across <= static_cast<int>(std::ceil(centre + span)); ++across) {
+            if (wide) cover(along, across);
+            else cover(across, along);
+        }
+    }
+}
+
 void Canvas::fillPixels(PixelRect rect, Rgba8 color) {
     const PixelRect r = clip(rect);
     if (r.empty()) return;

@@ -44,6 +44,8 @@ public:
     void fillRect(PixelRect rect, Rgba8 color);
     // A heatmap's cells, each filled as fillRect fills, recorded as one Cells primitive.
     void fillCells(Drawing::Cells cells);
+    // Blends an anti-aliased line `width` pixels wide from (x0, y0) to (x1, y1) (pixel centres at + ½).
+    void drawLine(Drawing::Line line);
     // Blends `color` over one pixel with coverage 0 … 255 (text anti-aliasing) times the color's alpha.
     void blendPixel(int x, int y, Rgba8 color, std::uint8_t coverage);
     // A 1-pixel-wide outline drawn `thickness` pixels inwards from the rectangle's edge.

@@ -5,6 +5,7 @@
 //   Fill    a rectangle in one colour
 //   Cells   a heatmap: cols × rows cells of one size, each in its exact colormap colour (row-major)
 //   Stroke  a rectangle's outline drawn `thickness` pixels inwards from its edge
+//   Line    a straight anti-aliased line `width` pixels wide (the token → token lines; alpha is the weight)
 //   Hatch   diagonal ↗ lines over a rectangle, `spacing` apart and `thickness` wide, phased on the canvas origin
 //   Text    one run of text (already in visual order, core::displayText) in DejaVu Sans at an em size in pixels,
 //           its pen at (x, baseline); upwards: a quarter turn counter-clockwise, the baseline at x, the pen at y
@@ -48,6 +49,10 @@ struct Drawing {
         Rgba8 color;
         int thickness = 1;
     };
+    struct Line {
+        float x0 = 0.0f, y0 = 0.0f, x1 = 0.0f, y1 = 0.0f, width = 1.0f;
+        Rgba8 color;
+    };
     struct Hatch {
         PixelRect rect;
         Rgba8 color;
@@ -61,7 +66,7 @@ struct Drawing {
         Rgba8 color;
         bool upwards = false;
     };
-    using Primitive = std::variant<Fill, Cells, Stroke, Hatch, Text>;
+    using Primitive = std::variant<Fill, Cells, Stroke, Line, Hatch, Text>;
 
     int width = 0, height = 0;
     Rgba8 background;

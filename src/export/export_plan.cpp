@@ -194,6 +194,12 @@ void planHeads(const core::ModelRun& run, const ExportRequest& request, int batc
     }
 }
 
+void planLines(const core::ModelRun& run, const ExportRequest& request, int batch, std::vector<PlannedFigure>& out) {
+    const int head = request.head.value_or(0);
+    out.push_back({stagePrefix(StageId::Softmax) + "-lines" + headSuffix(head) + sentenceSuffix(run, batch) + ".png", FigureKind::Lines,
+                   StageId::Softmax, {}, head, batch});
+}
+
 void planPoster(const core::ModelRun& run, const ExportRequest& request, int batch, std::vector<PlannedFigure>& out) {
     const int head = request.head.value_or(0);
     out.push_back({"poster" + headSuffix(head) + sentenceSuffix(run, batch) + ".png", FigureKind::Poster,
@@ -230,7 +236,8 @@ FigureKind parseKind(std::string_view text) {
     if (text == "heads") return FigureKind::Heads;
     if (text == "poster") return FigureKind::Poster;
     if (text == "slide") return FigureKind::Slide;
-    throw ExportError("unknown --kind '" + std::string(text) + "'; use matrix, stage, heads, poster or slide.");
+    if (text == "lines") return FigureKind::Lines;
+    throw ExportError("unknown --kind '" + std::string(text) + "'; use matrix, stage, heads, poster, slide or lines.");
 }
 
 Background parseBackground(std::string_view text) {
@@ -281,6 +288,7 @@ std::vector<PlannedFigure> planExport(const core::ModelRun& run, const ExportReq
             case FigureKind::Heads: planHeads(run, request, batch, figures); break;
             case FigureKind::Poster: planPoster(run, request, batch, figures); break;
             case FigureKind::Slide: planSlides(run, request, batch, figures); break;
+            case FigureKind::Lines: planLines(run, request, batch, figures); break;
         }
     }
     for (PlannedFigure& figure : figures) inFormat(figure, request.format);

@@ -7,6 +7,7 @@
 //   --kind stage   one file per stage:              07-softmax-head2.png, 02-project.png
 //   --kind heads   all heads of a per-head matrix:  07-softmax-heads.png (stages split … concat only)
 //   --kind poster  the whole forward pass:           poster-head0.png
+//   --kind lines   token → token lines of one head:  07-softmax-lines-head0.png
 // Per-head figures carry -headI (head 0 unless --head); with more than one sentence every name gets -sB
 // (sentence B, 0-based) and every sentence gets its figures.
 //
@@ -26,7 +27,7 @@
 
 namespace attnviz::exporting {
 
-enum class FigureKind { Matrix, Stage, Heads, Poster, Slide };  // Slide: a stage as a 16:9 slide
+enum class FigureKind { Matrix, Stage, Heads, Poster, Slide, Lines };  // Slide: a stage as a 16:9 slide
 // The file a figure is written as: the same picture as a raster (PNG) or with text as text (SVG, PDF).
 enum class FigureFormat { Png, Svg, Pdf };
 

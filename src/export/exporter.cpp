@@ -41,6 +41,7 @@ std::string_view kindWord(FigureKind kind) {
         case FigureKind::Heads: return "heads";
         case FigureKind::Poster: return "poster";
         case FigureKind::Slide: return "slide";
+        case FigureKind::Lines: return "lines";
         case FigureKind::Matrix: break;
     }
     return "matrix";
@@ -98,6 +99,7 @@ Figure drawPlannedFigure(const core::ModelRun& run, const PlannedFigure& planned
         case FigureKind::Heads: return drawHeadsFigure(run, planned.stage, *planned.matrix, planned.batch, style);
         case FigureKind::Poster: return drawPosterFigure(run, planned.head, planned.batch, style);
         case FigureKind::Slide: return drawSlideFigure(run, planned.stage, planned.head, planned.batch, style);
+        case FigureKind::Lines: return drawLinesFigure(run, planned.head, planned.batch, style);
     }
     throw ExportError("unknown figure kind");
 }

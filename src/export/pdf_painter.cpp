@@ -53,6 +53,14 @@ void cells(cairo_t* cr, const Drawing::Cells& cells) {
     cairo_restore(cr);
 }
 
+void line(cairo_t* cr, const Drawing::Line& l) {
+    setColor(cr, l.color);
+    cairo_set_line_width(cr, l.width);
+    cairo_move_to(cr, l.x0, l.y0);
+    cairo_line_to(cr, l.x1, l.y1);
+    cairo_stroke(cr);
+}
+
 void stroke(cairo_t* cr, const Drawing::Stroke& s) {
     const PixelRect r = s.rect;
     const int t = s.thickness;
@@ -115,6 +123,7 @@ std::string paintPdf(const Drawing& drawing, const std::string& title) {
             if (const auto* f = std::get_if<Drawing::Fill>(&primitive)) fill(cr, f->rect, f->color);
             else if (const auto* c = std::get_if<Drawing::Cells>(&primitive)) cells(cr, *c);
             else if (const auto* s = std::get_if<Drawing::Stroke>(&primitive)) stroke(cr, *s);
+            else if (const auto* l = std::get_if<Drawing::Line>(&primitive)) line(cr, *l);
             else if (const auto* h = std::get_if<Drawing::Hatch>(&primitive)) hatch(cr, *h);
             else text(cr, std::get<Drawing::Text>(primitive));
         }

@@ -143,6 +143,12 @@ std::string cellsOf(const Drawing::Cells& cells) {
            base64(encodePng(image, {})) + "\"/>\n";
 }
 
+std::string lineOf(const Drawing::Line& l) {
+    return "<line x1=\"" + std::to_string(l.x0) + "\" y1=\"" + std::to_string(l.y0) + "\" x2=\"" + std::to_string(l.x1) + "\" y2=\"" +
+           std::to_string(l.y1) + "\" stroke-width=\"" + std::to_string(l.width) + "\" " + paint("stroke", l.color) +
+           " shape-rendering=\"geometricPrecision\"/>\n";
+}
+
 std::string strokeOf(const Drawing::Stroke& s) {
     const PixelRect r = s.rect;
     const int t = s.thickness;
@@ -168,6 +174,7 @@ std::string paintSvg(const Drawing& drawing, const std::string& title) {
         if (const auto* f = std::get_if<Drawing::Fill>(&primitive)) body += rect(f->rect, paint("fill", f->color));
         else if (const auto* cells = std::get_if<Drawing::Cells>(&primitive)) body += cellsOf(*cells);
         else if (const auto* s = std::get_if<Drawing::Stroke>(&primitive)) body += strokeOf(*s);
+        else if (const auto* l = std::get_if<Drawing::Line>(&primitive)) body += lineOf(*l);
         else if (const auto* h = std::get_if<Drawing::Hatch>(&primitive)) body += rect(h->rect, "fill=\"url(#" + patterns.idFor(*h) + ")\"");
         else body += textOf(std::get<Drawing::Text>(primitive));
     }

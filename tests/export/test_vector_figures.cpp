@@ -11,6 +11,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -48,14 +50,15 @@ int shell(const std::string& command, const std::filesystem::path& output = "/de
 
 ExportRequest requestFor(FigureKind kind, FigureFormat format) {
     ExportRequest request;
-    request.stage = kind == FigureKind::Poster ? std::nullopt : std::optional(core::StageId::Softmax);
+    request.stage = kind == FigureKind::Poster || kind == FigureKind::Lines ? std::nullopt : std::optional(core::StageId::Softmax);
     request.kind = kind;
     request.format = format;
     request.style.scale = 1;
     return request;
 }
 
-constexpr FigureKind kEveryKind[] = {FigureKind::Matrix, FigureKind::Stage, FigureKind::Heads, FigureKind::Poster, FigureKind::Slide};
+constexpr FigureKind kEveryKind[] = {FigureKind::Matrix, FigureKind::Stage, FigureKind::Heads, FigureKind::Poster, FigureKind::Slide,
+                                     FigureKind::Lines};
 
 }  // namespace
 
@@ -184,4 +187,47 @@ TEST_CASE("vector figures: --format takes png, svg or pdf and names the files by
     for (const PlannedFigure& planned : planExport(run(), requestFor(FigureKind::Stage, FigureFormat::Pdf))) {
         CHECK(planned.fileName.ends_with(".pdf"));
     }
+}
+
+TEST_CASE("lines figure: every label of a 40-token sentence, opacity = weight, the focused query bold on top") {
+    core::ModelSpec spec;
+    std::string sentence = "it";
+    for (int i = 1; i < 40; ++i) sentence += " w" + std::to_string(i);
+    spec.sentences = {sentence};
+    spec.attention.dModel = 16;
+    spec.attention.heads = 2;
+    const core::ModelRun wide = core::runModel(spec);
+    REQUIRE(wide.tokens.front().size() == 40);
+    FigureStyle style;
+    style.scale = 1;
+    const Figure figure = drawLinesFigure(wide, 1, 0, style);
+    std::map<std::string, int> labels;
+    std::vector<Drawing::Line> lines;
+    const Drawing::Text* focus = nullptr;
+    for (const Drawing::Primitive& p : figure.image.drawing().primitives) {
+        if (const auto* t = std::get_if<Drawing::Text>(&p)) {
+            ++labels[t->utf8];
+            if (t->utf8 == "it" && t->face == FontFace::Bold) focus = t;
+            if (t->utf8 == "it" || (t->utf8.size() <= 3 && t->utf8.starts_with("w"))) CHECK(t->size >= 11.0f);  // a token label
+        }
+        if (const auto* l = std::get_if<Drawing::Line>(&p)) lines.push_back(*l);
+    }
+    for (const std::string& token : wide.tokens.front()) CHECK_MESSAGE(labels[token] == 2, token);  // left and right
+    REQUIRE(focus != nullptr);
+    const core::Matrix a = wide.trace[core::TensorId::AttentionWeights].slice(0, 1);
+    int drawn = 0;
+    for (int q = 0; q < a.rows(); ++q) {
+        for (int k = 0; k < a.cols(); ++k) drawn += a(q, k) >= 0.02f ? 1 : 0;
+    }
+    CHECK(static_cast<int>(lines.size()) == drawn);
+    // The last lines drawn are the focused query's (row 0, "it"), thicker, with alpha = its weights.
+    const float firstRowY = lines.back().y0;
+    for (auto l = lines.rbegin(); l != lines.rend() && l->y0 == firstRowY; ++l) CHECK(l->width > 2.0f);
+    float strongest = 0.0f;
+    for (int k = 0; k < a.cols(); ++k) strongest = std::max(strongest, a(0, k));
+    std::uint8_t strongestAlpha = 0;
+    for (const Drawing::Line& l : lines) {
+        if (l.y0 == firstRowY) strongestAlpha = std::max(strongestAlpha, l.color.a);
+    }
+    CHECK(strongestAlpha == static_cast<std::uint8_t>(std::lround(strongest * 255.0f)));
 }
