@@ -17,6 +17,9 @@ add_library(attnviz::utf8proc ALIAS PkgConfig::UTF8PROC)
 # stb (libstb-dev): headers in /usr/include/stb, implementations compiled into libstb.
 pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
 add_library(attnviz::stb ALIAS PkgConfig::STB)
+# PDF figures (libcairo2-dev): src/export/pdf_painter.cpp.
+pkg_check_modules(CAIRO REQUIRED IMPORTED_TARGET cairo-pdf)
+add_library(attnviz::cairo ALIAS PkgConfig::CAIRO)
 
 if(ATTNVIZ_BUILD_TESTS)
   find_package(doctest REQUIRED)                     # doctest-dev → doctest::doctest, doctest_discover_tests

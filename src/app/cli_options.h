@@ -86,7 +86,8 @@ struct ExportOptions {
     std::string stage = "all";     // all|N|NAME
     std::string matrix;            // a Trace tensor key, e.g. attention_weights
     std::optional<int> head;
-    std::string kind = "matrix";   // matrix|stage|heads|poster|slide
+    std::string kind = "matrix";   // matrix|stage|heads|poster|slide|lines
+    std::string format = "png";    // png|svg|pdf
     int scale = 2;                 // 1–4
     std::string background = "light";  // light|dark|transparent
     std::string colormap;          // empty: the stage's default

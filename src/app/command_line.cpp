@@ -17,13 +17,14 @@ void addDumpCommand(CLI::App& cli, CommandLine& line) {
 
 void addExportCommand(CLI::App& cli, CommandLine& line) {
     ExportOptions& e = line.exportOptions;
-    CLI::App* command = cli.add_subcommand("export", "Write heatmap figures as PNG, ready for slides");
+    CLI::App* command = cli.add_subcommand("export", "Write heatmap figures as PNG, SVG or PDF, ready for slides");
     addInputOptions(*command, line.inputs);
     command->add_option("-o,--out", e.out, "Output directory (created if missing)")->required();
     command->add_option("--stage", e.stage, "all, a stage number (0-10) or a stage name such as softmax")->capture_default_str();
     command->add_option("--matrix", e.matrix, "One matrix of the stage, by name (e.g. attention_weights)");
     command->add_option("--head", e.head, "One head (0-based)");
-    command->add_option("--kind", e.kind, "matrix | stage | heads | poster | slide (16:9, 1920x1080 at scale 1)")->capture_default_str();
+    command->add_option("--kind", e.kind, "matrix | stage | heads | poster | slide (16:9, 1920x1080 at scale 1) | lines (token -> token)")->capture_default_str();
+    command->add_option("--format", e.format, "png | svg | pdf (SVG and PDF keep text as text)")->capture_default_str();
     command->add_option("--scale", e.scale, "Pixel scale 1-4")->capture_default_str();
     command->add_option("--background", e.background, "light | dark | transparent")->capture_default_str();
     command->add_option("--colormap", e.colormap, "viridis | cividis | magma | coolwarm | rdbu (default: per matrix)");

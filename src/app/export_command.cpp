@@ -1,4 +1,4 @@
-// export_command.cpp — `attnviz export`: run the model headless and write heatmap figures as PNG.
+// export_command.cpp — `attnviz export`: run the model headless and write heatmap figures as PNG, SVG or PDF.
 //
 // Prints each path written, one per line, on stdout as it is written. On a bad option value, a combination
 // that makes no figure, an existing file without --force, or a file problem: one line
@@ -10,6 +10,7 @@
 
 #include "export/export_error.h"
 #include "export/exporter.h"
+#include "export/pdf_painter.h"
 #include "export/text.h"
 #include "io/atomic_file.h"
 
@@ -25,6 +26,7 @@ exporting::ExportRequest toRequest(const ExportOptions& options) {
     request.matrix = exporting::parseMatrix(options.matrix);
     request.head = options.head;
     request.kind = exporting::parseKind(options.kind);
+    request.format = exporting::parseFormat(options.format);
     request.style.scale = exporting::checkScale(options.scale);
     request.style.background = exporting::parseBackground(options.background);
     request.style.colormap = exporting::parseColormap(options.colormap);
@@ -62,6 +64,8 @@ int runExport(const core::ModelSpec& spec, const ExportOptions& options) {
     } catch (const exporting::FontError& error) {
         return fail(error.what());
     } catch (const exporting::PngError& error) {
+        return fail(error.what());
+    } catch (const exporting::PdfError& error) {
         return fail(error.what());
     }
 }

@@ -18,6 +18,9 @@ exporting::ExportRequest toExportRequest(const ui::ExportRequest& wanted) {
     request.kind = wanted.slides ? exporting::FigureKind::Slide : exporting::FigureKind::Stage;
     if (wanted.slides) request.style.scale = 1;  // 1920 × 1080, a slide's size
     request.style.probabilityScale = wanted.probabilityScale;
+    request.format = wanted.format == ui::ExportFormat::Svg   ? exporting::FigureFormat::Svg
+                     : wanted.format == ui::ExportFormat::Pdf ? exporting::FigureFormat::Pdf
+                                                              : exporting::FigureFormat::Png;
     return request;
 }
 
@@ -34,7 +37,7 @@ ui::ExportHook makeExportHook() {
         try {
             // Figures of the same stage are meant to be refreshed after a change, so re-exporting replaces them.
             return describe(exporting::exportFigures(run, toExportRequest(wanted), directory, true), directory);
-        } catch (const std::exception& error) {  // ExportError, FontError, io::FileError, PngError
+        } catch (const std::exception& error) {  // ExportError, FontError, io::FileError, PngError, PdfError
             return std::string("Export failed: ") + error.what();
         }
     };

@@ -1,4 +1,4 @@
-// gui_export.h — connects the GUI's "Export PNG…" commands (ui::AppState::exportPng) to the CPU figure
+// gui_export.h — connects the GUI's export dialog (PNG, SVG or PDF) (ui::AppState::exportPng) to the CPU figure
 // export (src/export), and picks the default folder. The GUI knows nothing of PNGs; export nothing of ImGui.
 #pragma once
 

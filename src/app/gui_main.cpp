@@ -196,18 +196,16 @@ void feedQueuedInput(GLFWwindow* window, InputQueue& queue) {
 
 // [SECTION] Lecture hall: zoom and presentation mode
 
-// The UI scale this frame: the monitor's content scale × the zoom (× presentation mode's). A change rebuilds the
-// fonts and the style between two frames.
-float followZoom(GuiFonts& fonts, float contentScale, const ui::AppState& state) {
+// The UI scale this frame: the look (gui_style.h) of the zoom, presenting and the framebuffer. A change rebuilds the
+// style from its base and the fonts between two frames.
+float followLook(LookKeeper& look, GuiFonts& fonts, float contentScale, const ui::AppState& state) {
     int width = 0, height = 0;
     glfwGetFramebufferSize(glfwGetCurrentContext(), &width, &height);
-    const float scale = contentScale * ui::effectiveZoom(state, static_cast<float>(height) / contentScale);
-    if (fonts.resize(std::round(kBaseFontSize * scale))) {
-        styleForProjector(scale);
+    if (look.follow(lookInputsOf(state, static_cast<float>(height), contentScale)) && fonts.resize(look.look().fontPixels)) {
         ImGui_ImplOpenGL3_DestroyFontsTexture();
         ImGui_ImplOpenGL3_CreateFontsTexture();
     }
-    return scale;
+    return look.look().scale;
 }
 
 // Presentation mode fills the monitor the window is on; leaving it puts the window back where it was.
@@ -283,6 +281,7 @@ void askBeforeClosing(GLFWwindow* window, ui::AppState& state) {
 int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapRenderer& renderer, float contentScale,
              const GuiOptions& options, Autosaver* autosaver, InputQueue& input) {
     FullScreen fullScreen;
+    LookKeeper look(ImGui::GetStyle());
     const std::optional<std::filesystem::path>& screenshot = options.screenshot;
     int busyFrames = kFramesAfterInput;
     std::string title;
@@ -302,7 +301,7 @@ int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapR
         busyFrames = std::max(0, busyFrames - 1);
         feedQueuedInput(window, input);
         fullScreen.follow(window, app.state().presenting);
-        const float scale = followZoom(fonts, contentScale, app.state());
+        const float scale = followLook(look, fonts, contentScale, app.state());
         coverTexts(fonts, app.state());
         const PixelSize pixels = renderFrame(window, screenshot.has_value(), [&] {
             if (hadInput(ImGui::GetIO())) busyFrames = kFramesAfterInput;

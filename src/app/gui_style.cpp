@@ -1,13 +1,13 @@
-// gui_style.cpp — the window's ImGui style. See gui_style.h.
+// gui_style.cpp — the window's ImGui style, scale and text size from their inputs. See gui_style.h.
 #include "app/gui_style.h"
 
-#include <imgui.h>
+#include <cmath>
 
 namespace attnviz::app {
 
-void styleForProjector(float scale) {
-    ImGui::StyleColorsLight();
-    ImGuiStyle& style = ImGui::GetStyle();
+ImGuiStyle projectorStyle(float scale) {
+    ImGuiStyle style;  // ImGui's defaults: what every rebuild starts from
+    ImGui::StyleColorsLight(&style);
     style.FrameRounding = 4.0f;
     style.ChildRounding = 4.0f;
     style.PopupRounding = 4.0f;
@@ -19,6 +19,27 @@ void styleForProjector(float scale) {
     style.Colors[ImGuiCol_ChildBg] = {1.0f, 1.0f, 1.0f, 0.0f};
     style.Colors[ImGuiCol_FrameBg] = {0.94f, 0.94f, 0.94f, 1.0f};
     style.ScaleAllSizes(scale);
+    return style;
+}
+
+void styleForProjector(float scale) { ImGui::GetStyle() = projectorStyle(scale); }
+
+LookInputs lookInputsOf(const ui::AppState& state, float framebufferHeight, float contentScale) {
+    return {state.zoom, state.presenting, state.lesson.open != ui::Lesson::None, framebufferHeight, contentScale};
+}
+
+Look lookFor(const LookInputs& inputs) {
+    const float zoom = ui::effectiveZoom(inputs.zoom, inputs.presenting, inputs.questionView, inputs.framebufferHeight / inputs.contentScale);
+    const float scale = inputs.contentScale * zoom;
+    return {scale, std::round(kBaseFontSize * scale), projectorStyle(scale)};
+}
+
+bool LookKeeper::follow(const LookInputs& inputs) {
+    if (inputs_ == inputs) return false;
+    inputs_ = inputs;
+    look_ = lookFor(inputs);
+    style_ = look_.style;
+    return true;
 }
 
 }  // namespace attnviz::app

@@ -1,7 +1,7 @@
 // head_colors.h — one color per attention head, the same on every stage, in the GUI and in exported figures.
 //
 // Head i's column block of W^Q, its tile after the split, its Z_i and its block of the concatenation all wear
-// headColor(i) (seed 004: one W^Q is h stacked matrices). Twelve distinguishable hues (Tableau-like) that read
+// headColor(i) (one W^Q is h stacked matrices: the question "why 3 linear layers, not 3·h?"). Twelve distinguishable hues (Tableau-like) that read
 // on both light and dark backgrounds; beyond twelve heads they repeat, with the head number always printed.
 #pragma once
 

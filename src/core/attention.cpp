@@ -3,7 +3,7 @@
 // Dimension legend: see attention.h (b, h, l_q, l_k, d_model, d_k, d_v). All storage is row-major, so a
 // b × l × d tensor's data is also a (b·l) × d matrix: projections run once over every row of the batch.
 //
-// Passes (DESIGN.md stage numbers):
+// Passes (the stage numbers of docs/design.md):
 //   [1] pad the batch into X (b × l_k × d_model) and X_query (b × l_q × d_model)
 //   [2] project: Q = X_q W^Q + b^Q, K = X W^K + b^K, V = X W^V + b^V   (one work item per head block)
 //   per (batch, head) work item, on all cores:
@@ -11,7 +11,7 @@
 //     [4–8] S_i = Q_i K_iᵀ, scale, mask, softmax, Z_i = A_i V_i, fused over cache-sized panels of query rows
 //     [9] concat: write Z_i into its block of Z = [Z_0 … Z_{h−1}] → b × l_q × h·d_v
 //   [10] output: O = Z W^O + b^O
-//   and the per-head path (seed 004): Q_i = X_q W_i^Q with h separate matrices, compared with [3].
+//   and the per-head path: Q_i = X_q W_i^Q with h separate matrices, compared with [3].
 // A large batch's S, S·scale and masked S are not stored, only their statistics (derived_maps.h derives them).
 #include "core/attention.h"
 

@@ -6,7 +6,7 @@
 //   l_q      query length (decoder side in cross)     d_k    width of one head's queries and keys
 //   l_k      key/value length (encoder side)          d_v    width of one head's values
 // Fused weights: W^Q, W^K are d_model × h·d_k, W^V is d_model × h·d_v, W^O is h·d_v × d_model. Head i's W_i^Q is
-// the column block i·d_k … (i+1)·d_k − 1 of W^Q (seed 004: one big linear layer = h stacked small ones).
+// the column block i·d_k … (i+1)·d_k − 1 of W^Q (one big linear layer = h stacked small ones).
 //
 // What this file does not do: tokenize, embed, read files, or know about drawing. Same inputs → the same
 // Trace, bit for bit, whatever the thread count (each thread writes disjoint blocks; no reductions race).
@@ -45,7 +45,7 @@ struct AttentionConfig {
     SoftmaxMode softmax = SoftmaxMode::Safe;
     std::optional<float> scale;  // default 1/√d_k
     // Also compute Q with h separate d_model × d_k matrices and record the largest difference from the fused
-    // path (seed 004). Costs one more projection; benchmarks of the bare forward pass turn it off.
+    // path (the question "why 3 linear layers, not 3·h?"). Costs one more projection; benchmarks of the bare forward pass turn it off.
     bool comparePerHead = true;
     // Padding also hides the padded QUERY rows (mask b × 1 × l_q × l_k): those rows have no key left, the case
     // where softmax cannot normalise (safe zeros vs PyTorch's NaN). Off: PyTorch's key-padding mask b × 1 × 1 × l_k.
@@ -153,7 +153,7 @@ struct Trace {
     std::array<Tensor, kTensorCount> tensors;
     // b × l_q, row-major: 1 where every key of that query row is masked (the row softmax cannot normalise).
     std::vector<std::uint8_t> fullyMaskedRows;
-    // The per-head path (h separate d_model × d_k matrices, seed 004) against the fused one: max |difference|.
+    // The per-head path (h separate d_model × d_k matrices) against the fused one: max |difference|.
     float perHeadMaxDifference = 0.0f;
     // Tensors whose data is derived on demand instead of stored (their shape is set, their data empty).
     std::array<bool, kTensorCount> derived{};
@@ -172,7 +172,7 @@ struct Trace {
     int fullyMaskedRowCount() const;
 };
 
-// Runs the forward pass (DESIGN.md stages 2–10) and returns every intermediate.
+// Runs the forward pass (stages 2–10 of docs/design.md) and returns every intermediate.
 // Throws InputError when the inputs do not fit the weights or the configuration (e.g. causal + cross).
 Trace forward(const AttentionInput& input, const Weights& weights, const AttentionConfig& config);
 // The same, writing into `trace` and reusing its buffers where they are large enough: a caller that recomputes

@@ -1,9 +1,9 @@
-// lessons.h — computations that answer the questions learners ask (../shared/seeds), beside the forward pass.
+// lessons.h — computations that answer the questions learners ask, beside the forward pass.
 //
-//   seed 002  "Do heads split the embedding?"  naiveSlicingAttention(): the wrong model, computed for contrast.
+//   slicing   "Do heads split the embedding?"  naiveSlicingAttention(): the wrong model, computed for contrast.
 //   scaling   "Why divide by √d_k?"            rowSharpness(): entropy and largest weight of every softmax row.
-//   seed 001  "How do I classify with it?"     poolAndClassify(): [CLS] row or mean of real tokens → logits.
-//   seed 002  "What does a head cost?"         stageCosts(), headCost(): FLOPs and memory at the current sizes.
+//   pooling   "How do I classify with it?"        poolAndClassify(): [CLS] row or mean of real tokens → logits.
+//   cost      "What does a head cost?"         stageCosts(), headCost(): FLOPs and memory at the current sizes.
 // Pure functions of a Trace (and the weights): no state, no files, no drawing.
 #pragma once
 

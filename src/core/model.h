@@ -49,7 +49,7 @@ struct ModelSpec {
     bool biases = false;        // linear layers with biases
     int tokenLimit = kDefaultTokenLimit;
     std::optional<Weights> customWeights;  // instead of seeded Xavier init (shapes are checked)
-    // Cross-attention only (seed 003, the decoder side), each a layer of its own with its own seeded weights:
+    // Cross-attention only (the decoder side), each a layer of its own with its own seeded weights:
     bool encoderSelfAttentionFirst = false;  // K and V come from the encoder's self-attention output, not its X
     bool decoderCausalSelfAttentionFirst = false;  // the queries' input is the decoder's causal self-attention output
     // Trained embeddings instead of the seeded ones (columns must be d_model). Shared and const because a table

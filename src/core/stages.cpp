@@ -1,4 +1,4 @@
-// stages.cpp — the forward pass as a list of teachable steps (DESIGN.md's table), and shape substitution.
+// stages.cpp — the forward pass as a list of teachable steps (the table in docs/design.md), and shape substitution.
 #include "core/stages.h"
 
 #include <charconv>

@@ -1,4 +1,4 @@
-// stages.h — the ordered stages of one forward pass (the table in DESIGN.md), as data.
+// stages.h — the ordered stages of one forward pass (the table in docs/design.md), as data.
 //
 // Each stage says what it is called, its formula, the matching PyTorch line (Annotated Transformer style), a
 // plain explanation, and which Trace tensors it shows. The UI's timeline, the export's file names and the

@@ -5,10 +5,14 @@
 // figure but never write outside it. Blending is Porter–Duff "source over" onto a possibly transparent
 // destination, so text and hatching look right on the transparent background too.
 //
+// Every call is also recorded in the canvas's Drawing (drawing.h), so the same figure can be painted as SVG or
+// PDF; text.h records its text runs there as it rasterises them.
+//
 // What this file deliberately does not do: text (text.h), anti-aliased shapes, curves, or any notion of layout.
 #pragma once
 
 #include "colormap/colormap.h"
+#include "export/drawing.h"
 
 #include <cstdint>
 #include <span>
@@ -16,22 +20,9 @@
 
 namespace attnviz::exporting {
 
-struct Rgba8 {
-    std::uint8_t r = 0, g = 0, b = 0, a = 255;
-    friend bool operator==(const Rgba8&, const Rgba8&) = default;
-};
-
 static_assert(sizeof(Rgba8) == 4, "a Canvas's pixels are handed to libpng as bytes");
 
 inline constexpr Rgba8 opaque(colormap::Rgb8 c) { return {c.r, c.g, c.b, 255}; }
-
-// An axis-aligned pixel rectangle: columns x … x+width−1, rows y … y+height−1.
-struct PixelRect {
-    int x = 0, y = 0, width = 0, height = 0;
-    int right() const { return x + width; }
-    int bottom() const { return y + height; }
-    bool empty() const { return width <= 0 || height <= 0; }
-};
 
 class Canvas {
 public:
@@ -51,6 +42,10 @@ public:
 
     // Replaces the pixels of the rectangle (no blending): heatmap cells keep their exact colormap color.
     void fillRect(PixelRect rect, Rgba8 color);
+    // A heatmap's cells, each filled as fillRect fills, recorded as one Cells primitive.
+    void fillCells(Drawing::Cells cells);
+    // Blends an anti-aliased line `width` pixels wide from (x0, y0) to (x1, y1) (pixel centres at + ½).
+    void drawLine(Drawing::Line line);
     // Blends `color` over one pixel with coverage 0 … 255 (text anti-aliasing) times the color's alpha.
     void blendPixel(int x, int y, Rgba8 color, std::uint8_t coverage);
     // A 1-pixel-wide outline drawn `thickness` pixels inwards from the rectangle's edge.
@@ -58,15 +53,22 @@ public:
     // Diagonal lines (↗ direction) over the rectangle, `spacing` pixels apart and `thickness` wide, phased on
     // canvas coordinates so neighbouring hatched rectangles join into one continuous pattern.
     void hatchRect(PixelRect rect, Rgba8 lineColor, int spacing, int thickness);
+    // Adds a text run text.h has rasterised to the description.
+    void recordText(Drawing::Text text) { drawing_.primitives.emplace_back(std::move(text)); }
+
+    // Everything drawn so far, as primitives.
+    const Drawing& drawing() const { return drawing_; }
 
 private:
     PixelRect clip(PixelRect rect) const;
+    void fillPixels(PixelRect rect, Rgba8 color);
     std::size_t index(int x, int y) const { return static_cast<std::size_t>(y) * width_ + x; }
 
     int width_;
     int height_;
     std::vector<Rgba8> pixels_;
     bool opaque_ = true;
+    Drawing drawing_;
 };
 
 }  // namespace attnviz::exporting

@@ -194,6 +194,12 @@ void planHeads(const core::ModelRun& run, const ExportRequest& request, int batc
     }
 }
 
+void planLines(const core::ModelRun& run, const ExportRequest& request, int batch, std::vector<PlannedFigure>& out) {
+    const int head = request.head.value_or(0);
+    out.push_back({stagePrefix(StageId::Softmax) + "-lines" + headSuffix(head) + sentenceSuffix(run, batch) + ".png", FigureKind::Lines,
+                   StageId::Softmax, {}, head, batch});
+}
+
 void planPoster(const core::ModelRun& run, const ExportRequest& request, int batch, std::vector<PlannedFigure>& out) {
     const int head = request.head.value_or(0);
     out.push_back({"poster" + headSuffix(head) + sentenceSuffix(run, batch) + ".png", FigureKind::Poster,
@@ -217,13 +223,21 @@ std::optional<TensorId> parseMatrix(std::string_view text) {
     throw ExportError("unknown matrix '" + std::string(text) + "'; use one of " + tensorKeys(allTensors()) + ".");
 }
 
+FigureFormat parseFormat(std::string_view text) {
+    if (text == "png") return FigureFormat::Png;
+    if (text == "svg") return FigureFormat::Svg;
+    if (text == "pdf") return FigureFormat::Pdf;
+    throw ExportError("unknown --format '" + std::string(text) + "'; use png, svg or pdf.");
+}
+
 FigureKind parseKind(std::string_view text) {
     if (text == "matrix") return FigureKind::Matrix;
     if (text == "stage") return FigureKind::Stage;
     if (text == "heads") return FigureKind::Heads;
     if (text == "poster") return FigureKind::Poster;
     if (text == "slide") return FigureKind::Slide;
-    throw ExportError("unknown --kind '" + std::string(text) + "'; use matrix, stage, heads, poster or slide.");
+    if (text == "lines") return FigureKind::Lines;
+    throw ExportError("unknown --kind '" + std::string(text) + "'; use matrix, stage, heads, poster, slide or lines.");
 }
 
 Background parseBackground(std::string_view text) {
@@ -252,6 +266,18 @@ int checkScale(int scale) {
                       std::to_string(kMaxScale) + ".");
 }
 
+namespace {
+
+// The planners name .png files; another format swaps the extension.
+void inFormat(PlannedFigure& figure, FigureFormat format) {
+    figure.format = format;
+    if (format == FigureFormat::Png) return;
+    const std::string_view extension = format == FigureFormat::Svg ? ".svg" : ".pdf";
+    figure.fileName = figure.fileName.substr(0, figure.fileName.size() - extension.size()) + std::string(extension);
+}
+
+}  // namespace
+
 std::vector<PlannedFigure> planExport(const core::ModelRun& run, const ExportRequest& request) {
     checkCombination(run, request);
     std::vector<PlannedFigure> figures;
@@ -262,8 +288,10 @@ std::vector<PlannedFigure> planExport(const core::ModelRun& run, const ExportReq
             case FigureKind::Heads: planHeads(run, request, batch, figures); break;
             case FigureKind::Poster: planPoster(run, request, batch, figures); break;
             case FigureKind::Slide: planSlides(run, request, batch, figures); break;
+            case FigureKind::Lines: planLines(run, request, batch, figures); break;
         }
     }
+    for (PlannedFigure& figure : figures) inFormat(figure, request.format);
     return figures;
 }
 

@@ -1,4 +1,5 @@
-// export_plan.h — which PNG files an export request writes, with predictable, sortable names.
+// export_plan.h — which files an export request writes, with predictable, sortable names (.png, or .svg / .pdf
+// with --format).
 //
 //   --kind matrix  (default) one file per matrix:  02-project-w_q.png, 07-softmax-attention_weights-head0.png
 //                  --stage all: every matrix once, under the stage that computes it; --stage S: every matrix
@@ -6,6 +7,7 @@
 //   --kind stage   one file per stage:              07-softmax-head2.png, 02-project.png
 //   --kind heads   all heads of a per-head matrix:  07-softmax-heads.png (stages split … concat only)
 //   --kind poster  the whole forward pass:           poster-head0.png
+//   --kind lines   token → token lines of one head:  07-softmax-lines-head0.png
 // Per-head figures carry -headI (head 0 unless --head); with more than one sentence every name gets -sB
 // (sentence B, 0-based) and every sentence gets its figures.
 //
@@ -25,19 +27,23 @@
 
 namespace attnviz::exporting {
 
-enum class FigureKind { Matrix, Stage, Heads, Poster, Slide };  // Slide: a stage as a 16:9 slide
+enum class FigureKind { Matrix, Stage, Heads, Poster, Slide, Lines };  // Slide: a stage as a 16:9 slide
+// The file a figure is written as: the same picture as a raster (PNG) or with text as text (SVG, PDF).
+enum class FigureFormat { Png, Svg, Pdf };
 
 struct ExportRequest {
     std::optional<core::StageId> stage;    // nullopt: every stage
     std::optional<core::TensorId> matrix;  // nullopt: the stage's matrices
     std::optional<int> head;               // nullopt: head 0 (heads figures draw every head)
     FigureKind kind = FigureKind::Matrix;
+    FigureFormat format = FigureFormat::Png;
     FigureStyle style;
 };
 
 std::optional<core::StageId> parseStage(std::string_view text);         // "all" → nullopt
 std::optional<core::TensorId> parseMatrix(std::string_view text);       // "" → nullopt
 FigureKind parseKind(std::string_view text);
+FigureFormat parseFormat(std::string_view text);  // png | svg | pdf
 Background parseBackground(std::string_view text);
 std::optional<colormap::Colormap> parseColormap(std::string_view text);  // "" → nullopt (each matrix's own)
 colormap::ProbabilityScale parseProbabilityScale(std::string_view text);  // map | row | fixed
@@ -50,6 +56,7 @@ struct PlannedFigure {
     std::optional<core::TensorId> matrix;  // Matrix and Heads kinds
     int head = 0;
     int batch = 0;
+    FigureFormat format = FigureFormat::Png;
 };
 
 std::vector<PlannedFigure> planExport(const core::ModelRun& run, const ExportRequest& request);

@@ -3,6 +3,8 @@
 
 #include "core/parallel.h"
 #include "export/export_error.h"
+#include "export/pdf_painter.h"
+#include "export/svg_painter.h"
 #include "io/atomic_file.h"
 
 #include <nlohmann/json.hpp>
@@ -39,6 +41,7 @@ std::string_view kindWord(FigureKind kind) {
         case FigureKind::Heads: return "heads";
         case FigureKind::Poster: return "poster";
         case FigureKind::Slide: return "slide";
+        case FigureKind::Lines: return "lines";
         case FigureKind::Matrix: break;
     }
     return "matrix";
@@ -79,6 +82,15 @@ std::string stageWord(const PlannedFigure& planned) {
 
 }  // namespace
 
+void writeFigure(const fs::path& path, const core::ModelRun& run, const PlannedFigure& planned, const Figure& figure,
+                 const FigureStyle& style) {
+    switch (planned.format) {
+        case FigureFormat::Png: writePng(path, figure.image, figureMetadata(run, planned, figure, style)); return;
+        case FigureFormat::Svg: io::writeFileAtomically(path, paintSvg(figure.image.drawing(), figure.title)); return;
+        case FigureFormat::Pdf: io::writeFileAtomically(path, paintPdf(figure.image.drawing(), figure.title)); return;
+    }
+}
+
 Figure drawPlannedFigure(const core::ModelRun& run, const PlannedFigure& planned, const FigureStyle& style) {
     switch (planned.kind) {
         case FigureKind::Matrix:
@@ -87,6 +99,7 @@ Figure drawPlannedFigure(const core::ModelRun& run, const PlannedFigure& planned
         case FigureKind::Heads: return drawHeadsFigure(run, planned.stage, *planned.matrix, planned.batch, style);
         case FigureKind::Poster: return drawPosterFigure(run, planned.head, planned.batch, style);
         case FigureKind::Slide: return drawSlideFigure(run, planned.stage, planned.head, planned.batch, style);
+        case FigureKind::Lines: return drawLinesFigure(run, planned.head, planned.batch, style);
     }
     throw ExportError("unknown figure kind");
 }
@@ -141,7 +154,7 @@ std::vector<fs::path> exportFigures(const core::ModelRun& run, const ExportReque
         const auto at = static_cast<std::size_t>(i);
         try {
             const Figure drawn = drawPlannedFigure(run, planned[at], request.style);
-            writePng(outDir / planned[at].fileName, drawn.image, figureMetadata(run, planned[at], drawn, request.style));
+            writeFigure(outDir / planned[at].fileName, run, planned[at], drawn, request.style);
             done[at] = 1;
         } catch (...) {
             errors[at] = std::current_exception();

@@ -1,5 +1,5 @@
 // exporter.h — the whole export: plan the files, refuse to overwrite, draw each figure, write it as PNG with
-// metadata (atomically), report each path. Shared by `attnviz export` and the GUI's export buttons.
+// metadata, SVG or PDF (atomically), report each path. Shared by `attnviz export` and the GUI's export buttons.
 //
 // Nothing lost: every file goes to a temporary name in the output directory and is renamed when complete; if
 // any planned file exists and `force` is false, nothing is drawn or written; an unwritable directory fails
@@ -26,6 +26,11 @@ Figure drawPlannedFigure(const core::ModelRun& run, const PlannedFigure& planned
 // h, d_k, d_v, seed, mask, stage, matrix, head, sentence, kind, version) and pHYs at 96 · scale DPI.
 PngMetadata figureMetadata(const core::ModelRun& run, const PlannedFigure& planned, const Figure& figure,
                            const FigureStyle& style);
+
+// Writes a drawn figure in its planned format (PNG with figureMetadata, SVG, PDF), atomically. Throws PngError,
+// PdfError or io::FileError.
+void writeFigure(const std::filesystem::path& path, const core::ModelRun& run, const PlannedFigure& planned, const Figure& figure,
+                 const FigureStyle& style);
 
 // Throws ExportError (a request that makes no figure, an existing file without force, an output path that is
 // not a directory), io::FileError (cannot create the directory or write a file) or FontError. Files written

@@ -3,6 +3,8 @@
 // [SECTION]s: equations of each stage · cell sizes · building equation blocks · headers · the four figures.
 #include "export/figure.h"
 
+#include "colormap/head_colors.h"
+
 #include "export/blocks.h"
 #include "export/export_error.h"
 #include "export/notation.h"
@@ -481,6 +483,88 @@ Figure drawHeadsFigure(const core::ModelRun& run, StageId stage, TensorId id, in
                       kHeaderGap, false});
     blocks.push_back({lines({each}, kExplanationSize, FontFace::Regular, TextRole::Secondary), kHeaderGap, false});
     for (StackedBlock& b : body) blocks.push_back(std::move(b));
+    return composeFigure(std::move(blocks), heading, style);
+}
+
+// [SECTION] The token → token lines (the Illustrated Transformer's figure, BertViz's head view)
+
+// Query tokens on the left, key tokens on the right, a line from each query to each key with the head's colour at
+// opacity = the attention weight; the focused query's labels bold and its lines drawn last, on top.
+class TokenLinesBlock : public Block {
+public:
+    TokenLinesBlock(std::vector<std::string> queries, std::vector<std::string> keys, core::Matrix weights, int head,
+                    std::optional<int> focus)
+        : queries_(std::move(queries)), keys_(std::move(keys)), weights_(std::move(weights)), head_(head), focus_(focus) {
+        for (const auto* side : {&queries_, &keys_}) {
+            int widest = 0;
+            for (const std::string& token : *side) widest = std::max(widest, static_cast<int>(std::ceil(textWidth(token, kLabelSize, FontFace::Bold))));
+            (side == &queries_ ? queryWidth_ : keyWidth_) = widest;
+        }
+        rows_ = static_cast<int>(std::max(queries_.size(), keys_.size()));
+    }
+    int width() const override { return queryWidth_ + 2 * kLabelGap + kSpan + keyWidth_; }
+    int height() const override { return rows_ * kRowHeight; }
+    void draw(Canvas& canvas, int x, int y, int scale, const Theme& theme, std::vector<PlacedHeatmap>&) const override {
+        const float left = static_cast<float>((x + queryWidth_ + kLabelGap) * scale), right = left + static_cast<float>(kSpan * scale);
+        const auto rowMiddle = [&](int row) { return static_cast<float>((y + row * kRowHeight) * scale) + kRowHeight * scale / 2.0f; };
+        const colormap::Rgb8 colour = colormap::headColor(head_);
+        const auto drawLinesOf = [&](int query) {
+            for (int key = 0; key < weights_.cols(); ++key) {
+                const float weight = std::clamp(weights_(query, key), 0.0f, 1.0f);
+                if (weight < kMinWeight) continue;
+                const auto alpha = static_cast<std::uint8_t>(std::lround(weight * 255.0f));
+                canvas.drawLine({left, rowMiddle(query), right, rowMiddle(key), (query == focus_ ? 2.5f : 1.5f) * scale, {colour.r, colour.g, colour.b, alpha}});
+            }
+        };
+        for (int query = 0; query < weights_.rows(); ++query) {
+            if (query != focus_) drawLinesOf(query);
+        }
+        if (focus_) drawLinesOf(*focus_);
+        const LineMetrics metrics = lineMetrics(kLabelSize, FontFace::Regular);
+        const auto baseline = [&](int row) { return rowMiddle(row) + (metrics.ascent - metrics.descent) / 2.0f * scale; };
+        for (int row = 0; row < static_cast<int>(queries_.size()); ++row) {
+            const FontFace face = row == focus_ ? FontFace::Bold : FontFace::Regular;
+            const float width = textWidth(queries_[row], kLabelSize, face) * scale;
+            drawText(canvas, left - kLabelGap * scale - width, baseline(row), queries_[row], {kLabelSize * scale, face, theme.text});
+        }
+        for (int row = 0; row < static_cast<int>(keys_.size()); ++row) {
+            drawText(canvas, right + kLabelGap * scale, baseline(row), keys_[row], {kLabelSize * scale, FontFace::Regular, theme.text});
+        }
+    }
+
+private:
+    static constexpr int kRowHeight = 18, kLabelGap = 10, kSpan = 320;  // base pixels: 40 tokens in 720 px
+    static constexpr float kMinWeight = 0.02f;                          // fainter lines are not drawn
+
+    std::vector<std::string> queries_, keys_;
+    core::Matrix weights_;
+    int head_;
+    std::optional<int> focus_;
+    int queryWidth_ = 0, keyWidth_ = 0, rows_ = 0;
+};
+
+// The query the figure highlights: the pronoun "it" the default sentence asks about, when the sentence has one.
+std::optional<int> focusedQuery(const std::vector<std::string>& queries) {
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+        if (queries[i] == "it" || queries[i] == "\u0120it" || queries[i] == "It") return static_cast<int>(i);
+    }
+    return std::nullopt;
+}
+
+Figure drawLinesFigure(const core::ModelRun& run, int head, int batch, const FigureStyle& style) {
+    checkSelection(run, head, batch, style);
+    const std::vector<std::string>& queries = run.queryTokens.at(static_cast<std::size_t>(batch));
+    const std::vector<std::string>& keys = run.tokens.at(static_cast<std::size_t>(batch));
+    const core::Matrix weights = matrixValues(run, MatrixRequest{TensorId::AttentionWeights, head, false}, batch);
+    const std::string heading = "Head " + std::to_string(head) + " of " + std::to_string(run.dims.heads) +
+                                ": which keys each query attends to";
+    std::vector<StackedBlock> blocks;
+    blocks.push_back({lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
+    blocks.push_back({lines({"queries (left) \u2192 keys (right); line opacity = A_" + std::to_string(head) + " weight" +
+                             (run.trace.batch > 1 ? "; sentence " + std::to_string(batch) : "")},
+                            kExplanationSize, FontFace::Regular, TextRole::Secondary, true),
+                      kHeaderGap, false});
+    blocks.push_back({std::make_unique<TokenLinesBlock>(queries, keys, weights, head, focusedQuery(queries)), kBodyGap, false});
     return composeFigure(std::move(blocks), heading, style);
 }
 

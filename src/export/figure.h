@@ -5,6 +5,7 @@
 //           with the stage's title, explanation and PyTorch line
 //   heads   one per-head matrix for every head, in a grid on one shared color scale
 //   poster  every stage of the forward pass, top to bottom, on one image
+//   lines   one head's attention as lines from query tokens to key tokens
 //
 // Layout is computed in base pixels and drawn at style.scale, so a figure at scale 2 is exactly twice the size
 // of the same figure at scale 1. Cell sizes are chosen per figure so that every axis of the same kind (tokens;
@@ -73,6 +74,9 @@ Figure drawSlideFigure(const core::ModelRun& run, core::StageId stage, int head,
 Figure drawHeadsFigure(const core::ModelRun& run, core::StageId stage, core::TensorId id, int batch,
                        const FigureStyle& style);
 Figure drawPosterFigure(const core::ModelRun& run, int head, int batch, const FigureStyle& style);
+// The token → token lines of one head: query tokens left, keys right, line opacity = the attention weight, the
+// query "it" (when the sentence has it) bold with its lines on top; labels kept up to 40 tokens (18 px rows).
+Figure drawLinesFigure(const core::ModelRun& run, int head, int batch, const FigureStyle& style);
 
 // Whether a stage figure shows one head's matrices (so its file name says which head).
 bool stageShowsOneHead(core::StageId stage, const core::Trace& trace);

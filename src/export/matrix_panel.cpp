@@ -333,11 +333,15 @@ HeatmapPlacement MatrixPanel::drawCells(Canvas& canvas, int x, int y, int scale,
     placed.cellHeight = options_.cellHeight * scale;
     const bool greyMasked = content_.isMaskMatrix || content_.maskedLook == MaskedLook::GreyHatched;
     const Rgba8 hatch = greyMasked ? theme.hatch : kHatchOverColor;
+    Drawing::Cells cells{placed.rect.x, placed.rect.y, placed.cellWidth, placed.cellHeight, placed.cols, placed.rows, {}};
+    cells.colors.reserve(static_cast<std::size_t>(placed.rows) * placed.cols);
+    for (int r = 0; r < rowCount(); ++r) {
+        for (int c = 0; c < colCount(); ++c) cells.colors.push_back(opaque(cellColor(r, c)));
+    }
+    canvas.fillCells(std::move(cells));
     for (int r = 0; r < rowCount(); ++r) {
         for (int c = 0; c < colCount(); ++c) {
-            const PixelRect cell = placed.cell(r, c);
-            canvas.fillRect(cell, opaque(cellColor(r, c)));
-            if (isMasked(r, c)) canvas.hatchRect(cell, hatch, 5 * scale, scale);
+            if (isMasked(r, c)) canvas.hatchRect(placed.cell(r, c), hatch, 5 * scale, scale);
         }
     }
     const PixelRect& h = placed.rect;

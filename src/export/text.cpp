@@ -355,6 +355,7 @@ void drawText(Canvas& canvas, float x, float baseline, std::string_view utf8, co
     forEachCoveredPixel(utf8, style, [&](int along, int down, std::uint8_t coverage) {
         canvas.blendPixel(originX + along, originY + down, style.color, coverage);
     });
+    canvas.recordText({originX, originY, core::displayText(utf8), style.size, style.face, style.color, false});
 }
 
 void drawTextUpwards(Canvas& canvas, float baselineX, float y, std::string_view utf8, const TextStyle& style) {
@@ -364,6 +365,7 @@ void drawTextUpwards(Canvas& canvas, float baselineX, float y, std::string_view 
     forEachCoveredPixel(utf8, style, [&](int along, int down, std::uint8_t coverage) {
         canvas.blendPixel(originX + down, originY - along - 1, style.color, coverage);
     });
+    canvas.recordText({originX, originY, core::displayText(utf8), style.size, style.face, style.color, true});
 }
 
 std::vector<FormulaRun> parseFormula(std::string_view ascii) {

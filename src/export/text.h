@@ -31,7 +31,6 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-enum class FontFace { Regular, Bold, Mono };  // DejaVu Sans, DejaVu Sans Bold, DejaVu Sans Mono (code)
 
 // The folders searched for DejaVu fonts, in order (Debian's first).
 std::span<const std::filesystem::path> fontSearchFolders();

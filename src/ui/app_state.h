@@ -42,7 +42,10 @@ struct CellRef {
 // Which matrix a projection stage shows: X W^Q = Q, X W^K = K or X W^V = V.
 enum class Projection { All, Query, Key, Value };  // stage 2: Q, K and V together, or one of them larger
 
-// What "Export PNG…" asks for; the app wires AppState::exportPng to the PNG export (issue 4).
+// What the export dialog asks for; the app wires AppState::exportPng to the figure export (src/export).
+// The export dialog's file format: the same picture as PNG, or with text as text (SVG, PDF).
+enum class ExportFormat { Png, Svg, Pdf };
+
 struct ExportRequest {
     bool allStages = false;      // every stage, else only `stage`
     core::StageId stage = core::StageId::Tokens;
@@ -53,6 +56,7 @@ struct ExportRequest {
     colormap::Colormap diverging = colormap::Colormap::Coolwarm;
     colormap::ProbabilityScale probabilityScale = colormap::ProbabilityScale::MapMax;  // as on screen
     bool slides = false;         // 16:9 slides (1920 × 1080) instead of figures sized to their content
+    ExportFormat format = ExportFormat::Png;
 };
 // Returns one line for the status bar ("Wrote 11 figures to …" or what went wrong).
 using ExportHook = std::function<std::string(const core::ModelRun&, const ExportRequest&)>;
@@ -100,25 +104,31 @@ struct AppState {
     bool quitRequested = false;
     bool openExportDialog = false;
 
-    // [Export] Hook and settings for "Export PNG…"; the status line shows the hook's answer.
+    // [Export] Hook and settings for the export dialog (PNG, SVG or PDF); the status line shows the hook's answer.
     ExportHook exportPng;
     std::string exportDirectory;
     bool exportAllStages = false;
     bool exportSlides = false;                      // the export dialog's "slides (16:9)"
+    ExportFormat exportFormat = ExportFormat::Png;  // the export dialog's format
     std::string status;
 
     // [Session] The open lesson file, trained weights, undo labels and file requests (session_state.h).
     SessionState session;
 };
 
-// The factor the UI scale is multiplied by this frame: the zoom, and presentation mode's own, which grows with the
-// screen: 1.35 on 1080p and larger, 1.15 on a 1280 × 800 projector, none on 1024 × 768, where the base type is
-// already large for the room and the maps need every pixel. A question view (several maps, charts and controls
-// on one page) gets the boost only from 1080p. `screenHeight` in pixels at UI scale 1.
+// The factor the UI scale is multiplied by: the zoom, and presentation mode's own, which grows with the screen:
+// 1.35 on 1080p and larger, 1.15 on a 1280 × 800 projector, none on 1024 × 768, where the base type is already
+// large for the room and the maps need every pixel. A question view (several maps, charts and controls on one
+// page) gets the boost only from 1080p. `screenHeight` in pixels at UI scale 1. A function of its inputs only:
+// the look never depends on how the state was reached (app/gui_style.h).
+inline float effectiveZoom(float zoom, bool presenting, bool questionView, float screenHeight) {
+    if (!presenting) return zoom;
+    if (questionView) return zoom * (screenHeight >= 1000.0f ? 1.15f : 1.0f);
+    return zoom * (screenHeight >= 1000.0f ? 1.35f : screenHeight >= 790.0f ? 1.15f : 1.0f);
+}
+
 inline float effectiveZoom(const AppState& state, float screenHeight = 1080.0f) {
-    if (!state.presenting) return state.zoom;
-    if (state.lesson.open != Lesson::None) return state.zoom * (screenHeight >= 1000.0f ? 1.15f : 1.0f);
-    return state.zoom * (screenHeight >= 1000.0f ? 1.35f : screenHeight >= 790.0f ? 1.15f : 1.0f);
+    return effectiveZoom(state.zoom, state.presenting, state.lesson.open != Lesson::None, screenHeight);
 }
 
 }  // namespace attnviz::ui

@@ -1,4 +1,4 @@
-// test_stages.cpp — the stage list matches DESIGN.md's table, and shapes substitute into the PyTorch lines.
+// test_stages.cpp — the stage list matches the table in docs/design.md, and shapes substitute into the PyTorch lines.
 #include "core/model.h"
 #include "core/stages.h"
 
@@ -6,7 +6,7 @@
 
 using namespace attnviz::core;
 
-TEST_CASE("eleven stages in DESIGN.md order, each with text and numbered by position") {
+TEST_CASE("eleven stages in the order of docs/design.md, each with text and numbered by position") {
     REQUIRE(stages().size() == 11);
     const char* keys[] = {"tokens", "embed", "project", "split", "scores", "scale", "mask", "softmax", "weighted_sum", "concat", "output"};
     for (int i = 0; i < kStageCount; ++i) {

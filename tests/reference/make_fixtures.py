@@ -63,13 +63,13 @@ DEFAULTS = dict(d_k=None, d_v=None, mask="none", fill="-1e9", softmax="safe", sc
                 query_lengths=None)
 
 # Fixtures that also get the lessons' computations (core/lessons.h), written beside the forward pass's files:
-# naive_attention_weights, naive_output (naive slicing, seed 002) and pooled_mean, pooled_cls (b × d_model).
+# naive_attention_weights, naive_output (naive slicing) and pooled_mean, pooled_cls (b × d_model).
 LESSON_FIXTURES = {"padding", "cross_padding"}
 
 FILL_VALUES = {"-1e9": -1e9, "-inf": -math.inf}
 
 
-# [SECTION] the forward pass, one step per DESIGN.md stage, float64 throughout
+# [SECTION] the forward pass, one step per stage of docs/design.md, float64 throughout
 
 def linear(rows, weight, bias):
     """rows: ... × n, weight: n × m, bias: m or None → ... × m (the same weight for every row)."""
@@ -146,7 +146,7 @@ def forward(cfg, x, x_query, weights):
     return t
 
 
-# [SECTION] the lessons: naive slicing (the wrong model of seed 002) and pooling (seed 001's extra question)
+# [SECTION] the lessons: naive slicing (the wrong model "do heads split X?" asks about) and pooling
 
 def naive_slicing(cfg, x, x_query, weights):
     """Head i sees only columns i·d_k … (i+1)·d_k − 1 of X and the d_k × d_k diagonal block of W^Q, W^K, W^V

@@ -79,6 +79,60 @@ int run(const std::string& arguments, const std::string& environment = "") {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// An X window dump (xwd -root) as RGB: the 100-byte big-endian header, the colormap entries, then 32-bit pixels in
+// the server's byte order (Xvfb: little-endian B, G, R, unused).
+Png loadXwd(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE_MESSAGE(bytes.size() >= 100, "cannot read ", file.string());
+    const auto field = [&](int i) {
+        const auto* b = reinterpret_cast<const unsigned char*>(bytes.data()) + 4 * i;
+        return std::uint32_t{b[0]} << 24 | std::uint32_t{b[1]} << 16 | std::uint32_t{b[2]} << 8 | b[3];
+    };
+    REQUIRE(field(11) == 32);  // bits per pixel
+    REQUIRE(field(7) == 0);    // LSBFirst
+    Png png;
+    png.width = static_cast<int>(field(4));
+    png.height = static_cast<int>(field(5));
+    const std::size_t start = field(0) + std::size_t{field(19)} * 12, stride = field(12);
+    REQUIRE(bytes.size() >= start + stride * png.height);
+    for (int y = 0; y < png.height; ++y) {
+        for (int x = 0; x < png.width; ++x) {
+            const char* p = bytes.data() + start + stride * y + 4 * x;
+            png.rgb.insert(png.rgb.end(), {static_cast<unsigned char>(p[2]), static_cast<unsigned char>(p[1]), static_cast<unsigned char>(p[0])});
+        }
+    }
+    return png;
+}
+
+// The typical heatmap cell width on screen: the median length of the horizontal runs of one colormap colour
+// (runs of 4 px or more; numbers printed in cells cut some runs short).
+int typicalCellWidth(const Png& png) {
+    std::set<std::uint32_t> entries;
+    for (colormap::Colormap map : colormap::allColormaps()) {
+        for (const colormap::Rgb8& c : colormap::table(map)) entries.insert(std::uint32_t{c.r} << 16 | std::uint32_t{c.g} << 8 | c.b);
+    }
+    std::vector<int> runs;
+    for (int y = 0; y < png.height; ++y) {
+        int length = 0;
+        std::uint32_t previous = 0xFFFFFFFF;
+        for (int x = 0; x <= png.width; ++x) {
+            const std::size_t i = (static_cast<std::size_t>(y) * png.width + x) * 3;
+            const std::uint32_t c = x < png.width ? (std::uint32_t{png.rgb[i]} << 16 | std::uint32_t{png.rgb[i + 1]} << 8 | png.rgb[i + 2]) : 0xFFFFFFFF;
+            if (c == previous && entries.count(c) != 0) {
+                ++length;
+                continue;
+            }
+            if (length >= 4) runs.push_back(length);
+            length = 1;
+            previous = c;
+        }
+    }
+    if (runs.empty()) return 0;
+    std::nth_element(runs.begin(), runs.begin() + static_cast<std::ptrdiff_t>(runs.size() / 2), runs.end());
+    return runs[runs.size() / 2];
+}
+
 std::string stderrText() {
     std::ifstream in(scratch() / "attnviz-stderr.txt");
     std::stringstream text;
@@ -112,6 +166,41 @@ TEST_CASE("--screenshot at the tiny and GPT-2 sizes, with a causal mask") {
         CHECK(png.width == 1600);
         CHECK(colormapPixels(png) > 20000);
     }
+}
+
+// A lecturer's keys as X events (xdotool, through GLFW's callbacks) on a 1024 × 768 display of its own, the
+// screen captured with xwd: F5 presents, five Esc/F5 toggles leave the picture exactly as it was (they used to
+// shrink the maps to 12 %), two Ctrl+= make the cells larger, Ctrl+0 brings the first picture back.
+TEST_CASE("presenting at 1024x768 with real key events: toggles change nothing, Ctrl+= makes the cells larger") {
+    const std::filesystem::path dir = scratch() / "lecture";
+    std::filesystem::create_directories(dir);
+    {
+        std::ofstream script(dir / "drive.sh");
+        script << "bin=\"$1\"; out=\"$2\"\n"
+                  "XDG_STATE_HOME=\"$out/state\" \"$bin\" --size 1024x768 --stage softmax >\"$out/log.txt\" 2>&1 &\n"
+                  "pid=$!\n"
+                  "win=$(xdotool search --sync --name attnviz | head -1)\n"
+                  "sleep 2; xdotool windowfocus --sync \"$win\"\n"
+                  "shot() { sleep 1.5; xwd -root -silent > \"$out/$1.xwd\"; }\n"
+                  "key() { xdotool key \"$@\"; sleep 0.4; }\n"
+                  "key F5; shot present\n"
+                  "for i in 1 2 3 4 5; do key Escape; key F5; done; shot toggled\n"
+                  "key ctrl+equal; key ctrl+equal; shot zoomed\n"
+                  "key ctrl+0; shot restored\n"
+                  "kill $pid; wait $pid; true\n";
+    }
+    const std::string command = "xvfb-run -a -s '-screen 0 1024x768x24 -noreset' sh '" + (dir / "drive.sh").string() + "' '" + binary() +
+                                "' '" + dir.string() + "' > '" + (dir / "drive.txt").string() + "' 2>&1";
+    REQUIRE_MESSAGE(std::system(command.c_str()) == 0, "xvfb-run, xdotool or xwd failed (scripts/setup installs them)");
+    const Png present = loadXwd(dir / "present.xwd"), toggled = loadXwd(dir / "toggled.xwd");
+    const Png zoomed = loadXwd(dir / "zoomed.xwd"), restored = loadXwd(dir / "restored.xwd");
+    CHECK(present.width == 1024);
+    CHECK(colormapPixels(present) > 100000);
+    CHECK(toggled.rgb == present.rgb);
+    CHECK(restored.rgb == present.rgb);
+    const int before = typicalCellWidth(present), after = typicalCellWidth(zoomed);
+    MESSAGE("cell width presenting ", before, " px, after two Ctrl+= ", after, " px");
+    CHECK(after >= before * 1.25);  // two steps of 1.15
 }
 
 TEST_CASE("--quit-after-frames exits 0 after the frames and neither reads nor writes saved settings") {

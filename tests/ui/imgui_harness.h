@@ -8,6 +8,7 @@
 
 #include <imgui.h>
 
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -115,6 +116,20 @@ public:
         frame(app);
         io.MouseDown[1] = false;
         frame(app);
+    }
+    // Another UI scale between two frames, as the window's look changes it (app/gui_style.h): ImGui's default font
+    // rebuilt at 13 px × `scale`, `style` in place of the current one.
+    void setLook(float scale, const ImGuiStyle& style) {
+        scale_ = scale;
+        ImGuiIO& io = ImGui::GetIO();
+        io.Fonts->Clear();
+        ImFontConfig font;
+        font.SizePixels = std::round(13.0f * scale);
+        io.Fonts->AddFontDefault(&font);
+        unsigned char* pixels = nullptr;
+        int width = 0, height = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+        ImGui::GetStyle() = style;
     }
     render::HeatmapRenderer& renderer() { return *renderer_; }
 

@@ -90,7 +90,7 @@ TEST_CASE("every lesson exports its stage as PNG with the lesson's inputs, throu
         LessonApp t(info.id);
         const ui::AppState& state = t.app.state();
         const std::filesystem::path folder = out.path() / std::string(info.key);
-        // What the lesson's "Export PNG…" button asks for: this stage, the lesson's home.
+        // What the lesson's "Export…" button asks for: this stage, the lesson's home.
         const ui::ExportRequest request{false, state.stage, state.head, state.batch, folder.string(), state.sequential, state.diverging};
         const std::string status = exportPng(*t.app.run(), request);
         CHECK_MESSAGE(status.rfind("Wrote", 0) == 0, status);

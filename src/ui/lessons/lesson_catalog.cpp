@@ -117,16 +117,16 @@ std::string setUp(Lesson lesson, AppState& state) {
 
 const std::vector<LessonInfo>& lessons() {
     static const std::vector<LessonInfo> all{
-        {Lesson::Masks, "masks", "Masks & padding", "How does a mask work on a batch, and where does NaN come from?", "seed 000", StageId::Mask},
-        {Lesson::Cross, "cross", "Cross-attention", "Where do Q, K and V come from on the decoder side?", "seed 003", StageId::Softmax},
-        {Lesson::FusedVsHeads, "fused", "3 layers or 3·h?", "Why 3 linear layers for Q, K, V instead of 3·h, one per head?", "seed 004", StageId::SplitHeads},
-        {Lesson::Slicing, "slicing", "Do heads split X?", "Does each head get a slice of the embedding?", "seed 002", StageId::Project},
-        {Lesson::RowByRow, "rows", "Per row?", "Is a linear layer applied to every row separately?", "seed 001", StageId::Project},
-        {Lesson::Scaling, "scaling", "Why ÷√d_k?", "What does the scale do to the softmax?", "scaling", StageId::Scale},
-        {Lesson::Pooling, "pooling", "Pooling", "How do I get one vector per sentence to classify?", "seed 001", StageId::Output},
-        {Lesson::Cost, "cost", "Cost", "What does attention cost, and do h heads cost h times more?", "seed 002", StageId::Scores},
-        {Lesson::FreeDims, "dims", "Free d_k, d_v", "Must d_k and d_v be d_model / h?", "seed 002", StageId::Output},
-        {Lesson::Training, "training", "Trained vs random", "What does training change?", "trained models", StageId::Softmax},
+        {Lesson::Masks, "masks", "Masks & padding", "How does a mask work on a batch, and where does NaN come from?", StageId::Mask},
+        {Lesson::Cross, "cross", "Cross-attention", "Where do Q, K and V come from on the decoder side?", StageId::Softmax},
+        {Lesson::FusedVsHeads, "fused", "3 layers or 3·h?", "Why 3 linear layers for Q, K, V instead of 3·h, one per head?", StageId::SplitHeads},
+        {Lesson::Slicing, "slicing", "Do heads split X?", "Does each head get a slice of the embedding?", StageId::Project},
+        {Lesson::RowByRow, "rows", "Per row?", "Is a linear layer applied to every row separately?", StageId::Project},
+        {Lesson::Scaling, "scaling", "Why ÷√d_k?", "What does the scale do to the softmax?", StageId::Scale},
+        {Lesson::Pooling, "pooling", "Pooling", "How do I get one vector per sentence to classify?", StageId::Output},
+        {Lesson::Cost, "cost", "Cost", "What does attention cost, and do h heads cost h times more?", StageId::Scores},
+        {Lesson::FreeDims, "dims", "Free d_k, d_v", "Must d_k and d_v be d_model / h?", StageId::Output},
+        {Lesson::Training, "training", "Trained vs random", "What does training change?", StageId::Softmax},
     };
     return all;
 }

@@ -1,6 +1,6 @@
 // lesson_catalog.h — the list of question views: a key for --lesson, a short label for the "Questions" bar,
 // the question as a learner asks it, the seed it comes from, and the stage of the forward pass it belongs to
-// (the timeline marks that stage, and "Export PNG" exports it). openLesson() also makes the inputs able to
+// (the timeline marks that stage, and "Export…" exports it). openLesson() also makes the inputs able to
 // show the lesson (a batch for padding, a decoder sentence for cross-attention) and says what it changed.
 //
 // What it deliberately does not do: draw (panel_lessons.cpp and lesson_*.cpp) or compute anything.
@@ -19,7 +19,6 @@ struct LessonInfo {
     std::string_view key;       // "masks": --lesson masks
     std::string_view label;     // "Masks & padding": the button in the Questions bar
     std::string_view question;  // "How do masks work on a batch, and where does NaN come from?"
-    std::string_view source;    // "seed 000": which learner's question
     core::StageId home = core::StageId::Tokens;  // the stage the timeline marks while the lesson is open
 };
 

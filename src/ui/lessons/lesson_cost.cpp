@@ -1,4 +1,4 @@
-// lesson_cost.cpp — seed 002: what attention costs. A table of every stage's FLOPs (multiply + add = 2) and
+// lesson_cost.cpp — "what does attention cost, and do h heads cost h times more?". A table of every stage's FLOPs (multiply + add = 2) and
 // float32 memory at the current sizes, or at a longer l to see the l² terms take over; per head O(l²·d_k); and
 // h heads of d_k next to one head of width d_model (about the same: heads split the work, they do not add to it).
 //
@@ -119,7 +119,7 @@ void headComparison(LessonFrame& frame, const core::Trace& sized) {
     row("h = " + std::to_string(d.heads) + " heads of d_k = " + std::to_string(d.dK) + ":", cost.allHeadsFlops, IM_COL32(40, 100, 200, 255));
     row("one head of width d_model = " + std::to_string(d.dModel) + ":", cost.oneWideHeadFlops, IM_COL32(120, 120, 120, 255));
     say(frame, d.dK * d.heads == d.dModel && d.dV * d.heads == d.dModel
-                   ? "The same: with d_k = d_model / h, splitting into heads divides the work, it does not multiply it (seed 002)."
+                   ? "The same: with d_k = d_model / h, splitting into heads divides the work, it does not multiply it."
                    : "Free d_k / d_v: h·d_k ≠ d_model, so the heads cost h·d_k / d_model times one wide head.");
 }
 

@@ -1,4 +1,4 @@
-// lesson_cross.cpp — seed 003, the decoder side: cross-attention. An encoder sentence and a decoder sentence;
+// lesson_cross.cpp — "where do Q, K and V come from on the decoder side?": cross-attention. An encoder sentence and a decoder sentence;
 // optionally the encoder's self-attention first (its output O_enc becomes the X that K and V are made from)
 // and the decoder's causal self-attention first (its output is what Q is made from). Then the l_dec × l_enc
 // score and weight maps, decoder tokens down the rows and encoder tokens along the columns.

@@ -1,4 +1,4 @@
-// lesson_fused_vs_heads.cpp — seed 004: "why 3 linear layers for Q, K, V instead of 3·h?" A switch between
+// lesson_fused_vs_heads.cpp — "why 3 linear layers for Q, K, V instead of 3·h?" A switch between
 // the fused view (one d_model × h·d_k W^Q whose column blocks are the heads' W_i^Q, one product, then a split)
 // and the per-head view (h matrices W_i^Q of d_model × d_k, h products), the two Q_i side by side, and the
 // largest difference between them (float32 rounding, ~1e-7).

@@ -1,4 +1,4 @@
-// lesson_masks.cpp — seed 000: how a mask works on a batch. A batch editor (2–4 sentences of different
+// lesson_masks.cpp — how a mask works on a batch. A batch editor (2–4 sentences of different
 // lengths), the mask kind, the fill value (−1e9 / −∞), the softmax mode (safe / as PyTorch) and whether padded
 // query rows are masked too; then the mask tensor as stored (b × 1 × 1 × l or b × 1 × l × l), the same mask
 // broadcast to every head (b × h × l × l), and the masked scores with the weights softmax makes of them. A

@@ -1,4 +1,4 @@
-// lesson_pooling.cpp — seed 001's extra question: one vector per sentence for a classifier. After the output
+// lesson_pooling.cpp — "how do I get one vector per sentence to classify?": one vector per sentence for a classifier. After the output
 // O (l × d_model): [CLS] pooling (row 0, as BERT) beside mean pooling (the average of the real tokens' rows,
 // padding left out), each feeding the same small seeded linear classifier, with what each pooling mixes
 // (row 0 of O already mixes every token through attention) and the logits.

@@ -1,4 +1,4 @@
-// lesson_rows.cpp — seed 001: "is a linear layer applied to every row separately?" Yes: row t of X times
+// lesson_rows.cpp — "is a linear layer applied to every row separately?" Yes: row t of X times
 // W^Q is row t of Q, with the same W^Q for every row. Step or animate over the rows; row t is outlined in X
 // and in Q, and drawn as bars (x_t and q_t = x_t W^Q), with how far the row computed alone is from Q's row.
 //

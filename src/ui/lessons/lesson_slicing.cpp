@@ -1,4 +1,4 @@
-// lesson_slicing.cpp — seed 002: "does each head get a slice of the embedding?" No: every head receives the
+// lesson_slicing.cpp — "does each head get a slice of the embedding?" No: every head receives the
 // whole X and gets down to d_k columns through its own W_i. Beside the real computation, the naive slicing
 // model (head i sees only columns i·d_k … of X) for head i: its attention weights and output, visibly
 // different, with the largest output difference.

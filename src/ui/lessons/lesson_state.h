@@ -1,5 +1,5 @@
 // lesson_state.h — which question view ("lesson") is open and what its own controls chose, as plain data
-// inside AppState (AppState::lesson). The lessons answer what learners ask (../shared/seeds): masks,
+// inside AppState (AppState::lesson). The lessons answer what learners ask: masks,
 // cross-attention, fused vs per-head weights, slicing, per-row linear layers, scaling, pooling, cost, d_k/d_v.
 //
 // What it deliberately does not hold: anything a lesson computes (panel_lessons.h caches that per run), or

@@ -10,15 +10,15 @@
 
 namespace attnviz::ui {
 
-void drawMasksLesson(LessonFrame& frame);         // lesson_masks.cpp            seed 000
-void drawCrossLesson(LessonFrame& frame);         // lesson_cross.cpp            seed 003
-void drawFusedVsHeadsLesson(LessonFrame& frame);  // lesson_fused_vs_heads.cpp   seed 004
-void drawSlicingLesson(LessonFrame& frame);       // lesson_slicing.cpp          seed 002
-void drawRowByRowLesson(LessonFrame& frame);      // lesson_rows.cpp             seed 001
+void drawMasksLesson(LessonFrame& frame);         // lesson_masks.cpp
+void drawCrossLesson(LessonFrame& frame);         // lesson_cross.cpp
+void drawFusedVsHeadsLesson(LessonFrame& frame);  // lesson_fused_vs_heads.cpp
+void drawSlicingLesson(LessonFrame& frame);       // lesson_slicing.cpp
+void drawRowByRowLesson(LessonFrame& frame);      // lesson_rows.cpp
 void drawScalingLesson(LessonFrame& frame);       // lesson_scaling.cpp
-void drawPoolingLesson(LessonFrame& frame);       // lesson_pooling.cpp          seed 001
-void drawCostLesson(LessonFrame& frame);          // lesson_cost.cpp             seed 002
-void drawFreeDimsLesson(LessonFrame& frame);      // lesson_free_dims.cpp        seed 001/002
-void drawTrainingLesson(LessonFrame& frame);      // lesson_training.cpp         trained models
+void drawPoolingLesson(LessonFrame& frame);       // lesson_pooling.cpp
+void drawCostLesson(LessonFrame& frame);          // lesson_cost.cpp
+void drawFreeDimsLesson(LessonFrame& frame);      // lesson_free_dims.cpp
+void drawTrainingLesson(LessonFrame& frame);      // lesson_training.cpp
 
 }  // namespace attnviz::ui

@@ -1,7 +1,7 @@
 // panel_controls.cpp — the left panel: the model (a trained checkpoint, the bundled model or random weights), the
 // sentence (recomputed on every keystroke); for a trained model its layer and head count; for the seeded layer
 // size presets, d_model, the head count (only values that divide d_model), seed, positional encoding, [CLS], the
-// mask and what softmax does with it; colormaps, and "Export PNG…".
+// mask and what softmax does with it; colormaps, and "Export…".
 //
 // It edits AppState::spec and computes nothing itself: App sees the spec differ from the last one and recomputes.
 #include "ui/panels/panels.h"

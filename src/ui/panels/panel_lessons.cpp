@@ -15,7 +15,7 @@ void lessonButton(AppState& state, const LessonInfo& info) {
     if (ImGui::Button(std::string(info.label).c_str())) openLesson(state, info.id);
     if (open) ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%s\n(%s · stage %d %s)", std::string(info.question).c_str(), std::string(info.source).c_str(),
+        ImGui::SetTooltip("%s\n(stage %d %s)", std::string(info.question).c_str(),
                           static_cast<int>(info.home), std::string(core::stage(info.home).title).c_str());
     }
 }
@@ -63,7 +63,7 @@ void drawLessonView(Lesson lesson, LessonFrame& frame) {
 // at the right.
 void header(LessonFrame& frame, const LessonInfo& info) {
     AppState& state = frame.ctx.state;
-    const float buttonsWidth = ImGui::CalcTextSize("Export PNG…  Close ✕").x + 4.0f * ImGui::GetStyle().FramePadding.x +
+    const float buttonsWidth = ImGui::CalcTextSize("Export…  Close ✕").x + 4.0f * ImGui::GetStyle().FramePadding.x +
                                ImGui::GetStyle().ItemSpacing.x;
     const float right = ImGui::GetWindowContentRegionMax().x, top = ImGui::GetCursorPosY();
     ImGui::PushFont(font(frame.ctx.fonts.large));
@@ -75,7 +75,7 @@ void header(LessonFrame& frame, const LessonInfo& info) {
     const ImVec2 below = ImGui::GetCursorPos();
     ImGui::SetCursorPos({right - buttonsWidth, top});
     ImGui::BeginDisabled(!state.exportPng);
-    if (ImGui::Button("Export PNG…")) {
+    if (ImGui::Button("Export…")) {
         state.exportAllStages = false;
         state.openExportDialog = true;
     }
@@ -87,7 +87,7 @@ void header(LessonFrame& frame, const LessonInfo& info) {
     ImGui::SameLine();
     if (ImGui::Button("Close ✕")) closeLesson(state);
     ImGui::SetCursorPos(below);
-    say(frame, std::string(info.source) + " · stage " + std::to_string(static_cast<int>(info.home)) + " " +
+    say(frame, "Stage " + std::to_string(static_cast<int>(info.home)) + " " +
                    std::string(core::stage(info.home).title) + " is marked on the timeline; click any stage to leave.", Tone::Dim);
     if (!state.lesson.setupNote.empty()) say(frame, state.lesson.setupNote, Tone::Point);
     ImGui::Spacing();

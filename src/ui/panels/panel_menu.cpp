@@ -1,5 +1,5 @@
 // panel_menu.cpp — the menu bar (File: sessions and weights, export, quit; Edit: undo, redo, reset edits — the
-// session items live in panel_session.cpp; View: panels, heads, numbers; Help: keys) and the "Export PNG" dialog.
+// session items live in panel_session.cpp; View: panels, heads, numbers; Help: keys) and the export dialog (PNG, SVG or PDF).
 // Exporting itself is the app's hook (AppState::exportPng, wired to src/export); without one the items say so
 // instead of failing.
 #include "ui/panels/panels.h"
@@ -12,7 +12,7 @@
 namespace attnviz::ui {
 namespace {
 
-constexpr const char* kExportDialog = "Export PNG";
+constexpr const char* kExportDialog = "Export figures";
 
 void keysHelp() {
     ImGui::TextUnformatted("← / →     previous / next stage (PageUp / PageDown: a presenter's clicker)");
@@ -39,11 +39,19 @@ void exportDialog(AppState& state, const RunStatus& status) {
     ImGui::SameLine();
     if (ImGui::RadioButton("every stage", state.exportAllStages)) state.exportAllStages = true;
     ImGui::Checkbox("as 16:9 slides (1920 × 1080, text at least 24 px)", &state.exportSlides);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("format");
+    for (const auto& [format, label] : {std::pair{ExportFormat::Png, "PNG"}, std::pair{ExportFormat::Svg, "SVG (text as text)"},
+                                        std::pair{ExportFormat::Pdf, "PDF (text as text)"}}) {
+        ImGui::SameLine();
+        if (ImGui::RadioButton(label, state.exportFormat == format)) state.exportFormat = format;
+    }
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 28.0f);
     ImGui::InputText("folder", &state.exportDirectory);
     if (ImGui::Button("Export") && status.run != nullptr) {
         const ExportRequest request{state.exportAllStages, state.stage, state.head, state.batch, state.exportDirectory,
-                                    state.sequential, state.diverging, state.probabilityScale, state.exportSlides};
+                                    state.sequential, state.diverging, state.probabilityScale, state.exportSlides,
+                                    state.exportFormat};
         state.status = state.exportPng(*status.run, request);
         ImGui::CloseCurrentPopup();
     }
@@ -56,15 +64,15 @@ void fileMenu(AppState& state, const RunStatus& status) {
     if (!ImGui::BeginMenu("File")) return;
     drawSessionFileItems(state);
     const bool canExport = static_cast<bool>(state.exportPng) && status.run != nullptr;
-    if (ImGui::MenuItem("Export this stage as PNG…", nullptr, false, canExport)) {
+    if (ImGui::MenuItem("Export this stage…", nullptr, false, canExport)) {
         state.exportAllStages = false;
         state.openExportDialog = true;
     }
-    if (ImGui::MenuItem("Export every stage as PNG…", nullptr, false, canExport)) {
+    if (ImGui::MenuItem("Export every stage…", nullptr, false, canExport)) {
         state.exportAllStages = true;
         state.openExportDialog = true;
     }
-    if (!state.exportPng) ImGui::TextDisabled("(PNG export is not part of this build)");
+    if (!state.exportPng) ImGui::TextDisabled("(export is not part of this build)");
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) state.quitRequested = true;
     ImGui::EndMenu();
@@ -77,14 +85,12 @@ void viewMenu(AppState& state) {
     ImGui::MenuItem("All heads", "A", &state.allHeads);
     ImGui::MenuItem("Numbers in cells", nullptr, &state.showValues);
     ImGui::Separator();
-    if (ImGui::MenuItem("Present", "F5", state.presenting)) {
-        state.presenting = !state.presenting;
-        state.blanked = false;
-    }
-    if (ImGui::MenuItem("Zoom in", "Ctrl+=")) state.zoom = steppedZoom(state.zoom, 1);
-    if (ImGui::MenuItem("Zoom out", "Ctrl+−")) state.zoom = steppedZoom(state.zoom, -1);
-    if (ImGui::MenuItem("Actual size", "Ctrl+0")) state.zoom = 1.0f;
-    ImGui::TextDisabled("zoom %d%%", static_cast<int>(std::lround(state.zoom * 100.0f)));
+    if (ImGui::MenuItem("Present", "F5", state.presenting)) applyViewKey(state, ViewKey::Present);
+    if (ImGui::MenuItem("Zoom in", "Ctrl+=")) applyViewKey(state, ViewKey::ZoomIn);
+    if (ImGui::MenuItem("Zoom out", "Ctrl+−")) applyViewKey(state, ViewKey::ZoomOut);
+    if (ImGui::MenuItem("Actual size", "Ctrl+0")) applyViewKey(state, ViewKey::ActualSize);
+    // The zoom this frame is drawn at, and the body text size it gives (the menu's own font is the body font).
+    ImGui::TextDisabled("zoom %d %% · text %.0f px", static_cast<int>(std::lround(state.zoom * 100.0f)), ImGui::GetFontSize());
     ImGui::EndMenu();
 }
 

@@ -53,7 +53,7 @@ std::string teachingNote(const core::ModelRun& run, StageId stage) {
             return "X is l × d_model = " + std::to_string(l) + " × " + std::to_string(d.dModel) + ": one row of d_model numbers per token.";
         case StageId::Project:
             return "W^Q is d_model × h·d_k = " + std::to_string(d.dModel) + " × " + std::to_string(d.heads * d.dK) + ": h = " +
-                   std::to_string(d.heads) + " blocks of d_k = " + std::to_string(d.dK) + " columns side by side, one per head (seed 004).";
+                   std::to_string(d.heads) + " blocks of d_k = " + std::to_string(d.dK) + " columns side by side, one per head (the question \"Why 3 linear layers for Q, K, V instead of 3·h?\" shows why).";
         case StageId::SplitHeads: {
             char diff[32];
             std::snprintf(diff, sizeof diff, "%.2g", static_cast<double>(t.perHeadMaxDifference));

@@ -52,6 +52,12 @@ void drawInspector(ViewContext& ctx);
 void applyShortcuts(AppState& state, int heads);
 // The zoom step above (direction 1) or below (−1) `zoom` in kZoomSteps, stopping at the ends.
 float steppedZoom(float zoom, int direction);
+
+// The keys (and View menu items) that change only the look: F5 presents or stops, Esc (presenting, nothing
+// pinned) leaves, Ctrl+= / Ctrl+− step the zoom, Ctrl+0 restores it. They set inputs of the look, never the look
+// itself (app/gui_style.h), so any sequence of them ends in the look a fresh start in that state has.
+enum class ViewKey { Present, Leave, ZoomIn, ZoomOut, ActualSize };
+void applyViewKey(AppState& state, ViewKey key);
 // Moves to the next stage every secondsPerStage while autoplay is on (stops at the last stage).
 void advanceAutoplay(AppState& state, float deltaSeconds);
 

@@ -22,9 +22,9 @@ constexpr int kKeyEqual = 61, kKeyMinus = 45, kKeyZero = 48, kKeypadZero = 320, 
 constexpr int kKeyF5 = 294;
 
 void zoomKeys(AppState& state) {
-    if (ImGui::IsKeyPressed(kKeyEqual) || ImGui::IsKeyPressed(kKeypadAdd)) state.zoom = steppedZoom(state.zoom, 1);
-    if (ImGui::IsKeyPressed(kKeyMinus) || ImGui::IsKeyPressed(kKeypadSubtract)) state.zoom = steppedZoom(state.zoom, -1);
-    if (ImGui::IsKeyPressed(kKeyZero) || ImGui::IsKeyPressed(kKeypadZero)) state.zoom = 1.0f;
+    if (ImGui::IsKeyPressed(kKeyEqual) || ImGui::IsKeyPressed(kKeypadAdd)) applyViewKey(state, ViewKey::ZoomIn);
+    if (ImGui::IsKeyPressed(kKeyMinus) || ImGui::IsKeyPressed(kKeypadSubtract)) applyViewKey(state, ViewKey::ZoomOut);
+    if (ImGui::IsKeyPressed(kKeyZero) || ImGui::IsKeyPressed(kKeypadZero)) applyViewKey(state, ViewKey::ActualSize);
 }
 
 bool anyKeyPressed() {
@@ -42,7 +42,7 @@ void presentationKeys(AppState& state) {
     }
     if (ImGui::IsKeyPressed('B', false)) state.blanked = true;
     if (pressed(ImGuiKey_Space)) setStage(state, static_cast<int>(state.stage) + 1);
-    if (pressed(ImGuiKey_Escape) && !state.pinned) state.presenting = false;
+    if (pressed(ImGuiKey_Escape) && !state.pinned) applyViewKey(state, ViewKey::Leave);
 }
 
 }  // namespace
@@ -57,15 +57,25 @@ float steppedZoom(float zoom, int direction) {
     return below == steps.begin() ? steps.front() : *(below - 1);
 }
 
+void applyViewKey(AppState& state, ViewKey key) {
+    switch (key) {
+        case ViewKey::Present:
+            state.presenting = !state.presenting;
+            state.blanked = false;
+            break;
+        case ViewKey::Leave: state.presenting = false; break;
+        case ViewKey::ZoomIn: state.zoom = steppedZoom(state.zoom, 1); break;
+        case ViewKey::ZoomOut: state.zoom = steppedZoom(state.zoom, -1); break;
+        case ViewKey::ActualSize: state.zoom = 1.0f; break;
+    }
+}
+
 void applyShortcuts(AppState& state, int heads) {
     const ImGuiIO& io = ImGui::GetIO();
     if (io.KeyCtrl && ImGui::IsKeyPressed('L')) state.focusSentence = true;
     if (io.KeyCtrl && ImGui::IsKeyPressed('Q')) state.quitRequested = true;
     if (io.KeyCtrl) zoomKeys(state);
-    if (ImGui::IsKeyPressed(kKeyF5, false)) {
-        state.presenting = !state.presenting;
-        state.blanked = false;
-    }
+    if (ImGui::IsKeyPressed(kKeyF5, false)) applyViewKey(state, ViewKey::Present);
     if (io.WantTextInput || io.KeyCtrl) return;
     if (state.presenting) {
         const bool wasBlanked = state.blanked;

@@ -1,0 +1,253 @@
+// test_lecture_look.cpp — zoom and presenting are inputs of the look, not accumulated state (app/gui_style.h):
+// every short sequence and many random longer ones of F5, Esc, Ctrl+=, Ctrl+−, Ctrl+0 and window resizes end in
+// the style, scale and text size a fresh start in the same state has; and, with App drawn, the maps' area after
+// toggles equals a fresh start's and does not shrink when the zoom goes up.
+#include "app/gui_style.h"
+#include "imgui_harness.h"
+#include "ui/panels/panels.h"
+
+#include <doctest/doctest.h>
+
+#include <random>
+#include <variant>
+#include <vector>
+
+namespace attnviz::test {
+namespace {
+
+struct Size {
+    int width = 0, height = 0;
+};
+constexpr Size kSizes[] = {{1024, 768}, {1280, 800}, {1920, 1080}};
+constexpr Size kStartSize{1280, 800};
+
+// One input: a key of the look, or the window resized to one of kSizes.
+using Step = std::variant<ui::ViewKey, Size>;
+
+std::vector<Step> allSteps() {
+    std::vector<Step> steps{ui::ViewKey::Present, ui::ViewKey::Leave, ui::ViewKey::ZoomIn, ui::ViewKey::ZoomOut, ui::ViewKey::ActualSize};
+    for (Size size : kSizes) steps.emplace_back(size);
+    return steps;
+}
+
+// The view's state and window after `sequence` from a fresh start at kStartSize, with the keeper following every
+// step, as the window's loop follows every frame.
+struct Reached {
+    ui::AppState state;
+    Size size = kStartSize;
+};
+
+Reached play(const std::vector<Step>& sequence, app::LookKeeper& keeper) {
+    Reached reached;
+    keeper.follow(app::lookInputsOf(reached.state, static_cast<float>(reached.size.height), 1.0f));
+    for (const Step& step : sequence) {
+        if (const auto* key = std::get_if<ui::ViewKey>(&step)) ui::applyViewKey(reached.state, *key);
+        else reached.size = std::get<Size>(step);
+        keeper.follow(app::lookInputsOf(reached.state, static_cast<float>(reached.size.height), 1.0f));
+    }
+    return reached;
+}
+
+// Every size of a style (colours are set, never scaled).
+std::vector<float> sizesOf(const ImGuiStyle& s) {
+    return {s.WindowPadding.x, s.WindowPadding.y, s.WindowRounding, s.WindowMinSize.x, s.WindowMinSize.y, s.ChildRounding,
+            s.PopupRounding, s.FramePadding.x, s.FramePadding.y, s.FrameRounding, s.ItemSpacing.x, s.ItemSpacing.y,
+            s.ItemInnerSpacing.x, s.ItemInnerSpacing.y, s.CellPadding.x, s.CellPadding.y, s.TouchExtraPadding.x,
+            s.IndentSpacing, s.ColumnsMinSpacing, s.ScrollbarSize, s.ScrollbarRounding, s.GrabMinSize, s.GrabRounding,
+            s.LogSliderDeadzone, s.TabRounding, s.TabMinWidthForCloseButton, s.DisplayWindowPadding.x,
+            s.DisplaySafeAreaPadding.x, s.MouseCursorScale, s.FrameBorderSize};
+}
+
+// The sequence's end equals a fresh start in its state: scale, text size and every style size.
+void checkEndsFresh(const std::vector<Step>& sequence) {
+    ImGuiStyle played, fresh;
+    app::LookKeeper playedKeeper(played), freshKeeper(fresh);
+    const Reached reached = play(sequence, playedKeeper);
+    freshKeeper.follow(app::lookInputsOf(reached.state, static_cast<float>(reached.size.height), 1.0f));
+    CHECK(playedKeeper.look().scale == freshKeeper.look().scale);
+    CHECK(playedKeeper.look().fontPixels == freshKeeper.look().fontPixels);
+    CHECK(sizesOf(played) == sizesOf(fresh));
+}
+
+// App in a headless ImGui context whose look follows the state as the window's loop makes it follow (gui_main).
+class LectureHall {
+public:
+    explicit LectureHall(Size size, float zoom = 1.0f, bool presenting = false)
+        : ui_({static_cast<float>(size.width), static_cast<float>(size.height)}), keeper_(ImGui::GetStyle()), app_(startState(zoom, presenting)) {
+        follow();
+        ui_.frames(app_, 3);
+    }
+    void press(int key, bool ctrl = false) {
+        ui_.pressKey(app_, key, ctrl);
+        follow();
+        ui_.frames(app_, 3);
+    }
+    void resize(Size size) {
+        ImGui::GetIO().DisplaySize = {static_cast<float>(size.width), static_cast<float>(size.height)};
+        follow();
+        ui_.frames(app_, 3);
+    }
+    // The screen area drawn as heatmaps this frame, in pixels².
+    float mapArea() const {
+        float area = 0.0f;
+        for (const ui::DrawnHeatmap& d : app_.drawnHeatmaps()) area += (d.max.x - d.min.x) * (d.max.y - d.min.y);
+        return area;
+    }
+    ui::App& app() { return app_; }
+
+private:
+    static ui::AppState startState(float zoom, bool presenting) {
+        ui::AppState state;
+        state.zoom = zoom;
+        state.presenting = presenting;
+        state.spec = core::ModelSpec{};
+        state.stage = core::StageId::Softmax;
+        return state;
+    }
+    void follow() {
+        if (keeper_.follow(app::lookInputsOf(app_.state(), ImGui::GetIO().DisplaySize.y, 1.0f))) ui_.setLook(keeper_.look().scale, keeper_.look().style);
+    }
+
+    ImGuiHarness ui_;
+    app::LookKeeper keeper_;
+    ui::App app_;
+};
+
+constexpr int kKeyF5 = 294, kKeyEqual = 61, kKeyMinus = 45, kKeyZero = 48;
+
+int keyOf(ui::ViewKey key) {
+    switch (key) {
+        case ui::ViewKey::Present: return kKeyF5;
+        case ui::ViewKey::Leave: return kKeyEscape;
+        case ui::ViewKey::ZoomIn: return kKeyEqual;
+        case ui::ViewKey::ZoomOut: return kKeyMinus;
+        case ui::ViewKey::ActualSize: break;
+    }
+    return kKeyZero;
+}
+
+bool ctrlFor(ui::ViewKey key) { return key != ui::ViewKey::Present && key != ui::ViewKey::Leave; }
+
+}  // namespace
+
+TEST_CASE("presenting: five F5 toggles leave the maps as they were, each Ctrl+= makes them larger, Ctrl+0 restores them") {
+    for (Size size : {Size{1024, 768}, Size{1280, 800}}) {
+        CAPTURE(size.width);
+        LectureHall hall(size);
+        hall.press(kKeyF5);
+        const float presenting = hall.mapArea();
+        REQUIRE(presenting > 0.0f);
+        for (int i = 0; i < 5; ++i) {
+            hall.press(kKeyEscape);
+            hall.press(kKeyF5);
+        }
+        CHECK(hall.mapArea() == doctest::Approx(presenting));
+        float previous = presenting;
+        for (int i = 0; i < 2; ++i) {
+            hall.press(kKeyEqual, true);
+            CHECK(hall.mapArea() > previous * 1.2f);  // a zoom step is 1.15 in each direction
+            previous = hall.mapArea();
+        }
+        hall.press(kKeyZero, true);
+        CHECK(hall.mapArea() == doctest::Approx(presenting));
+        hall.press(kKeyMinus, true);
+        CHECK(hall.mapArea() <= presenting);
+    }
+}
+
+TEST_CASE("the maps never shrink when the zoom goes up, presenting or not, at 1024x768, 1280x800 and 1920x1080") {
+    for (Size size : kSizes) {
+        for (bool presenting : {false, true}) {
+            CAPTURE(size.width);
+            CAPTURE(presenting);
+            LectureHall hall(size);
+            if (presenting) hall.press(kKeyF5);
+            float previous = hall.mapArea();
+            for (int step = 0; step < 3; ++step) {
+                hall.press(kKeyEqual, true);
+                CHECK(hall.mapArea() >= previous);
+                previous = hall.mapArea();
+            }
+        }
+    }
+}
+
+TEST_CASE("with App drawn, random key and resize sequences end in the maps a fresh start in their state draws") {
+    const std::vector<Step> steps = allSteps();
+    std::mt19937 random(2101);
+    for (int i = 0; i < 12; ++i) {
+        Size size = kStartSize;
+        float zoom = 1.0f;
+        bool presenting = false;
+        std::vector<ui::DrawnHeatmap> a;
+        {  // one ImGui context at a time
+            LectureHall played(kStartSize);
+            const int length = std::uniform_int_distribution<int>(1, 6)(random);
+            for (int n = 0; n < length; ++n) {
+                const Step& step = steps[std::uniform_int_distribution<std::size_t>(0, steps.size() - 1)(random)];
+                if (const auto* resized = std::get_if<Size>(&step)) {
+                    size = *resized;
+                    played.resize(size);
+                } else {
+                    played.press(keyOf(std::get<ui::ViewKey>(step)), ctrlFor(std::get<ui::ViewKey>(step)));
+                }
+            }
+            a = played.app().drawnHeatmaps();
+            zoom = played.app().state().zoom;
+            presenting = played.app().state().presenting;
+        }
+        LectureHall fresh(size, zoom, presenting);
+        const std::vector<ui::DrawnHeatmap>& b = fresh.app().drawnHeatmaps();
+        REQUIRE(a.size() == b.size());
+        for (std::size_t m = 0; m < a.size(); ++m) {
+            CHECK(a[m].min.x == doctest::Approx(b[m].min.x));
+            CHECK(a[m].min.y == doctest::Approx(b[m].min.y));
+            CHECK(a[m].max.x == doctest::Approx(b[m].max.x));
+            CHECK(a[m].max.y == doctest::Approx(b[m].max.y));
+        }
+    }
+}
+
+TEST_CASE("every sequence of up to 4 look keys and resizes ends in the look of a fresh start in its state") {
+    const std::vector<Step> steps = allSteps();
+    std::vector<std::vector<Step>> sequences{{}};
+    for (int length = 1; length <= 4; ++length) {
+        std::vector<std::vector<Step>> longer;
+        for (const auto& sequence : sequences) {
+            if (static_cast<int>(sequence.size()) != length - 1) continue;
+            for (const Step& step : steps) {
+                longer.push_back(sequence);
+                longer.back().push_back(step);
+            }
+        }
+        sequences.insert(sequences.end(), longer.begin(), longer.end());
+    }
+    CHECK(sequences.size() == 1 + 8 + 64 + 512 + 4096);
+    for (const auto& sequence : sequences) checkEndsFresh(sequence);
+}
+
+TEST_CASE("200 random sequences of up to 12 look keys and resizes end in the look of a fresh start in their state") {
+    const std::vector<Step> steps = allSteps();
+    std::mt19937 random(21);
+    for (int i = 0; i < 200; ++i) {
+        std::vector<Step> sequence(std::uniform_int_distribution<int>(1, 12)(random));
+        for (Step& step : sequence) step = steps[std::uniform_int_distribution<std::size_t>(0, steps.size() - 1)(random)];
+        checkEndsFresh(sequence);
+    }
+}
+
+TEST_CASE("zooming in makes the type larger and the style's sizes never smaller") {
+    for (bool presenting : {false, true}) {
+        for (Size size : kSizes) {
+            app::Look previous = app::lookFor({ui::kZoomSteps[0], presenting, false, static_cast<float>(size.height), 1.0f});
+            for (float zoom : ui::kZoomSteps) {
+                const app::Look look = app::lookFor({zoom, presenting, false, static_cast<float>(size.height), 1.0f});
+                CHECK(look.fontPixels >= previous.fontPixels);
+                CHECK(look.style.ItemSpacing.x >= previous.style.ItemSpacing.x);
+                previous = look;
+            }
+        }
+    }
+}
+
+}  // namespace attnviz::test
