@@ -59,9 +59,13 @@ std::vector<core::NamedHead> parseNamedHeads(std::string_view json, const core::
 }
 
 std::shared_ptr<const core::TrainedModel> loadModelFolder(const std::filesystem::path& folder) {
+    return loadModelFolder(folder, folderName(folder));
+}
+
+std::shared_ptr<const core::TrainedModel> loadModelFolder(const std::filesystem::path& folder, std::string name) {
     if (const std::string problem = checkModelFolder(folder); !problem.empty()) throw FileError(problem);
     auto model = std::make_shared<core::TrainedModel>();
-    model->name = folderName(folder);
+    model->name = std::move(name);
     model->folder = folder.string();
     model->transformer = loadTransformer(folder);
     model->tokenizer = loadTokenizer(folder, model->transformer.config.family);
