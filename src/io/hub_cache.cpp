@@ -102,14 +102,23 @@ std::string modelTypeOf(const fs::path& snapshot) {
     return json["model_type"].get<std::string>();
 }
 
-// The snapshot a listing shows for one repo folder: refs/main's, else the newest; nullopt without one.
+// The snapshot a listing shows for one repo folder: refs/main's, else another ref's (by name), else the newest;
+// nullopt without one.
 std::optional<std::pair<std::string, fs::path>> listedSnapshot(const fs::path& storage) {
-    if (const std::string commit = commitOfRef(storage, "main"); !commit.empty() && fs::is_directory(storage / "snapshots" / commit)) {
-        return std::pair{std::string("main"), storage / "snapshots" / commit};
+    std::vector<std::string> refs{"main"};
+    std::error_code error;
+    std::vector<std::string> others;
+    for (const fs::directory_entry& entry : fs::recursive_directory_iterator(storage / "refs", error)) {
+        if (entry.is_regular_file(error)) others.push_back(fs::relative(entry.path(), storage / "refs", error).generic_string());
+    }
+    std::sort(others.begin(), others.end());
+    refs.insert(refs.end(), others.begin(), others.end());
+    for (const std::string& ref : refs) {
+        const std::string commit = commitOfRef(storage, ref);
+        if (!commit.empty() && fs::is_directory(storage / "snapshots" / commit, error)) return std::pair{ref, storage / "snapshots" / commit};
     }
     std::optional<std::pair<std::string, fs::path>> newest;
     fs::file_time_type newestTime{};
-    std::error_code error;
     for (const fs::directory_entry& entry : fs::directory_iterator(storage / "snapshots", error)) {
         const std::string commit = entry.path().filename().string();
         if (!isCommitHash(commit) || !entry.is_directory(error)) continue;

@@ -59,13 +59,14 @@ std::optional<std::filesystem::path> findCachedSnapshot(const std::filesystem::p
 // A model found in the cache, for listings (`attnviz fetch --list`, the GUI's Model box).
 struct CachedModel {
     std::string repoId;
-    std::string revision;                // the ref it was found under ("main"), or the commit
+    std::string revision;                // the ref it was found under ("main", else another), or the commit
     std::filesystem::path snapshot;
     std::string family;                  // config.json's model_type ("gpt2", "bert"), or "" without one
     std::uint64_t bytes = 0;             // the snapshot's files, links followed
     bool opens = false;                  // holds everything attnviz reads (checkModelFolder says nothing)
 };
-// Every model repo in `cache` with a snapshot: refs/main's, else the newest snapshot. Sorted by repo id.
+// Every model repo in `cache` with a snapshot: refs/main's, else another ref's, else the newest snapshot. Sorted
+// by repo id.
 std::vector<CachedModel> listCachedModels(const std::filesystem::path& cache);
 
 // "548.1 MB"
