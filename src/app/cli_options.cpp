@@ -85,7 +85,7 @@ std::shared_ptr<const core::TrainedModel> chosenModel(const InputOptions& o) {
     if (!o.model.empty()) {
         const io::ModelArgument argument = io::parseModelArgument(o.model);
         if (!argument.repo) return io::loadModelFolder(argument.folder);
-        return io::loadModelFolder(findOrFetchWithProgressLine(*argument.repo), argument.repo->repoId);
+        return io::loadModelFolder(findOrFetchWithProgressLine(*argument.repo));
     }
     if (o.seededOptionsGiven) return nullptr;  // today's meaning of --d-model, --heads, --seed, …
     return io::loadBundledModel();

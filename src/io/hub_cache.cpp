@@ -233,6 +233,21 @@ std::vector<CachedModel> listCachedModels(const fs::path& cache) {
     return models;
 }
 
+std::string modelFolderTitle(const fs::path& folder) {
+    const fs::path clean = folder.lexically_normal();
+    const fs::path path = clean.has_filename() ? clean : clean.parent_path();
+    const std::string repoFolder = path.parent_path().parent_path().filename().string();
+    if (isCommitHash(path.filename().string()) && path.parent_path().filename() == "snapshots" && repoFolder.rfind("models--", 0) == 0) {
+        std::string repoId = repoFolder.substr(8);
+        if (const std::size_t separator = repoId.find("--"); separator != std::string::npos) {
+            repoId = repoId.substr(0, separator) + "/" + repoId.substr(separator + 2);
+        }
+        if (isValidRepoId(repoId)) return repoId;
+    }
+    const std::string name = path.filename().string();
+    return name.empty() ? clean.string() : name;
+}
+
 std::string formatBytes(std::uint64_t bytes) {
     char text[32];
     if (bytes >= 1000ull * 1000 * 1000) std::snprintf(text, sizeof text, "%.2f GB", static_cast<double>(bytes) / 1e9);

@@ -69,6 +69,10 @@ struct CachedModel {
 // by repo id.
 std::vector<CachedModel> listCachedModels(const std::filesystem::path& cache);
 
+// What to call a model folder: the repo id for a snapshot of the cache (…/models--ORG--NAME/snapshots/<commit>),
+// else the folder's own name.
+std::string modelFolderTitle(const std::filesystem::path& folder);
+
 // "548.1 MB"
 std::string formatBytes(std::uint64_t bytes);
 

@@ -17,9 +17,8 @@
 
 namespace attnviz::io {
 
+// The model's name is the folder's, or for a snapshot of the Hugging Face cache its repo id (io/hub_cache.h).
 std::shared_ptr<const core::TrainedModel> loadModelFolder(const std::filesystem::path& folder);
-// The same, titled `name` instead of the folder's name (a Hub model's repo id, not its snapshot's commit).
-std::shared_ptr<const core::TrainedModel> loadModelFolder(const std::filesystem::path& folder, std::string name);
 
 // The folder name of attnviz's own small trained model under the assets' models/ directory.
 inline constexpr std::string_view kBundledModelName = "attnviz-tiny-bert";

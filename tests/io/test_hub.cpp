@@ -117,7 +117,7 @@ TEST_CASE("hub: a cache written the way huggingface_hub writes it opens with no 
 
     const fs::path snapshot = io::findOrFetchModel(io::parseRepoReference("test/gpt2-tiny"), optionsFor(server, cache));
     CHECK(server.requests() == 0);
-    const auto model = io::loadModelFolder(snapshot, "test/gpt2-tiny");
+    const auto model = io::loadModelFolder(snapshot);
     const auto original = io::loadModelFolder(kGpt2);
     CHECK(model->name == "test/gpt2-tiny");
     CHECK(model->transformer.weights.blocks.size() == original->transformer.weights.blocks.size());
@@ -127,6 +127,10 @@ TEST_CASE("hub: a cache written the way huggingface_hub writes it opens with no 
     const std::string commit = snapshot.filename().string();
     CHECK(io::findOrFetchModel(io::parseRepoReference("test/gpt2-tiny@" + commit), optionsFor(server, cache)) == snapshot);
     CHECK(server.requests() == 0);
+
+    CHECK(io::modelFolderTitle(snapshot) == "test/gpt2-tiny");
+    CHECK(io::modelFolderTitle(kGpt2) == "gpt2-hf-names");
+    CHECK(io::modelFolderTitle(kGpt2 / "") == "gpt2-hf-names");
 
     const std::vector<io::CachedModel> listed = io::listCachedModels(cache);
     REQUIRE(listed.size() == 2);

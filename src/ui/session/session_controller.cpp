@@ -161,6 +161,7 @@ void SessionController::perform(AppState& state) {
             useRandomWeights(state);
             state.status = "Untrained (random) weights: attention is nearly uniform until a model is trained.";
             break;
+        case SessionRequest::GetModel:  // App's GetModelDialog answers it
         case SessionRequest::None: break;
     }
 }
