@@ -39,6 +39,7 @@ void GetModelDialog::start(const std::string& repoText) {
     }
     fetchingRepo_ = ref.repoId;
     cancel_ = false;
+    pending_ = true;
     shared_ = std::make_shared<Shared>();
     worker_ = std::thread([shared = shared_, ref, cancel = &cancel_] {
         io::FetchOptions options = io::fetchOptionsFromEnvironment();
@@ -62,13 +63,19 @@ void GetModelDialog::start(const std::string& repoText) {
     });
 }
 
+io::FetchProgress GetModelDialog::progress() const {
+    const std::lock_guard lock(shared_->mutex);
+    return shared_->progress;
+}
+
 void GetModelDialog::waitForFetch() {
     if (worker_.joinable()) worker_.join();
 }
 
 void GetModelDialog::takeResult(AppState& state) {
-    if (!worker_.joinable() || !shared_->finished) return;
-    worker_.join();
+    if (!pending_ || !shared_->finished) return;
+    pending_ = false;
+    if (worker_.joinable()) worker_.join();
     cached_ = io::listCachedModels(io::hubCacheDir());
     const std::lock_guard lock(shared_->mutex);
     if (shared_->snapshot) {
@@ -144,16 +151,12 @@ void GetModelDialog::drawFetchControls(float) {
     ImGui::SameLine();
     ImGui::TextColored(kHintColor, "NAME or ORG/NAME[@REVISION]");
     if (busy) {
-        io::FetchProgress progress;
-        {
-            const std::lock_guard lock(shared_->mutex);
-            progress = shared_->progress;
-        }
+        const io::FetchProgress progress = this->progress();
         const float fraction = progress.total > 0 ? static_cast<float>(static_cast<double>(progress.done) / static_cast<double>(progress.total)) : 0.0f;
         const std::string text = progress.total > 0 ? io::formatProgress(progress) : "asking the Hub for " + fetchingRepo_ + "…";
         ImGui::ProgressBar(fraction, {-ImGui::GetFontSize() * 6.0f, 0.0f}, text.c_str());
         ImGui::SameLine();
-        if (ImGui::Button("Cancel")) cancel_ = true;
+        if (ImGui::Button("Cancel")) cancel();
     }
     if (!error_.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);

@@ -30,18 +30,21 @@ public:
 
     void open() { visible_ = true; }
     bool visible() const { return visible_; }
-    bool fetching() const { return worker_.joinable() && !shared_->finished; }
+    bool fetching() const { return pending_ && !shared_->finished; }
     // Draws the window while visible; when a fetch has finished, asks SessionController to open the snapshot.
     void draw(AppState& state, float scale);
 
     // For tests: fetch `repoText` as the Get button does, and block until the worker has finished.
     void start(const std::string& repoText);
+    void cancel() { cancel_ = true; }  // the Cancel button
     void waitForFetch();
+    // What the progress bar shows now (the worker's latest report).
+    io::FetchProgress progress() const;
     const std::string& error() const { return error_; }
 
 private:
     struct Shared {  // written by the worker, read by the UI thread under the mutex
-        std::mutex mutex;
+        mutable std::mutex mutex;
         io::FetchProgress progress;
         std::optional<std::filesystem::path> snapshot;
         std::string error;
@@ -52,6 +55,7 @@ private:
     void drawFetchControls(float scale);
 
     bool visible_ = false;
+    bool pending_ = false;                 // a fetch started whose result draw() has not taken yet
     std::string repoText_ = "gpt2";
     std::string fetchingRepo_;
     std::string error_;
