@@ -91,7 +91,7 @@ void GetModelDialog::draw(AppState& state, float scale) {
     takeResult(state);
     if (!visible_) return;
     const float em = ImGui::GetFontSize();
-    ImGui::SetNextWindowSize({em * 52.0f, em * 26.0f}, ImGuiCond_Appearing);
+    ImGui::SetNextWindowSize({em * 56.0f, em * 30.0f}, ImGuiCond_Appearing);
     const ImVec2 centre = ImGui::GetMainViewport()->GetCenter();
     ImGui::SetNextWindowPos(centre, ImGuiCond_Appearing, {0.5f, 0.5f});
     if (!ImGui::Begin("Get a model", &visible_, ImGuiWindowFlags_NoCollapse)) {
@@ -109,31 +109,22 @@ void GetModelDialog::draw(AppState& state, float scale) {
     ImGui::End();
 }
 
+// One line per suggested model (name, size, licence; click to choose it), what it shows well under it.
 void GetModelDialog::drawCatalog(float) {
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-    const float height = ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(io::kModelCatalog.size()) + 1.5f);
-    if (!ImGui::BeginTable("catalog", 4, flags, {0.0f, height})) return;
-    ImGui::TableSetupColumn("model");
-    ImGui::TableSetupColumn("weights");
-    ImGui::TableSetupColumn("licence");
-    ImGui::TableSetupColumn("what it shows well", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableHeadersRow();
     for (const io::CatalogModel& model : io::kModelCatalog) {
         const bool opens = io::attnvizOpensFamily(model.family);
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        const std::string label = std::string(model.repoId) + (isCached(cached_, model.repoId) ? "  (cached)" : "");
+        const std::string label = std::string(model.repoId) + "  ·  " + io::formatBytes(model.bytes) + "  ·  " + std::string(model.licence) +
+                                  (model.gated ? " (gated)" : "") + (isCached(cached_, model.repoId) ? "  ·  cached" : "");
         if (!opens) ImGui::BeginDisabled();
-        if (ImGui::Selectable(label.c_str(), repoText_ == model.repoId, ImGuiSelectableFlags_SpanAllColumns)) repoText_ = std::string(model.repoId);
+        if (ImGui::Selectable(label.c_str(), repoText_ == model.repoId)) repoText_ = std::string(model.repoId);
         if (!opens) ImGui::EndDisabled();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(io::formatBytes(model.bytes).c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(model.gated ? (std::string(model.licence) + " (gated)").c_str() : std::string(model.licence).c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(opens ? std::string(model.showsWell).c_str() : ("not opened by attnviz yet: " + std::string(model.showsWell)).c_str());
+        ImGui::Indent();
+        ImGui::PushStyleColor(ImGuiCol_Text, kHintColor);
+        ImGui::TextWrapped("%s%s", opens ? "" : "not opened by attnviz yet: ", std::string(model.showsWell).c_str());
+        ImGui::PopStyleColor();
+        ImGui::Unindent();
     }
-    ImGui::EndTable();
+    ImGui::Spacing();
 }
 
 void GetModelDialog::drawFetchControls(float) {
