@@ -601,7 +601,11 @@ fs::path fetchModel(const RepoReference& ref, const FetchOptions& options) {
 }
 
 fs::path findOrFetchModel(const RepoReference& ref, const FetchOptions& options) {
-    if (const auto snapshot = findCachedSnapshot(options.cache, ref); snapshot && checkModelFolder(*snapshot).empty()) return *snapshot;
+    if (const auto snapshot = findCachedSnapshot(options.cache, ref)) {
+        const std::string problem = checkModelFolder(*snapshot);
+        if (problem.empty()) return *snapshot;
+        if (options.offline) throw FileError(ref.repoId + " is in the Hugging Face cache without everything attnviz reads, and HF_HUB_OFFLINE is set: " + problem);
+    }
     return fetchModel(ref, options);
 }
 

@@ -220,6 +220,20 @@ TEST_CASE("hub: an unknown repo, revision or offline mode says so; offline asks 
     options.offline = true;
     CHECK(fetchError(io::parseRepoReference("test/gpt2-tiny"), options).find("HF_HUB_OFFLINE is set") != std::string::npos);
     CHECK(server.requests() == requests);
+    // Cached by a tool that took only some files (here no weights): offline says what is missing.
+    test::runHubScript({"write-cache", "--repo", "test/gpt2-tiny=" + kGpt2.string(), "--cache", (scratch / "partial").string()});
+    const auto partial = io::findCachedSnapshot(scratch / "partial", io::parseRepoReference("test/gpt2-tiny"));
+    REQUIRE(partial);
+    fs::remove(*partial / "model.safetensors");
+    options.cache = scratch / "partial";
+    try {
+        io::findOrFetchModel(io::parseRepoReference("test/gpt2-tiny"), options);
+        FAIL("an incomplete snapshot opened offline");
+    } catch (const io::FileError& error) {
+        CHECK(std::string(error.what()).find("without everything attnviz reads") != std::string::npos);
+        CHECK(std::string(error.what()).find("no model.safetensors") != std::string::npos);
+    }
+    CHECK(server.requests() == requests);
     // A repo without safetensors weights is refused before anything is downloaded.
     const ScratchDir binOnly("hub-bin");
     std::ofstream(binOnly / "config.json") << R"({"model_type": "gpt2"})";
