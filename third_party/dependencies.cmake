@@ -6,6 +6,8 @@ find_package(Threads REQUIRED)
 find_package(PNG REQUIRED)                           # libpng-dev → PNG::PNG
 find_package(nlohmann_json 3 REQUIRED)               # nlohmann-json3-dev → nlohmann_json::nlohmann_json
 find_package(CLI11 REQUIRED)                         # libcli11-dev → CLI11::CLI11
+find_package(CURL 7.85 REQUIRED)                     # libcurl4-openssl-dev → CURL::libcurl (`attnviz fetch`)
+find_package(OpenSSL REQUIRED)                       # libssl-dev → OpenSSL::Crypto (sha256 of fetched files)
 
 # Tokenizers: PCRE2 (libpcre2-dev) for GPT-2's \p{L}/\p{N} pattern, utf8proc (libutf8proc-dev) for BERT's NFD
 # and Unicode categories.

@@ -50,8 +50,9 @@ void addInputOptions(CLI::App& command, InputOptions& o) {
     command.add_flag("--biases", o.biases, "Linear layers with biases");
     command.add_option("--token-limit", o.tokenLimit, "Most tokens per sentence (1-2048)")->capture_default_str();
     command.add_option("--model", o.model,
-                       "A HuggingFace GPT-2 or BERT folder (config.json, model.safetensors, tokenizer files), or "
-                       "\"random\" for the seeded single layer (default: attnviz's bundled trained model)");
+                       "A HuggingFace GPT-2 or BERT folder (config.json, model.safetensors, tokenizer files), a Hub repo id "
+                       "such as gpt2 or ORG/NAME[@REVISION] (from the Hugging Face cache; downloaded first when not cached), "
+                       "or \"random\" for the seeded single layer (default: attnviz's bundled trained model)");
     command.add_option("--layer", o.layer, "The layer of a trained model to step through (0-based)");
     // A session holds every input; mixing it with single input options would leave it unclear which wins.
     CLI::Option* session = command.add_option("--session", o.session, "Take every input from a saved session file (.json)");
@@ -82,7 +83,11 @@ namespace {
 // The trained model to open, or null for the seeded single layer.
 std::shared_ptr<const core::TrainedModel> chosenModel(const InputOptions& o) {
     if (o.model == kRandomModel) return nullptr;
-    if (!o.model.empty()) return io::loadModelFolder(o.model);
+    if (!o.model.empty()) {
+        const io::ModelArgument argument = io::parseModelArgument(o.model);
+        if (!argument.repo) return io::loadModelFolder(argument.folder);
+        return io::loadModelFolder(findOrFetchWithProgressLine(*argument.repo));
+    }
     if (o.seededOptionsGiven) return nullptr;  // --d-model, --seed, --mask, …: the seeded layer's own options
     return io::loadBundledModel();
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/model.h"
+#include "io/hub_cache.h"
 
 #include <CLI/CLI.hpp>
 
@@ -35,8 +36,9 @@ struct InputOptions {
     bool biases = false;
     int tokenLimit = core::kDefaultTokenLimit;
     std::optional<std::filesystem::path> session;  // --session FILE: every input from a saved session instead
-    // --model DIR: a HuggingFace GPT-2 / BERT folder; "random": the seeded single layer; empty: the bundled
-    // trained model, unless an option only the seeded model has was given (seededOptionsGiven).
+    // --model DIR or REPO_ID[@REV]: a HuggingFace GPT-2 / BERT folder, or a Hub repo (from the cache, fetched
+    // first when not cached: io/hub_cache.h); "random": the seeded single layer; empty: the bundled trained
+    // model, unless an option only the seeded model has was given (seededOptionsGiven).
     std::string model;
     int layer = -1;                          // --layer N: the stepped layer of a trained model (-1: its default)
     bool headsGiven = false;                 // --heads was typed (a trained model then re-splits its heads)
@@ -76,6 +78,13 @@ struct GuiOptions {
     bool allHeads = false;                             // --all-heads: every head's map instead of the focused one
 };
 
+// `attnviz fetch REPO_ID [--revision R]`, `attnviz fetch --list`.
+struct FetchCommandOptions {
+    std::string repo;                  // NAME or ORG/NAME, optionally @REV
+    std::string revision;              // --revision R (overrides @REV)
+    bool list = false;                 // --list: the suggested models and the cached ones
+};
+
 struct DumpOptions {
     std::filesystem::path out;
     bool force = false;
@@ -101,5 +110,10 @@ struct ExportOptions {
 int runGui(const core::ModelSpec& spec, const GuiOptions& options);
 int runDump(const core::ModelSpec& spec, const DumpOptions& options);
 int runExport(const core::ModelSpec& spec, const ExportOptions& options);
+int runFetch(const FetchCommandOptions& options);
+
+// The snapshot folder of a Hub model: the cache's, else fetched with a progress line on stderr (Ctrl-C cancels).
+// Throws io::FileError.
+std::filesystem::path findOrFetchWithProgressLine(const io::RepoReference& ref);
 
 }  // namespace attnviz::app

@@ -35,6 +35,20 @@ void addExportCommand(CLI::App& cli, CommandLine& line) {
     command->add_flag("-f,--force", e.force, "Overwrite existing files");
 }
 
+void addFetchCommand(CLI::App& cli, CommandLine& line) {
+    FetchCommandOptions& f = line.fetch;
+    CLI::App* command = cli.add_subcommand("fetch",
+        "Download a model from the Hugging Face Hub into the Hugging Face cache (only the files attnviz reads); "
+        "--model REPO_ID then opens it with no network");
+    CLI::Option* repo = command->add_option("repo", f.repo, "NAME or ORG/NAME, optionally @REVISION (e.g. gpt2, bert-base-uncased)");
+    command->add_option("--revision", f.revision, "A branch, tag or commit (default main)");
+    CLI::Option* list = command->add_flag("--list", f.list, "List suggested models and the ones already in the cache");
+    repo->excludes(list);
+    command->callback([repo, list] {
+        if (repo->count() == 0 && list->count() == 0) throw CLI::RequiredError("a repo id (or --list)");
+    });
+}
+
 void addGuiOptions(CLI::App& cli, GuiOptions& gui) {
     cli.add_option("--screenshot", gui.screenshot, "Render the window for a few frames, save it as PNG, exit");
     cli.add_option("--stage", gui.stage, "Stage to open: a number (0-10) or a name such as softmax");
@@ -60,6 +74,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::ostream&
     addGuiOptions(cli, line.gui);
     addDumpCommand(cli, line);
     addExportCommand(cli, line);
+    addFetchCommand(cli, line);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes arguments last-first
     if (!reversed.empty()) reversed.pop_back();                     // the program name
@@ -72,6 +87,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::ostream&
     }
     if (cli.got_subcommand("dump")) line.command = Command::Dump;
     else if (cli.got_subcommand("export")) line.command = Command::Export;
+    else if (cli.got_subcommand("fetch")) line.command = Command::Fetch;
     else line.command = Command::Gui;
     const CLI::App* given = line.command == Command::Dump ? cli.get_subcommand("dump")
                           : line.command == Command::Export ? cli.get_subcommand("export") : &cli;

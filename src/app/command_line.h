@@ -11,7 +11,7 @@
 
 namespace attnviz::app {
 
-enum class Command { Gui, Dump, Export, Exit };
+enum class Command { Gui, Dump, Export, Fetch, Exit };
 
 struct CommandLine {
     Command command = Command::Gui;
@@ -20,6 +20,7 @@ struct CommandLine {
     GuiOptions gui;
     DumpOptions dump;
     ExportOptions exportOptions;
+    FetchCommandOptions fetch;
 };
 
 // args[0] is the program name, as in argv.

@@ -3,6 +3,7 @@
 //   attnviz [--sentence S --heads N …] [--screenshot FILE --stage N --head I --size WxH] [--quit-after-frames N]
 //   attnviz dump   [input options] --out DIR [--force]
 //   attnviz export [input options] --stage all|N|NAME [--matrix M] [--head I] [--kind K] --out DIR …
+//   attnviz fetch  REPO_ID[@REV] [--revision R] | --list
 // Every error a user can cause ends in one line on stderr and a non-zero exit code, never a crash.
 #include "app/command_line.h"
 #include "io/atomic_file.h"
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
     using namespace attnviz;
     const app::CommandLine line = app::parseCommandLine(std::vector<std::string>(argv, argv + argc), std::cout, std::cerr);
     if (line.command == app::Command::Exit) return line.exitCode;
+    if (line.command == app::Command::Fetch) return app::runFetch(line.fetch);
 
     const char* name = line.command == app::Command::Dump ? "attnviz dump"
                      : line.command == app::Command::Export ? "attnviz export" : "attnviz";

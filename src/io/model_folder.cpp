@@ -3,18 +3,13 @@
 
 #include "io/assets.h"
 #include "io/checkpoint.h"
+#include "io/hub_cache.h"
 #include "io/tokenizer_files.h"
 
 #include <nlohmann/json.hpp>
 
 namespace attnviz::io {
 namespace {
-
-std::string folderName(const std::filesystem::path& folder) {
-    const std::filesystem::path clean = folder.lexically_normal();
-    const std::filesystem::path name = clean.has_filename() ? clean.filename() : clean.parent_path().filename();
-    return name.empty() ? clean.string() : name.string();
-}
 
 std::string entryError(std::string_view name, std::size_t index, const std::string& problem) {
     return std::string(name) + ": entry " + std::to_string(index) + " " + problem;
@@ -61,7 +56,7 @@ std::vector<core::NamedHead> parseNamedHeads(std::string_view json, const core::
 std::shared_ptr<const core::TrainedModel> loadModelFolder(const std::filesystem::path& folder) {
     if (const std::string problem = checkModelFolder(folder); !problem.empty()) throw FileError(problem);
     auto model = std::make_shared<core::TrainedModel>();
-    model->name = folderName(folder);
+    model->name = modelFolderTitle(folder);
     model->folder = folder.string();
     model->transformer = loadTransformer(folder);
     model->tokenizer = loadTokenizer(folder, model->transformer.config.family);

@@ -17,6 +17,7 @@
 
 namespace attnviz::io {
 
+// The model's name is the folder's, or for a snapshot of the Hugging Face cache its repo id (io/hub_cache.h).
 std::shared_ptr<const core::TrainedModel> loadModelFolder(const std::filesystem::path& folder);
 
 // The folder name of attnviz's own small trained model under the assets' models/ directory.

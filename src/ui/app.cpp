@@ -176,6 +176,11 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
     }
     ImGui::End();
     if (state_.presenting && state_.blanked) drawBlankScreen();
+    if (state_.session.request == SessionRequest::GetModel) {
+        getModel_.open();
+        state_.session.request = SessionRequest::None;
+    }
+    getModel_.draw(state_, scale);  // may ask to open the model it fetched
     session_.update(state_, ImGui::GetIO().DeltaTime);
     if (!sameInputs(state_.spec, requested_)) requestRun();
 }

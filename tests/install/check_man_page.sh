@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # check_man_page.sh BINARY MAN_PAGE — the manual page names exactly the options `--help` lists, for the window
-# and both subcommands: an option added to the program but not to docs/man/attnviz.1 (or left in the page
+# and every subcommand: an option added to the program but not to docs/man/attnviz.1 (or left in the page
 # after it was removed) fails here with the names on each side.
 set -euo pipefail
 binary=$1 man_page=$2
 
-from_help=$( { "$binary" --help; "$binary" export --help; "$binary" dump --help; } | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u)
+from_help=$( { "$binary" --help; "$binary" export --help; "$binary" dump --help; "$binary" fetch --help; } | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u)
 # In roff a hyphen is written \- : turn those back into plain hyphens first; comment lines do not count.
 from_man=$(grep -v '^\.\\"' "$man_page" | sed 's/\\-/-/g' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u)
 

@@ -8,6 +8,8 @@
 #include "ui/widgets/wide_characters.h"
 
 #include "core/attention.h"
+#include "io/hub_cache.h"
+#include "ui/panels/panel_get_model.h"
 #include "ui/session/session_menu.h"
 
 
@@ -87,12 +89,24 @@ void modelPicker(AppState& state) {
     if (ImGui::Selectable("attnviz's own small model (trained)", model && model->bundled)) request = SessionRequest::UseBundledModel;
     if (ImGui::Selectable("untrained (random) weights", model == nullptr)) request = SessionRequest::UseRandomModel;
     for (const std::filesystem::path& folder : state.session.recentModels) {
-        if (ImGui::Selectable(folder.filename().string().c_str(), model && model->folder == folder.string())) {
+        if (ImGui::Selectable(io::modelFolderTitle(folder).c_str(), model && model->folder == folder.string())) {
             request = SessionRequest::OpenRecentModel;
             state.session.requestPath = folder;
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", folder.string().c_str());
     }
+    // The Hugging Face cache's models that are not in the recent list already.
+    for (const io::CachedModel& cached : cachedModelsForMenu(ImGui::IsWindowAppearing())) {
+        const bool recent = std::find(state.session.recentModels.begin(), state.session.recentModels.end(), cached.snapshot) != state.session.recentModels.end();
+        if (recent) continue;
+        const std::string label = cached.repoId + "  (" + cached.family + ", " + io::formatBytes(cached.bytes) + ", cached)";
+        if (ImGui::Selectable(label.c_str(), model && model->folder == cached.snapshot.string())) {
+            request = SessionRequest::OpenRecentModel;
+            state.session.requestPath = cached.snapshot;
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("In the Hugging Face cache: %s", cached.snapshot.string().c_str());
+    }
+    if (ImGui::Selectable("get a model from the Hub…")) request = SessionRequest::GetModel;
     if (ImGui::Selectable("open a GPT-2 or BERT folder…")) request = SessionRequest::OpenModel;
     ImGui::EndCombo();
 }

@@ -2,6 +2,7 @@
 // session_menu.h.
 #include "ui/session/session_menu.h"
 
+#include "io/hub_cache.h"
 #include "ui/session/session_actions.h"
 
 #include <imgui.h>
@@ -15,7 +16,7 @@ namespace {
 void recentMenu(const char* label, std::vector<std::filesystem::path>& recent, SessionRequest open, AppState& state) {
     if (!ImGui::BeginMenu(label, !recent.empty())) return;
     for (const std::filesystem::path& path : recent) {
-        if (ImGui::MenuItem(path.filename().string().c_str(), nullptr)) {
+        if (ImGui::MenuItem(io::modelFolderTitle(path).c_str(), nullptr)) {
             state.session.request = open;
             state.session.requestPath = path;
         }
@@ -33,6 +34,8 @@ void modelItems(AppState& state) {
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("A HuggingFace GPT-2 or BERT folder: config.json, model.safetensors and the tokenizer's files\n(docs/models.md says where to get them)");
     }
+    if (ImGui::MenuItem("Get a model…")) request = SessionRequest::GetModel;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("GPT-2, BERT and others by name, from the Hugging Face cache or downloaded into it");
     recentMenu("Open Recent Model", state.session.recentModels, SessionRequest::OpenRecentModel, state);
     const core::TrainedModel* model = state.spec.trained.get();
     if (ImGui::MenuItem("attnviz's own small model (trained)", nullptr, model != nullptr && model->bundled)) request = SessionRequest::UseBundledModel;

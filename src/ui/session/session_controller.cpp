@@ -168,6 +168,7 @@ void SessionController::perform(AppState& state) {
         case SessionRequest::Recover:
             if (state.session.restoreOffer && restore(state)) state.status = "Recovered the unsaved changes of an earlier run.";
             break;
+        case SessionRequest::GetModel:  // App's GetModelDialog answers it
         case SessionRequest::None: break;
     }
 }

@@ -21,7 +21,8 @@ namespace attnviz::ui {
 enum class SessionRequest {
     None, Open, OpenRecent, Save, SaveAs, LoadWeights, Undo, Redo,
     OpenModel,         // File ▸ Open model…: ask for a HuggingFace folder
-    OpenRecentModel,   // requestPath: a model folder from recentModels
+    OpenRecentModel,   // requestPath: a model folder from recentModels (or a snapshot of the Hugging Face cache)
+    GetModel,          // File ▸ Get a model…: App shows its GetModelDialog (panel_get_model.h)
     UseBundledModel,   // attnviz's own small trained model
     UseRandomModel,    // the seeded single layer with untrained (random) weights
     Recover,           // File ▸ Recover: restore the unsaved changes a previous run left (restoreOffer)
