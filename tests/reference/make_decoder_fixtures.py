@@ -199,7 +199,7 @@ def attention(c, w, p, x, window):
         q = rms_norm(q, w[p + "self_attn.q_norm.weight"], c["rms_norm_eps"])
         k = rms_norm(k, w[p + "self_attn.k_norm.weight"], c["rms_norm_eps"])
     q, k = q.transpose(0, 1), k.transpose(0, 1)
-    cos, sin = rotary_cos_sin(c, length)
+    cos, sin = (t.to(q.dtype) for t in rotary_cos_sin(c, length))  # float64 here; float32 in bench/torch_decoder.py
     q, k = apply_rotary_pos_emb(q, k, cos, sin)
     k, v = repeat_kv(k, heads // kv_heads), repeat_kv(v, heads // kv_heads)
     # masking_utils.py: causal_mask_function (kv <= q) and, on a sliding layer, sliding_window_overlay (kv > q - W)
@@ -218,9 +218,9 @@ def mlp(w, p, x):
     return linear(torch.nn.functional.silu(linear(x, w, p + "mlp.gate_proj")) * linear(x, w, p + "mlp.up_proj"), w, p + "mlp.down_proj")
 
 
-def decoder_forward(c, w, ids):
+def decoder_forward(c, w, ids, with_logits=True):
     """modeling_llama.py LlamaModel.forward with LlamaDecoderLayer.forward (pre-norm residual blocks), then
-    LlamaForCausalLM's lm_head (the embedding table when tie_word_embeddings)."""
+    LlamaForCausalLM's lm_head (the embedding table when tie_word_embeddings; skipped without `with_logits`)."""
     eps = c["rms_norm_eps"]
     h = w["model.embed_tokens.weight"][ids]
     hidden, attentions = [], []
@@ -234,7 +234,7 @@ def decoder_forward(c, w, ids):
     h = rms_norm(h, w["model.norm.weight"], eps)
     hidden.append(h)
     head = w["model.embed_tokens.weight"] if c["tie_word_embeddings"] else w["lm_head.weight"]
-    return torch.stack(hidden), torch.stack(attentions), h @ head.T
+    return torch.stack(hidden), torch.stack(attentions), h @ head.T if with_logits else None
 
 
 # [SECTION] the folders
