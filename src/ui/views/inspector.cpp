@@ -81,13 +81,16 @@ std::string idOf(const Context& ctx, int row) {
 void explainTrainedX(const Context& ctx, Explanation& e) {
     const int r = ctx.cell.row, c = ctx.cell.col;
     const core::TrainedModel& model = *ctx.run.spec.trained;
-    const bool gpt2 = model.config().family == core::ModelFamily::Gpt2;
+    const core::ModelFamily family = model.config().family;
     const std::string layer = std::to_string(ctx.run.spec.layer);
-    e.formula = "X" + index2(r, c) + " = " + std::string(gpt2 ? "ln_1(h_" + layer + ")" : "h_" + layer) + index2(r, c) + " = " +
+    e.formula = "X" + index2(r, c) + " = " + core::trainedInput(model, ctx.run.spec.layer) + index2(r, c) + " = " +
                 formatValue(ctx.at({MatrixSource::Trace, TensorId::X, 0}, r, c));
+    const std::string after = family == core::ModelFamily::Gpt2    ? ", then normalised by this layer's ln_1."
+                              : family == core::ModelFamily::Llama ? ", then normalised by this layer's RMSNorm."
+                                                                   : ".";
     e.notes.push_back("Row " + std::to_string(r) + " of X is token " + quoted(ctx.label(Axis::KeyTokens, r)) + idOf(ctx, r) +
-                      " as it enters layer " + layer + ": its embedding plus position, changed by every block before" +
-                      (gpt2 ? ", then normalised by this layer's ln_1." : "."));
+                      " as it enters layer " + layer + (family == core::ModelFamily::Llama ? ": its embedding (RoPE adds no position row)" : ": its embedding plus position") +
+                      ", changed by every block before" + after);
 }
 
 void explainX(const Context& ctx, Explanation& e) {
