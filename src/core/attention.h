@@ -79,7 +79,9 @@ struct Dimensions {
 // (for example the valid head counts for this d_model).
 Dimensions resolveDimensions(const AttentionConfig& config);
 // The K/V head query head i reads: i / (h / h_kv).
-inline int keyValueHead(const Dimensions& dims, int queryHead) { return queryHead / (dims.heads / dims.kvHeads); }
+inline int keyValueHead(const Dimensions& dims, int queryHead) {
+    return dims.kvHeads > 0 ? queryHead / (dims.heads / dims.kvHeads) : queryHead;  // 0: dimensions not resolved
+}
 // Head counts h that divide d_model (so d_k = d_model / h is whole), ascending.
 std::vector<int> validHeadCounts(int dModel);
 

@@ -87,7 +87,7 @@ MapSlice mapSlice(const Trace& trace, TensorId id, int batch, int head) {
     if (!trace.isDerived(id)) {
         // K and V have h_kv heads (grouped-query): query head `head` reads the one it shares.
         const bool keyValue = id == TensorId::KHeads || id == TensorId::VHeads || id == TensorId::KHeadsBeforeRope;
-        const MatrixView view = tensor.slice(batch, keyValue && trace.dims.kvHeads > 0 ? keyValueHead(trace.dims, head) : head);
+        const MatrixView view = tensor.slice(batch, keyValue ? keyValueHead(trace.dims, head) : head);
         return {view.data(), static_cast<int>(view.rows()), static_cast<int>(view.cols()), nullptr};
     }
     // Derived tensors are b × h × l_q × l_k.

@@ -241,6 +241,13 @@ private:
 
 // [SECTION] tensor names and checked reads
 
+// Whether every value is finite, in one vectorised pass over the contiguous data: x − x is 0 for a finite x and NaN
+// for NaN or ±∞, and a NaN makes the sum NaN. (Eigen's allFinite walked a row-major matrix column by column.)
+bool allFinite(const core::Matrix& m) {
+    const Eigen::Map<const Eigen::ArrayXf> flat(m.data(), m.size());
+    return !std::isnan((flat - flat).sum());
+}
+
 // Finds a tensor under the names checkpoints use: with or without the family's prefix, and a LayerNorm's
 // weight/bias also as the original gamma/beta.
 class TensorReader {
@@ -256,7 +263,7 @@ public:
             fail(file.fileName(), "tensor \"" + stored + "\" is " + std::to_string(m.rows()) + " × " + std::to_string(m.cols()) +
                                       " but config.json implies " + std::to_string(rows) + " × " + std::to_string(cols) + ".");
         }
-        if (m.allFinite()) return m;  // vectorised; the loop below only finds the first bad index
+        if (allFinite(m)) return m;  // the loop below only finds the first bad index
         for (Eigen::Index i = 0; i < m.size(); ++i) {
             if (!std::isfinite(m.data()[i])) {
                 fail(file.fileName(), "tensor \"" + stored + "\" holds " + (std::isnan(m.data()[i]) ? "NaN" : "an infinity") +
