@@ -50,9 +50,9 @@ void addInputOptions(CLI::App& command, InputOptions& o) {
     command.add_flag("--biases", o.biases, "Linear layers with biases");
     command.add_option("--token-limit", o.tokenLimit, "Most tokens per sentence (1-2048)")->capture_default_str();
     command.add_option("--model", o.model,
-                       "A HuggingFace GPT-2 or BERT folder (config.json, model.safetensors, tokenizer files), a Hub repo id "
-                       "such as gpt2 or ORG/NAME[@REVISION] (from the Hugging Face cache; downloaded first when not cached), "
-                       "or \"random\" for the seeded single layer (default: attnviz's bundled trained model)");
+                       "A HuggingFace GPT-2, BERT, Llama, Mistral, Qwen2 or Qwen3 folder (config.json, model.safetensors or shards, "
+                       "tokenizer files), a Hub repo id such as gpt2 or ORG/NAME[@REVISION] (from the Hugging Face cache; downloaded "
+                       "first when not cached), or \"random\" for the seeded single layer (default: attnviz's bundled trained model)");
     command.add_option("--layer", o.layer, "The layer of a trained model to step through (0-based)");
     // A session holds every input; mixing it with single input options would leave it unclear which wins.
     CLI::Option* session = command.add_option("--session", o.session, "Take every input from a saved session file (.json)");

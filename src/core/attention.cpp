@@ -6,8 +6,9 @@
 // Passes (the stage numbers of docs/design.md):
 //   [1] pad the batch into X (b × l_k × d_model) and X_query (b × l_q × d_model)
 //   [2] project: Q = X_q W^Q + b^Q, K = X W^K + b^K, V = X W^V + b^V   (one work item per head block)
-//   per (batch, head) work item, on all cores:
-//     [3] split heads: Q_i = Q[:, :, i·d_k:(i+1)·d_k] → b × h × l × d_k
+//   [3] split heads: Q_i = Q[:, :, i·d_k:(i+1)·d_k] → b × h × l × d_k (K and V into h_kv heads), then, when the
+//       layer has them, the per-head RMSNorm of q and k and the rotary positions; one work item per head
+//   per (batch, query head) work item, on all cores (query head i reads K/V head i / (h / h_kv)):
 //     [4–8] S_i = Q_i K_iᵀ, scale, mask, softmax, Z_i = A_i V_i, fused over cache-sized panels of query rows
 //     [9] concat: write Z_i into its block of Z = [Z_0 … Z_{h−1}] → b × l_q × h·d_v
 //   [10] output: O = Z W^O + b^O
@@ -61,6 +62,8 @@ constexpr std::array<TensorInfo, kTensorCount> kTensorInfos{{
     {TensorId::ZHeads, "z_heads", "Z_i", "Each head's output: weighted sums of the value rows, Z_i = A_i V_i."},
     {TensorId::Concat, "concat", "Z", "The heads side by side: [Z_0 ... Z_{h-1}]."},
     {TensorId::Output, "output", "O", "The output: Z W^O, the same shape as X."},
+    {TensorId::QHeadsBeforeRope, "q_heads_before_rope", "Q_i before RoPE", "Each head's queries before the rotary positions turn them."},
+    {TensorId::KHeadsBeforeRope, "k_heads_before_rope", "K_i before RoPE", "Each K/V head's keys before the rotary positions turn them."},
 }};
 
 void copyInto(Tensor& tensor, std::vector<int> shape, const Matrix& source) {
@@ -163,6 +166,56 @@ void concatOneHead(const Tensor& split, Tensor& fused, int b, int i) {
     Eigen::Map<Matrix>(fused.sliceData(b), length, heads * width).middleCols(i * width, width) = split.slice(b * heads + i);
 }
 
+// [3] RMSNorm of each row of one head (Qwen3's q_norm / k_norm): x / √(mean(x²) + ε) · γ.
+void rmsNormRows(Eigen::Map<Matrix> rows, const RowVector& gamma, float eps) {
+    for (Eigen::Index r = 0; r < rows.rows(); ++r) {
+        const float meanSquare = rows.row(r).squaredNorm() / static_cast<float>(rows.cols());
+        rows.row(r) = (rows.row(r) / std::sqrt(meanSquare + eps)).cwiseProduct(gamma);
+    }
+}
+
+// cos and sin of p·θ_j for p = 0 … l − 1, j = 0 … d_k/2 − 1 (l × d_k/2 each), computed in double.
+struct RotaryTable {
+    Matrix cos, sin;
+};
+
+RotaryTable rotaryTable(const RowVector& frequencies, int length) {
+    RotaryTable table{Matrix(length, frequencies.size()), Matrix(length, frequencies.size())};
+    for (int p = 0; p < length; ++p) {
+        for (Eigen::Index j = 0; j < frequencies.size(); ++j) {
+            const double angle = static_cast<double>(p) * static_cast<double>(frequencies(j));
+            table.cos(p, j) = static_cast<float>(std::cos(angle));
+            table.sin(p, j) = static_cast<float>(std::sin(angle));
+        }
+    }
+    return table;
+}
+
+// [3] RoPE in HF's rotate-half form (modeling_llama.py apply_rotary_pos_emb): with x = [x1 | x2] (halves of d_k),
+// x·cos + [−x2 | x1]·sin, row p at angle p·θ_j: each pair (x1_j, x2_j) turns by p·θ_j.
+void rotateRows(Eigen::Map<Matrix> rows, const RotaryTable& table) {
+    const Eigen::Index half = table.cos.cols();
+    for (Eigen::Index p = 0; p < rows.rows(); ++p) {
+        for (Eigen::Index j = 0; j < half; ++j) {
+            const float x1 = rows(p, j), x2 = rows(p, j + half), c = table.cos(p, j), s = table.sin(p, j);
+            rows(p, j) = x1 * c - x2 * s;
+            rows(p, j + half) = x2 * c + x1 * s;
+        }
+    }
+}
+
+// [3] for one head of Q or K: split, norm (when γ is given), keep the unrotated copy, rotate (when RoPE is on).
+void prepareOneHead(const Tensor& fused, Tensor& split, Tensor& beforeRope, const RowVector& gamma, float eps,
+                    const RotaryTable* table, int b, int i) {
+    splitOneHead(fused, split, b, i);
+    const int heads = split.dim(1), length = split.dim(2), width = split.dim(3);
+    Eigen::Map<Matrix> rows(split.sliceData(b * heads + i), length, width);
+    if (gamma.size() > 0) rmsNormRows(rows, gamma, eps);
+    if (!table) return;
+    Eigen::Map<Matrix>(beforeRope.sliceData(b * heads + i), length, width) = rows;
+    rotateRows(rows, *table);
+}
+
 // [6] The mask as PyTorch broadcasts it: b × 1 × 1 × l_k (key padding) or b × 1 × l_q × l_k (causal, both,
 // or padding that also hides padded query rows).
 void buildMaskInto(Tensor& mask, const AttentionConfig& config, const std::vector<int>& queryLengths,
@@ -185,7 +238,8 @@ void buildMaskInto(Tensor& mask, const AttentionConfig& config, const std::vecto
                 const bool keyVisible = !padding || c < keys;
                 const bool queryReal = !paddedQueries || r < queries;
                 const bool notFuture = !causal || c <= r;
-                m(r, c) = keyVisible && queryReal && notFuture ? 1.0f : 0.0f;
+                const bool inWindow = !causal || config.slidingWindow <= 0 || c > r - config.slidingWindow;
+                m(r, c) = keyVisible && queryReal && notFuture && inWindow ? 1.0f : 0.0f;
             }
         }
     }
@@ -265,7 +319,7 @@ struct HeadInputs {
 HeadInputs headInputs(const Trace& t, int batchHead) {
     const int b = batchHead / t.dims.heads, i = batchHead % t.dims.heads;
     const Tensor& mask = t[TensorId::Mask];
-    return {t[TensorId::QHeads].slice(batchHead), t[TensorId::KHeads].slice(batchHead),
+    return {t[TensorId::QHeads].slice(batchHead), t[TensorId::KHeads].slice(b, keyValueHead(t.dims, i)),
             mask.empty() ? std::nullopt : std::optional<MatrixView>(mask.slice(b, i)), t.dims.scale, fillValueOf(t.fill),
             panelRowsFor(t.queryLength, t.keyLength)};
 }
@@ -304,12 +358,9 @@ struct HeadContext {
 void attendOneHead(const HeadContext& ctx, int batchHead) {
     Trace& t = *ctx.trace;
     const int b = batchHead / t.dims.heads, i = batchHead % t.dims.heads;
-    splitOneHead(t[TensorId::Q], t[TensorId::QHeads], b, i);
-    splitOneHead(t[TensorId::K], t[TensorId::KHeads], b, i);
-    splitOneHead(t[TensorId::V], t[TensorId::VHeads], b, i);
     const int lq = t.queryLength, lk = t.keyLength;
     const HeadInputs in = headInputs(t, batchHead);
-    const MatrixView vi = t[TensorId::VHeads].slice(batchHead);  // l_k × d_v
+    const MatrixView vi = t[TensorId::VHeads].slice(b, keyValueHead(t.dims, i));  // l_k × d_v
     std::array<float*, kDerivableMaps.size()> maps{};            // l_q × l_k each, when stored
     if (ctx.storeMaps) {
         for (std::size_t k = 0; k < maps.size(); ++k) maps[k] = t[kDerivableMaps[k]].sliceData(batchHead);
@@ -398,9 +449,9 @@ std::vector<std::uint8_t> findFullyMaskedRows(const Tensor& mask, int batch, int
     return rows;
 }
 
-// Seed 004: h separate d_model × w matrices give the same head blocks as the fused matrix.
-float perHeadDifference(const Tensor& input, const Matrix& fused, const RowVector& bias, const Tensor& split) {
-    const int heads = split.dim(1), width = split.dim(3), batch = split.dim(0), length = split.dim(2);
+// Seed 004: h separate d_model × w matrices give the same head blocks as the fused projection (b × l × h·w).
+float perHeadDifference(const Tensor& input, const Matrix& fused, const RowVector& bias, const Tensor& projected, int heads) {
+    const int width = projected.cols() / heads, batch = projected.dim(0), length = projected.dim(1);
     float largest = 0.0f;
     for (int i = 0; i < heads; ++i) {
         const Matrix wi = headBlock(fused, i, width);  // d_model × w, its own matrix
@@ -408,7 +459,7 @@ float perHeadDifference(const Tensor& input, const Matrix& fused, const RowVecto
         if (bias.size() > 0) qi.rowwise() += bias.middleCols(i * width, width);
         for (int b = 0; b < batch; ++b) {
             const auto mine = qi.middleRows(static_cast<Eigen::Index>(b) * length, length);
-            largest = std::max(largest, (mine - split.slice(b * heads + i)).cwiseAbs().maxCoeff());
+            largest = std::max(largest, (mine - projected.slice(b).middleCols(i * width, width)).cwiseAbs().maxCoeff());
         }
     }
     return largest;
@@ -416,6 +467,42 @@ float perHeadDifference(const Tensor& input, const Matrix& fused, const RowVecto
 
 bool worthThreads(const Dimensions& d, int rows) {
     return static_cast<double>(rows) * d.dModel * d.dModel > 4.0e6;  // below ~4 MFLOP a thread costs more
+}
+
+// [3] Q into h heads, K and V into h_kv heads; q and k normed and rotated when the layer says so. One work item per
+// (batch, head) of each: b·h for Q, then b·h_kv for K, then b·h_kv for V.
+void splitHeads(const Weights& weights, const AttentionConfig& config, Trace& t, bool threaded) {
+    const Dimensions& d = t.dims;
+    const int b = t.batch, h = d.heads, hkv = d.kvHeads, lq = t.queryLength, lk = t.keyLength;
+    t[TensorId::QHeads].reshape({b, h, lq, d.dK});
+    t[TensorId::KHeads].reshape({b, hkv, lk, d.dK});
+    t[TensorId::VHeads].reshape({b, hkv, lk, d.dV});
+    const bool rotary = config.rotaryFrequencies.size() > 0;
+    std::optional<RotaryTable> queryTable, keyTable;
+    if (rotary) {
+        t[TensorId::QHeadsBeforeRope].reshape({b, h, lq, d.dK});
+        t[TensorId::KHeadsBeforeRope].reshape({b, hkv, lk, d.dK});
+        queryTable = rotaryTable(config.rotaryFrequencies, lq);
+        keyTable = rotaryTable(config.rotaryFrequencies, lk);
+    } else {
+        t[TensorId::QHeadsBeforeRope] = Tensor{};
+        t[TensorId::KHeadsBeforeRope] = Tensor{};
+    }
+    parallelFor(b * (h + 2 * hkv), threaded, [&](int item) {
+        if (item < b * h) {
+            prepareOneHead(t[TensorId::Q], t[TensorId::QHeads], t[TensorId::QHeadsBeforeRope], weights.qNorm, weights.qkNormEps,
+                           rotary ? &*queryTable : nullptr, item / h, item % h);
+            return;
+        }
+        item -= b * h;
+        if (item < b * hkv) {
+            prepareOneHead(t[TensorId::K], t[TensorId::KHeads], t[TensorId::KHeadsBeforeRope], weights.kNorm, weights.qkNormEps,
+                           rotary ? &*keyTable : nullptr, item / hkv, item % hkv);
+            return;
+        }
+        item -= b * hkv;
+        splitOneHead(t[TensorId::V], t[TensorId::VHeads], item / hkv, item % hkv);
+    });
 }
 
 }  // namespace
@@ -461,9 +548,16 @@ Dimensions resolveDimensions(const AttentionConfig& config) {
     if (config.dK < 0 || config.dV < 0 || config.dK > kMaxDModel || config.dV > kMaxDModel) {
         throw InputError("d_k and d_v must be between 1 and " + std::to_string(kMaxDModel) + " (or 0 for d_model / h).");
     }
+    const int kvHeads = config.kvHeads > 0 ? config.kvHeads : config.heads;
+    if (config.kvHeads < 0 || config.heads % kvHeads != 0) {
+        throw InputError("The K/V head count must divide the " + std::to_string(config.heads) + " query heads (got " +
+                         std::to_string(config.kvHeads) + ").");
+    }
+    if (config.slidingWindow < 0) throw InputError("The sliding window must be 0 (none) or a number of tokens.");
     Dimensions dims;
     dims.dModel = config.dModel;
     dims.heads = config.heads;
+    dims.kvHeads = kvHeads;
     dims.dK = config.dK > 0 ? config.dK : std::max(1, config.dModel / config.heads);
     dims.dV = config.dV > 0 ? config.dV : std::max(1, config.dModel / config.heads);
     if (static_cast<long long>(dims.heads) * std::max(dims.dK, dims.dV) > 4LL * kMaxDModel) {
@@ -471,6 +565,9 @@ Dimensions resolveDimensions(const AttentionConfig& config) {
     }
     dims.scale = config.scale.value_or(1.0f / std::sqrt(static_cast<float>(dims.dK)));
     if (!std::isfinite(dims.scale)) throw InputError("The score scale must be a finite number.");
+    if (config.rotaryFrequencies.size() > 0 && (dims.dK % 2 != 0 || config.rotaryFrequencies.size() != dims.dK / 2)) {
+        throw InputError("Rotary positions need an even d_k and d_k / 2 frequencies (d_k = " + std::to_string(dims.dK) + ").");
+    }
     return dims;
 }
 
@@ -539,17 +636,21 @@ void checkWeightShapes(const Weights& weights, const Dimensions& dims) {
                              " but is " + std::to_string(rows) + " x " + std::to_string(cols) + ".");
         }
     };
-    const int hk = dims.heads * dims.dK, hv = dims.heads * dims.dV;
-    expect("W^Q", weights.wq.rows(), weights.wq.cols(), dims.dModel, hk);
+    const int hq = dims.heads * dims.dK, hk = dims.kvHeads * dims.dK, hv = dims.kvHeads * dims.dV;
+    expect("W^Q", weights.wq.rows(), weights.wq.cols(), dims.dModel, hq);
     expect("W^K", weights.wk.rows(), weights.wk.cols(), dims.dModel, hk);
     expect("W^V", weights.wv.rows(), weights.wv.cols(), dims.dModel, hv);
-    expect("W^O", weights.wo.rows(), weights.wo.cols(), hv, dims.dModel);
-    if (weights.hasBiases()) {
-        expect("b^Q", 1, weights.bq.size(), 1, hk);
-        expect("b^K", 1, weights.bk.size(), 1, hk);
-        expect("b^V", 1, weights.bv.size(), 1, hv);
-        expect("b^O", 1, weights.bo.size(), 1, dims.dModel);
-    }
+    expect("W^O", weights.wo.rows(), weights.wo.cols(), dims.heads * dims.dV, dims.dModel);
+    // Each bias and norm is optional (an empty vector); given, it has its width.
+    const auto optional = [&](std::string_view name, const RowVector& v, Eigen::Index width) {
+        if (v.size() > 0) expect(name, 1, v.size(), 1, width);
+    };
+    optional("b^Q", weights.bq, hq);
+    optional("b^K", weights.bk, hk);
+    optional("b^V", weights.bv, hv);
+    optional("b^O", weights.bo, dims.dModel);
+    optional("the q norm's γ", weights.qNorm, dims.dK);
+    optional("the k norm's γ", weights.kNorm, dims.dK);
 }
 
 Trace forward(const AttentionInput& input, const Weights& weights, const AttentionConfig& config) {
@@ -580,15 +681,16 @@ void forwardInto(const AttentionInput& input, const Weights& weights, const Atte
         t[TensorId::XQuery] = Tensor{};
     }
     const Tensor& queryInput = t.cross ? t[TensorId::XQuery] : t[TensorId::X];
+    const int hkv = d.kvHeads;
     copyInto(t[TensorId::WQ], {d.dModel, h * d.dK}, weights.wq);
-    copyInto(t[TensorId::WK], {d.dModel, h * d.dK}, weights.wk);
-    copyInto(t[TensorId::WV], {d.dModel, h * d.dV}, weights.wv);
+    copyInto(t[TensorId::WK], {d.dModel, hkv * d.dK}, weights.wk);
+    copyInto(t[TensorId::WV], {d.dModel, hkv * d.dV}, weights.wv);
     copyInto(t[TensorId::WO], {h * d.dV, d.dModel}, weights.wo);
 
     // [2]
     t[TensorId::Q].reshape({b, lq, h * d.dK});
-    t[TensorId::K].reshape({b, lk, h * d.dK});
-    t[TensorId::V].reshape({b, lk, h * d.dV});
+    t[TensorId::K].reshape({b, lk, hkv * d.dK});
+    t[TensorId::V].reshape({b, lk, hkv * d.dV});
     const std::array<Linear, 3> projections{{
         {&queryInput, &weights.wq, &weights.bq, &t[TensorId::Q]},
         {&t[TensorId::X], &weights.wk, &weights.bk, &t[TensorId::K]},
@@ -621,7 +723,8 @@ Trace projectionsOf(const Trace& full) {
 
 void reattendInto(const Weights& weights, const AttentionConfig& config, Trace& t) {
     const Dimensions dims = resolveDimensions(config);
-    if (dims.dModel != t.dims.dModel || dims.heads != t.dims.heads || dims.dK != t.dims.dK || dims.dV != t.dims.dV) {
+    if (dims.dModel != t.dims.dModel || dims.heads != t.dims.heads || dims.kvHeads != t.dims.kvHeads || dims.dK != t.dims.dK ||
+        dims.dV != t.dims.dV) {
         throw std::logic_error("reattendInto: the sizes changed; the projections must be redone (forwardInto)");
     }
     if (t.cross && (config.mask == MaskKind::Causal || config.mask == MaskKind::Both)) {
@@ -637,10 +740,10 @@ void reattendInto(const Weights& weights, const AttentionConfig& config, Trace& 
     const bool threaded = worthThreads(d, b * std::max(lq, lk));
     const int rowBlocks = rowBlocksFor(threaded);
 
-    // [3–9]
-    t[TensorId::QHeads].reshape({b, h, lq, d.dK});
-    t[TensorId::KHeads].reshape({b, h, lk, d.dK});
-    t[TensorId::VHeads].reshape({b, h, lk, d.dV});
+    // [3]
+    splitHeads(weights, config, t, threaded);
+
+    // [4–9]
     buildMaskInto(t[TensorId::Mask], config, t.queryLengths, t.keyLengths, lq, lk);
     t.fullyMaskedRows = findFullyMaskedRows(t[TensorId::Mask], b, lq, lk);
     const bool derive = derivesMaps(config, b, h, lq, lk);
@@ -660,7 +763,7 @@ void reattendInto(const Weights& weights, const AttentionConfig& config, Trace& 
     // Seed 004's comparison, for the queries (the same holds for keys and values by the same algebra).
     if (config.comparePerHead) {
         const Tensor& queryInput = t.cross ? t[TensorId::XQuery] : t[TensorId::X];
-        t.perHeadMaxDifference = perHeadDifference(queryInput, weights.wq, weights.bq, t[TensorId::QHeads]);
+        t.perHeadMaxDifference = perHeadDifference(queryInput, weights.wq, weights.bq, t[TensorId::Q], h);
     }
 }
 

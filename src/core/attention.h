@@ -7,6 +7,10 @@
 //   l_k      key/value length (encoder side)          d_v    width of one head's values
 // Fused weights: W^Q, W^K are d_model × h·d_k, W^V is d_model × h·d_v, W^O is h·d_v × d_model. Head i's W_i^Q is
 // the column block i·d_k … (i+1)·d_k − 1 of W^Q (one big linear layer = h stacked small ones).
+// Grouped-query attention (Llama, Qwen, Mistral): K and V have h_kv heads (h_kv divides h; 1 = multi-query), so
+// W^K is d_model × h_kv·d_k and W^V d_model × h_kv·d_v, and query head i uses K/V head i / (h / h_kv).
+// Rotary positions (RoPE, HF's rotate-half convention): after the split (and a per-head RMSNorm when the weights
+// carry one), each head's q and k rows are turned by their position: (x_j, x_{j+d_k/2}) by the angle p·θ_j.
 //
 // What this file does not do: tokenize, embed, read files, or know about drawing. Same inputs → the same
 // Trace, bit for bit, whatever the thread count (each thread writes disjoint blocks; no reductions race).
@@ -40,7 +44,12 @@ struct AttentionConfig {
     int heads = 8;
     int dK = 0;  // 0 → d_model / h
     int dV = 0;  // 0 → d_model / h
+    int kvHeads = 0;  // h_kv, 0 → h: K and V heads; fewer is grouped-query attention (1: multi-query)
     MaskKind mask = MaskKind::None;
+    // With a causal mask: query p sees only keys p − W + 1 … p (HF's sliding_window_overlay: k > q − W); 0 = no window.
+    int slidingWindow = 0;
+    // RoPE: θ_j for j = 0 … d_k/2 − 1 (1 × d_k/2); empty = no rotary positions.
+    RowVector rotaryFrequencies;
     MaskFill fill = MaskFill::MinusBillion;
     SoftmaxMode softmax = SoftmaxMode::Safe;
     std::optional<float> scale;  // default 1/√d_k
@@ -60,6 +69,7 @@ struct AttentionConfig {
 struct Dimensions {
     int dModel = 0;
     int heads = 0;
+    int kvHeads = 0;  // h_kv, dividing h
     int dK = 0;
     int dV = 0;
     float scale = 0.0f;
@@ -68,15 +78,23 @@ struct Dimensions {
 // Applies defaults and checks the sizes; throws InputError naming the bad value and what is allowed
 // (for example the valid head counts for this d_model).
 Dimensions resolveDimensions(const AttentionConfig& config);
+// The K/V head query head i reads: i / (h / h_kv).
+inline int keyValueHead(const Dimensions& dims, int queryHead) {
+    return dims.kvHeads > 0 ? queryHead / (dims.heads / dims.kvHeads) : queryHead;  // 0: dimensions not resolved
+}
 // Head counts h that divide d_model (so d_k = d_model / h is whole), ascending.
 std::vector<int> validHeadCounts(int dModel);
 
 struct Weights {
     Matrix wq;  // d_model × h·d_k
-    Matrix wk;  // d_model × h·d_k
-    Matrix wv;  // d_model × h·d_v
+    Matrix wk;  // d_model × h_kv·d_k
+    Matrix wv;  // d_model × h_kv·d_v
     Matrix wo;  // h·d_v × d_model
-    RowVector bq, bk, bv, bo;  // 1 × (h·d_k | h·d_k | h·d_v | d_model), or empty when the layer has no biases
+    // 1 × (h·d_k | h_kv·d_k | h_kv·d_v | d_model), each empty when the layer lacks it (Qwen2: b^Q, b^K, b^V only)
+    RowVector bq, bk, bv, bo;
+    // Qwen3's per-head RMSNorm of q and k before RoPE: γ 1 × d_k each, or empty.
+    RowVector qNorm, kNorm;
+    float qkNormEps = 1e-6f;
     bool hasBiases() const { return bq.size() > 0; }
 };
 
@@ -97,10 +115,10 @@ enum class TensorId : int {
     X,                // b × l_k × d_model   the key/value side input (the sentence for self-attention)
     XQuery,           // b × l_q × d_model   the query side input (cross-attention only; else empty)
     WQ, WK, WV, WO,   // the fused weights (see legend)
-    Q, K, V,          // b × l_q × h·d_k, b × l_k × h·d_k, b × l_k × h·d_v
+    Q, K, V,          // b × l_q × h·d_k, b × l_k × h_kv·d_k, b × l_k × h_kv·d_v
     QHeads,           // b × h × l_q × d_k   Q split into heads
-    KHeads,           // b × h × l_k × d_k
-    VHeads,           // b × h × l_k × d_v
+    KHeads,           // b × h_kv × l_k × d_k   (h_kv = h unless grouped-query)
+    VHeads,           // b × h_kv × l_k × d_v
     Scores,           // b × h × l_q × l_k   S_i = Q_i K_iᵀ
     ScaledScores,     // b × h × l_q × l_k   S_i · scale
     Mask,             // b × 1 × 1 × l_k (padding) or b × 1 × l_q × l_k (causal, both, padded queries); 1 = keep
@@ -109,6 +127,10 @@ enum class TensorId : int {
     ZHeads,           // b × h × l_q × d_v   Z_i = A_i V_i
     Concat,           // b × l_q × h·d_v     [Z_0 … Z_{h−1}]
     Output,           // b × l_q × d_model   O = Concat W^O (+ b^O)
+    // RoPE runs only (else empty): the heads before the rotation (after the per-head RMSNorm, when there is one).
+    // QHeads and KHeads above are then the rotated ones, the ones the scores use.
+    QHeadsBeforeRope, // b × h × l_q × d_k
+    KHeadsBeforeRope, // b × h_kv × l_k × d_k
     Count
 };
 inline constexpr int kTensorCount = static_cast<int>(TensorId::Count);

@@ -85,7 +85,9 @@ std::size_t DerivedSliceCache::bytes() const {
 MapSlice mapSlice(const Trace& trace, TensorId id, int batch, int head) {
     const Tensor& tensor = trace[id];
     if (!trace.isDerived(id)) {
-        const MatrixView view = tensor.slice(batch, head);
+        // K and V have h_kv heads (grouped-query): query head `head` reads the one it shares.
+        const bool keyValue = id == TensorId::KHeads || id == TensorId::VHeads || id == TensorId::KHeadsBeforeRope;
+        const MatrixView view = tensor.slice(batch, keyValue ? keyValueHead(trace.dims, head) : head);
         return {view.data(), static_cast<int>(view.rows()), static_cast<int>(view.cols()), nullptr};
     }
     // Derived tensors are b × h × l_q × l_k.

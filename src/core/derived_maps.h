@@ -32,7 +32,8 @@ struct MapSlice {
 };
 
 // Slice (batch, head) as Tensor::slice(batch, head) gives it (leading dimensions of 1 broadcast), derived when
-// the tensor is. Throws std::out_of_range for a batch or head the tensor does not have.
+// the tensor is; for K_i and V_i (also before RoPE) `head` is a query head, given the K/V head it shares
+// (keyValueHead). Throws std::out_of_range for a batch or head the tensor does not have.
 MapSlice mapSlice(const Trace& trace, TensorId id, int batch, int head);
 // The whole tensor, stored or derived (for `dump`, which writes one tensor at a time).
 Tensor materialize(const Trace& trace, TensorId id);

@@ -162,18 +162,21 @@ std::string codeLine(const Stage& stage, const Trace& trace, bool numpy) {
 std::string symbolicShape(TensorId id, const Trace& trace) {
     const std::string lq = trace.cross ? "l_q" : "l";
     const std::string lk = trace.cross ? "l_k" : "l";
+    // K and V have h_kv heads when the layer groups its queries (grouped-query attention).
+    const std::string kv = trace.dims.kvHeads > 0 && trace.dims.kvHeads != trace.dims.heads ? "h_kv" : "h";
     switch (id) {
         case X: return "b × " + lk + " × d_model";
         case XQuery: return "b × l_q × d_model";
-        case WQ: case WK: return "d_model × h·d_k";
-        case WV: return "d_model × h·d_v";
+        case WQ: return "d_model × h·d_k";
+        case WK: return "d_model × " + kv + "·d_k";
+        case WV: return "d_model × " + kv + "·d_v";
         case WO: return "h·d_v × d_model";
         case Q: return "b × " + lq + " × h·d_k";
-        case K: return "b × " + lk + " × h·d_k";
-        case V: return "b × " + lk + " × h·d_v";
-        case QHeads: return "b × h × " + lq + " × d_k";
-        case KHeads: return "b × h × " + lk + " × d_k";
-        case VHeads: return "b × h × " + lk + " × d_v";
+        case K: return "b × " + lk + " × " + kv + "·d_k";
+        case V: return "b × " + lk + " × " + kv + "·d_v";
+        case QHeads: case QHeadsBeforeRope: return "b × h × " + lq + " × d_k";
+        case KHeads: case KHeadsBeforeRope: return "b × " + kv + " × " + lk + " × d_k";
+        case VHeads: return "b × " + kv + " × " + lk + " × d_v";
         case Scores: case ScaledScores: case MaskedScores: case AttentionWeights: return "b × h × " + lq + " × " + lk;
         case Mask:
             return trace[Mask].dim(2) == 1 ? "b × 1 × 1 × " + lk : "b × 1 × " + lq + " × " + lk;

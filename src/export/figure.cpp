@@ -171,7 +171,10 @@ EquationPanel makePanel(const core::ModelRun& run, const Term& term, int batch, 
     const MatrixRequest& request = *term.matrix;
     PanelContent content = panelContent(run, request, batch, style, range, !term.compact);
     if (term.compact) content.title = matrixSymbol(request.tensor, std::to_string(request.head));
-    if (term.outlineHeadBlock) content.outlinedBlock = request.head;
+    if (term.outlineHeadBlock) {  // K and V: the block of the K/V head this query head shares
+        const bool keyValue = request.tensor == TensorId::K || request.tensor == TensorId::V;
+        content.outlinedBlock = keyValue ? core::keyValueHead(run.trace.dims, request.head) : request.head;
+    }
     PanelOptions options = panelOptions(content, cells, style, colorbar);
     options.rowLabels = term.rowLabels;
     options.legend = term.legend;

@@ -40,7 +40,7 @@ bool isPerHead(TensorId id) {
     switch (id) {
         case TensorId::QHeads: case TensorId::KHeads: case TensorId::VHeads: case TensorId::Scores:
         case TensorId::ScaledScores: case TensorId::MaskedScores: case TensorId::AttentionWeights:
-        case TensorId::ZHeads:
+        case TensorId::ZHeads: case TensorId::QHeadsBeforeRope: case TensorId::KHeadsBeforeRope:
             return true;
         default:
             return false;
@@ -61,8 +61,8 @@ MatrixNotation matrixNotation(TensorId id, const core::Trace& trace) {
         case TensorId::Q: return {queryTokens, features("features, one block of d_k per head", dK)};
         case TensorId::K: return {keyTokens, features("features, one block of d_k per head", dK)};
         case TensorId::V: return {keyTokens, features("features, one block of d_v per head", dV)};
-        case TensorId::QHeads: return {queryTokens, features("this head's d_k features")};
-        case TensorId::KHeads: return {keyTokens, features("this head's d_k features")};
+        case TensorId::QHeads: case TensorId::QHeadsBeforeRope: return {queryTokens, features("this head's d_k features")};
+        case TensorId::KHeads: case TensorId::KHeadsBeforeRope: return {keyTokens, features("this head's d_k features")};
         case TensorId::VHeads: return {keyTokens, features("this head's d_v features")};
         case TensorId::Mask: {
             const bool broadcastRow = trace[TensorId::Mask].rows() == 1;
@@ -130,6 +130,8 @@ std::string matrixTitle(TensorId id, std::string_view head, const core::Trace& t
         case TensorId::ZHeads: return "Z_" + i + " = A_" + i + " V_" + i;
         case TensorId::Concat: return "Z = [Z_0 | ... | Z_{" + std::to_string(trace.dims.heads - 1) + "}]";
         case TensorId::Output: return "O = Z W^O";
+        case TensorId::QHeadsBeforeRope: return "Q_" + i + " before RoPE";
+        case TensorId::KHeadsBeforeRope: return "K_" + i + " before RoPE";
         case TensorId::Count: break;
     }
     return {};

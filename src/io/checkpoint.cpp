@@ -1,8 +1,9 @@
-// checkpoint.cpp — config.json + model.safetensors → core::TransformerModel. See checkpoint.h.
+// checkpoint.cpp — config.json + model.safetensors (or its shards) → core::TransformerModel. See checkpoint.h.
 //
 // [SECTION] config.json
+// [SECTION] the weight files (one, or shards named by model.safetensors.index.json)
 // [SECTION] tensor names (prefixes, gamma/beta) and checked reads
-// [SECTION] GPT-2 and BERT layouts
+// [SECTION] GPT-2, BERT and Llama-family layouts
 // [SECTION] the folder
 #include "io/checkpoint.h"
 
@@ -11,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <map>
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -83,6 +86,97 @@ core::TransformerConfig bertConfig(const json& j, const std::string& file) {
     return c;
 }
 
+bool readBool(const json& config, const char* key, bool fallback, const std::string& file) {
+    if (!config.contains(key) || config[key].is_null()) return fallback;
+    if (!config[key].is_boolean()) fail(file, std::string("\"") + key + "\" must be true or false.");
+    return config[key].get<bool>();
+}
+
+double readPositive(const json& object, const char* key, const std::string& file) {
+    if (!object.contains(key) || !object[key].is_number() || !(object[key].get<double>() > 0.0)) {
+        fail(file, std::string("needs \"") + key + "\" as a positive number.");
+    }
+    return object[key].get<double>();
+}
+
+// rope_scaling (or, in newer files, rope_parameters): none, "default", or Llama 3's "llama3"; anything else refused.
+std::optional<core::Llama3RopeScaling> ropeScalingOf(const json& j, int maxPositions, const std::string& file) {
+    const char* key = j.contains("rope_scaling") && !j["rope_scaling"].is_null() ? "rope_scaling" : "rope_parameters";
+    if (!j.contains(key) || j[key].is_null()) return std::nullopt;
+    const json& scaling = j[key];
+    if (!scaling.is_object()) fail(file, std::string("\"") + key + "\" must be an object or null.");
+    const json type = scaling.contains("rope_type") ? scaling["rope_type"] : scaling.contains("type") ? scaling["type"] : json("default");
+    const std::string name = type.is_string() ? type.get<std::string>() : type.dump();
+    if (name == "default") return std::nullopt;
+    if (name != "llama3") fail(file, "uses RoPE scaling \"" + name + "\"; attnviz computes plain RoPE and Llama 3's \"llama3\" scaling only.");
+    core::Llama3RopeScaling s;
+    s.factor = readPositive(scaling, "factor", file);
+    s.lowFreqFactor = readPositive(scaling, "low_freq_factor", file);
+    s.highFreqFactor = readPositive(scaling, "high_freq_factor", file);
+    s.originalMaxPositions = scaling.contains("original_max_position_embeddings") ? readPositive(scaling, "original_max_position_embeddings", file)
+                                                                                  : static_cast<double>(maxPositions);
+    if (!(s.highFreqFactor > s.lowFreqFactor)) fail(file, "has a llama3 RoPE scaling whose high_freq_factor is not above its low_freq_factor.");
+    return s;
+}
+
+// Which layers slide a window (HF's layer_types): Mistral every layer when sliding_window is set; Qwen2/3 the layers
+// from max_window_layers on when use_sliding_window is true, or as an explicit layer_types list says.
+std::vector<int> slidingWindowsOf(const json& j, const std::string& type, int layers, const std::string& file) {
+    const bool mistral = type == "mistral", qwen = type == "qwen2" || type == "qwen3";
+    if (!mistral && !qwen) return {};
+    if (qwen && !readBool(j, "use_sliding_window", false, file)) return {};
+    if (!j.contains("sliding_window") || j["sliding_window"].is_null()) return {};
+    const int window = readInt(j, "sliding_window", file);
+    std::vector<int> windows(static_cast<std::size_t>(layers), mistral ? window : 0);
+    if (mistral) return windows;
+    if (j.contains("layer_types") && !j["layer_types"].is_null()) {
+        const json& types = j["layer_types"];
+        if (!types.is_array() || static_cast<int>(types.size()) != layers) fail(file, "\"layer_types\" must list one type per layer.");
+        for (int i = 0; i < layers; ++i) {
+            const json& t = types[static_cast<std::size_t>(i)];
+            if (t == "sliding_attention") windows[static_cast<std::size_t>(i)] = window;
+            else if (t != "full_attention") fail(file, "\"layer_types\" holds " + t.dump() + "; attnviz knows full_attention and sliding_attention.");
+        }
+        return windows;
+    }
+    const int first = readInt(j, "max_window_layers", file, 28);
+    for (int i = first; i < layers; ++i) windows[static_cast<std::size_t>(i)] = window;
+    return windows;
+}
+
+// Llama, Mistral, Qwen2, Qwen3 (modeling_llama.py and its siblings): the keys their config classes read.
+core::TransformerConfig llamaConfig(const json& j, const std::string& type, const std::string& file) {
+    core::TransformerConfig c;
+    c.family = core::ModelFamily::Llama;
+    c.modelType = type;
+    c.layers = readInt(j, "num_hidden_layers", file);
+    c.dModel = readInt(j, "hidden_size", file);
+    c.heads = readInt(j, "num_attention_heads", file);
+    c.kvHeads = readInt(j, "num_key_value_heads", file, c.heads);
+    c.headDim = readInt(j, "head_dim", file, c.dModel % c.heads == 0 ? std::optional<int>(c.dModel / c.heads) : std::nullopt);
+    if (c.heads % c.kvHeads != 0) {
+        fail(file, "says " + std::to_string(c.kvHeads) + " key/value heads, which do not divide the " + std::to_string(c.heads) + " attention heads.");
+    }
+    if (c.headDim % 2 != 0) fail(file, "has head_dim " + std::to_string(c.headDim) + "; RoPE needs an even head_dim.");
+    c.dFf = readInt(j, "intermediate_size", file);
+    c.maxPositions = readInt(j, "max_position_embeddings", file);
+    c.vocabSize = readInt(j, "vocab_size", file);
+    c.layerNormEps = readFloat(j, "rms_norm_eps", 1e-6f, file);
+    // rope_theta at the top level, or inside rope_parameters (newer files); HF's default 10000.
+    const bool nested = j.contains("rope_parameters") && j["rope_parameters"].is_object() && j["rope_parameters"].contains("rope_theta");
+    c.ropeTheta = nested ? readPositive(j["rope_parameters"], "rope_theta", file) : j.contains("rope_theta") ? readPositive(j, "rope_theta", file) : 10000.0;
+    c.ropeScaling = ropeScalingOf(j, c.maxPositions, file);
+    c.slidingWindows = slidingWindowsOf(j, type, c.layers, file);
+    c.tiedEmbeddings = readBool(j, "tie_word_embeddings", false, file);
+    c.attentionBias = type == "qwen2" || readBool(j, "attention_bias", false, file);
+    requireString(j, "hidden_act", "silu", "silu", file);
+    if (readBool(j, "mlp_bias", false, file)) fail(file, "has \"mlp_bias\": true; attnviz computes the bias-free SwiGLU MLP only.");
+    if (j.contains("partial_rotary_factor") && j["partial_rotary_factor"] != 1.0) {
+        fail(file, "has \"partial_rotary_factor\" " + j["partial_rotary_factor"].dump() + "; attnviz rotates whole heads only.");
+    }
+    return c;
+}
+
 json readConfigJson(const fs::path& path) {
     const json config = json::parse(readWholeFile(path), nullptr, false);
     if (config.is_discarded() || !config.is_object()) fail(path.string(), "is not a JSON object.");
@@ -91,27 +185,89 @@ json readConfigJson(const fs::path& path) {
 
 std::string modelTypeOf(const json& config) { return config.contains("model_type") && config["model_type"].is_string() ? config["model_type"].get<std::string>() : ""; }
 
+// [SECTION] the weight files
+
+constexpr const char* kSingleFile = "model.safetensors";
+constexpr const char* kShardIndex = "model.safetensors.index.json";
+
+// A shard's name from the index: a plain file name in the model's folder, never a path elsewhere.
+void checkShardName(const std::string& shard, const std::string& index) {
+    if (shard.empty() || shard == "." || shard == ".." || shard.find_first_of("/\\") != std::string::npos || shard.find('\0') != std::string::npos) {
+        fail(index, "names the shard \"" + shard + "\"; a shard must be a file name in the model's folder, without a path.");
+    }
+}
+
+// model.safetensors, or the shards model.safetensors.index.json's weight_map names: every tensor found by name.
+class CheckpointFiles {
+public:
+    explicit CheckpointFiles(const fs::path& folder) {
+        std::error_code error;
+        if (fs::exists(folder / kSingleFile, error)) {
+            files_.push_back(std::make_unique<SafetensorsFile>(folder / kSingleFile));
+            for (const auto& [name, entry] : files_.back()->entries()) where_[name] = 0;
+            name_ = files_.back()->fileName();
+            return;
+        }
+        const std::string index = (folder / kShardIndex).string();
+        name_ = index;
+        const json root = json::parse(readWholeFile(folder / kShardIndex), nullptr, false);
+        if (root.is_discarded() || !root.is_object() || !root.contains("weight_map") || !root["weight_map"].is_object()) {
+            fail(index, "is not a shard index: it needs a \"weight_map\" object from tensor names to file names.");
+        }
+        std::map<std::string, std::size_t> opened;
+        for (const auto& [tensor, shardJson] : root["weight_map"].items()) {
+            if (!shardJson.is_string()) fail(index, "maps \"" + tensor + "\" to " + shardJson.dump() + ", not a file name.");
+            const std::string shard = shardJson.get<std::string>();
+            checkShardName(shard, index);
+            auto [slot, added] = opened.try_emplace(shard, files_.size());
+            if (added) {
+                if (!fs::is_regular_file(folder / shard, error)) fail(index, "names the shard \"" + shard + "\", which is not in " + folder.string() + ".");
+                files_.push_back(std::make_unique<SafetensorsFile>(folder / shard));
+            }
+            if (!files_[slot->second]->has(tensor)) fail(index, "says \"" + tensor + "\" is in " + shard + ", which does not hold it.");
+            where_[tensor] = slot->second;
+        }
+    }
+    bool has(const std::string& tensor) const { return where_.count(tensor) > 0; }
+    const SafetensorsFile& fileOf(const std::string& tensor) const { return *files_[where_.at(tensor)]; }
+    // The file named in errors about a missing tensor: the single file, or the index.
+    const std::string& name() const { return name_; }
+
+private:
+    std::string name_;
+    std::vector<std::unique_ptr<SafetensorsFile>> files_;
+    std::map<std::string, std::size_t> where_;  // tensor → index into files_
+};
+
 // [SECTION] tensor names and checked reads
+
+// Whether every value is finite, in one vectorised pass over the contiguous data: x − x is 0 for a finite x and NaN
+// for NaN or ±∞, and a NaN makes the sum NaN. (Eigen's allFinite walked a row-major matrix column by column.)
+bool allFinite(const core::Matrix& m) {
+    const Eigen::Map<const Eigen::ArrayXf> flat(m.data(), m.size());
+    return !std::isnan((flat - flat).sum());
+}
 
 // Finds a tensor under the names checkpoints use: with or without the family's prefix, and a LayerNorm's
 // weight/bias also as the original gamma/beta.
 class TensorReader {
 public:
-    TensorReader(const SafetensorsFile& file, std::string prefix) : file_(file), prefix_(std::move(prefix)) {}
+    TensorReader(const CheckpointFiles& files, std::string prefix) : files_(files), prefix_(std::move(prefix)) {}
 
     // rows × cols (1 × n for a 1-D tensor), finite, or one FileError naming the tensor.
     core::Matrix read(const std::string& name, Eigen::Index rows, Eigen::Index cols) const {
         const std::string stored = find(name);
-        core::Matrix m = file_.matrix(stored);
+        const SafetensorsFile& file = files_.fileOf(stored);
+        core::Matrix m = file.matrix(stored);
         if (m.rows() != rows || m.cols() != cols) {
-            fail(file_.fileName(), "tensor \"" + stored + "\" is " + std::to_string(m.rows()) + " × " + std::to_string(m.cols()) +
-                                       " but config.json implies " + std::to_string(rows) + " × " + std::to_string(cols) + ".");
+            fail(file.fileName(), "tensor \"" + stored + "\" is " + std::to_string(m.rows()) + " × " + std::to_string(m.cols()) +
+                                      " but config.json implies " + std::to_string(rows) + " × " + std::to_string(cols) + ".");
         }
-        if (m.allFinite()) return m;  // vectorised; the loop below only finds the first bad index
+        if (allFinite(m)) return m;  // the loop below only finds the first bad index
         for (Eigen::Index i = 0; i < m.size(); ++i) {
             if (!std::isfinite(m.data()[i])) {
-                fail(file_.fileName(), "tensor \"" + stored + "\" holds " + (std::isnan(m.data()[i]) ? "NaN" : "an infinity") +
-                                           " at index " + std::to_string(i) + ".");
+                fail(file.fileName(), "tensor \"" + stored + "\" holds " + (std::isnan(m.data()[i]) ? "NaN" : "an infinity") +
+                                          " at index " + std::to_string(i) + ".");
             }
         }
         return m;
@@ -124,9 +280,9 @@ public:
 private:
     std::string find(const std::string& name) const {
         for (const std::string& candidate : candidates(name)) {
-            if (file_.has(candidate)) return candidate;
+            if (files_.has(candidate)) return candidate;
         }
-        fail(file_.fileName(), "has no tensor \"" + prefix_ + name + "\" (nor \"" + name + "\"), which config.json needs.");
+        fail(files_.name(), "has no tensor \"" + prefix_ + name + "\" (nor \"" + name + "\"), which config.json needs.");
     }
     std::vector<std::string> candidates(const std::string& name) const {
         std::vector<std::string> names{prefix_ + name, name};
@@ -142,7 +298,7 @@ private:
         return names;
     }
 
-    const SafetensorsFile& file_;
+    const CheckpointFiles& files_;
     std::string prefix_;
 };
 
@@ -201,7 +357,7 @@ core::BlockWeights bertBlock(const TensorReader& t, const core::TransformerConfi
     return block;
 }
 
-core::TransformerWeights gpt2Weights(const SafetensorsFile& file, const core::TransformerConfig& c) {
+core::TransformerWeights gpt2Weights(const CheckpointFiles& file, const core::TransformerConfig& c) {
     const TensorReader t(file, "transformer.");
     core::TransformerWeights w;
     w.tokenEmbeddings = t.read("wte.weight", c.vocabSize, c.dModel);
@@ -211,7 +367,7 @@ core::TransformerWeights gpt2Weights(const SafetensorsFile& file, const core::Tr
     return w;
 }
 
-core::TransformerWeights bertWeights(const SafetensorsFile& file, const core::TransformerConfig& c) {
+core::TransformerWeights bertWeights(const CheckpointFiles& file, const core::TransformerConfig& c) {
     const TensorReader t(file, "bert.");
     core::TransformerWeights w;
     w.tokenEmbeddings = t.read("embeddings.word_embeddings.weight", c.vocabSize, c.dModel);
@@ -221,6 +377,49 @@ core::TransformerWeights bertWeights(const SafetensorsFile& file, const core::Tr
     for (int layer = 0; layer < c.layers; ++layer) w.blocks.push_back(bertBlock(t, c, layer));
     return w;
 }
+
+// HF names (modeling_llama.py LlamaDecoderLayer): model.layers.N.self_attn.{q,k,v,o}_proj, q_norm / k_norm (Qwen3),
+// mlp.{gate,up,down}_proj, input_layernorm, post_attention_layernorm; every Linear stored out × in.
+core::BlockWeights llamaBlock(const TensorReader& t, const core::TransformerConfig& c, int layer) {
+    const std::string p = "layers." + std::to_string(layer) + ".";
+    const Eigen::Index d = c.dModel, q = static_cast<Eigen::Index>(c.heads) * c.headWidth(), kv = static_cast<Eigen::Index>(c.keyValueHeads()) * c.headWidth();
+    core::BlockWeights block;
+    core::Weights& a = block.attention;
+    a.wq = linearWeight(t, p + "self_attn.q_proj.weight", d, q);
+    a.wk = linearWeight(t, p + "self_attn.k_proj.weight", d, kv);
+    a.wv = linearWeight(t, p + "self_attn.v_proj.weight", d, kv);
+    a.wo = linearWeight(t, p + "self_attn.o_proj.weight", q, d);
+    if (c.attentionBias) {
+        a.bq = t.vector(p + "self_attn.q_proj.bias", q);
+        a.bk = t.vector(p + "self_attn.k_proj.bias", kv);
+        a.bv = t.vector(p + "self_attn.v_proj.bias", kv);
+        if (c.modelType != "qwen2") a.bo = t.vector(p + "self_attn.o_proj.bias", d);
+    }
+    if (c.modelType == "qwen3") {
+        a.qNorm = t.vector(p + "self_attn.q_norm.weight", c.headWidth());
+        a.kNorm = t.vector(p + "self_attn.k_norm.weight", c.headWidth());
+        a.qkNormEps = c.layerNormEps;
+    }
+    block.ln1.gamma = t.vector(p + "input_layernorm.weight", d);
+    block.ln2.gamma = t.vector(p + "post_attention_layernorm.weight", d);
+    block.mlpGate = linearWeight(t, p + "mlp.gate_proj.weight", d, c.dFf);
+    block.mlpIn = linearWeight(t, p + "mlp.up_proj.weight", d, c.dFf);
+    block.mlpOut = linearWeight(t, p + "mlp.down_proj.weight", c.dFf, d);
+    return block;
+}
+
+core::TransformerWeights llamaWeights(const CheckpointFiles& files, const core::TransformerConfig& c) {
+    const TensorReader t(files, "model.");
+    core::TransformerWeights w;
+    w.tokenEmbeddings = t.read("embed_tokens.weight", c.vocabSize, c.dModel);
+    for (int layer = 0; layer < c.layers; ++layer) w.blocks.push_back(llamaBlock(t, c, layer));
+    w.finalLayerNorm.gamma = t.vector("norm.weight", c.dModel);
+    if (!c.tiedEmbeddings) w.lmHead = TensorReader(files, "").read("lm_head.weight", c.vocabSize, c.dModel);
+    return w;
+}
+
+bool isLlamaFamily(const std::string& type) { return type == "llama" || type == "mistral" || type == "qwen2" || type == "qwen3"; }
+bool isKnownType(const std::string& type) { return type == "gpt2" || type == "bert" || isLlamaFamily(type); }
 
 // [SECTION] the folder
 
@@ -248,16 +447,22 @@ core::TransformerConfig readTransformerConfig(const fs::path& configJson) {
     core::TransformerConfig c;
     if (type == "gpt2") c = gpt2Config(config, file);
     else if (type == "bert") c = bertConfig(config, file);
-    else fail(file, "has model_type \"" + type + "\"; attnviz opens \"gpt2\" and \"bert\" models.");
+    else if (isLlamaFamily(type)) return llamaConfig(config, type, file);
+    else fail(file, "has model_type \"" + type + "\"; attnviz opens gpt2, bert, llama, mistral, qwen2 and qwen3 models.");
     if (c.dModel % c.heads != 0) fail(file, "says " + std::to_string(c.heads) + " heads, which do not divide the width " + std::to_string(c.dModel) + ".");
+    c.modelType = type;
     return c;
 }
 
 core::TransformerModel loadTransformer(const fs::path& folder) {
     core::TransformerModel model;
     model.config = readTransformerConfig(folder / "config.json");
-    const SafetensorsFile file(folder / "model.safetensors");
-    model.weights = model.config.family == core::ModelFamily::Gpt2 ? gpt2Weights(file, model.config) : bertWeights(file, model.config);
+    const CheckpointFiles files(folder);
+    switch (model.config.family) {
+        case core::ModelFamily::Gpt2: model.weights = gpt2Weights(files, model.config); break;
+        case core::ModelFamily::Bert: model.weights = bertWeights(files, model.config); break;
+        case core::ModelFamily::Llama: model.weights = llamaWeights(files, model.config); break;
+    }
     return model;
 }
 
@@ -274,24 +479,25 @@ std::string checkModelFolder(const fs::path& folder) {
     } catch (const FileError& e) {
         return e.what();
     }
-    if (type != "gpt2" && type != "bert") {
-        return name + " holds a \"" + (type.empty() ? "(no model_type)" : type) + "\" model; attnviz opens GPT-2 (model_type gpt2) and BERT (bert) models.";
+    if (!isKnownType(type)) {
+        return name + " holds a \"" + (type.empty() ? "(no model_type)" : type) +
+               "\" model; attnviz opens GPT-2 (model_type gpt2), BERT (bert) and Llama-family decoders (llama, mistral, qwen2, qwen3).";
     }
-    if (!fs::exists(folder / "model.safetensors", error)) {
+    if (!fs::exists(folder / kSingleFile, error) && !fs::exists(folder / kShardIndex, error)) {
         if (fs::exists(folder / "pytorch_model.bin", error)) {
             return name + " has only pytorch_model.bin; attnviz reads model.safetensors (no pickle code runs). Convert it once in that folder with: " +
                    std::string(kConvertCommand);
         }
-        return name + " has no model.safetensors (the weights).";
+        return name + " has no model.safetensors (the weights), nor model.safetensors.index.json naming its shards.";
     }
     if (fs::exists(folder / "tokenizer.json", error)) return "";
-    const std::vector<std::string> needed = type == "gpt2" ? std::vector<std::string>{"vocab.json", "merges.txt"} : std::vector<std::string>{"vocab.txt"};
+    const std::vector<std::string> needed = type != "bert" ? std::vector<std::string>{"vocab.json", "merges.txt"} : std::vector<std::string>{"vocab.txt"};
     std::vector<std::string> missing;
     for (const std::string& file : needed) {
         if (!fs::exists(folder / file, error)) missing.push_back(file);
     }
     if (!missing.empty()) {
-        return name + " lacks the tokenizer's " + listed(missing) + " (a " + (type == "gpt2" ? "GPT-2" : "BERT") + " folder needs tokenizer.json or " + listed(needed) +
+        return name + " lacks the tokenizer's " + listed(missing) + " (a " + (type == "bert" ? "BERT" : type == "gpt2" ? "GPT-2" : type) + " folder needs tokenizer.json or " + listed(needed) +
                "; they come with the model's download).";
     }
     return "";

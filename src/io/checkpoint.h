@@ -1,10 +1,17 @@
-// checkpoint.h — a HuggingFace GPT-2 or BERT folder into a core::TransformerModel (config.json +
-// model.safetensors), checked before it is trusted.
+// checkpoint.h — a HuggingFace GPT-2, BERT or Llama-family folder into a core::TransformerModel (config.json +
+// model.safetensors or its shards), checked before it is trusted.
 //
-// What a folder must hold: config.json with model_type "gpt2" or "bert", model.safetensors (F32, F16 or BF16;
-// read through io/safetensors.h), and the tokenizer's files (tokenizer_files.h). Tensor names are accepted with
-// or without the "transformer." / "bert." prefix, LayerNorm parameters as weight/bias or gamma/beta; extra
-// tensors (lm_head, cls.*, pooler, GPT-2's attn.bias / attn.masked_bias buffers) are ignored.
+// What a folder must hold: config.json with model_type "gpt2", "bert", "llama" (SmolLM too), "mistral", "qwen2" or
+// "qwen3"; model.safetensors, or model.safetensors.index.json whose weight_map names shards in the same folder (plain
+// file names, each present; F32, F16 or BF16, read through io/safetensors.h); and the tokenizer's files
+// (tokenizer_files.h). Tensor names are accepted with or without the "transformer." / "bert." / "model." prefix,
+// LayerNorm parameters as weight/bias or gamma/beta; extra tensors (GPT-2/BERT heads, cls.*, pooler, GPT-2's
+// attn.bias buffers, rotary_emb.inv_freq) are ignored. Llama-family keys read: hidden_size, num_attention_heads,
+// num_key_value_heads, head_dim, intermediate_size, num_hidden_layers, rms_norm_eps, rope_theta, rope_scaling
+// (none, "default" or "llama3"; rope_parameters in newer files), max_position_embeddings, tie_word_embeddings
+// (lm_head.weight read when false), attention_bias, sliding_window (mistral; qwen2/qwen3 with use_sliding_window,
+// max_window_layers or layer_types), vocab_size, hidden_act (silu only). What is not computed (another RoPE scaling,
+// partial rotary, MLP biases, another activation) is refused in one sentence.
 //
 // Orientation: the core applies every layer as X · W (in × out). GPT-2 stores its layers as Conv1D, already
 // in × out; BERT's nn.Linear stores out × in, so its matrices are transposed here.

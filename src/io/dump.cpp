@@ -62,11 +62,16 @@ void addTraceEntries(const core::Trace& trace, std::vector<DumpEntry>& entries) 
     }
 }
 
-void addBiasEntries(const BiasTensors& biases, std::vector<DumpEntry>& entries) {
-    entries.push_back({"b_q", "b^Q", "Query bias: added to every row of X W^Q.", "h·d_k", &biases[0]});
-    entries.push_back({"b_k", "b^K", "Key bias: added to every row of X W^K.", "h·d_k", &biases[1]});
-    entries.push_back({"b_v", "b^V", "Value bias: added to every row of X W^V.", "h·d_v", &biases[2]});
-    entries.push_back({"b_o", "b^O", "Output bias: added to every row of Z W^O.", "d_model", &biases[3]});
+// The biases the layer has (Qwen2 has b^Q, b^K, b^V but no b^O).
+void addBiasEntries(const BiasTensors& biases, const core::Trace& trace, std::vector<DumpEntry>& entries) {
+    const std::string kv = trace.dims.kvHeads != trace.dims.heads ? "h_kv" : "h";
+    const std::array<DumpEntry, 4> all{{{"b_q", "b^Q", "Query bias: added to every row of X W^Q.", "h·d_k", &biases[0]},
+                                        {"b_k", "b^K", "Key bias: added to every row of X W^K.", kv + "·d_k", &biases[1]},
+                                        {"b_v", "b^V", "Value bias: added to every row of X W^V.", kv + "·d_v", &biases[2]},
+                                        {"b_o", "b^O", "Output bias: added to every row of Z W^O.", "d_model", &biases[3]}}};
+    for (const DumpEntry& entry : all) {
+        if (!entry.tensor->empty()) entries.push_back(entry);
+    }
 }
 
 void addEmbeddingEntries(const core::ModelRun& run, std::vector<DumpEntry>& entries) {
@@ -80,7 +85,9 @@ void addEmbeddingEntries(const core::ModelRun& run, std::vector<DumpEntry>& entr
                            "The decoder's token embeddings before positions are added, zero rows for padding.",
                            "b × l_q × d_model", &run.queryEmbeddings});
     }
-    const std::string positions = run.spec.trained
+    const bool rotary = run.spec.trained && run.spec.trained->config().family == core::ModelFamily::Llama;
+    const std::string positions = rotary ? "Zeros: a RoPE model adds no position rows; positions turn q and k inside attention instead."
+                                  : run.spec.trained
                                       ? "The model's learned position embeddings, rows 0 … l − 1 (added to the token embeddings before block 0)."
                                       : "The sinusoidal positional encoding added to row p of every sentence (zeros when positions are off).";
     entries.push_back({"positions", "PE", positions, cross ? "max(l_q, l_k) × d_model" : "l × d_model", &run.positions});
@@ -90,17 +97,17 @@ void addEmbeddingEntries(const core::ModelRun& run, std::vector<DumpEntry>& entr
 void addModelPassEntries(const core::TransformerPass& pass, std::vector<DumpEntry>& entries) {
     entries.push_back({"hidden_states", "h",
                        "The residual stream entering each block (h_0 = the embeddings), and last the model's output "
-                       "(after the final LayerNorm for GPT-2); zero rows for padding.",
+                       "(after the final norm for decoders); zero rows for padding.",
                        "(n_layers + 1) × b × l × d_model", &pass.hiddenStates});
     entries.push_back({"all_attention_weights", "A",
-                       "Every layer's attention weights, with the model's own heads.", "n_layers × b × h × l × l",
+                       "Every layer's attention weights, with the model's own heads (one map per query head).", "n_layers × b × h × l × l",
                        &pass.attentionWeights});
 }
 
 std::vector<DumpEntry> dumpEntries(const core::ModelRun& run, const BiasTensors& biases) {
     std::vector<DumpEntry> entries;
     addTraceEntries(run.trace, entries);
-    if (run.weights.hasBiases()) addBiasEntries(biases, entries);
+    addBiasEntries(biases, run.trace, entries);
     addEmbeddingEntries(run, entries);
     if (run.modelPass) addModelPassEntries(*run.modelPass, entries);
     return entries;
@@ -200,15 +207,24 @@ json parametersJson(const core::ModelRun& run) {
 // Which trained model, which of its layers the stepped files hold, and the config values that size it.
 json modelJson(const core::TrainedModel& model, int layer) {
     const core::TransformerConfig& config = model.config();
+    json sizes = {{"d_model", config.dModel}, {"heads", config.heads}, {"d_ff", config.dFf},
+                  {"max_positions", config.maxPositions}, {"vocab_size", config.vocabSize},
+                  {"type_vocab_size", config.typeVocabSize}, {"layer_norm_eps", config.layerNormEps}};
+    if (config.family == core::ModelFamily::Llama) {
+        sizes["kv_heads"] = config.keyValueHeads();
+        sizes["head_dim"] = config.headWidth();
+        sizes["rope_theta"] = config.ropeTheta;
+        sizes["llama3_rope_scaling"] = config.ropeScaling.has_value();
+        sizes["sliding_windows"] = config.slidingWindows;
+        sizes["tie_word_embeddings"] = config.tiedEmbeddings;
+    }
     return {
-        {"type", config.family == core::ModelFamily::Gpt2 ? "gpt2" : "bert"},
+        {"type", !config.modelType.empty() ? config.modelType : config.family == core::ModelFamily::Gpt2 ? "gpt2" : "bert"},
         {"name", model.name},
         {"path", model.folder},
         {"layer", layer},
         {"n_layers", config.layers},
-        {"config", {{"d_model", config.dModel}, {"heads", config.heads}, {"d_ff", config.dFf},
-                    {"max_positions", config.maxPositions}, {"vocab_size", config.vocabSize},
-                    {"type_vocab_size", config.typeVocabSize}, {"layer_norm_eps", config.layerNormEps}}},
+        {"config", std::move(sizes)},
     };
 }
 

@@ -28,14 +28,16 @@ inline constexpr std::array<CatalogModel, 7> kModelCatalog{{
     {"sentence-transformers/all-MiniLM-L6-v2", "bert", 90'900'000, "Apache-2.0", false,
      "a small BERT (6 layers, 12 heads of 32) tuned for sentence similarity: quick to get"},
     {"HuggingFaceTB/SmolLM2-135M", "llama", 269'000'000, "Apache-2.0", false,
-     "a modern decoder: grouped-query attention and rotary positions (needs Llama support)"},
+     "a modern decoder: grouped-query attention (9 query heads over 3 key/value heads) and rotary positions"},
     {"Qwen/Qwen2.5-0.5B", "qwen2", 988'000'000, "Apache-2.0", false,
-     "grouped-query attention with 14 query heads over 2 key/value heads (needs Qwen2 support)"},
+     "grouped-query attention with 14 query heads over 2 key/value heads, q/k/v biases"},
     {"meta-llama/Llama-3.2-1B", "llama", 2'470'000'000, "Llama 3.2 Community License", true,
-     "a current Llama: 32 query heads over 8 key/value heads (needs Llama support; gated)"},
+     "a current Llama: 32 query heads over 8 key/value heads, Llama-3 rotary scaling (gated)"},
 }};
 
 // Does attnviz open models of this config.json model_type?
-constexpr bool attnvizOpensFamily(std::string_view family) { return family == "gpt2" || family == "bert"; }
+constexpr bool attnvizOpensFamily(std::string_view family) {
+    return family == "gpt2" || family == "bert" || family == "llama" || family == "mistral" || family == "qwen2" || family == "qwen3";
+}
 
 }  // namespace attnviz::io

@@ -93,12 +93,12 @@ std::shared_ptr<const core::Tokenizer> loadTokenizerJson(const fs::path& path) {
 std::shared_ptr<const core::Tokenizer> loadTokenizer(const fs::path& folder, core::ModelFamily family) {
     if (std::error_code error; fs::exists(folder / kTokenizerJson, error)) return loadTokenizerJson(folder / kTokenizerJson);
     try {
-        if (family == core::ModelFamily::Gpt2) {
+        if (family != core::ModelFamily::Bert) {  // GPT-2 and the Llama family: byte-level BPE
             return std::make_shared<const core::Gpt2BpeTokenizer>(readVocabularyJson(folder / "vocab.json"), readMerges(folder / "merges.txt"));
         }
         return std::make_shared<const core::WordPieceTokenizer>(linesOf(readWholeFile(folder / "vocab.txt")), readWordPieceOptions(folder));
     } catch (const core::InputError& error) {
-        fail(folder / (family == core::ModelFamily::Gpt2 ? "vocab.json" : "vocab.txt"), error.what());
+        fail(folder / (family != core::ModelFamily::Bert ? "vocab.json" : "vocab.txt"), error.what());
     }
 }
 

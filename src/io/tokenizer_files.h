@@ -1,7 +1,7 @@
 // tokenizer_files.h — a HuggingFace folder's tokenizer files into a core::Tokenizer.
 //
 //   tokenizer.json, when the folder has one (io/tokenizer_json.h; any family), else the classic files:
-//   GPT-2: vocab.json (piece → id) + merges.txt (one merge a line, by rank; a "#version" first line skipped)
+//   GPT-2 and the Llama family: vocab.json (piece → id) + merges.txt (one merge a line, by rank; a "#version" first line skipped)
 //   BERT:  vocab.txt (one piece a line, line n ↔ id n − 1) + tokenizer_config.json when present
 //          (do_lower_case, strip_accents, tokenize_chinese_chars; uncased when absent unless the folder's
 //          config says otherwise)

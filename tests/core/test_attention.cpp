@@ -6,8 +6,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace attnviz::core;
 
@@ -256,4 +258,135 @@ TEST_CASE("weights of the wrong shape are refused, naming the matrix and both sh
     w.wk = Matrix::Zero(8, 6);
     spec.customWeights = w;
     CHECK_THROWS_WITH_AS(runModel(spec), "W^K should be 8 x 8 but is 8 x 6.", InputError);
+}
+
+namespace {
+
+// Uniform values in (−bound, bound) from a fixed linear congruential sequence: the same on every platform.
+Matrix patterned(Eigen::Index rowCount, Eigen::Index colCount, std::uint32_t seed, float bound) {
+    Matrix m(rowCount, colCount);
+    for (Eigen::Index i = 0; i < m.size(); ++i) {
+        seed = seed * 1664525u + 1013904223u;
+        m.data()[i] = bound * (static_cast<float>(seed >> 8) / 8388608.0f - 1.0f);
+    }
+    return m;
+}
+
+// Grouped-query attention with RoPE, a causal sliding-window mask and key padding, one query at a time in plain
+// loops and double precision: A (h × l_b × l_b) and the output (l_b × d_model) of sentence x.
+struct LoopResult {
+    std::vector<double> weights;  // h · l · l, row-major
+    std::vector<double> output;   // l · d_model
+};
+
+LoopResult plainLoops(const Matrix& x, const Weights& w, const AttentionConfig& c) {
+    const int l = static_cast<int>(x.rows()), d = c.dModel, h = c.heads, hkv = c.kvHeads, dk = c.dK, half = dk / 2;
+    const auto project = [&](const Matrix& weight, const RowVector& bias, int head, int t, int j) {
+        double sum = bias.size() > 0 ? bias(head * dk + j) : 0.0;
+        for (int m = 0; m < d; ++m) sum += static_cast<double>(x(t, m)) * weight(m, head * dk + j);
+        return sum;
+    };
+    // RoPE's rotate-half on one projected row at position t.
+    const auto rotated = [&](const Matrix& weight, const RowVector& bias, int head, int t) {
+        std::vector<double> raw(static_cast<std::size_t>(dk)), out(static_cast<std::size_t>(dk));
+        for (int j = 0; j < dk; ++j) raw[static_cast<std::size_t>(j)] = project(weight, bias, head, t, j);
+        for (int j = 0; j < half; ++j) {
+            const double angle = t * static_cast<double>(c.rotaryFrequencies(j)), cs = std::cos(angle), sn = std::sin(angle);
+            out[static_cast<std::size_t>(j)] = raw[static_cast<std::size_t>(j)] * cs - raw[static_cast<std::size_t>(j + half)] * sn;
+            out[static_cast<std::size_t>(j + half)] = raw[static_cast<std::size_t>(j + half)] * cs + raw[static_cast<std::size_t>(j)] * sn;
+        }
+        return out;
+    };
+    LoopResult result{std::vector<double>(static_cast<std::size_t>(h) * l * l), std::vector<double>(static_cast<std::size_t>(l) * d)};
+    std::vector<double> concat(static_cast<std::size_t>(l) * h * dk, 0.0);
+    for (int head = 0; head < h; ++head) {
+        const int kv = head / (h / hkv);
+        std::vector<std::vector<double>> keys, values;
+        for (int t = 0; t < l; ++t) {
+            keys.push_back(rotated(w.wk, w.bk, kv, t));
+            std::vector<double> v(static_cast<std::size_t>(dk));
+            for (int j = 0; j < dk; ++j) v[static_cast<std::size_t>(j)] = project(w.wv, w.bv, kv, t, j);
+            values.push_back(v);
+        }
+        for (int q = 0; q < l; ++q) {
+            const std::vector<double> query = rotated(w.wq, w.bq, head, q);
+            std::vector<double> scores(static_cast<std::size_t>(l), -std::numeric_limits<double>::infinity());
+            double largest = -std::numeric_limits<double>::infinity();
+            for (int k = std::max(0, q - c.slidingWindow + 1); k <= q; ++k) {
+                double s = 0.0;
+                for (int j = 0; j < dk; ++j) s += query[static_cast<std::size_t>(j)] * keys[static_cast<std::size_t>(k)][static_cast<std::size_t>(j)];
+                scores[static_cast<std::size_t>(k)] = s / std::sqrt(static_cast<double>(dk));
+                largest = std::max(largest, scores[static_cast<std::size_t>(k)]);
+            }
+            double total = 0.0;
+            for (double& s : scores) total += (s = std::exp(s - largest));
+            for (int k = 0; k < l; ++k) {
+                const double a = scores[static_cast<std::size_t>(k)] / total;
+                result.weights[(static_cast<std::size_t>(head) * l + q) * l + k] = a;
+                for (int j = 0; j < dk; ++j) concat[(static_cast<std::size_t>(q) * h + head) * dk + j] += a * values[static_cast<std::size_t>(k)][static_cast<std::size_t>(j)];
+            }
+        }
+    }
+    for (int t = 0; t < l; ++t) {
+        for (int m = 0; m < d; ++m) {
+            double sum = 0.0;
+            for (int k = 0; k < h * dk; ++k) sum += concat[static_cast<std::size_t>(t) * h * dk + k] * w.wo(k, m);
+            result.output[static_cast<std::size_t>(t) * d + m] = sum;
+        }
+    }
+    return result;
+}
+
+}  // namespace
+
+// The largest check before was l = 150; from l_q · l_k = 512² the fused pass streams its maps (attention.cpp), the
+// path real models take. Here l = 600 and 580 in one ragged batch, 6 query heads sharing 2 K/V heads, RoPE, a
+// window of 200 under the causal mask; A and the output against plain loops in double, stored and derived maps.
+TEST_CASE("l = 600 through the streaming path: grouped-query attention with RoPE and a window equals plain loops") {
+    AttentionConfig config;
+    config.dModel = 48;
+    config.heads = 6;
+    config.kvHeads = 2;
+    config.dK = config.dV = 8;
+    config.mask = MaskKind::Both;
+    config.slidingWindow = 200;
+    config.comparePerHead = false;
+    config.rotaryFrequencies = RowVector(4);
+    for (int j = 0; j < 4; ++j) config.rotaryFrequencies(j) = static_cast<float>(std::pow(10000.0, -2.0 * j / 8));
+    Weights w;
+    w.wq = patterned(48, 48, 1, 0.3f);
+    w.wk = patterned(48, 16, 2, 0.3f);
+    w.wv = patterned(48, 16, 3, 0.5f);
+    w.wo = patterned(48, 48, 4, 0.2f);
+    w.bq = patterned(1, 48, 5, 0.1f);
+    w.bk = patterned(1, 16, 6, 0.1f);
+    w.bv = patterned(1, 16, 7, 0.1f);
+    const std::vector<Matrix> sentences{patterned(600, 48, 8, 1.0f), patterned(580, 48, 9, 1.0f)};
+    const LoopResult expected = plainLoops(sentences[1], w, config);
+    for (const std::int64_t storeUpTo : {std::int64_t{16} << 20, std::int64_t{1}}) {  // maps stored, then derived
+        config.storeMapsUpTo = storeUpTo;
+        const Trace t = forward(AttentionInput{sentences, {}}, w, config);
+        REQUIRE(t[TensorId::KHeads].shape == std::vector<int>{2, 2, 600, 8});
+        double weightError = 0.0, outputError = 0.0;
+        const int l = 580;
+        for (int head = 0; head < 6; ++head) {
+            const MatrixView a = t[TensorId::AttentionWeights].slice(1, head);
+            for (int q = 0; q < l; ++q) {
+                for (int k = 0; k < l; ++k) {
+                    weightError = std::max(weightError, std::abs(a(q, k) - expected.weights[(static_cast<std::size_t>(head) * l + q) * l + k]));
+                }
+            }
+        }
+        const MatrixView output = t[TensorId::Output].slice(1);
+        for (int q = 0; q < l; ++q) {
+            for (int m = 0; m < 48; ++m) outputError = std::max(outputError, std::abs(output(q, m) - expected.output[static_cast<std::size_t>(q) * 48 + m]));
+        }
+        INFO("maps derived: ", t.isDerived(TensorId::Scores));
+        CHECK(weightError < 1e-5);
+        CHECK(outputError < 1e-4);
+        CHECK(t.isDerived(TensorId::Scores) == (storeUpTo == 1));
+        // Outside the window (query 500, key 250) the weight is exactly zero; the padded keys 580 … 599 too.
+        CHECK(t[TensorId::AttentionWeights].slice(1, 5)(500, 250) == 0.0f);
+        CHECK(t[TensorId::AttentionWeights].slice(1, 5)(579, 380) > 0.0f);
+    }
 }

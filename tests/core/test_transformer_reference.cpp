@@ -1,5 +1,7 @@
-// test_transformer_reference.cpp — trained GPT-2 and BERT passes against an independent PyTorch implementation
-// (tests/reference/make_transformer_fixtures.py → tests/reference/models/), in the manner of llm.c's test_gpt2.c:
+// test_transformer_reference.cpp — trained GPT-2, BERT and Llama-family passes against an independent PyTorch
+// implementation (tests/reference/make_transformer_fixtures.py → tests/reference/models/, make_decoder_fixtures.py →
+// tests/reference/decoders/: llama with GQA 8:2 and llama3 RoPE scaling, MQA in BF16, qwen2 biases + a sliding window
+// on one layer + shards, qwen3 q/k norm + head_dim ≠ d_model / h in F16, mistral's window), in the manner of llm.c's test_gpt2.c:
 // every layer's hidden states and attention weights of each sentence of a ragged batch within atol 1e-4, read
 // through io::loadTransformer from four folders (HuggingFace's and plain tensor names; F32, F16 and BF16 storage),
 // which must therefore give the same numbers. Also: the stepped layer the app shows IS that layer of the pass (bit
@@ -25,6 +27,7 @@ using namespace attnviz;
 using core::Tensor;
 
 const fs::path kModels = fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models";
+const fs::path kDecoders = fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders";
 
 std::vector<std::vector<int>> idsOf(const std::string& family) {
     std::ifstream in(kModels / (family + "_ids.json"));
@@ -42,7 +45,7 @@ core::AttentionConfig configFor(const core::TransformerModel& model, bool ragged
     core::AttentionConfig config;
     config.dModel = model.config.dModel;
     config.heads = model.config.heads;
-    const bool gpt2 = model.config.family == core::ModelFamily::Gpt2;
+    const bool gpt2 = model.config.family != core::ModelFamily::Bert;  // decoders: causal
     config.mask = gpt2 ? (ragged ? core::MaskKind::Both : core::MaskKind::Causal) : (ragged ? core::MaskKind::Padding : core::MaskKind::None);
     return config;
 }
@@ -84,20 +87,41 @@ Comparison compareAttention(const Tensor& ours, const Tensor& expected, int b) {
     return c;
 }
 
-void checkAgainstTorch(const std::string& folder, const std::string& family) {
-    const core::TransformerModel model = io::loadTransformer(kModels / folder);
+// The pass of `folder` (under `root`) on the ragged batch of `<family>_ids.json` against `<family>_*.npy` there.
+core::TransformerPass checkAgainstTorch(const std::string& folder, const std::string& family, const fs::path& root = kModels) {
+    const core::TransformerModel model = io::loadTransformer(root / folder);
     core::checkTransformer(model);
-    const auto ids = idsOf(family);
-    const core::TransformerPass pass = core::runTransformer(model, ids, 1, configFor(model, true));
+    std::ifstream in(root == kModels ? root / (family + "_ids.json") : root / "ids.json");
+    const auto ids = nlohmann::json::parse(in).get<std::vector<std::vector<int>>>();
+    core::TransformerPass pass = core::runTransformer(model, ids, 1, configFor(model, true));
     for (int b = 0; b < static_cast<int>(ids.size()); ++b) {
-        const Comparison hidden = compareHidden(pass.hiddenStates, io::readNpy(kModels / (family + "_hidden_" + std::to_string(b) + ".npy")), b);
-        const Comparison attention = compareAttention(pass.attentionWeights, io::readNpy(kModels / (family + "_attention_" + std::to_string(b) + ".npy")), b);
+        const Comparison hidden = compareHidden(pass.hiddenStates, io::readNpy(root / (family + "_hidden_" + std::to_string(b) + ".npy")), b);
+        const Comparison attention = compareAttention(pass.attentionWeights, io::readNpy(root / (family + "_attention_" + std::to_string(b) + ".npy")), b);
         std::cout << folder << " sentence " << b << ": largest difference from PyTorch " << hidden.largest << " (hidden, "
                   << hidden.compared << " values), " << attention.largest << " (attention, " << attention.compared << ")\n";
         CHECK(hidden.compared > 0);
         CHECK(hidden.largest < 1e-4);
         CHECK(attention.largest < 1e-4);
     }
+    return pass;
+}
+
+// A decoder folder of tests/reference/decoders: hidden states, attention, and the LM head's logits at every position.
+core::TransformerPass checkDecoder(const std::string& folder) {
+    core::TransformerPass pass = checkAgainstTorch(folder, folder, kDecoders);
+    const core::TransformerModel model = io::loadTransformer(kDecoders / folder);
+    const Tensor expected = io::readNpy(kDecoders / (folder + "_logits.npy"));  // l × vocab, sentence 0
+    double largest = 0.0;
+    for (int position = 0; position < expected.dim(0); ++position) {
+        const core::RowVector logits = core::nextTokenLogits(model, pass, 0, position);
+        REQUIRE(logits.size() == expected.dim(1));
+        for (int v = 0; v < expected.dim(1); ++v) {
+            largest = std::max(largest, static_cast<double>(std::abs(logits(v) - expected.data[static_cast<std::size_t>(position) * expected.dim(1) + v])));
+        }
+    }
+    std::cout << folder << ": largest logit difference from PyTorch " << largest << "\n";
+    CHECK(largest < 1e-4);
+    return pass;
 }
 
 }  // namespace
@@ -110,6 +134,125 @@ TEST_CASE("GPT-2: every layer's hidden states and attention match PyTorch, with 
 TEST_CASE("BERT: every layer's hidden states and attention match PyTorch, with gamma/beta names and in F16") {
     checkAgainstTorch("bert-original-names", "bert");
     checkAgainstTorch("bert-plain-f16", "bert");
+}
+
+TEST_CASE("Llama (SmolLM, Llama 3): grouped-query 8:2 heads, llama3 RoPE scaling, head_dim 6, tied LM head") {
+    const core::TransformerPass pass = checkDecoder("llama-gqa-llama3");
+    const core::Trace& t = pass.steppedTrace;
+    CHECK(t.dims.heads == 8);
+    CHECK(t.dims.kvHeads == 2);
+    CHECK(t[core::TensorId::KHeads].shape == std::vector<int>{2, 2, 7, 6});
+    CHECK(t[core::TensorId::QHeads].shape == std::vector<int>{2, 8, 7, 6});
+    CHECK(t[core::TensorId::WK].shape == std::vector<int>{48, 12});
+    // The scores use the rotated heads; the unrotated ones are kept beside them, equal at position 0 only.
+    REQUIRE(t.has(core::TensorId::QHeadsBeforeRope));
+    REQUIRE(t[core::TensorId::KHeadsBeforeRope].shape == std::vector<int>{2, 2, 7, 6});
+    const core::MatrixView before = t[core::TensorId::KHeadsBeforeRope].slice(0, 1), after = t[core::TensorId::KHeads].slice(0, 1);
+    CHECK(before.row(0) == after.row(0));
+    CHECK((before.row(3) - after.row(3)).norm() > 1e-3f);
+    CHECK(std::abs(before.row(3).norm() - after.row(3).norm()) < 1e-5f);  // a rotation keeps the length
+}
+
+TEST_CASE("Llama with one K/V head (multi-query), its own lm_head, in BF16") {
+    const core::TransformerPass pass = checkDecoder("llama-mqa-bf16");
+    CHECK(pass.steppedTrace[core::TensorId::VHeads].dim(1) == 1);
+}
+
+TEST_CASE("Qwen2: q/k/v biases without b^O, a sliding window on layer 1 only, weights in two shards") {
+    const core::TransformerModel model = io::loadTransformer(kDecoders / "qwen2-bias-window-sharded");
+    CHECK(model.config.slidingWindows == std::vector<int>{0, 3});
+    CHECK(model.weights.blocks[0].attention.bk.size() == 16);
+    CHECK(model.weights.blocks[0].attention.bo.size() == 0);
+    const core::TransformerPass pass = checkDecoder("qwen2-bias-window-sharded");
+    // Layer 1 (stepped): query 6 sees keys 4, 5, 6 only.
+    const core::MatrixView a = pass.steppedTrace[core::TensorId::AttentionWeights].slice(0, 0);
+    CHECK(a(6, 3) == 0.0f);
+    CHECK(a(6, 4) > 0.0f);
+}
+
+TEST_CASE("Qwen3: per-head q/k RMSNorm before RoPE, head_dim 12 × 4 heads ≠ d_model 32, in F16") {
+    const core::TransformerPass pass = checkDecoder("qwen3-qknorm-headdim");
+    CHECK(pass.steppedTrace[core::TensorId::Concat].dim(2) == 48);
+    CHECK(pass.steppedTrace[core::TensorId::WO].shape == std::vector<int>{48, 32});
+}
+
+TEST_CASE("Mistral: a sliding window of 4 on every layer, shorter than the sentence") {
+    checkDecoder("mistral-window");
+}
+
+TEST_CASE("a decoder folder that attnviz does not compute is refused in one sentence") {
+    const test::ScratchDir dir("decoder-configs");
+    const auto refusal = [&](const std::string& key, const nlohmann::json& value) {
+        std::ifstream in(kDecoders / "mistral-window" / "config.json");
+        nlohmann::json config = nlohmann::json::parse(in);
+        config[key] = value;
+        fs::create_directories(dir / key);
+        std::ofstream(dir / key / "config.json") << config.dump();
+        try {
+            io::readTransformerConfig(dir / key / "config.json");
+        } catch (const io::FileError& error) {
+            return std::string(error.what());
+        }
+        return std::string();
+    };
+    CHECK(refusal("rope_scaling", {{"rope_type", "yarn"}, {"factor", 4.0}}).find("\"yarn\"; attnviz computes plain RoPE") != std::string::npos);
+    CHECK(refusal("hidden_act", "gelu").find("\"hidden_act\" is \"gelu\"") != std::string::npos);
+    CHECK(refusal("num_key_value_heads", 3).find("do not divide the 4 attention heads") != std::string::npos);
+    CHECK(refusal("partial_rotary_factor", 0.5).find("rotates whole heads only") != std::string::npos);
+    CHECK(refusal("model_type", "gemma").find("opens gpt2, bert, llama, mistral, qwen2 and qwen3") != std::string::npos);
+}
+
+TEST_CASE("a shard index naming a path or a missing file is refused before any shard is read") {
+    const test::ScratchDir dir("decoder-shards");
+    const fs::path source = kDecoders / "qwen2-bias-window-sharded";
+    const auto loadWithIndex = [&](const std::string& name, const std::string& shard) {
+        const fs::path folder = dir / name;
+        fs::create_directories(folder);
+        for (const auto& entry : fs::directory_iterator(source)) fs::copy_file(entry.path(), folder / entry.path().filename());
+        std::ifstream in(source / "model.safetensors.index.json");
+        nlohmann::json index = nlohmann::json::parse(in);
+        index["weight_map"]["model.norm.weight"] = shard;
+        std::ofstream(folder / "model.safetensors.index.json") << index.dump();
+        try {
+            io::loadTransformer(folder);
+        } catch (const io::FileError& error) {
+            return std::string(error.what());
+        }
+        return std::string();
+    };
+    CHECK(loadWithIndex("path", "../model-00001-of-00002.safetensors").find("without a path") != std::string::npos);
+    CHECK(loadWithIndex("absolute", "/etc/passwd").find("without a path") != std::string::npos);
+    CHECK(loadWithIndex("missing", "model-00003-of-00002.safetensors").find("which is not in") != std::string::npos);
+    std::ifstream in(source / "model.safetensors.index.json");
+    const std::string holder = nlohmann::json::parse(in)["weight_map"]["model.norm.weight"];
+    const std::string other = holder == "model-00001-of-00002.safetensors" ? "model-00002-of-00002.safetensors" : "model-00001-of-00002.safetensors";
+    CHECK(loadWithIndex("wrong", other).find("which does not hold it") != std::string::npos);
+    CHECK(loadWithIndex("right", holder).empty());
+}
+
+TEST_CASE("dump --model of a decoder: every layer's hidden states, one attention map per query head, token ids") {
+    const std::shared_ptr<const core::TrainedModel> model = io::loadModelFolder(kDecoders / "llama-gqa-llama3");
+    CHECK(model->familyName() == "Llama");
+    core::ModelSpec spec;
+    spec.trained = model;
+    spec.sentences = {"the cat", "at the"};
+    spec.layer = 1;
+    const core::ModelRun run = core::runModel(spec);
+    CHECK(run.trace.mask == (run.tokenIds[0].size() == run.tokenIds[1].size() ? core::MaskKind::Causal : core::MaskKind::Both));
+    CHECK(run.trace.dims.kvHeads == 2);
+    const test::ScratchDir dir("decoder-dump");
+    io::writeDump(run, dir / "run", false);
+    const int length = run.trace.keyLength;
+    CHECK(io::readNpy(dir / "run" / "hidden_states.npy").shape == std::vector<int>{3, 2, length, 48});
+    CHECK(io::readNpy(dir / "run" / "all_attention_weights.npy").shape == std::vector<int>{2, 2, 8, length, length});
+    CHECK(io::readNpy(dir / "run" / "k_heads.npy").shape == std::vector<int>{2, 2, length, 6});
+    CHECK(io::readNpy(dir / "run" / "k_heads_before_rope.npy").shape == std::vector<int>{2, 2, length, 6});
+    CHECK_FALSE(fs::exists(dir / "run" / "b_q.npy"));
+    std::ifstream manifest(dir / "run" / "manifest.json");
+    const nlohmann::json json = nlohmann::json::parse(manifest);
+    CHECK(json["token_ids"][0] == nlohmann::json(run.tokenIds[0]));
+    CHECK(json["model"]["type"] == "llama");
+    CHECK(json["model"]["config"]["kv_heads"] == 2);
 }
 
 TEST_CASE("the stepped layer is that layer of the pass, bit for bit, and its X is the residual stream") {

@@ -1,7 +1,8 @@
 // test_trained_gui.cpp — the app on trained models, driven without a window: the bundled model opens on its
 // coreference head, every stage draws, the layer control steps through layers, another head count re-splits, the
 // model view draws every layer × head (with and without special tokens), "What does training change?" shows the
-// untrained twin, the inspector names token ids, and the model menu goes to random weights and back.
+// untrained twin, the inspector names token ids, and the model menu goes to random weights and back. Llama-family
+// decoders (grouped-query K/V heads, RoPE, Qwen3's head_dim ≠ d_model / h) open and draw every layer, head and stage.
 #include "imgui_harness.h"
 #include "io/model_folder.h"
 #include "ui/lessons/lesson_catalog.h"
@@ -12,6 +13,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <filesystem>
 
 namespace attnviz::test {
 namespace {
@@ -113,6 +116,44 @@ TEST_CASE("trained model: the inspector names the token id; random weights and b
     settle(ui, app);
     REQUIRE(app.run()->spec.trained != nullptr);
     CHECK(app.run()->spec.trained->bundled);
+}
+
+TEST_CASE("trained model: Llama-family decoders open, and every layer, head and stage draws and explains its cells") {
+    for (const std::string folder : {"llama-gqa-llama3", "qwen3-qknorm-headdim"}) {
+        INFO(folder);
+        ImGuiHarness ui;
+        ui::AppState state;
+        ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders" / folder), state);
+        state.spec.sentences = {"the cat sat", "at the"};  // the tiny models have positions for 32 byte-level pieces
+        ui::App app(std::move(state));
+        settle(ui, app);
+        INFO(app.error());
+        REQUIRE(app.run() != nullptr);
+        CHECK(app.run()->trace.dims.kvHeads == 2);
+        const int heads = app.run()->trace.dims.heads;
+        for (int layer = 0; layer < 2; ++layer) {
+            app.state().spec.layer = layer;
+            settle(ui, app);
+            for (int head : {0, heads - 1}) {
+                app.state().head = head;
+                for (int stage = 0; stage < core::kStageCount; ++stage) {
+                    app.state().stage = static_cast<StageId>(stage);
+                    ui.frame(app);
+                    CHECK(app.error().empty());
+                }
+                // Every cell of the last query head's Q_i and K_i (a shared K/V head) explains itself.
+                for (TensorId t : {TensorId::QHeads, TensorId::KHeads, TensorId::VHeads, TensorId::Scores}) {
+                    const ui::CellRef cell{traceRef(t, head), 1, 1};
+                    const std::optional<ui::Explanation> explained = ui::explainCell(*app.run(), cell, 0);
+                    REQUIRE(explained.has_value());
+                    CHECK(std::isfinite(explained->value));
+                }
+            }
+        }
+        app.state().modelView = true;
+        ui.frame(app);
+        CHECK(app.error().empty());
+    }
 }
 
 }  // namespace attnviz::test

@@ -1,4 +1,5 @@
-// trained_model.cpp — one stepped layer of a trained GPT-2 or BERT model as a ModelRun. See trained_model.h.
+// trained_model.cpp — one stepped layer of a trained GPT-2, BERT or Llama-family model as a ModelRun. See
+// trained_model.h.
 #include "core/transformer/trained_model.h"
 
 #include "core/model.h"
@@ -91,9 +92,11 @@ void reset(LayerNormWeights& norm) {
 }
 
 void redrawBlock(BlockWeights& block, SplitMix64& random) {
-    for (Matrix* m : {&block.attention.wq, &block.attention.wk, &block.attention.wv, &block.attention.wo, &block.mlpIn, &block.mlpOut}) {
+    for (Matrix* m : {&block.attention.wq, &block.attention.wk, &block.attention.wv, &block.attention.wo, &block.mlpIn, &block.mlpGate,
+                      &block.mlpOut}) {
         redraw(*m, random);
     }
+    for (RowVector* gamma : {&block.attention.qNorm, &block.attention.kNorm}) gamma->setOnes();
     for (RowVector* bias : {&block.attention.bq, &block.attention.bk, &block.attention.bv, &block.attention.bo, &block.mlpInBias,
                             &block.mlpOutBias}) {
         bias->setZero();
@@ -110,12 +113,26 @@ TrainedModel untrainedCopy(const TrainedModel& model, std::uint64_t seed) {
     copy.bundled = false;
     SplitMix64 random(streamSeed("untrained " + model.name, seed));
     TransformerWeights& w = copy.transformer.weights;
-    for (Matrix* table : {&w.tokenEmbeddings, &w.positionEmbeddings, &w.tokenTypeEmbeddings}) redraw(*table, random);
+    for (Matrix* table : {&w.tokenEmbeddings, &w.positionEmbeddings, &w.tokenTypeEmbeddings, &w.lmHead}) redraw(*table, random);
     for (LayerNormWeights* norm : {&w.embeddingLayerNorm, &w.finalLayerNorm}) {
         if (norm->gamma.size() > 0) reset(*norm);
     }
     for (BlockWeights& block : w.blocks) redrawBlock(block, random);
     return copy;
+}
+
+std::string TrainedModel::familyName() const {
+    switch (config().family) {
+        case ModelFamily::Gpt2: return "GPT-2";
+        case ModelFamily::Bert: return "BERT";
+        case ModelFamily::Llama: break;
+    }
+    const std::string& type = config().modelType;
+    if (type == "llama") return "Llama";
+    if (type == "mistral") return "Mistral";
+    if (type == "qwen2") return "Qwen2";
+    if (type == "qwen3") return "Qwen3";
+    return type;
 }
 
 const NamedHead* TrainedModel::namedHead(int layer, int head) const {
@@ -134,7 +151,7 @@ const NamedHead* TrainedModel::featuredHead() const {
 
 std::vector<int> visibleTokens(const TrainedModel& model, const std::vector<std::string>& tokens) {
     std::vector<int> keep;
-    const bool gpt2 = model.config().family == ModelFamily::Gpt2;
+    const bool gpt2 = model.config().family != ModelFamily::Bert;  // decoders: the first token
     for (std::size_t t = 0; t < tokens.size(); ++t) {
         const bool special = gpt2 ? t == 0 : tokens[t] == "[CLS]" || tokens[t] == "[SEP]";
         if (!special) keep.push_back(static_cast<int>(t));
@@ -157,6 +174,12 @@ namespace {
 
 StageWords tokenWords(const TrainedModel& model) {
     const std::string vocabulary = std::to_string(model.config().vocabSize);
+    if (model.config().family == ModelFamily::Llama) {
+        return {"sentence -> byte-level BPE pieces -> ids", "ids = tokenizer(sentence)[\"input_ids\"]  # AutoTokenizer, {b} x {l}",
+                model.familyName() + " cuts the text into BPE pieces from a vocabulary of " + vocabulary +
+                    ": common words are one piece, rare words several. ␣ marks the space a piece starts with; the number "
+                    "under a piece is its id, the row of the embedding table it takes."};
+    }
     if (model.config().family == ModelFamily::Gpt2) {
         return {"sentence -> byte-level BPE pieces -> ids", "ids = tokenizer(sentence)[\"input_ids\"]  # GPT2TokenizerFast, {b} x {l}",
                 "GPT-2 cuts the text into byte-level BPE pieces from a vocabulary of " + vocabulary +
@@ -177,6 +200,14 @@ std::string blocksBefore(int layer, const std::string& what) {
 
 StageWords embedWords(const TrainedModel& model, int layer) {
     const std::string n = std::to_string(layer);
+    if (model.config().family == ModelFamily::Llama) {
+        return {"h_0 = E[ids],   X = " + trainedInput(model, layer),
+                "h = embed_tokens(ids); h = layers[:" + n + "](h); x = layers[" + n + "].input_layernorm(h)  # {b} x {l} x {d_model}",
+                "Each piece's row of the token table E is h_0: no position table is added (PE shows zeros). Positions enter "
+                "inside attention instead, as rotations of q and k (RoPE). " +
+                    blocksBefore(layer, "attention and SwiGLU MLP output to this residual stream") + "X is the stream entering block " + n +
+                    ", normalised by its RMSNorm (input_layernorm: each row divided by its root mean square, times γ)."};
+    }
     if (model.config().family == ModelFamily::Gpt2) {
         return {"h_0 = E[ids] + P,   X = " + trainedInput(model, layer),
                 "h = wte(ids) + wpe(pos); h = blocks[:" + n + "](h); x = h" + "[" + n + "].ln_1(h)  # {b} x {l} x {d_model}",
@@ -206,7 +237,12 @@ StageWords stageWords(const ModelRun& run, StageId id) {
 
 std::string trainedInput(const TrainedModel& model, int layer) {
     const std::string stream = "h_" + std::to_string(layer);
-    return model.config().family == ModelFamily::Gpt2 ? "ln_1(" + stream + ")" : stream;
+    switch (model.config().family) {
+        case ModelFamily::Gpt2: return "ln_1(" + stream + ")";
+        case ModelFamily::Llama: return "RMSNorm(" + stream + ")";
+        case ModelFamily::Bert: break;
+    }
+    return stream;
 }
 
 std::optional<StageWords> trainedStageWords(const TrainedModel& model, int layer, StageId stage) {
@@ -218,14 +254,18 @@ std::optional<StageWords> trainedStageWords(const TrainedModel& model, int layer
 AttentionConfig trainedAttention(const ModelSpec& spec, const std::vector<int>& lengths, bool modelHeads) {
     const TransformerConfig& config = spec.trained->config();
     AttentionConfig attention = spec.attention;
+    const bool ragged = std::adjacent_find(lengths.begin(), lengths.end(), std::not_equal_to<>()) != lengths.end();
+    if (config.family == ModelFamily::Bert) attention.mask = ragged ? MaskKind::Padding : MaskKind::None;
+    else attention.mask = ragged ? MaskKind::Both : MaskKind::Causal;
+    attention.scale.reset();  // the trained model's 1/√d_k
+    if (config.family == ModelFamily::Llama) {
+        // Grouped K/V heads, RoPE and the window belong to the trained heads: a Llama-family layer is not re-split.
+        return layerAttention(config, spec.layer, attention);
+    }
     attention.dModel = config.dModel;
     if (modelHeads || attention.heads <= 0) attention.heads = config.heads;
     attention.dK = 0;
     attention.dV = 0;
-    attention.scale.reset();  // the trained model's 1/√d_k
-    const bool ragged = std::adjacent_find(lengths.begin(), lengths.end(), std::not_equal_to<>()) != lengths.end();
-    if (config.family == ModelFamily::Gpt2) attention.mask = ragged ? MaskKind::Both : MaskKind::Causal;
-    else attention.mask = ragged ? MaskKind::Padding : MaskKind::None;
     return attention;
 }
 
@@ -259,10 +299,14 @@ ModelRun runTrainedModel(const ModelSpec& spec) {
 
     const int length = *std::max_element(lengths.begin(), lengths.end());
     run.embeddings = tableRows(model.transformer.weights.tokenEmbeddings, run.tokenIds, length);
-    std::vector<int> positions(static_cast<std::size_t>(length));
-    for (int p = 0; p < length; ++p) positions[static_cast<std::size_t>(p)] = p;
-    run.positions = tableRows(model.transformer.weights.positionEmbeddings, {positions}, length);
-    run.positions.shape = {length, model.config().dModel};  // l × d_model, as the seeded model's PE
+    if (model.config().family == ModelFamily::Llama) {
+        run.positions = Tensor({length, model.config().dModel});  // RoPE models add no position rows: zeros
+    } else {
+        std::vector<int> positions(static_cast<std::size_t>(length));
+        for (int p = 0; p < length; ++p) positions[static_cast<std::size_t>(p)] = p;
+        run.positions = tableRows(model.transformer.weights.positionEmbeddings, {positions}, length);
+        run.positions.shape = {length, model.config().dModel};  // l × d_model, as the seeded model's PE
+    }
     run.modelPass = std::make_shared<const TransformerPass>(std::move(pass));
     return run;
 }

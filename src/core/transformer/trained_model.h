@@ -40,7 +40,8 @@ struct TrainedModel {
     std::string card;     // the folder's README.md (a model card), or empty
 
     const TransformerConfig& config() const { return transformer.config; }
-    std::string familyName() const { return config().family == ModelFamily::Gpt2 ? "GPT-2" : "BERT"; }
+    // "GPT-2", "BERT", or the decoder's HF model_type as a name: "Llama", "Mistral", "Qwen2", "Qwen3".
+    std::string familyName() const;
     // The heads.json entry for (layer, head), or null.
     const NamedHead* namedHead(int layer, int head) const;
     // The head to open first: the named coreference head, else the first named one; null when none is named.
@@ -52,9 +53,9 @@ struct ModelSpec;
 struct ModelRun;
 
 // runModel for spec.trained: tokenize with the model's tokenizer, run every layer, keep the stepped one (spec.layer)
-// whole. spec.attention.heads other than the model's re-splits the same trained W^Q, W^K, W^V, W^O into that many
-// heads for the stepped layer only (the rest of the model keeps its own heads). The mask is the model's: causal for
-// GPT-2, padding for a ragged batch. Throws InputError for cross-attention, cell edits, other weights, an empty or
+// whole. For GPT-2 and BERT, spec.attention.heads other than the model's re-splits the same trained W^Q, W^K, W^V,
+// W^O into that many heads for the stepped layer only (the rest of the model keeps its own heads); a Llama-family
+// layer keeps its own. The mask is the model's: causal for decoders, padding for a ragged batch. Throws InputError for cross-attention, cell edits, other weights, an empty or
 // over-long sentence, or a layer outside the model.
 ModelRun runTrainedModel(const ModelSpec& spec);
 

@@ -1,8 +1,8 @@
-// transformer.cpp — a trained GPT-2 or BERT model's pass through every layer. See transformer.h.
+// transformer.cpp — a trained GPT-2, BERT or Llama-family model's pass through every layer. See transformer.h.
 //
 // [SECTION] checks      the model's shapes and values, the ids
-// [SECTION] pieces      LayerNorm, the two GELUs, linear layers split across cores, the MLP
-// [SECTION] the pass    embeddings → blocks (attention through core::forward) → hidden states
+// [SECTION] pieces      LayerNorm, RMSNorm, the two GELUs, SiLU, linear layers split across cores, the MLPs, RoPE
+// [SECTION] the pass    embeddings → blocks (attention through core::forward) → hidden states → logits
 #include "core/transformer/transformer.h"
 
 #include "core/parallel.h"
@@ -33,7 +33,36 @@ void checkNorm(const LayerNormWeights& norm, int width, const std::string& name)
     checkWeight(norm.beta, 1, width, name + " β");
 }
 
+// An optional vector (a bias, a norm's γ): empty, or 1 × width and finite.
+void checkOptional(const RowVector& v, int width, const std::string& name) {
+    if (v.size() > 0) checkWeight(v, 1, width, name);
+}
+
+void checkLlamaBlock(const BlockWeights& block, const TransformerConfig& c, const std::string& name) {
+    const Weights& a = block.attention;
+    const int q = c.heads * c.headWidth(), kv = c.keyValueHeads() * c.headWidth();
+    checkWeight(a.wq, c.dModel, q, name + " W^Q");
+    checkWeight(a.wk, c.dModel, kv, name + " W^K");
+    checkWeight(a.wv, c.dModel, kv, name + " W^V");
+    checkWeight(a.wo, q, c.dModel, name + " W^O");
+    checkOptional(a.bq, q, name + " b^Q");
+    checkOptional(a.bk, kv, name + " b^K");
+    checkOptional(a.bv, kv, name + " b^V");
+    checkOptional(a.bo, c.dModel, name + " b^O");
+    checkOptional(a.qNorm, c.headWidth(), name + " q_norm γ");
+    checkOptional(a.kNorm, c.headWidth(), name + " k_norm γ");
+    checkWeight(block.ln1.gamma, 1, c.dModel, name + " input RMSNorm γ");
+    checkWeight(block.ln2.gamma, 1, c.dModel, name + " post-attention RMSNorm γ");
+    checkWeight(block.mlpGate, c.dModel, c.dFf, name + " MLP gate weight");
+    checkWeight(block.mlpIn, c.dModel, c.dFf, name + " MLP up weight");
+    checkWeight(block.mlpOut, c.dFf, c.dModel, name + " MLP down weight");
+}
+
 void checkBlock(const BlockWeights& block, const TransformerConfig& c, const std::string& name) {
+    if (c.family == ModelFamily::Llama) {
+        checkLlamaBlock(block, c, name);
+        return;
+    }
     const Weights& a = block.attention;
     checkWeight(a.wq, c.dModel, c.dModel, name + " W^Q");
     checkWeight(a.wk, c.dModel, c.dModel, name + " W^K");
@@ -85,12 +114,16 @@ Matrix linear(const Matrix& x, const Matrix& w, const RowVector& b) {
         const Eigen::Index width = std::min(blockWidth, w.cols() - first);
         if (width <= 0) return;
         out.middleCols(first, width).noalias() = x * w.middleCols(first, width);
-        out.middleCols(first, width).rowwise() += b.segment(first, width);
+        if (b.size() > 0) out.middleCols(first, width).rowwise() += b.segment(first, width);
     });
     return out;
 }
 
 Matrix mlp(const Matrix& x, const BlockWeights& block, ModelFamily family) {
+    if (family == ModelFamily::Llama) {  // SwiGLU (modeling_llama.py LlamaMLP): down(silu(gate(x)) ⊙ up(x))
+        const Matrix gated = silu(linear(x, block.mlpGate, block.mlpInBias)).cwiseProduct(linear(x, block.mlpIn, block.mlpInBias));
+        return linear(gated, block.mlpOut, block.mlpOutBias);
+    }
     const Matrix inner = linear(x, block.mlpIn, block.mlpInBias);
     return linear(family == ModelFamily::Gpt2 ? geluTanh(inner) : geluErf(inner), block.mlpOut, block.mlpOutBias);
 }
@@ -102,7 +135,9 @@ Matrix embed(const TransformerModel& model, const std::vector<int>& ids) {
     const TransformerWeights& w = model.weights;
     const auto length = static_cast<Eigen::Index>(ids.size());
     Matrix h(length, model.config.dModel);
-    for (Eigen::Index p = 0; p < length; ++p) h.row(p) = w.tokenEmbeddings.row(ids[static_cast<std::size_t>(p)]) + w.positionEmbeddings.row(p);
+    for (Eigen::Index p = 0; p < length; ++p) h.row(p) = w.tokenEmbeddings.row(ids[static_cast<std::size_t>(p)]);
+    if (model.config.family == ModelFamily::Llama) return h;  // positions enter as rotations of q and k (RoPE)
+    for (Eigen::Index p = 0; p < length; ++p) h.row(p) += w.positionEmbeddings.row(p);
     if (model.config.family == ModelFamily::Gpt2) return h;
     h.rowwise() += w.tokenTypeEmbeddings.row(0);
     return layerNorm(h, w.embeddingLayerNorm, model.config.layerNormEps);
@@ -126,17 +161,29 @@ void storeAttention(Tensor& all, int layer, const Tensor& weights) {
 
 void checkTransformer(const TransformerModel& model) {
     const TransformerConfig& c = model.config;
-    if (c.layers < 1 || c.dModel < 1 || c.heads < 1 || c.dModel % c.heads != 0 || c.dFf < 1 || c.maxPositions < 1 || c.vocabSize < 1) {
+    const bool llama = c.family == ModelFamily::Llama;
+    const bool headsFit = llama ? c.heads % c.keyValueHeads() == 0 && c.headWidth() % 2 == 0 && (c.headDim > 0 || c.dModel % c.heads == 0)
+                                : c.dModel % c.heads == 0;
+    if (c.layers < 1 || c.dModel < 1 || c.heads < 1 || !headsFit || c.dFf < 1 || c.maxPositions < 1 || c.vocabSize < 1) {
         throw InputError("The model's config is not usable: " + std::to_string(c.layers) + " layers, d_model " + std::to_string(c.dModel) +
-                         ", " + std::to_string(c.heads) + " heads (must divide d_model), d_ff " + std::to_string(c.dFf) + ".");
+                         ", " + std::to_string(c.heads) + " heads (must divide d_model, or be a multiple of the K/V heads with an even "
+                         "head_dim), d_ff " + std::to_string(c.dFf) + ".");
+    }
+    if (!c.slidingWindows.empty() && static_cast<int>(c.slidingWindows.size()) != c.layers) {
+        throw InputError("The model's config gives " + std::to_string(c.slidingWindows.size()) + " sliding windows for " +
+                         std::to_string(c.layers) + " layers.");
     }
     const TransformerWeights& w = model.weights;
     checkWeight(w.tokenEmbeddings, c.vocabSize, c.dModel, "token embedding table");
-    checkWeight(w.positionEmbeddings, c.maxPositions, c.dModel, "position embedding table");
-    if (c.family == ModelFamily::Bert) {
+    if (llama) {
+        checkWeight(w.finalLayerNorm.gamma, 1, c.dModel, "final RMSNorm (model.norm) γ");
+        if (!c.tiedEmbeddings) checkWeight(w.lmHead, c.vocabSize, c.dModel, "LM head (lm_head)");
+    } else if (c.family == ModelFamily::Bert) {
+        checkWeight(w.positionEmbeddings, c.maxPositions, c.dModel, "position embedding table");
         checkWeight(w.tokenTypeEmbeddings, std::max(c.typeVocabSize, 1), c.dModel, "token type table");
         checkNorm(w.embeddingLayerNorm, c.dModel, "embedding LayerNorm");
     } else {
+        checkWeight(w.positionEmbeddings, c.maxPositions, c.dModel, "position embedding table");
         checkNorm(w.finalLayerNorm, c.dModel, "final LayerNorm (ln_f)");
     }
     if (static_cast<int>(w.blocks.size()) != c.layers) {
@@ -165,6 +212,66 @@ Matrix geluErf(const Matrix& x) {
     return x.unaryExpr([](float v) { return 0.5f * v * (1.0f + std::erf(v * 0.70710678118654752f)); });
 }
 
+Matrix rmsNorm(const Matrix& rows, const RowVector& gamma, float eps) {
+    Matrix out(rows.rows(), rows.cols());
+    for (Eigen::Index r = 0; r < rows.rows(); ++r) {
+        const float meanSquare = rows.row(r).squaredNorm() / static_cast<float>(rows.cols());
+        out.row(r) = (rows.row(r) / std::sqrt(meanSquare + eps)).cwiseProduct(gamma);
+    }
+    return out;
+}
+
+Matrix silu(const Matrix& x) {
+    return x.unaryExpr([](float v) { return v / (1.0f + std::exp(-v)); });
+}
+
+RowVector rotaryFrequencies(const TransformerConfig& config) {
+    const int width = config.headWidth();
+    RowVector frequencies(width / 2);
+    for (int j = 0; j < width / 2; ++j) {
+        double inverse = 1.0 / std::pow(config.ropeTheta, 2.0 * j / width);
+        if (const std::optional<Llama3RopeScaling>& s = config.ropeScaling) {
+            // _compute_llama3_parameters: wavelengths above old_context / low_freq_factor slow down by `factor`,
+            // those below old_context / high_freq_factor stay, and the band between is interpolated.
+            const double wavelength = 2.0 * 3.14159265358979323846 / inverse;
+            const double lowWavelength = s->originalMaxPositions / s->lowFreqFactor;
+            const double highWavelength = s->originalMaxPositions / s->highFreqFactor;
+            if (wavelength > lowWavelength) {
+                inverse /= s->factor;
+            } else if (wavelength >= highWavelength) {
+                const double smooth = (s->originalMaxPositions / wavelength - s->lowFreqFactor) / (s->highFreqFactor - s->lowFreqFactor);
+                inverse = (1.0 - smooth) * inverse / s->factor + smooth * inverse;
+            }
+        }
+        frequencies(j) = static_cast<float>(inverse);
+    }
+    return frequencies;
+}
+
+AttentionConfig layerAttention(const TransformerConfig& config, int layer, AttentionConfig base) {
+    base.dModel = config.dModel;
+    base.heads = config.heads;
+    if (config.family != ModelFamily::Llama) return base;
+    base.kvHeads = config.keyValueHeads();
+    base.dK = base.dV = config.headWidth();
+    base.scale.reset();  // head_dim^−0.5
+    base.slidingWindow = config.slidingWindows.empty() ? 0 : config.slidingWindows[static_cast<std::size_t>(layer)];
+    base.rotaryFrequencies = rotaryFrequencies(config);
+    return base;
+}
+
+RowVector nextTokenLogits(const TransformerModel& model, const TransformerPass& pass, int sentence, int position) {
+    const TransformerConfig& c = model.config;
+    if (c.family == ModelFamily::Bert) throw InputError("A BERT encoder predicts no next token.");
+    const Tensor& hidden = pass.hiddenStates;
+    if (sentence < 0 || sentence >= hidden.dim(1) || position < 0 || position >= hidden.dim(2)) {
+        throw InputError("There is no token " + std::to_string(position) + " in sentence " + std::to_string(sentence + 1) + ".");
+    }
+    const RowVector last = hidden.slice(c.layers * hidden.dim(1) + sentence).row(position);  // 1 × d_model, normed
+    const Matrix& head = model.weights.lmHead.size() > 0 ? model.weights.lmHead : model.weights.tokenEmbeddings;  // vocab × d_model
+    return last * head.transpose();
+}
+
 TransformerPass runTransformer(const TransformerModel& model, const std::vector<std::vector<int>>& ids, int stepped,
                                const AttentionConfig& attention) {
     const TransformerConfig& c = model.config;
@@ -185,17 +292,24 @@ TransformerPass runTransformer(const TransformerModel& model, const std::vector<
     storeHidden(pass.hiddenStates, 0, h);
     AttentionConfig other = attention;
     other.comparePerHead = false;
-    const bool gpt2 = c.family == ModelFamily::Gpt2;
+    const bool gpt2 = c.family == ModelFamily::Gpt2, llama = c.family == ModelFamily::Llama, preNorm = gpt2 || llama;
     for (int layer = 0; layer < c.layers; ++layer) {
         const BlockWeights& block = model.weights.blocks[static_cast<std::size_t>(layer)];
         AttentionInput input;
-        for (const Matrix& rows : h) input.keyValueSide.push_back(gpt2 ? layerNorm(rows, block.ln1, c.layerNormEps) : rows);
-        Trace trace = forward(input, block.attention, layer == stepped ? attention : other);
+        for (const Matrix& rows : h) {
+            input.keyValueSide.push_back(llama  ? rmsNorm(rows, block.ln1.gamma, c.layerNormEps)
+                                         : gpt2 ? layerNorm(rows, block.ln1, c.layerNormEps)
+                                                : rows);
+        }
+        Trace trace = forward(input, block.attention, layerAttention(c, layer, layer == stepped ? attention : other));
         storeAttention(pass.attentionWeights, layer, trace[TensorId::AttentionWeights]);
         for (int b = 0; b < batch; ++b) {
             Matrix& rows = h[static_cast<std::size_t>(b)];
             const Matrix attended = trace[TensorId::Output].slice(b).topRows(rows.rows());
-            if (gpt2) {
+            if (llama) {
+                rows += attended;
+                rows += mlp(rmsNorm(rows, block.ln2.gamma, c.layerNormEps), block, c.family);
+            } else if (gpt2) {
                 rows += attended;
                 rows += mlp(layerNorm(rows, block.ln2, c.layerNormEps), block, c.family);
             } else {
@@ -207,10 +321,11 @@ TransformerPass runTransformer(const TransformerModel& model, const std::vector<
             pass.steppedInput = std::move(input.keyValueSide);
             pass.steppedTrace = std::move(trace);
         }
-        if (layer + 1 < c.layers || !gpt2) storeHidden(pass.hiddenStates, layer + 1, h);
+        if (layer + 1 < c.layers || !preNorm) storeHidden(pass.hiddenStates, layer + 1, h);
     }
-    if (gpt2) {
-        for (Matrix& rows : h) rows = layerNorm(rows, model.weights.finalLayerNorm, c.layerNormEps);
+    if (preNorm) {
+        const LayerNormWeights& final = model.weights.finalLayerNorm;
+        for (Matrix& rows : h) rows = llama ? rmsNorm(rows, final.gamma, c.layerNormEps) : layerNorm(rows, final, c.layerNormEps);
         storeHidden(pass.hiddenStates, c.layers, h);
     }
     return pass;

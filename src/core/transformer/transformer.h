@@ -1,20 +1,24 @@
-// transformer.h — a trained GPT-2 or BERT model as plain data, and its forward pass through every layer.
+// transformer.h — a trained GPT-2, BERT or Llama-family decoder as plain data, and its forward pass through every
+// layer.
 //
 // What a checkpoint becomes once io::loadCheckpoint has read it: the config values attnviz needs and every
 // weight as a row-major float32 matrix, oriented so that a layer is always `X · W + b` (in × out), whatever the
-// checkpoint stored (GPT-2's Conv1D is in × out already; BERT's nn.Linear is out × in and io transposes it).
+// checkpoint stored (GPT-2's Conv1D is in × out already; nn.Linear is out × in and io transposes it).
+// The Llama family (HF model_type llama — SmolLM too —, mistral, qwen2, qwen3) is a pre-norm decoder: RMSNorm,
+// rotary positions (no position table), grouped-query attention, a SwiGLU MLP, a final RMSNorm and an LM head.
 //
 // The pass (runTransformer) calls core::forward for every layer's attention: the stepped layer the app shows and
 // the same layer inside the full model are one code path, so they are the same numbers.
 //
 // Dimension names as in attention.h, plus: n_layers (blocks), d_ff (the MLP's inner width), vocab (vocabulary
-// size), n_pos (position table rows).
+// size), n_pos (position table rows, or the longest sentence a RoPE model takes).
 // What this file does not do: read files, tokenize, or know about drawing.
 #pragma once
 
 #include "core/attention.h"
 #include "core/matrix.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +27,16 @@ namespace attnviz::core {
 enum class ModelFamily {
     Gpt2,  // decoder only, pre-LN blocks, causal mask, learned positions, gelu_new (tanh approximation), ln_f
     Bert,  // encoder, post-LN blocks, no causal mask, learned positions + token type 0, exact (erf) GELU
+    Llama, // decoder, pre-RMSNorm blocks, causal (+ sliding window) mask, RoPE, grouped-query attention, SwiGLU MLP
+};
+
+// Llama 3's rope_scaling {"rope_type": "llama3"} (modeling_rope_utils.py _compute_llama3_parameters): long
+// wavelengths are slowed by `factor`, short ones kept, the band between smoothly interpolated.
+struct Llama3RopeScaling {
+    double factor = 8.0;
+    double lowFreqFactor = 1.0;
+    double highFreqFactor = 4.0;
+    double originalMaxPositions = 8192.0;
 };
 
 struct TransformerConfig {
@@ -34,36 +48,53 @@ struct TransformerConfig {
     int maxPositions = 0;   // n_positions / max_position_embeddings
     int vocabSize = 0;
     int typeVocabSize = 0;  // BERT's token type table rows (2); 0 for GPT-2
-    float layerNormEps = 1e-5f;  // GPT-2 layer_norm_epsilon 1e-5; BERT layer_norm_eps 1e-12
+    float layerNormEps = 1e-5f;  // GPT-2 layer_norm_epsilon 1e-5; BERT layer_norm_eps 1e-12; Llama rms_norm_eps
+    // The Llama family only:
+    std::string modelType;  // config.json's model_type: "llama", "mistral", "qwen2", "qwen3" ("gpt2", "bert")
+    int kvHeads = 0;        // num_key_value_heads h_kv (0 → heads)
+    int headDim = 0;        // head_dim d_k = d_v (0 → d_model / heads); Qwen3 may have h·d_k ≠ d_model
+    double ropeTheta = 10000.0;
+    std::optional<Llama3RopeScaling> ropeScaling;
+    std::vector<int> slidingWindows;  // per layer: its window W, 0 = the whole causal past; empty = none anywhere
+    bool tiedEmbeddings = false;      // tie_word_embeddings: the LM head is the token embedding table
+    bool attentionBias = false;       // b^Q, b^K, b^V (Qwen2 always; attention_bias: b^O too, except Qwen2)
+
+    int keyValueHeads() const { return kvHeads > 0 ? kvHeads : heads; }
+    int headWidth() const { return headDim > 0 ? headDim : dModel / heads; }
 };
 
 struct LayerNormWeights {
     RowVector gamma;  // 1 × d_model ("weight")
-    RowVector beta;   // 1 × d_model ("bias")
+    RowVector beta;   // 1 × d_model ("bias"); empty for an RMSNorm
 };
 
 // One block's weights, every matrix in × out (applied as X · W + b).
 struct BlockWeights {
     // W^Q, W^K, W^V: d_model × d_model (head i's columns i·d_k … (i+1)·d_k − 1), W^O: d_model × d_model, with
-    // their biases (every GPT-2 and BERT attention layer has them).
+    // their biases (every GPT-2 and BERT attention layer has them). Llama family: W^Q d_model × h·d_k, W^K and W^V
+    // d_model × h_kv·d_k, W^O h·d_k × d_model; biases b^Q, b^K, b^V only with attention_bias (Qwen2 always);
+    // Qwen3's q_norm and k_norm (1 × d_k).
     Weights attention;
     // GPT-2 (pre-LN): ln1 = ln_1 before attention, ln2 = ln_2 before the MLP.
     // BERT (post-LN): ln1 = attention.output.LayerNorm after attention + residual, ln2 = output.LayerNorm after
     // the MLP + residual.
+    // Llama family (pre-norm, RMSNorm: γ only): ln1 = input_layernorm, ln2 = post_attention_layernorm.
     LayerNormWeights ln1, ln2;
-    Matrix mlpIn;        // d_model × d_ff  (GPT-2 mlp.c_fc, BERT intermediate.dense)
-    RowVector mlpInBias;  // 1 × d_ff
-    Matrix mlpOut;       // d_ff × d_model (GPT-2 mlp.c_proj, BERT output.dense)
-    RowVector mlpOutBias; // 1 × d_model
+    Matrix mlpIn;        // d_model × d_ff  (GPT-2 mlp.c_fc, BERT intermediate.dense, Llama mlp.up_proj)
+    RowVector mlpInBias;  // 1 × d_ff; empty for Llama
+    Matrix mlpGate;      // d_model × d_ff  (Llama mlp.gate_proj: SwiGLU's silu(X·gate) ⊙ (X·up)); empty otherwise
+    Matrix mlpOut;       // d_ff × d_model (GPT-2 mlp.c_proj, BERT output.dense, Llama mlp.down_proj)
+    RowVector mlpOutBias; // 1 × d_model; empty for Llama
 };
 
 struct TransformerWeights {
     Matrix tokenEmbeddings;      // vocab × d_model  (wte / word_embeddings)
-    Matrix positionEmbeddings;   // n_pos × d_model  (wpe / position_embeddings)
+    Matrix positionEmbeddings;   // n_pos × d_model  (wpe / position_embeddings); empty for Llama (RoPE)
     Matrix tokenTypeEmbeddings;  // BERT: type_vocab × d_model (row 0 is used); empty for GPT-2
     LayerNormWeights embeddingLayerNorm;  // BERT's embeddings.LayerNorm; empty for GPT-2
     std::vector<BlockWeights> blocks;     // n_layers
-    LayerNormWeights finalLayerNorm;      // GPT-2's ln_f; empty for BERT
+    LayerNormWeights finalLayerNorm;      // GPT-2's ln_f, Llama's model.norm (γ only); empty for BERT
+    Matrix lmHead;  // Llama lm_head.weight: vocab × d_model; empty when tied (the token table) and for GPT-2 / BERT
 };
 
 struct TransformerModel {
@@ -80,20 +111,33 @@ struct TransformerPass {
     // (n_layers + 1) × b × l × d_model: hidden[i] is the residual stream entering block i; the last is the
     // model's output (after ln_f for GPT-2), as HuggingFace's output_hidden_states. Padded rows are zero.
     Tensor hiddenStates;
-    // n_layers × b × h × l × l: every layer's attention weights A (HuggingFace's output_attentions).
+    // n_layers × b × h × l × l: every layer's attention weights A (HuggingFace's output_attentions), one map per
+    // query head also when K/V heads are shared.
     Tensor attentionWeights;
-    // The stepped layer: its attention input X (GPT-2: ln_1(h); BERT: h), b × (l_b × d_model) unpadded, and the
+    // The stepped layer: its attention input X (GPT-2: ln_1(h); BERT: h; Llama: input_layernorm(h)), b × (l_b ×
+    // d_model) unpadded, and the
     // full Trace of its attention (stages 2–10).
     std::vector<Matrix> steppedInput;
     Trace steppedTrace;
 };
 
 // Runs ids (b sentences of token ids, each 1 … n_pos long; shorter ones are padded and masked) through every
-// block. `stepped` picks the layer whose Trace is kept whole; `attention` configures it (d_model and heads must
-// be the model's; mask: causal for GPT-2, padding when the batch is ragged; the caller picks fill and softmax).
+// block. `stepped` picks the layer whose Trace is kept whole; `attention` configures every layer (the mask: causal
+// for decoders, padding when the batch is ragged; the caller picks fill and softmax), with layerAttention's sizes.
 // Throws InputError for an id outside the vocabulary, a sentence longer than n_pos, or a bad layer index.
 TransformerPass runTransformer(const TransformerModel& model, const std::vector<std::vector<int>>& ids, int stepped,
                                const AttentionConfig& attention);
+
+// `base` with what the model fixes for `layer`: d_model, h, h_kv, d_k = d_v, the layer's sliding window and the
+// rotary frequencies (Llama family). runTransformer applies it to every layer's attention.
+AttentionConfig layerAttention(const TransformerConfig& config, int layer, AttentionConfig base);
+// RoPE's θ_j = rope_theta^(−2j/d_k), j = 0 … d_k/2 − 1, with Llama 3 scaling when the config has it (1 × d_k/2).
+RowVector rotaryFrequencies(const TransformerConfig& config);
+
+// The next-token logits after `position` of sentence `sentence`: its row of the last hidden state (already through
+// the final norm) times the LM head (the token table when tied; GPT-2's is wte): 1 × vocab. Throws InputError for
+// BERT (no LM head here) or a position outside the sentence.
+RowVector nextTokenLogits(const TransformerModel& model, const TransformerPass& pass, int sentence, int position);
 
 // LayerNorm over each row (biased variance, as torch.nn.LayerNorm): rows × d_model → rows × d_model.
 Matrix layerNorm(const Matrix& rows, const LayerNormWeights& weights, float eps);
@@ -101,5 +145,9 @@ Matrix layerNorm(const Matrix& rows, const LayerNormWeights& weights, float eps)
 Matrix geluTanh(const Matrix& x);
 // BERT's exact GELU: 0.5·x·(1 + erf(x / √2)), elementwise.
 Matrix geluErf(const Matrix& x);
+// RMSNorm over each row (LlamaRMSNorm): x / √(mean(x²) + ε) · γ.
+Matrix rmsNorm(const Matrix& rows, const RowVector& gamma, float eps);
+// SiLU (swish): x · σ(x), elementwise.
+Matrix silu(const Matrix& x);
 
 }  // namespace attnviz::core

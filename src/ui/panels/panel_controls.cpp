@@ -125,6 +125,8 @@ void trainedControls(AppState& state, const RunStatus& status, float scale) {
     const core::TransformerConfig& config = model.config();
     ImGui::PushStyleColor(ImGuiCol_Text, kHintColor);
     ImGui::TextWrapped("%s · %d layers · d_model %d · %d heads", model.familyName().c_str(), config.layers, config.dModel, config.heads);
+    const bool llama = config.family == core::ModelFamily::Llama;
+    if (llama) ImGui::TextWrapped("%d K/V heads · d_k %d · RoPE", config.keyValueHeads(), config.headWidth());
     ImGui::PopStyleColor();
     if (model.bundled) {
         ImGui::TextWrapped("attnviz's own small model, trained to resolve \"it\".");
@@ -137,6 +139,13 @@ void trainedControls(AppState& state, const RunStatus& status, float scale) {
     if (ImGui::SliderInt("layer", &layer, 0, config.layers - 1)) state.spec.layer = std::clamp(layer, 0, config.layers - 1);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The layer whose attention the stages step through (0 is the first)");
     core::AttentionConfig& a = state.spec.attention;
+    if (llama) {  // grouped K/V heads and RoPE belong to the trained heads: no re-split
+        ImGui::PushStyleColor(ImGuiCol_Text, kHintColor);
+        ImGui::TextWrapped("mask: causal (a decoder: no token sees later ones)%s",
+                           config.slidingWindows.empty() ? "" : ", with a sliding window on some layers");
+        ImGui::PopStyleColor();
+        return;
+    }
     ImGui::SetNextItemWidth(width);
     const std::string shown = std::to_string(a.heads) + (a.heads == config.heads ? " (trained)" : " (re-split)");
     if (ImGui::BeginCombo("heads h", shown.c_str())) {

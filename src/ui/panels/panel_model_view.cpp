@@ -57,8 +57,8 @@ void controlsLine(ViewContext& ctx) {
     const core::TrainedModel& model = *ctx.run.spec.trained;
     ImGui::Checkbox("hide special tokens", &ctx.state.hideSpecialTokens);
     if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip(model.config().family == core::ModelFamily::Gpt2
-                              ? "Leave out the first token (GPT-2 puts much of its weight there) and renormalise each row"
+        ImGui::SetTooltip(model.config().family != core::ModelFamily::Bert
+                              ? "Leave out the first token (decoders put much of their weight there) and renormalise each row"
                               : "Leave out [CLS] and [SEP] (BERT's middle layers put most weight there) and renormalise each row");
     }
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

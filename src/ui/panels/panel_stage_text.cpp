@@ -37,6 +37,15 @@ std::string maskNote(const core::Trace& t) {
     return {};
 }
 
+// Grouped-query attention (Llama-family models): what sharing K/V heads means, with this run's numbers; "" otherwise.
+std::string sharedHeadsNote(const core::Dimensions& d) {
+    if (d.kvHeads == 0 || d.kvHeads == d.heads) return {};
+    const int group = d.heads / d.kvHeads;
+    return " K/V have h_kv = " + std::to_string(d.kvHeads) + " heads shared by h/h_kv = " + std::to_string(group) +
+           " query heads each (query head i reads K/V head i / " + std::to_string(group) + "): W^K and W^V are d_model × h_kv·d_k = " +
+           std::to_string(d.dModel) + " × " + std::to_string(d.kvHeads * d.dK) + ".";
+}
+
 // One sentence with this run's numbers for the stage's teaching point.
 std::string teachingNote(const core::ModelRun& run, StageId stage) {
     const core::Trace& t = run.trace;
@@ -53,12 +62,16 @@ std::string teachingNote(const core::ModelRun& run, StageId stage) {
             return "X is l × d_model = " + std::to_string(l) + " × " + std::to_string(d.dModel) + ": one row of d_model numbers per token.";
         case StageId::Project:
             return "W^Q is d_model × h·d_k = " + std::to_string(d.dModel) + " × " + std::to_string(d.heads * d.dK) + ": h = " +
-                   std::to_string(d.heads) + " blocks of d_k = " + std::to_string(d.dK) + " columns side by side, one per head (the question \"Why 3 linear layers for Q, K, V instead of 3·h?\" shows why).";
+                   std::to_string(d.heads) + " blocks of d_k = " + std::to_string(d.dK) + " columns side by side, one per head (the question \"Why 3 linear layers for Q, K, V instead of 3·h?\" shows why)." +
+                   sharedHeadsNote(d);
         case StageId::SplitHeads: {
             char diff[32];
             std::snprintf(diff, sizeof diff, "%.2g", static_cast<double>(t.perHeadMaxDifference));
+            const std::string rope = t.has(core::TensorId::QHeadsBeforeRope)
+                                         ? " Then RoPE turns each q and k row by its position (the heads before RoPE are kept too)."
+                                         : "";
             return "Every head saw all of X: computing each Q_i with its own d_model × d_k = " + std::to_string(d.dModel) + " × " +
-                   std::to_string(d.dK) + " matrix W_i^Q gives the same numbers (largest difference " + diff + ").";
+                   std::to_string(d.dK) + " matrix W_i^Q gives the same numbers (largest difference " + diff + ")." + sharedHeadsNote(d) + rope;
         }
         case StageId::Scores: {
             const long long lk = t.keyLength;
@@ -79,7 +92,8 @@ std::string teachingNote(const core::ModelRun& run, StageId stage) {
             return "Z_i is l × d_v = " + std::to_string(l) + " × " + std::to_string(d.dV) + " for each of the h = " + std::to_string(d.heads) + " heads.";
         case StageId::Concat:
             return "h · d_v = " + std::to_string(d.heads) + " · " + std::to_string(d.dV) + " = " + std::to_string(d.heads * d.dV) +
-                   " columns: d_model again. Nothing is computed here, only moved.";
+                   (d.heads * d.dV == d.dModel ? " columns: d_model again." : " columns (W^O maps them back to d_model = " + std::to_string(d.dModel) + ").") +
+                   " Nothing is computed here, only moved.";
         case StageId::Output:
             return "O is l × d_model = " + std::to_string(l) + " × " + std::to_string(d.dModel) + ", the shape of X, so attention layers stack.";
         case StageId::Count: break;

@@ -81,13 +81,16 @@ std::string idOf(const Context& ctx, int row) {
 void explainTrainedX(const Context& ctx, Explanation& e) {
     const int r = ctx.cell.row, c = ctx.cell.col;
     const core::TrainedModel& model = *ctx.run.spec.trained;
-    const bool gpt2 = model.config().family == core::ModelFamily::Gpt2;
+    const core::ModelFamily family = model.config().family;
     const std::string layer = std::to_string(ctx.run.spec.layer);
-    e.formula = "X" + index2(r, c) + " = " + std::string(gpt2 ? "ln_1(h_" + layer + ")" : "h_" + layer) + index2(r, c) + " = " +
+    e.formula = "X" + index2(r, c) + " = " + core::trainedInput(model, ctx.run.spec.layer) + index2(r, c) + " = " +
                 formatValue(ctx.at({MatrixSource::Trace, TensorId::X, 0}, r, c));
+    const std::string after = family == core::ModelFamily::Gpt2    ? ", then normalised by this layer's ln_1."
+                              : family == core::ModelFamily::Llama ? ", then normalised by this layer's RMSNorm."
+                                                                   : ".";
     e.notes.push_back("Row " + std::to_string(r) + " of X is token " + quoted(ctx.label(Axis::KeyTokens, r)) + idOf(ctx, r) +
-                      " as it enters layer " + layer + ": its embedding plus position, changed by every block before" +
-                      (gpt2 ? ", then normalised by this layer's ln_1." : "."));
+                      " as it enters layer " + layer + (family == core::ModelFamily::Llama ? ": its embedding (RoPE adds no position row)" : ": its embedding plus position") +
+                      ", changed by every block before" + after);
 }
 
 void explainX(const Context& ctx, Explanation& e) {
@@ -191,11 +194,17 @@ void explainSplit(const Context& ctx, Explanation& e) {
     const TensorId t = ctx.cell.matrix.tensor;
     const TensorId fused = t == TensorId::QHeads ? TensorId::Q : t == TensorId::KHeads ? TensorId::K : TensorId::V;
     const core::Dimensions& d = ctx.trace.dims;
-    const int i = ctx.cell.matrix.head, width = t == TensorId::VHeads ? d.dV : d.dK;
+    const int width = t == TensorId::VHeads ? d.dV : d.dK;
+    const int i = t == TensorId::QHeads ? ctx.cell.matrix.head : core::keyValueHead(d, ctx.cell.matrix.head);  // K/V heads may be shared
     const int fusedCol = i * width + ctx.cell.col;
     explainProjection(ctx, e, fused, fusedCol, ctx.info.name + index2(ctx.cell.row, ctx.cell.col));
     const std::string fusedName = matrixInfo(ctx.run, tensorRef(fused), ctx.batch).name;
-    e.notes.push_back("A copy of " + fusedName + index2(ctx.cell.row, fusedCol) + ": splitting into heads only reshapes, "
+    const bool rotated = t != TensorId::VHeads && ctx.trace.has(TensorId::QHeadsBeforeRope);
+    if (rotated) {
+        e.value = valueAt(ctx.slice(ctx.cell.matrix), ctx.cell.row, ctx.cell.col);
+        e.notes.push_back("After the split RoPE turned this row by its position (Qwen3 normalises it first): the sum above is the projection before that.");
+    }
+    e.notes.push_back(std::string(rotated ? "From " : "A copy of ") + fusedName + index2(ctx.cell.row, fusedCol) + ": splitting into heads only reshapes, "
                       "head " + std::to_string(i) + " keeps columns " + std::to_string(i * width) + "–" +
                       std::to_string((i + 1) * width - 1) + ".");
     e.notes.push_back("Head " + std::to_string(i) + " saw all of X (every one of the " + std::to_string(d.dModel) +
@@ -379,6 +388,7 @@ void explainTrace(const Context& ctx, Explanation& e) {
         case TensorId::ZHeads: explainWeightedSum(ctx, e); break;
         case TensorId::Concat: explainConcat(ctx, e); break;
         case TensorId::Output: explainOutput(ctx, e); break;
+        case TensorId::QHeadsBeforeRope: case TensorId::KHeadsBeforeRope:  // no view shows them yet
         case TensorId::Count: break;
     }
 }

@@ -32,6 +32,8 @@ std::string baseName(TensorId tensor, int head) {
         case TensorId::ZHeads: return "Z" + i;
         case TensorId::Concat: return "Z";
         case TensorId::Output: return "O";
+        case TensorId::QHeadsBeforeRope: return "Q" + i + " before RoPE";
+        case TensorId::KHeadsBeforeRope: return "K" + i + " before RoPE";
         case TensorId::Count: break;
     }
     return "?";
@@ -43,9 +45,9 @@ struct Axes {
 
 Axes axesOf(TensorId tensor, int maskRows) {
     switch (tensor) {
-        case TensorId::X: case TensorId::K: case TensorId::V: case TensorId::KHeads: case TensorId::VHeads:
+        case TensorId::X: case TensorId::K: case TensorId::V: case TensorId::KHeads: case TensorId::VHeads: case TensorId::KHeadsBeforeRope:
             return {Axis::KeyTokens, Axis::Features};
-        case TensorId::XQuery: case TensorId::Q: case TensorId::QHeads: case TensorId::ZHeads:
+        case TensorId::XQuery: case TensorId::Q: case TensorId::QHeads: case TensorId::ZHeads: case TensorId::QHeadsBeforeRope:
         case TensorId::Concat: case TensorId::Output:
             return {Axis::QueryTokens, Axis::Features};
         case TensorId::Scores: case TensorId::ScaledScores: case TensorId::MaskedScores: case TensorId::AttentionWeights:
@@ -110,6 +112,7 @@ bool isPerHead(TensorId tensor) {
     switch (tensor) {
         case TensorId::QHeads: case TensorId::KHeads: case TensorId::VHeads: case TensorId::Scores:
         case TensorId::ScaledScores: case TensorId::MaskedScores: case TensorId::AttentionWeights: case TensorId::ZHeads:
+        case TensorId::QHeadsBeforeRope: case TensorId::KHeadsBeforeRope:
             return true;
         default:
             return false;
@@ -123,7 +126,10 @@ bool hasMatrix(const core::ModelRun& run, const MatrixRef& ref) {
         case MatrixSource::Trace: {
             // A reference kept from an earlier run (a pinned cell) may name a head this run no longer has.
             const core::Tensor& tensor = run.trace[ref.tensor];
-            const bool headExists = tensor.rank() < 4 || tensor.dim(1) == 1 || (ref.head >= 0 && ref.head < tensor.dim(1));
+            // K_i and V_i are named by query head (grouped-query attention shares each K/V head among several).
+            const bool keyValue = ref.tensor == TensorId::KHeads || ref.tensor == TensorId::VHeads || ref.tensor == TensorId::KHeadsBeforeRope;
+            const int heads = keyValue ? run.trace.dims.heads : tensor.rank() < 4 ? 0 : tensor.dim(1);
+            const bool headExists = tensor.rank() < 4 || tensor.dim(1) == 1 || (ref.head >= 0 && ref.head < heads);
             return run.trace.has(ref.tensor) && headExists;
         }
     }
