@@ -17,7 +17,7 @@ namespace attnviz::io {
 
 // The folders the rule tries, in order (those that do not exist included).
 std::vector<std::filesystem::path> assetSearchPath();
-// `relative` (e.g. "models/attnviz-tiny-bert") under the first folder of assetSearchPath() that has it.
+// `relative` (e.g. "models/attnviz-mini-bert") under the first folder of assetSearchPath() that has it.
 std::optional<std::filesystem::path> findAsset(const std::filesystem::path& relative);
 
 }  // namespace attnviz::io

@@ -21,7 +21,7 @@ namespace attnviz::io {
 std::shared_ptr<const core::TrainedModel> loadModelFolder(const std::filesystem::path& folder);
 
 // The folder name of attnviz's own small trained model under the assets' models/ directory.
-inline constexpr std::string_view kBundledModelName = "attnviz-tiny-bert";
+inline constexpr std::string_view kBundledModelName = "attnviz-mini-bert";
 // attnviz's bundled model (found by the asset lookup rule), marked bundled; null when this install has none.
 std::shared_ptr<const core::TrainedModel> loadBundledModel();
 

@@ -15,7 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kModel = fs::path("models") / "attnviz-tiny-bert";
+const fs::path kModel = fs::path("models") / "attnviz-mini-bert";
 const fs::path kSourceAssets = fs::path(ATTNVIZ_SOURCE_DIR) / "assets";
 
 // The model folder `binary dump` opened (manifest.json's model.path), or "" when it failed or used none.

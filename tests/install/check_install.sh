@@ -17,7 +17,7 @@ cmake --install "$build" --prefix "$scratch/prefix" > "$scratch/install.log"
 for file in bin/attnviz share/applications/$id.desktop share/metainfo/$id.metainfo.xml share/man/man1/attnviz.1.gz \
             share/icons/hicolor/scalable/apps/$id.svg share/icons/hicolor/48x48/apps/$id.png \
             share/icons/hicolor/256x256/apps/$id.png share/attnviz/shaders/heatmap.frag \
-            share/attnviz/models/attnviz-tiny-bert/config.json share/doc/attnviz/copyright; do
+            share/attnviz/models/attnviz-mini-bert/config.json share/doc/attnviz/copyright; do
   [[ -f "$scratch/prefix/$file" ]] || fail "cmake --install did not install $file"
 done
 desktop-file-validate "$scratch/prefix/share/applications/$id.desktop"
@@ -29,7 +29,7 @@ mv "$scratch/prefix" "$scratch/moved"
 app="$scratch/moved/bin/attnviz"
 cd "$scratch"  # not the source or build tree
 env -u ATTNVIZ_ASSETS "$app" dump --sentence "The animal was tired" --out "$scratch/dump" > /dev/null
-grep -q "\"path\": \"$scratch/moved/share/attnviz/models/attnviz-tiny-bert\"" "$scratch/dump/manifest.json" ||
+grep -q "\"path\": \"$scratch/moved/share/attnviz/models/attnviz-mini-bert\"" "$scratch/dump/manifest.json" ||
   fail "the moved install did not open its own bundled model: $(grep -o '"path": "[^"]*"' "$scratch/dump/manifest.json")"
 env -u ATTNVIZ_ASSETS "$app" export --sentence "The animal was tired" --stage softmax --kind stage --out "$scratch/export" > /dev/null
 [[ -s "$scratch/export/07-softmax-head0.png" ]] || fail "the moved install's export wrote no figure: $(ls "$scratch/export")"

@@ -43,8 +43,9 @@ TEST_CASE("trained model: the bundled model opens on its coreference head, and e
     ui::App app(bundledState());
     settle(ui, app);
     REQUIRE(app.run() != nullptr);
-    CHECK(app.run()->spec.layer == 1);
-    CHECK(app.state().head == 0);
+    REQUIRE(app.run()->spec.trained->featuredHead() != nullptr);
+    CHECK(app.run()->spec.layer == app.run()->spec.trained->featuredHead()->layer);  // the coreference head's layer
+    CHECK(app.state().head == app.run()->spec.trained->featuredHead()->head);
     CHECK(app.run()->tokens[0].front() == "[CLS]");
     CHECK(app.error().empty());
     for (int stage = 0; stage < core::kStageCount; ++stage) {
@@ -70,7 +71,7 @@ TEST_CASE("trained model: the layer control recomputes that layer; another head 
     app.state().spec.attention.heads = 2;
     settle(ui, app);
     CHECK(app.run()->resplitHeads);
-    CHECK(app.run()->trace.dims.dK == 32);
+    CHECK(app.run()->trace.dims.dK == app.run()->spec.trained->config().dModel / 2);
 }
 
 TEST_CASE("trained model: the model view draws every layer × head, with and without special tokens") {
@@ -81,10 +82,11 @@ TEST_CASE("trained model: the model view draws every layer × head, with and wit
     app.state().modelView = true;
     ui.frame(app);
     const auto modelViewUploads = ui.renderer().stats().uploads - uploadsBefore;
-    CHECK(modelViewUploads >= 8);  // 2 layers × 4 heads
+    const core::TransformerConfig& config = app.run()->spec.trained->config();
+    CHECK(modelViewUploads >= config.layers * config.heads);  // every layer × head
     app.state().hideSpecialTokens = true;
     ui.frame(app);
-    CHECK(ui.renderer().stats().uploads - uploadsBefore >= 16);  // the renormalised maps are new textures
+    CHECK(ui.renderer().stats().uploads - uploadsBefore >= 2 * config.layers * config.heads);  // the renormalised maps are new textures
     CHECK(app.error().empty());
 }
 
