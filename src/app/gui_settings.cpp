@@ -3,6 +3,7 @@
 
 #include "core/attention.h"
 #include "io/model_folder.h"
+#include "io/safe_read.h"
 #include "ui/session/session_actions.h"
 
 #include <nlohmann/json.hpp>
@@ -163,9 +164,13 @@ std::optional<std::filesystem::path> stateDirectory() {
 
 SavedSession loadSession(const std::filesystem::path& file, const SavedSession& defaults) {
     SavedSession session = defaults;
-    std::ifstream in(file);
-    if (!in) return session;
-    const json root = json::parse(in, nullptr, false);
+    std::string text;
+    try {
+        text = io::readFileCapped(file, io::kMaxSessionBytes);
+    } catch (const io::FileError&) {
+        return session;
+    }
+    const json root = json::parse(text, nullptr, false);
     if (root.is_discarded() || !root.is_object()) return session;
     if (root.contains("window")) {
         read(root["window"], "width", session.window.width);

@@ -6,6 +6,7 @@
 // [SECTION] the folder
 #include "io/checkpoint.h"
 
+#include "io/safe_read.h"
 #include "io/safetensors.h"
 
 #include <nlohmann/json.hpp>
@@ -84,7 +85,7 @@ core::TransformerConfig bertConfig(const json& j, const std::string& file) {
 }
 
 json readConfigJson(const fs::path& path) {
-    const json config = json::parse(readWholeFile(path), nullptr, false);
+    const json config = json::parse(readFileCapped(path, kMaxConfigBytes), nullptr, false);
     if (config.is_discarded() || !config.is_object()) fail(path.string(), "is not a JSON object.");
     return config;
 }
@@ -265,7 +266,7 @@ std::string checkModelFolder(const fs::path& folder) {
     std::error_code error;
     const std::string name = folder.string();
     if (!fs::is_directory(folder, error)) return name + " is not a folder: a model is a folder holding config.json, model.safetensors and its tokenizer's files.";
-    if (!fs::exists(folder / "config.json", error)) {
+    if (fileIsMissing(folder / "config.json")) {
         return name + " has no config.json, so it is not a HuggingFace model folder (it needs config.json, model.safetensors and the tokenizer's files).";
     }
     std::string type;
@@ -277,8 +278,8 @@ std::string checkModelFolder(const fs::path& folder) {
     if (type != "gpt2" && type != "bert") {
         return name + " holds a \"" + (type.empty() ? "(no model_type)" : type) + "\" model; attnviz opens GPT-2 (model_type gpt2) and BERT (bert) models.";
     }
-    if (!fs::exists(folder / "model.safetensors", error)) {
-        if (fs::exists(folder / "pytorch_model.bin", error)) {
+    if (fileIsMissing(folder / "model.safetensors")) {
+        if (!fileIsMissing(folder / "pytorch_model.bin")) {
             return name + " has only pytorch_model.bin; attnviz reads model.safetensors (no pickle code runs). Convert it once in that folder with: " +
                    std::string(kConvertCommand);
         }
@@ -287,7 +288,7 @@ std::string checkModelFolder(const fs::path& folder) {
     const std::vector<std::string> needed = type == "gpt2" ? std::vector<std::string>{"vocab.json", "merges.txt"} : std::vector<std::string>{"vocab.txt"};
     std::vector<std::string> missing;
     for (const std::string& file : needed) {
-        if (!fs::exists(folder / file, error)) missing.push_back(file);
+        if (fileIsMissing(folder / file)) missing.push_back(file);
     }
     if (!missing.empty()) {
         return name + " lacks the tokenizer's " + listed(missing) + " (a " + (type == "gpt2" ? "GPT-2" : "BERT") + " folder needs " + listed(needed) +

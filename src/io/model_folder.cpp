@@ -3,6 +3,7 @@
 
 #include "io/assets.h"
 #include "io/checkpoint.h"
+#include "io/safe_read.h"
 #include "io/tokenizer_files.h"
 
 #include <nlohmann/json.hpp>
@@ -66,11 +67,17 @@ std::shared_ptr<const core::TrainedModel> loadModelFolder(const std::filesystem:
     model->transformer = loadTransformer(folder);
     model->tokenizer = loadTokenizer(folder, model->transformer.config.family);
     const std::filesystem::path heads = folder / "heads.json";
-    if (std::filesystem::exists(heads)) {
-        model->namedHeads = parseNamedHeads(readWholeFile(heads), model->transformer.config, heads.string());
+    if (!fileIsMissing(heads)) {
+        model->namedHeads = parseNamedHeads(readFileCapped(heads, kMaxConfigBytes), model->transformer.config, heads.string());
     }
     const std::filesystem::path card = folder / "README.md";
-    if (std::filesystem::exists(card)) model->card = readWholeFile(card);
+    if (!fileIsMissing(card)) {
+        try {
+            model->card = readFileCapped(card, kMaxReadmeBytes);
+        } catch (const FileTooLarge&) {
+            // A card over the cap is not shown; the model still opens.
+        }
+    }
     return model;
 }
 

@@ -1,6 +1,8 @@
 // safetensors.cpp — mapping, checking and decoding .safetensors files. See safetensors.h.
 #include "io/safetensors.h"
 
+#include "io/safe_read.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -8,9 +10,7 @@
 #include <cstring>
 #include <limits>
 
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace attnviz::io {
@@ -165,23 +165,15 @@ std::vector<float> decodeTensor(std::span<const std::byte> bytes, const std::str
 }
 
 SafetensorsFile::SafetensorsFile(const std::filesystem::path& path) : path_(path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail(path.string(), std::string("cannot be opened: ") + std::strerror(errno) + ".");
-    struct stat status {};
-    if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
-        ::close(fd);
-        fail(path.string(), "is not a regular file.");
-    }
-    size_ = static_cast<std::size_t>(status.st_size);
+    const RegularFile file(path);  // a FIFO or device is refused here, without blocking
+    size_ = static_cast<std::size_t>(file.size());
     if (size_ > 0) {
-        data_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+        data_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, file.descriptor(), 0);
         if (data_ == MAP_FAILED) {
             data_ = nullptr;
-            ::close(fd);
             fail(path.string(), std::string("cannot be mapped: ") + std::strerror(errno) + ".");
         }
     }
-    ::close(fd);
     try {
         entries_ = parseSafetensorsHeader(bytes(), path.string());
     } catch (...) {

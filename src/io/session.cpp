@@ -11,6 +11,7 @@
 #include "colormap/colormap.h"
 #include "core/stages.h"
 #include "io/model_folder.h"
+#include "io/safe_read.h"
 
 #include <nlohmann/json.hpp>
 
@@ -585,7 +586,7 @@ void saveSession(const fs::path& path, const Session& session) {
 }
 
 Session loadSession(const fs::path& path) {
-    Session session = sessionFromJson(readWholeFile(path), path.string());
+    Session session = sessionFromJson(readFileCapped(path, kMaxSessionBytes), path.string());
     const fs::path directory = directoryOf(path);
     session.weightFiles = mapPaths(session.weightFiles, [&](const fs::path& p) { return (directory / p).lexically_normal(); });
     if (!session.model.folder.empty()) session.model.folder = (directory / session.model.folder).lexically_normal();

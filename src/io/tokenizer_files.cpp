@@ -4,6 +4,7 @@
 #include "core/tokenizer.h"  // InputError
 #include "core/tokenizers/bpe.h"
 #include "core/tokenizers/wordpiece.h"
+#include "io/safe_read.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,7 +32,7 @@ std::vector<std::string> linesOf(const std::string& text) {
 }
 
 std::unordered_map<std::string, int> readVocabularyJson(const fs::path& path) {
-    const json vocabulary = json::parse(readWholeFile(path), nullptr, false);
+    const json vocabulary = json::parse(readFileCapped(path, kMaxVocabularyBytes), nullptr, false);
     if (vocabulary.is_discarded() || !vocabulary.is_object()) fail(path, "is not a JSON object of piece → id.");
     std::unordered_map<std::string, int> ids;
     for (const auto& [piece, id] : vocabulary.items()) {
@@ -45,7 +46,7 @@ std::unordered_map<std::string, int> readVocabularyJson(const fs::path& path) {
 
 std::vector<std::pair<std::string, std::string>> readMerges(const fs::path& path) {
     std::vector<std::pair<std::string, std::string>> merges;
-    const std::vector<std::string> lines = linesOf(readWholeFile(path));
+    const std::vector<std::string> lines = linesOf(readFileCapped(path, kMaxVocabularyBytes));
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string& line = lines[i];
         if (line.empty() || (i == 0 && line.rfind("#version", 0) == 0)) continue;
@@ -61,9 +62,8 @@ std::vector<std::pair<std::string, std::string>> readMerges(const fs::path& path
 core::WordPieceOptions readWordPieceOptions(const fs::path& folder) {
     core::WordPieceOptions options;
     const fs::path path = folder / "tokenizer_config.json";
-    std::error_code error;
-    if (!fs::exists(path, error)) return options;
-    const json config = json::parse(readWholeFile(path), nullptr, false);
+    if (fileIsMissing(path)) return options;
+    const json config = json::parse(readFileCapped(path, kMaxConfigBytes), nullptr, false);
     if (config.is_discarded() || !config.is_object()) fail(path, "is not a JSON object.");
     const auto flag = [&](const char* key, bool fallback) {
         if (!config.contains(key) || config[key].is_null()) return fallback;
@@ -83,7 +83,7 @@ std::shared_ptr<const core::SubwordTokenizer> loadTokenizer(const fs::path& fold
         if (family == core::ModelFamily::Gpt2) {
             return std::make_shared<const core::Gpt2BpeTokenizer>(readVocabularyJson(folder / "vocab.json"), readMerges(folder / "merges.txt"));
         }
-        return std::make_shared<const core::WordPieceTokenizer>(linesOf(readWholeFile(folder / "vocab.txt")), readWordPieceOptions(folder));
+        return std::make_shared<const core::WordPieceTokenizer>(linesOf(readFileCapped(folder / "vocab.txt", kMaxVocabularyBytes)), readWordPieceOptions(folder));
     } catch (const core::InputError& error) {
         fail(folder / (family == core::ModelFamily::Gpt2 ? "vocab.json" : "vocab.txt"), error.what());
     }

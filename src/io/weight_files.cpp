@@ -6,6 +6,7 @@
 #include "io/weight_files.h"
 
 #include "io/npy.h"
+#include "io/safe_read.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -167,7 +168,7 @@ VocabularyIndex parseVocabulary(std::string_view text, std::string_view name) {
 
 std::shared_ptr<const core::EmbeddingTable> loadEmbeddingTable(const fs::path& embeddings, const fs::path& vocabulary, int dModel) {
     auto table = std::make_shared<core::EmbeddingTable>();
-    table->index = parseVocabulary(readWholeFile(vocabulary), vocabulary.string());
+    table->index = parseVocabulary(readFileCapped(vocabulary, kMaxVocabularyBytes), vocabulary.string());
     const int vocabularySize = static_cast<int>(table->index.size());
     table->rows = readMatrix(embeddings, vocabularySize, dModel, "the embedding table",
                              "vocab_size x d_model, with vocab_size = the " + std::to_string(vocabularySize) + " tokens of '" +

@@ -3,6 +3,7 @@
 // random). The files are written here byte by byte, so each defect is exactly the one named.
 #include "io/checkpoint.h"
 #include "io/model_folder.h"
+#include "io/safe_read.h"
 #include "io/safetensors.h"
 #include "io/scratch_dir.h"
 
@@ -11,7 +12,13 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <future>
 #include <limits>
+#include <thread>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -186,4 +193,117 @@ TEST_CASE("safetensors: a shape whose size overflows 64 bits is refused, not wra
     CHECK(contains(refusal(withLength(R"({"a": {"dtype": "F32", "shape": [1099511627776, 1099511627776], "data_offsets": [0, 8]}})",
                                       floats({1, 2}))),
                    "overflows 64 bits"));
+}
+
+// [SECTION] hostile folders: files that are not files, files too large, files that cannot be read
+
+namespace {
+
+// `load`'s error message, or "loaded" — or "blocked" when it has not returned within 5 s (a FIFO opened the old
+// way blocks forever: the thread is left behind so the test can fail instead of hanging).
+std::string outcomeWithin5s(std::function<void()> load) {
+    auto done = std::make_shared<std::promise<std::string>>();
+    std::future<std::string> outcome = done->get_future();
+    std::thread([done, load = std::move(load)] {
+        try {
+            load();
+            done->set_value("loaded");
+        } catch (const io::FileError& error) {
+            done->set_value(error.what());
+        } catch (const std::exception& error) {
+            done->set_value(std::string("unexpected: ") + error.what());
+        }
+    }).detach();
+    if (outcome.wait_for(std::chrono::seconds(5)) != std::future_status::ready) return "blocked";
+    return outcome.get();
+}
+
+std::string openingError(const fs::path& model) {
+    return outcomeWithin5s([model] { io::loadModelFolder(model); });
+}
+
+fs::path bundledCopy(const test::ScratchDir& dir) {
+    fs::copy(fs::path(ATTNVIZ_SOURCE_DIR) / "assets/models/attnviz-tiny-bert", dir / "model", fs::copy_options::recursive);
+    return dir / "model";
+}
+
+void replaceWithFifo(const fs::path& file) {
+    fs::remove(file);
+    REQUIRE(::mkfifo(file.c_str(), 0644) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("hostile folders: a FIFO, a device or a folder in place of any file is refused by name, without blocking") {
+    const test::ScratchDir dir("hostile");
+    for (const char* name : {"config.json", "model.safetensors", "vocab.txt", "tokenizer_config.json", "heads.json", "README.md"}) {
+        CAPTURE(name);
+        const fs::path model = bundledCopy(dir);
+        replaceWithFifo(model / name);
+        const std::string error = openingError(model);
+        CHECK(contains(error, name));
+        CHECK(contains(error, "is a FIFO (named pipe), not a file"));
+        fs::remove(model / name);
+        fs::create_symlink("/dev/zero", model / name);
+        CHECK(contains(openingError(model), "is a character device, not a file"));
+        fs::remove(model / name);
+        fs::create_directory(model / name);
+        CHECK(contains(openingError(model), "is a folder, not a file"));
+        fs::remove_all(model);
+    }
+    const fs::path gpt2 = copyOf(dir, "gpt2-hf-names");
+    for (const char* name : {"vocab.json", "merges.txt"}) {
+        CAPTURE(name);
+        fs::rename(gpt2 / name, dir / "kept");
+        replaceWithFifo(gpt2 / name);
+        CHECK(contains(openingError(gpt2), "is a FIFO (named pipe), not a file"));
+        fs::remove(gpt2 / name);
+        fs::rename(dir / "kept", gpt2 / name);
+    }
+}
+
+TEST_CASE("hostile folders: symlinks are followed (Hugging Face snapshots link into blobs/)") {
+    const test::ScratchDir dir("symlinked");
+    const fs::path model = bundledCopy(dir);
+    fs::create_directory(dir / "blobs");
+    for (const char* name : {"config.json", "model.safetensors", "vocab.txt", "heads.json"}) {
+        fs::rename(model / name, dir / "blobs" / name);
+        fs::create_symlink(dir / "blobs" / name, model / name);
+    }
+    CHECK(openingError(model) == "loaded");
+}
+
+TEST_CASE("hostile folders: each text file has a size cap; a README over its cap is left out, not fatal") {
+    const test::ScratchDir dir("oversized");
+    const fs::path model = bundledCopy(dir);
+    fs::resize_file(model / "README.md", io::kMaxReadmeBytes + 1);
+    const auto opened = io::loadModelFolder(model);
+    CHECK(opened->card.empty());
+    const std::string config = io::readWholeFile(model / "config.json");
+    std::ofstream(model / "config.json") << config << std::string(io::kMaxConfigBytes, ' ');
+    CHECK(contains(openingError(model), "config.json' is 4.0 MB; a file of its kind is at most 4.0 MB"));
+    std::ofstream(model / "config.json") << config;
+    fs::resize_file(model / "heads.json", io::kMaxConfigBytes + 1);
+    CHECK(contains(openingError(model), "heads.json' is 4.0 MB; a file of its kind is at most 4.0 MB"));
+}
+
+TEST_CASE("hostile folders: an unreadable config.json says so, distinct from a missing one") {
+    const test::ScratchDir dir("unreadable");
+    const fs::path model = bundledCopy(dir);
+    fs::permissions(model / "config.json", fs::perms::none);
+    if (::geteuid() == 0) {
+        MESSAGE("running as root: chmod 000 does not deny reading, so the permission case is skipped");
+    } else {
+        const std::string error = openingError(model);
+        CHECK(contains(error, "Permission denied"));
+        CHECK_FALSE(contains(error, "has no config.json"));
+    }
+    fs::permissions(model / "config.json", fs::perms::owner_read | fs::perms::owner_write);
+    fs::permissions(model, fs::perms::owner_read);  // the folder lists but cannot be entered
+    if (::geteuid() != 0) {
+        CHECK(contains(io::checkModelFolder(model), "Permission denied"));
+    }
+    fs::permissions(model, fs::perms::owner_all);
+    fs::remove(model / "config.json");
+    CHECK(contains(io::checkModelFolder(model), "has no config.json"));
 }
