@@ -166,7 +166,7 @@ SavedSession loadSession(const std::filesystem::path& file, const SavedSession& 
     SavedSession session = defaults;
     std::string text;
     try {
-        text = io::readFileCapped(file, io::kMaxSessionBytes);
+        text = io::readJsonFile(file, io::kMaxSessionBytes);
     } catch (const io::FileError&) {
         return session;
     }

@@ -6,6 +6,7 @@
 // [SECTION] the folder
 #include "io/checkpoint.h"
 
+#include "io/json_value_text.h"
 #include "io/safe_read.h"
 #include "io/safetensors.h"
 
@@ -31,7 +32,7 @@ int readInt(const json& config, const char* key, const std::string& file, std::o
         fail(file, std::string("has no \"") + key + "\".");
     }
     if (!config[key].is_number_integer() || config[key].get<long long>() < 1 || config[key].get<long long>() > (1 << 24)) {
-        fail(file, std::string("\"") + key + "\" must be a whole number from 1 (got " + config[key].dump() + ").");
+        fail(file, std::string("\"") + key + "\" must be a whole number from 1 (got " + quotedJsonValue(config[key]) + ").");
     }
     return config[key].get<int>();
 }
@@ -44,7 +45,7 @@ float readFloat(const json& config, const char* key, float fallback, const std::
 
 void requireString(const json& config, const char* key, const char* wanted, const char* fallback, const std::string& file) {
     const std::string value = config.contains(key) && config[key].is_string() ? config[key].get<std::string>() : fallback;
-    if (value != wanted) fail(file, std::string("\"") + key + "\" is \"" + value + "\"; attnviz computes \"" + wanted + "\" only.");
+    if (value != wanted) fail(file, std::string("\"") + key + "\" is \"" + core::echoed(value) + "\"; attnviz computes \"" + wanted + "\" only.");
 }
 
 core::TransformerConfig gpt2Config(const json& j, const std::string& file) {
@@ -85,7 +86,7 @@ core::TransformerConfig bertConfig(const json& j, const std::string& file) {
 }
 
 json readConfigJson(const fs::path& path) {
-    const json config = json::parse(readFileCapped(path, kMaxConfigBytes), nullptr, false);
+    const json config = json::parse(readJsonFile(path, kMaxConfigBytes), nullptr, false);
     if (config.is_discarded() || !config.is_object()) fail(path.string(), "is not a JSON object.");
     return config;
 }
@@ -105,13 +106,13 @@ public:
         const std::string stored = find(name);
         core::Matrix m = file_.matrix(stored);
         if (m.rows() != rows || m.cols() != cols) {
-            fail(file_.fileName(), "tensor \"" + stored + "\" is " + std::to_string(m.rows()) + " × " + std::to_string(m.cols()) +
+            fail(file_.fileName(), "tensor \"" + core::echoed(stored) + "\" is " + std::to_string(m.rows()) + " × " + std::to_string(m.cols()) +
                                        " but config.json implies " + std::to_string(rows) + " × " + std::to_string(cols) + ".");
         }
         if (m.allFinite()) return m;  // vectorised; the loop below only finds the first bad index
         for (Eigen::Index i = 0; i < m.size(); ++i) {
             if (!std::isfinite(m.data()[i])) {
-                fail(file_.fileName(), "tensor \"" + stored + "\" holds " + (std::isnan(m.data()[i]) ? "NaN" : "an infinity") +
+                fail(file_.fileName(), "tensor \"" + core::echoed(stored) + "\" holds " + (std::isnan(m.data()[i]) ? "NaN" : "an infinity") +
                                            " at index " + std::to_string(i) + ".");
             }
         }
@@ -249,7 +250,7 @@ core::TransformerConfig readTransformerConfig(const fs::path& configJson) {
     core::TransformerConfig c;
     if (type == "gpt2") c = gpt2Config(config, file);
     else if (type == "bert") c = bertConfig(config, file);
-    else fail(file, "has model_type \"" + type + "\"; attnviz opens \"gpt2\" and \"bert\" models.");
+    else fail(file, "has model_type \"" + core::echoed(type) + "\"; attnviz opens \"gpt2\" and \"bert\" models.");
     if (c.dModel % c.heads != 0) fail(file, "says " + std::to_string(c.heads) + " heads, which do not divide the width " + std::to_string(c.dModel) + ".");
     return c;
 }
@@ -276,7 +277,7 @@ std::string checkModelFolder(const fs::path& folder) {
         return e.what();
     }
     if (type != "gpt2" && type != "bert") {
-        return name + " holds a \"" + (type.empty() ? "(no model_type)" : type) + "\" model; attnviz opens GPT-2 (model_type gpt2) and BERT (bert) models.";
+        return name + " holds a \"" + (type.empty() ? "(no model_type)" : core::echoed(type)) + "\" model; attnviz opens GPT-2 (model_type gpt2) and BERT (bert) models.";
     }
     if (fileIsMissing(folder / "model.safetensors")) {
         if (!fileIsMissing(folder / "pytorch_model.bin")) {

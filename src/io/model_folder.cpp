@@ -1,6 +1,7 @@
 // model_folder.cpp — a model folder into a TrainedModel. See model_folder.h.
 #include "io/model_folder.h"
 
+#include "core/display_text.h"
 #include "io/assets.h"
 #include "io/checkpoint.h"
 #include "io/safe_read.h"
@@ -16,6 +17,8 @@ std::string folderName(const std::filesystem::path& folder) {
     const std::filesystem::path name = clean.has_filename() ? clean.filename() : clean.parent_path().filename();
     return name.empty() ? clean.string() : name.string();
 }
+
+constexpr std::size_t kMaxHeadDescription = 600;  // characters of a head's "what" shown
 
 std::string entryError(std::string_view name, std::size_t index, const std::string& problem) {
     return std::string(name) + ": entry " + std::to_string(index) + " " + problem;
@@ -42,6 +45,7 @@ int indexMember(const nlohmann::json& entry, const char* key, int count, std::st
 }  // namespace
 
 std::vector<core::NamedHead> parseNamedHeads(std::string_view json, const core::TransformerConfig& config, std::string_view name) {
+    requireJsonDepth(json, name);
     const nlohmann::json root = nlohmann::json::parse(json, nullptr, false);
     if (root.is_discarded()) throw FileError(std::string(name) + ": not valid JSON.");
     if (!root.is_array()) throw FileError(std::string(name) + ": must be a list of {\"name\", \"layer\", \"head\", \"what\"}.");
@@ -50,8 +54,8 @@ std::vector<core::NamedHead> parseNamedHeads(std::string_view json, const core::
         const nlohmann::json& entry = root[i];
         if (!entry.is_object()) throw FileError(std::string(name) + ": entry " + std::to_string(i) + " is not an object.");
         core::NamedHead head;
-        head.name = stringMember(entry, "name", name, i);
-        head.what = stringMember(entry, "what", name, i);
+        head.name = core::echoed(stringMember(entry, "name", name, i));  // shown on screen: cut and escaped
+        head.what = core::echoed(stringMember(entry, "what", name, i), kMaxHeadDescription);
         head.layer = indexMember(entry, "layer", config.layers, name, i);
         head.head = indexMember(entry, "head", config.heads, name, i);
         heads.push_back(std::move(head));
@@ -62,7 +66,7 @@ std::vector<core::NamedHead> parseNamedHeads(std::string_view json, const core::
 std::shared_ptr<const core::TrainedModel> loadModelFolder(const std::filesystem::path& folder) {
     if (const std::string problem = checkModelFolder(folder); !problem.empty()) throw FileError(problem);
     auto model = std::make_shared<core::TrainedModel>();
-    model->name = folderName(folder);
+    model->name = core::echoed(folderName(folder));
     model->folder = folder.string();
     model->transformer = loadTransformer(folder);
     model->tokenizer = loadTokenizer(folder, model->transformer.config.family);

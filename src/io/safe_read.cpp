@@ -93,6 +93,32 @@ std::string readFileCapped(const fs::path& path, std::uint64_t maxBytes) { retur
 
 std::string readWholeFile(const fs::path& path) { return readFileCapped(path, kNoSizeCap); }
 
+void requireJsonDepth(std::string_view text, std::string_view name, int maxDepth) {
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\') ++i;  // the escaped character cannot end the string
+            else if (c == '"') inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > maxDepth) {
+                throw FileError(std::string(name) + ": its JSON nests deeper than " + std::to_string(maxDepth) + " levels.");
+            }
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+}
+
+std::string readJsonFile(const fs::path& path, std::uint64_t maxBytes) {
+    std::string text = readFileCapped(path, maxBytes);
+    requireJsonDepth(text, path.string());
+    return text;
+}
+
 bool fileIsMissing(const fs::path& path) {
     struct stat status {};
     if (::stat(path.c_str(), &status) == 0) return false;

@@ -57,6 +57,17 @@ private:
 // The whole file, at most `maxBytes` of it. See above for what is refused.
 std::string readFileCapped(const std::filesystem::path& path, std::uint64_t maxBytes);
 
+// JSON from a file nests at most this deep (a session needs 4, a safetensors header 3): checked on the bytes,
+// before any parser or destructor recurses.
+inline constexpr int kMaxJsonDepth = 64;
+
+// FileError "<name>: its JSON nests deeper than 64 levels." when `text` opens more arrays and objects than
+// `maxDepth` at once (brackets inside strings do not count). A linear scan: no recursion, no allocation.
+void requireJsonDepth(std::string_view text, std::string_view name, int maxDepth = kMaxJsonDepth);
+
+// readFileCapped, then requireJsonDepth: every JSON file attnviz reads comes in through here.
+std::string readJsonFile(const std::filesystem::path& path, std::uint64_t maxBytes);
+
 // True only when nothing is at `path` (ENOENT or a dangling symlink, or a parent that is not a folder); false
 // when something is there or the OS will not say (permission denied: reading it then says why).
 bool fileIsMissing(const std::filesystem::path& path);

@@ -4,6 +4,7 @@
 #include "core/tokenizer.h"  // InputError
 #include "core/tokenizers/bpe.h"
 #include "core/tokenizers/wordpiece.h"
+#include "io/json_value_text.h"
 #include "io/safe_read.h"
 
 #include <nlohmann/json.hpp>
@@ -32,12 +33,12 @@ std::vector<std::string> linesOf(const std::string& text) {
 }
 
 std::unordered_map<std::string, int> readVocabularyJson(const fs::path& path) {
-    const json vocabulary = json::parse(readFileCapped(path, kMaxVocabularyBytes), nullptr, false);
+    const json vocabulary = json::parse(readJsonFile(path, kMaxVocabularyBytes), nullptr, false);
     if (vocabulary.is_discarded() || !vocabulary.is_object()) fail(path, "is not a JSON object of piece → id.");
     std::unordered_map<std::string, int> ids;
     for (const auto& [piece, id] : vocabulary.items()) {
         if (!id.is_number_integer() || id.get<long long>() < 0 || id.get<long long>() > (1 << 24)) {
-            fail(path, "gives \"" + piece + "\" the id " + id.dump() + "; ids are whole numbers from 0.");
+            fail(path, "gives \"" + core::echoed(piece) + "\" the id " + quotedJsonValue(id) + "; ids are whole numbers from 0.");
         }
         ids.emplace(piece, id.get<int>());
     }
@@ -63,7 +64,7 @@ core::WordPieceOptions readWordPieceOptions(const fs::path& folder) {
     core::WordPieceOptions options;
     const fs::path path = folder / "tokenizer_config.json";
     if (fileIsMissing(path)) return options;
-    const json config = json::parse(readFileCapped(path, kMaxConfigBytes), nullptr, false);
+    const json config = json::parse(readJsonFile(path, kMaxConfigBytes), nullptr, false);
     if (config.is_discarded() || !config.is_object()) fail(path, "is not a JSON object.");
     const auto flag = [&](const char* key, bool fallback) {
         if (!config.contains(key) || config[key].is_null()) return fallback;

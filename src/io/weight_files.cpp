@@ -5,7 +5,9 @@
 // [SECTION] vocabulary and embedding table
 #include "io/weight_files.h"
 
+#include "core/display_text.h"
 #include "io/npy.h"
+#include "io/safe_read.h"
 #include "io/safe_read.h"
 
 #include <algorithm>
@@ -49,15 +51,9 @@ std::string indexLiteral(std::size_t flat, const std::vector<int>& shape) {
     return text + "]";
 }
 
-// At most 40 bytes of a valid UTF-8 token, cut at a character boundary, quoted: a fuzzed megabyte-long line
-// must not become a megabyte-long message.
-std::string shortQuote(std::string_view token) {
-    constexpr std::size_t kMaxBytes = 40;
-    if (token.size() <= kMaxBytes) return "\"" + std::string(token) + "\"";
-    std::size_t cut = kMaxBytes;
-    while (cut > 0 && (static_cast<unsigned char>(token[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
-    return "\"" + std::string(token.substr(0, cut)) + "...\"";
-}
+// A token as a message quotes it: cut and escaped (core::echoed), so a fuzzed megabyte-long line or an escape
+// sequence never reaches the message whole.
+std::string shortQuote(std::string_view token) { return "\"" + core::echoed(token) + "\""; }
 
 // [SECTION] weights
 

@@ -307,3 +307,76 @@ TEST_CASE("hostile folders: an unreadable config.json says so, distinct from a m
     fs::remove(model / "config.json");
     CHECK(contains(io::checkModelFolder(model), "has no config.json"));
 }
+
+// [SECTION] hostile folders: deep JSON, control characters and megabytes in what messages echo
+
+namespace {
+
+std::string nested(std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+
+void writeFile(const fs::path& path, const std::string& bytes) { std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes; }
+
+// A config.json's text with one more member (JSON keeps the last of repeated keys, as nlohmann reads them).
+std::string withMember(std::string config, const std::string& key, const std::string& valueJson) {
+    config.erase(config.rfind('}'));
+    return config + ", \"" + key + "\": " + valueJson + "}";
+}
+
+}  // namespace
+
+TEST_CASE("hostile folders: JSON nested 10^5 deep in any file is refused before anything recurses") {
+    const test::ScratchDir dir("deep");
+    const fs::path model = bundledCopy(dir);
+    const std::string config = io::readWholeFile(model / "config.json");
+    writeFile(model / "config.json", R"({"model_type": "bert", "hidden_size": )" + nested(100'000) + "}");
+    CHECK(contains(openingError(model), "config.json: its JSON nests deeper than 64 levels"));
+    writeFile(model / "config.json", withMember(config, "hidden_size", nested(60)));  // shallow enough to parse
+    CHECK(contains(openingError(model), "\"hidden_size\" must be a whole number from 1 (got a list of 1)"));
+    writeFile(model / "config.json", config);
+    writeFile(model / "heads.json", nested(100'000));
+    CHECK(contains(openingError(model), "heads.json: its JSON nests deeper than 64 levels"));
+    writeFile(model / "heads.json", "[]");
+    writeFile(model / "tokenizer_config.json", R"({"do_lower_case": )" + nested(100'000) + "}");
+    CHECK(contains(openingError(model), "tokenizer_config.json: its JSON nests deeper than 64 levels"));
+    const fs::path gpt2 = copyOf(dir, "gpt2-hf-names");
+    writeFile(gpt2 / "vocab.json", R"({"a": )" + nested(100'000) + "}");
+    CHECK(contains(openingError(gpt2), "vocab.json: its JSON nests deeper than 64 levels"));
+    CHECK(contains(refusal(withLength(R"({"a": )" + nested(100'000) + "}", "")), "nests deeper than 64 levels"));
+    // Brackets inside strings are text, not nesting.
+    CHECK(contains(refusal(withLength(R"({"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[": 1})", "")), "is not described by a JSON object"));
+}
+
+TEST_CASE("hostile folders: names and values from files are cut to 80 characters and escaped in every message") {
+    const std::string evil = "\x1b]0;owned\x07\x1b[2J";
+    const std::string evilJson = R"(\u001b]0;owned\u0007\u001b[2J)";  // `evil` as a JSON string writes it
+    const std::string tensorMessage = refusal(withLength("{\"" + evilJson + std::string(1'000'000, 'n') + R"(": {"dtype": "F32"}})", ""));
+    CHECK(tensorMessage.find('\x1b') == std::string::npos);
+    CHECK(tensorMessage.find('\x07') == std::string::npos);
+    CHECK(contains(tensorMessage, "\\x1b]0;owned\\x07"));
+    CHECK(tensorMessage.size() < 400);
+    const std::string dtypeMessage = refusal(withLength(R"({"w": {"dtype": "\u001b[31m", "shape": [], "data_offsets": [0, 0]}})", ""));
+    CHECK(contains(dtypeMessage, "unknown dtype \"\\x1b[31m\""));
+
+    const test::ScratchDir dir("echo");
+    const fs::path model = bundledCopy(dir);
+    const std::string config = io::readWholeFile(model / "config.json");
+    writeFile(model / "config.json", withMember(config, "hidden_act", R"("\u001b[31m)" + std::string(100'000, 'g') + "\""));
+    std::string error = openingError(model);
+    CHECK(contains(error, "\"hidden_act\" is \"\\x1b[31mggg"));
+    CHECK(error.find('\x1b') == std::string::npos);
+    CHECK(error.size() < 400);
+    writeFile(model / "config.json", R"({"model_type": ")" + evilJson + "\"}");
+    error = io::checkModelFolder(model);
+    CHECK(error.find('\x1b') == std::string::npos);
+    CHECK(contains(error, "\\x1b]0;owned"));
+    writeFile(model / "config.json", config);
+    writeFile(model / "vocab.txt", io::readWholeFile(model / "vocab.txt") + evil + "\n" + evil + "\n");
+    error = openingError(model);
+    CHECK(contains(error, "\"\\x1b]0;owned\\x07\\x1b[2J\" twice"));
+    CHECK(error.find('\x1b') == std::string::npos);
+    const fs::path gpt2 = copyOf(dir, "gpt2-hf-names");
+    writeFile(gpt2 / "vocab.json", "{\"" + std::string(200'000, 'v') + R"(\u001b": [1, 2, 3]})");
+    error = openingError(gpt2);
+    CHECK(contains(error, "the id a list of 3; ids are whole numbers"));
+    CHECK(error.size() < 400);
+}
