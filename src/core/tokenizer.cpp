@@ -79,6 +79,16 @@ std::vector<char32_t> decodeUtf8(std::string_view text) {
     return codePoints;
 }
 
+bool isBlankSentence(std::string_view sentence) {
+    if (findInvalidUtf8(sentence) != kNoError) return false;
+    for (std::size_t at = 0; at < sentence.size();) {
+        const Decoded d = decodeOne(sentence, at);
+        if (!isSpace(d.codePoint) && d.codePoint >= 0x20 && d.codePoint != 0x7F) return false;
+        at += static_cast<std::size_t>(d.bytes);
+    }
+    return true;
+}
+
 std::vector<std::string> tokenize(std::string_view sentence, const TokenizeOptions& options) {
     if (options.tokenLimit < 1 || options.tokenLimit > kMaxTokenLimit) {
         throw InputError("The token limit must be between 1 and " + std::to_string(kMaxTokenLimit) + " (got " +
@@ -114,7 +124,7 @@ std::vector<std::string> tokenize(std::string_view sentence, const TokenizeOptio
     }
     flushWord();
     const std::size_t contentTokens = tokens.size() - (options.prependCls ? 1 : 0);
-    if (contentTokens == 0) throw InputError("The sentence is empty: type at least one word.");
+    if (contentTokens == 0) throw InputError(kEmptySentenceMessage);
     return tokens;
 }
 

@@ -7,6 +7,7 @@
 #include "io/checkpoint.h"
 
 #include "io/json_value_text.h"
+#include "io/memory_budget.h"
 #include "io/safe_read.h"
 #include "io/safetensors.h"
 
@@ -255,9 +256,21 @@ core::TransformerConfig readTransformerConfig(const fs::path& configJson) {
     return c;
 }
 
+std::uint64_t weightBytes(const core::TransformerConfig& c) {
+    const long double d = c.dModel, ff = c.dFf;
+    const long double embeddings = (static_cast<long double>(c.vocabSize) + c.maxPositions + c.typeVocabSize) * d;
+    const long double block = 4 * d * d + 2 * d * ff + ff + 9 * d;  // W^Q,K,V,O; the MLP; biases and two LayerNorms
+    const long double values = embeddings + c.layers * block + 4 * d;
+    const long double bytes = values * sizeof(float);
+    return bytes >= static_cast<long double>(UINT64_MAX) ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
+}
+
 core::TransformerModel loadTransformer(const fs::path& folder) {
     core::TransformerModel model;
     model.config = readTransformerConfig(folder / "config.json");
+    requireMemory(weightBytes(model.config), "This model (" + std::to_string(model.config.layers) + " layers, width " +
+                                                 std::to_string(model.config.dModel) + ", " + std::to_string(model.config.vocabSize) +
+                                                 " tokens)");
     const SafetensorsFile file(folder / "model.safetensors");
     model.weights = model.config.family == core::ModelFamily::Gpt2 ? gpt2Weights(file, model.config) : bertWeights(file, model.config);
     return model;

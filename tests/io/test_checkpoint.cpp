@@ -3,6 +3,7 @@
 // random). The files are written here byte by byte, so each defect is exactly the one named.
 #include "io/checkpoint.h"
 #include "io/model_folder.h"
+#include "io/memory_budget.h"
 #include "io/safe_read.h"
 #include "io/safetensors.h"
 #include "io/scratch_dir.h"
@@ -379,4 +380,15 @@ TEST_CASE("hostile folders: names and values from files are cut to 80 characters
     error = openingError(gpt2);
     CHECK(contains(error, "the id a list of 3; ids are whole numbers"));
     CHECK(error.size() < 400);
+}
+
+TEST_CASE("hostile folders: a model larger than the memory free is refused before anything is allocated") {
+    const test::ScratchDir dir("too-large");
+    const fs::path model = bundledCopy(dir);
+    std::string config = io::readWholeFile(model / "config.json");
+    writeFile(model / "config.json", withMember(config, "vocab_size", "16000000"));  // 16,000,000 × 64 floats
+    io::setAvailableMemoryForTesting(3'200'000'000);
+    const std::string error = openingError(model);
+    io::setAvailableMemoryForTesting(std::nullopt);
+    CHECK(contains(error, "needs 4.1 GB; this machine has 3.2 GB free."));
 }

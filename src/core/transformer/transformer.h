@@ -91,7 +91,8 @@ struct TransformerPass {
 // Runs ids (b sentences of token ids, each 1 … n_pos long; shorter ones are padded and masked) through every
 // block. `stepped` picks the layer whose Trace is kept whole; `attention` configures it (d_model and heads must
 // be the model's; mask: causal for GPT-2, padding when the batch is ragged; the caller picks fill and softmax).
-// Throws InputError for an id outside the vocabulary, a sentence longer than n_pos, or a bad layer index.
+// Throws InputError for an id outside the vocabulary, a sentence longer than n_pos, or a bad layer index, and for a
+// pass that overflows: the first layer whose attention weights (head named) or output are not finite.
 TransformerPass runTransformer(const TransformerModel& model, const std::vector<std::vector<int>>& ids, int stepped,
                                const AttentionConfig& attention);
 
