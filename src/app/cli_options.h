@@ -106,6 +106,15 @@ struct ExportOptions {
     bool force = false;
 };
 
+// Exit codes, the same for the window, `dump` and `export` (listed in --help, the man page and docs/robustness.md).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitRunError = 1;   // the input, a file or the run failed: bad sentence, model folder, memory, overflow
+inline constexpr int kExitUsage = 2;      // the command line itself: unknown option, missing or malformed value
+inline constexpr int kExitNoDisplay = 3;  // the window cannot open (no display, no OpenGL 3.3)
+inline constexpr const char* kExitCodesHelp =
+    "Exit codes: 0 done; 1 bad input, an unusable model or file, not enough memory, or a run that overflowed; "
+    "2 a bad command line; 3 no display for the window.";
+
 // Each subcommand: returns the process exit code; prints one clear line to stderr on error.
 int runGui(const core::ModelSpec& spec, const GuiOptions& options);
 int runDump(const core::ModelSpec& spec, const DumpOptions& options);

@@ -10,6 +10,7 @@ namespace {
 
 void addDumpCommand(CLI::App& cli, CommandLine& line) {
     CLI::App* command = cli.add_subcommand("dump", "Write every matrix of the forward pass as .npy plus manifest.json");
+    command->footer(kExitCodesHelp);
     addInputOptions(*command, line.inputs);
     command->add_option("-o,--out", line.dump.out, "Output directory (created if missing; must be empty unless --force)")->required();
     command->add_flag("-f,--force", line.dump.force, "Write into a non-empty directory, replacing files");
@@ -18,6 +19,7 @@ void addDumpCommand(CLI::App& cli, CommandLine& line) {
 void addExportCommand(CLI::App& cli, CommandLine& line) {
     ExportOptions& e = line.exportOptions;
     CLI::App* command = cli.add_subcommand("export", "Write heatmap figures as PNG, SVG or PDF, ready for slides");
+    command->footer(kExitCodesHelp);
     addInputOptions(*command, line.inputs);
     command->add_option("-o,--out", e.out, "Output directory (created if missing)")->required();
     command->add_option("--stage", e.stage, "all, a stage number (0-10) or a stage name such as softmax")->capture_default_str();
@@ -69,6 +71,7 @@ void addGuiOptions(CLI::App& cli, GuiOptions& gui) {
 CommandLine parseCommandLine(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     CommandLine line;
     CLI::App cli{"attnviz — multi-head attention, one matrix at a time", "attnviz"};
+    cli.footer(kExitCodesHelp);
     cli.set_version_flag("-V,--version", std::string("attnviz ") + std::string(kVersion));
     addInputOptions(cli, line.inputs);
     addGuiOptions(cli, line.gui);
@@ -82,7 +85,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::ostream&
         cli.parse(reversed);
     } catch (const CLI::ParseError& error) {
         line.command = Command::Exit;
-        line.exitCode = cli.exit(error, out, err);
+        line.exitCode = cli.exit(error, out, err) == 0 ? kExitOk : kExitUsage;  // --help and --version are not errors
         return line;
     }
     if (cli.got_subcommand("dump")) line.command = Command::Dump;

@@ -1,12 +1,14 @@
 // dump_command.cpp — `attnviz dump`: run the model headless and write every matrix with io::writeDump.
 //
 // Prints each path written, one per line, on stdout (so scripts can pipe the list); on bad input or a file
-// problem prints one line "attnviz dump: <message>" on stderr and returns 1.
+// problem prints one line "attnviz dump: <message>" on stderr and returns kExitRunError (1); so does a run that ran
+// out of memory or overflowed (the message names the layer and head).
 // What this file deliberately does not do: parse options (cli_options.cpp) or know the file format (src/io).
 #include "app/cli_options.h"
 
 #include "io/atomic_file.h"
 #include "io/dump.h"
+#include "io/memory_budget.h"
 
 #include <iostream>
 
@@ -23,8 +25,10 @@ int runDump(const core::ModelSpec& spec, const DumpOptions& options) {
         std::cerr << "attnviz dump: " << error.what() << '\n';
     } catch (const io::FileError& error) {
         std::cerr << "attnviz dump: " << error.what() << '\n';
+    } catch (const std::bad_alloc&) {
+        std::cerr << "attnviz dump: " << io::outOfMemoryMessage() << '\n';
     }
-    return 1;
+    return kExitRunError;
 }
 
 }  // namespace attnviz::app

@@ -2,7 +2,7 @@
 //
 // Prints each path written, one per line, on stdout as it is written. On a bad option value, a combination
 // that makes no figure, an existing file without --force, or a file problem: one line
-// "attnviz export: <what is wrong and what is allowed>" on stderr, exit code 1, and no file is written (checks
+// "attnviz export: <what is wrong and what is allowed>" on stderr, exit code 1 (kExitRunError), and no file is written (checks
 // run before the first figure is drawn).
 // What this file deliberately does not do: parse the command line (cli_options.cpp, main.cpp), draw, or
 // choose file names (src/export).
@@ -13,6 +13,7 @@
 #include "export/pdf_painter.h"
 #include "export/text.h"
 #include "io/atomic_file.h"
+#include "io/memory_budget.h"
 
 #include <iostream>
 
@@ -43,7 +44,7 @@ exporting::ExportRequest toRequest(const ExportOptions& options) {
 
 int fail(const std::string& message) {
     std::cerr << "attnviz export: " << message << '\n';
-    return 1;
+    return kExitRunError;
 }
 
 }  // namespace
@@ -67,6 +68,8 @@ int runExport(const core::ModelSpec& spec, const ExportOptions& options) {
         return fail(error.what());
     } catch (const exporting::PdfError& error) {
         return fail(error.what());
+    } catch (const std::bad_alloc&) {
+        return fail(io::outOfMemoryMessage());
     }
 }
 

@@ -145,11 +145,13 @@ bool unattended(const GuiOptions& options) { return options.screenshot || option
 // Startup state: the command line's inputs, or the saved ones when it gave none; the saved view unless
 // --session or --stage/--head say otherwise. Screenshots ignore saved settings, so they are reproducible.
 ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options, const GuiPlan& plan,
-                          const std::optional<SavedSession>& saved, const std::optional<io::Session>& session) {
+                          const std::optional<SavedSession>& saved, const std::optional<io::Session>& session,
+                          const std::optional<std::filesystem::path>& stateDir) {
     ui::AppState state;
     state.spec = spec;
     if (saved) {
         if (!session && !options.inputsGiven) restoreInputs(*saved, state);
+        if (!session && !options.inputsGiven && stateDir) requestRememberedModel(*saved, *stateDir / kOpeningMarkerName, state);
         restoreView(*saved, state);
         state.session.recent = saved->state.session.recent;
         state.session.recentModels = saved->state.session.recentModels;
@@ -258,8 +260,11 @@ bool hadInput(const ImGuiIO& io) {
     return false;
 }
 
-// The title names the session and shows "•" while it has unsaved changes; the autosave keeps those changes.
-void keepSession(GLFWwindow* window, ui::AppState& state, Autosaver* autosaver, std::string& title) {
+// The title names the session and shows "•" while it has unsaved changes; the autosave keeps those changes; the
+// remembered model's marker goes once its open has finished.
+void keepSession(GLFWwindow* window, ui::AppState& state, Autosaver* autosaver, std::string& title,
+                 const std::optional<std::filesystem::path>& stateDir) {
+    if (stateDir) followRememberedModel(*stateDir / kOpeningMarkerName, state);
     if (const std::string wanted = ui::windowTitle(state); wanted != title) {
         title = wanted;
         glfwSetWindowTitle(window, title.c_str());
@@ -279,7 +284,7 @@ void askBeforeClosing(GLFWwindow* window, ui::AppState& state) {
 // Renders until the window closes (or, for a screenshot, kScreenshotFrames frames and writes the PNG; or
 // --quit-after-frames frames).
 int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapRenderer& renderer, float contentScale,
-             const GuiOptions& options, Autosaver* autosaver, InputQueue& input) {
+             const GuiOptions& options, Autosaver* autosaver, InputQueue& input, const std::optional<std::filesystem::path>& stateDir) {
     FullScreen fullScreen;
     LookKeeper look(ImGui::GetStyle());
     const std::optional<std::filesystem::path>& screenshot = options.screenshot;
@@ -306,7 +311,7 @@ int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapR
         const PixelSize pixels = renderFrame(window, screenshot.has_value(), [&] {
             if (hadInput(ImGui::GetIO())) busyFrames = kFramesAfterInput;
             app.frame(renderer, fonts.fonts(), scale);
-            keepSession(window, app.state(), autosaver, title);
+            keepSession(window, app.state(), autosaver, title, stateDir);
         });
         if (screenshot && frame == kScreenshotFrames) {
             if (!writePng(*screenshot, render::readFramebuffer(pixels.width, pixels.height))) {
@@ -336,7 +341,7 @@ void saveOnExit(GLFWwindow* window, const ui::App& app, const std::filesystem::p
 
 int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
     const std::optional<GuiPlan> plan = checkOptions(spec, options);
-    if (!plan) return 2;
+    if (!plan) return kExitUsage;
     const std::optional<io::Session> session = options.session ? std::optional(io::loadSession(*options.session)) : std::nullopt;
     glfwSetErrorCallback(recordGlfwError);
     std::signal(SIGINT, requestStop);
@@ -345,7 +350,7 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
     if (!glfwInit()) {
         std::cerr << "attnviz: cannot open a window (" << (lastGlfwError.empty() ? "no display" : lastGlfwError)
                   << "). `attnviz export` and `attnviz dump` work without a display.\n";
-        return 3;
+        return kExitNoDisplay;
     }
     const bool screenshot = options.screenshot.has_value();
     const std::optional<std::filesystem::path> stateDir = unattended(options) ? std::nullopt : stateDirectory();
@@ -363,7 +368,7 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
     if (window == nullptr) {
         std::cerr << "attnviz: cannot create an OpenGL 3.3 window (" << lastGlfwError << ").\n";
         glfwTerminate();
-        return 3;
+        return kExitNoDisplay;
     }
     setWindowIcon(window);
     glfwMakeContextCurrent(window);
@@ -386,10 +391,10 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
     {
         GuiFonts fonts(std::round(kBaseFontSize * scale));
         const std::unique_ptr<render::HeatmapRenderer> renderer = render::createGlRenderer({shaderDirectory()});
-        ui::App app(initialState(spec, options, *plan, saved, session));
+        ui::App app(initialState(spec, options, *plan, saved, session, stateDir));
         app.state().session.restoreOffer = offerAtStart(crashed, options.inputsGiven || options.session.has_value());
         if (screenshot) app.waitForRun();
-        status = mainLoop(window, app, fonts, *renderer, scale, options, autosaver ? &*autosaver : nullptr, input);
+        status = mainLoop(window, app, fonts, *renderer, scale, options, autosaver ? &*autosaver : nullptr, input, stateDir);
         if (stateDir) saveOnExit(window, app, *stateDir);
         if (autosaver) autosaver->finish(app.state(), stopRequested != 0 ? Autosaver::Ending::Signal : Autosaver::Ending::Window);
     }

@@ -2,7 +2,10 @@
 #include "app/gui_settings.h"
 
 #include "core/attention.h"
+#include "core/display_text.h"
+#include "io/atomic_file.h"
 #include "io/model_folder.h"
+#include "io/safe_read.h"
 #include "ui/session/session_actions.h"
 
 #include <nlohmann/json.hpp>
@@ -163,9 +166,13 @@ std::optional<std::filesystem::path> stateDirectory() {
 
 SavedSession loadSession(const std::filesystem::path& file, const SavedSession& defaults) {
     SavedSession session = defaults;
-    std::ifstream in(file);
-    if (!in) return session;
-    const json root = json::parse(in, nullptr, false);
+    std::string text;
+    try {
+        text = io::readJsonFile(file, io::kMaxSessionBytes);
+    } catch (const io::FileError&) {
+        return session;
+    }
+    const json root = json::parse(text, nullptr, false);
     if (root.is_discarded() || !root.is_object()) return session;
     if (root.contains("window")) {
         read(root["window"], "width", session.window.width);
@@ -214,11 +221,15 @@ void restoreSeededInputs(const SavedSession& saved, ui::AppState& state) {
     }
 }
 
-// The trained model last on screen, or null (with a status line) when it cannot be opened any more.
+bool isModelFolder(const std::optional<std::string>& model) { return model && *model != "random" && *model != "bundled"; }
+
+// The bundled model when it was last on screen, or null (with a status line) when it cannot be opened any more. A
+// model folder is not opened here: requestRememberedModel asks for it once the window is up.
 std::shared_ptr<const core::TrainedModel> savedModel(const SavedSession& saved, const ui::AppState& state, std::string& status) {
-    if (saved.model == "bundled" && state.spec.trained && state.spec.trained->bundled) return state.spec.trained;
+    if (saved.model != "bundled") return nullptr;
+    if (state.spec.trained && state.spec.trained->bundled) return state.spec.trained;
     try {
-        return saved.model == "bundled" ? io::loadBundledModel() : io::loadModelFolder(*saved.model);
+        return io::loadBundledModel();
     } catch (const io::FileError& error) {
         status = std::string("The model last used could not be opened: ") + error.what();
         return nullptr;
@@ -235,6 +246,7 @@ void restoreInputs(const SavedSession& saved, ui::AppState& state) {
         restoreSeededInputs(saved, state);
         return;
     }
+    if (isModelFolder(saved.model)) return;  // opened in the background once the window is up
     std::string status;
     std::shared_ptr<const core::TrainedModel> model = savedModel(saved, state, status);
     if (!model) {
@@ -243,6 +255,31 @@ void restoreInputs(const SavedSession& saved, ui::AppState& state) {
     }
     if (model != state.spec.trained) ui::useTrainedModel(model, state);
     if (saved.layer >= 0 && saved.layer < model->config().layers) state.spec.layer = saved.layer;
+}
+
+void requestRememberedModel(const SavedSession& saved, const std::filesystem::path& marker, ui::AppState& state) {
+    if (!isModelFolder(saved.model)) return;
+    std::error_code error;
+    if (std::filesystem::exists(marker, error)) {
+        std::filesystem::remove(marker, error);
+        state.status = "attnviz ended while opening " + core::echoed(*saved.model) +
+                       " at its last start, so it opened the bundled model this time (Open Recent Model tries that folder again).";
+        return;
+    }
+    try {
+        io::writeFileAtomically(marker, *saved.model);
+    } catch (const io::FileError&) {
+        // No marker (a read-only state folder): the folder still opens, only a crash would go unnoticed.
+    }
+    state.session.request = ui::SessionRequest::OpenRecentModel;
+    state.session.requestPath = *saved.model;
+    state.session.requestLayer = saved.layer;
+}
+
+void followRememberedModel(const std::filesystem::path& marker, const ui::AppState& state) {
+    if (state.session.request == ui::SessionRequest::OpenRecentModel || !state.session.openingModel.empty()) return;
+    std::error_code error;
+    std::filesystem::remove(marker, error);
 }
 
 void restoreView(const SavedSession& saved, ui::AppState& state) {

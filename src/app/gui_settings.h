@@ -39,6 +39,14 @@ bool saveSession(const std::filesystem::path& file, const SavedSession& session)
 
 // Copies the saved inputs (sentence, sizes, seed, options) into `state`.
 void restoreInputs(const SavedSession& saved, ui::AppState& state);
+// The model folder remembered in settings opens after the window is up, in the background (SessionController, with
+// Cancel), never before: a folder that hangs, crashes or is too large cannot stop the app from starting. `marker` is
+// written before the open is requested and removed once it finished (followRememberedModel, each frame); found at
+// the next start, it means that start died while opening, so the bundled model stays and the status line says why.
+inline constexpr const char* kOpeningMarkerName = "opening-model";
+void requestRememberedModel(const SavedSession& saved, const std::filesystem::path& marker, ui::AppState& state);
+void followRememberedModel(const std::filesystem::path& marker, const ui::AppState& state);
+
 // Copies the saved view (stage, head, colormaps, panels, autoplay speed, export folder) into `state`.
 void restoreView(const SavedSession& saved, ui::AppState& state);
 

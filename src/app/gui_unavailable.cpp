@@ -9,7 +9,7 @@ namespace attnviz::app {
 int runGui(const core::ModelSpec&, const GuiOptions&) {
     std::cerr << "attnviz: this build has no GUI (configured with ATTNVIZ_BUILD_GUI=OFF); "
                  "use `attnviz dump` or `attnviz export`.\n";
-    return 1;
+    return kExitNoDisplay;
 }
 
 }  // namespace attnviz::app

@@ -7,8 +7,10 @@
 // Every error a user can cause ends in one line on stderr and a non-zero exit code, never a crash.
 #include "app/command_line.h"
 #include "io/atomic_file.h"
+#include "io/memory_budget.h"
 
 #include <iostream>
+#include <new>
 
 int main(int argc, char** argv) {
     using namespace attnviz;
@@ -30,12 +32,12 @@ int main(int argc, char** argv) {
         }
     } catch (const core::InputError& error) {
         std::cerr << name << ": " << error.what() << '\n';
-        return 2;
     } catch (const io::FileError& error) {
         std::cerr << name << ": " << error.what() << '\n';
-        return 2;
+    } catch (const std::bad_alloc&) {
+        std::cerr << name << ": " << io::outOfMemoryMessage() << '\n';
     } catch (const std::exception& error) {
         std::cerr << name << ": unexpected error: " << error.what() << '\n';
-        return 1;
     }
+    return app::kExitRunError;
 }

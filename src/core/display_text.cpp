@@ -90,4 +90,45 @@ std::string displayText(std::string_view utf8) {
     return out;
 }
 
+namespace {
+
+// Code points a message must not pass through raw: they move the cursor, ring, recolour, or reorder what follows.
+bool mustEscape(char32_t c) {
+    return c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || c == 0x2028 || c == 0x2029 || (c >= 0x202A && c <= 0x202E) ||
+           (c >= 0x2066 && c <= 0x2069) || c == 0x200E || c == 0x200F || c == 0x061C;
+}
+
+std::string escapeOf(char32_t c) {
+    char text[16];
+    if (c < 0x80) std::snprintf(text, sizeof text, "\\x%02x", static_cast<unsigned>(c));
+    else std::snprintf(text, sizeof text, "\\u%04x", static_cast<unsigned>(c));
+    return text;
+}
+
+}  // namespace
+
+std::string echoed(std::string_view text, std::size_t maxCharacters) {
+    std::string out;
+    std::size_t characters = 0;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        if (characters == maxCharacters) return out + "…";
+        utf8proc_int32_t codePoint = 0;
+        const auto* bytes = reinterpret_cast<const utf8proc_uint8_t*>(text.data() + at);
+        const utf8proc_ssize_t length = utf8proc_iterate(bytes, static_cast<utf8proc_ssize_t>(text.size() - at), &codePoint);
+        if (length <= 0) {  // not UTF-8: the byte itself, escaped
+            char escape[8];
+            std::snprintf(escape, sizeof escape, "\\x%02x", static_cast<unsigned>(static_cast<unsigned char>(text[at])));
+            out += escape;
+            at += 1;
+        } else {
+            const auto c = static_cast<char32_t>(codePoint);
+            out += mustEscape(c) ? escapeOf(c) : std::string(text.substr(at, static_cast<std::size_t>(length)));
+            at += static_cast<std::size_t>(length);
+        }
+        ++characters;
+    }
+    return out;
+}
+
 }  // namespace attnviz::core

@@ -9,6 +9,9 @@
 //     label needs; digits inside a right-to-left run are not re-reversed, and Arabic letters are not shaped
 //     (each shows its isolated form).
 // Tokenizers and the forward pass never see this text: it is only for drawing.
+//
+// echoed() is for messages that quote a file's content (a tensor name, a vocabulary line, a config value): a file
+// from the internet must not write escape sequences to the terminal or fill the screen.
 #pragma once
 
 #include <string>
@@ -21,5 +24,11 @@ std::string codePointPlaceholder(char32_t codePoint);
 
 // `utf8` in the order and with the characters both renderers draw (see above). Invalid UTF-8 bytes become U+FFFD.
 std::string displayText(std::string_view utf8);
+
+// `text` safe to quote in a message, on the terminal or on screen: at most `maxCharacters` characters, then "…";
+// control characters (C0, DEL, C1) and the invisible reorderers (bidi overrides and isolates, line and paragraph
+// separators) escaped as "\x1b" / "\u202e"; invalid UTF-8 bytes as "\xff". Each escape counts as one character.
+inline constexpr std::size_t kMaxEchoedCharacters = 80;
+std::string echoed(std::string_view text, std::size_t maxCharacters = kMaxEchoedCharacters);
 
 }  // namespace attnviz::core

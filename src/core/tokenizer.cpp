@@ -29,6 +29,14 @@ std::string tokenLimitMessage(std::size_t count, int limit) {
 
 }  // namespace
 
+bool isBlankSentence(std::string_view sentence) {
+    if (findInvalidUtf8(sentence) != std::string_view::npos) return false;
+    for (char32_t c : decodeUtf8(sentence)) {
+        if (!isWhitespace(c) && c >= 0x20 && c != 0x7F) return false;
+    }
+    return true;
+}
+
 std::vector<std::string> tokenize(std::string_view sentence, const TokenizeOptions& options) {
     if (options.tokenLimit < 1 || options.tokenLimit > kMaxTokenLimit) {
         throw InputError("The token limit must be between 1 and " + std::to_string(kMaxTokenLimit) + " (got " +
@@ -62,7 +70,7 @@ std::vector<std::string> tokenize(std::string_view sentence, const TokenizeOptio
     }
     flushWord();
     const std::size_t contentTokens = tokens.size() - (options.prependCls ? 1 : 0);
-    if (contentTokens == 0) throw InputError("The sentence is empty: type at least one word.");
+    if (contentTokens == 0) throw InputError(kEmptySentenceMessage);
     return tokens;
 }
 

@@ -27,6 +27,12 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// One rule for empty input, for every model (seeded, BERT, GPT-2), GUI and CLI: a sentence holding only spaces
+// and control characters is refused with this sentence, before any tokenizer adds [CLS] / [SEP] to it.
+inline constexpr const char* kEmptySentenceMessage = "The sentence is empty: type at least one word.";
+// True for "", "   \t ", "\u3000" …: only Unicode spaces and control characters (valid UTF-8 throughout).
+bool isBlankSentence(std::string_view sentence);
+
 inline constexpr int kDefaultTokenLimit = 64;
 inline constexpr int kMaxTokenLimit = 2048;
 inline constexpr std::string_view kClsToken = "[CLS]";

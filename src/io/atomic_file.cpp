@@ -169,20 +169,4 @@ void writeFileAtomically(const fs::path& path, std::string_view bytes) {
     });
 }
 
-std::string readWholeFile(const std::filesystem::path& path) {
-    std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (file == nullptr) {
-        const int error = errno;
-        throw FileError("Cannot read '" + path.string() + "': " + std::system_category().message(error) + ".");
-    }
-    std::string bytes;
-    char buffer[1 << 16];
-    std::size_t got = 0;
-    while ((got = std::fread(buffer, 1, sizeof buffer, file)) > 0) bytes.append(buffer, got);
-    const int error = std::ferror(file) ? errno : 0;
-    std::fclose(file);
-    if (error != 0) throw FileError("Cannot read '" + path.string() + "': " + std::system_category().message(error) + ".");
-    return bytes;
-}
-
 }  // namespace attnviz::io

@@ -33,7 +33,8 @@ void writeFileAtomically(const std::filesystem::path& path, std::string_view byt
 // error state (ferror), FileError is thrown.
 void writeFileAtomically(const std::filesystem::path& path, const std::function<void(std::FILE*)>& writeContent);
 
-// The whole file's bytes; FileError naming the path and the OS reason when it cannot be read.
+// The whole file's bytes; FileError naming the path and the OS reason when it cannot be read, or saying it is a
+// FIFO, device or folder rather than a file (io/safe_read.h, which defines it).
 std::string readWholeFile(const std::filesystem::path& path);
 
 }  // namespace attnviz::io

@@ -7,6 +7,9 @@
 // [SECTION] the folder
 #include "io/checkpoint.h"
 
+#include "io/json_value_text.h"
+#include "io/memory_budget.h"
+#include "io/safe_read.h"
 #include "io/safetensors.h"
 
 #include <nlohmann/json.hpp>
@@ -33,7 +36,7 @@ int readInt(const json& config, const char* key, const std::string& file, std::o
         fail(file, std::string("has no \"") + key + "\".");
     }
     if (!config[key].is_number_integer() || config[key].get<long long>() < 1 || config[key].get<long long>() > (1 << 24)) {
-        fail(file, std::string("\"") + key + "\" must be a whole number from 1 (got " + config[key].dump() + ").");
+        fail(file, std::string("\"") + key + "\" must be a whole number from 1 (got " + quotedJsonValue(config[key]) + ").");
     }
     return config[key].get<int>();
 }
@@ -46,7 +49,7 @@ float readFloat(const json& config, const char* key, float fallback, const std::
 
 void requireString(const json& config, const char* key, const char* wanted, const char* fallback, const std::string& file) {
     const std::string value = config.contains(key) && config[key].is_string() ? config[key].get<std::string>() : fallback;
-    if (value != wanted) fail(file, std::string("\"") + key + "\" is \"" + value + "\"; attnviz computes \"" + wanted + "\" only.");
+    if (value != wanted) fail(file, std::string("\"") + key + "\" is \"" + core::echoed(value) + "\"; attnviz computes \"" + wanted + "\" only.");
 }
 
 core::TransformerConfig gpt2Config(const json& j, const std::string& file) {
@@ -178,7 +181,7 @@ core::TransformerConfig llamaConfig(const json& j, const std::string& type, cons
 }
 
 json readConfigJson(const fs::path& path) {
-    const json config = json::parse(readWholeFile(path), nullptr, false);
+    const json config = json::parse(readJsonFile(path, kMaxConfigBytes), nullptr, false);
     if (config.is_discarded() || !config.is_object()) fail(path.string(), "is not a JSON object.");
     return config;
 }
@@ -260,13 +263,13 @@ public:
         const SafetensorsFile& file = files_.fileOf(stored);
         core::Matrix m = file.matrix(stored);
         if (m.rows() != rows || m.cols() != cols) {
-            fail(file.fileName(), "tensor \"" + stored + "\" is " + std::to_string(m.rows()) + " × " + std::to_string(m.cols()) +
+            fail(file.fileName(), "tensor \"" + core::echoed(stored) + "\" is " + std::to_string(m.rows()) + " × " + std::to_string(m.cols()) +
                                       " but config.json implies " + std::to_string(rows) + " × " + std::to_string(cols) + ".");
         }
         if (allFinite(m)) return m;  // the loop below only finds the first bad index
         for (Eigen::Index i = 0; i < m.size(); ++i) {
             if (!std::isfinite(m.data()[i])) {
-                fail(file.fileName(), "tensor \"" + stored + "\" holds " + (std::isnan(m.data()[i]) ? "NaN" : "an infinity") +
+                fail(file.fileName(), "tensor \"" + core::echoed(stored) + "\" holds " + (std::isnan(m.data()[i]) ? "NaN" : "an infinity") +
                                           " at index " + std::to_string(i) + ".");
             }
         }
@@ -448,15 +451,36 @@ core::TransformerConfig readTransformerConfig(const fs::path& configJson) {
     if (type == "gpt2") c = gpt2Config(config, file);
     else if (type == "bert") c = bertConfig(config, file);
     else if (isLlamaFamily(type)) return llamaConfig(config, type, file);
-    else fail(file, "has model_type \"" + type + "\"; attnviz opens gpt2, bert, llama, mistral, qwen2 and qwen3 models.");
+    else fail(file, "has model_type \"" + core::echoed(type) + "\""; attnviz opens gpt2, bert, llama, mistral, qwen2 and qwen3 models.");
     if (c.dModel % c.heads != 0) fail(file, "says " + std::to_string(c.heads) + " heads, which do not divide the width " + std::to_string(c.dModel) + ".");
     c.modelType = type;
     return c;
 }
 
+std::uint64_t weightBytes(const core::TransformerConfig& c) {
+    const long double d = c.dModel, ff = c.dFf, vocabulary = c.vocabSize;
+    long double embeddings = 0, block = 0;
+    if (c.family == core::ModelFamily::Llama) {
+        // W^Q, W^O: d × h·d_k; W^K, W^V: d × h_kv·d_k (grouped); SwiGLU's three d × ff; biases and norms; an LM head
+        // of its own unless it is the embedding table.
+        const long double query = static_cast<long double>(c.heads) * c.headWidth(), keyValue = static_cast<long double>(c.keyValueHeads()) * c.headWidth();
+        embeddings = vocabulary * d * (c.tiedEmbeddings ? 1 : 2);
+        block = 2 * d * query + 2 * d * keyValue + 3 * d * ff + 2 * (query + keyValue) + 3 * d + 2 * c.headWidth();
+    } else {
+        embeddings = (vocabulary + c.maxPositions + c.typeVocabSize) * d;
+        block = 4 * d * d + 2 * d * ff + ff + 9 * d;  // W^Q,K,V,O; the MLP; biases and two LayerNorms
+    }
+    const long double values = embeddings + c.layers * block + 4 * d;
+    const long double bytes = values * sizeof(float);
+    return bytes >= static_cast<long double>(UINT64_MAX) ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
+}
+
 core::TransformerModel loadTransformer(const fs::path& folder) {
     core::TransformerModel model;
     model.config = readTransformerConfig(folder / "config.json");
+    requireMemory(weightBytes(model.config), "This model (" + std::to_string(model.config.layers) + " layers, width " +
+                                                 std::to_string(model.config.dModel) + ", " + std::to_string(model.config.vocabSize) +
+                                                 " tokens)");
     const CheckpointFiles files(folder);
     switch (model.config.family) {
         case core::ModelFamily::Gpt2: model.weights = gpt2Weights(files, model.config); break;
@@ -470,7 +494,7 @@ std::string checkModelFolder(const fs::path& folder) {
     std::error_code error;
     const std::string name = folder.string();
     if (!fs::is_directory(folder, error)) return name + " is not a folder: a model is a folder holding config.json, model.safetensors and its tokenizer's files.";
-    if (!fs::exists(folder / "config.json", error)) {
+    if (fileIsMissing(folder / "config.json")) {
         return name + " has no config.json, so it is not a HuggingFace model folder (it needs config.json, model.safetensors and the tokenizer's files).";
     }
     std::string type;
@@ -480,11 +504,11 @@ std::string checkModelFolder(const fs::path& folder) {
         return e.what();
     }
     if (!isKnownType(type)) {
-        return name + " holds a \"" + (type.empty() ? "(no model_type)" : type) +
+        return name + " holds a \"" + (type.empty() ? "(no model_type)" : core::echoed(type)) +
                "\" model; attnviz opens GPT-2 (model_type gpt2), BERT (bert) and Llama-family decoders (llama, mistral, qwen2, qwen3).";
     }
-    if (!fs::exists(folder / kSingleFile, error) && !fs::exists(folder / kShardIndex, error)) {
-        if (fs::exists(folder / "pytorch_model.bin", error)) {
+    if (fileIsMissing(folder / kSingleFile) && fileIsMissing(folder / kShardIndex)) {
+        if (!fileIsMissing(folder / "pytorch_model.bin")) {
             return name + " has only pytorch_model.bin; attnviz reads model.safetensors (no pickle code runs). Convert it once in that folder with: " +
                    std::string(kConvertCommand);
         }
@@ -494,7 +518,7 @@ std::string checkModelFolder(const fs::path& folder) {
     const std::vector<std::string> needed = type != "bert" ? std::vector<std::string>{"vocab.json", "merges.txt"} : std::vector<std::string>{"vocab.txt"};
     std::vector<std::string> missing;
     for (const std::string& file : needed) {
-        if (!fs::exists(folder / file, error)) missing.push_back(file);
+        if (fileIsMissing(folder / file)) missing.push_back(file);
     }
     if (!missing.empty()) {
         return name + " lacks the tokenizer's " + listed(missing) + " (a " + (type == "bert" ? "BERT" : type == "gpt2" ? "GPT-2" : type) + " folder needs tokenizer.json or " + listed(needed) +

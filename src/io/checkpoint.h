@@ -24,6 +24,7 @@
 #include "core/transformer/transformer.h"
 #include "io/atomic_file.h"  // FileError
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -35,6 +36,10 @@ core::TransformerConfig readTransformerConfig(const std::filesystem::path& confi
 // config.json + model.safetensors of `folder`, every tensor the config needs present with its implied shape and
 // finite. Throws FileError.
 core::TransformerModel loadTransformer(const std::filesystem::path& folder);
+
+// The bytes the float32 weights of a model with this config take (what loadTransformer allocates; it refuses with
+// io::OutOfMemory, "needs 6.1 GB; this machine has 3.2 GB free", before allocating when they exceed what is free).
+std::uint64_t weightBytes(const core::TransformerConfig& config);
 
 // One sentence saying why `folder` cannot be opened as a model (no config.json, only pytorch_model.bin, another
 // model_type, a missing tokenizer file …), or "" when the files a model needs are all there. Reads only

@@ -1,15 +1,19 @@
 // model_folder.cpp — a model folder into a TrainedModel. See model_folder.h.
 #include "io/model_folder.h"
 
+#include "core/display_text.h"
 #include "io/assets.h"
 #include "io/checkpoint.h"
 #include "io/hub_cache.h"
+#include "io/safe_read.h"
 #include "io/tokenizer_files.h"
 
 #include <nlohmann/json.hpp>
 
 namespace attnviz::io {
 namespace {
+
+constexpr std::size_t kMaxHeadDescription = 600;  // characters of a head's "what" shown
 
 std::string entryError(std::string_view name, std::size_t index, const std::string& problem) {
     return std::string(name) + ": entry " + std::to_string(index) + " " + problem;
@@ -36,6 +40,7 @@ int indexMember(const nlohmann::json& entry, const char* key, int count, std::st
 }  // namespace
 
 std::vector<core::NamedHead> parseNamedHeads(std::string_view json, const core::TransformerConfig& config, std::string_view name) {
+    requireJsonDepth(json, name);
     const nlohmann::json root = nlohmann::json::parse(json, nullptr, false);
     if (root.is_discarded()) throw FileError(std::string(name) + ": not valid JSON.");
     if (!root.is_array()) throw FileError(std::string(name) + ": must be a list of {\"name\", \"layer\", \"head\", \"what\"}.");
@@ -44,8 +49,8 @@ std::vector<core::NamedHead> parseNamedHeads(std::string_view json, const core::
         const nlohmann::json& entry = root[i];
         if (!entry.is_object()) throw FileError(std::string(name) + ": entry " + std::to_string(i) + " is not an object.");
         core::NamedHead head;
-        head.name = stringMember(entry, "name", name, i);
-        head.what = stringMember(entry, "what", name, i);
+        head.name = core::echoed(stringMember(entry, "name", name, i));  // shown on screen: cut and escaped
+        head.what = core::echoed(stringMember(entry, "what", name, i), kMaxHeadDescription);
         head.layer = indexMember(entry, "layer", config.layers, name, i);
         head.head = indexMember(entry, "head", config.heads, name, i);
         heads.push_back(std::move(head));
@@ -56,16 +61,22 @@ std::vector<core::NamedHead> parseNamedHeads(std::string_view json, const core::
 std::shared_ptr<const core::TrainedModel> loadModelFolder(const std::filesystem::path& folder) {
     if (const std::string problem = checkModelFolder(folder); !problem.empty()) throw FileError(problem);
     auto model = std::make_shared<core::TrainedModel>();
-    model->name = modelFolderTitle(folder);
+    model->name = core::echoed(modelFolderTitle(folder));
     model->folder = folder.string();
     model->transformer = loadTransformer(folder);
     model->tokenizer = loadTokenizer(folder, model->transformer.config.family);
     const std::filesystem::path heads = folder / "heads.json";
-    if (std::filesystem::exists(heads)) {
-        model->namedHeads = parseNamedHeads(readWholeFile(heads), model->transformer.config, heads.string());
+    if (!fileIsMissing(heads)) {
+        model->namedHeads = parseNamedHeads(readFileCapped(heads, kMaxConfigBytes), model->transformer.config, heads.string());
     }
     const std::filesystem::path card = folder / "README.md";
-    if (std::filesystem::exists(card)) model->card = readWholeFile(card);
+    if (!fileIsMissing(card)) {
+        try {
+            model->card = readFileCapped(card, kMaxReadmeBytes);
+        } catch (const FileTooLarge&) {
+            // A card over the cap is not shown; the model still opens.
+        }
+    }
     return model;
 }
 

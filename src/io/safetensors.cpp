@@ -1,6 +1,9 @@
 // safetensors.cpp — mapping, checking and decoding .safetensors files. See safetensors.h.
 #include "io/safetensors.h"
 
+#include "io/json_value_text.h"
+#include "io/safe_read.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -8,9 +11,7 @@
 #include <cstring>
 #include <limits>
 
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace attnviz::io {
@@ -35,7 +36,7 @@ std::uint64_t readLength(std::span<const std::byte> file) {
 }
 
 SafetensorsEntry readEntry(const std::string& tensor, const json& value, const std::string& file) {
-    const std::string where = "tensor \"" + tensor + "\" ";
+    const std::string where = "tensor \"" + core::echoed(tensor) + "\" ";
     if (!value.is_object()) fail(file, where + "is not described by a JSON object.");
     if (!value.contains("dtype") || !value["dtype"].is_string()) fail(file, where + "has no dtype string.");
     if (!value.contains("shape") || !value["shape"].is_array()) fail(file, where + "has no shape list.");
@@ -44,10 +45,10 @@ SafetensorsEntry readEntry(const std::string& tensor, const json& value, const s
     }
     SafetensorsEntry entry;
     entry.dtype = value["dtype"].get<std::string>();
-    if (dtypeSize(entry.dtype) == 0) fail(file, where + "has the unknown dtype \"" + entry.dtype + "\".");
+    if (dtypeSize(entry.dtype) == 0) fail(file, where + "has the unknown dtype \"" + core::echoed(entry.dtype) + "\".");
     for (const json& dim : value["shape"]) {
         if (!dim.is_number_unsigned()) fail(file, where + "has a shape entry that is not a whole number ≥ 0.");
-        if (dim.get<std::uint64_t>() > (1ULL << 40)) fail(file, where + "has an absurd shape entry " + dim.dump() + ".");
+        if (dim.get<std::uint64_t>() > (1ULL << 40)) fail(file, where + "has an absurd shape entry " + std::to_string(dim.get<std::uint64_t>()) + ".");
         entry.shape.push_back(dim.get<std::int64_t>());
     }
     for (const json& offset : value["data_offsets"]) {
@@ -63,7 +64,7 @@ SafetensorsEntry readEntry(const std::string& tensor, const json& value, const s
 void checkLayout(const std::map<std::string, SafetensorsEntry>& entries, std::uint64_t bufferSize, const std::string& file) {
     std::vector<std::pair<std::uint64_t, const std::string*>> starts;
     for (const auto& [tensor, entry] : entries) {
-        const std::string where = "tensor \"" + tensor + "\" ";
+        const std::string where = "tensor \"" + core::echoed(tensor) + "\" ";
         if (entry.end > bufferSize) {
             fail(file, where + "ends at byte " + std::to_string(entry.end) + " of a data buffer of " + std::to_string(bufferSize) +
                            " bytes (the file is truncated or its header is wrong).");
@@ -80,7 +81,7 @@ void checkLayout(const std::map<std::string, SafetensorsEntry>& entries, std::ui
     for (std::size_t i = 1; i < starts.size(); ++i) {
         const SafetensorsEntry& previous = entries.at(*starts[i - 1].second);
         if (starts[i].first < previous.end) {
-            fail(file, "tensors \"" + *starts[i - 1].second + "\" and \"" + *starts[i].second + "\" overlap in the data buffer.");
+            fail(file, "tensors \"" + core::echoed(*starts[i - 1].second) + "\" and \"" + core::echoed(*starts[i].second) + "\" overlap in the data buffer.");
         }
     }
 }
@@ -134,6 +135,7 @@ std::map<std::string, SafetensorsEntry> parseSafetensorsHeader(std::span<const s
         fail(name, "claims a header of " + std::to_string(length) + " bytes but has only " + std::to_string(file.size() - 8) + " after its length.");
     }
     const char* text = reinterpret_cast<const char*>(file.data() + 8);
+    requireJsonDepth(std::string_view(text, static_cast<std::size_t>(length)), name);
     const json header = json::parse(text, text + length, nullptr, false);
     if (header.is_discarded()) fail(name, "its header is not valid JSON.");
     if (!header.is_object()) fail(name, "its header is not a JSON object.");
@@ -154,7 +156,7 @@ std::vector<float> decodeTensor(std::span<const std::byte> bytes, const std::str
         return values;
     }
     if (dtype != "F16" && dtype != "BF16") {
-        throw FileError(nameForErrors + " is stored as " + dtype + "; attnviz reads F32, F16 and BF16 weights.");
+        throw FileError(nameForErrors + " is stored as " + core::echoed(dtype) + "; attnviz reads F32, F16 and BF16 weights.");
     }
     values.resize(bytes.size() / 2);
     for (std::size_t i = 0; i < values.size(); ++i) {
@@ -165,23 +167,15 @@ std::vector<float> decodeTensor(std::span<const std::byte> bytes, const std::str
 }
 
 SafetensorsFile::SafetensorsFile(const std::filesystem::path& path) : path_(path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail(path.string(), std::string("cannot be opened: ") + std::strerror(errno) + ".");
-    struct stat status {};
-    if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
-        ::close(fd);
-        fail(path.string(), "is not a regular file.");
-    }
-    size_ = static_cast<std::size_t>(status.st_size);
+    const RegularFile file(path);  // a FIFO or device is refused here, without blocking
+    size_ = static_cast<std::size_t>(file.size());
     if (size_ > 0) {
-        data_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+        data_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, file.descriptor(), 0);
         if (data_ == MAP_FAILED) {
             data_ = nullptr;
-            ::close(fd);
             fail(path.string(), std::string("cannot be mapped: ") + std::strerror(errno) + ".");
         }
     }
-    ::close(fd);
     try {
         entries_ = parseSafetensorsHeader(bytes(), path.string());
     } catch (...) {
@@ -210,10 +204,10 @@ SafetensorsFile::~SafetensorsFile() {
 
 core::Matrix SafetensorsFile::matrix(const std::string& tensor) const {
     const auto found = entries_.find(tensor);
-    if (found == entries_.end()) fail(path_.string(), "has no tensor \"" + tensor + "\".");
+    if (found == entries_.end()) fail(path_.string(), "has no tensor \"" + core::echoed(tensor) + "\".");
     const SafetensorsEntry& entry = found->second;
     if (entry.shape.empty() || entry.shape.size() > 2) {
-        fail(path_.string(), "tensor \"" + tensor + "\" has " + std::to_string(entry.shape.size()) + " dimensions; a weight has 1 or 2.");
+        fail(path_.string(), "tensor \"" + core::echoed(tensor) + "\" has " + std::to_string(entry.shape.size()) + " dimensions; a weight has 1 or 2.");
     }
     const std::span<const std::byte> raw = bytes().subspan(bufferStart_ + entry.begin, entry.end - entry.begin);
     const Eigen::Index rows = entry.shape.size() == 2 ? entry.shape[0] : 1;
@@ -222,7 +216,7 @@ core::Matrix SafetensorsFile::matrix(const std::string& tensor) const {
     if (entry.dtype == "F32") {
         std::memcpy(out.data(), raw.data(), raw.size());  // little-endian float32 straight from the mapping: one copy
     } else {
-        const std::vector<float> values = decodeTensor(raw, entry.dtype, path_.string() + ": tensor \"" + tensor + "\"");
+        const std::vector<float> values = decodeTensor(raw, entry.dtype, path_.string() + ": tensor \"" + core::echoed(tensor) + "\"");
         std::copy(values.begin(), values.end(), out.data());
     }
     releasePages(raw);

@@ -12,6 +12,8 @@
 #include "core/stages.h"
 #include "core/unicode.h"
 #include "io/model_folder.h"
+#include "io/json_value_text.h"
+#include "io/safe_read.h"
 
 #include <nlohmann/json.hpp>
 
@@ -170,18 +172,9 @@ json parseJson(std::string_view text, std::string_view file) {
     }
 }
 
-// At most `maxBytes` of UTF-8 text, cut at a character boundary (a fuzzed megabyte must not become the message).
-std::string shortened(std::string text, std::size_t maxBytes) {
-    if (text.size() <= maxBytes) return text;
-    std::size_t cut = maxBytes;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-    return text.substr(0, cut) + "...";
-}
-
 // A JSON value as an error message shows it: "the string \"8\"", "1e+20", "an array".
 std::string describe(const json& value) {
-    if (value.is_string()) return "the string " + shortened(value.dump(-1, ' ', false, json::error_handler_t::replace), 40);
-    if (value.is_number()) return value.dump();
+    if (value.is_string() || value.is_number()) return (value.is_string() ? "the string " : "") + quotedJsonValue(value);
     return std::string(value.is_null() ? "null" : value.is_boolean() ? "a boolean" : value.is_array() ? "an array" : "an object");
 }
 
@@ -211,7 +204,7 @@ public:
         const bool fits = v->is_number_unsigned() ? v->get<std::uint64_t>() <= std::numeric_limits<int>::max()
                                                   : v->get<std::int64_t>() >= std::numeric_limits<int>::min() &&
                                                         v->get<std::int64_t>() <= std::numeric_limits<int>::max();
-        if (!fits) problem(key, "= " + v->dump() + " is far outside any allowed value.");
+        if (!fits) problem(key, "= " + quotedJsonValue(*v) + " is far outside any allowed value.");
         target = v->get<int>();
     }
     void read(std::string_view key, std::uint64_t& target) {
@@ -222,7 +215,7 @@ public:
         if (v == nullptr) return;
         expect(key, *v, v->is_number(), "a number");
         const double value = v->get<double>();
-        if (!(std::fabs(value) <= FLT_MAX)) problem(key, "= " + v->dump() + " does not fit a 32-bit float.");
+        if (!(std::fabs(value) <= FLT_MAX)) problem(key, "= " + quotedJsonValue(*v) + " does not fit a 32-bit float.");
         target = static_cast<float>(value);
     }
     void read(std::string_view key, std::optional<float>& target) {  // null: nullopt
@@ -262,7 +255,7 @@ public:
 
     void refuseUnknownMembers() const {
         for (const auto& [key, value] : object_.items()) {
-            if (!known_.contains(key)) fail(file_, section_ + " has an unknown member " + shortened(json(key).dump(), 40) + ".");
+            if (!known_.contains(key)) fail(file_, section_ + " has an unknown member \"" + core::echoed(key) + "\".");
         }
     }
 
@@ -586,7 +579,7 @@ void saveSession(const fs::path& path, const Session& session) {
 }
 
 Session loadSession(const fs::path& path) {
-    Session session = sessionFromJson(readWholeFile(path), path.string());
+    Session session = sessionFromJson(readJsonFile(path, kMaxSessionBytes), path.string());
     const fs::path directory = directoryOf(path);
     session.weightFiles = mapPaths(session.weightFiles, [&](const fs::path& p) { return (directory / p).lexically_normal(); });
     if (!session.model.folder.empty()) session.model.folder = (directory / session.model.folder).lexically_normal();

@@ -5,6 +5,8 @@
 #include "core/tokenizers/bpe.h"
 #include "core/tokenizers/pipeline.h"
 #include "core/tokenizers/wordpiece.h"
+#include "io/json_value_text.h"
+#include "io/safe_read.h"
 #include "io/tokenizer_json.h"
 
 #include <nlohmann/json.hpp>
@@ -33,12 +35,12 @@ std::vector<std::string> linesOf(const std::string& text) {
 }
 
 std::unordered_map<std::string, int> readVocabularyJson(const fs::path& path) {
-    const json vocabulary = json::parse(readWholeFile(path), nullptr, false);
+    const json vocabulary = json::parse(readJsonFile(path, kMaxVocabularyBytes), nullptr, false);
     if (vocabulary.is_discarded() || !vocabulary.is_object()) fail(path, "is not a JSON object of piece → id.");
     std::unordered_map<std::string, int> ids;
     for (const auto& [piece, id] : vocabulary.items()) {
         if (!id.is_number_integer() || id.get<long long>() < 0 || id.get<long long>() > (1 << 24)) {
-            fail(path, "gives \"" + piece + "\" the id " + id.dump() + "; ids are whole numbers from 0.");
+            fail(path, "gives \"" + core::echoed(piece) + "\" the id " + quotedJsonValue(id) + "; ids are whole numbers from 0.");
         }
         ids.emplace(piece, id.get<int>());
     }
@@ -47,7 +49,7 @@ std::unordered_map<std::string, int> readVocabularyJson(const fs::path& path) {
 
 std::vector<std::pair<std::string, std::string>> readMerges(const fs::path& path) {
     std::vector<std::pair<std::string, std::string>> merges;
-    const std::vector<std::string> lines = linesOf(readWholeFile(path));
+    const std::vector<std::string> lines = linesOf(readFileCapped(path, kMaxVocabularyBytes));
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string& line = lines[i];
         if (line.empty() || (i == 0 && line.rfind("#version", 0) == 0)) continue;
@@ -63,9 +65,8 @@ std::vector<std::pair<std::string, std::string>> readMerges(const fs::path& path
 core::WordPieceOptions readWordPieceOptions(const fs::path& folder) {
     core::WordPieceOptions options;
     const fs::path path = folder / "tokenizer_config.json";
-    std::error_code error;
-    if (!fs::exists(path, error)) return options;
-    const json config = json::parse(readWholeFile(path), nullptr, false);
+    if (fileIsMissing(path)) return options;
+    const json config = json::parse(readJsonFile(path, kMaxConfigBytes), nullptr, false);
     if (config.is_discarded() || !config.is_object()) fail(path, "is not a JSON object.");
     const auto flag = [&](const char* key, bool fallback) {
         if (!config.contains(key) || config[key].is_null()) return fallback;
@@ -96,7 +97,7 @@ std::shared_ptr<const core::Tokenizer> loadTokenizer(const fs::path& folder, cor
         if (family != core::ModelFamily::Bert) {  // GPT-2 and the Llama family: byte-level BPE
             return std::make_shared<const core::Gpt2BpeTokenizer>(readVocabularyJson(folder / "vocab.json"), readMerges(folder / "merges.txt"));
         }
-        return std::make_shared<const core::WordPieceTokenizer>(linesOf(readWholeFile(folder / "vocab.txt")), readWordPieceOptions(folder));
+        return std::make_shared<const core::WordPieceTokenizer>(linesOf(readFileCapped(folder / "vocab.txt", kMaxVocabularyBytes)), readWordPieceOptions(folder));
     } catch (const core::InputError& error) {
         fail(folder / (family != core::ModelFamily::Bert ? "vocab.json" : "vocab.txt"), error.what());
     }

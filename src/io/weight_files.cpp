@@ -5,8 +5,11 @@
 // [SECTION] vocabulary and embedding table
 #include "io/weight_files.h"
 
+#include "core/display_text.h"
 #include "core/unicode.h"
 #include "io/npy.h"
+#include "io/safe_read.h"
+#include "io/safe_read.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -49,15 +52,9 @@ std::string indexLiteral(std::size_t flat, const std::vector<int>& shape) {
     return text + "]";
 }
 
-// At most 40 bytes of a valid UTF-8 token, cut at a character boundary, quoted: a fuzzed megabyte-long line
-// must not become a megabyte-long message.
-std::string shortQuote(std::string_view token) {
-    constexpr std::size_t kMaxBytes = 40;
-    if (token.size() <= kMaxBytes) return "\"" + std::string(token) + "\"";
-    std::size_t cut = kMaxBytes;
-    while (cut > 0 && (static_cast<unsigned char>(token[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
-    return "\"" + std::string(token.substr(0, cut)) + "...\"";
-}
+// A token as a message quotes it: cut and escaped (core::echoed), so a fuzzed megabyte-long line or an escape
+// sequence never reaches the message whole.
+std::string shortQuote(std::string_view token) { return "\"" + core::echoed(token) + "\""; }
 
 // [SECTION] weights
 
@@ -168,7 +165,7 @@ VocabularyIndex parseVocabulary(std::string_view text, std::string_view name) {
 
 std::shared_ptr<const core::EmbeddingTable> loadEmbeddingTable(const fs::path& embeddings, const fs::path& vocabulary, int dModel) {
     auto table = std::make_shared<core::EmbeddingTable>();
-    table->index = parseVocabulary(readWholeFile(vocabulary), vocabulary.string());
+    table->index = parseVocabulary(readFileCapped(vocabulary, kMaxVocabularyBytes), vocabulary.string());
     const int vocabularySize = static_cast<int>(table->index.size());
     table->rows = readMatrix(embeddings, vocabularySize, dModel, "the embedding table",
                              "vocab_size x d_model, with vocab_size = the " + std::to_string(vocabularySize) + " tokens of '" +

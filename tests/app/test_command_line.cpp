@@ -1,11 +1,18 @@
 // test_command_line.cpp — argv → command and options, and every bad argument answered with an exit code and a
 // message (never an exception escaping, never a crash).
 #include "app/command_line.h"
+#include "io/safetensors.h"
+#include "io/scratch_dir.h"
 #include "io/session.h"
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <sstream>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 using namespace attnviz::app;
 
@@ -165,4 +172,98 @@ TEST_CASE("--model: random is the seeded layer, a seeded option keeps today's me
     CHECK_FALSE(parse({"--stage", "7"}).line.gui.inputsGiven);
     CHECK_THROWS_AS(toModelSpec(parse({"--model", "random", "--layer", "1"}).line.inputs), attnviz::core::InputError);
     CHECK_THROWS_AS(toModelSpec(parse({"--model", "/no/such/model"}).line.inputs), attnviz::io::FileError);
+}
+
+// [SECTION] the real binary: exit codes and messages for hostile model folders and empty input
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Finished {
+    int exitCode = -1;
+    std::string err;
+};
+
+// Runs the attnviz binary with `arguments` (shell words) under a 20 s timeout; `limits` is shell run first
+// (e.g. "ulimit -v 2000000;").
+Finished runAttnviz(const std::string& arguments, const std::string& limits = "") {
+    const attnviz::test::ScratchDir dir("cli-run");
+    const std::string command = limits + " timeout 20 " + std::string(ATTNVIZ_BINARY) + " " + arguments + " >/dev/null 2>" +
+                                (dir / "err").string();
+    const int status = std::system(("bash -c '" + command + "'").c_str());
+    std::ifstream in(dir / "err");
+    std::stringstream text;
+    text << in.rdbuf();
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+}
+
+bool mentions(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// A small BERT with float32 weights (tests/reference/models: width 32, 4 heads of d_k 8, 64 pieces, 16 positions),
+// copied so that a test can damage it.
+fs::path smallBertCopy(const attnviz::test::ScratchDir& dir) {
+    fs::copy(fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models/bert-original-names", dir / "model", fs::copy_options::recursive);
+    return dir / "model";
+}
+
+}  // namespace
+
+TEST_CASE("exit codes: 1 for bad input, files and runs, 2 for a bad command line, the same in dump and export") {
+    const attnviz::test::ScratchDir dir("exit-codes");
+    const std::string out = " --out " + (dir / "out").string() + " --force";
+    for (const char* command : {"dump", "export"}) {
+        CAPTURE(command);
+        CHECK(runAttnviz(std::string(command) + " --no-such-option").exitCode == kExitUsage);
+        CHECK(runAttnviz(std::string(command) + " --model /no/such/folder" + out).exitCode == kExitRunError);
+        for (const char* model : {"", " --model random"}) {
+            for (const char* blank : {"\"\"", "\"   \t \""}) {
+                const Finished run = runAttnviz(std::string(command) + model + " --sentence " + blank + out);
+                CHECK(run.exitCode == kExitRunError);
+                CHECK(mentions(run.err, attnviz::core::kEmptySentenceMessage));
+            }
+        }
+    }
+    const Finished help = runAttnviz("dump --help");
+    CHECK(help.exitCode == kExitOk);
+}
+
+TEST_CASE("exit codes: a FIFO config.json, a model too large for memory and an overflowing weight end in one line, exit 1") {
+    const attnviz::test::ScratchDir dir("hostile-cli");
+    const fs::path model = smallBertCopy(dir);
+    const std::string out = " --sentence \"the cat sat\" --out " + (dir / "out").string() + " --force";
+    fs::rename(model / "config.json", dir / "config.json");
+    REQUIRE(::mkfifo((model / "config.json").c_str(), 0644) == 0);
+    Finished run = runAttnviz("dump --model " + model.string() + out);
+    CHECK(run.exitCode == kExitRunError);
+    CHECK(mentions(run.err, "is a FIFO (named pipe), not a file"));
+    fs::remove(model / "config.json");
+
+    // 32,000,000 tokens × width 32: 4.1 GB of float32 weights, under a 2 GB address-space limit.
+    std::string config = attnviz::io::readWholeFile(dir / "config.json");
+    const std::string vocabulary = "\"vocab_size\": 64";
+    std::ofstream(model / "config.json") << config.replace(config.find(vocabulary), vocabulary.size(), "\"vocab_size\": 32000000");
+    run = runAttnviz("export --model " + model.string() + out, "ulimit -v 2000000;");
+    CHECK(run.exitCode == kExitRunError);
+    CHECK(mentions(run.err, "needs 4.1 GB; this machine has"));
+    CHECK_FALSE(mentions(run.err, "unexpected error"));
+    fs::copy_file(dir / "config.json", model / "config.json", fs::copy_options::overwrite_existing);
+
+    // One finite weight row of 3e38: query feature 20 (head 2 of 4, d_k 8) of layer 0.
+    const attnviz::io::SafetensorsFile weights(model / "model.safetensors");
+    const std::uint64_t begin = weights.entries().at("bert.encoder.layer.0.attention.self.query.weight").begin;
+    std::fstream file(model / "model.safetensors", std::ios::in | std::ios::out | std::ios::binary);
+    char length[8];
+    file.read(length, 8);
+    std::uint64_t header = 0;
+    for (int i = 7; i >= 0; --i) header = header << 8 | static_cast<unsigned char>(length[i]);
+    file.seekp(static_cast<std::streamoff>(8 + header + begin + 20 * 32 * 4));
+    const std::vector<float> huge(32, 3e38f);
+    file.write(reinterpret_cast<const char*>(huge.data()), 32 * 4);
+    file.close();
+    for (const char* command : {"dump", "export"}) {
+        run = runAttnviz(std::string(command) + " --model " + model.string() + out);
+        CHECK(run.exitCode == kExitRunError);
+        CHECK(mentions(run.err, "The model overflows: layer 0, head 2"));
+    }
 }

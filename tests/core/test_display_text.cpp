@@ -37,4 +37,20 @@ TEST_CASE("display text: only the right-to-left run is reversed; surrounding Lat
     // GPT-2's leading-space marker stays where it was, outside the run.
     CHECK(displayText("\u2423\u05D0\u05D1") == "\u2423\u05D1\u05D0");
 }
+TEST_CASE("echoed: a file's text quoted in a message is cut at 80 characters and its control characters escaped") {
+    CHECK(echoed("wte.weight") == "wte.weight");
+    CHECK(echoed("caf\xC3\xA9 猫") == "caf\xC3\xA9 猫");  // printable UTF-8 stays
+    CHECK(echoed("\x1b]0;owned\x07") == "\\x1b]0;owned\\x07");
+    CHECK(echoed("a\r\nb\x7f") == "a\\x0d\\x0ab\\x7f");
+    CHECK(echoed("\xC2\x9B" "31m") == "\\u009b31m");           // C1 control sequence introducer
+    CHECK(echoed("abc\xE2\x80\xAEtxt.exe") == "abc\\u202etxt.exe");  // right-to-left override
+    CHECK(echoed("\xff\xfe") == "\\xff\\xfe");                  // not UTF-8
+    const std::string megabyte(1'000'000, 'x');
+    CHECK(echoed(megabyte) == std::string(80, 'x') + "…");
+    CHECK(echoed(std::string(80, 'y')) == std::string(80, 'y'));  // exactly 80: not cut
+    CHECK(echoed(std::string(100, '\x1b')).size() == 80 * 4 + std::string("…").size());
+    CHECK(echoed(std::string(40, 'z') + "猫猫猫", 41) == std::string(40, 'z') + "猫…");  // cut between characters
+}
+
 }  // namespace attnviz::core
+

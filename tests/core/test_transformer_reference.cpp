@@ -315,3 +315,32 @@ TEST_CASE("runModel on a trained model: its tokenizer, the stepped layer, a re-s
     CHECK(json["model"]["layer"] == 1);
     CHECK(json["model"]["n_layers"] == 3);
 }
+
+TEST_CASE("one rule for empty input: an empty or whitespace-only sentence is refused the same way by every model") {
+    std::vector<core::ModelSpec> specs(3);
+    specs[1].trained = io::loadModelFolder(kModels / "bert-original-names");
+    specs[2].trained = io::loadModelFolder(kModels / "gpt2-hf-names");
+    for (core::ModelSpec& spec : specs) {
+        if (spec.trained) spec.attention.heads = spec.trained->config().heads;
+        for (const char* blank : {"", "   \t ", "\n\r\v", "\xE3\x80\x80"}) {  // the last: an ideographic space
+            CAPTURE(blank);
+            spec.sentences = {blank};
+            CHECK_THROWS_WITH_AS(core::runModel(spec), core::kEmptySentenceMessage, core::InputError);
+        }
+    }
+}
+
+TEST_CASE("a weight near float32's limit: the pass stops at the first layer and head that overflow, named") {
+    core::TransformerModel model = io::loadTransformer(kModels / "bert-plain-f16");
+    const core::AttentionConfig config = configFor(model, false);
+    CHECK_NOTHROW(core::runTransformer(model, {{2, 57, 58, 3}}, 0, config));
+    // Column 9 of W^Q belongs to head 1 (d_k = 8): its queries, then its scores, overflow to ±inf and softmax to NaN.
+    model.weights.blocks[1].attention.wq.col(9).setConstant(3e38f);
+    CHECK_THROWS_WITH_AS(core::runTransformer(model, {{2, 57, 58, 3}}, 0, config),
+                         doctest::Contains("The model overflows: layer 1, head 1 gives attention weights that are not finite"), core::InputError);
+    model.weights.blocks[1].attention.wq.col(9).setZero();
+    model.weights.blocks[0].mlpOut.col(0).setConstant(3e38f);  // output feature 0: a sum of 64 such products
+    model.weights.blocks[0].mlpOutBias(0) = 3e38f;
+    CHECK_THROWS_WITH_AS(core::runTransformer(model, {{2, 57, 58, 3}}, 0, config),
+                         doctest::Contains("layer 0 (after its feed-forward part)"), core::InputError);
+}

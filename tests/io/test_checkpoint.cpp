@@ -3,6 +3,8 @@
 // random). The files are written here byte by byte, so each defect is exactly the one named.
 #include "io/checkpoint.h"
 #include "io/model_folder.h"
+#include "io/memory_budget.h"
+#include "io/safe_read.h"
 #include "io/safetensors.h"
 #include "io/scratch_dir.h"
 
@@ -11,7 +13,13 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <future>
 #include <limits>
+#include <thread>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -186,4 +194,201 @@ TEST_CASE("safetensors: a shape whose size overflows 64 bits is refused, not wra
     CHECK(contains(refusal(withLength(R"({"a": {"dtype": "F32", "shape": [1099511627776, 1099511627776], "data_offsets": [0, 8]}})",
                                       floats({1, 2}))),
                    "overflows 64 bits"));
+}
+
+// [SECTION] hostile folders: files that are not files, files too large, files that cannot be read
+
+namespace {
+
+// `load`'s error message, or "loaded" — or "blocked" when it has not returned within 5 s (a FIFO opened the old
+// way blocks forever: the thread is left behind so the test can fail instead of hanging).
+std::string outcomeWithin5s(std::function<void()> load) {
+    auto done = std::make_shared<std::promise<std::string>>();
+    std::future<std::string> outcome = done->get_future();
+    std::thread([done, load = std::move(load)] {
+        try {
+            load();
+            done->set_value("loaded");
+        } catch (const io::FileError& error) {
+            done->set_value(error.what());
+        } catch (const std::exception& error) {
+            done->set_value(std::string("unexpected: ") + error.what());
+        }
+    }).detach();
+    if (outcome.wait_for(std::chrono::seconds(5)) != std::future_status::ready) return "blocked";
+    return outcome.get();
+}
+
+std::string openingError(const fs::path& model) {
+    return outcomeWithin5s([model] { io::loadModelFolder(model); });
+}
+
+fs::path bundledCopy(const test::ScratchDir& dir) {
+    fs::copy(fs::path(ATTNVIZ_SOURCE_DIR) / "assets/models/attnviz-mini-bert", dir / "model", fs::copy_options::recursive);
+    return dir / "model";
+}
+
+void replaceWithFifo(const fs::path& file) {
+    fs::remove(file);
+    REQUIRE(::mkfifo(file.c_str(), 0644) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("hostile folders: a FIFO, a device or a folder in place of any file is refused by name, without blocking") {
+    const test::ScratchDir dir("hostile");
+    for (const char* name : {"config.json", "model.safetensors", "vocab.txt", "tokenizer_config.json", "heads.json", "README.md"}) {
+        CAPTURE(name);
+        const fs::path model = bundledCopy(dir);
+        replaceWithFifo(model / name);
+        const std::string error = openingError(model);
+        CHECK(contains(error, name));
+        CHECK(contains(error, "is a FIFO (named pipe), not a file"));
+        fs::remove(model / name);
+        fs::create_symlink("/dev/zero", model / name);
+        CHECK(contains(openingError(model), "is a character device, not a file"));
+        fs::remove(model / name);
+        fs::create_directory(model / name);
+        CHECK(contains(openingError(model), "is a folder, not a file"));
+        fs::remove_all(model);
+    }
+    const fs::path gpt2 = copyOf(dir, "gpt2-hf-names");
+    for (const char* name : {"vocab.json", "merges.txt"}) {
+        CAPTURE(name);
+        fs::rename(gpt2 / name, dir / "kept");
+        replaceWithFifo(gpt2 / name);
+        CHECK(contains(openingError(gpt2), "is a FIFO (named pipe), not a file"));
+        fs::remove(gpt2 / name);
+        fs::rename(dir / "kept", gpt2 / name);
+    }
+}
+
+TEST_CASE("hostile folders: symlinks are followed (Hugging Face snapshots link into blobs/)") {
+    const test::ScratchDir dir("symlinked");
+    const fs::path model = bundledCopy(dir);
+    fs::create_directory(dir / "blobs");
+    for (const char* name : {"config.json", "model.safetensors", "vocab.txt", "heads.json"}) {
+        fs::rename(model / name, dir / "blobs" / name);
+        fs::create_symlink(dir / "blobs" / name, model / name);
+    }
+    CHECK(openingError(model) == "loaded");
+}
+
+TEST_CASE("hostile folders: each text file has a size cap; a README over its cap is left out, not fatal") {
+    const test::ScratchDir dir("oversized");
+    const fs::path model = bundledCopy(dir);
+    fs::resize_file(model / "README.md", io::kMaxReadmeBytes + 1);
+    const auto opened = io::loadModelFolder(model);
+    CHECK(opened->card.empty());
+    const std::string config = io::readWholeFile(model / "config.json");
+    std::ofstream(model / "config.json") << config << std::string(io::kMaxConfigBytes, ' ');
+    CHECK(contains(openingError(model), "config.json' is 4.0 MB; a file of its kind is at most 4.0 MB"));
+    std::ofstream(model / "config.json") << config;
+    fs::resize_file(model / "heads.json", io::kMaxConfigBytes + 1);
+    CHECK(contains(openingError(model), "heads.json' is 4.0 MB; a file of its kind is at most 4.0 MB"));
+}
+
+TEST_CASE("hostile folders: an unreadable config.json says so, distinct from a missing one") {
+    const test::ScratchDir dir("unreadable");
+    const fs::path model = bundledCopy(dir);
+    fs::permissions(model / "config.json", fs::perms::none);
+    if (::geteuid() == 0) {
+        MESSAGE("running as root: chmod 000 does not deny reading, so the permission case is skipped");
+    } else {
+        const std::string error = openingError(model);
+        CHECK(contains(error, "Permission denied"));
+        CHECK_FALSE(contains(error, "has no config.json"));
+    }
+    fs::permissions(model / "config.json", fs::perms::owner_read | fs::perms::owner_write);
+    fs::permissions(model, fs::perms::owner_read);  // the folder lists but cannot be entered
+    if (::geteuid() != 0) {
+        CHECK(contains(io::checkModelFolder(model), "Permission denied"));
+    }
+    fs::permissions(model, fs::perms::owner_all);
+    fs::remove(model / "config.json");
+    CHECK(contains(io::checkModelFolder(model), "has no config.json"));
+}
+
+// [SECTION] hostile folders: deep JSON, control characters and megabytes in what messages echo
+
+namespace {
+
+std::string nested(std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+
+void writeFile(const fs::path& path, const std::string& bytes) { std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes; }
+
+// A config.json's text with one more member (JSON keeps the last of repeated keys, as nlohmann reads them).
+std::string withMember(std::string config, const std::string& key, const std::string& valueJson) {
+    config.erase(config.rfind('}'));
+    return config + ", \"" + key + "\": " + valueJson + "}";
+}
+
+}  // namespace
+
+TEST_CASE("hostile folders: JSON nested 10^5 deep in any file is refused before anything recurses") {
+    const test::ScratchDir dir("deep");
+    const fs::path model = bundledCopy(dir);
+    const std::string config = io::readWholeFile(model / "config.json");
+    writeFile(model / "config.json", R"({"model_type": "bert", "hidden_size": )" + nested(100'000) + "}");
+    CHECK(contains(openingError(model), "config.json: its JSON nests deeper than 64 levels"));
+    writeFile(model / "config.json", withMember(config, "hidden_size", nested(60)));  // shallow enough to parse
+    CHECK(contains(openingError(model), "\"hidden_size\" must be a whole number from 1 (got a list of 1)"));
+    writeFile(model / "config.json", config);
+    writeFile(model / "heads.json", nested(100'000));
+    CHECK(contains(openingError(model), "heads.json: its JSON nests deeper than 64 levels"));
+    writeFile(model / "heads.json", "[]");
+    writeFile(model / "tokenizer_config.json", R"({"do_lower_case": )" + nested(100'000) + "}");
+    CHECK(contains(openingError(model), "tokenizer_config.json: its JSON nests deeper than 64 levels"));
+    const fs::path gpt2 = copyOf(dir, "gpt2-hf-names");
+    writeFile(gpt2 / "vocab.json", R"({"a": )" + nested(100'000) + "}");
+    CHECK(contains(openingError(gpt2), "vocab.json: its JSON nests deeper than 64 levels"));
+    CHECK(contains(refusal(withLength(R"({"a": )" + nested(100'000) + "}", "")), "nests deeper than 64 levels"));
+    // Brackets inside strings are text, not nesting.
+    CHECK(contains(refusal(withLength(R"({"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[": 1})", "")), "is not described by a JSON object"));
+}
+
+TEST_CASE("hostile folders: names and values from files are cut to 80 characters and escaped in every message") {
+    const std::string evil = "\x1b]0;owned\x07\x1b[2J";
+    const std::string evilJson = R"(\u001b]0;owned\u0007\u001b[2J)";  // `evil` as a JSON string writes it
+    const std::string tensorMessage = refusal(withLength("{\"" + evilJson + std::string(1'000'000, 'n') + R"(": {"dtype": "F32"}})", ""));
+    CHECK(tensorMessage.find('\x1b') == std::string::npos);
+    CHECK(tensorMessage.find('\x07') == std::string::npos);
+    CHECK(contains(tensorMessage, "\\x1b]0;owned\\x07"));
+    CHECK(tensorMessage.size() < 400);
+    const std::string dtypeMessage = refusal(withLength(R"({"w": {"dtype": "\u001b[31m", "shape": [], "data_offsets": [0, 0]}})", ""));
+    CHECK(contains(dtypeMessage, "unknown dtype \"\\x1b[31m\""));
+
+    const test::ScratchDir dir("echo");
+    const fs::path model = bundledCopy(dir);
+    const std::string config = io::readWholeFile(model / "config.json");
+    writeFile(model / "config.json", withMember(config, "hidden_act", R"("\u001b[31m)" + std::string(100'000, 'g') + "\""));
+    std::string error = openingError(model);
+    CHECK(contains(error, "\"hidden_act\" is \"\\x1b[31mggg"));
+    CHECK(error.find('\x1b') == std::string::npos);
+    CHECK(error.size() < 400);
+    writeFile(model / "config.json", R"({"model_type": ")" + evilJson + "\"}");
+    error = io::checkModelFolder(model);
+    CHECK(error.find('\x1b') == std::string::npos);
+    CHECK(contains(error, "\\x1b]0;owned"));
+    writeFile(model / "config.json", config);
+    writeFile(model / "vocab.txt", io::readWholeFile(model / "vocab.txt") + evil + "\n" + evil + "\n");
+    error = openingError(model);
+    CHECK(contains(error, "\"\\x1b]0;owned\\x07\\x1b[2J\" twice"));
+    CHECK(error.find('\x1b') == std::string::npos);
+    const fs::path gpt2 = copyOf(dir, "gpt2-hf-names");
+    writeFile(gpt2 / "vocab.json", "{\"" + std::string(200'000, 'v') + R"(\u001b": [1, 2, 3]})");
+    error = openingError(gpt2);
+    CHECK(contains(error, "the id a list of 3; ids are whole numbers"));
+    CHECK(error.size() < 400);
+}
+
+TEST_CASE("hostile folders: a model larger than the memory free is refused before anything is allocated") {
+    const test::ScratchDir dir("too-large");
+    const fs::path model = bundledCopy(dir);
+    std::string config = io::readWholeFile(model / "config.json");
+    writeFile(model / "config.json", withMember(config, "vocab_size", "16000000"));  // 16,000,000 × 64 floats
+    io::setAvailableMemoryForTesting(3'200'000'000);
+    const std::string error = openingError(model);
+    io::setAvailableMemoryForTesting(std::nullopt);
+    CHECK(contains(error, "needs 4.1 GB; this machine has 3.2 GB free."));
 }

@@ -276,7 +276,7 @@ TEST_CASE("vocabulary: blank lines, duplicates, whitespace, bad UTF-8 and empty 
     CHECK(vocabularyRefusal("\n") == "'vocab.txt' holds no tokens; give one token per line.");
     const std::string longToken(100, 'x');
     CHECK(vocabularyRefusal(longToken + "\n" + longToken) ==
-          "'vocab.txt' line 2 repeats \"" + std::string(40, 'x') + "...\" from line 1; every token must be unique.");
+          "'vocab.txt' line 2 repeats \"" + std::string(80, 'x') + "…\" from line 1; every token must be unique.");
 }
 
 TEST_CASE("embedding table: its rows must match the vocabulary and d_model; [UNK] is found") {

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <vector>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace attnviz::test {
@@ -231,6 +232,27 @@ TEST_CASE("bad GUI options and a missing display end in one clear line, not a cr
     CHECK(message.find("DISPLAY") != std::string::npos);
     CHECK(message.find("attnviz export") != std::string::npos);
     CHECK(std::count(message.begin(), message.end(), '\n') == 1);
+}
+
+TEST_CASE("the window starts with a remembered model folder that holds a FIFO, draws frames and leaves cleanly") {
+    const std::filesystem::path state = scratch() / "fifo-state";
+    const std::filesystem::path model = scratch() / "fifo-model";
+    std::filesystem::remove_all(state);
+    std::filesystem::remove_all(model);
+    std::filesystem::create_directories(state / "attnviz");
+    std::filesystem::copy(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "assets/models/attnviz-mini-bert", model, std::filesystem::copy_options::recursive);
+    std::filesystem::remove(model / "config.json");
+    REQUIRE(::mkfifo((model / "config.json").c_str(), 0644) == 0);
+    std::ofstream(state / "attnviz" / "settings.json") << R"({"inputs": {"model": ")" << model.string() << R"(", "sentences": ["The cat sat."]}})";
+    // Not unattended (that would skip the settings): SIGTERM after 6 s ends it as a logout would, saving first.
+    const std::string environment = "XDG_STATE_HOME='" + state.string() + "' timeout --preserve-status -s TERM 6";
+    const int status = run("--size 800x600", environment);
+    CHECK_MESSAGE(status == 0, stderrText());  // 143: killed by the SIGTERM without leaving its loop
+    CHECK_FALSE(std::filesystem::exists(state / "attnviz" / "opening-model"));  // the open finished, no crash marked
+    std::ifstream saved(state / "attnviz" / "settings.json");
+    std::stringstream text;
+    text << saved.rdbuf();
+    CHECK(text.str().find("\"bundled\"") != std::string::npos);  // the model it fell back to and showed
 }
 
 }  // namespace attnviz::test

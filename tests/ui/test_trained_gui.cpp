@@ -3,8 +3,12 @@
 // model view draws every layer × head (with and without special tokens), "What does training change?" shows the
 // untrained twin, the inspector names token ids, and the model menu goes to random weights and back. Llama-family
 // decoders (grouped-query K/V heads, RoPE, Qwen3's head_dim ≠ d_model / h) open and draw every layer, head and stage.
+#include "app/gui_settings.h"
 #include "imgui_harness.h"
+#include "io/memory_budget.h"
 #include "io/model_folder.h"
+#include "io/model_library.h"
+#include "io/scratch_dir.h"
 #include "ui/lessons/lesson_catalog.h"
 #include "ui/session/session_actions.h"
 #include "ui/views/inspector.h"
@@ -12,9 +16,16 @@
 
 #include <doctest/doctest.h>
 
+#include <imgui_internal.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <sys/stat.h>
 
 namespace attnviz::test {
 namespace {
@@ -156,6 +167,136 @@ TEST_CASE("trained model: Llama-family decoders open, and every layer, head and 
         ui.frame(app);
         CHECK(app.error().empty());
     }
+}
+
+// [SECTION] the GUI always starts: a remembered hostile model folder, Open Recent Model, a start that died
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The bundled model's folder copied with its config.json replaced by a FIFO: opening it the old way blocked forever.
+fs::path fifoModel(const fs::path& under) {
+    fs::copy(fs::path(ATTNVIZ_SOURCE_DIR) / "assets/models/attnviz-mini-bert", under / "fifo-model", fs::copy_options::recursive);
+    fs::remove(under / "fifo-model" / "config.json");
+    REQUIRE(::mkfifo((under / "fifo-model" / "config.json").c_str(), 0644) == 0);
+    return under / "fifo-model";
+}
+
+// Frames until the background open is over (at most 10 s).
+void untilOpened(ImGuiHarness& ui, ui::App& app) {
+    for (int i = 0; i < 1000 && (app.state().session.request != ui::SessionRequest::None || !app.state().session.openingModel.empty()); ++i) {
+        ui.frame(app);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ui.frames(app, 2);
+}
+
+// The title of the modal on screen ("Could not open the model###session error"), or "".
+std::string modalTitle() {
+    ImGuiWindow* modal = ImGui::GetTopMostPopupModal();
+    return modal != nullptr ? modal->Name : "";
+}
+
+}  // namespace
+
+TEST_CASE("the GUI always starts: a remembered model folder holding a FIFO opens after the window, in the background, as a dialog") {
+    const ScratchDir dir("remembered");
+    app::SavedSession saved;
+    saved.model = fifoModel(dir.path()).string();
+    saved.state.spec.sentences = {"The cat sat."};
+    const fs::path marker = dir / app::kOpeningMarkerName;
+    ui::AppState state = bundledState();
+    app::restoreInputs(saved, state);  // does not touch the folder: no hang before the window
+    app::requestRememberedModel(saved, marker, state);
+    CHECK(fs::exists(marker));
+    ImGuiHarness ui;
+    ui::App app(std::move(state));
+    untilOpened(ui, app);
+    app::followRememberedModel(marker, app.state());
+    CHECK_FALSE(fs::exists(marker));  // the open finished: no crash to report at the next start
+    CHECK(modalTitle().starts_with("Could not open the model"));
+    REQUIRE(app.state().spec.trained != nullptr);
+    CHECK(app.state().spec.trained->bundled);  // the model on screen stays
+    app.waitForRun();
+    ui.frames(app, 2);
+    CHECK(app.run() != nullptr);
+}
+
+TEST_CASE("the GUI always starts: after a start that died while opening, the bundled model opens and the status says why") {
+    const ScratchDir dir("died");
+    app::SavedSession saved;
+    saved.model = (dir / "some-model").string();
+    const fs::path marker = dir / app::kOpeningMarkerName;
+    std::ofstream(marker) << *saved.model;
+    ui::AppState state = bundledState();
+    app::requestRememberedModel(saved, marker, state);
+    CHECK(state.session.request == ui::SessionRequest::None);
+    CHECK(state.status.find("ended while opening") != std::string::npos);
+    CHECK_FALSE(fs::exists(marker));  // one fallback: the start after it tries the folder again
+}
+
+TEST_CASE("Open Recent Model: a FIFO, a device and a too-large model are dialogs, never an exit or a freeze") {
+    const ScratchDir dir("recent");
+    const fs::path fifo = fifoModel(dir.path());
+    ImGuiHarness ui;
+    ui::App app(bundledState());
+    settle(ui, app);
+    app.state().session.request = ui::SessionRequest::OpenRecentModel;
+    app.state().session.requestPath = fifo;
+    untilOpened(ui, app);
+    CHECK(modalTitle().starts_with("Could not open the model"));
+    ui.pressKey(app, kKeyEscape);
+    ui.frames(app, 2);
+    fs::remove(fifo / "config.json");
+    fs::copy_file(fs::path(ATTNVIZ_SOURCE_DIR) / "assets/models/attnviz-mini-bert/config.json", fifo / "config.json");
+    io::setAvailableMemoryForTesting(1'000);
+    app.state().session.request = ui::SessionRequest::OpenRecentModel;
+    app.state().session.requestPath = fifo;
+    untilOpened(ui, app);
+    io::setAvailableMemoryForTesting(std::nullopt);
+    CHECK(modalTitle().starts_with("Could not open the model"));
+    CHECK(app.state().spec.trained->bundled);
+    ui.pressKey(app, kKeyEscape);
+    ui.frames(app, 2);
+    app.state().session.request = ui::SessionRequest::OpenRecentModel;  // the same folder, now fine: it opens
+    app.state().session.requestPath = fifo;
+    untilOpened(ui, app);
+    CHECK(modalTitle().empty());
+    CHECK_FALSE(app.state().spec.trained->bundled);
+    CHECK(app.state().session.recentModels.front() == fifo);
+}
+
+TEST_CASE("the model library: the same folder opened twice shares one model; cancel drops the result") {
+    const fs::path folder = fs::path(ATTNVIZ_SOURCE_DIR) / "assets/models/attnviz-mini-bert";
+    io::ModelLibrary library;
+    const auto first = library.openNow(folder);
+    CHECK(library.openNow(folder / "." ) == first);
+    library.open(folder);
+    std::optional<io::ModelLibrary::Opened> opened;
+    for (int i = 0; i < 500 && !opened; ++i) {
+        opened = library.take();
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    REQUIRE(opened.has_value());
+    CHECK(opened->model == first);
+    io::ModelLibrary slow([](const fs::path&) -> std::shared_ptr<const core::TrainedModel> {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        throw std::bad_alloc();
+    });
+    slow.open("/anywhere");
+    CHECK(slow.opening() == fs::path("/anywhere"));
+    slow.cancel();
+    CHECK_FALSE(slow.opening());
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    CHECK_FALSE(slow.take());  // cancelled: dropped
+    slow.open("/anywhere");
+    for (int i = 0; i < 100 && !opened; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    opened = slow.take();
+    REQUIRE(opened.has_value());
+    CHECK(opened->error.find("ran out of memory") != std::string::npos);
+    CHECK_THROWS_AS(slow.openNow("/anywhere"), io::FileError);
 }
 
 }  // namespace attnviz::test

@@ -1,6 +1,7 @@
 // bpe.cpp — GPT-2's byte-level BPE. See bpe.h.
 #include "core/tokenizers/bpe.h"
 
+#include "core/display_text.h"  // echoed
 #include "core/tokenizer.h"  // InputError
 #include "core/unicode.h"
 
@@ -71,7 +72,7 @@ Gpt2BpeTokenizer::Gpt2BpeTokenizer(std::unordered_map<std::string, int> vocabula
     : vocabulary_(std::move(vocabulary)), pattern_(std::make_unique<Pattern>()) {
     int largest = -1;
     for (const auto& [piece, id] : vocabulary_) {
-        if (id < 0) throw InputError("The vocabulary gives \"" + piece + "\" the negative id " + std::to_string(id) + ".");
+        if (id < 0) throw InputError("The vocabulary gives \"" + echoed(piece) + "\" the negative id " + std::to_string(id) + ".");
         largest = std::max(largest, id);
     }
     pieces_.resize(static_cast<std::size_t>(largest + 1));

@@ -1,6 +1,7 @@
 // wordpiece.cpp — BERT's basic tokenizer and WordPiece. See wordpiece.h.
 #include "core/tokenizers/wordpiece.h"
 
+#include "core/display_text.h"  // echoed
 #include "core/tokenizer.h"  // InputError
 #include "core/unicode.h"
 
@@ -61,7 +62,7 @@ WordPieceTokenizer::WordPieceTokenizer(std::vector<std::string> pieces, WordPiec
     : pieces_(std::move(pieces)), options_(options) {
     for (std::size_t id = 0; id < pieces_.size(); ++id) {
         if (!ids_.emplace(pieces_[id], static_cast<int>(id)).second) {
-            throw InputError("The vocabulary has \"" + pieces_[id] + "\" twice (lines " + std::to_string(ids_[pieces_[id]] + 1) + " and " +
+            throw InputError("The vocabulary has \"" + echoed(pieces_[id]) + "\" twice (lines " + std::to_string(ids_[pieces_[id]] + 1) + " and " +
                              std::to_string(id + 1) + ").");
         }
     }

@@ -37,6 +37,7 @@ void checkTrainedSpec(const ModelSpec& spec) {
 Encoding encodeSentence(const TrainedModel& model, const std::string& sentence, int tokenLimit, std::size_t index,
                         std::size_t count) {
     const std::string which = count > 1 ? "Sentence " + std::to_string(index + 1) + ": " : "";
+    if (isBlankSentence(sentence)) throw InputError(which + kEmptySentenceMessage);
     Encoding encoding;
     try {
         encoding = model.tokenizer->encode(sentence);

@@ -157,6 +157,31 @@ void storeAttention(Tensor& all, int layer, const Tensor& weights) {
     std::copy(weights.data.begin(), weights.data.end(), all.data.begin() + static_cast<std::ptrdiff_t>(layer) * static_cast<std::ptrdiff_t>(weights.size()));
 }
 
+// An overflow inside the model (a weight near float32's limit) must not become a map of NaN under a caption saying
+// rows sum to 1: the first layer whose attention weights (the sentences' own rows; padded rows are left alone)
+// or output are not finite stops the run, naming the layer and the head.
+void requireFiniteAttention(const Tensor& weights, const std::vector<Matrix>& rows, int layer) {
+    for (int b = 0; b < weights.dim(0); ++b) {
+        const Eigen::Index length = rows[static_cast<std::size_t>(b)].rows();
+        for (int head = 0; head < weights.dim(1); ++head) {
+            if (!weights.slice(b, head).topRows(length).allFinite()) {
+                throw InputError("The model overflows: layer " + std::to_string(layer) + ", head " + std::to_string(head) +
+                                 " gives attention weights that are not finite numbers (its scores exceed float32's range), so "
+                                 "they cannot be shown.");
+            }
+        }
+    }
+}
+
+void requireFiniteOutput(const std::vector<Matrix>& rows, int layer) {
+    for (const Matrix& sentence : rows) {
+        if (!sentence.allFinite()) {
+            throw InputError("The model overflows: the output of layer " + std::to_string(layer) +
+                             " (after its feed-forward part) holds values that are not finite numbers.");
+        }
+    }
+}
+
 }  // namespace
 
 void checkTransformer(const TransformerModel& model) {
@@ -302,6 +327,7 @@ TransformerPass runTransformer(const TransformerModel& model, const std::vector<
                                                 : rows);
         }
         Trace trace = forward(input, block.attention, layerAttention(c, layer, layer == stepped ? attention : other));
+        requireFiniteAttention(trace[TensorId::AttentionWeights], h, layer);
         storeAttention(pass.attentionWeights, layer, trace[TensorId::AttentionWeights]);
         for (int b = 0; b < batch; ++b) {
             Matrix& rows = h[static_cast<std::size_t>(b)];
@@ -317,6 +343,7 @@ TransformerPass runTransformer(const TransformerModel& model, const std::vector<
                 rows = layerNorm(rows + mlp(rows, block, c.family), block.ln2, c.layerNormEps);
             }
         }
+        requireFiniteOutput(h, layer);
         if (layer == stepped) {
             pass.steppedInput = std::move(input.keyValueSide);
             pass.steppedTrace = std::move(trace);

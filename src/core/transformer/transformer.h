@@ -124,7 +124,8 @@ struct TransformerPass {
 // Runs ids (b sentences of token ids, each 1 … n_pos long; shorter ones are padded and masked) through every
 // block. `stepped` picks the layer whose Trace is kept whole; `attention` configures every layer (the mask: causal
 // for decoders, padding when the batch is ragged; the caller picks fill and softmax), with layerAttention's sizes.
-// Throws InputError for an id outside the vocabulary, a sentence longer than n_pos, or a bad layer index.
+// Throws InputError for an id outside the vocabulary, a sentence longer than n_pos, or a bad layer index, and for a
+// pass that overflows: the first layer whose attention weights (head named) or output are not finite.
 TransformerPass runTransformer(const TransformerModel& model, const std::vector<std::vector<int>>& ids, int stepped,
                                const AttentionConfig& attention);
 

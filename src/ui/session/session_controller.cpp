@@ -6,6 +6,8 @@
 // [SECTION] dialogs: path field, unsaved changes, errors, restore after a crash, closing
 #include "ui/session/session_controller.h"
 
+#include "core/display_text.h"
+#include "io/memory_budget.h"
 #include "io/model_folder.h"
 #include "ui/session/session_actions.h"
 
@@ -122,6 +124,8 @@ void SessionController::update(AppState& state, float deltaSeconds) {
     discardDialog(state);
     restoreDialog(state);
     closeDialog(state);
+    receiveModel(state);
+    openingDialog(state);
     errorDialog();
     closeOnceSaved(state);
     if (const int dropped = dropUnfitEdits(state.spec)) {
@@ -159,7 +163,7 @@ void SessionController::perform(AppState& state) {
         case SessionRequest::SaveAs: askForPath(Purpose::SaveSession, state); break;
         case SessionRequest::LoadWeights: askForPath(Purpose::LoadWeights, state); break;
         case SessionRequest::OpenModel: askForPath(Purpose::OpenModel, state); break;
-        case SessionRequest::OpenRecentModel: openModel(state.session.requestPath, state); break;
+        case SessionRequest::OpenRecentModel: openModel(state.session.requestPath, state); break;  // requestLayer kept for it
         case SessionRequest::UseBundledModel: useBundledModel(state); break;
         case SessionRequest::UseRandomModel:
             useRandomWeights(state);
@@ -208,6 +212,9 @@ void SessionController::open(const fs::path& path, AppState& state) {
     } catch (const io::FileError& e) {
         fail("Could not open the session", e.what());
         return;
+    } catch (const std::bad_alloc&) {
+        fail("Could not open the session", io::outOfMemoryMessage());
+        return;
     }
     history_.reset(state);
     addRecent(state.session.recent, file);
@@ -242,14 +249,21 @@ void SessionController::loadWeights(const fs::path& path, AppState& state) {
 
 void SessionController::openModel(const fs::path& folder, AppState& state) {
     std::error_code error;
-    const fs::path absolute = fs::absolute(folder, error).lexically_normal();
-    try {
-        useTrainedModel(io::loadModelFolder(absolute), state);
-    } catch (const io::FileError& e) {
-        fail("Could not open the model", e.what());
+    models_.open(fs::absolute(folder, error).lexically_normal());
+    state.session.openingModel = *models_.opening();
+}
+
+void SessionController::receiveModel(AppState& state) {
+    std::optional<io::ModelLibrary::Opened> opened = models_.take();
+    if (!opened) return;
+    const int layer = std::exchange(state.session.requestLayer, -1);
+    if (!opened->model) {
+        fail("Could not open the model", opened->error);
         return;
     }
-    addRecent(state.session.recentModels, absolute);
+    useTrainedModel(std::move(opened->model), state);
+    if (layer >= 0 && layer < state.spec.trained->config().layers) state.spec.layer = layer;
+    addRecent(state.session.recentModels, opened->folder);
 }
 
 void SessionController::useBundledModel(AppState& state) {
@@ -261,6 +275,8 @@ void SessionController::useBundledModel(AppState& state) {
         fail("No bundled model", "This installation of attnviz has no bundled model (assets/models/ was not found).");
     } catch (const io::FileError& e) {
         fail("Could not open the bundled model", e.what());
+    } catch (const std::bad_alloc&) {
+        fail("Could not open the bundled model", io::outOfMemoryMessage());
     }
 }
 
@@ -299,6 +315,7 @@ void SessionController::pollPicker(AppState& state) {
 }
 
 void SessionController::publish(AppState& state) {
+    state.session.openingModel = models_.opening().value_or(fs::path());
     state.session.modified = !sameDocument(sessionOf(state), state.session.saved);
     state.session.undoLabel = history_.undoLabel();
     state.session.redoLabel = history_.redoLabel();
@@ -362,6 +379,28 @@ void SessionController::discardDialog(AppState& state) {
     ImGui::EndPopup();
     if (file && file->empty()) askForPath(Purpose::OpenSession, state);
     else if (file) open(*file, state);
+}
+
+void SessionController::openingDialog(AppState& state) {
+    constexpr const char* kOpeningPopup = "###opening model";
+    const std::optional<fs::path> folder = models_.opening();
+    if (!folder && !ImGui::IsPopupOpen(kOpeningPopup)) return;
+    if (folder) openOnce(kOpeningPopup);
+    centreNextWindow();
+    if (!ImGui::BeginPopupModal((std::string("Opening a model") + kOpeningPopup).c_str(), nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    if (!folder) {  // finished: the model is on screen or its error follows
+        ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+        return;
+    }
+    ImGui::TextUnformatted(("Opening " + core::echoed(folder->string()) + " …").c_str());
+    if (ImGui::Button("Cancel") || answerKey(ImGuiKey_Escape)) {
+        models_.cancel();
+        state.session.requestLayer = -1;
+        state.status = "Stopped opening " + core::echoed(folder->filename().string()) + "; the model on screen stays.";
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
 }
 
 void SessionController::errorDialog() {

@@ -5,12 +5,14 @@
 //
 // Paths come from the native chooser hook (AppState::session.pickFile, zenity in the app) while it answers on
 // its own thread, else from a built-in path field (always there; tests use it). Every failure ends in a modal
-// with the file's error message and leaves the session exactly as it was.
+// with the file's error message and leaves the session exactly as it was. Model folders open on a worker thread
+// (io::ModelLibrary) behind a modal with Cancel, so a large or hostile folder never freezes or ends the app.
 // What it deliberately does not do: autosave (src/app does, with its clock and folder), persist the recent
 // list (gui_settings), or draw the menus (panel_session.cpp).
 #pragma once
 
 #include "ui/session/cell_editor.h"
+#include "io/model_library.h"
 #include "ui/session/history.h"
 
 #include <filesystem>
@@ -49,7 +51,9 @@ private:
     void open(const std::filesystem::path& path, AppState& state);
     void save(const std::filesystem::path& path, AppState& state);
     void loadWeights(const std::filesystem::path& path, AppState& state);
-    void openModel(const std::filesystem::path& folder, AppState& state);
+    void openModel(const std::filesystem::path& folder, AppState& state);  // in the background (models_)
+    void receiveModel(AppState& state);                                    // the finished open, applied or shown
+    void openingDialog(AppState& state);                                   // "Opening … [Cancel]"
     void useBundledModel(AppState& state);
     bool restore(AppState& state);  // false (and an error shown) when the autosave could not be read
     void fail(std::string title, std::string message);
@@ -63,6 +67,7 @@ private:
     void closeOnceSaved(AppState& state);
     void publish(AppState& state);
 
+    io::ModelLibrary models_;
     History history_;
     CellEditor cellEditor_;
     double seconds_ = 0.0;

@@ -69,10 +69,12 @@ struct SessionState {
     bool modified = false;  // inputs, edits or weight files differ from `saved` (the view does not count)
     std::string undoLabel;  // "heads 8 → 4"; empty: nothing to undo
     std::string redoLabel;
+    std::filesystem::path openingModel;  // the model folder being opened in the background; empty: none
 
     // [Requests] One frame each.
     SessionRequest request = SessionRequest::None;
     std::filesystem::path requestPath;           // for OpenRecent and OpenRecentModel
+    int requestLayer = -1;                       // OpenRecentModel: the layer to show once it is open (-1: its own)
     std::optional<CellEditRequest> cellEdit;
     std::optional<RestoreOffer> restoreOffer;    // asked until answered
     bool closeRequested = false;  // the window was closed with unsaved changes: ask Save / Close / Cancel

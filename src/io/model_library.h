@@ -1,0 +1,56 @@
+// model_library.h — the one owner of opened trained models: opens a model folder on a worker thread with cancel,
+// shares the loaded model when the same folder (by canonical path) is opened again, and turns every way opening
+// can fail (FileError, std::bad_alloc, anything else) into one message.
+//
+// Used by the GUI's Open model / Open Recent Model / the model remembered in settings (src/ui's SessionController
+// polls it once a frame) and meant for any other opener (a Hugging Face download): open(), then take() each frame
+// until it returns the result. A cancelled open's result is dropped; the worker is not interrupted (a folder's
+// files cannot block, io/safe_read.h) and finishes in the background, holding nothing the caller sees.
+// What it deliberately does not do: show anything, remember recent folders (gui_settings), or choose a folder.
+#pragma once
+
+#include "core/transformer/trained_model.h"
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace attnviz::io {
+
+class ModelLibrary {
+public:
+    using Loader = std::function<std::shared_ptr<const core::TrainedModel>(const std::filesystem::path&)>;
+
+    // The result of one open: a model, or the one-sentence error (never both).
+    struct Opened {
+        std::filesystem::path folder;  // as asked
+        std::shared_ptr<const core::TrainedModel> model;
+        std::string error;
+    };
+
+    // `load` reads a folder (loadModelFolder; tests pass a slow or failing one).
+    explicit ModelLibrary(Loader load = nullptr);
+    ~ModelLibrary();  // drops an open in progress without waiting for it
+    ModelLibrary(const ModelLibrary&) = delete;
+    ModelLibrary& operator=(const ModelLibrary&) = delete;
+
+    // Starts opening `folder` in the background, cancelling any open in progress. A folder whose model is still
+    // held (by anyone) is not read again: take() returns that same model at once.
+    void open(const std::filesystem::path& folder);
+    // Forgets the open in progress: take() will not return it.
+    void cancel();
+    // The folder being opened, if any.
+    std::optional<std::filesystem::path> opening() const;
+    // The finished open, once; nullopt while it runs or when nothing was asked.
+    std::optional<Opened> take();
+    // Opens on the calling thread (the command line), sharing held models; throws io::FileError with the message.
+    std::shared_ptr<const core::TrainedModel> openNow(const std::filesystem::path& folder);
+
+private:
+    struct Shared;
+    std::shared_ptr<Shared> shared_;
+};
+
+}  // namespace attnviz::io
