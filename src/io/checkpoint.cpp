@@ -451,7 +451,7 @@ core::TransformerConfig readTransformerConfig(const fs::path& configJson) {
     if (type == "gpt2") c = gpt2Config(config, file);
     else if (type == "bert") c = bertConfig(config, file);
     else if (isLlamaFamily(type)) return llamaConfig(config, type, file);
-    else fail(file, "has model_type \"" + core::echoed(type) + "\""; attnviz opens gpt2, bert, llama, mistral, qwen2 and qwen3 models.");
+    else fail(file, "has model_type \"" + core::echoed(type) + "\"; attnviz opens gpt2, bert, llama, mistral, qwen2 and qwen3 models.");
     if (c.dModel % c.heads != 0) fail(file, "says " + std::to_string(c.heads) + " heads, which do not divide the width " + std::to_string(c.dModel) + ".");
     c.modelType = type;
     return c;

@@ -2,7 +2,8 @@
 // readers under test take paths), and the rule every message they produce must keep.
 #pragma once
 
-#include "core/tokenizer.h"  // findInvalidUtf8
+#include "core/tokenizer.h"
+#include "core/unicode.h"  // findInvalidUtf8
 
 #include <cstddef>
 #include <cstdint>
