@@ -14,9 +14,11 @@
 #include <doctest/doctest.h>
 #include <imgui_internal.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <thread>
 
 namespace attnviz::test {
 namespace {
@@ -480,6 +482,18 @@ TEST_CASE("closing with unsaved changes asks: Cancel keeps the app open, Save sa
 }  // namespace attnviz::test
 
 namespace attnviz::test {
+namespace {
+
+// Model folders open in the background (io::ModelLibrary): frames until the open is over (at most 10 s).
+void untilModelOpened(ImGuiHarness& ui, ui::App& app) {
+    for (int i = 0; i < 1000 && !app.state().session.openingModel.empty(); ++i) {
+        ui.frame(app);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ui.frames(app, 2);
+}
+
+}  // namespace
 
 TEST_CASE("File ▸ Open model…'s path field judges a folder as a model folder, not as a folder of .npy weights") {
     const ScratchDir dir("session-model-check");
@@ -503,12 +517,14 @@ TEST_CASE("File ▸ Open model…: a typed folder opens the model, a bad one say
 
     request(ui, app, ui::SessionRequest::OpenModel);
     answerPath(ui, app, dir / "not-a-model");
+    untilModelOpened(ui, app);
     CHECK(windowShown("###session error"));
     CHECK(app.state().spec.trained == nullptr);
     ui.pressKey(app, kKeyEscape);
 
     request(ui, app, ui::SessionRequest::OpenModel);
     answerPath(ui, app, models / "gpt2-hf-names");
+    untilModelOpened(ui, app);
     REQUIRE(app.state().spec.trained != nullptr);
     CHECK(app.state().spec.trained->name == "gpt2-hf-names");
     CHECK(app.state().session.recentModels.front() == models / "gpt2-hf-names");
