@@ -386,9 +386,9 @@ TEST_CASE("hostile folders: a model larger than the memory free is refused befor
     const test::ScratchDir dir("too-large");
     const fs::path model = bundledCopy(dir);
     std::string config = io::readWholeFile(model / "config.json");
-    writeFile(model / "config.json", withMember(config, "vocab_size", "16000000"));  // 16,000,000 × 64 floats
+    writeFile(model / "config.json", withMember(config, "vocab_size", "16000000"));  // 16,000,000 × 128 floats
     io::setAvailableMemoryForTesting(3'200'000'000);
     const std::string error = openingError(model);
     io::setAvailableMemoryForTesting(std::nullopt);
-    CHECK(contains(error, "needs 4.1 GB; this machine has 3.2 GB free."));
+    CHECK(contains(error, "needs 8.2 GB; this machine has 3.2 GB free."));
 }
