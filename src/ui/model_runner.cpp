@@ -147,7 +147,13 @@ void ModelRunner::finish(RunResult result) {
     untaken = std::exchange(finished_, std::move(result));
     ready_.reset();  // an inline result is older than a job queued after it
     working_ = false;
+    ++workerJobs_;
     if (!queued_) idle_.notify_all();
+}
+
+int ModelRunner::workerJobs() const {
+    const std::lock_guard lock(mutex_);
+    return workerJobs_;
 }
 
 bool ModelRunner::busy() const {

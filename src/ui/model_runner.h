@@ -52,6 +52,8 @@ public:
     // The newest finished result not yet taken, if any.
     std::optional<RunResult> poll();
     bool busy() const;
+    // How many jobs the worker has computed (a replaced queued request is never computed).
+    int workerJobs() const;
     // Blocks until the worker and the queue are done (tests, shutdown).
     void wait();
     // Lets go of `run` (no longer on screen) on a background thread: freeing a big run's Trace (hundreds of MiB
@@ -76,6 +78,7 @@ private:
     std::condition_variable idle_;        // the worker finished a job and none is queued
     std::optional<Request> queued_;       // the next job (only the newest request matters)
     bool working_ = false;                // the worker is computing a job
+    int workerJobs_ = 0;                  // jobs the worker finished
     std::optional<RunResult> finished_;   // the worker's newest result, not yet taken
     std::optional<RunResult> ready_;      // an inline result, not yet taken
     std::vector<std::shared_ptr<const core::ModelRun>> released_;

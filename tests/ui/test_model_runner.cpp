@@ -43,11 +43,18 @@ TEST_CASE("a trained model's sentence is measured in its own tokens, not the wor
 TEST_CASE("a request made while the worker is busy replaces the queued one, and only the newest result comes out") {
     ui::ModelRunner runner;
     REQUIRE_FALSE(ui::computesInstantly(bigSpec("a b c")));
-    runner.request(bigSpec("one two three"));
+    core::ModelSpec slow = bigSpec("");  // 600 tokens at GPT-2's width: the worker is still on it below
+    slow.tokenLimit = 2048;
+    for (int i = 0; i < 600; ++i) slow.sentences[0] += "word ";
+    runner.request(slow);
     runner.request(bigSpec("queued and replaced"));
     runner.request(bigSpec("the newest"));
     runner.wait();
     CHECK_FALSE(runner.busy());
+    // The newest, and the slow one if the worker had taken it before it was replaced; never all three: the request
+    // replaced while queued was never computed.
+    CHECK(runner.workerJobs() >= 1);
+    CHECK(runner.workerJobs() <= 2);
     const std::optional<ui::RunResult> result = runner.poll();
     REQUIRE(result);
     REQUIRE(result->run);
