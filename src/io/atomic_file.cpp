@@ -20,17 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The OS's sentence for an errno value (what strerror says), thread-safe.
-std::string reason(int error) { return std::system_category().message(error); }
-
-// Built by appending: GCC 12 warns falsely (-Wrestrict, bug 105329) on "'" + string + "'".
-std::string quoted(const fs::path& path) {
-    std::string text(1, '\'');
-    text.append(path.string());
-    text.push_back('\'');
-    return text;
-}
-
 fs::path directoryOf(const fs::path& target) { return target.has_parent_path() ? target.parent_path() : fs::path("."); }
 
 // 16 hex digits no other writer picks: a per-process random salt mixed with a counter.
@@ -137,6 +126,16 @@ void syncDirectory(const fs::path& directory) {
 }
 
 }  // namespace
+
+std::string reason(int error) { return std::system_category().message(error); }
+
+// Built by appending: GCC 12 warns falsely (-Wrestrict, bug 105329) on "'" + string + "'".
+std::string quoted(const std::filesystem::path& path) {
+    std::string text(1, '\'');
+    text.append(path.string());
+    text.push_back('\'');
+    return text;
+}
 
 void writeFileAtomically(const fs::path& path, const std::function<void(std::FILE*)>& writeContent) {
     if (path.filename().empty()) throw FileError("Cannot write " + quoted(path) + ": the path names a directory, not a file.");

@@ -24,6 +24,11 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// The two halves of most FileError messages: the path in single quotes, and the OS's sentence for an errno value
+// (what strerror says, thread-safe).
+std::string quoted(const std::filesystem::path& path);
+std::string reason(int error);
+
 // Replaces `path` with exactly `bytes`.
 void writeFileAtomically(const std::filesystem::path& path, std::string_view bytes);
 

@@ -128,14 +128,6 @@ std::set<std::string> possibleDumpFileNames() {
 
 // [SECTION] the folder
 
-// Built by appending: GCC 12 warns falsely (-Wrestrict, bug 105329) on "'" + string + "'".
-std::string quoted(const fs::path& path) {
-    std::string text(1, '\'');
-    text.append(path.string());
-    text.push_back('\'');
-    return text;
-}
-
 void prepareDirectory(const fs::path& dir, bool force) {
     std::error_code error;
     const fs::file_status status = fs::status(dir, error);

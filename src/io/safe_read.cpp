@@ -14,15 +14,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string reason(int error) { return std::system_category().message(error); }
-
-// Built by appending: GCC 12 warns falsely (-Wrestrict) on "'" + string + "'".
-std::string quoted(const fs::path& path) {
-    std::string text(1, '\'');
-    text.append(path.string());
-    text.push_back('\'');
-    return text;
-}
 
 // What a non-regular file is, in words; "" for a regular file.
 std::string kindOf(mode_t mode) {
