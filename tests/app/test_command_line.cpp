@@ -239,6 +239,7 @@ TEST_CASE("exit codes: a FIFO config.json, a model too large for memory and an o
     CHECK(run.exitCode == kExitRunError);
     CHECK(mentions(run.err, "is a FIFO (named pipe), not a file"));
     fs::remove(model / "config.json");
+    fs::copy_file(dir / "config.json", model / "config.json");
 
 #if !defined(__SANITIZE_ADDRESS__)  // AddressSanitizer's shadow memory cannot start under an address-space limit
     // 16,000,000 tokens × width 32: 2.0 GB of float32 weights, under a 1 GB address-space limit.
