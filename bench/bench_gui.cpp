@@ -33,7 +33,7 @@
 #include "app/gui_frame.h"
 #include "app/gui_style.h"
 #include "render/framebuffer.h"
-#include "render/heatmap_renderer.h"
+#include "render/gl_heatmap_renderer.h"
 #include "ui/app.h"
 
 #include <GLFW/glfw3.h>

@@ -37,13 +37,22 @@ if(ATTNVIZ_BUILD_GUI)
   add_library(attnviz::epoxy ALIAS PkgConfig::EPOXY)
 
   # Debian's libimgui-dev: a static libimgui.a (Dear ImGui 1.86 with its GLFW and OpenGL3 backends), found via
-  # pkg-config `imgui`. Its backends reference GLFW and dlopen, and its font atlas uses libstb's stb_truetype
-  # (imgui.pc: "Requires: stb"), so they are linked here once for every user.
+  # pkg-config `imgui`. Two targets over the one archive, so the rooms stay apart:
+  #   attnviz::imgui           ImGui itself (widgets, draw lists, the font atlas, which uses libstb's stb_truetype:
+  #                            imgui.pc "Requires: stb"); no backend header is on its include path and nothing
+  #                            links GL or GLFW for it, so src/ui and its tests cannot call either.
+  #   attnviz::imgui_backends  the GLFW and OpenGL3 backends for src/app and GL tests: their headers, GLFW, GL, dl.
+  # A static archive only contributes the objects that are referenced, so the backends' objects stay out of any
+  # binary that does not link attnviz::imgui_backends.
   pkg_check_modules(IMGUI REQUIRED imgui)
   find_library(IMGUI_LIBRARY NAMES libimgui.a imgui HINTS ${IMGUI_LIBRARY_DIRS} REQUIRED)
   add_library(attnviz::imgui STATIC IMPORTED GLOBAL)
   set_target_properties(attnviz::imgui PROPERTIES
     IMPORTED_LOCATION "${IMGUI_LIBRARY}"
-    INTERFACE_INCLUDE_DIRECTORIES "/usr/include/imgui;/usr/include/imgui/backends"
-    INTERFACE_LINK_LIBRARIES "glfw;OpenGL::GL;attnviz::stb;${CMAKE_DL_LIBS}")
+    INTERFACE_INCLUDE_DIRECTORIES "/usr/include/imgui"
+    INTERFACE_LINK_LIBRARIES "attnviz::stb")
+  add_library(attnviz::imgui_backends INTERFACE IMPORTED GLOBAL)
+  set_target_properties(attnviz::imgui_backends PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "/usr/include/imgui/backends"
+    INTERFACE_LINK_LIBRARIES "attnviz::imgui;glfw;OpenGL::GL;${CMAKE_DL_LIBS}")
 endif()

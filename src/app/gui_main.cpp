@@ -21,7 +21,7 @@
 #include "app/input_queue.h"
 #include "io/assets.h"
 #include "render/framebuffer.h"
-#include "render/heatmap_renderer.h"
+#include "render/gl_heatmap_renderer.h"
 #include "ui/app.h"
 #include "ui/session/session_actions.h"
 #include "ui/lessons/lesson_catalog.h"

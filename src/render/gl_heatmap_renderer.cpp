@@ -16,7 +16,7 @@
 // What this file does not do: decide ranges, colormaps, labels or layout (src/ui), or talk to GLFW.
 #include "render/downsample.h"
 #include "render/embedded_shaders.h"
-#include "render/heatmap_renderer.h"
+#include "render/gl_heatmap_renderer.h"
 
 #include <epoxy/gl.h>
 

@@ -16,7 +16,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
 #include <functional>
 #include <memory>
 #include <span>
@@ -96,15 +95,6 @@ public:
 
     virtual RendererStats stats() const = 0;
 };
-
-struct GlRendererOptions {
-    std::filesystem::path shaderDir;  // holds heatmap.vert and heatmap.frag; missing → the embedded copies
-    int maxTextureSize = 0;           // 0 → GL_MAX_TEXTURE_SIZE; smaller values exercise the pooling path
-};
-
-// The OpenGL 3.3 core implementation. Needs a current context (after ImGui_ImplOpenGL3_Init). Throws
-// std::runtime_error with the compiler's log when neither the shader files nor the embedded copies compile.
-std::unique_ptr<HeatmapRenderer> createGlRenderer(const GlRendererOptions& options);
 
 // Draws nothing and counts uploads: for UI tests without a window or GPU.
 std::unique_ptr<HeatmapRenderer> createNullRenderer();

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # check_man_page.sh BINARY MAN_PAGE — the manual page names exactly the options `--help` lists, for the window
-# and every subcommand: an option added to the program but not to docs/man/attnviz.1 (or left in the page
+# and every subcommand: an option added to the program but not to docs/man/attnviz.1.in (or left in the page
 # after it was removed) fails here with the names on each side.
 set -euo pipefail
 binary=$1 man_page=$2

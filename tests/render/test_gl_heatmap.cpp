@@ -4,7 +4,7 @@
 // Needs a display: ctest label `gui` (scripts/test runs it under xvfb-run).
 #include "colormap/colormap.h"
 #include "gl_window.h"
-#include "render/heatmap_renderer.h"
+#include "render/gl_heatmap_renderer.h"
 
 #include <doctest/doctest.h>
 
