@@ -7,7 +7,8 @@
 // warm-up of each:
 //   "lean_ms <ms>": every layer through the lean pass, no attention weights kept (core::PassOptions both off);
 //   "app_ms <ms>":  what the app computes: layer 0 stepped with its full Trace, every layer's A kept for the model
-//                   view (the default PassOptions).
+//                   view (the default PassOptions);
+// each followed by "<kind>_cpu_ms <ms>", the CPU time of all the process's threads during that pass.
 // The mask is the model's own for one sentence: causal for decoders (GPT-2, the Llama family), none for BERT.
 // Writes <out dir>/ours_last_hidden.npy (l × d_model, the model's output, after ln_f for decoders) so the script can
 // check that both computed the same thing. The last word picks the passes timed (both by default), so a peak RSS
@@ -18,6 +19,7 @@
 #include "io/npy.h"
 
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -58,15 +60,17 @@ int main(int argc, char** argv) {
         const core::PassOptions leanOptions{false, false};
         const auto run = [&](const char* label, const core::PassOptions& options) {
             const auto start = Clock::now();
+            const std::clock_t cpuStart = std::clock();
             core::TransformerPass pass = core::runTransformer(model->transformer, {ids}, 0, config, options);
-            if (label) std::printf("%s %.3f\n", label, std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+            const double cpuMs = 1000.0 * static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
+            if (label) std::printf("%s_ms %.3f\n%s_cpu_ms %.3f\n", label, std::chrono::duration<double, std::milli>(Clock::now() - start).count(), label, cpuMs);
             return pass;
         };
         core::TransformerPass pass = run(nullptr, lean ? leanOptions : core::PassOptions{});  // warm-up
         if (lean && app) run(nullptr, core::PassOptions{});
         for (int repeat = 0; repeat < std::atoi(argv[3]); ++repeat) {
-            if (lean) pass = run("lean_ms", leanOptions);
-            if (app) pass = run("app_ms", core::PassOptions{});
+            if (lean) pass = run("lean", leanOptions);
+            if (app) pass = run("app", core::PassOptions{});
         }
         const int layers = model->config().layers;
         core::Tensor last({static_cast<int>(ids.size()), model->config().dModel});

@@ -13,7 +13,8 @@ Ids are random, the mask the model's own (causal for GPT-2, none for BERT's one 
 Prints, as ratios measured in this run (the machine is shared and noisy): K rounds, each R passes of ours
 (bench_transformer: "lean", every layer through the lean pass with no attention weights kept, and "app", layer 0
 stepped with its full Trace and every layer's attention weights kept for the model view) and then R of PyTorch's;
-per round the medians' ratios, then the median and range of those ratios over the rounds; the largest difference
+per round the medians' ratios of wall time and of CPU time (all threads: ours uses every core, PyTorch one; on a
+loaded machine a 2-thread process also gets twice the time slices), then the median and range over the rounds; the largest difference
 of the final hidden states; with --memory, the peak RSS of ours (each pass kind alone) and of this process.
 Unset OPENBLAS_CORETYPE when timing (OpenBLAS then picks its kernel itself).
 """
@@ -131,7 +132,7 @@ def bert_forward(w, ids, config):
 def ours(binary, folder, ids_path, repeats, out, which="both"):
     lines = subprocess.run([binary, folder, ids_path, str(repeats), out, which], check=True, capture_output=True, text=True).stdout.split("\n")
     pick = lambda key: sorted(float(x.split()[1]) for x in lines if x.startswith(key + " "))
-    return pick("open_ms"), pick("lean_ms"), pick("app_ms")
+    return pick("open_ms"), pick("lean_ms"), pick("app_ms"), pick("lean_cpu_ms"), pick("app_cpu_ms")
 
 
 def peak_rss_mib(command):
@@ -166,26 +167,34 @@ def main():
     ids = np.random.default_rng(1).integers(0, vocab, args.tokens)
     w = load_weights(folder)
     ratios = {"lean": [], "app": []}
+    cpu_ratios = {"lean": [], "app": []}  # CPU seconds of all threads: ours may use every core, PyTorch one
     with tempfile.TemporaryDirectory() as out, torch.no_grad():
         ids_path = os.path.join(out, "ids.npy")
         np.save(ids_path, ids.astype(np.float32))
         forward(w, torch.from_numpy(ids))
         for round_ in range(args.rounds):
-            open_ms, lean, app = ours(args.binary, folder, ids_path, args.repeats, out)
-            times = []
+            open_ms, lean, app, lean_cpu, app_cpu = ours(args.binary, folder, ids_path, args.repeats, out)
+            times, cpu_times = [], []
             for _ in range(args.repeats):
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 last = forward(w, torch.from_numpy(ids))
                 times.append((time.perf_counter() - t) * 1000.0)
-            torch_ms = median(times)
+                cpu_times.append((time.process_time() - c) * 1000.0)
+            torch_ms, torch_cpu = median(times), median(cpu_times)
             ratios["lean"].append(median(lean) / torch_ms)
             ratios["app"].append(median(app) / torch_ms)
+            cpu_ratios["lean"].append(median(lean_cpu) / torch_cpu)
+            cpu_ratios["app"].append(median(app_cpu) / torch_cpu)
             print(f"round {round_ + 1}: torch {torch_ms:.1f} ms, ours lean {median(lean):.1f} ms ({ratios['lean'][-1]:.2f}), "
-                  f"app {median(app):.1f} ms ({ratios['app'][-1]:.2f}); open {open_ms[0]:.0f} ms", flush=True)
+                  f"app {median(app):.1f} ms ({ratios['app'][-1]:.2f}); CPU time ratios lean {cpu_ratios['lean'][-1]:.2f}, "
+                  f"app {cpu_ratios['app'][-1]:.2f}; open {open_ms[0]:.0f} ms", flush=True)
         ours_last = np.load(os.path.join(out, "ours_last_hidden.npy"))
         print(f"{args.model}, {args.tokens} tokens, PyTorch {torch.__version__} on 1 thread: ours ÷ torch, median (range) of {args.rounds} rounds: "
               f"lean {median(ratios['lean']):.2f} ({min(ratios['lean']):.2f}–{max(ratios['lean']):.2f}), "
               f"app {median(ratios['app']):.2f} ({min(ratios['app']):.2f}–{max(ratios['app']):.2f})   (target lean ≤ 0.5)")
+        print(f"CPU time (all threads) ours ÷ torch, median (range): lean {median(cpu_ratios['lean']):.2f} "
+              f"({min(cpu_ratios['lean']):.2f}–{max(cpu_ratios['lean']):.2f}), app {median(cpu_ratios['app']):.2f} "
+              f"({min(cpu_ratios['app']):.2f}–{max(cpu_ratios['app']):.2f})")
         print(f"largest difference of the final hidden states: {np.abs(last.numpy() - ours_last).max():.2e}")
         if args.memory:
             for which in ("lean", "app"):
