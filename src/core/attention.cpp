@@ -13,7 +13,9 @@
 //     [9] concat: write Z_i into its block of Z = [Z_0 … Z_{h−1}] → b × l_q × h·d_v
 //   [10] output: O = Z W^O + b^O
 //   and the per-head path: Q_i = X_q W_i^Q with h separate matrices, compared with [3].
-// A large batch's S, S·scale and masked S are not stored, only their statistics (derived_maps.h derives them).
+// A large batch's S, S·scale and masked S are not stored, only their statistics (derived_maps.h derives them); with
+// keepStageMaps off, not even those. [5–7] run as three vectorised sweeps of each score row (scaleAndMaskRow,
+// expAndNormaliseRow). attendLean is the same arithmetic without a Trace, for the layers nobody steps through.
 #include "core/attention.h"
 
 #include "core/derived_maps.h"
