@@ -25,7 +25,6 @@ import os
 import resource
 import struct
 import subprocess
-import sys
 import tempfile
 import time
 
