@@ -2,7 +2,8 @@
 //
 // Baseline: a 1024³ float GEMM on all cores (gemm_baseline.h). Each forward size reports GFLOP/s and its ratio
 // to that baseline (RatioReporter). The forward pass is the bare computation
-// (comparePerHead off: the seed-004 comparison is a teaching extra, not part of attention). The maskSwitch pair
+// (comparePerHead off: the per-head comparison is a teaching extra, not part of attention), with every per-stage map
+// and without them (forwardPassNoStageMaps: what a pass no view inspects computes). The maskSwitch pair
 // measures recomputing only what a change touches: the same new run made from the sentence, or from the run on
 // screen's Q, K and V.
 #include "gemm_baseline.h"
@@ -30,12 +31,13 @@ double forwardFlops(int l, const Dimensions& d) {
     return projections + attention + output;
 }
 
-void forwardPass(benchmark::State& state) {
+void forwardPass(benchmark::State& state, bool keepStageMaps) {
     const int l = static_cast<int>(state.range(0));
     AttentionConfig config;
     config.dModel = static_cast<int>(state.range(1));
     config.heads = static_cast<int>(state.range(2));
     config.comparePerHead = false;
+    config.keepStageMaps = keepStageMaps;
     const Dimensions dims = resolveDimensions(config);
     const Weights weights = initWeights(dims, 1, false);
     AttentionInput input;
@@ -48,6 +50,11 @@ void forwardPass(benchmark::State& state) {
     }
     state.counters["FLOP/s"] = benchmark::Counter(forwardFlops(l, dims), benchmark::Counter::kIsIterationInvariantRate);
 }
+// Every tensor of the Trace, the per-stage maps S, S·scale and masked S included (stored, or above storeMapsUpTo
+// derived with their statistics recorded), as the stepped layer and `dump` get it.
+void forwardPass(benchmark::State& state) { forwardPass(state, true); }
+// The same pass when no view asks for the per-stage maps (keepStageMaps off): A, Z and the rest, bit for bit.
+void forwardPassNoStageMaps(benchmark::State& state) { forwardPass(state, false); }
 
 // What the GUI computes when the user switches the mask on (a ModelRun from a spec, everything the app shows):
 // everything from the sentence (runModel), or stages [3–10] on the shown run's projections (rerunAttention).
@@ -84,6 +91,14 @@ BENCHMARK(forwardPass)
     ->ArgNames({"l", "d_model", "h"})
     ->Args({11, 512, 8})
     ->Args({128, 512, 8})
+    ->Args({512, 512, 8})
+    ->Args({1024, 768, 12})
+    ->Args({2048, 1024, 16})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+BENCHMARK(forwardPassNoStageMaps)
+    ->ArgNames({"l", "d_model", "h"})
     ->Args({512, 512, 8})
     ->Args({1024, 768, 12})
     ->Args({2048, 1024, 16})

@@ -1,22 +1,30 @@
 #!/usr/bin/python3
-"""attnviz's trained-model pass against Debian's PyTorch, on a GPT-2-small-shaped checkpoint (12 layers, d_model
-768, 12 heads, vocabulary 50257, 1024 positions) with random weights, which this script writes once into
-~/.cache/attnviz/bench/gpt2-small-shaped/ (about 500 MB; never committed) with GPT-2's real tokenizer files from
-scripts/fetch-reference-vocab's cache.
+"""attnviz's trained-model pass against Debian's PyTorch (eager float32, one thread: torch.set_num_threads(1)).
 
-    /usr/bin/python3 bench/torch_transformer.py build/release/bench/bench_transformer [repeats]
+    /usr/bin/python3 bench/torch_transformer.py build/release/bench/bench_transformer [--model gpt2|minilm]
+        [--tokens N] [--repeats R] [--rounds K] [--memory]
 
-Prints, as ratios measured in this run (the machine is shared and noisy):
-  * opening the folder as the app does ÷ reading model.safetensors' bytes once (the baseline), and the seconds;
-  * a forward pass of 64 tokens through all 12 layers: ours ÷ PyTorch's (2 threads, the same weights and ids), the
-    medians of the repeats, and the largest difference between the two final hidden states.
+Models: `gpt2` is a GPT-2-small-shaped checkpoint (12 layers, d_model 768, 12 heads, vocabulary 50257, 1024
+positions) with random weights, which this script writes once into ~/.cache/attnviz/bench/gpt2-small-shaped/ (about
+500 MB; never committed) with GPT-2's real tokenizer files from scripts/fetch-reference-vocab's cache; `minilm` is
+the real all-MiniLM-L6-v2 folder that script caches (a BERT: 6 layers, 384, 12 heads; F16 weights, computed in F32).
+Ids are random, the mask the model's own (causal for GPT-2, none for BERT's one sentence).
+
+Prints, as ratios measured in this run (the machine is shared and noisy): K rounds, each R passes of ours
+(bench_transformer: "lean", every layer through the lean pass with no attention weights kept, and "app", layer 0
+stepped with its full Trace and every layer's attention weights kept for the model view) and then R of PyTorch's;
+per round the medians' ratios of wall time and of CPU time (all threads: ours uses every core, PyTorch one; on a
+loaded machine a 2-thread process also gets twice the time slices), then the median and range over the rounds; the largest difference
+of the final hidden states; with --memory, the peak RSS of ours (each pass kind alone) and of this process.
+Unset OPENBLAS_CORETYPE when timing (OpenBLAS then picks its kernel itself).
 """
+import argparse
 import json
 import math
 import os
+import resource
 import struct
 import subprocess
-import sys
 import tempfile
 import time
 
@@ -28,7 +36,7 @@ FOLDER = os.path.join(CACHE, "bench", "gpt2-small-shaped")
 REFERENCE = os.path.join(CACHE, "reference", "gpt2")
 CONFIG = {"model_type": "gpt2", "n_layer": 12, "n_embd": 768, "n_head": 12, "n_inner": None, "n_positions": 1024,
           "vocab_size": 50257, "layer_norm_epsilon": 1e-5, "activation_function": "gelu_new"}
-TOKENS = 64
+MINILM = os.path.join(CACHE, "reference", "all-MiniLM-L6-v2")
 
 
 def tensor_shapes():
@@ -67,17 +75,19 @@ def write_checkpoint():
             target.write(source.read())
 
 
-def load_weights():
-    with open(os.path.join(FOLDER, "model.safetensors"), "rb") as f:
+def load_weights(folder):
+    with open(os.path.join(folder, "model.safetensors"), "rb") as f:
         data = f.read()
     length = struct.unpack("<Q", data[:8])[0]
     header = json.loads(data[8:8 + length])
     start = 8 + length
-    return {n: torch.from_numpy(np.frombuffer(data[start + e["data_offsets"][0]:start + e["data_offsets"][1]], dtype="<f4").reshape(e["shape"]).copy())
-            for n, e in header.items()}
+    dtypes = {"F32": "<f4", "F16": "<f2"}
+    return {n: torch.from_numpy(np.frombuffer(data[start + e["data_offsets"][0]:start + e["data_offsets"][1]], dtype=dtypes[e["dtype"]])
+                                .astype(np.float32).reshape(e["shape"]))
+            for n, e in header.items() if n != "__metadata__" and e["dtype"] in dtypes}
 
 
-def torch_forward(w, ids):
+def gpt2_forward(w, ids):
     d, heads, eps = CONFIG["n_embd"], CONFIG["n_head"], CONFIG["layer_norm_epsilon"]
     dk, l = d // heads, len(ids)
     causal = torch.tril(torch.ones(l, l, dtype=torch.bool))
@@ -95,36 +105,100 @@ def torch_forward(w, ids):
     return torch.nn.functional.layer_norm(h, (d,), w["ln_f.weight"], w["ln_f.bias"], eps)
 
 
-def main():
-    binary, repeats = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 15
-    write_checkpoint()
-    torch.set_num_threads(2)
-    ids = np.random.default_rng(1).integers(0, CONFIG["vocab_size"], TOKENS)
-    started = time.perf_counter()
-    with open(os.path.join(FOLDER, "model.safetensors"), "rb") as f:
-        while f.read(1 << 24):
-            pass
-    read_ms = (time.perf_counter() - started) * 1000.0
-    with tempfile.TemporaryDirectory() as out:
-        np.save(os.path.join(out, "ids.npy"), ids.astype(np.float32))
-        lines = subprocess.run([binary, FOLDER, os.path.join(out, "ids.npy"), str(repeats), out], check=True, capture_output=True, text=True).stdout.split("\n")
-        ours_last = np.load(os.path.join(out, "ours_last_hidden.npy"))
-    open_ms = float(next(l.split()[1] for l in lines if l.startswith("open_ms")))
-    ours = sorted(float(l.split()[1]) for l in lines if l.startswith("ms "))
-    w = load_weights()
-    with torch.no_grad():
-        torch_forward(w, torch.from_numpy(ids))
-        times = []
-        for _ in range(repeats):
-            t = time.perf_counter()
-            last = torch_forward(w, torch.from_numpy(ids))
-            times.append((time.perf_counter() - t) * 1000.0)
-    times.sort()
-    ours_median, torch_median = ours[len(ours) // 2], times[len(times) // 2]
-    print(f"open: {open_ms / 1000.0:.2f} s = {open_ms / read_ms:.2f} × reading the file once ({read_ms:.0f} ms)   (target ≤ 1 s)")
-    print(f"forward of {TOKENS} tokens through 12 layers: ours {ours_median:.1f} ms, torch {torch_median:.1f} ms: ours ÷ torch = {ours_median / torch_median:.2f}   (target ≤ 0.5)")
-    print(f"largest difference of the final hidden states: {np.abs(last.numpy() - ours_last).max():.2e}")
 
+def bert_forward(w, ids, config):
+    """modeling_bert.py's BertModel for one unpadded sentence, token type 0, no mask (post-LN, exact GELU)."""
+    d, heads, eps, l = config["hidden_size"], config["num_attention_heads"], config["layer_norm_eps"], len(ids)
+    dk = d // heads
+    e = "embeddings."
+    h = w[e + "word_embeddings.weight"][ids] + w[e + "position_embeddings.weight"][:l] + w[e + "token_type_embeddings.weight"][0]
+    h = torch.nn.functional.layer_norm(h, (d,), w[e + "LayerNorm.weight"], w[e + "LayerNorm.bias"], eps)
+    linear = torch.nn.functional.linear
+    for i in range(config["num_hidden_layers"]):
+        p = f"encoder.layer.{i}."
+        q, k, v = (linear(h, w[p + f"attention.self.{n}.weight"], w[p + f"attention.self.{n}.bias"]).view(l, heads, dk).transpose(0, 1)
+                   for n in ("query", "key", "value"))
+        a = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(dk), dim=-1)
+        z = (a @ v).transpose(0, 1).reshape(l, d)
+        h = torch.nn.functional.layer_norm(h + linear(z, w[p + "attention.output.dense.weight"], w[p + "attention.output.dense.bias"]), (d,),
+                                           w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"], eps)
+        inner = torch.nn.functional.gelu(linear(h, w[p + "intermediate.dense.weight"], w[p + "intermediate.dense.bias"]))
+        h = torch.nn.functional.layer_norm(h + linear(inner, w[p + "output.dense.weight"], w[p + "output.dense.bias"]), (d,),
+                                           w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], eps)
+    return h
+
+
+def ours(binary, folder, ids_path, repeats, out, which="both"):
+    lines = subprocess.run([binary, folder, ids_path, str(repeats), out, which], check=True, capture_output=True, text=True).stdout.split("\n")
+    pick = lambda key: sorted(float(x.split()[1]) for x in lines if x.startswith(key + " "))
+    return pick("open_ms"), pick("lean_ms"), pick("app_ms"), pick("lean_cpu_ms"), pick("app_cpu_ms")
+
+
+def peak_rss_mib(command):
+    result = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, check=True, capture_output=True, text=True)
+    return int(result.stderr.strip().split("\n")[-1]) / 1024.0
+
+
+def median(values):
+    return sorted(values)[len(values) // 2]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary")
+    parser.add_argument("--model", choices=("gpt2", "minilm"), default="gpt2")
+    parser.add_argument("--tokens", type=int, default=64)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--memory", action="store_true")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    if args.model == "gpt2":
+        write_checkpoint()
+        folder, vocab = FOLDER, CONFIG["vocab_size"]
+        forward = gpt2_forward
+    else:
+        folder = MINILM
+        with open(os.path.join(folder, "config.json")) as f:
+            config = json.load(f)
+        vocab = config["vocab_size"]
+        forward = lambda w, ids: bert_forward(w, ids, config)  # noqa: E731
+    ids = np.random.default_rng(1).integers(0, vocab, args.tokens)
+    w = load_weights(folder)
+    ratios = {"lean": [], "app": []}
+    cpu_ratios = {"lean": [], "app": []}  # CPU seconds of all threads: ours may use every core, PyTorch one
+    with tempfile.TemporaryDirectory() as out, torch.no_grad():
+        ids_path = os.path.join(out, "ids.npy")
+        np.save(ids_path, ids.astype(np.float32))
+        forward(w, torch.from_numpy(ids))
+        for round_ in range(args.rounds):
+            open_ms, lean, app, lean_cpu, app_cpu = ours(args.binary, folder, ids_path, args.repeats, out)
+            times, cpu_times = [], []
+            for _ in range(args.repeats):
+                t, c = time.perf_counter(), time.process_time()
+                last = forward(w, torch.from_numpy(ids))
+                times.append((time.perf_counter() - t) * 1000.0)
+                cpu_times.append((time.process_time() - c) * 1000.0)
+            torch_ms, torch_cpu = median(times), median(cpu_times)
+            ratios["lean"].append(median(lean) / torch_ms)
+            ratios["app"].append(median(app) / torch_ms)
+            cpu_ratios["lean"].append(median(lean_cpu) / torch_cpu)
+            cpu_ratios["app"].append(median(app_cpu) / torch_cpu)
+            print(f"round {round_ + 1}: torch {torch_ms:.1f} ms, ours lean {median(lean):.1f} ms ({ratios['lean'][-1]:.2f}), "
+                  f"app {median(app):.1f} ms ({ratios['app'][-1]:.2f}); CPU time ratios lean {cpu_ratios['lean'][-1]:.2f}, "
+                  f"app {cpu_ratios['app'][-1]:.2f}; open {open_ms[0]:.0f} ms", flush=True)
+        ours_last = np.load(os.path.join(out, "ours_last_hidden.npy"))
+        print(f"{args.model}, {args.tokens} tokens, PyTorch {torch.__version__} on 1 thread: ours ÷ torch, median (range) of {args.rounds} rounds: "
+              f"lean {median(ratios['lean']):.2f} ({min(ratios['lean']):.2f}–{max(ratios['lean']):.2f}), "
+              f"app {median(ratios['app']):.2f} ({min(ratios['app']):.2f}–{max(ratios['app']):.2f})   (target lean ≤ 0.5)")
+        print(f"CPU time (all threads) ours ÷ torch, median (range): lean {median(cpu_ratios['lean']):.2f} "
+              f"({min(cpu_ratios['lean']):.2f}–{max(cpu_ratios['lean']):.2f}), app {median(cpu_ratios['app']):.2f} "
+              f"({min(cpu_ratios['app']):.2f}–{max(cpu_ratios['app']):.2f})")
+        print(f"largest difference of the final hidden states: {np.abs(last.numpy() - ours_last).max():.2e}")
+        if args.memory:
+            for which in ("lean", "app"):
+                print(f"peak RSS, ours {which} (open + 2 passes): {peak_rss_mib([args.binary, folder, ids_path, '1', out, which]):.0f} MiB")
+            print(f"peak RSS, this PyTorch process (weights loaded as float32 + passes): {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0:.0f} MiB")
 
 if __name__ == "__main__":
     main()

@@ -13,7 +13,9 @@
 //     [9] concat: write Z_i into its block of Z = [Z_0 … Z_{h−1}] → b × l_q × h·d_v
 //   [10] output: O = Z W^O + b^O
 //   and the per-head path: Q_i = X_q W_i^Q with h separate matrices, compared with [3].
-// A large batch's S, S·scale and masked S are not stored, only their statistics (derived_maps.h derives them).
+// A large batch's S, S·scale and masked S are not stored, only their statistics (derived_maps.h derives them); with
+// keepStageMaps off, not even those. [5–7] run as three vectorised sweeps of each score row (scaleAndMaskRow,
+// expAndNormaliseRow). attendLean is the same arithmetic without a Trace, for the layers nobody steps through.
 #include "core/attention.h"
 
 #include "core/derived_maps.h"
@@ -167,7 +169,8 @@ void concatOneHead(const Tensor& split, Tensor& fused, int b, int i) {
 }
 
 // [3] RMSNorm of each row of one head (Qwen3's q_norm / k_norm): x / √(mean(x²) + ε) · γ.
-void rmsNormRows(Eigen::Map<Matrix> rows, const RowVector& gamma, float eps) {
+template <typename Rows>  // a Map of l × d_k rows, contiguous or strided
+void rmsNormRows(Rows rows, const RowVector& gamma, float eps) {
     for (Eigen::Index r = 0; r < rows.rows(); ++r) {
         const float meanSquare = rows.row(r).squaredNorm() / static_cast<float>(rows.cols());
         rows.row(r) = (rows.row(r) / std::sqrt(meanSquare + eps)).cwiseProduct(gamma);
@@ -193,7 +196,8 @@ RotaryTable rotaryTable(const RowVector& frequencies, int length) {
 
 // [3] RoPE in HF's rotate-half form (modeling_llama.py apply_rotary_pos_emb): with x = [x1 | x2] (halves of d_k),
 // x·cos + [−x2 | x1]·sin, row p at angle p·θ_j: each pair (x1_j, x2_j) turns by p·θ_j.
-void rotateRows(Eigen::Map<Matrix> rows, const RotaryTable& table) {
+template <typename Rows>  // a Map of l × d_k rows, contiguous or strided
+void rotateRows(Rows rows, const RotaryTable& table) {
     const Eigen::Index half = table.cos.cols();
     for (Eigen::Index p = 0; p < rows.rows(); ++p) {
         for (Eigen::Index j = 0; j < half; ++j) {
@@ -245,20 +249,81 @@ void buildMaskInto(Tensor& mask, const AttentionConfig& config, const std::vecto
     }
 }
 
-// [7] Softmax of one row of l_k masked scores into `weights`, subtracting the row's max. A row in `fullyMasked`
-// gets zeros in Safe mode; in PyTorch mode it is computed literally (uniform with −1e9, NaN with −∞).
-void softmaxRow(const Eigen::Map<const RowVector>& masked, Eigen::Map<RowVector> weights, bool fullyMasked, SoftmaxMode mode) {
-    if (mode == SoftmaxMode::Safe && fullyMasked) {
-        weights.setZero();
-        return;
+// [5–7] fused into three vectorised sweeps of one row (Eigen's packet functions, whatever SIMD the build has):
+// scale, mask and max; exp and sum; divide. A row is cut into packets from its first element, never by address,
+// so the bits do not depend on where the row lies in memory; the last partial packet goes through a padded copy.
+namespace simd = Eigen::internal;
+using Packet = simd::packet_traits<float>::type;
+constexpr int kLanes = static_cast<int>(sizeof(Packet) / sizeof(float));
+
+// [5–6] masked_c = keep_c == 0 ? fill : S_c · scale (keep = nullptr: no mask), into `masked`, and S · scale into
+// `scaled` when given. Returns the row's largest masked score.
+float scaleAndMaskRow(const float* scores, const float* keep, float scale, float fill, float* scaled, float* masked, int n) {
+    const Packet scaleP = simd::pset1<Packet>(scale), fillP = simd::pset1<Packet>(fill), zero = simd::pset1<Packet>(0.0f);
+    Packet largestP = simd::pset1<Packet>(-std::numeric_limits<float>::infinity());
+    int c = 0;
+    for (; c + kLanes <= n; c += kLanes) {
+        Packet x = simd::pmul(simd::ploadu<Packet>(scores + c), scaleP);
+        if (scaled) simd::pstoreu(scaled + c, x);
+        if (keep) x = simd::pselect(simd::pcmp_eq(simd::ploadu<Packet>(keep + c), zero), fillP, x);
+        simd::pstoreu(masked + c, x);
+        largestP = simd::pmax(largestP, x);
     }
-    const float rowMax = masked.maxCoeff();
-    // Below ln(FLT_MIN) exp is subnormal or 0; Eigen's vectorised exp clamps its argument and returns ~1e-39 even
-    // for a −1e9 fill on some CPUs (AVX-512), so a masked weight would not be exactly 0 as in PyTorch. Flush them.
+    alignas(64) std::array<float, kLanes> lanes;  // (Eigen's predux_max trips a GCC 12 false warning at AVX-512)
+    simd::pstore(lanes.data(), largestP);
+    float largest = *std::max_element(lanes.begin(), lanes.end());
+    for (; c < n; ++c) {  // the same multiply and select, one at a time
+        const float x = scores[c] * scale;
+        if (scaled) scaled[c] = x;
+        masked[c] = keep && keep[c] == 0.0f ? fill : x;
+        largest = std::max(largest, masked[c]);
+    }
+    return largest;
+}
+
+// [7] weights_c = exp(masked_c − largest) / Σ. Below ln(FLT_MIN) exp is subnormal or 0, and Eigen's vectorised exp
+// clamps its argument (a −1e9 fill would give ~1e-39, not 0 as in PyTorch): those are flushed to exactly 0.
+float expAndNormaliseRow(const float* masked, float largest, float* weights, int n) {
     constexpr float kSmallestNormalExponent = -87.33654f;  // ln(FLT_MIN)
-    const auto shifted = masked.array() - rowMax;
-    weights = (shifted < kSmallestNormalExponent).select(0.0f, shifted.exp()).matrix();
-    weights /= weights.sum();
+    const Packet largestP = simd::pset1<Packet>(largest), floorP = simd::pset1<Packet>(kSmallestNormalExponent);
+    const Packet zero = simd::pset1<Packet>(0.0f);
+    const auto expPacket = [&](Packet x) {
+        const Packet shifted = simd::psub(x, largestP);
+        return simd::pselect(simd::pcmp_lt(shifted, floorP), zero, simd::pexp(shifted));
+    };
+    Packet sumP = zero;
+    int c = 0;
+    for (; c + kLanes <= n; c += kLanes) {
+        const Packet e = expPacket(simd::ploadu<Packet>(masked + c));
+        simd::pstoreu(weights + c, e);
+        sumP = simd::padd(sumP, e);
+    }
+    if (c < n) {  // the tail, padded with −∞ (exp → 0)
+        alignas(64) std::array<float, kLanes> tail;
+        tail.fill(-std::numeric_limits<float>::infinity());
+        std::copy(masked + c, masked + n, tail.begin());
+        const Packet e = expPacket(simd::pload<Packet>(tail.data()));
+        simd::pstore(tail.data(), e);
+        std::copy(tail.begin(), tail.begin() + (n - c), weights + c);
+        sumP = simd::padd(sumP, e);
+    }
+    const float sum = simd::predux(sumP);
+    const Packet sumPacket = simd::pset1<Packet>(sum);
+    for (c = 0; c + kLanes <= n; c += kLanes) simd::pstoreu(weights + c, simd::pdiv(simd::ploadu<Packet>(weights + c), sumPacket));
+    for (; c < n; ++c) weights[c] /= sum;
+    return sum;
+}
+
+// [7] Softmax of one row of masked scores whose largest is `largest`. A row in `fullyMasked` gets zeros in Safe
+// mode; in PyTorch mode it is computed literally (uniform with −1e9, NaN with −∞).
+// Returns whether the weights are finite: a finite largest score and a finite sum leave no NaN and no ∞ in the row.
+bool softmaxRow(const float* masked, float largest, float* weights, int n, bool fullyMasked, SoftmaxMode mode) {
+    if (mode == SoftmaxMode::Safe && fullyMasked) {
+        std::fill(weights, weights + n, 0.0f);
+        return true;
+    }
+    const float sum = expAndNormaliseRow(masked, largest, weights, n);
+    return std::isfinite(largest) && std::isfinite(sum);
 }
 
 // Copies n floats into a Trace map. Large maps are written with non-temporal (streaming) stores: they are
@@ -329,24 +394,15 @@ void scoresPanel(const HeadInputs& in, int first, int rows, Eigen::Map<Matrix> s
     s.noalias() = in.qi.middleRows(first, rows) * in.ki.transpose();
 }
 
-// [5] One row of S times the scale, into `work`.
-void scaleRow(const HeadInputs& in, const float* scores, Eigen::Map<RowVector> work) {
-    work = Eigen::Map<const RowVector>(scores, work.size()) * in.scale;
-}
-
-// [6] Masked keys of query row `row` replaced by the fill value (rows of a 1 × l_k mask broadcast).
-void maskRow(const HeadInputs& in, int row, Eigen::Map<RowVector> work) {
-    if (!in.mask) return;
-    const auto keep = in.mask->row(in.mask->rows() == 1 ? 0 : row);
-    for (Eigen::Index c = 0; c < work.size(); ++c) {
-        if (keep(c) == 0.0f) work(c) = in.fill;
-    }
+// The mask row query row `row` reads (a 1 × l_k mask broadcasts over rows), or nullptr without a mask.
+const float* maskRowOf(const HeadInputs& in, int row) {
+    return in.mask ? in.mask->row(in.mask->rows() == 1 ? 0 : row).data() : nullptr;
 }
 
 struct HeadContext {
-    Trace* trace;                 // reads the head splits and the mask; writes this head's slices only
-    bool storeMaps;               // S, S·scale, masked S stored; else their statistics go to `stats`
-    std::vector<MapStats>* stats;  // b·h entries: one per work item, merged after the pass
+    Trace* trace;                  // reads the head splits and the mask; writes this head's slices only
+    bool storeMaps;                // S, S·scale, masked S stored; else their statistics go to `stats`, when given
+    std::vector<MapStats>* stats;  // b·h entries: one per work item, merged after the pass; nullptr: no statistics
 };
 
 // [3–9] for one (batch, head) pair. [4–8] run over panels of query rows, fused: S_panel = Q_i,panel K_iᵀ lands
@@ -365,7 +421,8 @@ void attendOneHead(const HeadContext& ctx, int batchHead) {
     if (ctx.storeMaps) {
         for (std::size_t k = 0; k < maps.size(); ++k) maps[k] = t[kDerivableMaps[k]].sliceData(batchHead);
     }
-    MapStats* const stats = ctx.storeMaps ? nullptr : &(*ctx.stats)[static_cast<std::size_t>(batchHead)];
+    MapStats* const stats = ctx.storeMaps || !ctx.stats ? nullptr : &(*ctx.stats)[static_cast<std::size_t>(batchHead)];
+    const bool stageRows = ctx.storeMaps || stats;  // S·scale is needed as a row of its own
     float* const weights = t[TensorId::AttentionWeights].sliceData(batchHead);  // l_q × l_k
     Eigen::Map<Matrix> z(t[TensorId::ZHeads].sliceData(batchHead), lq, t.dims.dV);
     const std::uint8_t* fullyMasked = &t.fullyMaskedRows[static_cast<std::size_t>(b) * lq];
@@ -373,12 +430,13 @@ void attendOneHead(const HeadContext& ctx, int batchHead) {
     // Each row's S, S·scale and masked S, once computed: stored, or only counted in the statistics.
     const auto keep = [&](std::size_t map, std::size_t offset, const float* row) {
         if (ctx.storeMaps) storeRow(maps[map] + offset, row, lk, streaming);
-        else (*stats)[map].addAll(row, static_cast<std::size_t>(lk));
+        else if (stats) (*stats)[map].addAll(row, static_cast<std::size_t>(lk));
     };
 
     const std::size_t panelSize = static_cast<std::size_t>(in.panelRows) * lk;
-    FloatBuffer scratch(2 * panelSize + static_cast<std::size_t>(lk));  // S panel | A panel | one row of S · scale
-    Eigen::Map<RowVector> work(scratch.data() + 2 * panelSize, lk);
+    FloatBuffer scratch(2 * panelSize + 2 * static_cast<std::size_t>(lk));  // S panel | A panel | S·scale row | masked row
+    float* const scaled = scratch.data() + 2 * panelSize;
+    float* const masked = scaled + lk;
     for (int first = 0; first < lq; first += in.panelRows) {
         const int rows = std::min(in.panelRows, lq - first);
         Eigen::Map<Matrix> s(scratch.data(), rows, lk);
@@ -388,13 +446,12 @@ void attendOneHead(const HeadContext& ctx, int batchHead) {
             const int row = first + r;
             const std::size_t offset = static_cast<std::size_t>(row) * lk;
             keep(0, offset, s.row(r).data());
-            scaleRow(in, s.row(r).data(), work);  // [5]
-            keep(1, offset, work.data());
-            maskRow(in, row, work);  // [6]
-            keep(2, offset, work.data());
-            Eigen::Map<RowVector> weightRow(a.row(r).data(), lk);
-            softmaxRow(Eigen::Map<const RowVector>(work.data(), lk), weightRow, fullyMasked[row] != 0, t.softmax);  // [7]
-            storeRow(weights + offset, weightRow.data(), lk, streaming);
+            const float largest = scaleAndMaskRow(s.row(r).data(), maskRowOf(in, row), in.scale, in.fill, stageRows ? scaled : nullptr,
+                                                  masked, lk);  // [5–6]
+            keep(1, offset, scaled);
+            keep(2, offset, masked);
+            softmaxRow(masked, largest, a.row(r).data(), lk, fullyMasked[row] != 0, t.softmax);  // [7]
+            storeRow(weights + offset, a.row(r).data(), lk, streaming);
         }
         z.middleRows(first, rows).noalias() = a * vi;  // [8]
     }
@@ -505,6 +562,146 @@ void splitHeads(const Weights& weights, const AttentionConfig& config, Trace& t,
     });
 }
 
+
+// ---- the lean pass (attendLean): no Trace, no per-stage maps, heads read and written in place ----
+
+using StridedMap = Eigen::Map<Matrix, 0, Eigen::OuterStride<>>;         // a column block of a wider row-major matrix
+using StridedView = Eigen::Map<const Matrix, 0, Eigen::OuterStride<>>;
+
+// The key columns query row r can see: first … last; first > last for a fully masked row.
+struct KeySpan {
+    int first = 0;
+    int last = -1;
+};
+
+// b × l_q spans from the mask (every key without one).
+std::vector<KeySpan> visibleSpans(const Tensor& mask, int batch, int lq, int lk) {
+    std::vector<KeySpan> spans(static_cast<std::size_t>(batch) * lq, KeySpan{0, lk - 1});
+    if (mask.empty()) return spans;
+    for (int b = 0; b < batch; ++b) {
+        const MatrixView m = mask.slice(b, 0);
+        for (int r = 0; r < lq; ++r) {
+            const float* keep = m.row(m.rows() == 1 ? 0 : r).data();
+            KeySpan span{lk, -1};
+            for (int c = 0; c < lk; ++c) {
+                if (keep[c] == 0.0f) continue;
+                span.first = std::min(span.first, c);
+                span.last = c;
+            }
+            spans[static_cast<std::size_t>(b) * lq + r] = span;
+        }
+    }
+    return spans;
+}
+
+// One projection of the fused [Q | K | V] buffer: rows block … of X · W + bias into columns firstColumn … of qkv.
+void projectRowBlock(const Tensor& x, const Matrix& w, const RowVector& bias, Tensor& qkv, int firstColumn, int block, int blocks) {
+    const MatrixView in = asRows(x);
+    const Eigen::Index rows = in.rows(), first = rows * block / blocks, last = rows * (block + 1) / blocks;
+    if (last <= first) return;
+    StridedMap out(qkv.data.data() + first * qkv.cols() + firstColumn, last - first, w.cols(), Eigen::OuterStride<>(qkv.cols()));
+    out.noalias() = in.middleRows(first, last - first) * w;
+    if (bias.size() > 0) out.rowwise() += bias;
+}
+
+// What every head of the lean pass reads and writes.
+struct LeanContext {
+    const Tensor* qkv;            // b × l × (h·d_k | h_kv·d_k | h_kv·d_v)
+    const Tensor* mask;           // as forward builds it, or empty
+    const std::vector<KeySpan>* spans;             // b × l
+    const std::vector<std::uint8_t>* fullyMasked;  // b × l
+    const std::vector<int>* lengths;               // b: unpadded l
+    Dimensions dims;
+    float fill;
+    SoftmaxMode softmax;
+    Tensor* concat;               // b × l × h·d_v
+    float* weights;               // b × h × l × l, or nullptr
+    std::vector<std::uint8_t>* nonFinite;  // b × h
+};
+
+// The key columns a panel of query rows needs: the union of its rows' spans; every column when a fully masked row
+// must be computed literally (PyTorch mode: uniform or NaN over all keys). Masked keys outside it weigh exactly 0.
+KeySpan panelSpan(const LeanContext& ctx, int b, int first, int rows, int lk) {
+    const std::size_t base = static_cast<std::size_t>(b) * ctx.qkv->dim(1);  // row 0 of batch element b
+    KeySpan span{lk, -1};
+    for (int r = first; r < first + rows; ++r) {
+        if ((*ctx.fullyMasked)[base + r] != 0) {
+            if (ctx.softmax == SoftmaxMode::PyTorch) return KeySpan{0, lk - 1};
+            continue;
+        }
+        span.first = std::min(span.first, (*ctx.spans)[base + r].first);
+        span.last = std::max(span.last, (*ctx.spans)[base + r].last);
+    }
+    return span;
+}
+
+// [4–9] for one (batch, head) pair of the lean pass: panels of query rows as attendOneHead, over only the key columns
+// the panel sees; A to ctx.weights when asked; Z_panel straight into the head's column block of the concatenation.
+void attendLeanHead(const LeanContext& ctx, int batchHead) {
+    const Dimensions& d = ctx.dims;
+    const int b = batchHead / d.heads, i = batchHead % d.heads, kv = keyValueHead(d, i);
+    const int l = ctx.qkv->dim(1), width = ctx.qkv->cols(), qWidth = d.heads * d.dK, kWidth = d.kvHeads * d.dK;
+    const float* const base = ctx.qkv->data.data() + static_cast<std::size_t>(b) * l * width;
+    const StridedView qi(base + i * d.dK, l, d.dK, Eigen::OuterStride<>(width));
+    const StridedView ki(base + qWidth + kv * d.dK, l, d.dK, Eigen::OuterStride<>(width));
+    const StridedView vi(base + qWidth + kWidth + kv * d.dV, l, d.dV, Eigen::OuterStride<>(width));
+    StridedMap z(ctx.concat->sliceData(b) + i * d.dV, l, d.dV, Eigen::OuterStride<>(d.heads * d.dV));
+    const std::optional<MatrixView> mask = ctx.mask->empty() ? std::nullopt : std::optional<MatrixView>(ctx.mask->slice(b, i));
+    float* const weights = ctx.weights ? ctx.weights + static_cast<std::size_t>(batchHead) * l * l : nullptr;
+    const std::uint8_t* const fullyMasked = &(*ctx.fullyMasked)[static_cast<std::size_t>(b) * l];
+    const int realRows = (*ctx.lengths)[static_cast<std::size_t>(b)];
+    const bool streaming = worthStreaming(l, l);
+    const int panelRows = panelRowsFor(l, l);
+    const std::size_t panelSize = static_cast<std::size_t>(panelRows) * l;
+    FloatBuffer scratch(2 * panelSize + static_cast<std::size_t>(l));  // S panel | A panel | masked row
+    float* const masked = scratch.data() + 2 * panelSize;
+    bool finite = true;
+    for (int first = 0; first < l; first += panelRows) {
+        const int rows = std::min(panelRows, l - first);
+        const KeySpan span = panelSpan(ctx, b, first, rows, l);
+        const int n = span.last - span.first + 1;
+        if (n <= 0) {  // every row fully masked, Safe mode: zero weights, zero output
+            if (weights) std::fill(weights + static_cast<std::size_t>(first) * l, weights + static_cast<std::size_t>(first + rows) * l, 0.0f);
+            z.middleRows(first, rows).setZero();
+            continue;
+        }
+        Eigen::Map<Matrix> s(scratch.data(), rows, n);
+        Eigen::Map<Matrix> a(scratch.data() + panelSize, rows, n);
+        s.noalias() = qi.middleRows(first, rows) * ki.middleRows(span.first, n).transpose();  // [4]
+        for (int r = 0; r < rows; ++r) {
+            const int row = first + r;
+            const float* keep = mask ? mask->row(mask->rows() == 1 ? 0 : row).data() + span.first : nullptr;
+            const float largest = scaleAndMaskRow(s.row(r).data(), keep, d.scale, ctx.fill, nullptr, masked, n);  // [5–6]
+            const bool rowFinite = softmaxRow(masked, largest, a.row(r).data(), n, fullyMasked[row] != 0, ctx.softmax);  // [7]
+            if (row < realRows) finite = finite && rowFinite;
+            if (!weights) continue;
+            float* const out = weights + static_cast<std::size_t>(row) * l;
+            std::fill(out, out + span.first, 0.0f);
+            storeRow(out + span.first, a.row(r).data(), n, streaming);
+            std::fill(out + span.last + 1, out + l, 0.0f);
+        }
+        z.middleRows(first, rows).noalias() = a * vi.middleRows(span.first, n);  // [8–9]
+    }
+#if defined(__AVX512F__) || defined(__AVX__)
+    if (streaming && weights) _mm_sfence();
+#endif
+    (*ctx.nonFinite)[static_cast<std::size_t>(batchHead)] = finite ? 0 : 1;
+}
+
+// [3] for the lean pass, in place in the [Q | K | V] buffer: the per-head RMSNorm and RoPE of every q and k head.
+void normAndRotateInPlace(Tensor& qkv, const Weights& weights, const Dimensions& d, const RowVector& frequencies, bool threaded) {
+    const bool rotary = frequencies.size() > 0;
+    if (!rotary && weights.qNorm.size() == 0 && weights.kNorm.size() == 0) return;
+    const int batch = qkv.dim(0), l = qkv.dim(1), width = qkv.cols(), qHeads = d.heads, heads = d.heads + d.kvHeads;
+    const std::optional<RotaryTable> table = rotary ? std::optional<RotaryTable>(rotaryTable(frequencies, l)) : std::nullopt;
+    parallelFor(batch * heads, threaded, [&](int item) {
+        const int b = item / heads, head = item % heads;  // heads 0 … h − 1 are q's, then the h_kv k heads
+        StridedMap rows(qkv.sliceData(b) + head * d.dK, l, d.dK, Eigen::OuterStride<>(width));
+        const RowVector& gamma = head < qHeads ? weights.qNorm : weights.kNorm;
+        if (gamma.size() > 0) rmsNormRows(rows, gamma, weights.qkNormEps);
+        if (table) rotateRows(rows, *table);
+    });
+}
 }  // namespace
 
 const TensorInfo& tensorInfo(TensorId id) { return kTensorInfos[static_cast<std::size_t>(id)]; }
@@ -577,8 +774,9 @@ void deriveMapSlice(const Trace& t, TensorId id, int batchHead, float* out) {
     const int lq = t.queryLength, lk = t.keyLength;
     const HeadInputs in = headInputs(t, batchHead);
     const std::size_t panelSize = static_cast<std::size_t>(in.panelRows) * lk;
-    FloatBuffer scratch(panelSize + static_cast<std::size_t>(lk));  // S panel | one row of S · scale
+    FloatBuffer scratch(panelSize + 2 * static_cast<std::size_t>(lk));  // S panel | S · scale row | masked row
     Eigen::Map<RowVector> work(scratch.data() + panelSize, lk);
+    Eigen::Map<RowVector> masked(scratch.data() + panelSize + lk, lk);
     for (int first = 0; first < lq; first += in.panelRows) {
         const int rows = std::min(in.panelRows, lq - first);
         Eigen::Map<Matrix> s(scratch.data(), rows, lk);
@@ -589,9 +787,9 @@ void deriveMapSlice(const Trace& t, TensorId id, int batchHead, float* out) {
                 std::copy(s.row(r).data(), s.row(r).data() + lk, destination);
                 continue;
             }
-            scaleRow(in, s.row(r).data(), work);
-            if (map == 2) maskRow(in, first + r, work);
-            std::copy(work.data(), work.data() + lk, destination);
+            scaleAndMaskRow(s.row(r).data(), maskRowOf(in, first + r), in.scale, in.fill, work.data(), masked.data(), lk);
+            const float* const row = map == 1 ? work.data() : masked.data();
+            std::copy(row, row + lk, destination);
         }
     }
 }
@@ -705,6 +903,52 @@ void forwardInto(const AttentionInput& input, const Weights& weights, const Atte
     reattendInto(weights, config, t);
 }
 
+LeanAttention attendLean(const AttentionInput& input, const Weights& weights, const AttentionConfig& config, float* attentionWeights) {
+    if (input.isCross()) throw InputError("The lean pass computes self-attention only.");
+    const Dimensions d = resolveDimensions(config);
+    checkInput(input, config, d);
+    checkWeightShapes(weights, d);
+    const int b = static_cast<int>(input.keyValueSide.size()), l = longest(input.keyValueSide), h = d.heads;
+    const std::vector<int> lengths = lengthsOf(input.keyValueSide);
+    const bool threaded = worthThreads(d, b * l);
+    const int rowBlocks = rowBlocksFor(threaded);
+
+    // [1–2] X, then one [Q | K | V] buffer, each projection's row blocks on all cores
+    Tensor x;
+    padBatchInto(x, input.keyValueSide, l, d.dModel);
+    const int qWidth = h * d.dK, kWidth = d.kvHeads * d.dK;
+    Tensor qkv;
+    qkv.reshape({b, l, qWidth + kWidth + d.kvHeads * d.dV});
+    const std::array<const Matrix*, 3> w{&weights.wq, &weights.wk, &weights.wv};
+    const std::array<const RowVector*, 3> bias{&weights.bq, &weights.bk, &weights.bv};
+    const std::array<int, 3> firstColumn{0, qWidth, qWidth + kWidth};
+    parallelFor(3 * rowBlocks, threaded, [&](int item) {
+        const auto p = static_cast<std::size_t>(item / rowBlocks);
+        projectRowBlock(x, *w[p], *bias[p], qkv, firstColumn[p], item % rowBlocks, rowBlocks);
+    });
+    // [3]
+    normAndRotateInPlace(qkv, weights, d, config.rotaryFrequencies, threaded);
+
+    // [4–9]
+    Tensor mask;
+    buildMaskInto(mask, config, lengths, lengths, l, l);
+    const std::vector<std::uint8_t> fullyMasked = findFullyMaskedRows(mask, b, l, l);
+    const std::vector<KeySpan> spans = visibleSpans(mask, b, l, l);
+    Tensor concat;
+    concat.reshape({b, l, h * d.dV});
+    LeanAttention result;
+    result.nonFiniteHeads.assign(static_cast<std::size_t>(b) * h, 0);
+    const LeanContext context{&qkv, &mask, &spans, &fullyMasked, &lengths, d, fillValueOf(config.fill), config.softmax, &concat,
+                              attentionWeights, &result.nonFiniteHeads};
+    parallelFor(b * h, threaded, [&](int batchHead) { attendLeanHead(context, batchHead); });
+
+    // [10]
+    result.output.reshape({b, l, d.dModel});
+    const Linear output{&concat, &weights.wo, &weights.bo, &result.output};
+    parallelFor(rowBlocks, threaded, [&](int block) { linearRowBlock(output, block, rowBlocks); });
+    return result;
+}
+
 Trace projectionsOf(const Trace& full) {
     Trace t;
     t.dims = full.dims;
@@ -746,12 +990,13 @@ void reattendInto(const Weights& weights, const AttentionConfig& config, Trace& 
     // [4–9]
     buildMaskInto(t[TensorId::Mask], config, t.queryLengths, t.keyLengths, lq, lk);
     t.fullyMaskedRows = findFullyMaskedRows(t[TensorId::Mask], b, lq, lk);
-    const bool derive = derivesMaps(config, b, h, lq, lk);
+    const bool derive = !config.keepStageMaps || derivesMaps(config, b, h, lq, lk);
     shapeMaps(t, derive);
     t[TensorId::ZHeads].reshape({b, h, lq, d.dV});
     t[TensorId::Concat].reshape({b, lq, h * d.dV});
-    std::vector<MapStats> stats(derive ? static_cast<std::size_t>(b) * h : 0);
-    const HeadContext context{&t, !derive, &stats};
+    // Statistics of derived maps while each row is in cache, unless nobody asked for the maps at all.
+    std::vector<MapStats> stats(derive && config.keepStageMaps ? static_cast<std::size_t>(b) * h : 0);
+    const HeadContext context{&t, !derive, config.keepStageMaps ? &stats : nullptr};
     parallelFor(b * h, threaded, [&](int batchHead) { attendOneHead(context, batchHead); });
     mergeMapStats(t, stats);
 

@@ -63,6 +63,10 @@ struct AttentionConfig {
     // A of the four maps and derives S, S·scale and the masked scores on demand (derived_maps.h). Not an input
     // of the numbers: what is derived is bit for bit what would have been stored.
     std::int64_t storeMapsUpTo = 16LL << 20;  // 64 MiB per map: (1024, 768, 12) is stored, (2048, 1024, 16) derived
+    // Whether anyone will look at the per-stage maps S, S·scale and masked S (a stage view, `dump`). Off, the pass
+    // neither stores them nor records their statistics: they are derived on demand like a large batch's, and their
+    // statistics computed when asked (valueStats). A, Z and every other tensor are the same bits either way.
+    bool keepStageMaps = true;
 };
 
 // The sizes after defaults are applied and checked.
@@ -208,6 +212,19 @@ void forwardInto(const AttentionInput& input, const Weights& weights, const Atte
 void reattendInto(const Weights& weights, const AttentionConfig& config, Trace& trace);
 // A Trace with only what reattendInto reads: the sizes, X (and X_query), the weights, Q, K and V.
 Trace projectionsOf(const Trace& full);
+
+// The lean pass for a transformer's layers nobody steps through: self-attention of `input` (no cross) with the
+// same numbers as forward (mask, fill, softmax mode, GQA, RoPE, window) but none of its intermediates: Q, K and V
+// come out of one fused projection, the per-stage maps are never formed, masked keys outside a panel's visible
+// columns are skipped, and each head's Z goes straight into its block of the concatenation.
+struct LeanAttention {
+    Tensor output;  // b × l × d_model: O = Z W^O + b^O
+    // b × h: 1 where an unpadded query row of that head has weights that are not finite (an overflow).
+    std::vector<std::uint8_t> nonFiniteHeads;
+};
+// `attentionWeights`, when given, receives A (b × h × l × l, padded; masked weights exactly 0). Throws InputError as
+// forward does, and for cross-attention input.
+LeanAttention attendLean(const AttentionInput& input, const Weights& weights, const AttentionConfig& config, float* attentionWeights);
 
 // Head i's slice of a fused weight: columns i·width … (i+1)·width − 1, copied (d_model × width).
 Matrix headBlock(const Matrix& fused, int head, int width);

@@ -116,7 +116,16 @@ Tensor materialize(const Trace& trace, TensorId id) {
 ValueStats valueStats(const Trace& trace, TensorId id) {
     if (const std::optional<ValueStats>& known = trace.stats[static_cast<std::size_t>(id)]) return *known;
     ValueStats stats;
-    stats.addAll(trace[id].data.data(), trace[id].size());
+    if (!trace.isDerived(id)) {
+        stats.addAll(trace[id].data.data(), trace[id].size());
+        return stats;
+    }
+    // A derived map whose statistics the pass did not record (AttentionConfig::keepStageMaps off): slice by slice.
+    FloatBuffer slice(static_cast<std::size_t>(trace[id].rows()) * trace[id].cols());
+    for (int batchHead = 0; batchHead < trace[id].sliceCount(); ++batchHead) {
+        deriveMapSlice(trace, id, batchHead, slice.data());
+        stats.addAll(slice.data(), slice.size());
+    }
     return stats;
 }
 

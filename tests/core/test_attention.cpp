@@ -1,6 +1,7 @@
 // test_attention.cpp — the forward pass: a case checked by hand, invariants that hold for any input, and
 // every bad input answered with an InputError. (Numbers against NumPy are in test_reference.cpp.)
 #include "core/attention.h"
+#include "core/derived_maps.h"
 #include "core/embedding.h"
 #include "core/model.h"
 
@@ -389,4 +390,72 @@ TEST_CASE("l = 600 through the streaming path: grouped-query attention with RoPE
         CHECK(t[TensorId::AttentionWeights].slice(1, 5)(500, 250) == 0.0f);
         CHECK(t[TensorId::AttentionWeights].slice(1, 5)(579, 380) > 0.0f);
     }
+}
+
+// The two fast paths of issue 25 on the same batch: the lean pass (runTransformer's other layers: one [Q | K | V]
+// buffer, only the visible key columns, A written straight to the caller's buffer) and a Trace that keeps no
+// per-stage maps (keepStageMaps off), each against the plain loops, and the second bit for bit against the full Trace.
+TEST_CASE("l = 600: the lean pass and a Trace without stage maps equal plain loops (GQA, RoPE, window, padding)") {
+    AttentionConfig config;
+    config.dModel = 48;
+    config.heads = 6;
+    config.kvHeads = 2;
+    config.dK = config.dV = 8;
+    config.mask = MaskKind::Both;
+    config.slidingWindow = 200;
+    config.comparePerHead = false;
+    config.rotaryFrequencies = RowVector(4);
+    for (int j = 0; j < 4; ++j) config.rotaryFrequencies(j) = static_cast<float>(std::pow(10000.0, -2.0 * j / 8));
+    Weights w;
+    w.wq = patterned(48, 48, 1, 0.3f);
+    w.wk = patterned(48, 16, 2, 0.3f);
+    w.wv = patterned(48, 16, 3, 0.5f);
+    w.wo = patterned(48, 48, 4, 0.2f);
+    w.bq = patterned(1, 48, 5, 0.1f);
+    w.bk = patterned(1, 16, 6, 0.1f);
+    w.bv = patterned(1, 16, 7, 0.1f);
+    const std::vector<Matrix> sentences{patterned(600, 48, 8, 1.0f), patterned(580, 48, 9, 1.0f)};
+    const LoopResult expected = plainLoops(sentences[1], w, config);
+    const auto errors = [&](const auto& weightOf, const MatrixView& output) {
+        double weightError = 0.0, outputError = 0.0;
+        for (int head = 0; head < 6; ++head) {
+            for (int q = 0; q < 580; ++q) {
+                for (int k = 0; k < 580; ++k) {
+                    weightError = std::max(weightError, std::abs(weightOf(head, q, k) - expected.weights[(static_cast<std::size_t>(head) * 580 + q) * 580 + k]));
+                }
+            }
+        }
+        for (int q = 0; q < 580; ++q) {
+            for (int m = 0; m < 48; ++m) outputError = std::max(outputError, std::abs(output(q, m) - expected.output[static_cast<std::size_t>(q) * 48 + m]));
+        }
+        return std::pair{weightError, outputError};
+    };
+
+    Tensor weights({2, 6, 600, 600});
+    const LeanAttention lean = attendLean(AttentionInput{sentences, {}}, w, config, weights.data.data());
+    const auto [leanWeightError, leanOutputError] = errors([&](int head, int q, int k) { return static_cast<double>(weights.slice(1, head)(q, k)); },
+                                                           lean.output.slice(1));
+    CHECK(leanWeightError < 1e-5);
+    CHECK(leanOutputError < 1e-4);
+    CHECK(std::count(lean.nonFiniteHeads.begin(), lean.nonFiniteHeads.end(), 1) == 0);
+    CHECK(weights.slice(1, 5)(500, 250) == 0.0f);  // outside the window: skipped, and exactly 0
+    CHECK(weights.slice(1, 5)(579, 590) == 0.0f);  // a padded key
+    CHECK(weights.slice(1, 5)(579, 380) > 0.0f);
+
+    const Trace full = forward(AttentionInput{sentences, {}}, w, config);
+    config.keepStageMaps = false;
+    const Trace bare = forward(AttentionInput{sentences, {}}, w, config);
+    CHECK(bare.isDerived(TensorId::Scores));
+    CHECK_FALSE(bare.stats[static_cast<std::size_t>(TensorId::MaskedScores)].has_value());
+    const auto [bareWeightError, bareOutputError] = errors(
+        [&](int head, int q, int k) { return static_cast<double>(bare[TensorId::AttentionWeights].slice(1, head)(q, k)); }, bare[TensorId::Output].slice(1));
+    CHECK(bareWeightError < 1e-5);
+    CHECK(bareOutputError < 1e-4);
+    CHECK(bare[TensorId::AttentionWeights].data == full[TensorId::AttentionWeights].data);
+    CHECK(bare[TensorId::Output].data == full[TensorId::Output].data);
+    CHECK(materialize(bare, TensorId::MaskedScores).data == full[TensorId::MaskedScores].data);
+    // Statistics nobody recorded are computed when asked, from the derived slices.
+    const ValueStats asked = valueStats(bare, TensorId::Scores), stored = valueStats(full, TensorId::Scores);
+    CHECK(asked.lo == stored.lo);
+    CHECK(asked.hi == stored.hi);
 }

@@ -7,6 +7,8 @@
 
 #include "core/parallel.h"
 
+#include <unsupported/Eigen/SpecialFunctions>  // the vectorised erf of BERT's GELU
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -160,17 +162,45 @@ void storeAttention(Tensor& all, int layer, const Tensor& weights) {
 // An overflow inside the model (a weight near float32's limit) must not become a map of NaN under a caption saying
 // rows sum to 1: the first layer whose attention weights (the sentences' own rows; padded rows are left alone)
 // or output are not finite stops the run, naming the layer and the head.
+[[noreturn]] void attentionOverflows(int layer, int head) {
+    throw InputError("The model overflows: layer " + std::to_string(layer) + ", head " + std::to_string(head) +
+                     " gives attention weights that are not finite numbers (its scores exceed float32's range), so "
+                     "they cannot be shown.");
+}
+
 void requireFiniteAttention(const Tensor& weights, const std::vector<Matrix>& rows, int layer) {
     for (int b = 0; b < weights.dim(0); ++b) {
         const Eigen::Index length = rows[static_cast<std::size_t>(b)].rows();
         for (int head = 0; head < weights.dim(1); ++head) {
-            if (!weights.slice(b, head).topRows(length).allFinite()) {
-                throw InputError("The model overflows: layer " + std::to_string(layer) + ", head " + std::to_string(head) +
-                                 " gives attention weights that are not finite numbers (its scores exceed float32's range), so "
-                                 "they cannot be shown.");
-            }
+            if (!weights.slice(b, head).topRows(length).allFinite()) attentionOverflows(layer, head);
         }
     }
+}
+
+// The lean pass's verdict (b × h flags, the sentences' own rows only), in the same words.
+void requireFiniteAttention(const std::vector<std::uint8_t>& nonFiniteHeads, int heads, int layer) {
+    for (std::size_t k = 0; k < nonFiniteHeads.size(); ++k) {
+        if (nonFiniteHeads[k] != 0) attentionOverflows(layer, static_cast<int>(k) % heads);
+    }
+}
+
+// The attention output of one layer: b × l × d_model, padded. The stepped layer's full Trace goes to `pass`, and
+// with it its A; the other layers take the lean pass and write A straight into the pass's tensor when it is kept.
+Tensor attendLayer(const AttentionInput& input, const Weights& weights, const AttentionConfig& config, int layer, bool full,
+                   TransformerPass& pass, const std::vector<Matrix>& rows) {
+    Tensor& all = pass.attentionWeights;  // n_layers × b × h × l × l, or empty
+    float* const allWeights = all.empty() ? nullptr : all.sliceData(layer * all.dim(1) * all.dim(2));
+    if (!full) {
+        LeanAttention lean = attendLean(input, weights, config, allWeights);
+        requireFiniteAttention(lean.nonFiniteHeads, config.heads, layer);
+        return std::move(lean.output);
+    }
+    Trace trace = forward(input, weights, config);
+    requireFiniteAttention(trace[TensorId::AttentionWeights], rows, layer);
+    if (allWeights) storeAttention(pass.attentionWeights, layer, trace[TensorId::AttentionWeights]);
+    Tensor output = trace[TensorId::Output];
+    pass.steppedTrace = std::move(trace);
+    return output;
 }
 
 void requireFiniteOutput(const std::vector<Matrix>& rows, int layer) {
@@ -228,13 +258,17 @@ Matrix layerNorm(const Matrix& rows, const LayerNormWeights& weights, float eps)
     return out;
 }
 
+// Both GELUs use Eigen's vectorised tanh and erf (a few ulp from libm's one-at-a-time calls; the reference tests
+// allow 1e-4).
 Matrix geluTanh(const Matrix& x) {
     const float k = std::sqrt(2.0f / 3.14159265358979f);
-    return x.unaryExpr([k](float v) { return 0.5f * v * (1.0f + std::tanh(k * (v + 0.044715f * v * v * v))); });
+    const auto v = x.array();
+    return (0.5f * v * (1.0f + (k * (v + 0.044715f * v.cube())).tanh())).matrix();
 }
 
 Matrix geluErf(const Matrix& x) {
-    return x.unaryExpr([](float v) { return 0.5f * v * (1.0f + std::erf(v * 0.70710678118654752f)); });
+    const auto v = x.array();
+    return (0.5f * v * (1.0f + (v * 0.70710678118654752f).erf())).matrix();
 }
 
 Matrix rmsNorm(const Matrix& rows, const RowVector& gamma, float eps) {
@@ -298,7 +332,7 @@ RowVector nextTokenLogits(const TransformerModel& model, const TransformerPass& 
 }
 
 TransformerPass runTransformer(const TransformerModel& model, const std::vector<std::vector<int>>& ids, int stepped,
-                               const AttentionConfig& attention) {
+                               const AttentionConfig& attention, const PassOptions& options) {
     const TransformerConfig& c = model.config;
     checkIds(c, ids);
     if (stepped < 0 || stepped >= c.layers) {
@@ -313,7 +347,7 @@ TransformerPass runTransformer(const TransformerModel& model, const std::vector<
     }
     TransformerPass pass;
     pass.hiddenStates = Tensor({c.layers + 1, batch, length, c.dModel});
-    pass.attentionWeights = Tensor({c.layers, batch, c.heads, length, length});
+    if (options.allAttentionWeights) pass.attentionWeights.reshape({c.layers, batch, c.heads, length, length});  // every element written
     storeHidden(pass.hiddenStates, 0, h);
     AttentionConfig other = attention;
     other.comparePerHead = false;
@@ -326,12 +360,11 @@ TransformerPass runTransformer(const TransformerModel& model, const std::vector<
                                          : gpt2 ? layerNorm(rows, block.ln1, c.layerNormEps)
                                                 : rows);
         }
-        Trace trace = forward(input, block.attention, layerAttention(c, layer, layer == stepped ? attention : other));
-        requireFiniteAttention(trace[TensorId::AttentionWeights], h, layer);
-        storeAttention(pass.attentionWeights, layer, trace[TensorId::AttentionWeights]);
+        const bool full = layer == stepped && options.steppedTrace;
+        const Tensor output = attendLayer(input, block.attention, layerAttention(c, layer, full ? attention : other), layer, full, pass, h);
         for (int b = 0; b < batch; ++b) {
             Matrix& rows = h[static_cast<std::size_t>(b)];
-            const Matrix attended = trace[TensorId::Output].slice(b).topRows(rows.rows());
+            const auto attended = output.slice(b).topRows(rows.rows());
             if (llama) {
                 rows += attended;
                 rows += mlp(rmsNorm(rows, block.ln2.gamma, c.layerNormEps), block, c.family);
@@ -344,10 +377,7 @@ TransformerPass runTransformer(const TransformerModel& model, const std::vector<
             }
         }
         requireFiniteOutput(h, layer);
-        if (layer == stepped) {
-            pass.steppedInput = std::move(input.keyValueSide);
-            pass.steppedTrace = std::move(trace);
-        }
+        if (layer == stepped) pass.steppedInput = std::move(input.keyValueSide);
         if (layer + 1 < c.layers || !preNorm) storeHidden(pass.hiddenStates, layer + 1, h);
     }
     if (preNorm) {

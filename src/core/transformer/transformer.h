@@ -7,8 +7,8 @@
 // The Llama family (HF model_type llama — SmolLM too —, mistral, qwen2, qwen3) is a pre-norm decoder: RMSNorm,
 // rotary positions (no position table), grouped-query attention, a SwiGLU MLP, a final RMSNorm and an LM head.
 //
-// The pass (runTransformer) calls core::forward for every layer's attention: the stepped layer the app shows and
-// the same layer inside the full model are one code path, so they are the same numbers.
+// The pass (runTransformer) calls core::forward for the stepped layer's attention (its full Trace, shown) and
+// core::attendLean for every other layer: the same fused row kernels and the same GEMMs, without the intermediates.
 //
 // Dimension names as in attention.h, plus: n_layers (blocks), d_ff (the MLP's inner width), vocab (vocabulary
 // size), n_pos (position table rows, or the longest sentence a RoPE model takes).
@@ -126,8 +126,13 @@ struct TransformerPass {
 // for decoders, padding when the batch is ragged; the caller picks fill and softmax), with layerAttention's sizes.
 // Throws InputError for an id outside the vocabulary, a sentence longer than n_pos, or a bad layer index, and for a
 // pass that overflows: the first layer whose attention weights (head named) or output are not finite.
+// What a pass keeps besides the hidden states. Every layer but the stepped one takes core::attendLean (no Trace).
+struct PassOptions {
+    bool allAttentionWeights = true;  // fill TransformerPass::attentionWeights (the model view, dump); off: left empty
+    bool steppedTrace = true;         // the stepped layer's full Trace; off: it takes the lean path too (benchmarks)
+};
 TransformerPass runTransformer(const TransformerModel& model, const std::vector<std::vector<int>>& ids, int stepped,
-                               const AttentionConfig& attention);
+                               const AttentionConfig& attention, const PassOptions& options = {});
 
 // `base` with what the model fixes for `layer`: d_model, h, h_kv, d_k = d_v, the layer's sliding window and the
 // rotary frequencies (Llama family). runTransformer applies it to every layer's attention.
