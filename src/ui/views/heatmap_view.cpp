@@ -117,7 +117,7 @@ ValueSummary summaryFor(ViewContext& ctx, const MatrixRef& ref, const MatrixInfo
     // A trained model's E[ids] and P get their own range; the seeded layer's keep X's, so E + P = X adds up in colour.
     if (ref.source != MatrixSource::Trace && ctx.run.spec.trained) s.range = ctx.summaries.embeddings(ctx.run);
     if (followsProbabilityScale(ref, info)) {
-        s.range = colormap::probabilityRange(matrixSlice(ctx.run, ref, ctx.state.batch).values, ctx.state.probabilityScale);
+        s.range = ctx.summaries.probabilityRange(matrixSlice(ctx.run, ref, ctx.state.batch), ctx.state.probabilityScale);
     }
     if (o.range) s.range = *o.range;
     return s;
@@ -518,7 +518,7 @@ colormap::Range sharedWeightsRange(const std::vector<std::pair<const ViewContext
     colormap::Range range{0.0f, 0.0f};
     for (const auto& [view, ref] : maps) {
         const render::MatrixSlice slice = matrixSlice(view->run, ref, view->state.batch);
-        range.hi = std::max(range.hi, colormap::probabilityRange(slice.values, maps.front().first->state.probabilityScale).hi);
+        range.hi = std::max(range.hi, view->summaries.probabilityRange(slice, maps.front().first->state.probabilityScale).hi);
     }
     return range;
 }

@@ -42,4 +42,12 @@ colormap::Range SummaryCache::embeddings(const core::ModelRun& run) {
     return *embeddings_;
 }
 
+colormap::Range SummaryCache::probabilityRange(const render::MatrixSlice& slice, colormap::ProbabilityScale scale) {
+    const bool stored = slice.owner == nullptr;  // a view into the run, alive and unchanged until clear()
+    if (scale != colormap::ProbabilityScale::MapMax || !stored) return colormap::probabilityRange(slice.values, scale);
+    const std::pair key{slice.values.data(), slice.values.size()};
+    if (const auto found = largestWeights_.find(key); found != largestWeights_.end()) return found->second;
+    return largestWeights_.emplace(key, colormap::probabilityRange(slice.values, scale)).first->second;
+}
+
 }  // namespace attnviz::ui

@@ -13,6 +13,7 @@
 #include <imgui.h>
 
 #include <map>
+#include <utility>
 #include <optional>
 #include <vector>
 
@@ -42,14 +43,20 @@ public:
     // E[ids] and P of every sentence on one symmetric range: a trained model's own colours for them (its X, the
     // residual stream blocks later, is far wider, and on X's range they would be one flat colour).
     colormap::Range embeddings(const core::ModelRun& run);
+    // colormap::probabilityRange of one map of the run, remembered by where its stored values are (a derived
+    // slice, which owns fresh storage, is scanned each time): the all-heads view asks for 16 maps of 2048² every
+    // frame, and scanning them was half of such a frame (perf, bench_gui appFrame/l:2048/…/allHeads:1).
+    colormap::Range probabilityRange(const render::MatrixSlice& slice, colormap::ProbabilityScale scale);
     void clear() {
         summaries_.clear();
         embeddings_.reset();
+        largestWeights_.clear();
     }
 
 private:
     std::map<core::TensorId, ValueSummary> summaries_;
     std::optional<colormap::Range> embeddings_;
+    std::map<std::pair<const float*, std::size_t>, colormap::Range> largestWeights_;  // MapMax ranges by values' span
 };
 
 // A heatmap as drawn this frame: where its cells are and in which order (tests hover cells through it).
