@@ -4,9 +4,10 @@
 // and what was drawn (the edit marks are found among the frame's vertices by their color).
 #include "app/gui_autosave.h"
 #include "imgui_harness.h"
+#include "io/model_library.h"
 #include "io/npy.h"
 #include "io/scratch_dir.h"
-#include "ui/session/cell_editor.h"
+#include "ui/widgets/cell_editor.h"
 #include "ui/views/matrix_info.h"
 #include "ui/model_runner.h"
 #include "ui/session/session_actions.h"
@@ -545,6 +546,20 @@ TEST_CASE("File ▸ Open model…: a typed folder opens the model, a bad one say
     request(ui, app, ui::SessionRequest::UseRandomModel);
     CHECK(app.state().spec.trained == nullptr);
     CHECK(app.state().spec.attention.dModel == 64);
+
+    // Opening the session opens its model through the model library: on the worker, and the very model still held.
+    const std::shared_ptr<const core::TrainedModel> held = io::ModelLibrary().openNow(models / "gpt2-hf-names");
+    app.state().session.saved = ui::sessionOf(app.state());  // nothing unsaved: no question first
+    app.state().session.request = ui::SessionRequest::OpenRecent;
+    app.state().session.requestPath = dir / "gpt2-lesson.json";
+    ui.frame(app);
+    CHECK(app.state().session.openingModel == models / "gpt2-hf-names");
+    CHECK(app.state().spec.trained == nullptr);  // not yet: the session waits for its model
+    untilModelOpened(ui, app);
+    CHECK(app.state().spec.trained == held);
+    CHECK(app.state().spec.layer == 2);
+    CHECK(app.state().session.file == dir / "gpt2-lesson.json");
+    CHECK_FALSE(app.state().session.modified);
 }
 
 }  // namespace attnviz::test

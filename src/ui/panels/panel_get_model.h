@@ -34,6 +34,12 @@ public:
     // Draws the window while visible; when a fetch has finished, asks SessionController to open the snapshot.
     void draw(AppState& state, float scale);
 
+    // Fetches `repoText` as if typed and the Get button pressed (the command line's --model REPO_ID of a model
+    // that is not cached, once the window is up).
+    void fetch(const std::string& repoText) {
+        repoText_ = repoText;
+        start(repoText);
+    }
     // For tests: fetch `repoText` as the Get button does, and block until the worker has finished.
     void start(const std::string& repoText);
     void cancel() { cancel_ = true; }  // the Cancel button

@@ -74,6 +74,7 @@ struct SessionState {
     // [Requests] One frame each.
     SessionRequest request = SessionRequest::None;
     std::filesystem::path requestPath;           // for OpenRecent and OpenRecentModel
+    std::string requestRepo;                     // GetModel: a repo id to fetch at once (--model REPO_ID, not cached)
     int requestLayer = -1;                       // OpenRecentModel: the layer to show once it is open (-1: its own)
     std::optional<CellEditRequest> cellEdit;
     std::optional<RestoreOffer> restoreOffer;    // asked until answered

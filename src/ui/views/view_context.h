@@ -12,6 +12,7 @@
 
 #include <imgui.h>
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <vector>
@@ -42,14 +43,20 @@ public:
     // E[ids] and P of every sentence on one symmetric range: a trained model's own colours for them (its X, the
     // residual stream blocks later, is far wider, and on X's range they would be one flat colour).
     colormap::Range embeddings(const core::ModelRun& run);
+    // The largest value of the map drawn under texture `key`, once the panel drawing it has read the map (the model
+    // view colours each map to its own largest weight, and reads each map only when the run changes).
+    std::optional<float> mapTop(std::uint64_t key) const;
+    void setMapTop(std::uint64_t key, float top) { mapTops_[key] = top; }
     void clear() {
         summaries_.clear();
         embeddings_.reset();
+        mapTops_.clear();
     }
 
 private:
     std::map<core::TensorId, ValueSummary> summaries_;
     std::optional<colormap::Range> embeddings_;
+    std::map<std::uint64_t, float> mapTops_;
 };
 
 // A heatmap as drawn this frame: where its cells are and in which order (tests hover cells through it).
