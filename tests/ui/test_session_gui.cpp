@@ -550,6 +550,7 @@ TEST_CASE("File ▸ Open model…: a typed folder opens the model, a bad one say
     // Opening the session opens its model through the model library: on the worker, and the very model still held.
     const std::shared_ptr<const core::TrainedModel> held = io::ModelLibrary().openNow(models / "gpt2-hf-names");
     app.state().session.saved = ui::sessionOf(app.state());  // nothing unsaved: no question first
+    ui.frame(app);
     app.state().session.request = ui::SessionRequest::OpenRecent;
     app.state().session.requestPath = dir / "gpt2-lesson.json";
     ui.frame(app);
