@@ -11,6 +11,7 @@
 #include "ui/views/matrix_info.h"
 #include "ui/model_runner.h"
 #include "ui/session/session_actions.h"
+#include "ui/session/session_service.h"
 
 #include <doctest/doctest.h>
 #include <imgui_internal.h>
@@ -561,6 +562,44 @@ TEST_CASE("File ▸ Open model…: a typed folder opens the model, a bad one say
     CHECK(app.state().spec.layer == 2);
     CHECK(app.state().session.file == dir / "gpt2-lesson.json");
     CHECK_FALSE(app.state().session.modified);
+}
+
+}  // namespace attnviz::test
+
+namespace attnviz::test {
+
+TEST_CASE("the session service works without ImGui: Save, then Open of a session naming a model folder, which opens on the worker") {
+    REQUIRE(ImGui::GetCurrentContext() == nullptr);
+    const ScratchDir dir("session-service");
+    const fs::path folder = fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models/gpt2-hf-names";
+    ui::AppState state;
+    ui::useTrainedModel(io::ModelLibrary().openNow(folder), state);
+    state.spec.sentences = {"the cat sat"};
+    ui::SessionService service(state);
+    state.session.request = ui::SessionRequest::Save;
+    service.perform(state);
+    REQUIRE(service.pathQuestion().has_value());  // untitled, no native chooser: the dialogs' path field asks
+    service.answerPath(dir / "lesson.json", state);
+    CHECK(state.session.file == dir / "lesson.json");
+    CHECK_FALSE(service.problem().has_value());
+
+    ui::AppState other;
+    ui::SessionService opener(other);
+    other.session.request = ui::SessionRequest::OpenRecent;
+    other.session.requestPath = dir / "lesson.json";
+    opener.perform(other);
+    CHECK(opener.openingModel() == folder);
+    for (int i = 0; i < 1000 && opener.openingModel(); ++i) {
+        opener.receiveModel(other);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    opener.receiveModel(other);
+    opener.endFrame(other, 0.0f);
+    REQUIRE(other.spec.trained != nullptr);
+    CHECK(other.spec.trained == state.spec.trained);  // shared by the model library
+    CHECK(other.spec.sentences == state.spec.sentences);
+    CHECK(other.session.file == dir / "lesson.json");
+    CHECK_FALSE(other.session.modified);
 }
 
 }  // namespace attnviz::test
