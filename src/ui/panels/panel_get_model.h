@@ -3,7 +3,7 @@
 // opened through SessionRequest::OpenRecentModel like any model folder. A model already cached opens at once,
 // with no network. Also the Model box's list of cached models.
 //
-// What it does not do: speak HTTP (io/hub_fetch.h) or open the model (SessionController does).
+// What it does not do: speak HTTP (io/hub_fetch.h) or open the model (SessionService does, through io::ModelLibrary).
 #pragma once
 
 #include "io/hub_cache.h"
