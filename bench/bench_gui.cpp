@@ -8,6 +8,9 @@
 //   editing/l:1024/d:768/h:12         the sentence changes every frame while the worker computes; longest ÷ median
 //                                     frame, the frames on which a new result arrives included (target ≤ 2);
 //                                     l:2048/d:1024/h:16: whether the GUI stays responsive at the largest size
+//   openingModel                      File ▸ Open Recent Model of a GPT-2-small-shaped checkpoint (bench/torch_transformer.py
+//                                     writes it, ≈ 500 MB) while the window draws, until its first run shows; longest ÷
+//                                     median frame (target ≤ 3)
 //   editToDisplay/l:128/d:512/h:8     whether the frame after a keystroke shows its result (target: every one)
 //   startup                           spawn → exit of `attnviz --quit-after-frames 1` (target ≤ 0.5 s), and its ratio
 //                                     to the same for an empty window (below); `attnviz --version` for scale
@@ -46,6 +49,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -274,6 +278,55 @@ void appFrame(benchmark::State& state, bool drawMaps) {
 }
 void appFrameWithMaps(benchmark::State& state) { appFrame(state, true); }
 void appFrameWithoutMaps(benchmark::State& state) { appFrame(state, false); }
+
+// [SECTION] Opening a model
+
+constexpr double kOpeningMaxSeconds = 180.0;
+
+// The GPT-2-small-shaped checkpoint bench/torch_transformer.py writes (about 500 MB), or $ATTNVIZ_BENCH_MODEL.
+std::filesystem::path benchModelFolder() {
+    if (const char* folder = std::getenv("ATTNVIZ_BENCH_MODEL")) return folder;
+    const char* cache = std::getenv("XDG_CACHE_HOME");
+    const char* home = std::getenv("HOME");
+    const std::filesystem::path root = cache != nullptr ? std::filesystem::path(cache) : std::filesystem::path(home != nullptr ? home : ".") / ".cache";
+    return root / "attnviz/bench/gpt2-small-shaped";
+}
+
+// File ▸ Open Recent Model of that checkpoint while the window draws (paced as gui_main paces its frames): every
+// frame from the request until the model's first run is on screen. Target: longest ≤ 3 × median frame.
+void openingModel(benchmark::State& state) {
+    const std::filesystem::path folder = benchModelFolder();
+    std::error_code error;
+    if (!std::filesystem::exists(folder / "model.safetensors", error)) {
+        state.SkipWithError(("no checkpoint in " + folder.string() + ": run bench/torch_transformer.py once, or set ATTNVIZ_BENCH_MODEL").c_str());
+        return;
+    }
+    AppRig rig({16, 64, 8}, false);
+    ui::App& app = rig.app();
+    const auto opened = [&] { return app.run() != nullptr && app.run()->spec.trained != nullptr && !app.computing(); };
+    FrameTimes times, arrivals, others;
+    for (auto _ : state) {
+        app.state().session.request = ui::SessionRequest::OpenRecentModel;
+        app.state().session.requestPath = folder;
+        const Clock::time_point start = Clock::now();
+        while (!opened() && secondsSince(start) < kOpeningMaxSeconds) {
+            const core::TrainedModel* model = app.state().spec.trained.get();
+            const std::uint64_t generation = app.generation();
+            const double frameStart = glfwGetTime();
+            const double seconds = rig.frame();
+            app::waitForFrameSlot(frameStart);
+            times.push(seconds);
+            const bool arrived = app.state().spec.trained.get() != model || app.generation() != generation;
+            (arrived ? arrivals : others).push(seconds);
+        }
+        state.SetIterationTime(secondsSince(start));
+    }
+    if (!opened()) state.SkipWithError(("not open after " + std::to_string(kOpeningMaxSeconds) + " s: " + app.error()).c_str());
+    times.report(state);
+    state.counters["longest_over_median"] = times.longestSeconds() / times.medianSeconds();
+    state.counters["longest_arrival_ms"] = arrivals.longestSeconds() * 1e3;  // frames on which the model or its run came
+    state.counters["longest_other_ms"] = others.longestSeconds() * 1e3;
+}
 
 // [SECTION] Editing
 
@@ -509,6 +562,7 @@ void registerBenchmarks() {
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("editing", editing)->ArgNames({"l", "d", "h"})->Args({1024, 768, 12})->Args({2048, 1024, 16})->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("openingModel", openingModel)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("editToDisplay", editToDisplay)->ArgNames({"l", "d", "h"})->Args({128, 512, 8})->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("startup", startup)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("peakRss", peakRss)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);

@@ -1,11 +1,12 @@
 // cli_options.cpp — the input options every subcommand shares, and their translation into a ModelSpec.
 #include "app/cli_options.h"
 
-#include "io/model_folder.h"
+#include "io/model_library.h"
 #include "io/session.h"
 
 #include <cmath>
 #include <string_view>
+#include <utility>
 
 namespace attnviz::app {
 namespace {
@@ -85,8 +86,8 @@ std::shared_ptr<const core::TrainedModel> chosenModel(const InputOptions& o) {
     if (o.model == kRandomModel) return nullptr;
     if (!o.model.empty()) {
         const io::ModelArgument argument = io::parseModelArgument(o.model);
-        if (!argument.repo) return io::loadModelFolder(argument.folder);
-        return io::loadModelFolder(findOrFetchWithProgressLine(*argument.repo));
+        io::ModelLibrary library;
+        return library.openNow(argument.repo ? findOrFetchWithProgressLine(*argument.repo) : argument.folder);
     }
     if (o.seededOptionsGiven) return nullptr;  // --d-model, --seed, --mask, …: the seeded layer's own options
     return io::loadBundledModel();
@@ -98,6 +99,14 @@ void refuseSeededOptions(const InputOptions& o, const core::TrainedModel& model)
 }
 
 }  // namespace
+
+void fetchInWindow(InputOptions& inputs, GuiOptions& gui) {
+    if (inputs.model.empty() || inputs.model == kRandomModel) return;
+    const io::ModelArgument argument = io::parseModelArgument(inputs.model);
+    if (!argument.repo || io::findCachedSnapshot(io::hubCacheDir(), *argument.repo)) return;
+    gui.fetchRepo = std::exchange(inputs.model, {});
+    gui.fetchLayer = std::exchange(inputs.layer, -1);
+}
 
 std::string resplitNote(const core::ModelSpec& spec) {
     if (!spec.trained || spec.attention.heads == spec.trained->config().heads) return {};

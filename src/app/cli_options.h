@@ -76,7 +76,14 @@ struct GuiOptions {
     bool modelView = false;                            // --model-view: open a trained model's layers × heads
     bool present = false;                              // --present: start in presentation mode (full screen)
     bool allHeads = false;                             // --all-heads: every head's map instead of the focused one
+    std::string fetchRepo;                             // --model REPO_ID not cached: fetched once the window is up
+    int fetchLayer = -1;                               // its --layer
 };
+
+// The window fetches a `--model REPO_ID` that the Hugging Face cache does not hold with File ▸ Get a model's
+// progress bar, once it is up, instead of before it opens: moves that repo id and --layer from `inputs` to `gui`
+// (the window starts on the default model). Throws io::FileError for a malformed repo id.
+void fetchInWindow(InputOptions& inputs, GuiOptions& gui);
 
 // `attnviz fetch REPO_ID [--revision R]`, `attnviz fetch --list`.
 struct FetchCommandOptions {

@@ -157,6 +157,11 @@ ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options
         state.session.recentModels = saved->state.session.recentModels;
     }
     if (session) ui::applyOpenedSession({*session, spec}, std::filesystem::absolute(*options.session), state);
+    if (!options.fetchRepo.empty()) {  // --model REPO_ID, not cached: File ▸ Get a model fetches it, then it opens
+        state.session.request = ui::SessionRequest::GetModel;
+        state.session.requestRepo = options.fetchRepo;
+        state.session.requestLayer = options.fetchLayer;
+    }
     if (plan.stage) state.stage = *plan.stage;
     state.modelView = options.modelView && spec.trained != nullptr;
     if (plan.lesson) ui::openLesson(state, *plan.lesson);

@@ -4,7 +4,7 @@
 #include "core/attention.h"
 #include "core/display_text.h"
 #include "io/atomic_file.h"
-#include "io/model_folder.h"
+#include "io/model_library.h"
 #include "io/safe_read.h"
 #include "ui/session/session_actions.h"
 

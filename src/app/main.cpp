@@ -21,14 +21,17 @@ int main(int argc, char** argv) {
     const char* name = line.command == app::Command::Dump ? "attnviz dump"
                      : line.command == app::Command::Export ? "attnviz export" : "attnviz";
     try {
-        const core::ModelSpec spec = app::toModelSpec(line.inputs);
+        app::InputOptions inputs = line.inputs;
+        app::GuiOptions gui = line.gui;
+        if (line.command == app::Command::Gui) app::fetchInWindow(inputs, gui);
+        const core::ModelSpec spec = app::toModelSpec(inputs);
         if (const std::string note = app::resplitNote(spec); !note.empty() && line.command != app::Command::Gui) {
             std::cerr << name << ": " << note << '\n';  // the app says the same in its banner
         }
         switch (line.command) {
             case app::Command::Dump: return app::runDump(spec, line.dump);
             case app::Command::Export: return app::runExport(spec, line.exportOptions);
-            default: return app::runGui(spec, line.gui);
+            default: return app::runGui(spec, gui);
         }
     } catch (const core::InputError& error) {
         std::cerr << name << ": " << error.what() << '\n';

@@ -2,7 +2,6 @@
 #include "io/model_folder.h"
 
 #include "core/display_text.h"
-#include "io/assets.h"
 #include "io/checkpoint.h"
 #include "io/hub_cache.h"
 #include "io/safe_read.h"
@@ -77,14 +76,6 @@ std::shared_ptr<const core::TrainedModel> loadModelFolder(const std::filesystem:
             // A card over the cap is not shown; the model still opens.
         }
     }
-    return model;
-}
-
-std::shared_ptr<const core::TrainedModel> loadBundledModel() {
-    const std::optional<std::filesystem::path> folder = findAsset(std::filesystem::path("models") / kBundledModelName);
-    if (!folder) return nullptr;
-    auto model = std::make_shared<core::TrainedModel>(*loadModelFolder(*folder));
-    model->bundled = true;
     return model;
 }
 

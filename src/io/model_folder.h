@@ -1,5 +1,5 @@
 // model_folder.h — "File ▸ Open model…" and `--model DIR`: a HuggingFace folder (or attnviz's bundled model) into
-// a core::TrainedModel, all or nothing.
+// a core::TrainedModel, all or nothing. Openers go through io/model_library.h, which calls this once per folder.
 //
 // Combines checkpoint.h (config.json + model.safetensors), tokenizer_files.h (the tokenizer's files) and, when the
 // folder has one, heads.json: a list of {"name", "layer", "head", "what"} naming heads worth a look (0-indexed).
@@ -22,8 +22,6 @@ std::shared_ptr<const core::TrainedModel> loadModelFolder(const std::filesystem:
 
 // The folder name of attnviz's own small trained model under the assets' models/ directory.
 inline constexpr std::string_view kBundledModelName = "attnviz-mini-bert";
-// attnviz's bundled model (found by the asset lookup rule), marked bundled; null when this install has none.
-std::shared_ptr<const core::TrainedModel> loadBundledModel();
 
 // heads.json's text → its heads, each checked against the model's layers and heads. `name` starts every error.
 std::vector<core::NamedHead> parseNamedHeads(std::string_view json, const core::TransformerConfig& config, std::string_view name);

@@ -1,12 +1,17 @@
 // model_library.cpp — background opening, cancel and sharing of model folders. See model_library.h.
 #include "io/model_library.h"
 
+#include "io/assets.h"
 #include "io/memory_budget.h"
 #include "io/model_folder.h"
 
 #include <map>
 #include <mutex>
 #include <thread>
+#include <utility>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace attnviz::io {
 namespace {
@@ -20,32 +25,59 @@ fs::path canonicalOf(const fs::path& folder) {
     return error ? folder.lexically_normal() : canonical;
 }
 
+// The opening thread yields the cores to the window's thread and the GL driver's threads (as ui/model_runner's
+// worker does): on 2 cores, frames at equal priority took up to 80 ms while a 500 MB checkpoint was read
+// (bench_gui openingModel).
+void lowerThisThreadsPriority() { setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19); }
+
 }  // namespace
+
+// Models still held by someone, by canonical folder and whether they are the bundled model (marked so).
+struct ModelLibrary::Held {
+    std::mutex mutex;
+    std::map<std::pair<fs::path, bool>, std::weak_ptr<const core::TrainedModel>> models;
+
+    std::shared_ptr<const core::TrainedModel> find(const fs::path& canonical, bool bundled) {
+        const std::lock_guard lock(mutex);
+        const auto found = models.find({canonical, bundled});
+        return found == models.end() ? nullptr : found->second.lock();
+    }
+    void keep(const fs::path& canonical, bool bundled, const std::shared_ptr<const core::TrainedModel>& model) {
+        const std::lock_guard lock(mutex);
+        models[{canonical, bundled}] = model;
+    }
+    // The table every library with the default loader shares.
+    static std::shared_ptr<Held> process() {
+        static const std::shared_ptr<Held> held = std::make_shared<Held>();
+        return held;
+    }
+};
 
 struct ModelLibrary::Shared {
     Loader load;
+    std::shared_ptr<Held> held;
     mutable std::mutex mutex;
-    std::map<fs::path, std::weak_ptr<const core::TrainedModel>> held;  // canonical folder → the model opened from it
-    std::uint64_t generation = 0;                                      // bumped by open() and cancel()
+    std::uint64_t generation = 0;  // bumped by open() and cancel()
     std::optional<fs::path> opening;
     std::optional<Opened> finished;
 
-    std::shared_ptr<const core::TrainedModel> cached(const fs::path& canonical) {
-        const std::lock_guard lock(mutex);
-        const auto found = held.find(canonical);
-        return found == held.end() ? nullptr : found->second.lock();
+    std::shared_ptr<const core::TrainedModel> read(const fs::path& folder, bool bundled) const {
+        std::shared_ptr<const core::TrainedModel> model = load ? load(folder) : loadModelFolder(folder);
+        if (!bundled || model == nullptr) return model;
+        auto marked = std::make_shared<core::TrainedModel>(*model);
+        marked->bundled = true;
+        return marked;
     }
 
-    // Loads, caches, and says what went wrong in one sentence.
-    Opened run(const fs::path& folder) {
+    // Loads (or finds held), keeps, and says what went wrong in one sentence.
+    Opened run(const fs::path& folder, bool bundled = false) {
         Opened opened{folder, nullptr, {}};
         const fs::path canonical = canonicalOf(folder);
         try {
-            opened.model = cached(canonical);
+            opened.model = held->find(canonical, bundled);
             if (!opened.model) {
-                opened.model = load ? load(folder) : loadModelFolder(folder);
-                const std::lock_guard lock(mutex);
-                held[canonical] = opened.model;
+                opened.model = read(folder, bundled);
+                if (opened.model) held->keep(canonical, bundled, opened.model);
             }
         } catch (const FileError& error) {
             opened.error = error.what();
@@ -61,7 +93,10 @@ struct ModelLibrary::Shared {
     }
 };
 
-ModelLibrary::ModelLibrary(Loader load) : shared_(std::make_shared<Shared>()) { shared_->load = std::move(load); }
+ModelLibrary::ModelLibrary(Loader load) : shared_(std::make_shared<Shared>()) {
+    shared_->held = load ? std::make_shared<Held>() : Held::process();
+    shared_->load = std::move(load);
+}
 
 ModelLibrary::~ModelLibrary() { cancel(); }
 
@@ -74,6 +109,7 @@ void ModelLibrary::open(const fs::path& folder) {
         shared_->finished.reset();
     }
     std::thread([shared = shared_, folder, generation] {
+        lowerThisThreadsPriority();
         Opened opened = shared->run(folder);
         const std::lock_guard lock(shared->mutex);
         if (shared->generation != generation) return;  // cancelled or replaced: dropped
@@ -104,5 +140,15 @@ std::shared_ptr<const core::TrainedModel> ModelLibrary::openNow(const fs::path& 
     if (!opened.model) throw FileError(opened.error);
     return opened.model;
 }
+
+std::shared_ptr<const core::TrainedModel> ModelLibrary::openBundledNow() {
+    const std::optional<fs::path> folder = findAsset(fs::path("models") / kBundledModelName);
+    if (!folder) return nullptr;
+    Opened opened = shared_->run(*folder, true);
+    if (!opened.model) throw FileError(opened.error);
+    return opened.model;
+}
+
+std::shared_ptr<const core::TrainedModel> loadBundledModel() { return ModelLibrary().openBundledNow(); }
 
 }  // namespace attnviz::io

@@ -11,7 +11,7 @@
 #include "colormap/colormap.h"
 #include "core/stages.h"
 #include "core/unicode.h"
-#include "io/model_folder.h"
+#include "io/model_library.h"
 #include "io/json_value_text.h"
 #include "io/safe_read.h"
 
@@ -586,32 +586,37 @@ Session loadSession(const fs::path& path) {
     return session;
 }
 
-namespace {
+std::string unopenedModelProblem(const fs::path& session, std::string_view error) {
+    return "'" + session.string() + "': names a model that cannot be opened: " + std::string(error);
+}
 
-// The trained model a session names, loaded, with its layer checked; null for the seeded model.
-std::shared_ptr<const core::TrainedModel> openModel(const ModelChoice& choice, const fs::path& session) {
+std::shared_ptr<const core::TrainedModel> openSessionModel(const ModelChoice& choice, const fs::path& session) {
     std::shared_ptr<const core::TrainedModel> model;
     try {
-        if (choice.source == ModelChoice::Source::Folder) model = loadModelFolder(choice.folder);
-        if (choice.source == ModelChoice::Source::Bundled) model = loadBundledModel();
+        ModelLibrary library;
+        if (choice.source == ModelChoice::Source::Folder) model = library.openNow(choice.folder);
+        if (choice.source == ModelChoice::Source::Bundled) model = library.openBundledNow();
     } catch (const FileError& error) {
-        fail(session.string(), std::string("names a model that cannot be opened: ") + error.what());
+        throw FileError(unopenedModelProblem(session, error.what()));
     }
     if (choice.source == ModelChoice::Source::Bundled && !model) fail(session.string(), "uses attnviz's bundled model, which this installation lacks.");
-    if (model && choice.layer >= model->config().layers) {
-        fail(session.string(), "steps through layer " + std::to_string(choice.layer) + ", but " + model->name + " has layers 0 to " +
-                                   std::to_string(model->config().layers - 1) + ".");
-    }
     return model;
 }
 
-}  // namespace
+OpenedSession openedSession(Session session, std::shared_ptr<const core::TrainedModel> model, const fs::path& path) {
+    if (model && session.model.layer >= model->config().layers) {
+        fail(path.string(), "steps through layer " + std::to_string(session.model.layer) + ", but " + model->name + " has layers 0 to " +
+                                std::to_string(model->config().layers - 1) + ".");
+    }
+    core::ModelSpec spec = withWeightFiles(toModelSpec(session), session.weightFiles);
+    spec.trained = std::move(model);
+    return {std::move(session), std::move(spec)};
+}
 
 OpenedSession openSession(const fs::path& path) {
     Session session = loadSession(path);
-    core::ModelSpec spec = withWeightFiles(toModelSpec(session), session.weightFiles);
-    spec.trained = openModel(session.model, path);
-    return {std::move(session), std::move(spec)};
+    std::shared_ptr<const core::TrainedModel> model = openSessionModel(session.model, path);
+    return openedSession(std::move(session), std::move(model), path);
 }
 
 // [SECTION] ModelSpec translation

@@ -116,5 +116,12 @@ struct OpenedSession {
     core::ModelSpec spec;
 };
 OpenedSession openSession(const std::filesystem::path& path);
+// openSession in its steps, for the GUI, which opens a named model folder on a worker (io/model_library.h):
+// the model `choice` names through the model library (null for the seeded model; throws FileError naming
+// `session`), then the session with that model, its layer checked (throws FileError).
+std::shared_ptr<const core::TrainedModel> openSessionModel(const ModelChoice& choice, const std::filesystem::path& session);
+OpenedSession openedSession(Session session, std::shared_ptr<const core::TrainedModel> model, const std::filesystem::path& path);
+// "'<session>': names a model that cannot be opened: <error>".
+std::string unopenedModelProblem(const std::filesystem::path& session, std::string_view error);
 
 }  // namespace attnviz::io

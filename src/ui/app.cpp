@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace attnviz::ui {
 namespace {
@@ -178,6 +179,7 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
     if (state_.presenting && state_.blanked) drawBlankScreen();
     if (state_.session.request == SessionRequest::GetModel) {
         getModel_.open();
+        if (!state_.session.requestRepo.empty()) getModel_.fetch(std::exchange(state_.session.requestRepo, {}));
         state_.session.request = SessionRequest::None;
     }
     getModel_.draw(state_, scale);  // may ask to open the model it fetched

@@ -86,6 +86,39 @@ TEST_CASE("dump --model REPO_ID equals dump --model <folder> bit for bit; the se
     CHECK(byId == byFolder);
 }
 
+TEST_CASE("the window's --model REPO_ID: a model not cached is fetched once the window is up, not before it opens") {
+    const ScratchDir scratch("hub-window");
+    const HubEnvironment hub(scratch);
+    std::ostringstream out, err;
+    const app::CommandLine line = app::parseCommandLine({"attnviz", "--model", "gpt2-hf-names", "--layer", "1"}, out, err);
+    app::InputOptions inputs = line.inputs;
+    app::GuiOptions gui = line.gui;
+    app::fetchInWindow(inputs, gui);
+    CHECK(gui.fetchRepo == "gpt2-hf-names");
+    CHECK(gui.fetchLayer == 1);
+    CHECK(inputs.model.empty());
+    CHECK(inputs.layer == -1);
+    CHECK(gui.inputsGiven);  // the saved inputs still do not come back
+    const core::ModelSpec spec = app::toModelSpec(inputs);  // the default model until the fetch has finished
+    CHECK(hub.server.requests() == 0);
+    if (spec.trained) CHECK(spec.trained->bundled);
+
+    REQUIRE(runAttnviz({"fetch", "gpt2-hf-names"}) == 0);
+    for (const char* model : {"gpt2-hf-names", "random"}) {  // cached, or not a repo: opened as before
+        app::InputOptions again = line.inputs;
+        again.model = model;
+        app::GuiOptions cached;
+        app::fetchInWindow(again, cached);
+        CHECK(cached.fetchRepo.empty());
+        CHECK(again.model == model);
+    }
+    app::InputOptions folder = line.inputs;
+    folder.model = kGpt2.string();
+    app::GuiOptions byFolder;
+    app::fetchInWindow(folder, byFolder);
+    CHECK(byFolder.fetchRepo.empty());
+}
+
 TEST_CASE("attnviz fetch prints the snapshot; --revision records the ref; --list shows what is cached; errors are one line") {
     const ScratchDir scratch("hub-fetch-command");
     const HubEnvironment hub(scratch, {"--repo", "gpt2-hf-names=" + kGpt2.string(), "--tag", "v1.0"});

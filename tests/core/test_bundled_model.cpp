@@ -12,6 +12,7 @@
 //      claimed to be right.
 #include "core/model.h"
 #include "io/model_folder.h"
+#include "io/model_library.h"
 #include "io/safetensors.h"
 
 #include <doctest/doctest.h>

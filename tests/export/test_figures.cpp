@@ -17,6 +17,7 @@
 #include "export/png_decode.h"
 #include "io/scratch_dir.h"
 #include "io/model_folder.h"
+#include "io/model_library.h"
 
 #include <doctest/doctest.h>
 

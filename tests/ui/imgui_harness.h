@@ -55,6 +55,12 @@ public:
         app.frame(*renderer_, fonts_, scale_);
         ImGui::Render();
     }
+    // A frame drawn with another renderer (a test's counting wrapper around renderer()).
+    void frame(ui::App& app, render::HeatmapRenderer& renderer) {
+        ImGui::NewFrame();
+        app.frame(renderer, fonts_, scale_);
+        ImGui::Render();
+    }
     void frames(ui::App& app, int count) {
         for (int i = 0; i < count; ++i) frame(app);
     }

@@ -3,6 +3,7 @@
 // assertions look at AppState, at the run on screen and at what the inspector reports.
 #include "imgui_harness.h"
 #include "io/model_folder.h"
+#include "io/model_library.h"
 #include "ui/session/session_actions.h"
 #include "ui/views/matrix_info.h"
 

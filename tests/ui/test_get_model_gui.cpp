@@ -4,6 +4,7 @@
 #include "hub_test_server.h"
 #include "imgui_harness.h"
 #include "io/model_folder.h"
+#include "io/model_library.h"
 #include "io/scratch_dir.h"
 #include "ui/session/session_actions.h"
 
@@ -13,6 +14,20 @@
 #include <thread>
 
 namespace attnviz::test {
+namespace {
+
+// Frames until the model asked for has opened on the model library's worker and its run is on screen (at most 20 s).
+void untilOpened(ImGuiHarness& ui, ui::App& app) {
+    ui.frames(app, 2);
+    for (int i = 0; i < 2000 && (app.state().session.request != ui::SessionRequest::None || !app.state().session.openingModel.empty()); ++i) {
+        ui.frame(app);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    app.waitForRun();
+    ui.frames(app, 2);
+}
+
+}  // namespace
 
 TEST_CASE("Get a model: fetched on a thread with progress, cancelled, fetched again and opened; then listed from the cache") {
     const ScratchDir scratch("get-model-gui");
@@ -52,9 +67,7 @@ TEST_CASE("Get a model: fetched on a thread with progress, cancelled, fetched ag
     const ScopedEnvironment endpoint("HF_ENDPOINT", server.endpoint());
     dialog.start("gpt2-hf-names");  // Try again
     dialog.waitForFetch();
-    ui.frames(app, 2);
-    app.waitForRun();
-    ui.frames(app, 2);
+    untilOpened(ui, app);
     CHECK_FALSE(dialog.visible());
     REQUIRE(app.state().spec.trained != nullptr);
     CHECK(app.state().spec.trained->name == "gpt2-hf-names");
@@ -74,11 +87,41 @@ TEST_CASE("Get a model: fetched on a thread with progress, cancelled, fetched ag
     CHECK(app.state().spec.trained->bundled);
     app.state().session.request = ui::SessionRequest::OpenRecentModel;
     app.state().session.requestPath = cached[0].snapshot;
-    ui.frames(app, 2);
-    app.waitForRun();
-    ui.frame(app);
+    untilOpened(ui, app);
     CHECK(app.state().spec.trained->name == "gpt2-hf-names");
     CHECK(server.requests() == requests);
+}
+
+TEST_CASE("--model REPO_ID not cached: the window opens on the default model and Get a model fetches it, then opens it") {
+    const ScratchDir scratch("get-model-at-start");
+    const std::filesystem::path gpt2 = std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models/gpt2-hf-names";
+    const ScopedEnvironment cache("HF_HUB_CACHE", (scratch / "hub").string());
+    const ScopedEnvironment offline("HF_HUB_OFFLINE", std::nullopt);
+    const HubTestServer server({"--repo", "gpt2-hf-names=" + gpt2.string()}, scratch / "stats.json");
+    const ScopedEnvironment endpoint("HF_ENDPOINT", server.endpoint());
+    ImGuiHarness ui;
+    ui::AppState start;  // what gui_main's initialState makes of --model gpt2-hf-names --layer 1
+    ui::useTrainedModel(io::loadBundledModel(), start);
+    start.spec.sentences = {"the cat sat"};
+    start.session.request = ui::SessionRequest::GetModel;
+    start.session.requestRepo = "gpt2-hf-names";
+    start.session.requestLayer = 1;
+    ui::App app(std::move(start));
+    ui.frame(app);
+    ui::GetModelDialog& dialog = app.getModelDialog();
+    CHECK(dialog.visible());  // the progress bar, with the window drawing the default model meanwhile
+    CHECK(app.state().spec.trained->bundled);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (dialog.fetching() && std::chrono::steady_clock::now() < deadline) {
+        ui.frame(app);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    CHECK(dialog.progress().done > 0);
+    untilOpened(ui, app);
+    REQUIRE(app.state().spec.trained != nullptr);
+    CHECK(app.state().spec.trained->name == "gpt2-hf-names");
+    CHECK(app.state().spec.layer == 1);
+    CHECK_FALSE(dialog.visible());
 }
 
 }  // namespace attnviz::test

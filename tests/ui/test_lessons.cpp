@@ -6,6 +6,7 @@
 #include "imgui_harness.h"
 #include "io/scratch_dir.h"
 #include "io/model_folder.h"
+#include "io/model_library.h"
 #include "ui/lessons/lesson_catalog.h"
 #include "ui/model_runner.h"
 #include "ui/session/session_actions.h"

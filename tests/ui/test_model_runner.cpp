@@ -1,6 +1,7 @@
 // test_model_runner.cpp — ModelRunner's threads: only the newest request's result is handed out, an inline result
 // newer than the worker's wins, and runs no longer shown are freed on a background thread at low priority.
 #include "io/model_folder.h"
+#include "io/model_library.h"
 #include "ui/model_runner.h"
 
 #include <doctest/doctest.h>

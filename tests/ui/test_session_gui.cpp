@@ -4,12 +4,14 @@
 // and what was drawn (the edit marks are found among the frame's vertices by their color).
 #include "app/gui_autosave.h"
 #include "imgui_harness.h"
+#include "io/model_library.h"
 #include "io/npy.h"
 #include "io/scratch_dir.h"
-#include "ui/session/cell_editor.h"
+#include "ui/widgets/cell_editor.h"
 #include "ui/views/matrix_info.h"
 #include "ui/model_runner.h"
 #include "ui/session/session_actions.h"
+#include "ui/session/session_service.h"
 
 #include <doctest/doctest.h>
 #include <imgui_internal.h>
@@ -545,6 +547,59 @@ TEST_CASE("File ▸ Open model…: a typed folder opens the model, a bad one say
     request(ui, app, ui::SessionRequest::UseRandomModel);
     CHECK(app.state().spec.trained == nullptr);
     CHECK(app.state().spec.attention.dModel == 64);
+
+    // Opening the session opens its model through the model library: on the worker, and the very model still held.
+    const std::shared_ptr<const core::TrainedModel> held = io::ModelLibrary().openNow(models / "gpt2-hf-names");
+    app.state().session.saved = ui::sessionOf(app.state());  // nothing unsaved: no question first
+    ui.frame(app);
+    app.state().session.request = ui::SessionRequest::OpenRecent;
+    app.state().session.requestPath = dir / "gpt2-lesson.json";
+    ui.frame(app);
+    CHECK(app.state().session.openingModel == models / "gpt2-hf-names");
+    CHECK(app.state().spec.trained == nullptr);  // not yet: the session waits for its model
+    untilModelOpened(ui, app);
+    CHECK(app.state().spec.trained == held);
+    CHECK(app.state().spec.layer == 2);
+    CHECK(app.state().session.file == dir / "gpt2-lesson.json");
+    CHECK_FALSE(app.state().session.modified);
+}
+
+}  // namespace attnviz::test
+
+namespace attnviz::test {
+
+TEST_CASE("the session service works without ImGui: Save, then Open of a session naming a model folder, which opens on the worker") {
+    REQUIRE(ImGui::GetCurrentContext() == nullptr);
+    const ScratchDir dir("session-service");
+    const fs::path folder = fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models/gpt2-hf-names";
+    ui::AppState state;
+    ui::useTrainedModel(io::ModelLibrary().openNow(folder), state);
+    state.spec.sentences = {"the cat sat"};
+    ui::SessionService service(state);
+    state.session.request = ui::SessionRequest::Save;
+    service.perform(state);
+    REQUIRE(service.pathQuestion().has_value());  // untitled, no native chooser: the dialogs' path field asks
+    service.answerPath(dir / "lesson.json", state);
+    CHECK(state.session.file == dir / "lesson.json");
+    CHECK_FALSE(service.problem().has_value());
+
+    ui::AppState other;
+    ui::SessionService opener(other);
+    other.session.request = ui::SessionRequest::OpenRecent;
+    other.session.requestPath = dir / "lesson.json";
+    opener.perform(other);
+    CHECK(opener.openingModel() == folder);
+    for (int i = 0; i < 1000 && opener.openingModel(); ++i) {
+        opener.receiveModel(other);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    opener.receiveModel(other);
+    opener.endFrame(other, 0.0f);
+    REQUIRE(other.spec.trained != nullptr);
+    CHECK(other.spec.trained == state.spec.trained);  // shared by the model library
+    CHECK(other.spec.sentences == state.spec.sentences);
+    CHECK(other.session.file == dir / "lesson.json");
+    CHECK_FALSE(other.session.modified);
 }
 
 }  // namespace attnviz::test

@@ -47,7 +47,53 @@ void settle(ImGuiHarness& ui, ui::App& app) {
     ui.frames(app, 2);
 }
 
+// The null renderer, counting the matrices handed to it: each one is a copy its caller made (or it makes).
+class CountingRenderer final : public render::HeatmapRenderer {
+public:
+    explicit CountingRenderer(render::HeatmapRenderer& inner) : inner_(inner) {}
+    void beginFrame(std::uint64_t generation) override { inner_.beginFrame(generation); }
+    render::HeatmapHandle heatmap(std::uint64_t key, const render::MatrixSlice& slice, bool transpose, render::Downsample how) override {
+        ++handedOver;
+        return inner_.heatmap(key, slice, transpose, how);
+    }
+    render::HeatmapHandle find(std::uint64_t key) const override { return inner_.find(key); }
+    void draw(ImDrawList& list, render::HeatmapHandle handle, ImVec2 min, ImVec2 max, const render::HeatmapStyle& style) override {
+        inner_.draw(list, handle, min, max, style);
+    }
+    render::RendererStats stats() const override { return inner_.stats(); }
+    int handedOver = 0;
+
+private:
+    render::HeatmapRenderer& inner_;
+};
+
 }  // namespace
+
+TEST_CASE("trained model: the model view reads and uploads each layer × head map once per run, not every frame") {
+    ImGuiHarness ui;
+    ui::App app(bundledState());
+    settle(ui, app);
+    app.state().modelView = true;
+    CountingRenderer counting(ui.renderer());
+    ui.frame(app, counting);
+    const core::TransformerConfig& config = app.run()->spec.trained->config();
+    const int maps = config.layers * config.heads;
+    const int firstFrame = counting.handedOver;
+    const std::uint64_t uploads = ui.renderer().stats().uploads;
+    CHECK(firstFrame >= maps);
+    for (int i = 0; i < 5; ++i) ui.frame(app, counting);
+    CHECK(counting.handedOver == firstFrame);  // no map copied again
+    CHECK(ui.renderer().stats().uploads == uploads);
+    app.state().spec.sentences = {"The cat sat on the mat."};  // a new run: every map is read and uploaded again
+    for (int i = 0; i < 3; ++i) ui.frame(app, counting);
+    app.waitForRun();
+    for (int i = 0; i < 3; ++i) ui.frame(app, counting);
+    CHECK(counting.handedOver >= firstFrame + maps);
+    CHECK(ui.renderer().stats().uploads >= uploads + static_cast<std::uint64_t>(maps));
+    const int afterNewRun = counting.handedOver;
+    for (int i = 0; i < 5; ++i) ui.frame(app, counting);
+    CHECK(counting.handedOver == afterNewRun);
+}
 
 TEST_CASE("trained model: the bundled model opens on its coreference head, and every stage draws") {
     ImGuiHarness ui;
@@ -99,6 +145,13 @@ TEST_CASE("trained model: the model view draws every layer × head, with and wit
     ui.frame(app);
     CHECK(ui.renderer().stats().uploads - uploadsBefore >= 2 * config.layers * config.heads);  // the renormalised maps are new textures
     CHECK(app.error().empty());
+}
+
+TEST_CASE("trained model: 'What does training change?' opens the bundled model through the model library") {
+    const std::shared_ptr<const core::TrainedModel> held = io::loadBundledModel();
+    ui::AppState state;
+    ui::openLesson(state, ui::Lesson::Training);
+    CHECK(state.spec.trained == held);  // the model already open, not a second copy read from disk
 }
 
 TEST_CASE("trained model: 'What does training change?' shows the head trained and untrained") {
@@ -272,6 +325,10 @@ TEST_CASE("the model library: the same folder opened twice shares one model; can
     io::ModelLibrary library;
     const auto first = library.openNow(folder);
     CHECK(library.openNow(folder / "." ) == first);
+    CHECK(io::ModelLibrary().openNow(folder) == first);  // one table of held models for the whole process
+    CHECK(io::loadBundledModel() == io::loadBundledModel());
+    CHECK(io::loadBundledModel()->bundled);
+    CHECK_FALSE(first->bundled);
     library.open(folder);
     std::optional<io::ModelLibrary::Opened> opened;
     for (int i = 0; i < 500 && !opened; ++i) {

@@ -1,7 +1,7 @@
 // lesson_catalog.cpp — the lessons as data, and what opening one changes. See lesson_catalog.h.
 #include "ui/lessons/lesson_catalog.h"
 
-#include "io/model_folder.h"
+#include "io/model_library.h"
 #include "ui/session/session_actions.h"
 
 #include <algorithm>

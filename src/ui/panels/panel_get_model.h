@@ -3,7 +3,7 @@
 // opened through SessionRequest::OpenRecentModel like any model folder. A model already cached opens at once,
 // with no network. Also the Model box's list of cached models.
 //
-// What it does not do: speak HTTP (io/hub_fetch.h) or open the model (SessionController does).
+// What it does not do: speak HTTP (io/hub_fetch.h) or open the model (SessionService does, through io::ModelLibrary).
 #pragma once
 
 #include "io/hub_cache.h"
@@ -34,6 +34,12 @@ public:
     // Draws the window while visible; when a fetch has finished, asks SessionController to open the snapshot.
     void draw(AppState& state, float scale);
 
+    // Fetches `repoText` as if typed and the Get button pressed (the command line's --model REPO_ID of a model
+    // that is not cached, once the window is up).
+    void fetch(const std::string& repoText) {
+        repoText_ = repoText;
+        start(repoText);
+    }
     // For tests: fetch `repoText` as the Get button does, and block until the worker has finished.
     void start(const std::string& repoText);
     void cancel() { cancel_ = true; }  // the Cancel button

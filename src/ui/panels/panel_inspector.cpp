@@ -1,7 +1,7 @@
 // panel_inspector.cpp — the hover inspector: the value of the cell under the mouse (or the pinned one) and
 // how it was made. Products list their largest terms and check that the terms add up; softmax cells show
 // their row; masked cells say which mask and why. The facts come from inspector.cpp; this file prints them.
-#include "ui/session/cell_editor.h"
+#include "ui/widgets/cell_editor.h"
 #include "ui/views/number_format.h"
 #include "ui/panels/panels.h"
 

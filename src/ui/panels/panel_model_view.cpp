@@ -4,12 +4,14 @@
 // what it does. "hide special tokens" drops [CLS]/[SEP] (GPT-2: the first token) and renormalises each row, as
 // Clark et al. 2019 and exBERT do, because most of the weight in middle layers rests on them.
 // Each map is coloured from 0 to its own largest weight (the colorbar line says so), so weak structure shows.
+// Each map is read once per run (and per "hide special tokens" state): its texture and largest weight are kept.
 // Does not compute attention (ModelRun::modelPass holds every layer's A) or draw the stepped layer's stages.
 #include "ui/panels/panels.h"
 #include "ui/views/drawing.h"
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 namespace attnviz::ui {
@@ -34,14 +36,21 @@ core::Matrix headMap(const ViewContext& ctx, int layer, int head, const std::vec
     return keep ? core::renormalisedAttention(unpadded, *keep) : unpadded;
 }
 
+// Reads a map (an l × l copy, renormalised when special tokens are hidden) only in the first frame of a run that
+// draws it: afterwards its texture and its largest weight are known, and a frame copies nothing.
 void drawMap(ViewContext& ctx, int layer, int head, const std::vector<int>* keep, ImVec2 min, ImVec2 max) {
-    const core::Matrix map = headMap(ctx, layer, head, keep);
-    if (map.size() == 0) return;
-    const float top = std::max(map.maxCoeff(), 1e-6f);
-    const render::HeatmapHandle handle = ctx.renderer.heatmap(modelViewKey(layer, head, ctx.state.batch, keep != nullptr),
-                                                              render::MatrixSlice{{map.data(), static_cast<std::size_t>(map.size())},
-                                                                                  static_cast<int>(map.rows()), static_cast<int>(map.cols())});
-    ctx.renderer.draw(*ImGui::GetWindowDrawList(), handle, min, max, {ctx.state.sequential, 0.0f, top});
+    const std::uint64_t key = modelViewKey(layer, head, ctx.state.batch, keep != nullptr);
+    render::HeatmapHandle handle = ctx.renderer.find(key);
+    std::optional<float> top = ctx.summaries.mapTop(key);
+    if (!handle || !top) {
+        const core::Matrix map = headMap(ctx, layer, head, keep);
+        if (map.size() == 0) return;
+        top = std::max(map.maxCoeff(), 1e-6f);
+        ctx.summaries.setMapTop(key, *top);
+        handle = ctx.renderer.heatmap(key, render::MatrixSlice{{map.data(), static_cast<std::size_t>(map.size())},
+                                                               static_cast<int>(map.rows()), static_cast<int>(map.cols())});
+    }
+    ctx.renderer.draw(*ImGui::GetWindowDrawList(), handle, min, max, {ctx.state.sequential, 0.0f, *top});
 }
 
 void hoverText(const ViewContext& ctx, int layer, int head) {

@@ -3,6 +3,7 @@
 #include "ui/session/session_menu.h"
 
 #include "io/hub_cache.h"
+#include "ui/panels/panel_get_model.h"
 #include "ui/session/session_actions.h"
 
 #include <imgui.h>
@@ -27,7 +28,23 @@ void recentMenu(const char* label, std::vector<std::filesystem::path>& recent, S
     ImGui::EndMenu();
 }
 
-// Open model…, the recent folders, the bundled model and untrained weights.
+// The models of the Hugging Face cache that attnviz opens (name, family, size), read again as the menu opens.
+void cachedMenu(AppState& state) {
+    if (!ImGui::BeginMenu("Open Cached Model")) return;
+    const std::vector<io::CachedModel>& cached = cachedModelsForMenu(ImGui::IsWindowAppearing());
+    if (cached.empty()) ImGui::TextDisabled("None in %s yet: File ▸ Get a model… downloads one.", io::hubCacheDir().string().c_str());
+    for (const io::CachedModel& model : cached) {
+        const std::string label = model.repoId + "  (" + model.family + ", " + io::formatBytes(model.bytes) + ")";
+        if (ImGui::MenuItem(label.c_str())) {
+            state.session.request = SessionRequest::OpenRecentModel;
+            state.session.requestPath = model.snapshot;
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("In the Hugging Face cache: %s", model.snapshot.string().c_str());
+    }
+    ImGui::EndMenu();
+}
+
+// Open model…, the recent folders, the Hugging Face cache's models, the bundled model and untrained weights.
 void modelItems(AppState& state) {
     SessionRequest& request = state.session.request;
     if (ImGui::MenuItem("Open model…")) request = SessionRequest::OpenModel;
@@ -37,6 +54,7 @@ void modelItems(AppState& state) {
     if (ImGui::MenuItem("Get a model…")) request = SessionRequest::GetModel;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("GPT-2, BERT and others by name, from the Hugging Face cache or downloaded into it");
     recentMenu("Open Recent Model", state.session.recentModels, SessionRequest::OpenRecentModel, state);
+    cachedMenu(state);
     const core::TrainedModel* model = state.spec.trained.get();
     if (ImGui::MenuItem("attnviz's own small model (trained)", nullptr, model != nullptr && model->bundled)) request = SessionRequest::UseBundledModel;
     if (ImGui::MenuItem("Untrained (random) weights", nullptr, model == nullptr)) request = SessionRequest::UseRandomModel;

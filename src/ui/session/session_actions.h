@@ -3,7 +3,7 @@
 // weights (docs/loading-weights.md names), the recent-files list and the window title.
 //
 // Every function either completes or throws io::FileError with AppState untouched (callers show the message).
-// What it deliberately does not do: draw anything, ask for paths (SessionController and its dialogs do), or
+// What it deliberately does not do: draw anything, ask for paths (SessionService and its dialogs do), or
 // keep undo steps (History notices the changes on its own).
 #pragma once
 

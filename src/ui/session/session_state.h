@@ -2,8 +2,8 @@
 // when last saved, where trained weights came from, the recent files, and the one-frame requests that menus,
 // keys and double-clicks make of SessionController.
 //
-// Plain data. It does not read or write files (session_actions.h and SessionController do), keep the undo
-// history (SessionController owns it), or spawn file choosers (src/app fills `pickFile`).
+// Plain data. It does not read or write files (session_actions.h and SessionService do), keep the undo
+// history (SessionService owns it), or spawn file choosers (src/app fills `pickFile`).
 #pragma once
 
 #include "io/session.h"
@@ -17,7 +17,7 @@
 
 namespace attnviz::ui {
 
-// What a menu item or shortcut asks SessionController to do (it runs the request once and clears it).
+// What a menu item or shortcut asks SessionService to do (it runs the request once and clears it).
 enum class SessionRequest {
     None, Open, OpenRecent, Save, SaveAs, LoadWeights, Undo, Redo,
     OpenModel,         // File ▸ Open model…: ask for a HuggingFace folder
@@ -74,6 +74,7 @@ struct SessionState {
     // [Requests] One frame each.
     SessionRequest request = SessionRequest::None;
     std::filesystem::path requestPath;           // for OpenRecent and OpenRecentModel
+    std::string requestRepo;                     // GetModel: a repo id to fetch at once (--model REPO_ID, not cached)
     int requestLayer = -1;                       // OpenRecentModel: the layer to show once it is open (-1: its own)
     std::optional<CellEditRequest> cellEdit;
     std::optional<RestoreOffer> restoreOffer;    // asked until answered

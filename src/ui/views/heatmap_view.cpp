@@ -5,7 +5,7 @@
 // so a layout that asked for the insets gets exactly that.
 #include "ui/views/heatmap_view.h"
 
-#include "ui/session/cell_editor.h"
+#include "ui/widgets/cell_editor.h"
 #include "ui/views/drawing.h"
 #include "ui/views/matrix_info.h"
 #include "ui/views/number_format.h"

@@ -1,4 +1,4 @@
-// view_context.cpp — the per-run value summaries (display ranges and special values). See view_context.h.
+// view_context.cpp — the per-run value summaries (display ranges, special values, maps' largest values). See view_context.h.
 #include "ui/views/view_context.h"
 
 #include "core/derived_maps.h"
@@ -27,6 +27,11 @@ const ValueSummary& SummaryCache::get(const core::ModelRun& run, TensorId tensor
     s.range = colormap::rangeFromExtremes(scale.lo, scale.hi, scale.maxAbs,
                                           isProbability(tensor) ? colormap::RangeKind::Probability : colormap::RangeKind::Symmetric);
     return summaries_.emplace(tensor, s).first->second;
+}
+
+std::optional<float> SummaryCache::mapTop(std::uint64_t key) const {
+    const auto found = mapTops_.find(key);
+    return found == mapTops_.end() ? std::nullopt : std::optional(found->second);
 }
 
 colormap::Range SummaryCache::embeddings(const core::ModelRun& run) {

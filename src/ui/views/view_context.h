@@ -12,6 +12,7 @@
 
 #include <imgui.h>
 
+#include <cstdint>
 #include <map>
 #include <utility>
 #include <optional>
@@ -47,16 +48,22 @@ public:
     // slice, which owns fresh storage, is scanned each time): the all-heads view asks for 16 maps of 2048² every
     // frame, and scanning them was half of such a frame (perf, bench_gui appFrame/l:2048/…/allHeads:1).
     colormap::Range probabilityRange(const render::MatrixSlice& slice, colormap::ProbabilityScale scale);
+    // The largest value of the map drawn under texture `key`, once the panel drawing it has read the map (the model
+    // view colours each map to its own largest weight, and reads each map only when the run changes).
+    std::optional<float> mapTop(std::uint64_t key) const;
+    void setMapTop(std::uint64_t key, float top) { mapTops_[key] = top; }
     void clear() {
         summaries_.clear();
         embeddings_.reset();
         largestWeights_.clear();
+        mapTops_.clear();
     }
 
 private:
     std::map<core::TensorId, ValueSummary> summaries_;
     std::optional<colormap::Range> embeddings_;
     std::map<std::pair<const float*, std::size_t>, colormap::Range> largestWeights_;  // MapMax ranges by values' span
+    std::map<std::uint64_t, float> mapTops_;
 };
 
 // A heatmap as drawn this frame: where its cells are and in which order (tests hover cells through it).

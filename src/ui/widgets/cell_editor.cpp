@@ -1,7 +1,6 @@
 // cell_editor.cpp — cell edits in the spec, the value field and cell menu, the edit marks. See cell_editor.h.
-#include "ui/session/cell_editor.h"
+#include "ui/widgets/cell_editor.h"
 
-#include "core/tokenizer.h"
 #include "ui/views/matrix_info.h"
 
 #include <imgui_stdlib.h>
@@ -15,12 +14,6 @@ namespace {
 
 using core::TensorId;
 
-bool isInput(TensorId t) { return t == TensorId::X || t == TensorId::XQuery; }
-
-bool sameCell(const core::CellEdit& a, const core::CellEdit& b) {
-    return a.matrix == b.matrix && a.batch == b.batch && a.row == b.row && a.col == b.col;
-}
-
 std::string cellName(const core::CellEdit& e) {
     return std::string(core::tensorInfo(e.matrix).symbol) + "[" + std::to_string(e.row) + ", " + std::to_string(e.col) + "]";
 }
@@ -30,43 +23,6 @@ std::string exactText(float value) {
     char buffer[32];
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
     return std::string(buffer, result.ptr);
-}
-
-// [SECTION] Which cells exist
-
-// Rows × columns of the matrix an edit writes, for `spec`; nullopt when the matrix does not exist (X_dec without
-// decoder sentences, a sentence past the batch) or its sentence cannot be tokenized (then the run says why).
-struct Shape {
-    long long rows = 0, cols = 0;
-};
-
-std::optional<Shape> inputShape(const core::ModelSpec& spec, const core::CellEdit& e, int dModel) {
-    const std::vector<std::string>& sentences = e.matrix == TensorId::XQuery ? spec.decoderSentences : spec.sentences;
-    if (e.batch < 0 || e.batch >= static_cast<int>(sentences.size())) return std::nullopt;
-    try {
-        const core::Encoding tokens = core::tokenizerOf(spec)->encode(sentences[static_cast<std::size_t>(e.batch)]);
-        return Shape{static_cast<long long>(tokens.ids.size()), dModel};
-    } catch (const core::InputError&) {
-        return Shape{-1, -1};  // unknown: keep the edit
-    }
-}
-
-std::optional<Shape> editedShape(const core::ModelSpec& spec, const core::CellEdit& e, const core::Dimensions& d) {
-    const long long hk = static_cast<long long>(d.heads) * d.dK, hv = static_cast<long long>(d.heads) * d.dV;
-    switch (e.matrix) {
-        case TensorId::X: case TensorId::XQuery: return inputShape(spec, e, d.dModel);
-        case TensorId::WQ: case TensorId::WK: return Shape{d.dModel, hk};
-        case TensorId::WV: return Shape{d.dModel, hv};
-        case TensorId::WO: return Shape{hv, d.dModel};
-        default: return std::nullopt;
-    }
-}
-
-bool fits(const core::ModelSpec& spec, const core::CellEdit& e, const core::Dimensions& dims) {
-    const std::optional<Shape> shape = editedShape(spec, e, dims);
-    if (!shape) return false;
-    if (shape->rows < 0) return true;
-    return e.row >= 0 && e.col >= 0 && e.row < shape->rows && e.col < shape->cols && (isInput(e.matrix) || e.batch == 0);
 }
 
 // [SECTION] Marks
@@ -85,7 +41,7 @@ void markCell(ImDrawList& list, ImVec2 min, ImVec2 max, float scale) {
 std::optional<core::CellEdit> targetOf(const AppState& state, const CellRef& cell) {
     const std::optional<TensorId> tensor = editableTensor(cell.matrix);
     if (!tensor) return std::nullopt;
-    return core::CellEdit{*tensor, isInput(*tensor) ? state.batch : 0, cell.row, cell.col, 0.0f};
+    return core::CellEdit{*tensor, isInputTensor(*tensor) ? state.batch : 0, cell.row, cell.col, 0.0f};
 }
 
 }  // namespace
@@ -108,7 +64,7 @@ std::optional<core::CellEdit> cellEditFor(const core::ModelRun& run, const CellR
               " follows from them (edit those and watch it change).";
         return std::nullopt;
     }
-    if (isInput(*tensor)) {
+    if (isInputTensor(*tensor)) {
         const std::vector<int>& lengths = *tensor == TensorId::XQuery ? run.trace.queryLengths : run.trace.keyLengths;
         if (cell.row >= lengths.at(static_cast<std::size_t>(batch))) {
             why = "Row " + std::to_string(cell.row) + " is padding, not a token of the sentence: it cannot be edited.";
@@ -116,34 +72,7 @@ std::optional<core::CellEdit> cellEditFor(const core::ModelRun& run, const CellR
         }
     }
     const float value = valueAt(matrixSlice(run, cell.matrix, batch), cell.row, cell.col);
-    return core::CellEdit{*tensor, isInput(*tensor) ? batch : 0, cell.row, cell.col, value};
-}
-
-const core::CellEdit* findEdit(const core::ModelSpec& spec, const core::CellEdit& cell) {
-    const auto found = std::find_if(spec.cellEdits.rbegin(), spec.cellEdits.rend(), [&](const core::CellEdit& e) { return sameCell(e, cell); });
-    return found == spec.cellEdits.rend() ? nullptr : &*found;
-}
-
-void setCellEdit(core::ModelSpec& spec, const core::CellEdit& edit) {
-    resetCellEdit(spec, edit);
-    spec.cellEdits.push_back(edit);
-}
-
-bool resetCellEdit(core::ModelSpec& spec, const core::CellEdit& cell) {
-    const auto before = spec.cellEdits.size();
-    std::erase_if(spec.cellEdits, [&](const core::CellEdit& e) { return sameCell(e, cell); });
-    return spec.cellEdits.size() != before;
-}
-
-int dropUnfitEdits(core::ModelSpec& spec) {
-    if (spec.cellEdits.empty()) return 0;
-    core::Dimensions dims;
-    try {
-        dims = core::resolveDimensions(spec.attention);
-    } catch (const core::InputError&) {
-        return 0;
-    }
-    return static_cast<int>(std::erase_if(spec.cellEdits, [&](const core::CellEdit& e) { return !fits(spec, e, dims); }));
+    return core::CellEdit{*tensor, isInputTensor(*tensor) ? batch : 0, cell.row, cell.col, value};
 }
 
 std::optional<float> parseCellValue(std::string_view text, std::string& error) {
@@ -186,7 +115,7 @@ void drawEditMarks(const ViewContext& ctx, ImDrawList& list, const MatrixRef& re
     const std::optional<TensorId> tensor = editableTensor(ref);
     if (!tensor) return;
     for (const core::CellEdit& e : ctx.state.spec.cellEdits) {
-        if (e.matrix != *tensor || (isInput(e.matrix) && e.batch != ctx.state.batch)) continue;
+        if (e.matrix != *tensor || (isInputTensor(e.matrix) && e.batch != ctx.state.batch)) continue;
         const int r = transposed ? e.col : e.row, c = transposed ? e.row : e.col;
         const ImVec2 min{cellsMin.x + static_cast<float>(c) * cellSize.x, cellsMin.y + static_cast<float>(r) * cellSize.y};
         markCell(list, min, {min.x + cellSize.x, min.y + cellSize.y}, ctx.scale);

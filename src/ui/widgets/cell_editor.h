@@ -1,5 +1,5 @@
 // cell_editor.h — typing a value into a cell of X, X_dec, W^Q, W^K, W^V or W^O: the cell edits in
-// AppState::spec (core::CellEdit, applied by the core, so every downstream matrix follows), the inline value
+// AppState::spec (ui/session/cell_edits.h, applied by the core, so every downstream matrix follows), the inline value
 // field and the cell's context menu, and the corner marks that show which cells hold a typed value.
 //
 // The heatmap widget reports double- and right-clicks here (requestCellEdit) and asks for the marks
@@ -8,6 +8,7 @@
 // undo steps (History notices the spec changed), or mark cells of matrices that are results, not inputs.
 #pragma once
 
+#include "ui/session/cell_edits.h"
 #include "ui/views/view_context.h"
 
 #include <imgui.h>
@@ -27,15 +28,6 @@ std::optional<core::TensorId> editableTensor(const MatrixRef& ref);
 // cannot be edited (a result matrix, or a padding row of X).
 std::optional<core::CellEdit> cellEditFor(const core::ModelRun& run, const CellRef& cell, int batch, std::string& why);
 
-// The edit of the same cell as `cell` (value ignored), if any.
-const core::CellEdit* findEdit(const core::ModelSpec& spec, const core::CellEdit& cell);
-// Replaces any edit of the same cell, then appends.
-void setCellEdit(core::ModelSpec& spec, const core::CellEdit& edit);
-// Removes the edit of that cell; false when it had none.
-bool resetCellEdit(core::ModelSpec& spec, const core::CellEdit& cell);
-// Removes edits whose cell no longer exists (sizes or sentences changed); returns how many. Sizes the core
-// rejects keep every edit: the run fails with the size error, and the edits come back when it is fixed.
-int dropUnfitEdits(core::ModelSpec& spec);
 // A typed value: a finite float, or nullopt with `error` saying what is wrong.
 std::optional<float> parseCellValue(std::string_view text, std::string& error);
 
