@@ -139,13 +139,32 @@ enum class TensorId : int {
 };
 inline constexpr int kTensorCount = static_cast<int>(TensorId::Count);
 
+// What one axis of a tensor's displayed matrix (its last two dimensions) counts.
+enum class Axis {
+    QueryTokens,  // rows of Q, S, A, Z, O: the tokens that ask
+    KeyTokens,    // rows of X, K, V and columns of S, A: the tokens that are looked at
+    Features,     // d_model, d_k or d_v indices
+    Broadcast,    // the single row of a b × 1 × 1 × l padding mask (tensorAxes says when)
+};
+inline bool isTokens(Axis axis) { return axis == Axis::QueryTokens || axis == Axis::KeyTokens; }
+
+// The one table of tensor metadata: names, what the axes count, one matrix per head or not, probabilities or not.
+// The screen, the figures, the scene builder, dump and sessions all read it.
 struct TensorInfo {
     TensorId id;
     std::string_view key;      // file-name friendly: "attention_weights"
     std::string_view symbol;   // as in the paper: "A_i"
     std::string_view meaning;  // one plain sentence
+    bool perHead = false;      // b × h × … × …: one matrix per head
+    bool probability = false;  // values in [0, 1] (attention weights, the mask): a sequential colormap
+    Axis rows = Axis::Features;
+    Axis cols = Axis::Features;
 };
 const TensorInfo& tensorInfo(TensorId id);
+inline bool isPerHead(TensorId id) { return tensorInfo(id).perHead; }
+struct TensorAxes {
+    Axis rows, cols;
+};
 std::optional<TensorId> findTensor(std::string_view key);
 
 // What a tensor holds, for the colour scales: its finite range and whether it has NaN or ±∞.
@@ -197,6 +216,9 @@ struct Trace {
     Tensor& operator[](TensorId id) { return tensors[static_cast<std::size_t>(id)]; }
     int fullyMaskedRowCount() const;
 };
+
+// The axes of one displayed slice of `id` in `trace`: the table's, except a padding mask's single row (Broadcast).
+TensorAxes tensorAxes(TensorId id, const Trace& trace);
 
 // Runs the forward pass (stages 2–10 of docs/design.md) and returns every intermediate.
 // Throws InputError when the inputs do not fit the weights or the configuration (e.g. causal + cross).

@@ -36,17 +36,6 @@ AxisNotation features(std::string role, int headBlock = 0) { return {AxisKind::I
 
 }  // namespace
 
-bool isPerHead(TensorId id) {
-    switch (id) {
-        case TensorId::QHeads: case TensorId::KHeads: case TensorId::VHeads: case TensorId::Scores:
-        case TensorId::ScaledScores: case TensorId::MaskedScores: case TensorId::AttentionWeights:
-        case TensorId::ZHeads: case TensorId::QHeadsBeforeRope: case TensorId::KHeadsBeforeRope:
-            return true;
-        default:
-            return false;
-    }
-}
-
 MatrixNotation matrixNotation(TensorId id, const core::Trace& trace) {
     const int dK = trace.dims.dK, dV = trace.dims.dV;
     const AxisNotation queryTokens = tokens(AxisKind::QueryTokens, trace.cross ? "decoder tokens" : "tokens");

@@ -33,8 +33,7 @@ struct MatrixNotation {
     AxisNotation cols;
 };
 
-// Tensors with one matrix per head (b × h × … × …).
-bool isPerHead(core::TensorId id);
+using core::isPerHead;  // the core's tensor table
 // The axes of one displayed slice of `id` (for the mask: 1 × l_k or l_q × l_k, as the Trace holds it).
 MatrixNotation matrixNotation(core::TensorId id, const core::Trace& trace);
 // "A_2", "W^Q", "Q_2": per-head symbols carry `head` ("2", or "i" for every head), others as in tensorInfo.

@@ -198,7 +198,9 @@ void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float 
         // does not need goes to the maps.
         const StageText text = stageText(ctx);
         stageTextFit_.x = stageTextHeight(text, ctx, centreSize.x);
-        const float textHeight = std::clamp(stageTextFit_.x, std::round(60.0f * scale), std::round(150.0f * scale));
+        // Zoomed in, it keeps the height zoom 1 gives it (its text scrolls): side content gives way to the maps first.
+        const float textScale = scale / std::max(1.0f, state_.zoom);
+        const float textHeight = std::clamp(stageTextFit_.x, std::round(60.0f * textScale), std::round(150.0f * textScale));
         const ImVec2 stageSize{centreSize.x, centreSize.y - textHeight - ImGui::GetStyle().ItemSpacing.y};
         const ImVec2 padding = ImGui::GetStyle().WindowPadding;
         const ImVec2 content{stageSize.x - 2.0f * padding.x, stageSize.y - 2.0f * padding.y};

@@ -5,6 +5,8 @@
 #include "app/gui_style.h"
 #include "imgui_harness.h"
 #include "ui/panels/panels.h"
+#include "scene/layout.h"
+#include "ui/views/matrix_info.h"
 
 #include <doctest/doctest.h>
 
@@ -72,8 +74,10 @@ void checkEndsFresh(const std::vector<Step>& sequence) {
 // App in a headless ImGui context whose look follows the state as the window's loop makes it follow (gui_main).
 class LectureHall {
 public:
-    explicit LectureHall(Size size, float zoom = 1.0f, bool presenting = false)
-        : ui_({static_cast<float>(size.width), static_cast<float>(size.height)}), keeper_(ImGui::GetStyle()), app_(startState(zoom, presenting)) {
+    explicit LectureHall(Size size, float zoom = 1.0f, bool presenting = false, core::StageId stage = core::StageId::Softmax,
+                         std::string sentence = std::string(core::kDefaultSentence), bool sidePanel = true)
+        : ui_({static_cast<float>(size.width), static_cast<float>(size.height)}), keeper_(ImGui::GetStyle()),
+          app_(startState(zoom, presenting, stage, std::move(sentence), sidePanel)) {
         follow();
         ui_.frames(app_, 3);
     }
@@ -94,14 +98,28 @@ public:
         return area;
     }
     ui::App& app() { return app_; }
+    // The smallest cell extent along a token axis of the maps drawn this frame (rows of token rows, columns of
+    // token columns): the label floor's test, since a token label is drawn when its cell is ≥ 0.85 × its size.
+    float smallestTokenCell() const {
+        float smallest = 1e9f;
+        for (const ui::DrawnHeatmap& d : app_.drawnHeatmaps()) {
+            const ui::MatrixInfo info = ui::matrixInfo(*app_.run(), d.matrix, 0);
+            const core::Axis rows = d.transposed ? info.colAxis : info.rowAxis, cols = d.transposed ? info.rowAxis : info.colAxis;
+            if (core::isTokens(rows)) smallest = std::min(smallest, (d.max.y - d.min.y) / static_cast<float>(d.rows));
+            if (core::isTokens(cols)) smallest = std::min(smallest, (d.max.x - d.min.x) / static_cast<float>(d.cols));
+        }
+        return smallest;
+    }
 
 private:
-    static ui::AppState startState(float zoom, bool presenting) {
+    static ui::AppState startState(float zoom, bool presenting, core::StageId stage, std::string sentence, bool sidePanel) {
         ui::AppState state;
         state.zoom = zoom;
         state.presenting = presenting;
         state.spec = core::ModelSpec{};
-        state.stage = core::StageId::Softmax;
+        state.spec.sentences = {std::move(sentence)};
+        state.stage = stage;
+        state.showSidePanel = sidePanel;
         return state;
     }
     void follow() {
@@ -234,6 +252,65 @@ TEST_CASE("200 random sequences of up to 12 look keys and resizes end in the loo
         for (Step& step : sequence) step = steps[std::uniform_int_distribution<std::size_t>(0, steps.size() - 1)(random)];
         checkEndsFresh(sequence);
     }
+}
+
+// The stages whose picture is a scene (scene/scene.h): one head's maps, laid out by scene/layout.h.
+constexpr core::StageId kSceneStages[] = {core::StageId::Embed, core::StageId::Project, core::StageId::Scores, core::StageId::Scale,
+                                          core::StageId::Mask, core::StageId::Softmax, core::StageId::WeightedSum, core::StageId::Output};
+
+// 24 words: the longest sentence the lecture's label rule promises to keep whole.
+constexpr const char* kTwentyFourTokens = "the animal did not cross the street because it was too tired and the street was too wide for it to cross at night";
+
+TEST_CASE("presenting at 1024x768 and 1280x800, every stage keeps every token label at 14 px or more for up to 24 tokens") {
+    for (Size size : {Size{1024, 768}, Size{1280, 800}}) {
+        for (const char* sentence : {core::kDefaultSentence.data(), kTwentyFourTokens}) {
+            for (core::StageId stage : kSceneStages) {
+                CAPTURE(size.width);
+                CAPTURE(static_cast<int>(stage));
+                CAPTURE(sentence);
+                LectureHall hall(size, 1.0f, true, stage, sentence, false);
+                REQUIRE(hall.app().run()->trace.keyLength <= 24);
+                REQUIRE(!hall.app().drawnHeatmaps().empty());
+                CHECK(hall.smallestTokenCell() >= 0.85f * 14.0f - scene::kLabelSlack);
+            }
+        }
+    }
+}
+
+TEST_CASE("every stage at 1024x768, 1280x800 and 1920x1080, presenting or not, zoom -2 ... +3: labels kept, maps never smaller") {
+    for (Size size : kSizes) {
+        for (bool presenting : {false, true}) {
+            for (core::StageId stage : kSceneStages) {
+                CAPTURE(size.width);
+                CAPTURE(presenting);
+                CAPTURE(static_cast<int>(stage));
+                float previous = 0.0f;
+                for (std::size_t step = 0; step < 6; ++step) {  // kZoomSteps[2] is 1: steps -2 … +3
+                    const float zoom = ui::kZoomSteps[step];
+                    CAPTURE(zoom);
+                    LectureHall hall(size, zoom, presenting, stage, std::string(core::kDefaultSentence), false);  // the stage's maps alone
+                    const float floor = presenting ? 14.0f : 9.0f;
+                    CHECK(hall.smallestTokenCell() >= 0.85f * floor - scene::kLabelSlack);
+                    CHECK(hall.mapArea() >= previous * 0.999f);
+                    previous = hall.mapArea();
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("zooming in at 864x720 keeps S and A whole from top to bottom: the stage text and charts give way first") {
+    LectureHall hall({864, 720});
+    const float before = hall.mapArea();
+    hall.press(kKeyEqual, true);
+    hall.press(kKeyEqual, true);
+    REQUIRE(hall.app().state().zoom > 1.2f);
+    REQUIRE(!hall.app().drawnHeatmaps().empty());
+    for (const ui::DrawnHeatmap& d : hall.app().drawnHeatmaps()) {
+        CHECK(d.min.y >= 0.0f);
+        CHECK(d.max.y <= 720.0f);
+    }
+    CHECK(hall.mapArea() > before);
 }
 
 TEST_CASE("zooming in makes the type larger and the style's sizes never smaller") {

@@ -1,13 +1,8 @@
-// panel_stage_view.cpp — the centre of the window: the current stage's matrices, laid out so the algebra
-// shows. Products use the textbook layout (left operand beside the result, right operand above it), so the
-// row of X and the column of W^Q that make a cell of Q sit on the same line and column as that cell:
-//
-//                 ┌ W^Q ┐
-//       ┌ X ┐     └─────┘
-//       └───┘     ┌ Q ──┐
-//                 └─────┘
-//
-// One function per stage; each gets the free rectangle and places heatmaps with the heatmap_view widget.
+// panel_stage_view.cpp — the centre of the window: the current stage's header and matrices. A stage whose
+// picture is maps and operators is a scene (scene/scene.h): laid out once (scene/layout.h: the textbook product,
+// lines, the label floor, side content that gives way first) and painted (ui/views/scene_view.h); this file only
+// adds what a scene's side room holds (a row's bar charts, every head's tiles). The tokens, the head split and
+// the concatenation draw their own pictures here, as does every head's grid (A).
 // Does not explain cells (panel_inspector.cpp) or print the stage's text (panel_stage_text.cpp).
 #include "core/display_text.h"
 #include "ui/views/drawing.h"
@@ -15,6 +10,7 @@
 #include "ui/views/matrix_info.h"
 #include "ui/panels/panels.h"
 #include "ui/views/row_chart.h"
+#include "ui/views/scene_view.h"
 
 #include <algorithm>
 #include <array>
@@ -44,184 +40,6 @@ void text(ImFont* f, ImVec2 at, ImU32 color, const std::string& s, float wrapWid
     ImGui::GetWindowDrawList()->AddText(f, f->FontSize, at, color, s.c_str(), nullptr, wrapWidth);
 }
 
-// [SECTION] Product layout
-
-struct Operand {
-    MatrixRef ref;
-    HeatmapOptions options;
-};
-
-// One product's right-hand side: the matrix on top and the result below it.
-struct RightOperand {
-    Operand top;
-    Operand result;
-};
-
-// result = left · top as one line of the equation, "left × top = result" (the Illustrated Transformer's figure),
-// for a window too short to keep the weight matrix square above the result. The weights get up to a third of
-// the free width with square cells; the token maps keep rows tall enough for their labels and are centred on
-// the square's height. `formula` and, when the maps keep 200 px of height without it, `hint` go above.
-void drawProductInLine(ViewContext& ctx, Box box, Operand left, Operand top, Operand result, const std::string& formula,
-                       const std::string& hint) {
-    ImFont* large = font(ctx.fonts.large);
-    ImFont* regular = font(ctx.fonts.regular);
-    const float gap = gapOf(ctx);
-    text(large, box.min, kText, formula, box.width());
-    box.min.y += large->CalcTextSizeA(large->FontSize, FLT_MAX, box.width(), formula.c_str()).y + 6.0f;
-    const float hintHeight = regular->CalcTextSizeA(regular->FontSize, FLT_MAX, box.width(), hint.c_str()).y;
-    if (box.height() - hintHeight - gap >= 200.0f * ctx.scale + 3.0f * ImGui::GetFontSize()) {
-        text(regular, box.min, kHint, hint, box.width());
-        box.min.y += hintHeight;
-    }
-    box.min.y += gap;
-
-    result.options.rowLabels = false;  // its rows are left's rows, on the same lines
-    const std::array<const Operand*, 3> maps{&left, &top, &result};
-    const std::array<std::string, 2> between{"×", "="};
-    float fixedW = 0.0f, topInset = 0.0f, bottomInset = 0.0f;
-    std::array<Insets, 3> insets;
-    for (std::size_t i = 0; i < maps.size(); ++i) {
-        insets[i] = heatmapInsets(ctx, maps[i]->ref, maps[i]->options);
-        fixedW += insets[i].left + insets[i].right;
-        topInset = std::max(topInset, insets[i].top);
-        bottomInset = std::max(bottomInset, insets[i].bottom);
-    }
-    std::array<float, 2> operatorWidths{};
-    for (std::size_t i = 0; i < between.size(); ++i) {
-        operatorWidths[i] = large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, between[i].c_str()).x + std::round(24.0f * ctx.scale);
-        fixedW += operatorWidths[i];
-    }
-    const ImVec2 tokens = displayShape(ctx, left.ref, left.options.transposed);        // m × k
-    const ImVec2 weights = displayShape(ctx, top.ref, top.options.transposed);         // k × n
-    const ImVec2 product = displayShape(ctx, result.ref, result.options.transposed);   // m × n
-    const float availW = box.width() - fixedW, availH = box.height() - topInset - bottomInset, maxCell = kMaxCell * ctx.scale;
-    const float square = std::min({availH / weights.x, availW * 0.34f / weights.y, maxCell});
-    const float cw = std::clamp((availW - square * weights.y) / (tokens.y + product.y), 0.05f, maxCell);
-    const float ch = std::min(availH / tokens.x, maxCell);
-
-    // Each map's cells, centred on the tallest map's height; the operators on that centre line.
-    const std::array<ImVec2, 3> sizes{ImVec2{tokens.y * cw, tokens.x * ch}, ImVec2{weights.y * square, weights.x * square},
-                                      ImVec2{product.y * cw, product.x * ch}};
-    const float tallest = std::max(sizes[0].y, sizes[1].y), centre = box.min.y + topInset + tallest / 2.0f;
-    float x = box.min.x;
-    for (std::size_t i = 0; i < maps.size(); ++i) {
-        const ImVec2 min{x + insets[i].left, centre - sizes[i].y / 2.0f};
-        drawHeatmap(ctx, maps[i]->ref, min, {min.x + sizes[i].x, min.y + sizes[i].y}, maps[i]->options);
-        x = min.x + sizes[i].x + insets[i].right;
-        if (i == between.size()) break;
-        const float w = large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, between[i].c_str()).x;
-        text(large, {x + (operatorWidths[i] - w) / 2.0f, centre - large->FontSize / 2.0f}, kText, between[i]);
-        x += operatorWidths[i];
-    }
-}
-
-// result_j = left · top_j for each pair, in the textbook layout: left once at the left, each top above its
-// result, the pairs side by side; `formula` and `hint` go in the empty top-left corner. A single product whose
-// weight matrix cannot stay square above its result is drawn in one line instead (drawProductInLine); several
-// such products are not drawn at all: the result is false and the caller shows one.
-bool drawProducts(ViewContext& ctx, const Box& box, Operand left, std::vector<RightOperand> pairs, const std::string& formula,
-                  const std::string& hint) {
-    const RightOperand firstAsGiven = pairs.front();  // before the layout takes its labels away
-    const ImVec2 ls = displayShape(ctx, left.ref, left.options.transposed);
-    const float m = ls.x, k = ls.y;
-    const Insets li = heatmapInsets(ctx, left.ref, left.options);
-    const float gap = gapOf(ctx);
-    float n = 0.0f, pairsFixedW = 0.0f, topTop = 0.0f, topBottom = 0.0f, resultTop = 0.0f, bottom = li.bottom;
-    std::vector<float> columns, rightLefts;
-    for (std::size_t j = 0; j < pairs.size(); ++j) {
-        RightOperand& pair = pairs[j];
-        pair.result.options.rowLabels = pair.result.options.colLabels = false;  // they line up with left's rows and top's columns
-        if (j > 0) pair.top.options.rowLabels = false;                          // the first top's labels serve every top
-        const Insets ti = heatmapInsets(ctx, pair.top.ref, pair.top.options), ri = heatmapInsets(ctx, pair.result.ref, pair.result.options);
-        columns.push_back(displayShape(ctx, pair.result.ref, pair.result.options.transposed).y);
-        rightLefts.push_back(std::max(ti.left, ri.left));
-        n += columns.back();
-        pairsFixedW += rightLefts.back() + std::max(ti.right, ri.right) + (j > 0 ? gap : 0.0f);
-        topTop = std::max(topTop, ti.top);
-        topBottom = std::max(topBottom, ti.bottom);
-        resultTop = std::max(resultTop, ri.top);
-        bottom = std::max(bottom, ri.bottom);
-    }
-    const float budgetW = box.width() - (li.left + li.right + gap + pairsFixedW);
-    const float budgetH = box.height() - (topTop + topBottom + gap + resultTop + bottom);
-    const float maxCell = kMaxCell * ctx.scale, rowTarget = (ctx.fonts.small ? ctx.fonts.small->FontSize : ImGui::GetFontSize()) + 5.0f;
-    float cw = std::min(budgetW / (k + n), maxCell);
-    const float uniform = std::min(cw, budgetH / (k + m));
-    // Token rows need room for their labels; the weights' rows give it up (below a pixel the renderer averages rows).
-    // The smallest token row that keeps every label (heatmap_view's label floor); rows give up to 80 % of the
-    // height to stay there, the weights' rows take the rest.
-    const float smallest = std::max(9.0f, 0.7f * (rowTarget - 5.0f)) + 2.0f;
-    const auto rowHeights = [&](float target) {
-        if (uniform >= target) return std::pair{uniform, uniform};
-        float chm = std::min({std::max(uniform, target), budgetH * 0.55f / m, maxCell});
-        if (chm < smallest) chm = std::min(smallest, budgetH * 0.8f / m);
-        return std::pair{chm, std::clamp((budgetH - m * chm) / k, 0.05f, maxCell)};
-    };
-    auto [chm, chk] = rowHeights(rowTarget);
-    // A top operand with token rows (V_i above Z_i) needs its labels too: equal rows when both keep every label;
-    // on a shorter box the left operand (A_i, what a teacher points at) keeps its labels while the top's rows stay
-    // at least 2 px (a texture that still shows its pattern), else both share the height equally.
-    const MatrixInfo topInfo = matrixInfo(ctx.run, pairs.front().top.ref, ctx.state.batch);
-    const Axis topRows = pairs.front().top.options.transposed ? topInfo.colAxis : topInfo.rowAxis;
-    if (topRows == Axis::QueryTokens || topRows == Axis::KeyTokens) {
-        const float labelled = smallestLabelledCell(ctx), topRowsLeft = (budgetH - m * labelled) / k;
-        if (uniform < labelled && topRowsLeft >= 2.0f) chm = labelled, chk = topRowsLeft;
-        else chm = chk = uniform;
-    }
-    // A weight matrix on top keeps square cells, so its shape reads true (W^O is d_model × d_model: a square):
-    // the columns narrow to its rows' height rather than stretch it into a strip, while the square stays at
-    // least kMinSquareSide pixels (at d_model 768 its cells are then a third of a pixel, averaged 3:1 by the
-    // renderer). When it would not, the token rows shrink to the smallest label (heatmap_view's floor) first.
-    constexpr float kMinSquareSide = 160.0f;
-    const TensorId t = pairs.front().top.ref.tensor;
-    const bool weights = t == TensorId::WQ || t == TensorId::WK || t == TensorId::WV || t == TensorId::WO;
-    if (weights && k * chk < kMinSquareSide * ctx.scale) {  // only when the labels keep their floor and that is enough
-        const auto [rows, weightRows] = rowHeights(smallest);
-        if (rows >= smallest - 0.01f && k * weightRows >= kMinSquareSide * ctx.scale) {
-            chm = rows;
-            chk = weightRows;
-        }
-    }
-    if (weights && k * chk < kMinSquareSide * ctx.scale) {
-        if (pairs.size() > 1) return false;
-        drawProductInLine(ctx, box, std::move(left), firstAsGiven.top, firstAsGiven.result, formula, hint);
-        return true;
-    }
-    if (weights && k * chk >= kMinSquareSide * ctx.scale) cw = chk = std::min(cw, chk);
-
-    const float xL = box.min.x + li.left;
-    const float yT = box.min.y + topTop;
-    const float yR = std::max(yT + k * chk + topBottom + gap + resultTop, box.min.y + li.top);
-    float x = xL + k * cw + li.right + gap;
-    for (std::size_t j = 0; j < pairs.size(); ++j) {
-        const float xR = x + rightLefts[j];
-        drawHeatmap(ctx, pairs[j].top.ref, {xR, yT}, {xR + columns[j] * cw, yT + k * chk}, pairs[j].top.options);
-        drawHeatmap(ctx, pairs[j].result.ref, {xR, yR}, {xR + columns[j] * cw, yR + m * chm}, pairs[j].result.options);
-        const Insets ti = heatmapInsets(ctx, pairs[j].top.ref, pairs[j].top.options), ri = heatmapInsets(ctx, pairs[j].result.ref, pairs[j].result.options);
-        x = xR + columns[j] * cw + std::max(ti.right, ri.right) + gap;
-    }
-    drawHeatmap(ctx, left.ref, {xL, yR}, {xL + k * cw, yR + m * chm}, left.options);
-
-    // The formula and the hint in the corner above the left operand; the hint only when it fits there whole
-    // (the stage text below says the same).
-    const float cornerWidth = xL + k * cw + li.right - box.min.x, cornerBottom = yR - li.top;
-    ImFont* large = font(ctx.fonts.large);
-    ImFont* regular = font(ctx.fonts.regular);
-    text(large, box.min, kText, formula, cornerWidth);
-    const float formulaHeight = large->CalcTextSizeA(large->FontSize, FLT_MAX, cornerWidth, formula.c_str()).y;
-    const float hintHeight = regular->CalcTextSizeA(regular->FontSize, FLT_MAX, cornerWidth, hint.c_str()).y;
-    if (box.min.y + formulaHeight + 6.0f + hintHeight <= cornerBottom) {
-        text(regular, {box.min.x, box.min.y + formulaHeight + 6.0f}, kHint, hint, cornerWidth);
-    }
-    return true;
-}
-
-// result = left · top, in the textbook layout.
-void drawProduct(ViewContext& ctx, const Box& box, Operand left, Operand top, Operand result, const std::string& formula,
-                 const std::string& hint) {
-    drawProducts(ctx, box, std::move(left), {{std::move(top), std::move(result)}}, formula, hint);  // one product is always drawn
-}
-
 // [SECTION] Head tiles
 
 // Heads of `tensor` side by side, one shared colorbar at the right end, row labels on the first only.
@@ -235,6 +53,7 @@ void drawHeadTiles(ViewContext& ctx, const Box& box, TensorId tensor, bool rowLa
         o.colorbar = head == heads - 1 ? ColorbarSide::Right : ColorbarSide::None;
         o.headBlocks = false;
         o.frameHead = head;
+        o.lectureLabels = false;
         return o;
     };
     const Insets first = heatmapInsets(ctx, traceRef(tensor, 0), options(0));
@@ -282,6 +101,7 @@ void drawAllHeads(ViewContext& ctx, const Box& box, TensorId tensor) {
         o.frameHead = head;
         o.emphasized = head == ctx.state.head;
         o.pinOnClick = false;
+        o.lectureLabels = false;
         o.range = range;
         o.caption = "head " + std::to_string(head);
         return o;
@@ -330,12 +150,6 @@ void drawAllHeads(ViewContext& ctx, const Box& box, TensorId tensor) {
 // [SECTION] Stages
 
 HeatmapOptions full() { return {}; }
-
-HeatmapOptions withColorbarBelow() {
-    HeatmapOptions o;
-    o.colorbar = ColorbarSide::Below;
-    return o;
-}
 
 // One sentence's tokens as boxes — the token, its id (its row of E) and its position — wrapping inside `box`
 // from `at`; returns where the next line starts.
@@ -418,55 +232,6 @@ float upperHeight(const Box& box, float share, float upperNeeds, float lowerNeed
     return std::max(box.height() * share, std::min(upperNeeds, box.height() - lowerNeeds));
 }
 
-void embedView(ViewContext& ctx, Box box) {
-    const float gap = gapOf(ctx);
-    // E[ids] and PE above X: 45 % of the height, more when their labels need it and X keeps its own.
-    const MatrixRef embeddings{MatrixSource::TokenEmbeddings, TensorId::X, 0};
-    const float wanted = labelledHeight(ctx, embeddings, full()) + gap, xNeeds = labelledHeight(ctx, traceRef(TensorId::X), full());
-    Box top = takeTop(box, upperHeight(box, 0.45f, wanted, xNeeds));
-    const float plusWidth = ImGui::GetFontSize() * 2.0f;
-    const Box left = takeLeft(top, (top.width() - plusWidth) / 2.0f);
-    const Box plus = takeLeft(top, plusWidth);
-    drawHeatmapInBox(ctx, embeddings, left.min, {left.max.x, left.max.y - gap}, full());
-    text(font(ctx.fonts.large), {plus.min.x + plusWidth * 0.3f, (plus.min.y + plus.max.y) / 2.0f}, kText, "+");
-    drawHeatmapInBox(ctx, {MatrixSource::Positions, TensorId::X, 0}, {top.min.x + gap / 2.0f, top.min.y}, {top.max.x, top.max.y - gap}, full());
-    // A trained model's X is not E + P but the residual stream N blocks later (ln_1 of it for GPT-2): say so.
-    const bool trained = ctx.run.spec.trained != nullptr;
-    const int blocks = ctx.run.spec.layer;
-    const std::string arrow = trained ? "→ " + std::to_string(blocks) + (blocks == 1 ? " block →" : " blocks →") : "=";
-    text(font(trained ? ctx.fonts.regular : ctx.fonts.large), {box.min.x, box.min.y}, kText, arrow);
-    const float arrowWidth = trained ? ImGui::CalcTextSize(arrow.c_str()).x + ImGui::GetFontSize() : plusWidth;
-    drawHeatmapInBox(ctx, traceRef(TensorId::X), {box.min.x + arrowWidth, box.min.y}, box.max, full());
-}
-
-void projectView(ViewContext& ctx, const Box& box) {
-    const Projection p = ctx.state.projection;
-    const TensorId input = ctx.run.trace.cross ? TensorId::XQuery : TensorId::X;
-    // The Illustrated Transformer's figure: X once, Q, K and V — when the centre is wide and tall enough for three
-    // products with square weights (presenting on a projector it is not, and Q alone is shown larger).
-    const bool roomForThree = box.width() >= 1000.0f * ctx.scale;
-    if (p == Projection::All && !ctx.run.trace.cross && roomForThree &&
-        drawProducts(ctx, box, {traceRef(TensorId::X), withColorbarBelow()},
-                     {{{traceRef(TensorId::WQ), full()}, {traceRef(TensorId::Q), full()}},
-                      {{traceRef(TensorId::WK), full()}, {traceRef(TensorId::K), full()}},
-                      {{traceRef(TensorId::WV), full()}, {traceRef(TensorId::V), full()}}},
-                     "Q, K, V = X W^Q, X W^K, X W^V",
-                     "One X, three weight matrices: every row of X becomes a query, a key and a value. Hover a cell to see "
-                     "the row and the column it came from.")) {
-        return;
-    }
-    const Projection one = p == Projection::All ? Projection::Query : p;
-    const TensorId w = one == Projection::Query ? TensorId::WQ : one == Projection::Key ? TensorId::WK : TensorId::WV;
-    const TensorId out = one == Projection::Query ? TensorId::Q : one == Projection::Key ? TensorId::K : TensorId::V;
-    const std::string name = matrixInfo(ctx.run, traceRef(out), ctx.state.batch).name;
-    const std::string weights = matrixInfo(ctx.run, traceRef(w), ctx.state.batch).name;
-    const std::string narrow = p == Projection::All ? "No room for Q, K and V side by side: Q alone (K and V are the same product). " : "";
-    drawProduct(ctx, box, {traceRef(out == TensorId::Q ? input : TensorId::X), withColorbarBelow()}, {traceRef(w), full()},
-                {traceRef(out), full()}, name + " = X " + weights,
-                narrow + "The same " + weights + " multiplies every row of X. Its colored column blocks are the heads' W_i. "
-                "Hover a cell of " + name + " to see the row and the column it came from.");
-}
-
 constexpr const char* kKeysAndValuesLater = "K and V split into K_i and V_i the same way (a taller window shows them).";
 
 // Q beside its heads, "Q → Q_0 Q_1 …", for a box too short to stack them with every token label: each then gets
@@ -516,61 +281,6 @@ void splitView(ViewContext& ctx, Box box) {
     const Box keys = takeTop(box, box.height() * 0.5f);
     drawHeadTiles(ctx, {keys.min, {keys.max.x, keys.max.y - gap / 2.0f}}, TensorId::KHeads, true, false);
     drawHeadTiles(ctx, box, TensorId::VHeads, true, false);
-}
-
-void scoresView(ViewContext& ctx, const Box& box) {
-    const int i = ctx.state.head;
-    HeatmapOptions keys = full();
-    keys.transposed = true;
-    const std::string s = subscript(i);
-    drawProduct(ctx, box, {traceRef(TensorId::QHeads, i), withColorbarBelow()}, {traceRef(TensorId::KHeads, i), keys},
-                {traceRef(TensorId::Scores, i), full()}, "S" + s + " = Q" + s + " K" + s + "ᵀ",
-                "Each cell compares one query row with one key row (a dot product of d_k numbers).");
-}
-
-// Maps side by side in `box`, each with its own title and labels; `between` is drawn in the gaps. Square
-// cells when every map is l × l; otherwise rows may be up to 3× taller than columns are wide, so token rows
-// stay readable under wide d_model maps.
-void drawSideBySide(ViewContext& ctx, const Box& box, const std::vector<Operand>& maps, const std::vector<std::string>& between) {
-    ImFont* large = font(ctx.fonts.large);
-    std::vector<float> gaps;  // room for the operator between map i and i + 1
-    for (std::size_t i = 0; i + 1 < maps.size(); ++i) {
-        const float w = i < between.size() ? large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, between[i].c_str()).x : 0.0f;
-        gaps.push_back(w + std::round(24.0f * ctx.scale));
-    }
-    std::vector<Insets> insets;
-    float fixedW = 0.0f, fixedH = 0.0f, cols = 0.0f, rows = 0.0f;
-    bool square = true;
-    for (float g : gaps) fixedW += g;
-    for (const Operand& o : maps) {
-        insets.push_back(heatmapInsets(ctx, o.ref, o.options));
-        fixedW += insets.back().left + insets.back().right;
-        fixedH = std::max(fixedH, insets.back().top + insets.back().bottom);
-        const ImVec2 shape = displayShape(ctx, o.ref, o.options.transposed);
-        cols += shape.y;
-        rows = std::max(rows, shape.x);
-        square = square && shape.x == shape.y;
-    }
-    const float maxCell = kMaxCell * ctx.scale;
-    float cw = std::min((box.width() - fixedW) / cols, maxCell);
-    float ch = std::min((box.height() - fixedH) / rows, maxCell);
-    if (square) cw = ch = std::min(cw, ch);
-    ch = std::min(ch, std::max(3.0f * cw, comfortableTokenRow(ctx)));  // token rows keep their labels under wide maps
-    cw = std::min(cw, 3.0f * ch);
-    const float top = box.min.y + std::max_element(insets.begin(), insets.end(), [](const Insets& a, const Insets& b) { return a.top < b.top; })->top;
-    float x = box.min.x;
-    for (std::size_t i = 0; i < maps.size(); ++i) {
-        const ImVec2 shape = displayShape(ctx, maps[i].ref, maps[i].options.transposed);
-        const ImVec2 min{x + insets[i].left, top};
-        drawHeatmap(ctx, maps[i].ref, min, {min.x + cw * shape.y, min.y + ch * shape.x}, maps[i].options);
-        x = min.x + cw * shape.y + insets[i].right;
-        if (i >= gaps.size()) break;
-        if (i < between.size()) {
-            const float w = large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, between[i].c_str()).x;
-            text(large, {x + (gaps[i] - w) / 2.0f, top + ch * shape.x / 2.0f - large->FontSize / 2.0f}, kText, between[i]);
-        }
-        x += gaps[i];
-    }
 }
 
 // [SECTION] One query row as bars
@@ -639,88 +349,6 @@ void drawChartPair(const ViewContext& ctx, const Box& box, const RowChart& left,
     drawRowChart(ctx, {box.min.x + half + gap, box.min.y}, box.max, right);
 }
 
-void scaleView(ViewContext& ctx, Box box) {
-    const int i = ctx.state.head;
-    HeatmapOptions scaled = full();
-    scaled.rowLabels = false;
-    scaled.range = ctx.summaries.get(ctx.run, TensorId::Scores).range;  // same colors per value: the shrink shows
-    const bool charts = roomForCharts(ctx, box);
-    drawSideBySide(ctx, charts ? takeTop(box, box.height() * 0.64f) : box, {{traceRef(TensorId::Scores, i), full()}, {traceRef(TensorId::ScaledScores, i), scaled}}, {"÷√d_k"});
-    if (!charts) return;
-    const int r = chartRow(ctx);
-    const std::vector<float> scores = rowOf(ctx, TensorId::Scores, r);
-    const colormap::Range probability{0.0f, 1.0f};
-    drawChartPair(ctx, box,
-                  {"softmax of row " + quotedToken(ctx, r) + " without scaling", softmax(scores, 1.0f), keyLabels(ctx), {}, probability, ctx.state.sequential, chartColumn(ctx)},
-                  {"… and with ÷√d_k (mask aside): less peaked", softmax(scores, ctx.run.trace.dims.scale), keyLabels(ctx), {}, probability, ctx.state.sequential, chartColumn(ctx)});
-}
-
-void noMaskView(ViewContext& ctx, Box box) {
-    ImGui::SetCursorScreenPos(box.min);
-    ImGui::PushFont(font(ctx.fonts.large));
-    ImGui::TextUnformatted("No mask: every query may look at every key.");
-    ImGui::PopFont();
-    ImGui::TextWrapped("An encoder masks padding (b × 1 × 1 × l, the same row for every query); a decoder also hides later "
-                       "tokens (causal, b × 1 × l × l). Try one:");
-    core::AttentionConfig& a = ctx.state.spec.attention;
-    if (ImGui::Button("causal mask")) a.mask = core::MaskKind::Causal;
-    ImGui::SameLine();
-    if (ImGui::Button("padding mask")) a.mask = core::MaskKind::Padding;
-    box.min.y = ImGui::GetCursorScreenPos().y + gapOf(ctx);
-    HeatmapOptions masked = full();
-    masked.rowLabels = false;
-    const int i = ctx.state.head;
-    drawSideBySide(ctx, box, {{traceRef(TensorId::ScaledScores, i), full()}, {traceRef(TensorId::MaskedScores, i), masked}}, {"unchanged →"});
-}
-
-void maskView(ViewContext& ctx, const Box& box) {
-    if (ctx.run.trace[TensorId::Mask].empty()) {
-        noMaskView(ctx, box);
-        return;
-    }
-    const int i = ctx.state.head;
-    HeatmapOptions mask = full();
-    mask.rowLabels = false;
-    mask.colorbar = ColorbarSide::None;
-    HeatmapOptions masked = full();
-    masked.rowLabels = false;
-    drawSideBySide(ctx, box, {{traceRef(TensorId::ScaledScores, i), full()}, {traceRef(TensorId::Mask), mask}, {traceRef(TensorId::MaskedScores, i), masked}},
-                   {"where", "→"});
-}
-
-void softmaxView(ViewContext& ctx, Box box) {
-    const int i = ctx.state.head;
-    HeatmapOptions weights = full();
-    weights.rowLabels = false;
-    weights.rowSums = true;
-    const bool charts = roomForCharts(ctx, box);
-    drawSideBySide(ctx, charts ? takeTop(box, box.height() * 0.64f) : box,
-                   {{traceRef(TensorId::MaskedScores, i), full()}, {traceRef(TensorId::AttentionWeights, i), weights}}, {"softmax →"});
-    if (!charts) return;
-    const int r = chartRow(ctx);
-    const std::vector<bool> masked = maskedKeys(ctx, r);
-    drawChartPair(ctx, box,
-                  {"scores of query " + quotedToken(ctx, r) + " (hover a row to change)", rowOf(ctx, TensorId::MaskedScores, r), keyLabels(ctx), masked,
-                   ctx.summaries.get(ctx.run, TensorId::MaskedScores).range, ctx.state.diverging, chartColumn(ctx)},
-                  {"its weights: positive, summing to 1", rowOf(ctx, TensorId::AttentionWeights, r), keyLabels(ctx), masked, {0.0f, 1.0f},
-                   ctx.state.sequential, chartColumn(ctx)});
-}
-
-void weightedSumView(ViewContext& ctx, Box box) {
-    const int i = ctx.state.head;
-    const std::string s = subscript(i);
-    const bool tiles = roomForCharts(ctx, box);  // every head's Z_i below, when the product stays readable above
-    const Box product = tiles ? takeTop(box, box.height() * 0.74f) : box;
-    HeatmapOptions weights = withColorbarBelow();
-    drawProduct(ctx, product, {traceRef(TensorId::AttentionWeights, i), weights}, {traceRef(TensorId::VHeads, i), full()},
-                {traceRef(TensorId::ZHeads, i), full()}, "Z" + s + " = A" + s + " V" + s,
-                "Row r of Z" + s + " is the average of V" + s + "'s rows, weighted by row r of A" + s + ".");
-    if (!tiles) return;
-    const Box label = takeTop(box, ImGui::GetFontSize() * 1.5f);
-    text(font(ctx.fonts.bold), label.min, kText, "Every head's Z_i, side by side:");
-    drawHeadTiles(ctx, box, TensorId::ZHeads, true, false);
-}
-
 void concatView(ViewContext& ctx, Box box) {
     const float gap = gapOf(ctx), arrowHeight = ImGui::GetFontSize() * 1.6f;
     // The heads' tiles above Z: 42 % of the height, more when their labels need it and Z keeps its own.
@@ -736,22 +364,89 @@ void concatView(ViewContext& ctx, Box box) {
     drawHeatmapInBox(ctx, traceRef(TensorId::Concat), box.min, box.max, full());
 }
 
-void outputView(ViewContext& ctx, Box box) {
-    // O beside X below the product only when the product keeps W^O square above it (about 900 px at scale 1).
-    const bool comparison = box.height() >= 900.0f * ctx.scale;
-    const Box product = comparison ? takeTop(box, box.height() * 0.64f) : box;
-    drawProduct(ctx, product, {traceRef(TensorId::Concat), withColorbarBelow()}, {traceRef(TensorId::WO), full()},
-                {traceRef(TensorId::Output), full()}, "O = Z W^O",
-                "W^O's row blocks (head colors) mix the heads' outputs into each output feature.");
-    if (!comparison) return;
-    const Box label = takeTop(box, ImGui::GetFontSize() * 1.5f);
-    text(font(ctx.fonts.bold), label.min, kText, "The output O next to the input X: the same shape, l × d_model.");
-    HeatmapOptions compact;
-    compact.title = TitleStyle::Compact;
-    compact.colLabels = false;
-    HeatmapOptions input = compact;
-    input.rowLabels = false;
-    drawSideBySide(ctx, box, {{traceRef(TensorId::Output), compact}, {traceRef(TensorId::X), input}}, {"vs"});
+// [SECTION] Stages drawn from their scene (scene/scene.h), laid out once (scene/layout.h)
+
+scene::SceneChoices sceneChoices(const ViewContext& ctx) {
+    scene::SceneChoices choices;
+    choices.head = ctx.state.head;
+    switch (ctx.state.projection) {
+        case Projection::Query: choices.projection = TensorId::Q; break;
+        case Projection::Key: choices.projection = TensorId::K; break;
+        case Projection::Value: choices.projection = TensorId::V; break;
+        case Projection::All: break;
+    }
+    if (ctx.run.spec.trained) choices.blocksBeforeX = ctx.run.spec.layer;
+    return choices;
+}
+
+// Lays `scene` out in `box` and paints it; returns the room its side content got, below the side's heading.
+std::optional<Box> paintScene(ViewContext& ctx, const scene::Scene& scene, const Box& box) {
+    const scene::Layout layout = layoutInBox(ctx, scene, box);
+    paintLayout(ctx, layout);
+    if (!layout.side) return std::nullopt;
+    Box side{{layout.side->x0, layout.side->y0 + gapOf(ctx)}, {layout.side->x1, layout.side->y1}};
+    if (!scene.side->heading.empty()) {
+        const Box heading = takeTop(side, ImGui::GetFontSize() * 1.5f);
+        text(font(ctx.fonts.bold), heading.min, kText, scene.side->heading);
+    }
+    return side;
+}
+
+void scaleCharts(ViewContext& ctx, const Box& box) {
+    const int r = chartRow(ctx);
+    const std::vector<float> scores = rowOf(ctx, TensorId::Scores, r);
+    const colormap::Range probability{0.0f, 1.0f};
+    drawChartPair(ctx, box,
+                  {"softmax of row " + quotedToken(ctx, r) + " without scaling", softmax(scores, 1.0f), keyLabels(ctx), {}, probability, ctx.state.sequential, chartColumn(ctx)},
+                  {"… and with ÷√d_k (mask aside): less peaked", softmax(scores, ctx.run.trace.dims.scale), keyLabels(ctx), {}, probability, ctx.state.sequential, chartColumn(ctx)});
+}
+
+void softmaxCharts(ViewContext& ctx, const Box& box) {
+    const int r = chartRow(ctx);
+    const std::vector<bool> masked = maskedKeys(ctx, r);
+    drawChartPair(ctx, box,
+                  {"scores of query " + quotedToken(ctx, r) + " (hover a row to change)", rowOf(ctx, TensorId::MaskedScores, r), keyLabels(ctx), masked,
+                   ctx.summaries.get(ctx.run, TensorId::MaskedScores).range, ctx.state.diverging, chartColumn(ctx)},
+                  {"its weights: positive, summing to 1", rowOf(ctx, TensorId::AttentionWeights, r), keyLabels(ctx), masked, {0.0f, 1.0f},
+                   ctx.state.sequential, chartColumn(ctx)});
+}
+
+// O beside X: the same shape, l × d_model.
+void outputComparison(ViewContext& ctx, const Box& box) {
+    scene::Scene comparison;
+    comparison.figures.push_back({scene::Line{{scene::traceMap(ctx.run.trace, TensorId::Output), scene::Operator{"vs"},
+                                               scene::traceMap(ctx.run.trace, TensorId::X)}}, "", ""});
+    paintScene(ctx, comparison, box);
+}
+
+// The mask stage without a mask: what masks do, two buttons to try one, and the scores passing unchanged.
+Box noMaskIntroduction(ViewContext& ctx, Box box) {
+    ImGui::SetCursorScreenPos(box.min);
+    ImGui::PushFont(font(ctx.fonts.large));
+    ImGui::TextUnformatted("No mask: every query may look at every key.");
+    ImGui::PopFont();
+    ImGui::TextWrapped("An encoder masks padding (b × 1 × 1 × l, the same row for every query); a decoder also hides later "
+                       "tokens (causal, b × 1 × l × l). Try one:");
+    core::AttentionConfig& a = ctx.state.spec.attention;
+    if (ImGui::Button("causal mask")) a.mask = core::MaskKind::Causal;
+    ImGui::SameLine();
+    if (ImGui::Button("padding mask")) a.mask = core::MaskKind::Padding;
+    box.min.y = ImGui::GetCursorScreenPos().y + gapOf(ctx);
+    return box;
+}
+
+// A stage whose picture is a scene: its maps where the layout puts them, then what its side room holds.
+void sceneView(ViewContext& ctx, Box box, const scene::Scene& scene) {
+    if (scene.stage == StageId::Mask && !ctx.run.trace.has(TensorId::Mask)) box = noMaskIntroduction(ctx, box);
+    const std::optional<Box> side = paintScene(ctx, scene, box);
+    if (!side) return;
+    switch (scene.stage) {
+        case StageId::Scale: scaleCharts(ctx, *side); break;
+        case StageId::Softmax: softmaxCharts(ctx, *side); break;
+        case StageId::WeightedSum: drawHeadTiles(ctx, *side, TensorId::ZHeads, true, false); break;
+        case StageId::Output: outputComparison(ctx, *side); break;
+        default: break;
+    }
 }
 
 // [SECTION] Header
@@ -839,19 +534,16 @@ void header(ViewContext& ctx) {
 }
 
 void drawStage(ViewContext& ctx, const Box& box) {
+    if (std::optional<scene::Scene> scene = scene::stageScene(ctx.state.stage, ctx.run.trace, sceneChoices(ctx))) {
+        if (ctx.state.zoom > 1.0f) scene->side.reset();  // zoomed in, the charts and tiles give way to the maps first
+        sceneView(ctx, box, *scene);
+        return;
+    }
     switch (ctx.state.stage) {
         case StageId::Tokens: tokensView(ctx, box); break;
-        case StageId::Embed: embedView(ctx, box); break;
-        case StageId::Project: projectView(ctx, box); break;
         case StageId::SplitHeads: splitView(ctx, box); break;
-        case StageId::Scores: scoresView(ctx, box); break;
-        case StageId::Scale: scaleView(ctx, box); break;
-        case StageId::Mask: maskView(ctx, box); break;
-        case StageId::Softmax: softmaxView(ctx, box); break;
-        case StageId::WeightedSum: weightedSumView(ctx, box); break;
         case StageId::Concat: concatView(ctx, box); break;
-        case StageId::Output: outputView(ctx, box); break;
-        case StageId::Count: break;
+        default: break;
     }
 }
 
@@ -866,7 +558,10 @@ void drawStageView(ViewContext& ctx) {
     }
     header(ctx);
     const ImVec2 min = ImGui::GetCursorScreenPos();
-    const ImVec2 max = windowMax;
+    // Zoomed out, the maps shrink with the type: they take the zoom's share of the box (zoom in magnifies the
+    // panel instead, app.cpp), so the maps never get smaller when the zoom goes up.
+    const float shrink = std::min(1.0f, ctx.state.zoom);
+    const ImVec2 max{min.x + (windowMax.x - min.x) * shrink, min.y + (windowMax.y - min.y) * shrink};
     const Box box{min, max};
     const std::optional<TensorId> tensor = perHeadTensor(ctx.state.stage);
     const bool allHeadsView = ctx.state.allHeads && tensor && ctx.state.stage != StageId::SplitHeads && ctx.state.stage != StageId::Concat;

@@ -49,7 +49,6 @@ ImFont* smallFont(const ViewContext& ctx) { return font(ctx.fonts.small); }
 float smallSize(const ViewContext& ctx) { return ctx.fonts.small ? ctx.fonts.small->FontSize : ImGui::GetFontSize(); }
 float textWidth(ImFont* f, float size, const std::string& text) { return f->CalcTextSizeA(size, FLT_MAX, 0.0f, text.c_str()).x; }
 
-bool isTokens(Axis axis) { return axis == Axis::QueryTokens || axis == Axis::KeyTokens; }
 
 std::string shortLabel(const ViewContext& ctx, Axis axis, int index) {
     std::string label = axisLabel(ctx.run, axis, ctx.state.batch, index);
@@ -57,14 +56,19 @@ std::string shortLabel(const ViewContext& ctx, Axis axis, int index) {
     return label;
 }
 
-// The smallest type token labels and cell numbers shrink to: 70 % of the small font, never under 9 px.
-float labelFloor(const ViewContext& ctx) { return std::max(9.0f, 0.7f * smallSize(ctx)); }
+// The smallest type cell numbers shrink to: the label floor away from a lecture (scene::labelSizes).
+float labelFloor(const ViewContext& ctx) { return scene::labelSizes(smallSize(ctx), false).floor; }
 
-float widestLabel(const ViewContext& ctx, Axis axis, int count) {
+// Token labels' sizes for a map drawn with `o`: the lecture's floor when presenting, unless it is a thumbnail.
+scene::LabelSizes tokenLabels(const ViewContext& ctx, const HeatmapOptions& o) {
+    return scene::labelSizes(smallSize(ctx), ctx.state.presenting && o.lectureLabels);
+}
+
+float widestLabel(const ViewContext& ctx, Axis axis, int count, float tokenSize) {
     float widest = 0.0f;
     const int step = isTokens(axis) ? 1 : std::max(1, count - 1);  // feature labels: the last index is the widest
     for (int i = isTokens(axis) ? 0 : count - 1; i < count; i += step) {
-        widest = std::max(widest, textWidth(smallFont(ctx), smallSize(ctx), shortLabel(ctx, axis, i)));
+        widest = std::max(widest, textWidth(smallFont(ctx), isTokens(axis) ? tokenSize : smallSize(ctx), shortLabel(ctx, axis, i)));
     }
     return widest;
 }
@@ -82,9 +86,10 @@ Measure measure(const ViewContext& ctx, const Fitted& f, const HeatmapOptions& o
     const float pad = 4.0f * ctx.scale;
     if (o.title == TitleStyle::Full) m.title = 2.0f * m.line + pad;
     if (o.title == TitleStyle::Compact) m.title = m.line + pad;
-    if (o.colLabels) m.colLabels = (isTokens(f.colAxis) ? widestLabel(ctx, f.colAxis, f.cols) : m.smallLine) + pad;
+    const float tokenSize = tokenLabels(ctx, o).full;
+    if (o.colLabels) m.colLabels = (isTokens(f.colAxis) ? widestLabel(ctx, f.colAxis, f.cols, tokenSize) : m.smallLine) + pad;
     if (o.headBlocks && f.blockCols > 0) m.band = m.smallLine + 2.0f;
-    if (o.rowLabels) m.rowLabels = widestLabel(ctx, f.rowAxis, f.rows) + 2.0f * pad;
+    if (o.rowLabels) m.rowLabels = widestLabel(ctx, f.rowAxis, f.rows, tokenSize) + 2.0f * pad;
     if (o.headBlocks && f.blockRows > 0) m.rowBand = m.smallLine * 0.6f;
     const float tickWidth = textWidth(smallFont(ctx), m.smallLine, "-0.000");
     float legendWidth = m.smallLine + 4.0f + textWidth(smallFont(ctx), m.smallLine, "masked");
@@ -278,20 +283,19 @@ void drawTitle(const ViewContext& ctx, ImDrawList& list, const Fitted& f, const 
 // size includes room above and below the letters, so labels may crowd slightly).
 int labelStep(float cellExtent, float labelExtent) {
     int step = 1;
-    while (static_cast<float>(step) * cellExtent < labelExtent * 0.85f && step < (1 << 20)) step *= 2;
+    while (static_cast<float>(step) * cellExtent < labelExtent * 0.85f - scene::kLabelSlack && step < (1 << 20)) step *= 2;
     return step;
 }
 
 // Token labels shrink to fit their cells, down to a floor (70 % of the small font, never under 9 px), before any
 // is skipped: every label of a 20-token sentence stays on screen at 1280×800.
-float tokenLabelSize(const ViewContext& ctx, Axis axis, float cellExtent) {
-    const float small = smallSize(ctx);
-    if (!isTokens(axis)) return small;
-    return std::clamp(cellExtent / 0.85f, labelFloor(ctx), small);
+float tokenLabelSize(const ViewContext& ctx, Axis axis, float cellExtent, const scene::LabelSizes& labels) {
+    if (!isTokens(axis)) return smallSize(ctx);
+    return std::clamp(cellExtent / 0.85f, labels.floor, labels.full);
 }
 
-void drawRowLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, float width) {
-    const float size = tokenLabelSize(ctx, f.rowAxis, g.ch);
+void drawRowLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, float width, const scene::LabelSizes& labels) {
+    const float size = tokenLabelSize(ctx, f.rowAxis, g.ch, labels);
     const int step = labelStep(g.ch, size);
     for (int r = 0; r < f.rows; r += step) {
         const std::string label = shortLabel(ctx, f.rowAxis, r);
@@ -301,9 +305,9 @@ void drawRowLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, cons
     }
 }
 
-void drawColumnLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, float bottom) {
+void drawColumnLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, float bottom, const scene::LabelSizes& labels) {
     if (isTokens(f.colAxis)) {
-        const float size = tokenLabelSize(ctx, f.colAxis, g.cw);
+        const float size = tokenLabelSize(ctx, f.colAxis, g.cw, labels);
         const int step = labelStep(g.cw, size);
         for (int c = 0; c < f.cols; c += step) {
             const ImVec2 at{g.min.x + (c + 0.5f) * g.cw - size / 2.0f, bottom - 3.0f};
@@ -523,8 +527,9 @@ colormap::Range sharedWeightsRange(const std::vector<std::pair<const ViewContext
     return range;
 }
 
-float smallestLabelledCell(const ViewContext& ctx) { return 0.85f * labelFloor(ctx); }  // labelStep's 0.85
-float comfortableTokenRow(const ViewContext& ctx) { return smallSize(ctx) + 5.0f; }
+scene::Rules layoutRules(const ViewContext& ctx) { return {ctx.scale, scene::labelSizes(smallSize(ctx), ctx.state.presenting)}; }
+float smallestLabelledCell(const ViewContext& ctx) { return layoutRules(ctx).labelledCell(); }
+float comfortableTokenRow(const ViewContext& ctx) { return layoutRules(ctx).comfortableRow(); }
 
 ImVec2 displayShape(const ViewContext& ctx, const MatrixRef& ref, bool transposed) {
     const Fitted f = fitted(ctx, ref, transposed);
@@ -566,8 +571,8 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
     const float outerLeft = g.min.x - m.rowLabels - m.rowBand;
     const float outerTop = g.min.y - m.title - m.colLabels - m.band;
     drawTitle(ctx, list, f, o, {outerLeft, outerTop}, (g.max.x + m.sums + m.colorbarRight) - outerLeft);
-    if (o.rowLabels) drawRowLabels(ctx, list, g, f, m.rowLabels + m.rowBand);
-    if (o.colLabels) drawColumnLabels(ctx, list, g, f, g.min.y - m.band);
+    if (o.rowLabels) drawRowLabels(ctx, list, g, f, m.rowLabels + m.rowBand, tokenLabels(ctx, o));
+    if (o.colLabels) drawColumnLabels(ctx, list, g, f, g.min.y - m.band, tokenLabels(ctx, o));
     if (o.headBlocks) drawHeadBands(ctx, list, g, f, m);
     if (o.rowSums) drawRowSums(ctx, list, g, ref, f, o.transposed);
     if (o.colorbar != ColorbarSide::None) drawColorbar(ctx, list, g, m, o, s, map, followsProbabilityScale(ref, f.info), static_cast<bool>(mask));
@@ -590,7 +595,7 @@ HeatmapResult drawHeatmapInBox(ViewContext& ctx, const MatrixRef& ref, ImVec2 bo
     const bool square = f.rows == f.cols || (isTokens(f.rowAxis) && isTokens(f.colAxis));
     if (square) cw = ch = std::min(cw, ch);
     cw = std::min(cw, 4.0f * ch);  // no cell more than 4:1, so matrices keep a readable shape, except that
-    ch = std::min(ch, std::max(4.0f * cw, isTokens(f.rowAxis) ? comfortableTokenRow(ctx) : 0.0f));  // token rows keep their labels
+    ch = std::min(ch, std::max(4.0f * cw, isTokens(f.rowAxis) ? tokenLabels(ctx, o).full + 5.0f : 0.0f));  // token rows keep their labels
     const ImVec2 cellsMin{boxMin.x + in.left, boxMin.y + in.top};
     return drawHeatmap(ctx, ref, cellsMin, {cellsMin.x + cw * static_cast<float>(f.cols), cellsMin.y + ch * static_cast<float>(f.rows)}, o);
 }

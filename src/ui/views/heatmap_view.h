@@ -7,6 +7,7 @@
 // other matrices, except to outline the rows and columns the hovered cell's explanation names.
 #pragma once
 
+#include "scene/layout.h"
 #include "ui/views/view_context.h"
 
 #include <imgui.h>
@@ -36,6 +37,7 @@ struct HeatmapOptions {
     std::optional<colormap::Range> range;    // instead of the tensor's own range (scale: S and S/√d_k alike)
     std::string caption;                     // replaces the name in the title ("head 3")
     bool pinOnClick = true;                  // a click pins the cell (thumbnails use clicks to pick heads)
+    bool lectureLabels = true;               // presenting: token labels ≥ 14 px; thumbnails keep the 9 px floor
 };
 
 // Room the decorations take around the cell rectangle.
@@ -60,6 +62,8 @@ HeatmapResult drawHeatmapInBox(ViewContext& ctx, const MatrixRef& ref, ImVec2 bo
 // One colour range for attention-weight maps drawn to be compared (every head; trained against untrained): 0 …
 // the largest of their own ranges under the first view's probability scale, each read in its view's run and batch.
 colormap::Range sharedWeightsRange(const std::vector<std::pair<const ViewContext*, MatrixRef>>& maps);
+// The layout rules for this frame's type: the label floor (presenting: the lecture's), cell sizes, gaps.
+scene::Rules layoutRules(const ViewContext& ctx);
 // The shortest token row (or narrowest token column) that still gets its own label, shrunk to the label floor.
 float smallestLabelledCell(const ViewContext& ctx);
 // A token row whose label is drawn at full size. Layouts that keep cells under an aspect ratio let token rows

@@ -39,26 +39,6 @@ std::string baseName(TensorId tensor, int head) {
     return "?";
 }
 
-struct Axes {
-    Axis rows, cols;
-};
-
-Axes axesOf(TensorId tensor, int maskRows) {
-    switch (tensor) {
-        case TensorId::X: case TensorId::K: case TensorId::V: case TensorId::KHeads: case TensorId::VHeads: case TensorId::KHeadsBeforeRope:
-            return {Axis::KeyTokens, Axis::Features};
-        case TensorId::XQuery: case TensorId::Q: case TensorId::QHeads: case TensorId::ZHeads: case TensorId::QHeadsBeforeRope:
-        case TensorId::Concat: case TensorId::Output:
-            return {Axis::QueryTokens, Axis::Features};
-        case TensorId::Scores: case TensorId::ScaledScores: case TensorId::MaskedScores: case TensorId::AttentionWeights:
-            return {Axis::QueryTokens, Axis::KeyTokens};
-        case TensorId::Mask:
-            return {maskRows == 1 ? Axis::Broadcast : Axis::QueryTokens, Axis::KeyTokens};
-        default:
-            return {Axis::Features, Axis::Features};
-    }
-}
-
 // "b × h × l × d_k" → "l × d_k": the matrix is the last two factors.
 std::string lastTwoFactors(const std::string& shape) {
     const std::string times = " × ";
@@ -94,30 +74,19 @@ MatrixInfo traceMatrix(const core::ModelRun& run, const MatrixRef& ref) {
     MatrixInfo info;
     info.rows = tensor.rows();  // Tensor::slice(batch, head) is the last two dimensions
     info.cols = tensor.cols();
-    const Axes axes = axesOf(ref.tensor, info.rows);
+    const core::TensorAxes axes = core::tensorAxes(ref.tensor, trace);
     info.rowAxis = axes.rows;
     info.colAxis = axes.cols;
     info.name = baseName(ref.tensor, ref.head);
     info.tensorShape = core::symbolicShape(ref.tensor, trace);
     info.paperShape = lastTwoFactors(info.tensorShape);
     info.numericShape = tensor.shapeString();
-    info.probability = ref.tensor == TensorId::AttentionWeights || ref.tensor == TensorId::Mask;
+    info.probability = core::tensorInfo(ref.tensor).probability;
     setHeadBlocks(info, ref.tensor, trace.dims);
     return info;
 }
 
 }  // namespace
-
-bool isPerHead(TensorId tensor) {
-    switch (tensor) {
-        case TensorId::QHeads: case TensorId::KHeads: case TensorId::VHeads: case TensorId::Scores:
-        case TensorId::ScaledScores: case TensorId::MaskedScores: case TensorId::AttentionWeights: case TensorId::ZHeads:
-        case TensorId::QHeadsBeforeRope: case TensorId::KHeadsBeforeRope:
-            return true;
-        default:
-            return false;
-    }
-}
 
 bool hasMatrix(const core::ModelRun& run, const MatrixRef& ref) {
     switch (ref.source) {

@@ -14,13 +14,9 @@
 
 namespace attnviz::ui {
 
-// What one axis of a matrix counts.
-enum class Axis {
-    QueryTokens,  // rows of Q, S, A, Z, O: the tokens that ask
-    KeyTokens,    // rows of X, K, V and columns of S, A: the tokens that are looked at
-    Features,     // d_model, d_k or d_v indices
-    Broadcast,    // the single row of a b × 1 × 1 × l padding mask
-};
+// What one axis of a matrix counts (the core's table says it for every tensor).
+using core::Axis;
+using core::isPerHead;
 
 struct MatrixInfo {
     int rows = 0;               // of the chosen batch element and head's matrix (its values: matrixSlice)
@@ -36,8 +32,6 @@ struct MatrixInfo {
     bool probability = false;   // fixed [0, 1] on a sequential map; else ±max|x| on a diverging one
 };
 
-// Whether the tensor has one matrix per head (b × h × … with h > 1 slices).
-bool isPerHead(core::TensorId tensor);
 // Whether the run holds data for `ref` (no mask tensor when the mask is off, no X_dec in self-attention).
 bool hasMatrix(const core::ModelRun& run, const MatrixRef& ref);
 // Everything above for `ref` at batch element `batch`, without reading a value. Requires hasMatrix(run, ref).

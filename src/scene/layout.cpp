@@ -1,0 +1,318 @@
+// layout.cpp — scene + box + metrics + rules → rectangles. See layout.h.
+#include "scene/layout.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace attnviz::scene {
+namespace {
+
+bool tokenRows(const Map& map) { return core::isTokens(map.rowAxis) || map.rowAxis == core::Axis::Broadcast; }
+bool tokenColumns(const Map& map) { return core::isTokens(map.colAxis); }
+
+// How well a layout keeps what a reader needs, compared lexicographically: every token label kept and weights
+// square and large enough, token labels at full size, then the maps' area.
+struct Quality {
+    bool readable = false;
+    bool fullLabels = false;
+    float area = 0.0f;
+    bool operator<(const Quality& o) const {
+        if (readable != o.readable) return !readable;
+        if (fullLabels != o.fullLabels) return !fullLabels;
+        return area < o.area;
+    }
+};
+
+// Cells more than 4:1 read as a strip, not a matrix; token rows may be taller, up to their labels' height.
+bool squashed(const PlacedMap& m, float comfortableRow) {
+    const float cw = m.cells.width() / static_cast<float>(m.map.cols), ch = m.cells.height() / static_cast<float>(m.map.rows);
+    const bool tooFlat = ch * 4.0f < cw - 0.01f;
+    const bool tooTall = cw * 4.0f < ch - 0.01f && !(tokenRows(m.map) && ch <= comfortableRow + 0.01f);
+    return tooFlat || tooTall;
+}
+
+Rect grow(Rect r, const Insets& in) { return {r.x0 - in.left, r.y0 - in.top, r.x1 + in.right, r.y1 + in.bottom}; }
+
+Rect unite(const Rect& a, const Rect& b) {
+    if (a.width() <= 0.0f && a.height() <= 0.0f) return b;
+    return {std::min(a.x0, b.x0), std::min(a.y0, b.y0), std::max(a.x1, b.x1), std::max(a.y1, b.y1)};
+}
+
+class Placer {
+public:
+    Placer(const Metrics& metrics, const Rules& rules) : metrics_(metrics), rules_(rules) {}
+
+    void map(Layout& layout, const Map& map, float x, float y, float cw, float ch) const {
+        const Rect cells{x, y, x + cw * static_cast<float>(map.cols), y + ch * static_cast<float>(map.rows)};
+        layout.maps.push_back({map, cells});
+        layout.extent = unite(layout.extent, grow(cells, metrics_.decorations(map)));
+    }
+    void text(Layout& layout, std::string text, TextRole role, Rect box) const {
+        layout.extent = unite(layout.extent, box);
+        layout.texts.push_back({std::move(text), role, box});
+    }
+    Quality quality(const Layout& layout) const {
+        Quality q;
+        const float smallest = smallestTokenCell(layout);
+        q.readable = smallest >= rules_.labelledCell();
+        q.fullLabels = smallest >= rules_.comfortableRow();
+        for (const PlacedMap& m : layout.maps) {
+            if (m.map.isWeight() && m.cells.height() < rules_.minWeightSide() - 0.5f) q.readable = false;
+            if (squashed(m, rules_.comfortableRow())) q.readable = false;
+        }
+        q.area = mapArea(layout);
+        return q;
+    }
+
+    // The formula (and the hint, when `withHint`) across the top of `box`; returns the box below them.
+    Rect header(Layout& layout, const Figure& figure, Rect box, bool withHint) const {
+        if (!figure.formula.empty()) {
+            const float h = metrics_.textHeight(figure.formula, TextRole::Formula, box.width());
+            text(layout, figure.formula, TextRole::Formula, {box.x0, box.y0, box.x1, box.y0 + h});
+            box.y0 += h + 6.0f * rules_.scale;
+        }
+        if (withHint && !figure.hint.empty()) {
+            const float h = metrics_.textHeight(figure.hint, TextRole::Hint, box.width());
+            text(layout, figure.hint, TextRole::Hint, {box.x0, box.y0, box.x1, box.y0 + h});
+            box.y0 += h;
+        }
+        if (!figure.formula.empty() || withHint) box.y0 += std::round(10.0f * rules_.scale);
+        return box;
+    }
+
+    Layout line(const std::vector<Term>& terms, Rect box) const;
+    Layout textbook(const Product& product, Rect box) const;
+    Layout figure(const Figure& figure, const Rect& box) const;
+    Layout scene(const Scene& scene, const Rect& box) const;
+
+private:
+    const Metrics& metrics_;
+    const Rules& rules_;
+};
+
+// Terms side by side. Maps with token rows share one cell height, so their rows line up; a map with feature rows
+// (a weight matrix, Kᵀ) gets square cells of its own, up to a third of the width.
+Layout Placer::line(const std::vector<Term>& terms, Rect box) const {
+    Layout layout;
+    const float gap = rules_.gap(), maxCell = rules_.maxCell();
+    float fixedW = 0.0f, fixedTop = 0.0f, fixedBottom = 0.0f, squareCols = 0.0f, otherCols = 0.0f, tokenRowCount = 0.0f;
+    std::vector<Insets> insets;
+    for (const Term& term : terms) {
+        if (const auto* op = std::get_if<Operator>(&term)) {
+            fixedW += metrics_.textWidth(op->glyph, TextRole::Operator) + gap;
+            insets.push_back({});
+            continue;
+        }
+        const Map& map = std::get<Map>(term);
+        insets.push_back(metrics_.decorations(map));
+        fixedW += insets.back().left + insets.back().right;
+        fixedTop = std::max(fixedTop, insets.back().top);
+        fixedBottom = std::max(fixedBottom, insets.back().bottom);
+        if (tokenRows(map)) tokenRowCount = std::max(tokenRowCount, static_cast<float>(map.rows));
+        if (tokenColumns(map)) squareCols += static_cast<float>(map.cols);
+        else if (tokenRows(map)) otherCols += static_cast<float>(map.cols);
+    }
+    const float availW = std::max(1.0f, box.width() - fixedW), availH = std::max(1.0f, box.height() - fixedTop - fixedBottom);
+    // The feature-row maps' rows first, as tall as the box allows: square cells (at most a third of the width),
+    // except that token columns (Kᵀ) take the token cells' width below.
+    std::vector<float> squares(terms.size(), 0.0f);
+    float squaresW = 0.0f;
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+        const Map* map = std::get_if<Map>(&terms[i]);
+        if (map == nullptr || tokenRows(*map)) continue;
+        squares[i] = std::min(availH / static_cast<float>(map->rows), maxCell);
+        if (tokenColumns(*map)) continue;
+        squares[i] = std::min(squares[i], availW * 0.34f / static_cast<float>(map->cols));
+        squaresW += squares[i] * static_cast<float>(map->cols);
+    }
+    // Then the token rows' height, from large to small, until the maps fit the width: token × token maps keep
+    // square cells, the others share what is left, their cells at most 3:1 (token rows may be taller, up to their
+    // labels' height).
+    const float maxRowsH = tokenRowCount > 0.0f ? std::min(availH / tokenRowCount, maxCell) : 0.0f;
+    float ch = maxRowsH, cw = 0.0f;
+    for (; ch > 0.5f; ch -= 0.25f) {
+        const float squareW = squareCols * ch, left = availW - squaresW - squareW;
+        cw = otherCols > 0.0f ? std::min({left / otherCols, maxCell, 3.0f * ch}) : 0.0f;
+        const bool fits = left >= -0.01f && (otherCols == 0.0f || cw * 3.0f >= ch || ch <= rules_.comfortableRow());
+        if (fits) break;
+    }
+    ch = std::max(ch, 0.5f);
+    const auto cellWidth = [&](const Map& map) { return tokenColumns(map) ? ch : cw; };
+    float tallest = 0.0f;
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+        if (const Map* map = std::get_if<Map>(&terms[i])) {
+            tallest = std::max(tallest, static_cast<float>(map->rows) * (squares[i] > 0.0f ? squares[i] : ch));
+        }
+    }
+    const float centre = box.y0 + fixedTop + tallest / 2.0f;
+    float x = box.x0;
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+        if (const auto* op = std::get_if<Operator>(&terms[i])) {
+            const float w = metrics_.textWidth(op->glyph, TextRole::Operator);
+            const float h = metrics_.textHeight(op->glyph, TextRole::Operator, 0.0f);
+            text(layout, op->glyph, TextRole::Operator, {x + gap / 2.0f, centre - h / 2.0f, x + gap / 2.0f + w, centre + h / 2.0f});
+            x += w + gap;
+            continue;
+        }
+        const Map& map = std::get<Map>(terms[i]);
+        const float cellW = squares[i] > 0.0f && !tokenColumns(map) ? squares[i] : cellWidth(map);
+        const float cellH = squares[i] > 0.0f ? squares[i] : ch;
+        const float height = cellH * static_cast<float>(map.rows);
+        this->map(layout, map, x + insets[i].left, centre - height / 2.0f, cellW, cellH);
+        x += insets[i].left + cellW * static_cast<float>(map.cols) + insets[i].right;
+    }
+    return layout;
+}
+
+// result_j = left · top_j: tops above their results, left beside them. The token rows' height is searched from
+// large to small; for each, the other sizes follow from the rules, and the best-reading candidate wins.
+Layout Placer::textbook(const Product& product, Rect box) const {
+    const float gap = rules_.gap(), maxCell = rules_.maxCell();
+    const Map& left = product.left;
+    const Insets li = metrics_.decorations(left);
+    const float m = static_cast<float>(left.rows), k = static_cast<float>(left.cols);
+    float n = 0.0f, pairsW = 0.0f, topTop = 0.0f, topBottom = 0.0f, resultTop = li.top, bottom = li.bottom;
+    std::vector<float> pairLeft, pairRight;
+    for (const Product::Pair& pair : product.pairs) {
+        const Insets ti = metrics_.decorations(pair.top), ri = metrics_.decorations(pair.result);
+        n += static_cast<float>(pair.result.cols);
+        pairLeft.push_back(std::max(ti.left, ri.left));
+        pairRight.push_back(std::max(ti.right, ri.right));
+        pairsW += pairLeft.back() + pairRight.back() + gap;
+        topTop = std::max(topTop, ti.top);
+        topBottom = std::max(topBottom, ti.bottom);
+        resultTop = std::max(resultTop, ri.top);
+        bottom = std::max(bottom, ri.bottom);
+    }
+    const Map& top = product.pairs.front().top;
+    const Map& result = product.pairs.front().result;
+    const float availW = box.width() - li.left - li.right - pairsW;
+    const float availH = box.height() - topTop - topBottom - gap - resultTop - bottom;
+    if (availW <= 0.0f || availH <= 0.0f) return {};
+
+    struct Cells {
+        float chm = 0, chk = 0, cw = 0, cwL = 0;  // token rows, top's rows, result's columns, left's columns
+    };
+    const auto cellsFor = [&](float chm) -> std::optional<Cells> {
+        Cells c{chm, 0, 0, 0};
+        const float chkMax = std::min((availH - m * chm) / k, maxCell);
+        if (chkMax <= 0.05f) return std::nullopt;
+        float cw = result.tokenByToken() ? chm : maxCell;
+        if (top.isWeight()) cw = std::min(cw, chkMax);
+        if (left.tokenByToken()) {
+            c.cwL = chm;
+            cw = std::min(cw, (availW - k * c.cwL) / n);
+        } else {
+            cw = std::min(cw, availW / (n + k));
+            c.cwL = std::min({(availW - n * cw) / k, maxCell, 3.0f * chm});
+        }
+        if (cw <= 0.05f || c.cwL <= 0.05f || (result.tokenByToken() && cw < chm - 0.01f)) return std::nullopt;
+        c.cw = cw;
+        c.chk = top.isWeight() ? cw : std::min(chkMax, std::max(3.0f * cw, tokenRows(top) ? rules_.comfortableRow() : 0.0f));
+        return c;
+    };
+    const auto place = [&](const Cells& c) {
+        Layout layout;
+        const float xL = box.x0 + li.left, yT = box.y0 + topTop;
+        const float yR = yT + k * c.chk + topBottom + gap + resultTop;
+        map(layout, left, xL, yR, c.cwL, c.chm);
+        float x = xL + k * c.cwL + li.right + gap;
+        for (std::size_t j = 0; j < product.pairs.size(); ++j) {
+            const float xR = x + pairLeft[j];
+            map(layout, product.pairs[j].top, xR, yT, c.cw, c.chk);
+            map(layout, product.pairs[j].result, xR, yR, c.cw, c.chm);
+            x = xR + static_cast<float>(product.pairs[j].result.cols) * c.cw + pairRight[j] + gap;
+        }
+        return layout;
+    };
+    std::optional<Layout> best;
+    Quality bestQuality;
+    for (float chm = std::min(maxCell, availH / m); chm > 0.5f; chm -= 0.25f) {
+        const std::optional<Cells> c = cellsFor(chm);
+        if (!c) continue;
+        Layout candidate = place(*c);
+        const Quality q = quality(candidate);
+        if (!best || bestQuality < q) best = std::move(candidate), bestQuality = q;
+    }
+    return best ? *best : Layout{};
+}
+
+Layout Placer::figure(const Figure& figure, const Rect& box) const {
+    const auto laid = [&](bool withHint) {
+        Layout layout;
+        const Rect below = header(layout, figure, box, withHint);
+        Layout maps;
+        bool oneLine = false;
+        if (const auto* line = std::get_if<Line>(&figure.composition)) {
+            maps = this->line(line->terms, below);
+        } else {
+            const Product& product = std::get<Product>(figure.composition);
+            maps = textbook(product, below);
+            if (product.pairs.size() == 1) {
+                Layout inLine = this->line({product.left, Operator{"×"}, product.pairs[0].top, Operator{"="}, product.pairs[0].result}, below);
+                const Quality a = quality(maps), b = quality(inLine);
+                if (maps.maps.empty() || a < b) maps = std::move(inLine), oneLine = true;  // the textbook on a tie
+            }
+        }
+        for (PlacedMap& m : maps.maps) layout.maps.push_back(std::move(m));
+        for (PlacedText& t : maps.texts) layout.texts.push_back(std::move(t));
+        layout.extent = unite(layout.extent, maps.extent);
+        layout.oneLine = oneLine;
+        return layout;
+    };
+    // The hint when the maps keep their labels at full size with it, or lose nothing to it.
+    Layout withHint = laid(true), without = laid(false);
+    const Quality a = quality(withHint), b = quality(without);
+    return (a.readable && a.fullLabels) || !(a < b) ? withHint : without;
+}
+
+Layout Placer::scene(const Scene& scene, const Rect& box) const {
+    Layout best;
+    Quality bestQuality;
+    for (std::size_t f = 0; f < scene.figures.size(); ++f) {
+        Layout layout = figure(scene.figures[f], box);
+        layout.figure = static_cast<int>(f);
+        const Quality q = quality(layout);
+        if (f == 0 || bestQuality < q) best = std::move(layout), bestQuality = q;
+        if (q.readable) break;  // the first figure that reads is the one the stage means
+    }
+    if (!scene.side || box.height() * scene.side->share < scene.side->minHeight * rules_.scale) return best;
+    // The side content only when the maps keep their labels at full size above it.
+    const float mapsHeight = std::round(box.height() * (1.0f - scene.side->share));
+    Layout above = figure(scene.figures[static_cast<std::size_t>(best.figure)], {box.x0, box.y0, box.x1, box.y0 + mapsHeight});
+    above.figure = best.figure;
+    if (!quality(above).fullLabels) return best;
+    above.side = Rect{box.x0, box.y0 + mapsHeight, box.x1, box.y1};
+    return above;
+}
+
+}  // namespace
+
+LabelSizes labelSizes(float smallPx, bool lecture) {
+    const float floor = std::max(lecture ? 14.0f : 9.0f, 0.7f * smallPx);
+    return {floor, std::max(smallPx, floor)};
+}
+
+float Rules::gap() const { return std::round(18.0f * scale); }
+
+Layout layoutScene(const Scene& scene, const Rect& box, const Metrics& metrics, const Rules& rules) {
+    return Placer(metrics, rules).scene(scene, box);
+}
+
+float smallestTokenCell(const Layout& layout) {
+    float smallest = std::numeric_limits<float>::infinity();
+    for (const PlacedMap& m : layout.maps) {
+        if (core::isTokens(m.map.rowAxis)) smallest = std::min(smallest, m.cells.height() / static_cast<float>(m.map.rows));
+        if (core::isTokens(m.map.colAxis) && m.map.colLabels) smallest = std::min(smallest, m.cells.width() / static_cast<float>(m.map.cols));
+    }
+    return layout.maps.empty() ? 0.0f : smallest;
+}
+
+float mapArea(const Layout& layout) {
+    float area = 0.0f;
+    for (const PlacedMap& m : layout.maps) area += m.cells.width() * m.cells.height();
+    return area;
+}
+
+}  // namespace attnviz::scene

@@ -1,0 +1,95 @@
+// layout.h — where a scene's maps, operators and formula go in a box: scene + box + text metrics + rules →
+// rectangles. The rules live here and nowhere else: one label floor, square cells for token × token maps and
+// weight matrices, cells no more than 3:1 elsewhere (token rows may grow to their labels' height), products in
+// the textbook layout (left operand beside the result, right operand above it) or, when that would cost the token
+// labels, in one line "left × top = result", and side content (charts, tiles) given room only when the maps keep
+// their labels at full size without it. No ImGui: the screen and the tests supply the metrics.
+//
+//        ┌ formula ┐   ┌ top ┐             line:   ┌ a ┐  op  ┌ b ┐  op  ┌ c ┐
+//        └─────────┘   └─────┘                     └───┘      └───┘      └───┘
+//        ┌ left ┐      ┌ result ┐
+//        └──────┘      └────────┘
+#pragma once
+
+#include "scene/scene.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnviz::scene {
+
+struct Rect {
+    float x0 = 0.0f, y0 = 0.0f, x1 = 0.0f, y1 = 0.0f;
+    float width() const { return x1 - x0; }
+    float height() const { return y1 - y0; }
+};
+
+// Room a map's decorations (title, labels, head bands, colorbar, row sums) take around its cells.
+struct Insets {
+    float left = 0.0f, top = 0.0f, right = 0.0f, bottom = 0.0f;
+};
+
+enum class TextRole { Operator, Formula, Hint, Heading };
+
+// What the layout asks of the painter's type: the screen answers with ImGui's fonts, tests with their own.
+class Metrics {
+public:
+    virtual ~Metrics() = default;
+    virtual Insets decorations(const Map& map) const = 0;
+    virtual float textWidth(std::string_view text, TextRole role) const = 0;
+    // The height of `text` wrapped to `wrapWidth`.
+    virtual float textHeight(std::string_view text, TextRole role, float wrapWidth) const = 0;
+};
+
+// Token labels: drawn at `full` size when their cells allow, shrunk down to `floor` before any is skipped.
+struct LabelSizes {
+    float floor = 9.0f;
+    float full = 13.0f;
+};
+// The one label floor, for labels whose small type is `smallPx`: 70 % of it, never under 9 px; presenting
+// (`lecture`) never under 14 px, the size a back row reads on a projector.
+LabelSizes labelSizes(float smallPx, bool lecture);
+
+// A token label is drawn when its cell is at least 0.85 × its size, less this much (pixels): a row a rounding
+// short of the floor keeps its label.
+inline constexpr float kLabelSlack = 0.05f;
+
+struct Rules {
+    float scale = 1.0f;  // UI scale
+    LabelSizes labels;
+    float maxCell() const { return 46.0f * scale; }        // bigger cells add nothing but emptiness
+    float gap() const;                                      // between maps
+    float labelledCell() const { return 0.85f * labels.floor - kLabelSlack; }  // the smallest token cell whose label is drawn
+    float comfortableRow() const { return labels.full + 5.0f; }  // a token row whose label is drawn at full size
+    float minWeightSide() const { return 160.0f * scale; }  // a weight matrix smaller than this reads as a strip
+};
+
+struct PlacedMap {
+    Map map;
+    Rect cells;  // the cell area; the decorations go around it (Metrics::decorations)
+};
+struct PlacedText {
+    std::string text;
+    TextRole role = TextRole::Hint;
+    Rect box;  // wrap to its width
+};
+
+struct Layout {
+    std::vector<PlacedMap> maps;
+    std::vector<PlacedText> texts;
+    std::optional<Rect> side;  // the scene's side content, when it got room
+    int figure = 0;            // which of the scene's figures
+    bool oneLine = false;      // a product drawn as "left × top = result"
+    Rect extent;               // everything placed, decorations included
+};
+
+Layout layoutScene(const Scene& scene, const Rect& box, const Metrics& metrics, const Rules& rules);
+
+// The smallest extent of a token axis's cells (rows of token rows, columns of token columns) in the layout.
+float smallestTokenCell(const Layout& layout);
+// The sum of the maps' cell areas.
+float mapArea(const Layout& layout);
+
+}  // namespace attnviz::scene

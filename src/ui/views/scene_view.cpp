@@ -1,0 +1,89 @@
+// scene_view.cpp — painting a laid-out scene with ImGui and the heatmap widget. See scene_view.h.
+#include "ui/views/scene_view.h"
+
+
+#include <cfloat>
+
+namespace attnviz::ui {
+namespace {
+
+constexpr ImU32 kText = IM_COL32(30, 30, 30, 255);
+constexpr ImU32 kHint = IM_COL32(90, 90, 90, 255);
+
+ImFont* fontFor(const Fonts& fonts, scene::TextRole role) {
+    switch (role) {
+        case scene::TextRole::Operator: case scene::TextRole::Formula: return font(fonts.large);
+        case scene::TextRole::Heading: return font(fonts.bold);
+        case scene::TextRole::Hint: break;
+    }
+    return font(fonts.regular);
+}
+
+ColorbarSide colorbarSide(scene::Colorbar side) {
+    switch (side) {
+        case scene::Colorbar::Right: return ColorbarSide::Right;
+        case scene::Colorbar::Below: return ColorbarSide::Below;
+        case scene::Colorbar::None: break;
+    }
+    return ColorbarSide::None;
+}
+
+MatrixSource sourceOf(scene::Source source) {
+    switch (source) {
+        case scene::Source::TokenEmbeddings: return MatrixSource::TokenEmbeddings;
+        case scene::Source::Positions: return MatrixSource::Positions;
+        case scene::Source::Trace: break;
+    }
+    return MatrixSource::Trace;
+}
+
+}  // namespace
+
+MatrixRef matrixRef(const scene::Map& map) { return {sourceOf(map.source), map.tensor, map.head}; }
+
+HeatmapOptions heatmapOptions(const ViewContext& ctx, const scene::Map& map) {
+    HeatmapOptions o;
+    o.rowLabels = map.rowLabels;
+    o.colLabels = map.colLabels;
+    o.colorbar = colorbarSide(map.colorbar);
+    o.transposed = map.transposed;
+    o.rowSums = map.rowSums;
+    if (map.rangeOf) o.range = ctx.summaries.get(ctx.run, *map.rangeOf).range;
+    return o;
+}
+
+scene::Rect rectOf(const Box& box) { return {box.min.x, box.min.y, box.max.x, box.max.y}; }
+
+scene::Insets ScreenMetrics::decorations(const scene::Map& map) const {
+    const Insets in = heatmapInsets(ctx_, matrixRef(map), heatmapOptions(ctx_, map));
+    return {in.left, in.top, in.right, in.bottom};
+}
+
+float ScreenMetrics::textWidth(std::string_view text, scene::TextRole role) const {
+    ImFont* f = fontFor(ctx_.fonts, role);
+    return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text.data(), text.data() + text.size()).x;
+}
+
+float ScreenMetrics::textHeight(std::string_view text, scene::TextRole role, float wrapWidth) const {
+    ImFont* f = fontFor(ctx_.fonts, role);
+    return f->CalcTextSizeA(f->FontSize, FLT_MAX, wrapWidth, text.data(), text.data() + text.size()).y;
+}
+
+scene::Layout layoutInBox(const ViewContext& ctx, const scene::Scene& scene, const Box& box) {
+    return scene::layoutScene(scene, rectOf(box), ScreenMetrics(ctx), layoutRules(ctx));
+}
+
+void paintLayout(ViewContext& ctx, const scene::Layout& layout) {
+    for (const scene::PlacedMap& placed : layout.maps) {
+        const scene::Rect& c = placed.cells;
+        drawHeatmap(ctx, matrixRef(placed.map), {c.x0, c.y0}, {c.x1, c.y1}, heatmapOptions(ctx, placed.map));
+    }
+    ImDrawList& list = *ImGui::GetWindowDrawList();
+    for (const scene::PlacedText& text : layout.texts) {
+        ImFont* f = fontFor(ctx.fonts, text.role);
+        const float wrap = text.role == scene::TextRole::Operator ? 0.0f : text.box.width();
+        list.AddText(f, f->FontSize, {text.box.x0, text.box.y0}, text.role == scene::TextRole::Hint ? kHint : kText, text.text.c_str(), nullptr, wrap);
+    }
+}
+
+}  // namespace attnviz::ui
