@@ -9,7 +9,7 @@ for archive in "$@"; do
   undefined=$(nm --undefined-only --no-sort "$archive" | awk '{print $NF}' | sort -u)
   forbidden='^(gl[A-Z]|glfw|epoxy_|ImGui_Impl)'
   case $name in
-    attnviz_core|attnviz_io|attnviz_export|attnviz_colormap) forbidden='(^gl[A-Z]|^glfw|^epoxy_|ImGui|ImVec[24]|ImDrawList|ImFont)';;
+    attnviz_core|attnviz_scene|attnviz_io|attnviz_export|attnviz_colormap) forbidden='(^gl[A-Z]|^glfw|^epoxy_|ImGui|ImVec[24]|ImDrawList|ImFont)';;
   esac
   if found=$(grep -E "$forbidden" <<<"$undefined"); then
     echo "$name calls outside its room:"; sed 's/^/  /' <<<"$found" | head -n 10; status=1
