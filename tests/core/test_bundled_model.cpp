@@ -189,6 +189,32 @@ TEST_CASE("the bundled model: everyday sentences are words, not letters (at most
     CHECK(pieces == figures()["everyday_pieces"].get<int>());
 }
 
+TEST_CASE("the bundled model: a sentence over the token limit says how many words became how many pieces, and whether letter-splitting caused it") {
+    std::string letters;  // 16 words the vocabulary spells letter by letter: z ##q ##x ##v
+    for (int i = 0; i < 16; ++i) letters += "zqxv ";
+    try {
+        runOn(letters, 0);
+        FAIL("66 tokens were accepted with a limit of 64");
+    } catch (const core::InputError& error) {
+        const std::string message = error.what();
+        CHECK(message.find("66 tokens") != std::string::npos);
+        CHECK(message.find("Its 16 words became 64 pieces: letter-splitting caused it, 16 words outside the vocabulary became 64 pieces, 64 of "
+                           "them lone letters") != std::string::npos);
+        CHECK(message.find("as whole words the sentence would have 18 tokens") != std::string::npos);
+        CHECK(message.find("raise the token limit") != std::string::npos);
+    }
+    std::string words;  // 70 words the vocabulary knows: too long, but not for its letters
+    for (int i = 0; i < 70; ++i) words += "cat ";
+    try {
+        runOn(words, 0);
+        FAIL("72 tokens were accepted with a limit of 64");
+    } catch (const core::InputError& error) {
+        const std::string message = error.what();
+        CHECK(message.find("Its 70 words became 70 pieces. Way out: shorten the sentence or raise the token limit.") != std::string::npos);
+        CHECK(message.find("letter") == std::string::npos);
+    }
+}
+
 TEST_CASE("the bundled model: on Winograd-style sentences the coreference head weighs as the NumPy forward found") {
     // Reported, not claimed: world knowledge decides these, and the head was taught one sentence pattern.
     const nlohmann::json measured = figures()["winograd"];
