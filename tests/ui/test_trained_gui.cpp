@@ -116,8 +116,7 @@ TEST_CASE("trained model: a named head's caption comes with what it does on this
     const core::NamedHead& coref = *app.run()->spec.trained->featuredHead();
     REQUIRE(app.state().head == coref.head);
     const std::string note = stageTextOf(ui, app).sentenceNote;
-    CHECK(note.find("is the " + coref.name + " head: " + coref.what) != std::string::npos);
-    CHECK(note.find("On this sentence: it \u2192 ") != std::string::npos);
+    CHECK(note.find("On this sentence, head " + std::to_string(coref.head) + " (" + coref.name + "): it \u2192 ") == 0);
     // The two heaviest words of the "it" row, each the sum over its pieces, as the stepped layer's A has them.
     const auto& tokens = app.run()->tokens[0];
     const int it = static_cast<int>(std::find(tokens.begin(), tokens.end(), "it") - tokens.begin());

@@ -85,10 +85,8 @@ int focusedQueryRow(const ViewContext& ctx) {
 std::string namedHeadReading(const ViewContext& ctx) {
     const core::NamedHead* named = focusedNamedHead(ctx);
     if (named == nullptr) return {};
-    std::string text = "Head " + std::to_string(ctx.state.head) + " is the " + named->name + " head: " + named->what;
     const std::string reading = onThisSentence(ctx.run, ctx.state.batch, ctx.run.spec.layer, ctx.state.head, focusedQueryRow(ctx));
-    if (!reading.empty()) text += " On this sentence: " + reading + ".";
-    return text;
+    return reading.empty() ? std::string() : "On this sentence, head " + std::to_string(ctx.state.head) + " (" + named->name + "): " + reading + ".";
 }
 
 }  // namespace attnviz::ui

@@ -26,9 +26,9 @@ int defaultQueryRow(const core::ModelRun& run, int batch, const core::NamedHead*
 // maps, else defaultQueryRow.
 int focusedQueryRow(const ViewContext& ctx);
 
-// The focused head's heads.json line with what it does on this sentence: "Head 0 is the coreference (it → its
-// noun) head: <what>. On this sentence: it → trophy 0.58, suitcase 0.31." "" when the head is not named, or the
-// heads are a re-split.
+// What the focused head does on this sentence, for beside its heads.json caption (the stage view draws that):
+// "On this sentence, head 0 (coreference (it → its noun)): it → trophy 0.58, suitcase 0.31." "" when the head is not
+// named, or the heads are a re-split.
 std::string namedHeadReading(const ViewContext& ctx);
 
 }  // namespace attnviz::ui
