@@ -172,7 +172,10 @@ std::vector<WordWeight> heaviestWords(const Encoding& encoding, const std::vecto
 
 std::string wordWeightsLine(const std::string& query, const std::vector<WordWeight>& keys) {
     std::string line = query + " →";
-    for (std::size_t i = 0; i < keys.size(); ++i) line += (i ? ", " : " ") + keys[i].word + " " + twoDecimals(keys[i].weight);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (i > 0 && twoDecimals(keys[i].weight) == "0.00") break;  // a runner-up of nothing says nothing
+        line += (i ? ", " : " ") + keys[i].word + " " + twoDecimals(keys[i].weight);
+    }
     return line;
 }
 

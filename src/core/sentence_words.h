@@ -67,7 +67,8 @@ struct WordWeight {
 std::vector<WordWeight> heaviestWords(const Encoding& encoding, const std::vector<SentenceWord>& words,
                                       const std::vector<float>& row, int count);
 
-// "it → trophy 0.58, suitcase 0.31": the query word and its heaviest keys, weights to two decimals.
+// "it → trophy 0.58, suitcase 0.31": the query word and its heaviest keys, weights to two decimals; a key after the
+// first that rounds to 0.00 is left out ("it → animal 1.00").
 std::string wordWeightsLine(const std::string& query, const std::vector<WordWeight>& keys);
 
 }  // namespace attnviz::core

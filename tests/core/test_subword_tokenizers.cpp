@@ -155,4 +155,5 @@ TEST_CASE("sentence words: a word's weight in a row is the sum over its pieces; 
     CHECK(heaviest[0].word == "suitcase");
     CHECK(heaviest[0].weight == doctest::Approx(0.58f));
     CHECK(wordWeightsLine("it", heaviest) == "it \u2192 suitcase 0.58, [SEP] 0.20");
+    CHECK(wordWeightsLine("it", {{"animal", 0.998f}, {"the", 0.001f}}) == "it \u2192 animal 1.00");
 }

@@ -77,7 +77,7 @@ void controlsLine(ViewContext& ctx) {
     std::string readings;
     for (const core::NamedHead& named : model.namedHeads) {
         const std::string reading = readingOf(ctx, named);
-        if (!reading.empty()) readings += (readings.empty() ? "On this sentence: " : "; ") + named.name + ", " + reading;
+        if (!reading.empty()) readings += (readings.empty() ? "On this sentence: " : "; ") + named.name + ": " + reading;
     }
     if (readings.empty()) return;
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.65f, 0.35f, 0.0f, 1.0f));
