@@ -25,6 +25,15 @@ What it learns and why (the model card says the same for teachers):
     adjective decides what "it" is. They carry the pointer loss only (no word of theirs is masked). A pointer loss TEACHES one head (last layer, head 0) to put the "it" row's
     weight on the referent's pieces; another teaches layer 0, head 1 to look at the previous token. Every other
     head learns from the masked-word loss alone, and the ones that do one nameable job are measured and named.
+  * Frames use 172 creature and 161 place adjectives (the first 70 and more for variety), after leaving out every word
+    that shares a WordNet synset with a held-out adjective: with 70 the head learnt those 70 words rather than what
+    each kind shares.
+  * Word meaning from MiniLM (distillation): what all-MiniLM-L6-v2 makes of each one-word WordNet lemma alone (its
+    sentence embedding of "[CLS] word [SEP]") is the target of two linear probes that read this model's layer 0
+    and layer 1 outputs at the word's last piece, in the batch's sentences and for 128 words alone per step (the
+    probes are not saved). A word of several pieces ("tim ##id") then means something before the coreference head
+    reads it. Every WordNet lemma takes part, the held-out adjectives too: they are held out of the coreference
+    frames, as a pretrained model has read a word it was never taught a task on.
   * Held out: other WordNet classes (birds, reptiles, relatives; landforms, tracts of land), other verbs and other
     adjectives; the held-out sentences use held-out words only.
 
