@@ -23,7 +23,7 @@ What it learns and why (the model card says the same for teachers):
   * Coreference sentences in the Illustrated Transformer's pattern ("The animal didn't cross the street because it
     was too tired"), with nouns drawn from WordNet classes (mammals and workers; roads and bodies of water): the
     adjective decides what "it" is. They carry the pointer loss only (no word of theirs is masked). A pointer loss TEACHES one head (last layer, head 0) to put the "it" row's
-    weight on the referent's pieces; another teaches layer 0, head 1 to look at the previous token. Every other
+    weight on the referent's pieces; others teach layer 0, head 1 to look at the previous token and layer 1, head 3 at the next (with word meanings taught into layers 0 and 1 no next-token head grows by itself). Every other
     head learns from the masked-word loss alone, and the ones that do one nameable job are measured and named.
   * Frames use 172 creature and 161 place adjectives (the first 70 and more for variety), after leaving out every word
     that shares a WordNet synset with a held-out adjective: with 70 the head learnt those 70 words rather than what
@@ -68,6 +68,7 @@ CONFIG = {"model_type": "bert", "architectures": ["BertForMaskedLM"], "num_hidde
           "pad_token_id": 0}
 COREF_LAYER, COREF_HEAD = 2, 0
 PREVIOUS_LAYER, PREVIOUS_HEAD, PREVIOUS_WEIGHT = 0, 1, 0.5
+NEXT_LAYER, NEXT_HEAD, NEXT_WEIGHT = 1, 3, 0.5
 STEPS, BATCH, LEARNING_RATE, MAX_PIECES = 1200, 64, 2e-3, 40
 POINTER_WEIGHT = 1.0
 # Word meaning taught from MiniLM: probes read layers 0 and 1 at each word's last piece, in the batch's sentences and
@@ -557,6 +558,13 @@ def previous_token_loss(torch, weights, padding):
     return -(torch.log(previous + 1e-9) * real).sum() / real.sum()
 
 
+def next_token_loss(torch, weights, padding):
+    """weights: batch × l × l of the next-token head; every query whose next token is real should look one ahead."""
+    following = torch.diagonal(weights, offset=1, dim1=1, dim2=2)  # batch × (l − 1): A[q, q + 1] for q < l − 1
+    real = ~padding[:, 1:]
+    return -(torch.log(following + 1e-9) * real).sum() / real.sum()
+
+
 # [SECTION] safetensors
 
 def write_safetensors(path, tensors):
@@ -679,7 +687,7 @@ def train(steps):
         alone_outputs = model(alone_ids, alone_padding, torch.zeros_like(alone_padding))[2]
         meaning = (meaning_loss(torch, outputs, probes, in_sentences, meanings) + meaning_loss(torch, alone_outputs, probes, alone, meanings)) / 2
         loss = mlm + POINTER_WEIGHT * pointer + PREVIOUS_WEIGHT * previous_token_loss(torch, attentions[PREVIOUS_LAYER][:, PREVIOUS_HEAD], padding) \
-            + MEANING_WEIGHT * meaning
+            + NEXT_WEIGHT * next_token_loss(torch, attentions[NEXT_LAYER][:, NEXT_HEAD], padding) + MEANING_WEIGHT * meaning
         optimiser.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(parameters, 1.0)
@@ -792,8 +800,11 @@ def catalogue(survey):
     heads = [{"name": "coreference (it → its noun)", "layer": COREF_LAYER, "head": COREF_HEAD, "what": COREF_WHAT, "taught": True},
              {"name": "previous token", "layer": PREVIOUS_LAYER, "head": PREVIOUS_HEAD, "taught": True,
               "what": WHAT["previous token"] + " Taught with a pointer loss.",
-              "mean_weight_on_expected_key": round(float(survey[previous, PREVIOUS_LAYER, PREVIOUS_HEAD]), 3)}]
-    taken = {(COREF_LAYER, COREF_HEAD), (PREVIOUS_LAYER, PREVIOUS_HEAD)}
+              "mean_weight_on_expected_key": round(float(survey[previous, PREVIOUS_LAYER, PREVIOUS_HEAD]), 3)},
+             {"name": "next token", "layer": NEXT_LAYER, "head": NEXT_HEAD, "taught": True,
+              "what": WHAT["next token"] + " Taught with a pointer loss.",
+              "mean_weight_on_expected_key": round(float(survey[list(EXPECTED_KEYS).index("next token"), NEXT_LAYER, NEXT_HEAD]), 3)}]
+    taken = {(COREF_LAYER, COREF_HEAD), (PREVIOUS_LAYER, PREVIOUS_HEAD), (NEXT_LAYER, NEXT_HEAD)}
     for layer in range(survey.shape[1]):
         for head in range(survey.shape[2]):
             k = int(np.argmax(survey[:, layer, head]))
