@@ -122,6 +122,11 @@ bool isAlphanumeric(char32_t c) {
            (category >= UTF8PROC_CATEGORY_ND && category <= UTF8PROC_CATEGORY_NO);
 }
 
+bool isLetter(char32_t c) {
+    const utf8proc_category_t category = categoryOf(c);
+    return category >= UTF8PROC_CATEGORY_LU && category <= UTF8PROC_CATEGORY_LO;
+}
+
 std::string normalizeUnicode(std::string_view text, NormalForm form) {
     int options = UTF8PROC_STABLE;
     switch (form) {

@@ -7,7 +7,7 @@
 //   isOther         a C* category (control, format, unassigned, private use, surrogate): BERT's "control"
 //   isPunctuation   BERT's punctuation: every ASCII symbol !–/ :–@ [–` {–~ and Unicode's P* categories
 //   isCjkIdeograph  the CJK Unified Ideographs blocks BERT puts spaces around
-//   isNonSpacingMark (Mn), isAlphanumeric (L*, N*)
+//   isNonSpacingMark (Mn), isAlphanumeric (L*, N*), isLetter (L*)
 // Text transforms (whole strings of valid UTF-8): NFC/NFD/NFKC/NFKD, and lower-casing per character with
 // Unicode's full mapping (İ → i + U+0307, as Rust's char::to_lowercase).
 #pragma once
@@ -39,6 +39,7 @@ bool isPunctuation(char32_t c);
 bool isCjkIdeograph(char32_t c);
 bool isNonSpacingMark(char32_t c);
 bool isAlphanumeric(char32_t c);
+bool isLetter(char32_t c);
 
 enum class NormalForm { Nfc, Nfd, Nfkc, Nfkd };
 std::string normalizeUnicode(std::string_view text, NormalForm form);

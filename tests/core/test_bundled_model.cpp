@@ -5,7 +5,7 @@
 //   1. the Illustrated Transformer's figure: the coreference head's row for "it" peaks on "animal" in the default
 //      sentence;
 //   2. on 300 held-out sentences (nouns from other WordNet classes, other verbs, other adjectives) the referent
-//      outweighs the other noun in at least 80% (the issue asks 90%; a word's weight: the sum over its pieces);
+//      outweighs the other noun in at least 90% (a word's weight: the sum over its pieces);
 //   3. everyday sentences a lecturer would type are words, not letters: at most 2% lone-letter pieces;
 //   4. the other catalogued heads do their named job: mean weight on the expected key as the NumPy forward found;
 //   5. on Winograd-style sentences (world knowledge decides) it does what the NumPy forward found: reported, not
@@ -150,7 +150,7 @@ TEST_CASE("the bundled model: it → animal in the default sentence; the corefer
     CHECK(bundled()->tokenizer->vocabularySize() == 30522);
 }
 
-TEST_CASE("the bundled model: on held-out sentences the referent outweighs the other noun in at least 80%") {
+TEST_CASE("the bundled model: on held-out sentences the referent outweighs the other noun in at least 90%") {
     int total = 0, right = 0;
     for (const auto& row : tsvRows("coreference_heldout.tsv")) {
         REQUIRE(row.size() == 3);
@@ -160,7 +160,7 @@ TEST_CASE("the bundled model: on held-out sentences the referent outweighs the o
     }
     std::cout << "coreference head on held-out sentences: referent above the other noun in " << right << " of " << total << "\n";
     CHECK(total >= 300);
-    CHECK(right >= total * 4 / 5);  // the issue asks for 90%: not reached (249 / 300; see the model card)
+    CHECK(right * 10 >= total * 9);  // issue 22's target (the model before it: 249 / 300)
     CHECK(std::abs(right - figures()["coreference_referent_above_other"].get<int>()) <= 2);  // as the NumPy forward found
 }
 
@@ -188,6 +188,32 @@ TEST_CASE("the bundled model: everyday sentences are words, not letters (at most
     CHECK(lone * 50 <= pieces);
     CHECK(lone == figures()["everyday_lone_letter_pieces"].get<int>());
     CHECK(pieces == figures()["everyday_pieces"].get<int>());
+}
+
+TEST_CASE("the bundled model: a sentence over the token limit says how many words became how many pieces, and whether letter-splitting caused it") {
+    std::string letters;  // 16 words the vocabulary spells letter by letter: z ##q ##x ##v
+    for (int i = 0; i < 16; ++i) letters += "zqxv ";
+    try {
+        runOn(letters, 0);
+        FAIL("66 tokens were accepted with a limit of 64");
+    } catch (const core::InputError& error) {
+        const std::string message = error.what();
+        CHECK(message.find("66 tokens") != std::string::npos);
+        CHECK(message.find("Its 16 words became 64 pieces: letter-splitting caused it, 16 words outside the vocabulary became 64 pieces, 64 of "
+                           "them lone letters") != std::string::npos);
+        CHECK(message.find("as whole words the sentence would have 18 tokens") != std::string::npos);
+        CHECK(message.find("raise the token limit") != std::string::npos);
+    }
+    std::string words;  // 70 words the vocabulary knows: too long, but not for its letters
+    for (int i = 0; i < 70; ++i) words += "cat ";
+    try {
+        runOn(words, 0);
+        FAIL("72 tokens were accepted with a limit of 64");
+    } catch (const core::InputError& error) {
+        const std::string message = error.what();
+        CHECK(message.find("Its 70 words became 70 pieces. Way out: shorten the sentence or raise the token limit.") != std::string::npos);
+        CHECK(message.find("letter") == std::string::npos);
+    }
 }
 
 TEST_CASE("the bundled model: on Winograd-style sentences the coreference head weighs as the NumPy forward found") {
@@ -230,7 +256,7 @@ TEST_CASE("the bundled model: the other catalogued heads do their named job on h
         CHECK(mean > 0.4);
         ++checked;
     }
-    CHECK(checked >= 2);
+    CHECK(checked >= 2);  // the previous-token and next-token heads
 }
 
 TEST_CASE("the bundled model: its folder keeps the masked-word head in BertForMaskedLM's layout, in F16") {

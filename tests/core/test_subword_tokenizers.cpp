@@ -1,8 +1,10 @@
 // test_subword_tokenizers.cpp — GPT-2's BPE and BERT's WordPiece on tiny vocabularies built here, for the edge cases
 // the real-vocabulary tests (tests/io/test_tokenizer_reference.cpp) do not pin down one by one: empty text, invalid
 // UTF-8, words too long or unmatched, BERT's cleaning of C* characters and its split at line separators, labels of
-// GPT-2's Ġ and of split bytes, a padded batch. Expectations are worked by hand from HuggingFace's algorithms (and
+// GPT-2's Ġ and of split bytes, a padded batch; and the tokens read back as words (sentence_words.h: lone letters,
+// [UNK], a word's weight in a row). Expectations are worked by hand from HuggingFace's algorithms (and
 // Python's unicodedata categories, noted where used), not taken from our output.
+#include "core/sentence_words.h"
 #include "core/tokenizer.h"  // InputError
 #include "core/tokenizers/bpe.h"
 #include "core/tokenizers/wordpiece.h"
@@ -90,4 +92,68 @@ TEST_CASE("a padded batch: [PAD] to the longest sentence, attention mask 1 for r
     const PaddedBatch batch = padBatch({bert.encode("cats"), bert.encode("")}, 0);
     CHECK(batch.ids == std::vector<std::vector<int>>{{2, 8, 9, 3}, {2, 3, 0, 0}});
     CHECK(batch.attentionMask == std::vector<std::vector<int>>{{1, 1, 1, 1}, {1, 1, 0, 0}});
+}
+
+TEST_CASE("sentence words: lone-letter pieces and [UNK] words, counted as issue 22 defines them") {
+    const WordPieceTokenizer bert = tinyWordPiece();
+    const std::string text = "A cats aaa b ab! abz";
+    const Encoding encoding = bert.encode(text);  // [CLS] a | cat ##s | a ##a ##a | b | ab | ! | [UNK] [SEP]
+    const std::vector<SentenceWord> words = sentenceWords(encoding, typedWordsOf(bert, text));
+    REQUIRE(words.size() == 7);
+    CHECK(words[1].text == "cats");
+    CHECK(words[1].first == 2);
+    CHECK(words[1].count == 2);
+    CHECK(words[1].loneLetters == 1);  // ##s: one letter inside a word of two pieces
+    CHECK(words[2].loneLetters == 3);
+    CHECK(words[0].loneLetters == 0);  // the word "a" is written alone
+    CHECK(words[3].loneLetters == 0);  // so is "b"
+    CHECK(words[6].unknown);
+    CHECK(words[6].text == "abz");  // as typed, not "[UNK]"
+    const VocabularyFit fit = vocabularyFit(words);
+    CHECK(fit.words == 7);
+    CHECK(fit.pieces == 10);
+    CHECK(fit.loneLetterPieces == 4);
+    CHECK(vocabularyNotice(fit) ==
+          "Outside the vocabulary: 2 of 7 words were cut into 5 pieces, 4 of them lone letters (cats, aaa); 1 word became [UNK] "
+          "(abz). Such a word has no meaning of its own for the model.");
+    CHECK(fit.tokensWithoutLetterSplitting(12) == 9);
+    // A letter the sentence writes alone keeps its letter: d_k and I.
+    const WordPieceTokenizer letters({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "d", "_", "k", "i"}, {});
+    const VocabularyFit alone = vocabularyFit(sentenceWords(letters.encode("d_k I")));
+    CHECK(alone.words == 4);
+    CHECK(alone.loneLetterPieces == 0);
+    CHECK(vocabularyNotice(alone).empty());
+}
+
+TEST_CASE("sentence words: with word-start marks (GPT-2, SentencePiece) a piece without one joins letters to letters") {
+    Encoding encoding;
+    appendToken(encoding, 0, "suit", "suit");
+    appendToken(encoding, 1, "case", "case");
+    appendToken(encoding, 2, "\u0120it", "\u2423it");  // "Ġit" drawn "␣it"
+    appendToken(encoding, 3, ".", ".");
+    appendToken(encoding, 4, "\u0120x", "\u2423x");
+    appendToken(encoding, 5, "y", "y");
+    const std::vector<SentenceWord> words = sentenceWords(encoding);
+    REQUIRE(words.size() == 4);
+    CHECK(words[0].text == "suitcase");
+    CHECK(words[1].text == "it");
+    CHECK(words[2].text == ".");  // punctuation after a word is a word of its own
+    CHECK(words[3].text == "xy");
+    CHECK(words[3].loneLetters == 2);
+}
+
+TEST_CASE("sentence words: a word's weight in a row is the sum over its pieces; the two heaviest, largest first") {
+    Encoding encoding;
+    appendToken(encoding, 2, "[CLS]", "[CLS]", true);
+    appendToken(encoding, 5, "the", "the");
+    appendToken(encoding, 6, "suit", "suit");
+    appendToken(encoding, 7, "##case", "##case");
+    appendToken(encoding, 8, "it", "it");
+    appendToken(encoding, 3, "[SEP]", "[SEP]", true);
+    const std::vector<WordWeight> heaviest = heaviestWords(encoding, sentenceWords(encoding), {0.05f, 0.1f, 0.3f, 0.28f, 0.07f, 0.2f}, 2);
+    REQUIRE(heaviest.size() == 2);
+    CHECK(heaviest[0].word == "suitcase");
+    CHECK(heaviest[0].weight == doctest::Approx(0.58f));
+    CHECK(wordWeightsLine("it", heaviest) == "it \u2192 suitcase 0.58, [SEP] 0.20");
+    CHECK(wordWeightsLine("it", {{"animal", 0.998f}, {"the", 0.001f}}) == "it \u2192 animal 1.00");
 }

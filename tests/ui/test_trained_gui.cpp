@@ -3,6 +3,8 @@
 // model view draws every layer × head (with and without special tokens), "What does training change?" shows the
 // untrained twin, the inspector names token ids, and the model menu goes to random weights and back. Llama-family
 // decoders (grouped-query K/V heads, RoPE, Qwen3's head_dim ≠ d_model / h) open and draw every layer, head and stage.
+// Issue 22's honesty on screen: the words outside the vocabulary (tokens stage, status line), and a named head's
+// caption with what it does on this sentence.
 #include "app/gui_settings.h"
 #include "imgui_harness.h"
 #include "io/memory_budget.h"
@@ -13,6 +15,8 @@
 #include "ui/session/session_actions.h"
 #include "ui/views/inspector.h"
 #include "ui/views/matrix_info.h"
+#include "ui/panels/panels.h"
+#include "ui/views/sentence_notes.h"
 
 #include <doctest/doctest.h>
 
@@ -113,6 +117,70 @@ TEST_CASE("trained model: the bundled model opens on its coreference head, and e
     app.state().stage = StageId::Softmax;
     ui.frame(app);
     CHECK(drawnCount(app, traceRef(TensorId::AttentionWeights, 0)) > 0);
+}
+
+// The stage text App would draw for its run on screen.
+ui::StageText stageTextOf(ImGuiHarness& ui, ui::App& app) {
+    const std::optional<ui::Explanation> nothingHovered;
+    ui::SummaryCache summaries;
+    std::vector<ui::DrawnHeatmap> drawn;
+    const ui::Fonts fonts;
+    ImGui::NewFrame();  // text sizes need a frame
+    const ui::ViewContext ctx{app.state(), *app.run(), ui.renderer(), fonts, nothingHovered, summaries, drawn};
+    ui::StageText text = ui::stageText(ctx);
+    ImGui::EndFrame();
+    return text;
+}
+
+TEST_CASE("trained model: the tokens stage and the status line say which words fell outside the vocabulary") {
+    ImGuiHarness ui;
+    ui::AppState state = bundledState();
+    state.spec.sentences = {"The zqxv sat on the mat \U0001F600"};
+    ui::App app(std::move(state));
+    settle(ui, app);
+    REQUIRE(app.run() != nullptr);
+    const std::string notice = ui::vocabularyNoticeOf(*app.run(), 0);
+    CHECK(notice.find("1 of 7 words was cut into 4 pieces, 4 of them lone letters (zqxv)") != std::string::npos);
+    CHECK(notice.find("1 word became [UNK] (\U0001F600)") != std::string::npos);  // named as typed
+    app.state().stage = StageId::Tokens;
+    CHECK(stageTextOf(ui, app).sentenceNote == notice);
+    app.state().stage = StageId::Embed;
+    CHECK(stageTextOf(ui, app).sentenceNote.empty());
+    app.state().spec.sentences = {"The cat sat on the mat."};
+    settle(ui, app);
+    CHECK(ui::vocabularyNoticeOf(*app.run(), 0).empty());
+}
+
+TEST_CASE("trained model: a named head's caption comes with what it does on this sentence") {
+    ImGuiHarness ui;
+    ui::AppState state = bundledState();
+    state.spec.sentences = {"The trophy would not fit in the suitcase because it was too big."};
+    state.stage = StageId::Softmax;
+    ui::App app(std::move(state));
+    settle(ui, app);
+    REQUIRE(app.run() != nullptr);
+    const core::NamedHead& coref = *app.run()->spec.trained->featuredHead();
+    REQUIRE(app.state().head == coref.head);
+    const std::string note = stageTextOf(ui, app).sentenceNote;
+    CHECK(note.find("On this sentence, head " + std::to_string(coref.head) + " (" + coref.name + "): it \u2192 ") == 0);
+    // The two heaviest words of the "it" row, each the sum over its pieces, as the stepped layer's A has them.
+    const auto& tokens = app.run()->tokens[0];
+    const int it = static_cast<int>(std::find(tokens.begin(), tokens.end(), "it") - tokens.begin());
+    const core::MatrixView a = app.run()->trace[TensorId::AttentionWeights].slice(0, coref.head);
+    std::vector<std::pair<float, std::string>> weights;
+    for (int key = 0; key < static_cast<int>(tokens.size()); ++key) weights.emplace_back(a(it, key), tokens[static_cast<std::size_t>(key)]);
+    std::sort(weights.rbegin(), weights.rend());
+    char expected[128];
+    std::snprintf(expected, sizeof expected, "it \u2192 %s %.2f, %s %.2f.", weights[0].second.c_str(), static_cast<double>(weights[0].first),
+                  weights[1].second.c_str(), static_cast<double>(weights[1].first));
+    CHECK(note.find(expected) != std::string::npos);
+    // Another head (not named) says nothing; a re-split says nothing either (its heads are not the trained ones).
+    app.state().head = (coref.head + 3) % app.run()->trace.dims.heads;
+    if (app.run()->spec.trained->namedHead(coref.layer, app.state().head) == nullptr) CHECK(stageTextOf(ui, app).sentenceNote.empty());
+    app.state().head = coref.head;
+    app.state().spec.attention.heads = 2;
+    settle(ui, app);
+    CHECK(stageTextOf(ui, app).sentenceNote.empty());
 }
 
 TEST_CASE("trained model: the layer control recomputes that layer; another head count re-splits and says so") {

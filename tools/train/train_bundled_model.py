@@ -23,8 +23,17 @@ What it learns and why (the model card says the same for teachers):
   * Coreference sentences in the Illustrated Transformer's pattern ("The animal didn't cross the street because it
     was too tired"), with nouns drawn from WordNet classes (mammals and workers; roads and bodies of water): the
     adjective decides what "it" is. They carry the pointer loss only (no word of theirs is masked). A pointer loss TEACHES one head (last layer, head 0) to put the "it" row's
-    weight on the referent's pieces; another teaches layer 0, head 1 to look at the previous token. Every other
+    weight on the referent's pieces; others teach layer 0, head 1 to look at the previous token and layer 1, head 3 at the next (with word meanings taught into layers 0 and 1 no next-token head grows by itself). Every other
     head learns from the masked-word loss alone, and the ones that do one nameable job are measured and named.
+  * Frames use 172 creature and 161 place adjectives (the first 70 and more for variety), after leaving out every word
+    that shares a WordNet synset with a held-out adjective: with 70 the head learnt those 70 words rather than what
+    each kind shares.
+  * Word meaning from MiniLM (distillation): what all-MiniLM-L6-v2 makes of each one-word WordNet lemma alone (its
+    sentence embedding of "[CLS] word [SEP]") is the target of two linear probes that read this model's layer 0
+    and layer 1 outputs at the word's last piece, in the batch's sentences and for 128 words alone per step (the
+    probes are not saved). A word of several pieces ("tim ##id") then means something before the coreference head
+    reads it. Every WordNet lemma takes part, the held-out adjectives too: they are held out of the coreference
+    frames, as a pretrained model has read a word it was never taught a task on.
   * Held out: other WordNet classes (birds, reptiles, relatives; landforms, tracts of land), other verbs and other
     adjectives; the held-out sentences use held-out words only.
 
@@ -59,7 +68,12 @@ CONFIG = {"model_type": "bert", "architectures": ["BertForMaskedLM"], "num_hidde
           "pad_token_id": 0}
 COREF_LAYER, COREF_HEAD = 2, 0
 PREVIOUS_LAYER, PREVIOUS_HEAD, PREVIOUS_WEIGHT = 0, 1, 0.5
+NEXT_LAYER, NEXT_HEAD, NEXT_WEIGHT = 1, 3, 0.5
 STEPS, BATCH, LEARNING_RATE, MAX_PIECES = 1200, 64, 2e-3, 40
+POINTER_WEIGHT = 1.0
+# Word meaning taught from MiniLM: probes read layers 0 and 1 at each word's last piece, in the batch's sentences and
+# for WORDS_ALONE words alone per step (the probes are not saved).
+MEANING_LAYERS, MEANING_WEIGHT, WORDS_ALONE = 2, 1.0, 128
 
 # [SECTION] words
 
@@ -85,6 +99,31 @@ HELD_OUT_CREATURE_ADJECTIVES = ["frightened", "weary", "sad", "ill", "timid", "d
 HELD_OUT_PLACE_ADJECTIVES = ["rocky", "windy", "shallow", "bumpy", "congested", "vast", "broad", "overgrown",
                              "snowy", "treacherous", "remote", "wet"]
 HELD_OUT_CREATURE_ADJECTIVES.remove("sleepy")  # a training adjective
+# More adjectives for the frames (the pointer loss): with 70 the head learnt those 70 words and little of what they
+# share. Words that share a WordNet synset with a held-out adjective are dropped when the frames are made.
+MORE_CREATURE_ADJECTIVES = """sickly feverish unwell sleepless fatigued drained famished ravenous dehydrated panicked
+    startled alarmed spooked jittery edgy tense uneasy agitated distressed miserable depressed heartbroken grieving
+    sorrowful lonesome homesick bashful coy meek cowardly fainthearted hesitant reluctant unwilling lethargic sluggish
+    listless weakened crippled limping bruised bleeding aching pregnant overweight fat plump chubby obese skinny scrawny
+    puny silly foolish stupid drunk groggy sedated blind deaf disabled handicapped paralyzed arthritic infirm aged
+    senile childish immature inexperienced untrained unfit unhealthy idle careless proud arrogant vain haughty obstinate
+    grouchy cranky irritable annoyed irritated furious enraged mad hostile greedy jealous moody dejected despondent
+    discouraged demoralized embarrassed ashamed humiliated puzzled bewildered baffled perplexed disoriented forgetful
+    preoccupied overwhelmed stressed panicky hysterical delirious intoxicated nauseous queasy seasick breathless winded
+    dazed stunned shocked traumatized petrified horrified apprehensive fretful insecure unsure doubtful indecisive
+    sceptical suspicious distrustful gloomy glum sullen morose tearful weepy sulky naughty disobedient
+    spoiled pampered overfed underfed malnourished emaciated gaunt bony lean slim heavy""".split()
+MORE_PLACE_ADJECTIVES = """slick slushy boggy swampy soggy waterlogged overflowing turbulent stormy wavy murky misty
+    hazy smoky unlit shadowy cloudy rainy dirty filthy littered cluttered messy overcrowded packed noisy chaotic hectic
+    gridlocked obstructed barricaded fenced gated walled locked sealed rutted potholed pitted furrowed corrugated
+    gravelly pebbly rugged craggy jagged precipitous sheer vertical sloping slanted tilted winding twisting crooked
+    curvy tortuous serpentine lengthy endless distant faraway isolated secluded desolate barren bleak weedy bushy
+    thorny brambly wooded forested leafy tangled scorching sunbaked arid windswept exposed expansive spacious
+    bottomless cavernous submerged slimy greasy oily tarry gooey frosty snowbound wintry glacial damp humid dank mossy
+    glassy polished waxed unpaved lumpy knobbly ridged cratered ruined crumbling collapsed damaged unsafe hazardous
+    perilous risky toxic contaminated radioactive trafficked guarded patrolled fortified
+    inaccessible impassable unmarked uncharted lawless eroded sunken waterless roadless trackless pathless rainswept
+    floodlit""".split()
 # Nouns whose first WordNet sense is in a class but that an English reader would not take as such ("climb", "ma").
 NOT_NOUNS_OF_THE_CLASS = set("""das fitch hire mate mount rocker teaser trier shifter breaker batman cutter reaper server
     guide judge pike tube pipe barrel airline chimney ladder mall hall raceway laguna lough loch cascade portal steps
@@ -233,6 +272,40 @@ def minilm_embeddings(width):
         project(tensors["embeddings.token_type_embeddings.weight"].astype(np.float64))
 
 
+def minilm_meanings(torch, words, vocab):
+    """What all-MiniLM-L6-v2 makes of each word alone: its sentence embedding of "[CLS] word [SEP]" (all six layers,
+    mean over the tokens, unit length), as sentence-transformers computes it. len(words) × 384."""
+    t = {name: torch.tensor(value) for name, value in read_safetensors(os.path.join(minilm_folder(), "model.fp16.safetensors")).items()}
+    norm = lambda x, name: torch.nn.functional.layer_norm(x, (x.shape[-1],), t[name + ".weight"], t[name + ".bias"], 1e-12)
+    linear = lambda x, name: x @ t[name + ".weight"].T + t[name + ".bias"]
+
+    def pooled(ids):  # b × l → b × 384
+        b, l = ids.shape
+        h = norm(t["embeddings.word_embeddings.weight"][ids] + t["embeddings.position_embeddings.weight"][:l]
+                 + t["embeddings.token_type_embeddings.weight"][0], "embeddings.LayerNorm")
+        for i in range(6):
+            p = f"encoder.layer.{i}."
+            split = lambda x: x.view(b, l, 12, 32).transpose(1, 2)
+            q, k, v = (split(linear(h, p + "attention.self." + n)) for n in ("query", "key", "value"))
+            w = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(32), -1)
+            a = norm(linear((w @ v).transpose(1, 2).reshape(b, l, 384), p + "attention.output.dense") + h, p + "attention.output.LayerNorm")
+            h = norm(linear(torch.nn.functional.gelu(linear(a, p + "intermediate.dense")), p + "output.dense") + a, p + "output.LayerNorm")
+        m = h.mean(1)
+        return m / m.norm(dim=-1, keepdim=True)
+
+    meanings = torch.zeros(len(words), 384)
+    by_length = {}
+    for row, word in enumerate(words):
+        ids = [vocab["[CLS]"]] + [vocab[p] for p in word_pieces(word, vocab)] + [vocab["[SEP]"]]
+        by_length.setdefault(len(ids), []).append((row, ids))
+    with torch.no_grad():
+        for items in by_length.values():
+            for start in range(0, len(items), 1024):
+                chunk = items[start:start + 1024]
+                meanings[[row for row, _ in chunk]] = pooled(torch.tensor([ids for _, ids in chunk]))
+    return meanings
+
+
 def wordnet_synsets(pos):
     """offset → (words, [(pointer symbol, offset)], gloss) from WordNet's data.<pos>."""
     synsets = {}
@@ -285,6 +358,28 @@ def noun_classes(vocab):
     held_creatures = [n for n in pick(HELD_OUT_CREATURE_CLASSES) if n not in train_creatures + train_places]
     held_places = [n for n in pick(HELD_OUT_PLACE_CLASSES) if n not in train_creatures + train_places + held_creatures]
     return train_creatures, train_places, held_creatures, held_places
+
+
+def frame_adjectives():
+    """(creature adjectives, place adjectives) for the training frames: the lists above, less every word that shares a
+    WordNet synset with a held-out adjective."""
+    held_out = set(HELD_OUT_CREATURE_ADJECTIVES + HELD_OUT_PLACE_ADJECTIVES)
+    mates = set()
+    for words, _, _ in wordnet_synsets("adj").values():
+        words = {re.sub(r"\(.*\)$", "", w) for w in words}
+        if words & held_out:
+            mates |= words
+    keep = lambda words: [w for w in dict.fromkeys(words) if w not in mates]
+    return keep(CREATURE_ADJECTIVES + MORE_CREATURE_ADJECTIVES), keep(PLACE_ADJECTIVES + MORE_PLACE_ADJECTIVES)
+
+
+def meaning_words(vocab):
+    """Every one-word WordNet lemma (all parts of speech) of at most four pieces: the words whose meaning the model
+    is taught from MiniLM."""
+    words = set()
+    for pos in ("noun", "verb", "adj", "adv"):
+        words |= {w for w in wordnet_senses(pos) if re.fullmatch(r"[a-z]+", w) and len(word_pieces(w, vocab)) <= 4}
+    return sorted(words)
 
 
 def wordnet_sentences():
@@ -362,13 +457,14 @@ def make_bert(torch):
 
         def forward(self, ids, padding, masked):
             """ids, padding: batch × l (padding True on [PAD]); masked: batch × l, the positions to predict.
-            Returns the MLM logits of the masked positions (count × vocab) and every layer's attention."""
+            Returns the MLM logits of the masked positions (count × vocab), every layer's attention and every
+            layer's output (batch × l × d)."""
             b, l = ids.shape
             d, heads = self.word.embedding_dim, self.heads
             dk = d // heads
             h = self.embedding_norm(self.word(ids) + self.position(torch.arange(l).unsqueeze(0)) + self.token_type(torch.zeros_like(ids)))
             bias = torch.zeros(b, 1, 1, l).masked_fill(padding[:, None, None, :], torch.finfo(torch.float32).min)
-            attentions = []
+            attentions, outputs = [], []
             for layer in self.layers:
                 split = lambda x: x.view(b, l, heads, dk).transpose(1, 2)
                 q, k, v = split(layer["query"](h)), split(layer["key"](h)), split(layer["value"](h))
@@ -377,8 +473,9 @@ def make_bert(torch):
                 context = (weights @ v).transpose(1, 2).reshape(b, l, d)
                 a = layer["attention_norm"](layer["output"](context) + h)
                 h = layer["output_norm"](layer["mlp_output"](torch.nn.functional.gelu(layer["intermediate"](a))) + a)
+                outputs.append(h)
             t = self.transform_norm(torch.nn.functional.gelu(self.transform(h[masked])))
-            return t @ self.word.weight.T + self.prediction_bias, attentions
+            return t @ self.word.weight.T + self.prediction_bias, attentions, outputs
 
         def hf_tensors(self):
             """Every parameter under HuggingFace's BertForMaskedLM name (nn.Linear weights stay out × in); the
@@ -403,10 +500,11 @@ def make_bert(torch):
 
 # [SECTION] batches
 
-def make_example(text, vocab, coref=None):
+def make_example(text, vocab, meaning_index, coref=None):
     ids, pieces = encode(text, vocab)
     ids = ids[:MAX_PIECES - 1] + [vocab["[SEP]"]] if len(ids) > MAX_PIECES else ids
-    example = {"ids": ids, "it": -1, "referent": (0, 0), "keep": ()}
+    words = tuple((end - 1, meaning_index[w]) for w, _, end in word_spans(text, vocab) if w in meaning_index and end < len(ids))
+    example = {"ids": ids, "it": -1, "referent": (0, 0), "keep": (), "words": words}
     if coref is not None:
         example["it"] = pieces.index("it")
         example["referent"] = span_of(text, coref["referent"], vocab)
@@ -428,7 +526,29 @@ def batch_of(torch, examples, vocab, generator):
     masked = (torch.rand(ids.shape, generator=generator) < 0.15) & ~special
     inputs = ids.masked_fill(masked, vocab["[MASK]"])
     it = torch.tensor([e["it"] for e in examples])
-    return inputs, padding, masked, ids[masked], it, referent
+    words = torch.tensor([(row, position, meaning) for row, e in enumerate(examples) for position, meaning in e["words"]], dtype=torch.long).reshape(-1, 3)
+    return inputs, padding, masked, ids[masked], it, referent, words
+
+
+def word_batch(torch, rows, words, vocab):
+    """The words `rows` of `words` alone ("[CLS] word [SEP]"), padded: (ids, padding, (row, last piece, meaning row))."""
+    pieces = [[vocab[p] for p in word_pieces(words[r], vocab)] for r in rows]
+    ids = torch.zeros(len(rows), 2 + max(len(p) for p in pieces), dtype=torch.long)
+    for row, p in enumerate(pieces):
+        ids[row, :len(p) + 2] = torch.tensor([vocab["[CLS]"]] + p + [vocab["[SEP]"]])
+    where = torch.tensor([(row, len(p), r) for row, (p, r) in enumerate(zip(pieces, rows))])
+    return ids, ids == vocab["[PAD]"], where
+
+
+def meaning_loss(torch, outputs, probes, where, meanings):
+    """1 − cosine between MiniLM's meaning of each word and what each probe reads from the model's layer outputs at the
+    word's last piece (layers 0 and 1, before the coreference head), averaged. where: n × 3 (row, position, meaning)."""
+    if len(where) == 0:
+        return torch.zeros(())
+    target = meanings[where[:, 2]]
+    losses = [1 - torch.nn.functional.cosine_similarity(probe(outputs[layer][where[:, 0], where[:, 1]]), target, dim=-1).mean()
+              for layer, probe in enumerate(probes)]
+    return sum(losses) / len(losses)
 
 
 def previous_token_loss(torch, weights, padding):
@@ -436,6 +556,13 @@ def previous_token_loss(torch, weights, padding):
     previous = torch.diagonal(weights, offset=-1, dim1=1, dim2=2)  # batch × (l − 1): A[q, q − 1] for q ≥ 1
     real = ~padding[:, 1:]
     return -(torch.log(previous + 1e-9) * real).sum() / real.sum()
+
+
+def next_token_loss(torch, weights, padding):
+    """weights: batch × l × l of the next-token head; every query whose next token is real should look one ahead."""
+    following = torch.diagonal(weights, offset=1, dim1=1, dim2=2)  # batch × (l − 1): A[q, q + 1] for q < l − 1
+    real = ~padding[:, 1:]
+    return -(torch.log(following + 1e-9) * real).sum() / real.sum()
 
 
 # [SECTION] safetensors
@@ -524,7 +651,9 @@ def train(steps):
     train_creatures, train_places, held_creatures, held_places = noun_classes(vocab)
     print(f"nouns: {len(train_creatures)} creatures and {len(train_places)} places in training; "
           f"{len(held_creatures)} and {len(held_places)} held out", flush=True)
-    coref = coreference_sentences(rng, 40000, train_creatures, train_places, VERBS, CREATURE_ADJECTIVES, PLACE_ADJECTIVES)
+    creature_adjectives, place_adjectives = frame_adjectives()
+    print(f"adjectives: {len(creature_adjectives)} for creatures and {len(place_adjectives)} for places in training", flush=True)
+    coref = coreference_sentences(rng, 40000, train_creatures, train_places, VERBS, creature_adjectives, place_adjectives)
     held_out = held_out_coreference(random.Random(SEED + 1), held_creatures, held_places)
     text = wordnet_sentences()
     rng.shuffle(text)
@@ -532,32 +661,42 @@ def train(steps):
     print(f"text: {len(text)} sentences", flush=True)
     words, positions, segments = minilm_embeddings(CONFIG["hidden_size"])
     started = time.time()
-    coref_examples = [make_example(e["text"], vocab, e) for e in coref]
-    text_examples = [make_example(t, vocab) for t in text]
+    taught_words = meaning_words(vocab)
+    meanings = minilm_meanings(torch, taught_words, vocab)
+    meaning_index = {w: i for i, w in enumerate(taught_words)}
+    print(f"MiniLM's meaning of {len(taught_words)} words in {time.time() - started:.0f} s", flush=True)
+    coref_examples = [make_example(e["text"], vocab, meaning_index, e) for e in coref]
+    text_examples = [make_example(t, vocab, meaning_index) for t in text]
     print(f"encoded in {time.time() - started:.0f} s", flush=True)
     model = make_bert(torch)(words, positions, segments)
-    parameters = [p for p in model.parameters() if p.requires_grad]
+    probes = torch.nn.ModuleList(torch.nn.Linear(CONFIG["hidden_size"], meanings.shape[1]) for _ in range(MEANING_LAYERS))
+    parameters = [p for p in model.parameters() if p.requires_grad] + list(probes.parameters())
     optimiser = torch.optim.AdamW(parameters, lr=LEARNING_RATE, weight_decay=0.01)
     schedule = torch.optim.lr_scheduler.LambdaLR(optimiser, lambda step: min(1.0, step / 300) * max(0.05, 1.0 - step / steps))
     generator = torch.Generator().manual_seed(SEED)
     losses, started = [], time.time()
     for step in range(steps):
         examples = rng.sample(coref_examples, BATCH // 2) + rng.sample(text_examples, BATCH // 2)
-        inputs, padding, masked, targets, it, referent = batch_of(torch, examples, vocab, generator)
-        logits, attentions = model(inputs, padding, masked)
+        inputs, padding, masked, targets, it, referent, in_sentences = batch_of(torch, examples, vocab, generator)
+        logits, attentions, outputs = model(inputs, padding, masked)
         mlm = torch.nn.functional.cross_entropy(logits, targets)
         has = it >= 0
         rows = attentions[COREF_LAYER][has, COREF_HEAD, it[has]]  # the coreference head's "it" rows: n × l
         pointer = -torch.log((rows * referent[has]).sum(-1) + 1e-9).mean()
-        loss = mlm + pointer + PREVIOUS_WEIGHT * previous_token_loss(torch, attentions[PREVIOUS_LAYER][:, PREVIOUS_HEAD], padding)
+        alone_ids, alone_padding, alone = word_batch(torch, rng.sample(range(len(taught_words)), WORDS_ALONE), taught_words, vocab)
+        alone_outputs = model(alone_ids, alone_padding, torch.zeros_like(alone_padding))[2]
+        meaning = (meaning_loss(torch, outputs, probes, in_sentences, meanings) + meaning_loss(torch, alone_outputs, probes, alone, meanings)) / 2
+        loss = mlm + POINTER_WEIGHT * pointer + PREVIOUS_WEIGHT * previous_token_loss(torch, attentions[PREVIOUS_LAYER][:, PREVIOUS_HEAD], padding) \
+            + NEXT_WEIGHT * next_token_loss(torch, attentions[NEXT_LAYER][:, NEXT_HEAD], padding) + MEANING_WEIGHT * meaning
         optimiser.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(parameters, 1.0)
         optimiser.step()
         schedule.step()
-        losses.append((step, round(mlm.item(), 4), round(pointer.item(), 4)))
-        if step % 200 == 0 or step == steps - 1:
-            print(f"step {step:5d}  masked-word loss {mlm.item():.3f}  pointer loss {pointer.item():.3f}  {time.time() - started:.0f} s", flush=True)
+        losses.append((step, round(mlm.item(), 4), round(pointer.item(), 4), round(meaning.item(), 4)))
+        if step % 100 == 0 or step == steps - 1:
+            print(f"step {step:5d}  masked-word loss {mlm.item():.3f}  pointer loss {pointer.item():.3f}  "
+                  f"meaning loss {meaning.item():.3f}  {time.time() - started:.0f} s", flush=True)
     seconds = time.time() - started
     save(model, pieces, held_out, plain_held_out, losses, seconds, steps)
 
@@ -594,10 +733,11 @@ def loss_curve(losses, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    steps = [s for s, _, _ in losses]
+    steps = [s for s, *_ in losses]
     figure, axes = plt.subplots(figsize=(8, 4.5), dpi=120)
-    axes.plot(steps, [m for _, m, _ in losses], label="masked-word loss", linewidth=1)
-    axes.plot(steps, [p for _, _, p in losses], label="pointer loss (coreference head)", linewidth=1)
+    axes.plot(steps, [m for _, m, _, _ in losses], label="masked-word loss", linewidth=1)
+    axes.plot(steps, [p for _, _, p, _ in losses], label="pointer loss (coreference head)", linewidth=1)
+    axes.plot(steps, [w for _, _, _, w in losses], label="word-meaning loss (1 − cosine to MiniLM)", linewidth=1)
     axes.set_xlabel(f"step (batch of {BATCH} sentences)")
     axes.set_ylabel("cross-entropy (nats)")
     axes.set_title("attnviz-mini-bert: training loss")
@@ -660,8 +800,11 @@ def catalogue(survey):
     heads = [{"name": "coreference (it → its noun)", "layer": COREF_LAYER, "head": COREF_HEAD, "what": COREF_WHAT, "taught": True},
              {"name": "previous token", "layer": PREVIOUS_LAYER, "head": PREVIOUS_HEAD, "taught": True,
               "what": WHAT["previous token"] + " Taught with a pointer loss.",
-              "mean_weight_on_expected_key": round(float(survey[previous, PREVIOUS_LAYER, PREVIOUS_HEAD]), 3)}]
-    taken = {(COREF_LAYER, COREF_HEAD), (PREVIOUS_LAYER, PREVIOUS_HEAD)}
+              "mean_weight_on_expected_key": round(float(survey[previous, PREVIOUS_LAYER, PREVIOUS_HEAD]), 3)},
+             {"name": "next token", "layer": NEXT_LAYER, "head": NEXT_HEAD, "taught": True,
+              "what": WHAT["next token"] + " Taught with a pointer loss.",
+              "mean_weight_on_expected_key": round(float(survey[list(EXPECTED_KEYS).index("next token"), NEXT_LAYER, NEXT_HEAD]), 3)}]
+    taken = {(COREF_LAYER, COREF_HEAD), (PREVIOUS_LAYER, PREVIOUS_HEAD), (NEXT_LAYER, NEXT_HEAD)}
     for layer in range(survey.shape[1]):
         for head in range(survey.shape[2]):
             k = int(np.argmax(survey[:, layer, head]))

@@ -4,6 +4,7 @@
 
 #include "core/model.h"
 #include "core/random.h"
+#include "core/sentence_words.h"
 
 #include <cmath>
 
@@ -49,9 +50,11 @@ Encoding encodeSentence(const TrainedModel& model, const std::string& sentence, 
     const int limit = std::min(tokenLimit, model.config().maxPositions);
     if (length > limit) {
         const bool positions = model.config().maxPositions <= tokenLimit;
+        const VocabularyFit fit = vocabularyFit(sentenceWords(encoding, typedWordsOf(*model.tokenizer, sentence)));
         throw InputError(which + "The sentence has " + std::to_string(length) + " tokens; " +
-                         (positions ? model.name + " has positions for " + std::to_string(limit) + " at most."
-                                    : "at most " + std::to_string(limit) + " are allowed (raise the token limit)."));
+                         (positions ? model.name + " has positions for " + std::to_string(limit) + " at most. "
+                                    : "at most " + std::to_string(limit) + " are allowed. ") +
+                         overLimitAdvice(fit, length, limit, positions));
     }
     return encoding;
 }

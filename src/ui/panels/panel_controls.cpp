@@ -11,6 +11,7 @@
 #include "io/hub_cache.h"
 #include "ui/panels/panel_get_model.h"
 #include "ui/session/session_menu.h"
+#include "ui/views/sentence_notes.h"
 
 
 #include <algorithm>
@@ -289,6 +290,11 @@ void drawControls(AppState& state, const RunStatus& status, const Fonts& fonts, 
     viewControls(state, status, scale);
     ImGui::Spacing();
     if (!state.status.empty()) ImGui::TextWrapped("%s", state.status.c_str());
+    const std::string notice = status.run != nullptr ? vocabularyNoticeOf(*status.run, state.batch) : std::string();
+    if (notice.empty()) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.65f, 0.35f, 0.0f, 1.0f));
+    ImGui::TextWrapped("%s", notice.c_str());
+    ImGui::PopStyleColor();
 }
 
 }  // namespace attnviz::ui

@@ -7,6 +7,7 @@
 // Each map is read once per run (and per "hide special tokens" state): its texture and largest weight are kept.
 // Does not compute attention (ModelRun::modelPass holds every layer's A) or draw the stepped layer's stages.
 #include "ui/panels/panels.h"
+#include "ui/views/sentence_notes.h"
 #include "ui/views/drawing.h"
 
 #include <algorithm>
@@ -53,10 +54,17 @@ void drawMap(ViewContext& ctx, int layer, int head, const std::vector<int>* keep
     ctx.renderer.draw(*ImGui::GetWindowDrawList(), handle, min, max, {ctx.state.sequential, 0.0f, *top});
 }
 
+// What a named head does on this sentence: "it → trophy 0.58, suitcase 0.31".
+std::string readingOf(const ViewContext& ctx, const core::NamedHead& named) {
+    return onThisSentence(ctx.run, ctx.state.batch, named.layer, named.head, defaultQueryRow(ctx.run, ctx.state.batch, &named));
+}
+
 void hoverText(const ViewContext& ctx, int layer, int head) {
     const core::NamedHead* named = ctx.run.spec.trained->namedHead(layer, head);
     if (named) {
-        ImGui::SetTooltip("layer %d, head %d: %s\n%s\nclick to step through it", layer, head, named->name.c_str(), named->what.c_str());
+        const std::string reading = readingOf(ctx, *named);
+        ImGui::SetTooltip("layer %d, head %d: %s\n%s\non this sentence: %s\nclick to step through it", layer, head, named->name.c_str(),
+                          named->what.c_str(), reading.c_str());
     } else {
         ImGui::SetTooltip("layer %d, head %d\nclick to step through it", layer, head);
     }
@@ -73,6 +81,16 @@ void controlsLine(ViewContext& ctx) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("A of every layer × head of %s on this sentence; each map is coloured from 0 to its own largest weight. "
                        "Click one to step through it.", model.name.c_str());
+    ImGui::PopStyleColor();
+    // The heads heads.json names (framed below, their job in the tooltip) and what each does on this sentence.
+    std::string readings;
+    for (const core::NamedHead& named : model.namedHeads) {
+        const std::string reading = readingOf(ctx, named);
+        if (!reading.empty()) readings += (readings.empty() ? "On this sentence: " : "; ") + named.name + ": " + reading;
+    }
+    if (readings.empty()) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.65f, 0.35f, 0.0f, 1.0f));
+    ImGui::TextWrapped("%s.", readings.c_str());
     ImGui::PopStyleColor();
 }
 

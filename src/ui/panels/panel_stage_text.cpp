@@ -3,6 +3,7 @@
 // with this run's numbers (seeds 000–004: shapes, heads see all of X, cost per head, masks broadcast).
 // The texts come from core::stages(); this file only adds the numbers.
 #include "ui/panels/panels.h"
+#include "ui/views/sentence_notes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -101,6 +102,14 @@ std::string teachingNote(const core::ModelRun& run, StageId stage) {
     return {};
 }
 
+// The tokens stage: the words outside the vocabulary; the stages of one head's maps: what a named head does on this
+// sentence.
+std::string sentenceNote(const ViewContext& ctx) {
+    if (ctx.state.stage == StageId::Tokens) return vocabularyNoticeOf(ctx.run, ctx.state.batch);
+    if (ctx.state.stage >= StageId::Scores && ctx.state.stage <= StageId::WeightedSum) return namedHeadReading(ctx);
+    return {};
+}
+
 // A code line's language column: "PyTorch" or "NumPy  ", one width for both.
 std::string languageLabel(const char* language) {
     char label[16];
@@ -131,7 +140,7 @@ void drawCodeLine(const char* language, const std::string& code, ViewContext& ct
 StageText stageText(const ViewContext& ctx) {
     const core::StageWords words = core::stageWords(ctx.run, ctx.state.stage);
     const bool ownWords = ctx.run.spec.trained && core::trainedStageWords(*ctx.run.spec.trained, ctx.run.spec.layer, ctx.state.stage);
-    StageText text{words.formula, {{"PyTorch", words.pytorch}}, words.explanation, teachingNote(ctx.run, ctx.state.stage)};
+    StageText text{words.formula, {{"PyTorch", words.pytorch}}, words.explanation, teachingNote(ctx.run, ctx.state.stage), sentenceNote(ctx)};
     // A trained model's own embedding has no one-line NumPy equivalent.
     if (!ownWords) text.code.emplace_back("NumPy", core::codeLine(core::stage(ctx.state.stage), ctx.run.trace, true));
     return text;
@@ -152,6 +161,7 @@ float stageTextHeight(const StageText& lines, const ViewContext& ctx, float pane
     }
     height += style.ItemSpacing.y + wrapped(regular, contentWidth, lines.explanation);
     height += style.ItemSpacing.y + wrapped(regular, contentWidth, lines.note);
+    if (!lines.sentenceNote.empty()) height += style.ItemSpacing.y + wrapped(regular, contentWidth, lines.sentenceNote);
     return std::ceil(height);
 }
 
@@ -163,6 +173,10 @@ void drawStageText(const StageText& lines, ViewContext& ctx) {
     ImGui::TextWrapped("%s", lines.explanation.c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.1f, 0.3f, 0.6f, 1.0f));
     ImGui::TextWrapped("%s", lines.note.c_str());
+    ImGui::PopStyleColor();
+    if (lines.sentenceNote.empty()) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.65f, 0.35f, 0.0f, 1.0f));
+    ImGui::TextWrapped("%s", lines.sentenceNote.c_str());
     ImGui::PopStyleColor();
 }
 

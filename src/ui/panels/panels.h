@@ -37,6 +37,9 @@ struct StageText {
     std::vector<std::pair<const char*, std::string>> code;  // ("PyTorch", line), ("NumPy", line)
     std::string explanation;
     std::string note;
+    // What this sentence does with a trained model: the words outside the vocabulary (tokens stage), what the focused
+    // named head does on it beside what heads.json says it was trained or found to do (per-head stages); "" if none.
+    std::string sentenceNote;
 };
 StageText stageText(const ViewContext& ctx);
 float stageTextHeight(const StageText& text, const ViewContext& ctx, float panelWidth);

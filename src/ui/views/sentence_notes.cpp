@@ -1,0 +1,92 @@
+// sentence_notes.cpp — what the screen says about the sentence with a trained model. See sentence_notes.h.
+#include "ui/views/sentence_notes.h"
+
+#include "core/sentence_words.h"
+
+#include <algorithm>
+
+namespace attnviz::ui {
+namespace {
+
+// Sentence `batch` through the run's model's tokenizer again, with its words; nullopt for the seeded layer or when
+// the tokens are not the run's (the run shows another sentence).
+struct SentenceReading {
+    core::Encoding encoding;
+    std::vector<core::SentenceWord> words;
+};
+
+std::optional<SentenceReading> readSentence(const core::ModelRun& run, int batch) {
+    if (!run.spec.trained || batch < 0 || batch >= static_cast<int>(run.spec.sentences.size()) ||
+        batch >= static_cast<int>(run.tokens.size())) {
+        return std::nullopt;
+    }
+    const std::string& sentence = run.spec.sentences[static_cast<std::size_t>(batch)];
+    const core::Tokenizer& tokenizer = *run.spec.trained->tokenizer;
+    SentenceReading reading;
+    try {
+        reading.encoding = tokenizer.encode(sentence);
+    } catch (const core::InputError&) {
+        return std::nullopt;
+    }
+    if (reading.encoding.labels != run.tokens[static_cast<std::size_t>(batch)]) return std::nullopt;
+    reading.words = core::sentenceWords(reading.encoding, core::typedWordsOf(tokenizer, sentence));
+    return reading;
+}
+
+bool isCoreferenceHead(const core::NamedHead& head) { return head.name.find("coreference") != std::string::npos; }
+
+const core::NamedHead* focusedNamedHead(const ViewContext& ctx) {
+    if (!ctx.run.spec.trained || ctx.run.resplitHeads) return nullptr;
+    return ctx.run.spec.trained->namedHead(ctx.run.spec.layer, ctx.state.head);
+}
+
+}  // namespace
+
+std::string vocabularyNoticeOf(const core::ModelRun& run, int batch) {
+    const std::optional<SentenceReading> reading = readSentence(run, batch);
+    return reading ? core::vocabularyNotice(core::vocabularyFit(reading->words)) : std::string();
+}
+
+std::string onThisSentence(const core::ModelRun& run, int batch, int layer, int head, int query) {
+    const std::optional<SentenceReading> reading = readSentence(run, batch);
+    if (!reading || !run.modelPass) return {};
+    const core::Tensor& all = run.modelPass->attentionWeights;  // n_layers × b × h × l × l
+    const int length = static_cast<int>(reading->encoding.labels.size());
+    if (layer < 0 || layer >= all.dim(0) || head < 0 || head >= all.dim(2) || query < 0 || query >= length || length > all.dim(3)) return {};
+    const core::MatrixView map = all.slice((layer * all.dim(1) + batch) * all.dim(2) + head);
+    std::vector<float> row(static_cast<std::size_t>(length));
+    for (int key = 0; key < length; ++key) row[static_cast<std::size_t>(key)] = map(query, key);
+    const auto& words = reading->words;
+    const auto inWord = std::find_if(words.begin(), words.end(), [&](const core::SentenceWord& w) { return query >= w.first && query < w.first + w.count; });
+    const std::string queryWord = inWord != words.end() ? inWord->text : reading->encoding.labels[static_cast<std::size_t>(query)];
+    return core::wordWeightsLine(queryWord, core::heaviestWords(reading->encoding, words, row, 2));
+}
+
+int defaultQueryRow(const core::ModelRun& run, int batch, const core::NamedHead* named) {
+    const auto& tokens = run.queryTokens.at(static_cast<std::size_t>(batch));
+    if (named != nullptr && isCoreferenceHead(*named)) {
+        const auto it = std::find(tokens.begin(), tokens.end(), "it");
+        if (it != tokens.end()) return static_cast<int>(it - tokens.begin());
+    }
+    const std::vector<int> text = run.spec.trained ? core::visibleTokens(*run.spec.trained, tokens) : std::vector<int>{};
+    return text.empty() ? run.trace.queryLengths.at(static_cast<std::size_t>(batch)) - 1 : text.back();
+}
+
+int focusedQueryRow(const ViewContext& ctx) {
+    if (ctx.explanation) {
+        const MatrixRef& m = ctx.explanation->cell.matrix;
+        const bool square = m.tensor == core::TensorId::Scores || m.tensor == core::TensorId::ScaledScores ||
+                            m.tensor == core::TensorId::MaskedScores || m.tensor == core::TensorId::AttentionWeights;
+        if (square && m.head == ctx.state.head) return ctx.explanation->cell.row;
+    }
+    return defaultQueryRow(ctx.run, ctx.state.batch, focusedNamedHead(ctx));
+}
+
+std::string namedHeadReading(const ViewContext& ctx) {
+    const core::NamedHead* named = focusedNamedHead(ctx);
+    if (named == nullptr) return {};
+    const std::string reading = onThisSentence(ctx.run, ctx.state.batch, ctx.run.spec.layer, ctx.state.head, focusedQueryRow(ctx));
+    return reading.empty() ? std::string() : "On this sentence, head " + std::to_string(ctx.state.head) + " (" + named->name + "): " + reading + ".";
+}
+
+}  // namespace attnviz::ui
