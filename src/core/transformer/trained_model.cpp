@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 
 namespace attnviz::core {
 namespace {
@@ -166,9 +167,35 @@ Matrix renormalisedAttention(const Matrix& attention, const std::vector<int>& ke
     for (Eigen::Index r = 0; r < n; ++r) {
         for (Eigen::Index c = 0; c < n; ++c) kept(r, c) = attention(keep[static_cast<std::size_t>(r)], keep[static_cast<std::size_t>(c)]);
         const float sum = kept.row(r).sum();
-        if (sum > 0.0f) kept.row(r) /= sum;
+        if (sum < kNothingLeft) kept.row(r).setZero();
+        else kept.row(r) /= sum;
     }
     return kept;
+}
+
+std::vector<int> rowsWithNothingLeft(const Matrix& attention, const std::vector<int>& keep) {
+    std::vector<int> empty;
+    for (std::size_t r = 0; r < keep.size(); ++r) {
+        float sum = 0.0f;
+        for (int c : keep) sum += attention(keep[r], c);
+        if (sum < kNothingLeft) empty.push_back(static_cast<int>(r));
+    }
+    return empty;
+}
+
+Matrix firstTokenShare(const Tensor& attention, int batch, int length, bool causal) {
+    const int layers = attention.dim(0), batches = attention.dim(1), heads = attention.dim(2);
+    const int first = causal ? 1 : 0;
+    Matrix share(layers, heads);
+    for (int layer = 0; layer < layers; ++layer) {
+        for (int head = 0; head < heads; ++head) {
+            const MatrixView map = attention.slice((layer * batches + batch) * heads + head);
+            double sum = 0.0;
+            for (int row = first; row < length; ++row) sum += map(row, 0);
+            share(layer, head) = length > first ? static_cast<float>(sum / (length - first)) : std::numeric_limits<float>::quiet_NaN();
+        }
+    }
+    return share;
 }
 
 namespace {
