@@ -108,6 +108,8 @@ TEST_CASE("attention sinks: each layer × head's mean weight on the first token,
     CHECK(second(1, 0) == doctest::Approx(1.0));
     CHECK(firstTokenShare(attention, 1, 2, true)(1, 0) == doctest::Approx(1.0));  // a shorter sentence: its rows only
     CHECK(std::isnan(firstTokenShare(attention, 0, 1, true)(0, 0)));
+    CHECK(rowsWithNothingLeft(attention, 1, 3, {1, 2}) == 2);  // layer 1 of sentence 2: rows 1 and 2 all on token 0
+    CHECK(rowsWithNothingLeft(attention, 0, 3, {1, 2}) == 0);
 }
 
 TEST_CASE("the untrained copy: N(0, 0.02²) weights, unit LayerNorms, zero biases, same config and heads") {

@@ -183,6 +183,16 @@ std::vector<int> rowsWithNothingLeft(const Matrix& attention, const std::vector<
     return empty;
 }
 
+int rowsWithNothingLeft(const Tensor& attention, int batch, int length, const std::vector<int>& keep) {
+    const int layers = attention.dim(0), batches = attention.dim(1), heads = attention.dim(2);
+    int count = 0;
+    for (int map = 0; map < layers * heads; ++map) {
+        const MatrixView a = attention.slice(((map / heads) * batches + batch) * heads + map % heads);
+        count += static_cast<int>(rowsWithNothingLeft(a.topLeftCorner(length, length), keep).size());
+    }
+    return count;
+}
+
 Matrix firstTokenShare(const Tensor& attention, int batch, int length, bool causal) {
     const int layers = attention.dim(0), batches = attention.dim(1), heads = attention.dim(2);
     const int first = causal ? 1 : 0;

@@ -71,6 +71,9 @@ Matrix renormalisedAttention(const Matrix& attention, const std::vector<int>& ke
 // The rows of that restriction (indices into `keep`) with nothing left to renormalise, as renormalisedAttention
 // leaves them zero.
 std::vector<int> rowsWithNothingLeft(const Matrix& attention, const std::vector<int>& keep);
+// How many such rows every layer × head of sentence `batch` has together (attention n_layers × b × h × l × l, its
+// first `length` tokens): what the model view says it leaves empty.
+int rowsWithNothingLeft(const Tensor& attention, int batch, int length, const std::vector<int>& keep);
 
 // [Attention sinks] Decoders put much of their weight on the first token whatever it is (Xiao et al. 2023).
 // For every layer × head of sentence `batch` (its first `length` tokens; attention n_layers × b × h × l × l, as
