@@ -302,7 +302,7 @@ TEST_CASE("3 layers or 3·h: fewer K/V heads, MHA → GQA → MQA, for the opene
     const ui::LessonReport& r = app.lessonReport();
     // llama-gqa-llama3: 2 layers, d_model 48, h 8, h_kv 2, d_k 6, F32. W^Q = 48·8·6, W^K = 48·2·6; a token's K and V
     // rows are 2·2·6 = 24 values: 96 B a layer in F32, 192 B for both layers, 96 B in F16.
-    CHECK(r.says("weights stored as F32"));
+    CHECK(r.says("h_kv = 2, d_k = 6, stored as F32"));
     CHECK(r.says("GQA h_kv = 2 (its own): W^Q 2,304, W^K 576, W^V 576, W^O 2,304; KV cache 96 B per token per layer, 192 B per token for 2 layers (F32), 96 B (F16)"));
     CHECK(r.says("MHA h_kv = 8: W^Q 2,304, W^K 2,304, W^V 2,304, W^O 2,304; KV cache 384 B per token per layer, 768 B per token for 2 layers (F32)"));
     CHECK(r.says("MQA h_kv = 1: W^Q 2,304, W^K 288"));

@@ -69,11 +69,11 @@ void sharingTable(LessonFrame& frame, const Subject& s, const std::vector<core::
     ImGui::TableSetupColumn("W^K", ImGuiTableColumnFlags_WidthStretch, 0.9f);
     ImGui::TableSetupColumn("W^V", ImGuiTableColumnFlags_WidthStretch, 0.9f);
     ImGui::TableSetupColumn("W^O", ImGuiTableColumnFlags_WidthStretch, 0.9f);
-    ImGui::TableSetupColumn(("sum × " + layers).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn(("KV/token/layer " + s.dtype).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn(("KV/token " + s.dtype).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn(("KV/token " + s.otherDtype).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn((s.tokensLabel + " " + s.dtype).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn(("× " + layers).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn(("KV 1 layer " + s.dtype).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn(("KV " + s.dtype).c_str(), ImGuiTableColumnFlags_WidthStretch, 0.9f);
+    ImGui::TableSetupColumn(("KV " + s.otherDtype).c_str(), ImGuiTableColumnFlags_WidthStretch, 0.9f);
+    ImGui::TableSetupColumn((core::groupedDigits(s.tokens) + " tok " + s.dtype).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
     for (const core::KvSharing& v : variants) {
         ImGui::TableNextRow();
@@ -116,6 +116,8 @@ void saving(LessonFrame& frame, const Subject& s, const std::vector<core::KvShar
 
 void subjectView(LessonFrame& frame, const Subject& s) {
     heading(frame, s.title);
+    say(frame, "Entries of each matrix and their sum over the layers; KV: the bytes of one token's K and V rows, for one layer and "
+               "for the whole model, and for " + s.tokensLabel + ".", Tone::Dim);
     const std::vector<core::KvSharing> variants = core::kvSharingVariants(s.shape);
     sharingTable(frame, s, variants);
     saving(frame, s, variants);
@@ -130,10 +132,10 @@ Subject modelSubject(const core::TrainedModel& model) {
     s.dtype = core::bytesPerValue(stored) > 0 ? stored : "F32";
     s.otherDtype = s.dtype == "F32" ? "F16" : "F32";
     s.tokens = c.maxPositions;
-    s.tokensLabel = "at " + core::groupedDigits(c.maxPositions) + " tokens";
+    s.tokensLabel = core::groupedDigits(c.maxPositions) + " tokens";
     s.title = model.name + " (" + model.familyName() + "): " + std::to_string(c.layers) + " layers, d_model = " + std::to_string(c.dModel) +
               ", h = " + std::to_string(c.heads) + ", h_kv = " + std::to_string(c.keyValueHeads()) + ", d_k = " + std::to_string(c.headWidth()) +
-              ", weights stored as " + (core::bytesPerValue(stored) > 0 ? stored : "float32 (attnviz's own)");
+              ", stored as " + (core::bytesPerValue(stored) > 0 ? stored : "float32 (attnviz's own)");
     return s;
 }
 
@@ -149,9 +151,9 @@ std::optional<Subject> seededSubject(LessonFrame& frame) {
     s.dtype = "F32";
     s.otherDtype = "F16";
     s.tokens = t.keyLength;
-    s.tokensLabel = "this sentence (" + std::to_string(t.keyLength) + ")";
+    s.tokensLabel = "this sentence's " + std::to_string(t.keyLength) + " tokens";
     s.title = "This seeded layer: 1 layer, d_model = " + std::to_string(t.dims.dModel) + ", h = " + std::to_string(t.dims.heads) +
-              ", d_k = " + std::to_string(t.dims.dK) + ", computed in float32 (GQA with h/4 K/V heads shown for comparison)";
+              ", d_k = " + std::to_string(t.dims.dK) + ", float32; GQA with h/4 K/V heads for comparison";
     return s;
 }
 
