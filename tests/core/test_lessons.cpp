@@ -233,4 +233,12 @@ TEST_CASE("RoPE: the lesson's rotation is the forward pass's, on a Llama 3 check
         }
     }
     CHECK(s.trained->transformer.storedDtype == "F32");
+    // Stage 1 says RMSNorm with this run's numbers: X's rows have root mean square 1 before γ.
+    const StageWords embed = stageWords(run, StageId::Embed);
+    CHECK(embed.formula.find("X = RMSNorm(h_0)") != std::string::npos);
+    CHECK(embed.explanation.find("RMSNorm, not GPT-2's LayerNorm") != std::string::npos);
+    CHECK(embed.explanation.find("the first token's row of h_0 has root mean square") != std::string::npos);
+    CHECK(embed.explanation.find("LayerNorm (") == std::string::npos);
+    const RowVector x = run.trace[TensorId::X].slice(0).row(0), gamma = s.trained->transformer.weights.blocks[0].ln1.gamma;
+    CHECK(std::sqrt(x.cwiseQuotient(gamma).squaredNorm() / static_cast<float>(x.size())) == doctest::Approx(1.0).epsilon(1e-3));
 }

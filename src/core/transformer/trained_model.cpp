@@ -6,6 +6,7 @@
 #include "core/random.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include <algorithm>
 #include <functional>
@@ -262,10 +263,25 @@ StageWords embedWords(const TrainedModel& model, int layer) {
 
 }  // namespace
 
+// RMSNorm with this run's numbers: the first token's row of h_N, its root mean square, and what X's row became.
+std::string rmsNormNumbers(const ModelRun& run) {
+    const Tensor& hidden = run.modelPass->hiddenStates;  // (n_layers + 1) × b × l × d_model
+    const RowVector h = hidden.slice(run.spec.layer * hidden.dim(1)).row(0);
+    const RowVector x = run.trace[TensorId::X].slice(0).row(0);
+    char numbers[160];
+    std::snprintf(numbers, sizeof numbers, "%.3g; X's row has root mean square %.3g",
+                  std::sqrt(static_cast<double>(h.squaredNorm()) / static_cast<double>(h.size())),
+                  std::sqrt(static_cast<double>(x.squaredNorm()) / static_cast<double>(x.size())));
+    return " RMSNorm, not GPT-2's LayerNorm: no mean is subtracted and there is no β. Here the first token's row of h_" +
+           std::to_string(run.spec.layer) + " has root mean square " + numbers + " (1 before γ).";
+}
+
 StageWords stageWords(const ModelRun& run, StageId id) {
     if (run.spec.trained) {
         if (std::optional<StageWords> words = trainedStageWords(*run.spec.trained, run.spec.layer, id)) {
             words->pytorch = substituteShapes(words->pytorch, run.trace);
+            const bool rmsNorm = run.spec.trained->config().family == ModelFamily::Llama;
+            if (id == StageId::Embed && rmsNorm && run.modelPass && run.trace.has(TensorId::X)) words->explanation += rmsNormNumbers(run);
             return *words;
         }
     }
