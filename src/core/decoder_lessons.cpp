@@ -90,6 +90,10 @@ RowVector defaultRotaryFrequencies(int headDim, double theta) {
     return rotaryFrequencies(config);
 }
 
+// HF transformers' modeling_llama.py (read at commit 0022728): LlamaRotaryEmbedding builds inv_freq =
+// 1 / base^(arange(0, d, 2) / d) (line 102) and emb = cat((freqs, freqs), -1) (line 141), so dimensions j and j + d/2
+// share θ_j; rotate_half (lines 176–180) is cat((−x2, x1)) of the two halves, and apply_rotary_pos_emb (183–207)
+// returns q·cos + rotate_half(q)·sin: pair (x_j, x_{j+d/2}) turned by p·θ_j.
 Eigen::RowVectorXd rotateAt(const RowVector& row, int position, const RowVector& frequencies) {
     const Eigen::Index half = frequencies.size();
     if (row.size() != 2 * half) throw InputError("RoPE turns rows of d_k = 2 × the number of frequencies.");
