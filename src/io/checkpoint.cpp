@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -232,6 +233,16 @@ public:
         }
     }
     bool has(const std::string& tensor) const { return where_.count(tensor) > 0; }
+    // The dtype holding most of the values ("BF16" for a bfloat16 checkpoint with a few F32 buffers).
+    std::string mainDtype() const {
+        std::map<std::string, std::int64_t> values;
+        for (const auto& [tensor, file] : where_) {
+            const SafetensorsEntry& entry = files_[file]->entries().at(tensor);
+            values[entry.dtype] += std::max<std::int64_t>(entry.elementCount(), 0);
+        }
+        const auto most = std::max_element(values.begin(), values.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+        return most == values.end() ? std::string() : most->first;
+    }
     const SafetensorsFile& fileOf(const std::string& tensor) const { return *files_[where_.at(tensor)]; }
     // The file named in errors about a missing tensor: the single file, or the index.
     const std::string& name() const { return name_; }
@@ -487,6 +498,7 @@ core::TransformerModel loadTransformer(const fs::path& folder) {
         case core::ModelFamily::Bert: model.weights = bertWeights(files, model.config); break;
         case core::ModelFamily::Llama: model.weights = llamaWeights(files, model.config); break;
     }
+    model.storedDtype = core::echoed(files.mainDtype());
     return model;
 }
 

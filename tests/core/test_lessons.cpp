@@ -1,11 +1,15 @@
 // test_lessons.cpp — the computations behind the learners' questions: naive slicing, row sharpness, pooling,
-// cost, and the encoder/decoder layers before cross-attention.
+// cost, the encoder/decoder layers before cross-attention, and what decoders changed (K/V sharing, RoPE).
 #include "core/lessons.h"
+#include "core/decoder_lessons.h"
 #include "core/model.h"
+#include "io/model_folder.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 using namespace attnviz::core;
 
@@ -107,4 +111,134 @@ TEST_CASE("cross-attention after an encoder layer: K and V come from the encoder
     CHECK(run.trace[TensorId::XQuery].slice(0).isApprox((*run.decoderTrace)[TensorId::Output].slice(0), 0.0f));
     CHECK(run.decoderTrace->mask == MaskKind::Causal);
     CHECK(run.trace[TensorId::AttentionWeights].shape == std::vector<int>{1, 2, 2, 4});
+}
+
+// [SECTION] decoder_lessons.h: K/V sharing and RoPE
+
+TEST_CASE("K/V sharing: Llama-3.2-1B's parameters and KV cache, derived by hand from its config.json") {
+    // meta-llama/Llama-3.2-1B config.json: num_hidden_layers 16, hidden_size 2048, num_attention_heads 32,
+    // num_key_value_heads 8, head_dim 64, torch_dtype bfloat16 (2 bytes a value).
+    const AttentionShape shape{16, 2048, 32, 8, 64};
+    const std::vector<KvSharing> variants = kvSharingVariants(shape);
+    REQUIRE(variants.size() == 3);
+    const KvSharing &mha = variants[0], &gqa = variants[1], &mqa = variants[2];
+    CHECK(mha.name == "MHA");
+    CHECK(gqa.name == "GQA");
+    CHECK(mqa.name == "MQA");
+    CHECK(mha.kvHeads == 32);
+    CHECK(gqa.kvHeads == 8);
+    CHECK(mqa.kvHeads == 1);
+    CHECK(gqa.own);
+    CHECK_FALSE(mha.own);
+    // W^Q and W^O: 2048 · 32 · 64 = 4,194,304 each; W^K and W^V: 2048 · 8 · 64 = 1,048,576 each.
+    CHECK(gqa.wq == 4194304);
+    CHECK(gqa.wk == 1048576);
+    CHECK(gqa.wv == 1048576);
+    CHECK(gqa.wo == 4194304);
+    CHECK(gqa.parametersPerLayer() == 10485760);
+    CHECK(mha.parametersPerLayer() == 16777216);  // 4 · 4,194,304
+    CHECK(mqa.parametersPerLayer() == 8650752);   // 2 · 4,194,304 + 2 · 2048 · 64
+    // KV cache per token: K and V rows of 8 · 64 values, 2 bytes each: 2 · 8 · 64 · 2 = 2,048 B a layer, × 16 layers.
+    const int bf16 = bytesPerValue("BF16");
+    CHECK(bf16 == 2);
+    CHECK(kvCacheBytes(gqa, bf16) == 2048);
+    CHECK(kvCacheBytes(gqa, shape, bf16) == 32768);
+    CHECK(kvCacheBytes(mha, shape, bf16) == 131072);  // 2 · 32 · 64 · 2 · 16
+    CHECK(kvCacheBytes(mqa, shape, bf16) == 4096);    // 2 · 1 · 64 · 2 · 16
+    CHECK(kvCacheBytes(gqa, shape, bytesPerValue("F32")) == 65536);
+    CHECK(kvCacheBytes(gqa, shape, bf16, 131072) == 4294967296LL);  // its whole 131,072-token context: 4 GiB
+    CHECK(groupedDigits(4294967296LL) == "4,294,967,296");
+    CHECK(groupedDigits(512) == "512");
+}
+
+TEST_CASE("K/V sharing: the seeded layer and GPT-2 get GQA with h/4 K/V heads; small h gets none") {
+    Dimensions seeded{64, 8, 8, 8, 8, 0.35f};
+    const std::vector<KvSharing> variants = kvSharingVariants(attentionShape(seeded));
+    REQUIRE(variants.size() == 3);
+    CHECK(variants[0].own);
+    CHECK(variants[1].kvHeads == 2);
+    CHECK(variants[1].kvValuesPerTokenPerLayer == 2 * 2 * 8);
+    CHECK(variants[2].kvHeads == 1);
+    CHECK(quarterKvHeads(12) == 3);
+    CHECK(quarterKvHeads(32) == 8);
+    CHECK(quarterKvHeads(9) == 0);
+    CHECK(quarterKvHeads(6) == 0);
+    CHECK(quarterKvHeads(4) == 0);  // h/4 = 1 is MQA, not a group
+    CHECK(kvSharingVariants({1, 16, 4, 4, 4}).size() == 2);  // MHA, MQA
+    CHECK(kvSharingVariants({1, 16, 1, 1, 16}).size() == 1);
+    seeded.dV = 4;
+    CHECK_THROWS_AS(attentionShape(seeded), InputError);
+    CHECK(bytesPerValue("I8") == 0);
+}
+
+TEST_CASE("RoPE: pair (x_j, x_{j+d/2}) turns by p·θ_j, checked by hand on d_k = 4") {
+    // θ_j = 10000^(−2j/4): θ_0 = 1, θ_1 = 0.01.
+    const RowVector theta = defaultRotaryFrequencies(4);
+    REQUIRE(theta.size() == 2);
+    CHECK(theta(0) == doctest::Approx(1.0));
+    CHECK(theta(1) == doctest::Approx(0.01));
+    // HF: x·cos + rotate_half(x)·sin with cos = cat(cos(pθ), cos(pθ)); rotate_half(1,0,0,0) = (0,0,1,0).
+    RowVector q(4);
+    q << 1, 0, 0, 0;
+    const Eigen::RowVectorXd q1 = rotateAt(q, 1, theta);
+    CHECK(q1(0) == doctest::Approx(std::cos(1.0)));
+    CHECK(q1(1) == doctest::Approx(0.0));
+    CHECK(q1(2) == doctest::Approx(std::sin(1.0)));
+    CHECK(q1(3) == doctest::Approx(0.0));
+    RowVector k(4);
+    k << 0, 1, 0, 0;
+    const Eigen::RowVectorXd k100 = rotateAt(k, 100, theta);  // pair 1 by 100 · 0.01 = 1 rad
+    CHECK(k100(1) == doctest::Approx(std::cos(1.0)));
+    CHECK(k100(3) == doctest::Approx(std::sin(1.0)));
+    const RotaryPairs pairs = rotaryPairsOfOneRow(q, theta, 3, 8);
+    REQUIRE(pairs.pairCount() == 2);  // at most d_k / 2
+    REQUIRE(pairs.positionCount() == 3);
+    CHECK(pairs.angle(2, 0) == doctest::Approx(2.0));
+    CHECK(pairs.afterX(2, 0) == doctest::Approx(std::cos(2.0)));
+    CHECK(pairs.afterY(2, 0) == doctest::Approx(std::sin(2.0)));
+    CHECK(pairs.beforeX(2, 0) == 1.0);
+    CHECK_THROWS_AS(rotateAt(RowVector::Ones(6), 1, theta), InputError);
+}
+
+TEST_CASE("RoPE: after the rotation a score depends on the offset m − n only, not on where the pair stands") {
+    RowVector q(64), k(64);
+    for (int i = 0; i < 64; ++i) {
+        q(i) = std::sin(0.7f * static_cast<float>(i) + 0.3f);
+        k(i) = std::cos(1.3f * static_cast<float>(i));
+    }
+    const RelativeScores r = relativeScores(q, k, defaultRotaryFrequencies(64), 12, 50);
+    REQUIRE(r.offsets.size() == 13);
+    CHECK(r.score[0] == doctest::Approx(r.unrotatedScore));  // offset 0: both turned by the same angles
+    CHECK(r.largestShiftDifference < 1e-9);
+    for (std::size_t o = 0; o < r.score.size(); ++o) CHECK(r.shiftedScore[o] == doctest::Approx(r.score[o]).epsilon(1e-9));
+    const auto [lo, hi] = std::minmax_element(r.score.begin(), r.score.end());
+    CHECK(*hi - *lo > 0.1);  // but it does change with the offset
+}
+
+TEST_CASE("RoPE: the lesson's rotation is the forward pass's, on a Llama 3 checkpoint with rope scaling") {
+    ModelSpec s;
+    s.trained = attnviz::io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3");
+    s.sentences = {"The cat sat on it"};  // one byte a token: within its 32 positions
+    const ModelRun run = runModel(s);
+    const RowVector theta = rotaryFrequencies(s.trained->config());
+    for (int head : {0, 5}) {
+        const Matrix before = run.trace[TensorId::QHeadsBeforeRope].slice(0, head);
+        const MatrixView after = run.trace[TensorId::QHeads].slice(0, head);
+        const RotaryPairs pairs = rotaryPairs(before, theta, 3);
+        for (int p = 0; p < pairs.positionCount(); ++p) {
+            for (int j = 0; j < pairs.pairCount(); ++j) {
+                CHECK(pairs.afterX(p, j) == doctest::Approx(after(p, j)).epsilon(1e-5).scale(1.0));
+                CHECK(pairs.afterY(p, j) == doctest::Approx(after(p, j + 3)).epsilon(1e-5).scale(1.0));
+            }
+        }
+    }
+    CHECK(s.trained->transformer.storedDtype == "F32");
+    // Stage 1 says RMSNorm with this run's numbers: X's rows have root mean square 1 before γ.
+    const StageWords embed = stageWords(run, StageId::Embed);
+    CHECK(embed.formula.find("X = RMSNorm(h_0)") != std::string::npos);
+    CHECK(embed.explanation.find("RMSNorm, not GPT-2's LayerNorm") != std::string::npos);
+    CHECK(embed.explanation.find("the first token's row of h_0 has root mean square") != std::string::npos);
+    CHECK(embed.explanation.find("LayerNorm (") == std::string::npos);
+    const RowVector x = run.trace[TensorId::X].slice(0).row(0), gamma = s.trained->transformer.weights.blocks[0].ln1.gamma;
+    CHECK(std::sqrt(x.cwiseQuotient(gamma).squaredNorm() / static_cast<float>(x.size())) == doctest::Approx(1.0).epsilon(1e-3));
 }

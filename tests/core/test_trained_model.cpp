@@ -68,6 +68,50 @@ TEST_CASE("hiding tokens keeps their rows and columns out and renormalises each 
     CHECK(renormalisedAttention(zeros, {1}).sum() == 0.0f);  // nothing left to renormalise: stays zero, no NaN
 }
 
+TEST_CASE("hiding the first token: rows sum to 1 again; a row that gave it everything is left empty and named") {
+    Matrix a(4, 4);  // a decoder's causal map; row 2 gave all but float rounding to the first token
+    a << 1.0f, 0.0f, 0.0f, 0.0f,            //
+        0.7f, 0.3f, 0.0f, 0.0f,              //
+        1.0f - 6e-8f, 3e-8f, 3e-8f, 0.0f,    //
+        0.4f, 0.2f, 0.1f, 0.3f;
+    const std::vector<int> keep{1, 2, 3};
+    const Matrix kept = renormalisedAttention(a, keep);
+    CHECK(kept.row(0).sum() == doctest::Approx(1.0));
+    CHECK(kept.row(2).sum() == doctest::Approx(1.0));
+    CHECK(kept(2, 2) == doctest::Approx(0.5));  // 0.3 / 0.6
+    CHECK(kept.row(1).isZero());                // not 0.5, 0.5 blown up from 3e-8 each
+    CHECK(kept.allFinite());
+    CHECK(rowsWithNothingLeft(a, keep) == std::vector<int>{1});
+    Matrix exact = Matrix::Zero(2, 2);
+    exact(0, 0) = exact(1, 0) = 1.0f;  // softmax rounded to exactly one-hot on the first token
+    CHECK(renormalisedAttention(exact, {1}).isZero());
+    CHECK(rowsWithNothingLeft(exact, {1}) == std::vector<int>{0});
+}
+
+TEST_CASE("attention sinks: each layer × head's mean weight on the first token, over the rows that have a choice") {
+    Tensor attention({2, 2, 1, 3, 3});  // n_layers × b × h × l × l
+    const auto set = [&](int layer, int batch, std::initializer_list<float> values) {
+        std::copy(values.begin(), values.end(), attention.data.begin() + static_cast<long>((layer * 2 + batch) * 9));
+    };
+    set(0, 0, {1, 0, 0, 0.9f, 0.1f, 0, 0.5f, 0.25f, 0.25f});
+    set(1, 0, {1, 0, 0, 0.2f, 0.8f, 0, 0.1f, 0.1f, 0.8f});
+    set(0, 1, {1, 0, 0, 0, 1, 0, 0, 0, 1});
+    set(1, 1, {1, 0, 0, 1, 0, 0, 1, 0, 0});
+    const Matrix causal = firstTokenShare(attention, 0, 3, true);
+    REQUIRE(causal.rows() == 2);
+    REQUIRE(causal.cols() == 1);
+    CHECK(causal(0, 0) == doctest::Approx(0.7));   // (0.9 + 0.5) / 2: row 0 has no choice
+    CHECK(causal(1, 0) == doctest::Approx(0.15));  // (0.2 + 0.1) / 2
+    CHECK(firstTokenShare(attention, 0, 3, false)(0, 0) == doctest::Approx(0.8));  // (1 + 0.9 + 0.5) / 3
+    const Matrix second = firstTokenShare(attention, 1, 3, true);
+    CHECK(second(0, 0) == doctest::Approx(0.0));
+    CHECK(second(1, 0) == doctest::Approx(1.0));
+    CHECK(firstTokenShare(attention, 1, 2, true)(1, 0) == doctest::Approx(1.0));  // a shorter sentence: its rows only
+    CHECK(std::isnan(firstTokenShare(attention, 0, 1, true)(0, 0)));
+    CHECK(rowsWithNothingLeft(attention, 1, 3, {1, 2}) == 2);  // layer 1 of sentence 2: rows 1 and 2 all on token 0
+    CHECK(rowsWithNothingLeft(attention, 0, 3, {1, 2}) == 0);
+}
+
 TEST_CASE("the untrained copy: N(0, 0.02²) weights, unit LayerNorms, zero biases, same config and heads") {
     const TrainedModel trained = smallModel(ModelFamily::Bert);
     const TrainedModel copy = untrainedCopy(trained, 42);

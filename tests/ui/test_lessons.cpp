@@ -281,11 +281,70 @@ TEST_CASE("3 layers or 3·h: the fused W^Q and its head blocks, or h matrices; Q
     CHECK(t.trace().perHeadMaxDifference < 1e-5f);
     CHECK(t.report().says("Largest difference between the two Q_i: "));
     CHECK(t.report().says("W^Q = [W₀^Q | W₁^Q | … | W₇^Q]"));
-    t.app.state().lesson.perHeadWeights = true;
+    t.app.state().lesson.fusedView = ui::FusedView::PerHead;
     t.ui.frame(t.app);
     CHECK(t.report().shows("W₀^Q"));
     CHECK(t.report().shows("X W₇^Q"));
     CHECK_FALSE(t.report().shows("Q₇"));
+}
+
+TEST_CASE("3 layers or 3·h: fewer K/V heads, MHA → GQA → MQA, for the opened Llama and for the seeded layer") {
+    ImGuiHarness ui;
+    ui::AppState state;
+    ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3"), state);
+    state.spec.sentences = {"the cat sat"};  // the tiny model has 32 positions
+    ui::App app(std::move(state));
+    ui.frame(app);
+    ui::openLesson(app.state(), Lesson::FusedVsHeads);
+    app.state().lesson.fusedView = ui::FusedView::SharedKv;
+    ui.frames(app, 2);
+    app.waitForRun();
+    ui.frames(app, 2);
+    const ui::LessonReport& r = app.lessonReport();
+    // llama-gqa-llama3: 2 layers, d_model 48, h 8, h_kv 2, d_k 6, F32. W^Q = 48·8·6, W^K = 48·2·6; a token's K and V
+    // rows are 2·2·6 = 24 values: 96 B a layer in F32, 192 B for both layers, 96 B in F16.
+    CHECK(r.says("h_kv = 2, d_k = 6, stored as F32"));
+    CHECK(r.says("GQA h_kv = 2 (its own): W^Q 2,304, W^K 576, W^V 576, W^O 2,304; KV cache 96 B per token per layer, 192 B per token for 2 layers (F32), 96 B (F16)"));
+    CHECK(r.says("MHA h_kv = 8: W^Q 2,304, W^K 2,304, W^V 2,304, W^O 2,304; KV cache 384 B per token per layer, 768 B per token for 2 layers (F32)"));
+    CHECK(r.says("MQA h_kv = 1: W^Q 2,304, W^K 288"));
+    CHECK(r.says("GQA with h_kv = 2 keeps 2/8 of MHA's cache: 192 B instead of 768 B per token"));
+    // The seeded layer (64 wide, 8 heads of 8, float32) gets GQA with h/4 = 2 K/V heads: 2·2·8·4 = 128 B a token.
+    CHECK(r.says("This seeded layer"));
+    CHECK(r.says("GQA h_kv = 2: W^Q 4,096, W^K 1,024, W^V 1,024, W^O 4,096; KV cache 128 B per token per layer, 128 B per token for 1 layer (F32), 64 B (F16)"));
+    CHECK(r.says("MHA h_kv = 8 (its own)"));
+}
+
+TEST_CASE("rotary positions: one q turning with its position, and a score that depends on the offset only") {
+    LessonApp t(Lesson::Rope);
+    CHECK(t.report().shows("placed at positions 0 … 7"));
+    CHECK(t.report().shows("score q·k after RoPE against the offset m − n"));
+    CHECK(t.report().says("The seeded layer has no rotary positions"));
+    CHECK(t.report().says("4 pairs (x_j, x_{j+4})"));  // d_k = 8
+    CHECK(numberAfter(t.report(), "places along: ") < 1e-9);
+    t.app.state().lesson.ropeEachToken = true;
+    t.ui.frame(t.app);
+    CHECK(t.report().shows("each token's q (head 0) at its own position"));
+}
+
+TEST_CASE("rotary positions on a Llama model: the model stays, its own q and k before RoPE are turned") {
+    ImGuiHarness ui;
+    ui::AppState state;
+    ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3"), state);
+    state.spec.sentences = {"the cat sat"};
+    ui::App app(std::move(state));
+    ui.frame(app);
+    ui::openLesson(app.state(), Lesson::Rope);
+    app.state().head = 5;
+    ui.frames(app, 2);
+    app.waitForRun();
+    ui.frames(app, 2);
+    REQUIRE(app.run()->spec.trained != nullptr);  // not switched to the seeded layer
+    const ui::LessonReport& r = app.lessonReport();
+    CHECK_FALSE(r.says("The seeded layer has no rotary positions"));
+    CHECK(r.says("3 pairs (x_j, x_{j+3})"));  // head_dim 6
+    CHECK(r.shows("(head 5)"));
+    CHECK(numberAfter(r, "places along: ") < 1e-9);
+    CHECK(app.error().empty());
 }
 
 TEST_CASE("do heads split X: the whole X to every head beside the naive slice, whose output differs") {

@@ -7,9 +7,11 @@
 #include "core/sentence_words.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 
 namespace attnviz::core {
 namespace {
@@ -169,9 +171,45 @@ Matrix renormalisedAttention(const Matrix& attention, const std::vector<int>& ke
     for (Eigen::Index r = 0; r < n; ++r) {
         for (Eigen::Index c = 0; c < n; ++c) kept(r, c) = attention(keep[static_cast<std::size_t>(r)], keep[static_cast<std::size_t>(c)]);
         const float sum = kept.row(r).sum();
-        if (sum > 0.0f) kept.row(r) /= sum;
+        if (sum < kNothingLeft) kept.row(r).setZero();
+        else kept.row(r) /= sum;
     }
     return kept;
+}
+
+std::vector<int> rowsWithNothingLeft(const Matrix& attention, const std::vector<int>& keep) {
+    std::vector<int> empty;
+    for (std::size_t r = 0; r < keep.size(); ++r) {
+        float sum = 0.0f;
+        for (int c : keep) sum += attention(keep[r], c);
+        if (sum < kNothingLeft) empty.push_back(static_cast<int>(r));
+    }
+    return empty;
+}
+
+int rowsWithNothingLeft(const Tensor& attention, int batch, int length, const std::vector<int>& keep) {
+    const int layers = attention.dim(0), batches = attention.dim(1), heads = attention.dim(2);
+    int count = 0;
+    for (int map = 0; map < layers * heads; ++map) {
+        const MatrixView a = attention.slice(((map / heads) * batches + batch) * heads + map % heads);
+        count += static_cast<int>(rowsWithNothingLeft(a.topLeftCorner(length, length), keep).size());
+    }
+    return count;
+}
+
+Matrix firstTokenShare(const Tensor& attention, int batch, int length, bool causal) {
+    const int layers = attention.dim(0), batches = attention.dim(1), heads = attention.dim(2);
+    const int first = causal ? 1 : 0;
+    Matrix share(layers, heads);
+    for (int layer = 0; layer < layers; ++layer) {
+        for (int head = 0; head < heads; ++head) {
+            const MatrixView map = attention.slice((layer * batches + batch) * heads + head);
+            double sum = 0.0;
+            for (int row = first; row < length; ++row) sum += map(row, 0);
+            share(layer, head) = length > first ? static_cast<float>(sum / (length - first)) : std::numeric_limits<float>::quiet_NaN();
+        }
+    }
+    return share;
 }
 
 namespace {
@@ -228,10 +266,25 @@ StageWords embedWords(const TrainedModel& model, int layer) {
 
 }  // namespace
 
+// RMSNorm with this run's numbers: the first token's row of h_N, its root mean square, and what X's row became.
+std::string rmsNormNumbers(const ModelRun& run) {
+    const Tensor& hidden = run.modelPass->hiddenStates;  // (n_layers + 1) × b × l × d_model
+    const RowVector h = hidden.slice(run.spec.layer * hidden.dim(1)).row(0);
+    const RowVector x = run.trace[TensorId::X].slice(0).row(0);
+    char numbers[160];
+    std::snprintf(numbers, sizeof numbers, "%.3g; X's row has root mean square %.3g",
+                  std::sqrt(static_cast<double>(h.squaredNorm()) / static_cast<double>(h.size())),
+                  std::sqrt(static_cast<double>(x.squaredNorm()) / static_cast<double>(x.size())));
+    return " RMSNorm, not GPT-2's LayerNorm: no mean is subtracted and there is no β. Here the first token's row of h_" +
+           std::to_string(run.spec.layer) + " has root mean square " + numbers + " (1 before γ).";
+}
+
 StageWords stageWords(const ModelRun& run, StageId id) {
     if (run.spec.trained) {
         if (std::optional<StageWords> words = trainedStageWords(*run.spec.trained, run.spec.layer, id)) {
             words->pytorch = substituteShapes(words->pytorch, run.trace);
+            const bool rmsNorm = run.spec.trained->config().family == ModelFamily::Llama;
+            if (id == StageId::Embed && rmsNorm && run.modelPass && run.trace.has(TensorId::X)) words->explanation += rmsNormNumbers(run);
             return *words;
         }
     }

@@ -63,9 +63,24 @@ ModelRun runTrainedModel(const ModelSpec& spec);
 // of BERT's attention in middle layers goes to [SEP], and GPT-2's to its first token.
 // The positions of `tokens` (one sentence's labels) that are not special: BERT's [CLS] and [SEP], GPT-2's first.
 std::vector<int> visibleTokens(const TrainedModel& model, const std::vector<std::string>& tokens);
-// `attention` (l × l, one head) restricted to the rows and columns `keep` lists, each row renormalised to sum to 1
-// (a row whose kept weights are all zero stays zero): keep.size() × keep.size().
+// `attention` (l × l, one head) restricted to the rows and columns `keep` lists, each row renormalised to sum to 1:
+// keep.size() × keep.size(). A row whose kept weights sum to less than kNothingLeft gave (all but float rounding of)
+// its weight to the tokens left out: it stays zero rather than blowing rounding noise up to a distribution.
+inline constexpr float kNothingLeft = 1e-6f;
 Matrix renormalisedAttention(const Matrix& attention, const std::vector<int>& keep);
+// The rows of that restriction (indices into `keep`) with nothing left to renormalise, as renormalisedAttention
+// leaves them zero.
+std::vector<int> rowsWithNothingLeft(const Matrix& attention, const std::vector<int>& keep);
+// How many such rows every layer × head of sentence `batch` has together (attention n_layers × b × h × l × l, its
+// first `length` tokens): what the model view says it leaves empty.
+int rowsWithNothingLeft(const Tensor& attention, int batch, int length, const std::vector<int>& keep);
+
+// [Attention sinks] Decoders put much of their weight on the first token whatever it is (Xiao et al. 2023).
+// For every layer × head of sentence `batch` (its first `length` tokens; attention n_layers × b × h × l × l, as
+// TransformerPass::attentionWeights): the mean over query rows of A[row, 0], the share the head gives the first
+// token. A causal model's row 0 can only look at itself, so its rows 1 … length − 1 are averaged (NaN when
+// length = 1). n_layers × h.
+Matrix firstTokenShare(const Tensor& attention, int batch, int length, bool causal);
 
 // [Untrained] The same model before training: every weight matrix and embedding drawn from N(0, 0.02²) (the
 // initialisation GPT-2 and BERT start from), LayerNorms γ = 1, β = 0, biases 0; the config, tokenizer and named

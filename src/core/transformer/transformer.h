@@ -99,7 +99,8 @@ struct TransformerWeights {
 
 struct TransformerModel {
     TransformerConfig config;
-    TransformerWeights weights;
+    TransformerWeights weights;  // float32, whatever the file stored
+    std::string storedDtype;     // what the weights file stored most values as: "F32", "F16", "BF16"; "" when unknown
 };
 
 // Throws InputError naming the first weight whose shape does not follow from the config, or that holds a value

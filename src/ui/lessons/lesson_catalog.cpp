@@ -107,8 +107,14 @@ void restoreAfterLesson(const LessonReturn& saved, AppState& state) {
     state.projection = saved.projection;
 }
 
+// A Llama-family model turns its own q and k: the rotary view shows them rather than the seeded layer's.
+bool turnsItsOwnPositions(const core::ModelSpec& spec) {
+    return spec.trained && spec.trained->config().family == core::ModelFamily::Llama;
+}
+
 std::string setUp(Lesson lesson, AppState& state) {
     if (lesson == Lesson::Training) return setUpTraining(state);
+    if (lesson == Lesson::Rope && turnsItsOwnPositions(state.spec)) return {};
     const std::string switched = setUpSeededLayer(state);
     return switched + setUpFor(lesson, state);
 }
@@ -127,6 +133,7 @@ const std::vector<LessonInfo>& lessons() {
         {Lesson::Cost, "cost", "Cost", "What does attention cost, and do h heads cost h times more?", StageId::Scores},
         {Lesson::FreeDims, "dims", "Free d_k, d_v", "Must d_k and d_v be d_model / h?", StageId::Output},
         {Lesson::Training, "training", "Trained vs random", "What does training change?", StageId::Softmax},
+        {Lesson::Rope, "rope", "Rotary positions", "Why do rotary positions give relative offsets?", StageId::SplitHeads},
     };
     return all;
 }

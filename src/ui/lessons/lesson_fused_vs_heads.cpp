@@ -1,7 +1,8 @@
 // lesson_fused_vs_heads.cpp — "why 3 linear layers for Q, K, V instead of 3·h?" A switch between
 // the fused view (one d_model × h·d_k W^Q whose column blocks are the heads' W_i^Q, one product, then a split)
 // and the per-head view (h matrices W_i^Q of d_model × d_k, h products), the two Q_i side by side, and the
-// largest difference between them (float32 rounding, ~1e-7).
+// largest difference between them (float32 rounding, ~1e-7). The third choice, K and V with fewer heads than Q, is
+// lesson_kv_sharing.cpp.
 //
 // What it deliberately does not do: decide that the two agree — the core computes both paths and records
 // Trace::perHeadMaxDifference; here the per-head blocks and products are only copied out for drawing.
@@ -128,8 +129,16 @@ void explain(LessonFrame& frame) {
 }  // namespace
 
 void drawFusedVsHeadsLesson(LessonFrame& frame) {
-    bool& perHead = frame.ctx.state.lesson.perHeadWeights;
-    radioChoices("show W^Q as", perHead, {{false, "one fused d_model × h·d_k matrix (3 linear layers)"}, {true, "h matrices d_model × d_k (3·h layers)"}});
+    FusedView& view = frame.ctx.state.lesson.fusedView;
+    radioChoices("show", view,
+                 {{FusedView::Fused, "one fused W^Q, d_model × h·d_k (3 layers)"},
+                  {FusedView::PerHead, "h matrices d_model × d_k (3·h layers)"},
+                  {FusedView::SharedKv, "fewer K/V heads: MHA → GQA → MQA"}});
+    if (view == FusedView::SharedKv) {
+        drawKvSharingView(frame);
+        return;
+    }
+    const bool perHead = view == FusedView::PerHead;
     explain(frame);
     ImGui::Spacing();
     const colormap::Range qRange = frame.ctx.summaries.get(frame.ctx.run, TensorId::Q).range;  // both Q_i on one scale

@@ -1,6 +1,7 @@
 // lesson_state.h — which question view ("lesson") is open and what its own controls chose, as plain data
 // inside AppState (AppState::lesson). The lessons answer what learners ask: masks,
-// cross-attention, fused vs per-head weights, slicing, per-row linear layers, scaling, pooling, cost, d_k/d_v.
+// cross-attention, fused vs per-head weights (and shared K/V heads), slicing, per-row linear layers, scaling, pooling,
+// cost, d_k/d_v, rotary positions.
 //
 // What it deliberately does not hold: anything a lesson computes (panel_lessons.h caches that per run), or
 // the model's inputs: a lesson control that changes the numbers (mask, scale, d_k …) edits AppState::spec, so
@@ -30,20 +31,26 @@ struct LessonReturn {
     Projection projection{};
 };
 
-enum class Lesson { None, Masks, Cross, FusedVsHeads, Slicing, RowByRow, Scaling, Pooling, Cost, FreeDims, Training };
+enum class Lesson { None, Masks, Cross, FusedVsHeads, Slicing, RowByRow, Scaling, Pooling, Cost, FreeDims, Training, Rope };
+
+// "3 layers or 3·h?": W^Q as one fused matrix, as h matrices, or K/V heads shared (MHA → GQA → MQA).
+enum class FusedView { Fused, PerHead, SharedKv };
 
 struct LessonState {
     Lesson open = Lesson::None;
     std::string setupNote;        // what opening the lesson changed in the inputs ("Added 2 sentences …"), or empty
     int pendingBatch = -1;        // a sentence to show as soon as the run on screen has it (one opening added it)
 
-    bool perHeadWeights = false;  // fused vs heads: h matrices d_model × d_k instead of one d_model × h·d_k
+    FusedView fusedView = FusedView::Fused;  // fused vs heads: h matrices d_model × d_k instead of one d_model × h·d_k, or K/V sharing
     int row = 0;                  // per row: the row t of X multiplied by W^Q
     bool animateRows = false;     // per row: step t forward every secondsPerRow
     float rowElapsed = 0.0f;
     float secondsPerRow = 1.5f;
     int classes = 3;              // pooling: outputs of the small classifier (2 … 8)
     int costLength = 0;           // cost: the l the table assumes; 0 = this run's sentence
+    int ropeQuery = -1;           // rotary positions: the query token whose q is turned (−1: the last)
+    int ropeKey = 0;              // rotary positions: the key token whose k it is scored against
+    bool ropeEachToken = false;   // rotary positions: every token's q at its own position instead of one q at 0 … 7
 
     std::optional<LessonReturn> returnTo;  // set while a view is open; empty after the user chose another model
 };

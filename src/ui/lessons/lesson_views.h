@@ -13,6 +13,7 @@ namespace attnviz::ui {
 void drawMasksLesson(LessonFrame& frame);         // lesson_masks.cpp
 void drawCrossLesson(LessonFrame& frame);         // lesson_cross.cpp
 void drawFusedVsHeadsLesson(LessonFrame& frame);  // lesson_fused_vs_heads.cpp
+void drawKvSharingView(LessonFrame& frame);       // lesson_kv_sharing.cpp: its third choice, MHA → GQA → MQA
 void drawSlicingLesson(LessonFrame& frame);       // lesson_slicing.cpp
 void drawRowByRowLesson(LessonFrame& frame);      // lesson_rows.cpp
 void drawScalingLesson(LessonFrame& frame);       // lesson_scaling.cpp
@@ -20,5 +21,6 @@ void drawPoolingLesson(LessonFrame& frame);       // lesson_pooling.cpp
 void drawCostLesson(LessonFrame& frame);          // lesson_cost.cpp
 void drawFreeDimsLesson(LessonFrame& frame);      // lesson_free_dims.cpp
 void drawTrainingLesson(LessonFrame& frame);      // lesson_training.cpp
+void drawRopeLesson(LessonFrame& frame);          // lesson_rope.cpp
 
 }  // namespace attnviz::ui

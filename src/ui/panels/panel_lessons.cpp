@@ -55,6 +55,7 @@ void drawLessonView(Lesson lesson, LessonFrame& frame) {
         case Lesson::Cost: drawCostLesson(frame); break;
         case Lesson::FreeDims: drawFreeDimsLesson(frame); break;
         case Lesson::Training: drawTrainingLesson(frame); break;
+        case Lesson::Rope: drawRopeLesson(frame); break;
         case Lesson::None: break;
     }
 }

@@ -3,7 +3,8 @@
 // layer and head at the softmax stage; hovering names it and, for heads the model card names (heads.json), says
 // what it does. "hide special tokens" drops [CLS]/[SEP] (GPT-2: the first token) and renormalises each row, as
 // Clark et al. 2019 and exBERT do, because most of the weight in middle layers rests on them.
-// Each map is coloured from 0 to its own largest weight (the colorbar line says so), so weak structure shows.
+// Each map is coloured from 0 to its own largest weight (the colorbar line says so), so weak structure shows. Under
+// each map a bar gives the head's mean share of weight on the first token (core::firstTokenShare): attention sinks.
 // Each map is read once per run (and per "hide special tokens" state): its texture and largest weight are kept.
 // Does not compute attention (ModelRun::modelPass holds every layer's A) or draw the stepped layer's stages.
 #include "ui/panels/panels.h"
@@ -59,20 +60,31 @@ std::string readingOf(const ViewContext& ctx, const core::NamedHead& named) {
     return onThisSentence(ctx.run, ctx.state.batch, named.layer, named.head, defaultQueryRow(ctx.run, ctx.state.batch, &named));
 }
 
-void hoverText(const ViewContext& ctx, int layer, int head) {
+void hoverText(const ViewContext& ctx, int layer, int head, float sink) {
     const core::NamedHead* named = ctx.run.spec.trained->namedHead(layer, head);
+    const int percent = std::isfinite(sink) ? static_cast<int>(std::lround(sink * 100.0f)) : 0;
     if (named) {
         const std::string reading = readingOf(ctx, *named);
-        ImGui::SetTooltip("layer %d, head %d: %s\n%s\non this sentence: %s\nclick to step through it", layer, head, named->name.c_str(),
-                          named->what.c_str(), reading.c_str());
+        ImGui::SetTooltip("layer %d, head %d: %s\n%s\non this sentence: %s\n%d%% of each row's weight on the first token\nclick to step through it",
+                          layer, head, named->name.c_str(), named->what.c_str(), reading.c_str(), percent);
     } else {
-        ImGui::SetTooltip("layer %d, head %d\nclick to step through it", layer, head);
+        ImGui::SetTooltip("layer %d, head %d\n%d%% of each row's weight on the first token\nclick to step through it", layer, head, percent);
     }
+}
+
+// Under a map: a bar as long as the share of each row's weight the head gives the first token (an attention sink),
+// with the percentage on it when the map is wide enough.
+void sinkBar(ImDrawList& list, ImVec2 min, float width, float height, float share) {
+    if (!std::isfinite(share)) return;
+    list.AddRectFilled(min, {min.x + width, min.y + height}, IM_COL32(225, 225, 225, 255));
+    list.AddRectFilled(min, {min.x + width * std::clamp(share, 0.0f, 1.0f), min.y + height}, IM_COL32(240, 150, 60, 255));
+    const std::string percent = std::to_string(static_cast<int>(std::lround(share * 100.0f))) + "%";
+    if (height >= ImGui::GetFontSize() && ImGui::CalcTextSize(percent.c_str()).x < width) list.AddText(min, kLabelColor, percent.c_str());
 }
 
 void controlsLine(ViewContext& ctx) {
     const core::TrainedModel& model = *ctx.run.spec.trained;
-    ImGui::Checkbox("hide special tokens", &ctx.state.hideSpecialTokens);
+    ImGui::Checkbox(model.config().family != core::ModelFamily::Bert ? "hide the first token" : "hide special tokens", &ctx.state.hideSpecialTokens);
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip(model.config().family != core::ModelFamily::Bert
                               ? "Leave out the first token (decoders put much of their weight there) and renormalise each row"
@@ -80,7 +92,9 @@ void controlsLine(ViewContext& ctx) {
     }
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("A of every layer × head of %s on this sentence; each map is coloured from 0 to its own largest weight. "
-                       "Click one to step through it.", model.name.c_str());
+                       "Click one to step through it. The orange bar under a map: the mean share of a row's weight on the first "
+                       "token%s (an attention sink).", model.name.c_str(),
+                       model.config().family != core::ModelFamily::Bert ? " (rows 1 … l−1: row 0 has only itself)" : "");
     ImGui::PopStyleColor();
     // The heads heads.json names (framed below, their job in the tooltip) and what each does on this sentence.
     std::string readings;
@@ -94,6 +108,16 @@ void controlsLine(ViewContext& ctx) {
     ImGui::PopStyleColor();
 }
 
+// With the first token hidden, rows that gave it everything have nothing to renormalise: say so instead of dividing by 0.
+void nothingLeftNote(const ViewContext& ctx, const std::vector<int>& keep, int length) {
+    const int empty = core::rowsWithNothingLeft(ctx.run.modelPass->attentionWeights, ctx.state.batch, length, keep);
+    if (empty == 0) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%d rows (over all maps) gave all their weight to the hidden tokens: nothing is left to renormalise, so "
+                       "they are drawn empty.", empty);
+    ImGui::PopStyleColor();
+}
+
 }  // namespace
 
 void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
@@ -102,10 +126,17 @@ void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
     const int layers = model.config().layers, heads = model.config().heads;
     const std::vector<int> keep = core::visibleTokens(model, ctx.run.tokens[static_cast<std::size_t>(ctx.state.batch)]);
     const std::vector<int>* hidden = ctx.state.hideSpecialTokens && !keep.empty() ? &keep : nullptr;
+    const int length = ctx.run.trace.keyLengths[static_cast<std::size_t>(ctx.state.batch)];
+    if (hidden) nothingLeftNote(ctx, keep, length);
+    const core::Matrix sinks = core::firstTokenShare(ctx.run.modelPass->attentionWeights, ctx.state.batch, length,
+                                                     model.config().family != core::ModelFamily::Bert);  // n_layers × h
     const float fontSize = ImGui::GetFontSize();
     const ImVec2 origin{min.x + fontSize * 4.5f, ImGui::GetCursorScreenPos().y + fontSize * 1.4f};
-    // Heads the model card names get their name under their map: a line of text below every row of maps.
-    const float captionHeight = model.namedHeads.empty() ? 0.0f : std::round(fontSize * 1.2f);
+    // Heads the model card names get their name under their map: a line of text below every row of maps, under the
+    // sink bars (with their percentage when the maps are tall enough to spare a line).
+    const float roughSide = std::min((max.x - origin.x) / static_cast<float>(heads), (max.y - origin.y) / static_cast<float>(layers));
+    const float sinkHeight = roughSide > fontSize * 4.0f ? std::round(fontSize * 1.05f) : std::max(3.0f, std::round(roughSide * 0.08f));
+    const float captionHeight = (model.namedHeads.empty() ? 0.0f : std::round(fontSize * 1.2f)) + sinkHeight;
     const float side = std::floor(std::min((max.x - origin.x) / static_cast<float>(heads),
                                            (max.y - origin.y) / static_cast<float>(layers) - captionHeight));
     if (side < 4.0f) {
@@ -125,15 +156,16 @@ void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
             const ImVec2 a{origin.x + side * static_cast<float>(head), y};
             const ImVec2 b{a.x + side - gap, a.y + side - gap};
             drawMap(ctx, layer, head, hidden, a, b);
+            sinkBar(list, {a.x, b.y + 1.0f}, side - gap, sinkHeight - 1.0f, sinks(layer, head));
             const bool stepped = layer == ctx.run.spec.layer && head == ctx.state.head;
             if (const core::NamedHead* named = model.namedHead(layer, head)) {
                 list.AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, kNamedColor, 0.0f, 0, 2.0f);
                 const std::string caption = fitText(named->name, side - gap, ImGui::GetFont(), fontSize);
-                list.AddText({a.x, b.y + 2.0f}, kNamedColor, caption.c_str());
+                list.AddText({a.x, b.y + sinkHeight + 2.0f}, kNamedColor, caption.c_str());
             }
             if (stepped) list.AddRect({a.x - 2, a.y - 2}, {b.x + 2, b.y + 2}, IM_COL32(20, 20, 20, 255), 0.0f, 0, 2.5f);
             if (!ImGui::IsMouseHoveringRect(a, b) || !ImGui::IsWindowHovered()) continue;
-            hoverText(ctx, layer, head);
+            hoverText(ctx, layer, head, sinks(layer, head));
             if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
                 ctx.state.spec.layer = layer;
                 ctx.state.head = head;
