@@ -119,7 +119,9 @@ Matrix linear(const Matrix& x, const Matrix& w, const RowVector& b) {
     return out;
 }
 
-Matrix mlp(const Matrix& x, const BlockWeights& block, ModelFamily family) {
+}  // namespace
+
+Matrix feedForward(const Matrix& x, const BlockWeights& block, ModelFamily family) {
     if (family == ModelFamily::Llama) {  // SwiGLU (modeling_llama.py LlamaMLP): down(silu(gate(x)) ⊙ up(x))
         const Matrix gated = silu(linear(x, block.mlpGate, block.mlpInBias)).cwiseProduct(linear(x, block.mlpIn, block.mlpInBias));
         return linear(gated, block.mlpOut, block.mlpOutBias);
@@ -127,6 +129,8 @@ Matrix mlp(const Matrix& x, const BlockWeights& block, ModelFamily family) {
     const Matrix inner = linear(x, block.mlpIn, block.mlpInBias);
     return linear(family == ModelFamily::Gpt2 ? geluTanh(inner) : geluErf(inner), block.mlpOut, block.mlpOutBias);
 }
+
+namespace {
 
 // [SECTION] the pass
 
@@ -205,6 +209,12 @@ void checkTransformer(const TransformerModel& model) {
         if (!c.tiedEmbeddings) checkWeight(w.lmHead, c.vocabSize, c.dModel, "LM head (lm_head)");
     } else if (c.family == ModelFamily::Bert) {
         checkWeight(w.positionEmbeddings, c.maxPositions, c.dModel, "position embedding table");
+        if (const std::optional<MaskedLmHead>& mlm = w.maskedLm) {
+            checkWeight(mlm->transform, c.dModel, c.dModel, "masked-word head's transform");
+            checkWeight(mlm->transformBias, 1, c.dModel, "masked-word head's transform bias");
+            checkNorm(mlm->norm, c.dModel, "masked-word head's LayerNorm");
+            checkWeight(mlm->bias, 1, c.vocabSize, "masked-word head's bias");
+        }
         checkWeight(w.tokenTypeEmbeddings, std::max(c.typeVocabSize, 1), c.dModel, "token type table");
         checkNorm(w.embeddingLayerNorm, c.dModel, "embedding LayerNorm");
     } else {
@@ -292,9 +302,12 @@ RowVector nextTokenLogits(const TransformerModel& model, const TransformerPass& 
     if (sentence < 0 || sentence >= hidden.dim(1) || position < 0 || position >= hidden.dim(2)) {
         throw InputError("There is no token " + std::to_string(position) + " in sentence " + std::to_string(sentence + 1) + ".");
     }
-    const RowVector last = hidden.slice(c.layers * hidden.dim(1) + sentence).row(position);  // 1 × d_model, normed
+    return nextTokenLogits(model, hidden.slice(c.layers * hidden.dim(1) + sentence).row(position));  // 1 × d_model, normed
+}
+
+RowVector nextTokenLogits(const TransformerModel& model, const RowVector& finalHidden) {
     const Matrix& head = model.weights.lmHead.size() > 0 ? model.weights.lmHead : model.weights.tokenEmbeddings;  // vocab × d_model
-    return last * head.transpose();
+    return (head * finalHidden.transpose()).transpose();
 }
 
 TransformerPass runTransformer(const TransformerModel& model, const std::vector<std::vector<int>>& ids, int stepped,
@@ -334,13 +347,13 @@ TransformerPass runTransformer(const TransformerModel& model, const std::vector<
             const Matrix attended = trace[TensorId::Output].slice(b).topRows(rows.rows());
             if (llama) {
                 rows += attended;
-                rows += mlp(rmsNorm(rows, block.ln2.gamma, c.layerNormEps), block, c.family);
+                rows += feedForward(rmsNorm(rows, block.ln2.gamma, c.layerNormEps), block, c.family);
             } else if (gpt2) {
                 rows += attended;
-                rows += mlp(layerNorm(rows, block.ln2, c.layerNormEps), block, c.family);
+                rows += feedForward(layerNorm(rows, block.ln2, c.layerNormEps), block, c.family);
             } else {
                 rows = layerNorm(rows + attended, block.ln1, c.layerNormEps);
-                rows = layerNorm(rows + mlp(rows, block, c.family), block.ln2, c.layerNormEps);
+                rows = layerNorm(rows + feedForward(rows, block, c.family), block.ln2, c.layerNormEps);
             }
         }
         requireFiniteOutput(h, layer);
