@@ -216,3 +216,16 @@ TEST_CASE("KV cache: the appended logits match PyTorch's; truncating and regrowi
     core::KvCache full = core::prefilledCache(model, std::vector<int>(static_cast<std::size_t>(model.config.maxPositions), 1));
     CHECK_THROWS_WITH_AS(full.append(model, 1), doctest::Contains("positions for 32"), core::InputError);
 }
+
+TEST_CASE("pieceText: the text a vocabulary piece stands for, to append to a sentence") {
+    CHECK(core::pieceText("\xc4\xa0" "cat") == " cat");    // byte-level BPE: Ġ is the space
+    CHECK(core::pieceText("\xc4\x8a") == "\n");             // Ċ is the newline
+    CHECK(core::pieceText("\xc3\xa9t\xc3\xa9") == "\xc3\xa9t\xc3\xa9");  // été in SentencePiece stays itself
+    CHECK(core::pieceText("\xc3\x83\xc2\xa9") == "\xc3\xa9");  // Ã© byte-level: the bytes of é
+    CHECK(core::pieceText("\xe2\x96\x81the") == " the");   // SentencePiece's ▁
+    CHECK(core::pieceText("<0x0A>") == "\n");
+    CHECK(core::pieceText("<0xE2>").empty());               // one byte of a character
+    CHECK(core::pieceText("\xc3\xa2\xc4\xa2").empty());     // âĢ: bytes E2 80, half of a character
+    CHECK(core::pieceText("##ing") == "ing");
+    CHECK(core::pieceText("cat") == "cat");
+}

@@ -43,6 +43,16 @@ RowVector affine(const RowVector& x, const Matrix& w, const RowVector& b) {
     return out;
 }
 
+// The block's feed-forward part on the one row (transformer.cpp's mlp, without its column blocks across
+// cores: one row is bound by reading the weights, and handing work to threads cost more than it saved).
+RowVector feedForwardRow(const RowVector& x, const BlockWeights& block, ModelFamily family) {
+    if (family == ModelFamily::Llama) {  // SwiGLU: down(silu(gate(x)) ⊙ up(x))
+        const RowVector gated = silu(x * block.mlpGate).cwiseProduct(x * block.mlpIn);
+        return gated * block.mlpOut;
+    }
+    return affine(geluTanh(affine(x, block.mlpIn, block.mlpInBias)), block.mlpOut, block.mlpOutBias);  // GPT-2
+}
+
 void appendRow(Matrix& rows, int length, const RowVector& row) {
     if (length >= rows.rows()) rows.conservativeResize(std::max<Eigen::Index>(16, 2 * rows.rows()), row.size());
     rows.row(length) = row;
@@ -119,7 +129,7 @@ const RowVector& KvCache::append(const TransformerModel& model, int id) {
     for (int layer = 0; layer < c.layers; ++layer) {
         const BlockWeights& block = weights.blocks[static_cast<std::size_t>(layer)];
         h += attendNewRow(model, layer, norm(h, block.ln1));
-        h += feedForward(norm(h, block.ln2), block, c.family);
+        h += feedForwardRow(norm(h, block.ln2), block, c.family);
     }
     lastHidden_ = norm(h, weights.finalLayerNorm);
     return lastHidden_;

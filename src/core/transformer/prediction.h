@@ -43,6 +43,15 @@ inline constexpr float kMaxTemperature = 5.0f;
 // [kMinTemperature, kMaxTemperature] or k < 1.
 std::vector<TokenChoice> topTokens(const RowVector& logits, int k, float temperature);
 
+// The logits at every position of every sentence of `pass`: b × l × vocab, rows past a sentence's length (`lengths`,
+// one per sentence) zero. Throws InputError for a model that predicts nothing.
+Tensor allPredictionLogits(const TransformerModel& model, const TransformerPass& pass, const std::vector<int>& lengths);
+
+// The text a vocabulary piece stands for, to append to a sentence: byte-level BPE's alphabet back to bytes ("Ġcat" →
+// " cat", "Ċ" → "\n"), SentencePiece's "▁" as a space and "<0x0A>" as its byte, WordPiece's "##ing" → "ing". A piece
+// that is part of a character (a byte of a split UTF-8 sequence) gives "", which no sentence can end in.
+std::string pieceText(const std::string& piece);
+
 // One sentence saying why `model` predicts nothing (PredictionKind::None), for the panel and dump.
 std::string whyNoPrediction(const TransformerModel& model);
 

@@ -119,9 +119,7 @@ Matrix linear(const Matrix& x, const Matrix& w, const RowVector& b) {
     return out;
 }
 
-}  // namespace
-
-Matrix feedForward(const Matrix& x, const BlockWeights& block, ModelFamily family) {
+Matrix mlp(const Matrix& x, const BlockWeights& block, ModelFamily family) {
     if (family == ModelFamily::Llama) {  // SwiGLU (modeling_llama.py LlamaMLP): down(silu(gate(x)) ⊙ up(x))
         const Matrix gated = silu(linear(x, block.mlpGate, block.mlpInBias)).cwiseProduct(linear(x, block.mlpIn, block.mlpInBias));
         return linear(gated, block.mlpOut, block.mlpOutBias);
@@ -129,8 +127,6 @@ Matrix feedForward(const Matrix& x, const BlockWeights& block, ModelFamily famil
     const Matrix inner = linear(x, block.mlpIn, block.mlpInBias);
     return linear(family == ModelFamily::Gpt2 ? geluTanh(inner) : geluErf(inner), block.mlpOut, block.mlpOutBias);
 }
-
-namespace {
 
 // [SECTION] the pass
 
@@ -347,13 +343,13 @@ TransformerPass runTransformer(const TransformerModel& model, const std::vector<
             const Matrix attended = trace[TensorId::Output].slice(b).topRows(rows.rows());
             if (llama) {
                 rows += attended;
-                rows += feedForward(rmsNorm(rows, block.ln2.gamma, c.layerNormEps), block, c.family);
+                rows += mlp(rmsNorm(rows, block.ln2.gamma, c.layerNormEps), block, c.family);
             } else if (gpt2) {
                 rows += attended;
-                rows += feedForward(layerNorm(rows, block.ln2, c.layerNormEps), block, c.family);
+                rows += mlp(layerNorm(rows, block.ln2, c.layerNormEps), block, c.family);
             } else {
                 rows = layerNorm(rows + attended, block.ln1, c.layerNormEps);
-                rows = layerNorm(rows + feedForward(rows, block, c.family), block.ln2, c.layerNormEps);
+                rows = layerNorm(rows + mlp(rows, block, c.family), block.ln2, c.layerNormEps);
             }
         }
         requireFiniteOutput(h, layer);

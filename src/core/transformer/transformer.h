@@ -153,10 +153,6 @@ RowVector nextTokenLogits(const TransformerModel& model, const TransformerPass& 
 // The same from a final hidden row (1 × d_model, already through the final norm): row · LM headᵀ, 1 × vocab.
 RowVector nextTokenLogits(const TransformerModel& model, const RowVector& finalHidden);
 
-// A block's feed-forward part on rows already normed as the family does (rows × d_model → rows × d_model): GPT-2
-// gelu_new, BERT exact GELU, Llama SwiGLU.
-Matrix feedForward(const Matrix& rows, const BlockWeights& block, ModelFamily family);
-
 // LayerNorm over each row (biased variance, as torch.nn.LayerNorm): rows × d_model → rows × d_model.
 Matrix layerNorm(const Matrix& rows, const LayerNormWeights& weights, float eps);
 // GPT-2's gelu_new: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), elementwise.
