@@ -323,6 +323,6 @@ TEST_CASE("dump --model writes what the model predicts: the top k in the manifes
     CHECK(refused.exitCode == kExitRunError);
     CHECK(mentions(refused.err, "no masked-word head"));
     CHECK_FALSE(fs::exists(dir / "refused"));
-    CHECK(runAttnviz("dump --logits --out " + (dir / "seeded").string()).exitCode == kExitRunError);
+    CHECK(runAttnviz("dump --model random --logits --out " + (dir / "seeded").string()).exitCode == kExitRunError);
     CHECK(runAttnviz("dump --model " + decoder + " --temperature 0 --out " + (dir / "cold").string()).exitCode == kExitUsage);
 }
