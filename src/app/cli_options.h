@@ -95,6 +95,9 @@ struct FetchCommandOptions {
 struct DumpOptions {
     std::filesystem::path out;
     bool force = false;
+    bool logits = false;       // --logits: logits.npy beside the manifest's top k
+    int topK = 10;             // --top-k
+    float temperature = 1.0f;  // --temperature
 };
 
 struct ExportOptions {

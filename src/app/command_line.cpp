@@ -2,6 +2,7 @@
 #include "app/command_line.h"
 
 #include "app/version.h"
+#include "core/transformer/prediction.h"
 
 #include <ostream>
 
@@ -14,6 +15,11 @@ void addDumpCommand(CLI::App& cli, CommandLine& line) {
     addInputOptions(*command, line.inputs);
     command->add_option("-o,--out", line.dump.out, "Output directory (created if missing; must be empty unless --force)")->required();
     command->add_flag("-f,--force", line.dump.force, "Write into a non-empty directory, replacing files");
+    command->add_flag("--logits", line.dump.logits, "Also write logits.npy: a trained model's prediction logits at every position");
+    command->add_option("--top-k", line.dump.topK, "How many predicted tokens per position the manifest lists (trained models)")
+        ->check(CLI::Range(1, 1000))->capture_default_str();
+    command->add_option("--temperature", line.dump.temperature, "Temperature of the manifest's prediction probabilities")
+        ->check(CLI::Range(core::kMinTemperature, core::kMaxTemperature))->capture_default_str();
 }
 
 void addExportCommand(CLI::App& cli, CommandLine& line) {

@@ -287,6 +287,10 @@ public:
         return m;
     }
     core::RowVector vector(const std::string& name, Eigen::Index size) const { return read(name, 1, size); }
+    bool has(const std::string& name) const {
+        const std::vector<std::string> names = candidates(name);
+        return std::any_of(names.begin(), names.end(), [&](const std::string& candidate) { return files_.has(candidate); });
+    }
     core::LayerNormWeights norm(const std::string& name, Eigen::Index size) const {
         return {vector(name + ".weight", size), vector(name + ".bias", size)};
     }
@@ -381,6 +385,18 @@ core::TransformerWeights gpt2Weights(const CheckpointFiles& file, const core::Tr
     return w;
 }
 
+// BertForMaskedLM's cls.predictions.* (the decoder is tied to the token table), when the folder has its transform;
+// then every part must be there.
+std::optional<core::MaskedLmHead> maskedLmHead(const TensorReader& t, const core::TransformerConfig& c) {
+    if (!t.has("cls.predictions.transform.dense.weight")) return std::nullopt;  // bare cls.predictions.bias: no head
+    core::MaskedLmHead head;
+    head.transform = linearWeight(t, "cls.predictions.transform.dense.weight", c.dModel, c.dModel);
+    head.transformBias = t.vector("cls.predictions.transform.dense.bias", c.dModel);
+    head.norm = t.norm("cls.predictions.transform.LayerNorm", c.dModel);
+    head.bias = t.vector("cls.predictions.bias", c.vocabSize);
+    return head;
+}
+
 core::TransformerWeights bertWeights(const CheckpointFiles& file, const core::TransformerConfig& c) {
     const TensorReader t(file, "bert.");
     core::TransformerWeights w;
@@ -389,6 +405,7 @@ core::TransformerWeights bertWeights(const CheckpointFiles& file, const core::Tr
     w.tokenTypeEmbeddings = t.read("embeddings.token_type_embeddings.weight", c.typeVocabSize, c.dModel);
     w.embeddingLayerNorm = t.norm("embeddings.LayerNorm", c.dModel);
     for (int layer = 0; layer < c.layers; ++layer) w.blocks.push_back(bertBlock(t, c, layer));
+    w.maskedLm = maskedLmHead(t, c);
     return w;
 }
 

@@ -5,7 +5,8 @@
 // "qwen3"; model.safetensors, or model.safetensors.index.json whose weight_map names shards in the same folder (plain
 // file names, each present; F32, F16 or BF16, read through io/safetensors.h); and the tokenizer's files
 // (tokenizer_files.h). Tensor names are accepted with or without the "transformer." / "bert." / "model." prefix,
-// LayerNorm parameters as weight/bias or gamma/beta; extra tensors (GPT-2/BERT heads, cls.*, pooler, GPT-2's
+// LayerNorm parameters as weight/bias or gamma/beta; BERT's masked-word head (cls.predictions.*) when present; other
+// extra tensors (GPT-2/BERT heads, cls.seq_relationship, pooler, GPT-2's
 // attn.bias buffers, rotary_emb.inv_freq) are ignored. Llama-family keys read: hidden_size, num_attention_heads,
 // num_key_value_heads, head_dim, intermediate_size, num_hidden_layers, rms_norm_eps, rope_theta, rope_scaling
 // (none, "default" or "llama3"; rope_parameters in newer files), max_position_embeddings, tie_word_embeddings

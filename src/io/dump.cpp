@@ -2,11 +2,12 @@
 //
 // [SECTION] the list of files (what each one is, in words and symbols)
 // [SECTION] the folder (refuse, create, tidy)
-// [SECTION] manifest.json
+// [SECTION] manifest.json (and the predictions in it)
 #include "io/dump.h"
 
 #include "core/derived_maps.h"
 #include "core/stages.h"
+#include "core/transformer/prediction.h"
 #include "io/atomic_file.h"
 #include "io/npy.h"
 
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <set>
 #include <string>
 #include <system_error>
@@ -120,7 +122,7 @@ std::set<std::string> possibleDumpFileNames() {
         names.insert(std::string(core::tensorInfo(static_cast<core::TensorId>(index)).key) + ".npy");
     }
     for (const char* key : {"b_q", "b_k", "b_v", "b_o", "embeddings", "query_embeddings", "positions", "hidden_states",
-                            "all_attention_weights"}) {
+                            "all_attention_weights", "logits"}) {
         names.insert(std::string(key) + ".npy");
     }
     return names;
@@ -242,7 +244,50 @@ json fullyMaskedRowsJson(const core::Trace& trace) {
     return rows;
 }
 
-json manifestJson(const core::ModelRun& run, const std::vector<DumpEntry>& entries) {
+// [SECTION] predictions
+
+std::string kindName(core::PredictionKind kind) {
+    switch (kind) {
+        case core::PredictionKind::NextToken: return "next_token";
+        case core::PredictionKind::MaskedWord: return "masked_word";
+        case core::PredictionKind::None: break;
+    }
+    return "none";
+}
+
+// The top k at every position of every sentence, with the tokenizer's pieces.
+json predictionsJson(const core::ModelRun& run, const core::Tensor& logits, const PredictionOptions& options) {
+    const core::TrainedModel& model = *run.spec.trained;
+    const core::PredictionKind kind = core::predictionKind(model.transformer);
+    json predictions = {{"kind", kindName(kind)}};
+    if (kind == core::PredictionKind::None) {
+        predictions["why"] = core::whyNoPrediction(model.transformer);
+        return predictions;
+    }
+    predictions["meaning"] = kind == core::PredictionKind::NextToken
+                                 ? "The token after each position: softmax(logits / temperature) of the LM head on the last hidden state."
+                                 : "The word at each position (a [MASK]'s fill): softmax(logits / temperature) of the masked-word head.";
+    predictions["temperature"] = options.temperature;
+    predictions["k"] = options.topK;
+    json sentences = json::array();
+    for (int b = 0; b < run.trace.batch; ++b) {
+        json positions = json::array();
+        const std::vector<int>& ids = run.tokenIds[static_cast<std::size_t>(b)];
+        for (std::size_t p = 0; p < ids.size(); ++p) {
+            const core::MatrixView rows(logits.data.data() + static_cast<std::size_t>(b) * logits.dim(1) * logits.dim(2), logits.dim(1), logits.dim(2));
+            json top = json::array();
+            for (const core::TokenChoice& choice : core::topTokens(rows.row(static_cast<Eigen::Index>(p)), options.topK, options.temperature)) {
+                top.push_back({{"id", choice.id}, {"token", model.tokenizer->pieceOf(choice.id)}, {"probability", choice.probability}, {"logit", choice.logit}});
+            }
+            positions.push_back({{"position", p}, {"token", model.tokenizer->pieceOf(ids[p])}, {"top", std::move(top)}});
+        }
+        sentences.push_back(std::move(positions));
+    }
+    predictions["top"] = std::move(sentences);
+    return predictions;
+}
+
+json manifestJson(const core::ModelRun& run, const std::vector<DumpEntry>& entries, const std::optional<json>& predictions) {
     json manifest = {
         {"program", kProgramName},
         {"version", ATTNVIZ_VERSION},
@@ -264,20 +309,39 @@ json manifestJson(const core::ModelRun& run, const std::vector<DumpEntry>& entri
         manifest["padded_query_length"] = run.trace.queryLength;
     }
     manifest["fully_masked_rows"] = fullyMaskedRowsJson(run.trace);
+    if (predictions) manifest["predictions"] = *predictions;
     json files = json::array();
     for (const DumpEntry& entry : entries) files.push_back(fileJson(entry));
     manifest["files"] = std::move(files);
     return manifest;
 }
 
+// The logits at every position (b × l × vocab), when the run is a trained model's that predicts; else empty.
+core::Tensor logitsOf(const core::ModelRun& run) {
+    if (!run.spec.trained || !run.modelPass || core::predictionKind(run.spec.trained->transformer) == core::PredictionKind::None) return {};
+    return core::allPredictionLogits(run.spec.trained->transformer, *run.modelPass, run.trace.keyLengths);
+}
+
 }  // namespace
 
-std::vector<fs::path> writeDump(const core::ModelRun& run, const fs::path& dir, bool force) {
+std::vector<fs::path> writeDump(const core::ModelRun& run, const fs::path& dir, bool force, const PredictionOptions& options) {
+    const core::Tensor logits = logitsOf(run);
+    if (options.logits && logits.empty()) {
+        throw core::InputError(run.spec.trained ? core::whyNoPrediction(run.spec.trained->transformer) + " (--logits)"
+                                                : "--logits needs a trained model with an LM or masked-word head (--model); the seeded layer predicts no tokens.");
+    }
+    std::optional<json> predictions;
+    if (run.spec.trained) predictions = predictionsJson(run, logits, options);  // checks k and the temperature
     prepareDirectory(dir, force);
     // An old manifest would vouch for a half-replaced folder if this dump stopped early; the new one comes last.
     if (force) removeDumpFile(dir / kManifestName);
     const BiasTensors biases = biasTensorsOf(run.weights);
-    const std::vector<DumpEntry> entries = dumpEntries(run, biases);
+    std::vector<DumpEntry> entries = dumpEntries(run, biases);
+    if (options.logits) {
+        entries.push_back({"logits", "logits",
+                           "The prediction head's logits at every position (decoders: the next token; BERT: the word there), zero rows for padding.",
+                           "b × l × vocab", &logits});
+    }
     std::vector<fs::path> written;
     for (const DumpEntry& entry : entries) {
         written.push_back(dir / (entry.key + ".npy"));
@@ -289,7 +353,7 @@ std::vector<fs::path> writeDump(const core::ModelRun& run, const fs::path& dir, 
     }
     if (force) removeStaleDumpFiles(dir, entries);
     // Invalid UTF-8 cannot reach here (the tokenizer rejects it), but a replacement character beats a throw.
-    const std::string manifest = manifestJson(run, entries).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    const std::string manifest = manifestJson(run, entries, predictions).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
     written.push_back(dir / kManifestName);
     writeFileAtomically(written.back(), manifest);
     return written;

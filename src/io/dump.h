@@ -7,9 +7,13 @@
 // sentences, tokens and lengths, and for each file its tensor key, symbol, meaning and shape. A trained model's
 // dump (spec.trained) holds the stepped layer's files as above, plus hidden_states.npy ((n_layers + 1) × b × l ×
 // d_model) and all_attention_weights.npy (n_layers × b × h × l × l), and the manifest adds token_ids (one list per
-// sentence) and model (type, name, path, layer, n_layers, config values). Every file is
+// sentence) and model (type, name, path, layer, n_layers, config values), and predictions: what the model predicts
+// at every position (decoders: the next token; BERT with a masked-word head: the word there, a [MASK]'s fill), its
+// top k at a temperature with probabilities and logits, or for a BERT folder without a head, why not; with
+// PredictionOptions::logits also logits.npy (b × l × vocab). Every file is
 // written atomically; manifest.json is written last, so a folder with a manifest is complete.
-// What this file deliberately does not do: compute anything (it writes the ModelRun it is given), read dumps
+// What this file deliberately does not do: compute anything but the predictions from the run's final hidden
+// states (core/transformer/prediction.h), read dumps
 // back, or delete files it did not write in some dump (see writeDump's `force`).
 #pragma once
 
@@ -20,11 +24,20 @@
 
 namespace attnviz::io {
 
+// A trained model's predictions in the dump: the top k at a temperature in the manifest, the logits when asked.
+struct PredictionOptions {
+    bool logits = false;  // logits.npy: b × l × vocab
+    int topK = 10;
+    float temperature = 1.0f;
+};
+
 // Writes the dump of `run` into `dir` (created with its parents when missing) and returns the paths written, in
 // order, manifest.json last. A non-empty existing `dir` is refused unless `force`; with `force`, files a dump
 // would write are replaced and dump files this run does not produce (say x_query.npy from an earlier
 // cross-attention dump) are removed so the folder matches its manifest; other files are left alone.
-// Throws FileError naming the path and the reason.
-std::vector<std::filesystem::path> writeDump(const core::ModelRun& run, const std::filesystem::path& dir, bool force);
+// Throws FileError naming the path and the reason; core::InputError, before anything is written, for logits of a
+// run that predicts nothing (the seeded layer, BERT without a head) or a bad k or temperature.
+std::vector<std::filesystem::path> writeDump(const core::ModelRun& run, const std::filesystem::path& dir, bool force,
+                                             const PredictionOptions& predictions = {});
 
 }  // namespace attnviz::io

@@ -6,7 +6,8 @@
 //   questions bar (a button per lesson) ─────────────────────────────────────
 //   controls │ stage view (matrices)                       │ heads grid
 //            │                                             │ token lines (from softmax on)
-//            │ stage text (formula, PyTorch, explanation)  │ inspector
+//            │ stage text (formula, PyTorch, explanation)  │ prediction (next token, KV cache)
+//            │                                             │ inspector
 //   (an open lesson takes the place of the stage view and its text)
 #include "ui/app.h"
 
@@ -222,6 +223,7 @@ void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float 
     const float height = ImGui::GetContentRegionAvail().y;
     drawHeadsGrid(ctx, std::round(height * 0.26f));
     if (state_.stage >= core::StageId::Softmax) tokenLines_.draw(ctx, std::round(height * 0.34f));
+    prediction_.draw(ctx, std::round(height * (state_.stage >= core::StageId::Softmax ? 0.3f : 0.46f)));
     ImGui::BeginChild("inspector", {0.0f, 0.0f}, true);
     drawInspector(ctx);
     ImGui::EndChild();

@@ -10,6 +10,7 @@
 #include "ui/model_runner.h"
 #include "ui/panels/panel_get_model.h"
 #include "ui/panels/panel_lessons.h"
+#include "ui/panels/panel_prediction.h"
 #include "ui/panels/panel_token_lines.h"
 #include "ui/session/session_controller.h"
 #include "ui/views/view_context.h"
@@ -49,6 +50,8 @@ public:
     ImVec2 stageTextFit() const { return stageTextFit_; }
     // Blocks until any background computation has finished and its result is on screen (tests).
     void waitForRun();
+    // The prediction panel (tests read what it showed and its KV cache).
+    const PredictionPanel& predictionPanel() const { return prediction_; }
     // File ▸ Get a model… (tests drive its fetch).
     GetModelDialog& getModelDialog() { return getModel_; }
 
@@ -71,6 +74,7 @@ private:
     std::vector<DrawnHeatmap> drawn_;
     LessonPanel lessons_;  // the Questions bar and the open lesson, with what it derived from run_
     TokenLinesPanel tokenLines_;  // with the lines it found in run_
+    PredictionPanel prediction_;  // what the model predicts, with its KV cache
     GetModelDialog getModel_;     // File ▸ Get a model…: its fetch thread and progress
     ImVec2 stageTextFit_{0.0f, 0.0f};  // the stage text's panel height as estimated, and as ImGui laid it out
 };

@@ -61,6 +61,12 @@ struct ExportRequest {
 // Returns one line for the status bar ("Wrote 11 figures to …" or what went wrong).
 using ExportHook = std::function<std::string(const core::ModelRun&, const ExportRequest&)>;
 
+// The prediction panel's choices (panel_prediction.h): the softmax temperature and the token Append adds.
+struct PredictionChoice {
+    float temperature = 1.0f;
+    int chosenId = -1;  // the bar clicked; −1 = the most likely
+};
+
 // The zoom levels Ctrl+= and Ctrl+− step through.
 inline constexpr float kZoomSteps[] = {0.75f, 0.85f, 1.0f, 1.15f, 1.3f, 1.5f, 1.75f, 2.0f, 2.5f};
 
@@ -83,6 +89,7 @@ struct AppState {
     bool showControls = true;                       // left panel
     bool showSidePanel = true;                      // right panel: heads, token lines, inspector
     LessonState lesson;                             // the open question view (lesson_state.h), if any
+    PredictionChoice prediction;                    // right panel: what the model predicts
 
     // [Lecture hall]
     float zoom = 1.0f;         // Ctrl+= / Ctrl+− / Ctrl+0: multiplies type and spacing (kZoomSteps); remembered

@@ -1,12 +1,18 @@
 // test_command_line.cpp — argv → command and options, and every bad argument answered with an exit code and a
 // message (never an exception escaping, never a crash).
 #include "app/command_line.h"
+#include "io/npy.h"
+#include "io/atomic_file.h"
 #include "io/safetensors.h"
 #include "io/scratch_dir.h"
 #include "io/session.h"
 
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -270,4 +276,53 @@ TEST_CASE("exit codes: a FIFO config.json, a model too large for memory and an o
         CHECK(run.exitCode == kExitRunError);
         CHECK(mentions(run.err, "The model overflows: layer 0, head 2"));
     }
+}
+
+TEST_CASE("dump --model writes what the model predicts: the top k in the manifest, logits.npy with --logits") {
+    const attnviz::test::ScratchDir dir("dump-predictions");
+    const fs::path reference = fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference";
+    const std::string decoder = (reference / "decoders/llama-gqa-llama3").string();
+    REQUIRE(runAttnviz("dump --model " + decoder + " --sentence \"the cat sat\" --logits --top-k 5 --temperature 0.7 --out " + (dir / "llama").string()).exitCode == kExitOk);
+    const nlohmann::json manifest = nlohmann::json::parse(attnviz::io::readWholeFile(dir / "llama/manifest.json"));
+    const nlohmann::json& predictions = manifest["predictions"];
+    CHECK(predictions["kind"] == "next_token");
+    CHECK(predictions["k"] == 5);
+    const attnviz::core::Tensor logits = attnviz::io::readNpy(dir / "llama/logits.npy");
+    const int length = static_cast<int>(manifest["token_ids"][0].size());
+    REQUIRE(logits.shape == std::vector<int>{1, length, 262});
+    REQUIRE(predictions["top"][0].size() == static_cast<std::size_t>(length));
+    // The manifest's probabilities are softmax(logits.npy / 0.7) of its ids, best first.
+    for (int p = 0; p < length; ++p) {
+        const float* row = logits.data.data() + static_cast<std::size_t>(p) * 262;
+        const float largest = *std::max_element(row, row + 262);
+        double total = 0.0;
+        for (int v = 0; v < 262; ++v) total += std::exp((row[v] - largest) / 0.7);
+        const nlohmann::json& top = predictions["top"][0][static_cast<std::size_t>(p)]["top"];
+        REQUIRE(top.size() == 5);
+        CHECK(row[top[0]["id"].get<int>()] == largest);
+        for (const nlohmann::json& choice : top) {
+            CHECK(std::abs(choice["probability"].get<double>() - std::exp((row[choice["id"].get<int>()] - largest) / 0.7) / total) < 1e-6);
+        }
+    }
+    bool listed = false;
+    for (const nlohmann::json& file : manifest["files"]) listed = listed || file["file"] == "logits.npy";
+    CHECK(listed);
+
+    // BERT with a masked-word head: the fill at the [MASK]; without one, the manifest says why and --logits is refused.
+    const std::string mlm = (reference / "predictions/bert-mlm").string();
+    REQUIRE(runAttnviz("dump --model " + mlm + " --sentence \"the [MASK] sat\" --out " + (dir / "bert").string()).exitCode == kExitOk);
+    const nlohmann::json bert = nlohmann::json::parse(attnviz::io::readWholeFile(dir / "bert/manifest.json"));
+    CHECK(bert["predictions"]["kind"] == "masked_word");
+    CHECK(bert["predictions"]["top"][0][2]["token"] == "[MASK]");
+    CHECK(bert["predictions"]["top"][0][2]["top"].size() == 10);
+    CHECK_FALSE(fs::exists(dir / "bert/logits.npy"));
+    const std::string bare = (reference / "models/bert-original-names").string();
+    REQUIRE(runAttnviz("dump --model " + bare + " --sentence \"the cat\" --out " + (dir / "bare").string()).exitCode == kExitOk);
+    CHECK(mentions(attnviz::io::readWholeFile(dir / "bare/manifest.json"), "no masked-word head"));
+    const Finished refused = runAttnviz("dump --model " + bare + " --sentence \"the cat\" --logits --out " + (dir / "refused").string());
+    CHECK(refused.exitCode == kExitRunError);
+    CHECK(mentions(refused.err, "no masked-word head"));
+    CHECK_FALSE(fs::exists(dir / "refused"));
+    CHECK(runAttnviz("dump --model random --logits --out " + (dir / "seeded").string()).exitCode == kExitRunError);
+    CHECK(runAttnviz("dump --model " + decoder + " --temperature 0 --out " + (dir / "cold").string()).exitCode == kExitUsage);
 }

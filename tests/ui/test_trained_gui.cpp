@@ -5,6 +5,7 @@
 // decoders (grouped-query K/V heads, RoPE, Qwen3's head_dim ≠ d_model / h) open and draw every layer, head and stage.
 // Issue 22's honesty on screen: the words outside the vocabulary (tokens stage, status line), and a named head's
 // caption with what it does on this sentence.
+// The prediction panel: a decoder's next tokens, Append and its KV cache, undo; BERT's [MASK] fill; why not.
 #include "app/gui_settings.h"
 #include "imgui_harness.h"
 #include "io/memory_budget.h"
@@ -422,6 +423,76 @@ TEST_CASE("the model library: the same folder opened twice shares one model; can
     REQUIRE(opened.has_value());
     CHECK(opened->error.find("ran out of memory") != std::string::npos);
     CHECK_THROWS_AS(slow.openNow("/anywhere"), io::FileError);
+}
+
+
+TEST_CASE("prediction panel: a decoder's ten next tokens, Append grows the sentence and its KV cache one token at a time, undo takes it back") {
+    ImGuiHarness ui;
+    ui::AppState state;
+    ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3"), state);
+    state.spec.sentences = {"the cat"};
+    ui::App app(std::move(state));
+    settle(ui, app);
+    REQUIRE(app.run() != nullptr);
+    const ui::PredictionPanel& panel = app.predictionPanel();
+    const int length = static_cast<int>(app.run()->tokenIds[0].size());
+    ui.frames(app, length);  // the cache follows the sentence one token a frame
+    REQUIRE(panel.shown().size() == 10);
+    CHECK(panel.shownPosition() == length - 1);
+    CHECK(panel.cache().ids() == app.run()->tokenIds[0]);
+    // The bars are the model's own prediction after the last token: the top ten of its logits at T = 1.
+    const auto expected = core::topTokens(core::predictionLogits(app.run()->spec.trained->transformer, *app.run()->modelPass, 0, length - 1), 10, 1.0f);
+    CHECK(panel.shown().front().id == expected.front().id);
+    for (int append = 1; append <= 3; ++append) {
+        const std::string before = app.state().spec.sentences[0];
+        const std::vector<int> ids = app.run()->tokenIds[0];
+        REQUIRE(ui::appendToken(app.state(), *app.run(), panel.shown().front().id));
+        CHECK(app.state().spec.sentences[0].size() > before.size());
+        settle(ui, app);
+        ui.frames(app, 2);
+        CHECK(app.run()->tokenIds[0].size() >= ids.size() + 1);
+        CHECK(panel.cache().ids() == app.run()->tokenIds[0]);  // grown, not rebuilt: the old rows are a prefix
+        CHECK(std::equal(ids.begin(), ids.end(), panel.cache().ids().begin()));
+    }
+    // Cooler: the most likely token's probability grows.
+    const float warm = panel.shown().front().probability;
+    app.state().prediction.temperature = 0.3f;
+    ui.frame(app);
+    CHECK(panel.shown().front().probability > warm);
+    // Undo (Ctrl+Z) takes the last Append back, and the cache drops its row.
+    const std::size_t grown = panel.cache().ids().size();
+    ui.pressKey(app, 'Z', true);
+    settle(ui, app);
+    ui.frames(app, 2);
+    CHECK(panel.cache().ids().size() < grown);
+    CHECK(panel.cache().ids() == app.run()->tokenIds[0]);
+}
+
+TEST_CASE("prediction panel: BERT fills a typed [MASK]; the seeded layer and a BERT folder without a head say why not") {
+    ImGuiHarness ui;
+    ui::AppState state;
+    ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/predictions/bert-mlm"), state);
+    state.spec.sentences = {"the [MASK] sat"};
+    ui::App app(std::move(state));
+    settle(ui, app);
+    REQUIRE(app.run() != nullptr);
+    CHECK(app.predictionPanel().shown().size() == 10);
+    CHECK(app.predictionPanel().shownPosition() == 2);  // [CLS] t h [MASK]: the typed [MASK] is one token
+    app.state().spec.sentences = {"the cat sat"};
+    settle(ui, app);
+    CHECK(app.predictionPanel().shown().empty());
+    CHECK(app.predictionPanel().message().find("Type [MASK]") != std::string::npos);
+
+    ui::AppState bare;
+    ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models/bert-original-names"), bare);
+    bare.spec.sentences = {"the cat"};  // 16 positions
+    ui::App bareApp(std::move(bare));
+    settle(ui, bareApp);
+    CHECK(bareApp.predictionPanel().message().find("no masked-word head") != std::string::npos);
+
+    ui::App seeded{ui::AppState{}};
+    settle(ui, seeded);
+    CHECK(seeded.predictionPanel().message().find("predicts no token") != std::string::npos);
 }
 
 }  // namespace attnviz::test

@@ -148,7 +148,16 @@ Encoding WordPieceTokenizer::encode(std::string_view text) const {
     }
     Encoding out;
     add(cls_, out);
-    for (const std::string& word : basicTokens(text)) wordPieces(word, out);
+    // A typed "[MASK]" stays one token (BertTokenizer never splits its special tokens): what a masked-word head fills.
+    constexpr std::string_view kMask = "[MASK]";
+    const int mask = idOf(std::string(kMask));
+    for (std::size_t start = 0;;) {
+        const std::size_t found = mask >= 0 ? text.find(kMask, start) : std::string_view::npos;
+        for (const std::string& word : basicTokens(text.substr(start, found - start))) wordPieces(word, out);
+        if (found == std::string_view::npos) break;
+        add(mask, out);
+        start = found + kMask.size();
+    }
     add(sep_, out);
     return out;
 }

@@ -14,6 +14,8 @@
 // Labels are the pieces themselves ("##ing" keeps its ##, which says it continues a word).
 // Lower-casing is per character (utf8proc), as HuggingFace's fast tokenizer does: a capital Greek sigma at a word's
 // end becomes σ, where the slow Python BertTokenizer's str.lower() gives the final ς.
+// A "[MASK]" typed into the text stays one token when the vocabulary has it (BertTokenizer's never_split), for the
+// masked-word head to fill.
 // What it does not do: read files (io/tokenizer_files.h), or keep the user's "[CLS]" typed into the text as a
 // special token (it is split like any punctuation).
 #pragma once

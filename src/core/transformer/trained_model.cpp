@@ -124,6 +124,12 @@ TrainedModel untrainedCopy(const TrainedModel& model, std::uint64_t seed) {
         if (norm->gamma.size() > 0) reset(*norm);
     }
     for (BlockWeights& block : w.blocks) redrawBlock(block, random);
+    if (w.maskedLm) {
+        redraw(w.maskedLm->transform, random);
+        w.maskedLm->transformBias.setZero();
+        reset(w.maskedLm->norm);
+        w.maskedLm->bias.setZero();
+    }
     return copy;
 }
 

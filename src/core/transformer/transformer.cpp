@@ -235,6 +235,12 @@ void checkTransformer(const TransformerModel& model) {
         if (!c.tiedEmbeddings) checkWeight(w.lmHead, c.vocabSize, c.dModel, "LM head (lm_head)");
     } else if (c.family == ModelFamily::Bert) {
         checkWeight(w.positionEmbeddings, c.maxPositions, c.dModel, "position embedding table");
+        if (const std::optional<MaskedLmHead>& mlm = w.maskedLm) {
+            checkWeight(mlm->transform, c.dModel, c.dModel, "masked-word head's transform");
+            checkWeight(mlm->transformBias, 1, c.dModel, "masked-word head's transform bias");
+            checkNorm(mlm->norm, c.dModel, "masked-word head's LayerNorm");
+            checkWeight(mlm->bias, 1, c.vocabSize, "masked-word head's bias");
+        }
         checkWeight(w.tokenTypeEmbeddings, std::max(c.typeVocabSize, 1), c.dModel, "token type table");
         checkNorm(w.embeddingLayerNorm, c.dModel, "embedding LayerNorm");
     } else {
@@ -326,9 +332,12 @@ RowVector nextTokenLogits(const TransformerModel& model, const TransformerPass& 
     if (sentence < 0 || sentence >= hidden.dim(1) || position < 0 || position >= hidden.dim(2)) {
         throw InputError("There is no token " + std::to_string(position) + " in sentence " + std::to_string(sentence + 1) + ".");
     }
-    const RowVector last = hidden.slice(c.layers * hidden.dim(1) + sentence).row(position);  // 1 × d_model, normed
+    return nextTokenLogits(model, hidden.slice(c.layers * hidden.dim(1) + sentence).row(position));  // 1 × d_model, normed
+}
+
+RowVector nextTokenLogits(const TransformerModel& model, const RowVector& finalHidden) {
     const Matrix& head = model.weights.lmHead.size() > 0 ? model.weights.lmHead : model.weights.tokenEmbeddings;  // vocab × d_model
-    return last * head.transpose();
+    return (head * finalHidden.transpose()).transpose();
 }
 
 TransformerPass runTransformer(const TransformerModel& model, const std::vector<std::vector<int>>& ids, int stepped,

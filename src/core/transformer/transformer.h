@@ -87,6 +87,15 @@ struct BlockWeights {
     RowVector mlpOutBias; // 1 × d_model; empty for Llama
 };
 
+// BertForMaskedLM's head (modeling_bert.py BertLMPredictionHead): transform = LayerNorm(gelu(h · W + b)), then the
+// decoder, tied to the token table, plus a bias of its own: logits = transform · E^T + bias.
+struct MaskedLmHead {
+    Matrix transform;              // d_model × d_model (cls.predictions.transform.dense, in × out)
+    RowVector transformBias;       // 1 × d_model
+    LayerNormWeights norm;         // cls.predictions.transform.LayerNorm
+    RowVector bias;                // 1 × vocab (cls.predictions.bias)
+};
+
 struct TransformerWeights {
     Matrix tokenEmbeddings;      // vocab × d_model  (wte / word_embeddings)
     Matrix positionEmbeddings;   // n_pos × d_model  (wpe / position_embeddings); empty for Llama (RoPE)
@@ -95,6 +104,7 @@ struct TransformerWeights {
     std::vector<BlockWeights> blocks;     // n_layers
     LayerNormWeights finalLayerNorm;      // GPT-2's ln_f, Llama's model.norm (γ only); empty for BERT
     Matrix lmHead;  // Llama lm_head.weight: vocab × d_model; empty when tied (the token table) and for GPT-2 / BERT
+    std::optional<MaskedLmHead> maskedLm;  // BERT folders with cls.predictions.* (BertForMaskedLM); none otherwise
 };
 
 struct TransformerModel {
@@ -145,6 +155,9 @@ RowVector rotaryFrequencies(const TransformerConfig& config);
 // the final norm) times the LM head (the token table when tied; GPT-2's is wte): 1 × vocab. Throws InputError for
 // BERT (no LM head here) or a position outside the sentence.
 RowVector nextTokenLogits(const TransformerModel& model, const TransformerPass& pass, int sentence, int position);
+
+// The same from a final hidden row (1 × d_model, already through the final norm): row · LM headᵀ, 1 × vocab.
+RowVector nextTokenLogits(const TransformerModel& model, const RowVector& finalHidden);
 
 // LayerNorm over each row (biased variance, as torch.nn.LayerNorm): rows × d_model → rows × d_model.
 Matrix layerNorm(const Matrix& rows, const LayerNormWeights& weights, float eps);

@@ -1,0 +1,249 @@
+// panel_prediction.cpp — the right panel's prediction bars and KV cache. See panel_prediction.h.
+//
+// [SECTION] append
+// [SECTION] the cache and the logits (kept between frames)
+// [SECTION] drawing: the sentence row, the bars, the temperature and Append, the K/V strips
+#include "ui/panels/panel_prediction.h"
+
+#include "ui/views/drawing.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace attnviz::ui {
+namespace {
+
+constexpr int kTopCount = 10;
+constexpr ImU32 kCachedColour = IM_COL32(70, 120, 180, 255);
+constexpr ImU32 kNewColour = IM_COL32(235, 130, 40, 255);
+constexpr ImU32 kBarColour = IM_COL32(70, 120, 180, 110);
+
+// A piece's text drawn readably: a space as "␣", a newline as "↵", a tab as "⇥".
+std::string readable(std::string text) {
+    const std::pair<const char*, const char*> marks[] = {{" ", "\xe2\x90\xa3"}, {"\n", "\xe2\x86\xb5"}, {"\t", "\xe2\x87\xa5"}};
+    for (const auto& [from, to] : marks) {
+        for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + std::string(to).size())) text.replace(at, 1, to);
+    }
+    return text;
+}
+
+std::string choiceLabel(const core::Tokenizer& tokenizer, int id) {
+    const std::string piece = tokenizer.pieceOf(id);
+    const std::string text = core::pieceText(piece);
+    return readable(text.empty() ? piece : text);
+}
+
+int firstMask(const core::Tokenizer& tokenizer, const std::vector<int>& ids) {
+    for (std::size_t p = 0; p < ids.size(); ++p) {
+        if (tokenizer.pieceOf(ids[p]) == "[MASK]") return static_cast<int>(p);
+    }
+    return -1;
+}
+
+std::string seededMessage() {
+    return "The seeded layer is one attention layer with random weights and no vocabulary to score, so it predicts no "
+           "token; open a trained model (File \xe2\x96\xb8 Open model) to see what one predicts.";
+}
+
+}  // namespace
+
+// [SECTION] append
+
+bool appendToken(AppState& state, const core::ModelRun& run, int id) {
+    if (!run.spec.trained || state.batch < 0 || state.batch >= static_cast<int>(state.spec.sentences.size())) return false;
+    const std::string text = core::pieceText(run.spec.trained->tokenizer->pieceOf(id));
+    if (text.empty()) return false;
+    state.spec.sentences[static_cast<std::size_t>(state.batch)] += text;
+    state.prediction.chosenId = -1;
+    return true;
+}
+
+// [SECTION] the cache and the logits
+
+// One step a frame towards the sentence on screen: rows past the common prefix go, then one token is appended.
+void PredictionPanel::followSentence(const std::shared_ptr<const core::TrainedModel>& model, const std::vector<int>& ids) {
+    if (cacheModel_ != model) {
+        cacheModel_ = model;
+        cache_ = core::KvCache(model->transformer);
+        newRow_ = -1;
+    }
+    int common = 0;
+    while (common < cache_.length() && common < static_cast<int>(ids.size()) && cache_.ids()[static_cast<std::size_t>(common)] == ids[static_cast<std::size_t>(common)]) ++common;
+    if (common < cache_.length()) {
+        cache_.truncate(common);
+        newRow_ = -1;
+    }
+    if (cache_.length() >= static_cast<int>(ids.size())) return;
+    try {
+        cache_.append(model->transformer, ids[static_cast<std::size_t>(cache_.length())]);
+        newRow_ = cache_.length() - 1;
+    } catch (const core::InputError& error) {
+        message_ = error.what();
+    }
+}
+
+void PredictionPanel::computeTop(const ViewContext& ctx, int position) {
+    const std::vector<int>& ids = ctx.run.tokenIds[static_cast<std::size_t>(ctx.state.batch)];
+    const bool same = logitsModel_ == ctx.run.spec.trained && logitsIds_ == ids && position_ == position;
+    if (!same) {
+        logitsModel_ = ctx.run.spec.trained;
+        logitsIds_ = ids;
+        position_ = position;
+        logits_ = core::predictionLogits(ctx.run.spec.trained->transformer, *ctx.run.modelPass, ctx.state.batch, position);
+        topTemperature_ = 0.0f;
+    }
+    const float temperature = std::clamp(ctx.state.prediction.temperature, core::kMinTemperature, core::kMaxTemperature);
+    if (topTemperature_ != temperature) {
+        top_ = core::topTokens(logits_, kTopCount, temperature);
+        topTemperature_ = temperature;
+    }
+}
+
+// [SECTION] drawing
+
+void PredictionPanel::draw(ViewContext& ctx, float height) {
+    const core::ModelRun& run = ctx.run;
+    const std::shared_ptr<const core::TrainedModel>& model = run.spec.trained;
+    const core::PredictionKind kind = model && run.modelPass ? core::predictionKind(model->transformer) : core::PredictionKind::None;
+    message_.clear();
+    if (kind == core::PredictionKind::None) {
+        top_.clear();
+        position_ = -1;
+        message_ = model ? core::whyNoPrediction(model->transformer) : seededMessage();
+        const float textHeight = ImGui::GetTextLineHeightWithSpacing() * 4.0f + ImGui::GetStyle().WindowPadding.y * 2.0f;
+        ImGui::BeginChild("prediction", {0.0f, std::min(height, textHeight)}, true);
+        ImGui::PushFont(font(ctx.fonts.bold));
+        ImGui::TextUnformatted("Prediction");
+        ImGui::PopFont();
+        ImGui::TextWrapped("%s", message_.c_str());
+        ImGui::EndChild();
+        return;
+    }
+    ImGui::BeginChild("prediction", {0.0f, height}, true);
+    ImGui::PushFont(font(ctx.fonts.bold));
+    ImGui::TextUnformatted("Prediction");
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", kind == core::PredictionKind::NextToken ? "the next token · hover a token" : "a [MASK]'s fill · hover a token");
+    const std::size_t batch = static_cast<std::size_t>(ctx.state.batch);
+    const std::vector<int>& ids = run.tokenIds[batch];
+    if (kind == core::PredictionKind::NextToken) followSentence(model, ids);
+    drawSentence(run.tokens[batch], kind);
+    const int fallback = kind == core::PredictionKind::NextToken ? static_cast<int>(ids.size()) - 1 : firstMask(*model->tokenizer, ids);
+    const int position = hovered_.value_or(fallback);
+    if (position < 0) {
+        top_.clear();
+        position_ = -1;
+        message_ = "Type [MASK] into the sentence: the masked-word head fills it with its ten most likely words.";
+        ImGui::TextWrapped("%s", message_.c_str());
+    } else {
+        computeTop(ctx, position);
+        drawBars(ctx, *model, kind);
+    }
+    if (kind == core::PredictionKind::NextToken) drawCache();
+    ImGui::EndChild();
+}
+
+// The sentence's tokens as small boxes, wrapped; the one the bars are about is highlighted, hovering one shows its
+// prediction.
+void PredictionPanel::drawSentence(const std::vector<std::string>& labels, core::PredictionKind kind) {
+    float total = 0.0f;  // the boxes' width in one line: as many lines as they fill, at most three (then it scrolls)
+    for (const std::string& label : labels) total += ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2.0f + ImGui::GetStyle().ItemSpacing.x;
+    const float lines = std::clamp(std::ceil(total / std::max(1.0f, ImGui::GetContentRegionAvail().x)), 1.0f, 3.0f);
+    ImGui::BeginChild("prediction tokens", {0.0f, ImGui::GetFrameHeightWithSpacing() * lines}, false);
+    std::optional<int> hoveredNow;
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        const float width = ImGui::CalcTextSize(labels[i].c_str()).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+        if (i > 0 && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+        const bool shown = static_cast<int>(i) == position_;
+        if (shown) ImGui::PushStyleColor(ImGuiCol_Button, kind == core::PredictionKind::NextToken ? kNewColour : kCachedColour);
+        ImGui::PushID(static_cast<int>(i));
+        ImGui::SmallButton(labels[i].c_str());
+        ImGui::PopID();
+        if (shown) ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered()) hoveredNow = static_cast<int>(i);
+    }
+    ImGui::EndChild();
+    hovered_ = hoveredNow;
+}
+
+// Ten bars, the probability as the bar's length; a click picks the token Append adds (after the last token only).
+void PredictionPanel::drawBars(ViewContext& ctx, const core::TrainedModel& model, core::PredictionKind kind) {
+    const std::vector<int>& ids = ctx.run.tokenIds[static_cast<std::size_t>(ctx.state.batch)];
+    const bool last = kind == core::PredictionKind::NextToken && position_ == static_cast<int>(ids.size()) - 1;
+    int& chosen = ctx.state.prediction.chosenId;
+    if (std::none_of(top_.begin(), top_.end(), [&](const core::TokenChoice& c) { return c.id == chosen; })) chosen = -1;
+    const int picked = chosen >= 0 ? chosen : top_.empty() ? -1 : top_.front().id;
+    const std::string& after = ctx.run.tokens[static_cast<std::size_t>(ctx.state.batch)][static_cast<std::size_t>(position_)];
+    ImGui::TextDisabled("%s %s", kind == core::PredictionKind::NextToken ? "after" : "at", after.c_str());
+    ImDrawList& list = *ImGui::GetWindowDrawList();
+    const float rowHeight = ImGui::GetTextLineHeight() + 2.0f;
+    for (const core::TokenChoice& choice : top_) {
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float width = ImGui::GetContentRegionAvail().x;
+        list.AddRectFilled(at, {at.x + width * choice.probability, at.y + rowHeight}, kBarColour);
+        if (last && choice.id == picked) list.AddRect(at, {at.x + width, at.y + rowHeight}, kNewColour, 0.0f, 0, 2.0f);
+        ImGui::PushID(choice.id);
+        if (ImGui::Selectable("##choice", false, 0, {width, rowHeight}) && last) chosen = choice.id;
+        ImGui::PopID();
+        char percent[16];
+        std::snprintf(percent, sizeof percent, "%.1f%%", 100.0 * choice.probability);
+        list.AddText({at.x + 4.0f, at.y + 1.0f}, ImGui::GetColorU32(ImGuiCol_Text), choiceLabel(*model.tokenizer, choice.id).c_str());
+        list.AddText({at.x + width - ImGui::CalcTextSize(percent).x - 4.0f, at.y + 1.0f}, ImGui::GetColorU32(ImGuiCol_Text), percent);
+    }
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+    ImGui::SliderFloat("temperature", &ctx.state.prediction.temperature, 0.1f, 3.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+    if (kind != core::PredictionKind::NextToken) return;
+    ImGui::SameLine();
+    const bool ready = last && !ctx.computing && cache_.length() == static_cast<int>(ids.size()) && picked >= 0;
+    ImGui::BeginDisabled(!ready);
+    if (ImGui::Button("Append") && !appendToken(ctx.state, ctx.run, picked)) {
+        ctx.state.status = "That token is part of a character, with no text of its own to append.";
+    }
+    ImGui::EndDisabled();
+}
+
+// Every layer's cached K/V rows, one strip per layer, one cell per token: cached rows blue, the row the last step
+// computed orange. The cache grows one token a frame until it holds the sentence on screen.
+void PredictionPanel::drawCache() {
+    const int layers = cache_.layers(), length = cache_.length();
+    ImGui::Separator();
+    ImGui::Text("KV cache: %d layers \xc3\x97 %d tokens", layers, length);
+    if (newRow_ >= 0 && length > 0) {
+        ImGui::TextWrapped("The newest token computed only its own query row, against the %d cached keys and values in each layer.", newRow_);
+    }
+    ImDrawList& list = *ImGui::GetWindowDrawList();
+    const float square = ImGui::GetTextLineHeight() * 0.7f;
+    const auto legend = [&](ImU32 colour, const char* text) {
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        list.AddRectFilled({at.x, at.y + 2.0f}, {at.x + square, at.y + 2.0f + square}, colour);
+        ImGui::Dummy({square, square});
+        ImGui::SameLine();
+        ImGui::TextUnformatted(text);
+    };
+    legend(kCachedColour, "cached K/V rows");
+    ImGui::SameLine();
+    legend(kNewColour, "new row");
+    if (layers == 0 || length == 0) return;
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float rowHeight = std::clamp((avail.y - 2.0f) / static_cast<float>(layers), 1.0f, 10.0f);
+    const int shownTokens = std::min(length, static_cast<int>(avail.x / 2.0f));  // at least 2 px a token
+    const float cell = std::min(10.0f, avail.x / static_cast<float>(std::max(shownTokens, 1)));
+    const int first = length - shownTokens;
+    for (int layer = 0; layer < layers; ++layer) {
+        const float y = at.y + rowHeight * static_cast<float>(layer);
+        for (int token = first; token < length; ++token) {
+            const float x = at.x + cell * static_cast<float>(token - first);
+            const float gap = cell >= 4.0f ? 1.0f : 0.0f, rowGap = rowHeight >= 4.0f ? 1.0f : 0.0f;
+            list.AddRectFilled({x, y}, {x + cell - gap, y + rowHeight - rowGap}, token == newRow_ ? kNewColour : kCachedColour);
+        }
+    }
+    ImGui::Dummy({avail.x, rowHeight * static_cast<float>(layers)});
+}
+
+}  // namespace attnviz::ui

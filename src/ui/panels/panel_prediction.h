@@ -1,0 +1,61 @@
+// panel_prediction.h — the right panel's "Prediction": what a trained model predicts, and the KV cache growing.
+//
+// Decoders (GPT-2, the Llama family): the ten most likely next tokens after the last position (or after the token
+// hovered in the sentence row) as bars with their probabilities at the temperature the slider sets; a click picks
+// one and Append adds its text to the sentence (an ordinary edit of AppState::spec, so undo takes it back). Beside
+// them, every layer's cached K/V rows: the cache follows the sentence on screen one token a frame, each new token
+// computing only its own query row against the rows cached before it (core::KvCache), the newest row marked new.
+// BERT with a masked-word head: the ten most likely fills of a typed [MASK]. The seeded layer and BERT folders
+// without that head: one sentence saying why nothing is predicted.
+// What it keeps: the cache and the logits of the position shown, until the run, sentence or position changes.
+#pragma once
+
+#include "core/transformer/kv_cache.h"
+#include "core/transformer/prediction.h"
+#include "ui/views/view_context.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnviz::ui {
+
+// Adds the text of vocabulary piece `id` to the sentence on screen (AppState::spec, so History records it). Returns
+// false, changing nothing, for a piece that is part of a character (no text of its own) or a run without a model.
+bool appendToken(AppState& state, const core::ModelRun& run, int id);
+
+class PredictionPanel {
+public:
+    // Draws into a child of `height` (less when it has only a sentence to say).
+    void draw(ViewContext& ctx, float height);
+
+    // What the panel showed last frame (tests): the top tokens, the position they follow, the cache.
+    const std::vector<core::TokenChoice>& shown() const { return top_; }
+    int shownPosition() const { return position_; }
+    const core::KvCache& cache() const { return cache_; }
+    const std::string& message() const { return message_; }
+
+private:
+    void followSentence(const std::shared_ptr<const core::TrainedModel>& model, const std::vector<int>& ids);
+    void computeTop(const ViewContext& ctx, int position);
+    void drawSentence(const std::vector<std::string>& labels, core::PredictionKind kind);
+    void drawBars(ViewContext& ctx, const core::TrainedModel& model, core::PredictionKind kind);
+    void drawCache();
+
+    // The logits on show and what they came from: the model, the sentence's ids, the position.
+    std::shared_ptr<const core::TrainedModel> logitsModel_;
+    std::vector<int> logitsIds_;
+    int position_ = -1;
+    core::RowVector logits_;
+    float topTemperature_ = 0.0f;  // top_ is softmax(logits_ / this)
+    std::vector<core::TokenChoice> top_;
+    std::optional<int> hovered_;  // the sentence token the pointer is on
+
+    std::shared_ptr<const core::TrainedModel> cacheModel_;
+    core::KvCache cache_;
+    int newRow_ = -1;  // the cache row the last step computed
+    std::string message_;
+};
+
+}  // namespace attnviz::ui
