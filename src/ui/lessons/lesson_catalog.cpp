@@ -133,7 +133,7 @@ const std::vector<LessonInfo>& lessons() {
         {Lesson::Cost, "cost", "Cost", "What does attention cost, and do h heads cost h times more?", StageId::Scores},
         {Lesson::FreeDims, "dims", "Free d_k, d_v", "Must d_k and d_v be d_model / h?", StageId::Output},
         {Lesson::Training, "training", "Trained vs random", "What does training change?", StageId::Softmax},
-        {Lesson::Rope, "rope", "Rotary positions", "Why do rotary positions give relative offsets?", StageId::SplitHeads},
+        {Lesson::Rope, "rope", "RoPE", "Why do rotary positions give relative offsets?", StageId::SplitHeads},
     };
     return all;
 }
