@@ -104,14 +104,21 @@ void LessonPanel::drawBar(AppState& state, const Fonts& fonts, float scale) {
         closeLesson(state);
         state.stage = steppedTo;
     }
-    // The buttons wrap onto further lines on a narrow window instead of running off its edge.
-    const std::vector<int> lines = buttonLines(ImGui::GetContentRegionAvail().x, textWidthIn(fonts.bold, "Questions learners ask:"));
+    // The buttons wrap onto further lines on a narrow window instead of running off its edge; the title shortens
+    // first when that saves a line (a line of the questions bar is a line the maps lose).
+    const char* title = "Questions learners ask:";
+    std::vector<int> lines = buttonLines(ImGui::GetContentRegionAvail().x, textWidthIn(fonts.bold, title));
+    if (const std::vector<int> shorter = buttonLines(ImGui::GetContentRegionAvail().x, textWidthIn(fonts.bold, "Questions:"));
+        !lines.empty() && !shorter.empty() && shorter.back() < lines.back()) {
+        title = "Questions:";
+        lines = shorter;
+    }
     const int lineCount = lines.empty() ? 1 : lines.back() + 1;
     const float height = lineCount * ImGui::GetFrameHeightWithSpacing() + std::round(6.0f * scale);
     ImGui::BeginChild("questions", {0.0f, height}, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     ImGui::AlignTextToFramePadding();
     ImGui::PushFont(font(fonts.bold));
-    ImGui::TextUnformatted("Questions learners ask:");
+    ImGui::TextUnformatted(title);
     ImGui::PopFont();
     const float indent = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x;
     for (std::size_t i = 0; i < lessons().size(); ++i) {
