@@ -1,5 +1,5 @@
 // hub_test_server.h — starts tests/reference/hub_server.py (a loopback Hugging Face Hub on 127.0.0.1) for one
-// test, points HF_ENDPOINT and HF_HUB_CACHE at it and a scratch cache, and stops it when the test ends.
+// test, points HF_ENDPOINT and HF_HUB_CACHE at it and a scratch cache, and stops it when the test ends (or dies).
 // Test-only: fork/exec of Debian's /usr/bin/python3, the port read from the script's first line of stdout.
 #pragma once
 
@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,8 +58,13 @@ public:
         int output[2];
         if (::pipe(output) != 0) throw std::runtime_error("pipe failed");
         arguments.insert(arguments.begin(), {"/usr/bin/python3", kHubServerScript.string(), "serve", "--stats", stats.string()});
+        const pid_t testProcess = ::getpid();
         pid_ = ::fork();
         if (pid_ == 0) {
+            // A test that crashes never runs the destructor: the server goes with the test's process instead of
+            // staying behind on its port (seen after crashed GUI test runs).
+            ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+            if (::getppid() != testProcess) ::_exit(0);
             ::dup2(output[1], STDOUT_FILENO);
             ::close(output[0]);
             ::close(output[1]);
