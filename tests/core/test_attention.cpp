@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 using namespace attnviz::core;
 
@@ -338,50 +339,74 @@ LoopResult plainLoops(const Matrix& x, const Weights& w, const AttentionConfig& 
     return result;
 }
 
+// The l = 600 batch both streaming tests run: 600 and 580 tokens (ragged), 6 query heads sharing 2 K/V heads,
+// RoPE, a window of 200 under the causal mask, with the plain loops' result for the shorter sentence.
+struct LongBatch {
+    AttentionConfig config;
+    Weights w;
+    std::vector<Matrix> sentences;
+    LoopResult expected;
+};
+
+LongBatch longBatch() {
+    LongBatch b;
+    b.config.dModel = 48;
+    b.config.heads = 6;
+    b.config.kvHeads = 2;
+    b.config.dK = b.config.dV = 8;
+    b.config.mask = MaskKind::Both;
+    b.config.slidingWindow = 200;
+    b.config.comparePerHead = false;
+    b.config.rotaryFrequencies = RowVector(4);
+    for (int j = 0; j < 4; ++j) b.config.rotaryFrequencies(j) = static_cast<float>(std::pow(10000.0, -2.0 * j / 8));
+    b.w.wq = patterned(48, 48, 1, 0.3f);
+    b.w.wk = patterned(48, 16, 2, 0.3f);
+    b.w.wv = patterned(48, 16, 3, 0.5f);
+    b.w.wo = patterned(48, 48, 4, 0.2f);
+    b.w.bq = patterned(1, 48, 5, 0.1f);
+    b.w.bk = patterned(1, 16, 6, 0.1f);
+    b.w.bv = patterned(1, 16, 7, 0.1f);
+    b.sentences = {patterned(600, 48, 8, 1.0f), patterned(580, 48, 9, 1.0f)};
+    b.expected = plainLoops(b.sentences[1], b.w, b.config);
+    return b;
+}
+
+// Largest differences from the plain loops over the 580-token sentence: (attention weights, output).
+template <typename WeightOf>
+std::pair<double, double> longBatchErrors(const LoopResult& expected, const WeightOf& weightOf, const MatrixView& output) {
+    constexpr int l = 580;
+    double weightError = 0.0, outputError = 0.0;
+    for (int head = 0; head < 6; ++head) {
+        for (int q = 0; q < l; ++q) {
+            for (int k = 0; k < l; ++k) {
+                weightError = std::max(weightError, std::abs(weightOf(head, q, k) - expected.weights[(static_cast<std::size_t>(head) * l + q) * l + k]));
+            }
+        }
+    }
+    for (int q = 0; q < l; ++q) {
+        for (int m = 0; m < 48; ++m) outputError = std::max(outputError, std::abs(output(q, m) - expected.output[static_cast<std::size_t>(q) * 48 + m]));
+    }
+    return {weightError, outputError};
+}
+
 }  // namespace
 
 // The largest check before was l = 150; from l_q · l_k = 512² the fused pass streams its maps (attention.cpp), the
 // path real models take. Here l = 600 and 580 in one ragged batch, 6 query heads sharing 2 K/V heads, RoPE, a
 // window of 200 under the causal mask; A and the output against plain loops in double, stored and derived maps.
 TEST_CASE("l = 600 through the streaming path: grouped-query attention with RoPE and a window equals plain loops") {
-    AttentionConfig config;
-    config.dModel = 48;
-    config.heads = 6;
-    config.kvHeads = 2;
-    config.dK = config.dV = 8;
-    config.mask = MaskKind::Both;
-    config.slidingWindow = 200;
-    config.comparePerHead = false;
-    config.rotaryFrequencies = RowVector(4);
-    for (int j = 0; j < 4; ++j) config.rotaryFrequencies(j) = static_cast<float>(std::pow(10000.0, -2.0 * j / 8));
-    Weights w;
-    w.wq = patterned(48, 48, 1, 0.3f);
-    w.wk = patterned(48, 16, 2, 0.3f);
-    w.wv = patterned(48, 16, 3, 0.5f);
-    w.wo = patterned(48, 48, 4, 0.2f);
-    w.bq = patterned(1, 48, 5, 0.1f);
-    w.bk = patterned(1, 16, 6, 0.1f);
-    w.bv = patterned(1, 16, 7, 0.1f);
-    const std::vector<Matrix> sentences{patterned(600, 48, 8, 1.0f), patterned(580, 48, 9, 1.0f)};
-    const LoopResult expected = plainLoops(sentences[1], w, config);
+    LongBatch batch = longBatch();
+    AttentionConfig& config = batch.config;
+    const Weights& w = batch.w;
+    const std::vector<Matrix>& sentences = batch.sentences;
+    const LoopResult& expected = batch.expected;
     for (const std::int64_t storeUpTo : {std::int64_t{16} << 20, std::int64_t{1}}) {  // maps stored, then derived
         config.storeMapsUpTo = storeUpTo;
         const Trace t = forward(AttentionInput{sentences, {}}, w, config);
         REQUIRE(t[TensorId::KHeads].shape == std::vector<int>{2, 2, 600, 8});
-        double weightError = 0.0, outputError = 0.0;
-        const int l = 580;
-        for (int head = 0; head < 6; ++head) {
-            const MatrixView a = t[TensorId::AttentionWeights].slice(1, head);
-            for (int q = 0; q < l; ++q) {
-                for (int k = 0; k < l; ++k) {
-                    weightError = std::max(weightError, std::abs(a(q, k) - expected.weights[(static_cast<std::size_t>(head) * l + q) * l + k]));
-                }
-            }
-        }
-        const MatrixView output = t[TensorId::Output].slice(1);
-        for (int q = 0; q < l; ++q) {
-            for (int m = 0; m < 48; ++m) outputError = std::max(outputError, std::abs(output(q, m) - expected.output[static_cast<std::size_t>(q) * 48 + m]));
-        }
+        const auto [weightError, outputError] = longBatchErrors(
+            expected, [&](int head, int q, int k) { return static_cast<double>(t[TensorId::AttentionWeights].slice(1, head)(q, k)); },
+            t[TensorId::Output].slice(1));
         INFO("maps derived: ", t.isDerived(TensorId::Scores));
         CHECK(weightError < 1e-5);
         CHECK(outputError < 1e-4);
@@ -396,40 +421,12 @@ TEST_CASE("l = 600 through the streaming path: grouped-query attention with RoPE
 // buffer, only the visible key columns, A written straight to the caller's buffer) and a Trace that keeps no
 // per-stage maps (keepStageMaps off), each against the plain loops, and the second bit for bit against the full Trace.
 TEST_CASE("l = 600: the lean pass and a Trace without stage maps equal plain loops (GQA, RoPE, window, padding)") {
-    AttentionConfig config;
-    config.dModel = 48;
-    config.heads = 6;
-    config.kvHeads = 2;
-    config.dK = config.dV = 8;
-    config.mask = MaskKind::Both;
-    config.slidingWindow = 200;
-    config.comparePerHead = false;
-    config.rotaryFrequencies = RowVector(4);
-    for (int j = 0; j < 4; ++j) config.rotaryFrequencies(j) = static_cast<float>(std::pow(10000.0, -2.0 * j / 8));
-    Weights w;
-    w.wq = patterned(48, 48, 1, 0.3f);
-    w.wk = patterned(48, 16, 2, 0.3f);
-    w.wv = patterned(48, 16, 3, 0.5f);
-    w.wo = patterned(48, 48, 4, 0.2f);
-    w.bq = patterned(1, 48, 5, 0.1f);
-    w.bk = patterned(1, 16, 6, 0.1f);
-    w.bv = patterned(1, 16, 7, 0.1f);
-    const std::vector<Matrix> sentences{patterned(600, 48, 8, 1.0f), patterned(580, 48, 9, 1.0f)};
-    const LoopResult expected = plainLoops(sentences[1], w, config);
-    const auto errors = [&](const auto& weightOf, const MatrixView& output) {
-        double weightError = 0.0, outputError = 0.0;
-        for (int head = 0; head < 6; ++head) {
-            for (int q = 0; q < 580; ++q) {
-                for (int k = 0; k < 580; ++k) {
-                    weightError = std::max(weightError, std::abs(weightOf(head, q, k) - expected.weights[(static_cast<std::size_t>(head) * 580 + q) * 580 + k]));
-                }
-            }
-        }
-        for (int q = 0; q < 580; ++q) {
-            for (int m = 0; m < 48; ++m) outputError = std::max(outputError, std::abs(output(q, m) - expected.output[static_cast<std::size_t>(q) * 48 + m]));
-        }
-        return std::pair{weightError, outputError};
-    };
+    LongBatch batch = longBatch();
+    AttentionConfig& config = batch.config;
+    const Weights& w = batch.w;
+    const std::vector<Matrix>& sentences = batch.sentences;
+    const LoopResult& expected = batch.expected;
+    const auto errors = [&](const auto& weightOf, const MatrixView& output) { return longBatchErrors(expected, weightOf, output); };
 
     Tensor weights({2, 6, 600, 600});
     const LeanAttention lean = attendLean(AttentionInput{sentences, {}}, w, config, weights.data.data());
