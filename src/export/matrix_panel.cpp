@@ -21,6 +21,7 @@ constexpr int kColumnLabelGap = 4;
 constexpr int kStripeThickness = 5;
 constexpr int kStripeGap = 2;
 constexpr int kColorbarGap = 16;
+constexpr int kRowSumGap = 8;
 constexpr int kHeaderGap = 12;
 constexpr int kCaptionGap = 4;
 constexpr int kLegendGap = 12;
@@ -62,6 +63,12 @@ int labelStep(int count, int cellSize, float needed, int headBlock) {
         if (static_cast<float>(step * cellSize) >= needed) return step;
     }
     return std::max(count, 1);
+}
+
+float rowSum(const core::Matrix& values, int row) {
+    float sum = 0.0f;
+    for (Eigen::Index c = 0; c < values.cols(); ++c) sum += values(row, c);
+    return sum;
 }
 
 bool isDark(colormap::Rgb8 c) { return 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b < 140.0f; }
@@ -114,6 +121,14 @@ void MatrixPanel::measureLabels() {
         widestRow = std::max(widestRow, textWidth(text, kLabelSize, FontFace::Regular));
     }
     rowLabelWidth_ = ceilToInt(widestRow);
+
+    rowSumText_.assign(content_.rowSums ? static_cast<std::size_t>(rowCount()) : 0, {});
+    float widestSum = content_.rowSums ? textWidth("\u03A3", kLabelSize, FontFace::Bold) : 0.0f;
+    for (int r = 0; r < static_cast<int>(rowSumText_.size()); r += rowStep) {
+        rowSumText_[static_cast<std::size_t>(r)] = formatCellValue(rowSum(content_.values, r));
+        widestSum = std::max(widestSum, textWidth(rowSumText_[static_cast<std::size_t>(r)], kLabelSize, FontFace::Regular));
+    }
+    rowSumWidth_ = ceilToInt(widestSum);
 
     float widestIndex = 0.0f;
     if (!cols.tokens) {
@@ -195,7 +210,7 @@ void MatrixPanel::layOut() {
     colorbarHeight_ = hasColorbar() ? std::max(heatmapHeight(), kColorbarMinHeight) : 0;
     const int rowStripe = content_.rows.headBlock > 0 ? kStripeThickness + kStripeGap : 0;
     const int heatmapOffset = rowLabelWidth_ + kLabelGap + rowStripe;
-    int bodyWidth = heatmapOffset + heatmapWidth();
+    int bodyWidth = heatmapOffset + heatmapWidth() + sumsWidth();
     if (hasColorbar()) {
         bodyWidth += kColorbarGap + colorbarWidth(content_.range, colorbarHeight_);
     } else if (!content_.cols.tokens) {
@@ -230,6 +245,14 @@ void MatrixPanel::layOut() {
     height_ = y + lineHeight + 2;
 }
 
+int MatrixPanel::sumsWidth() const { return rowSumWidth_ > 0 ? kRowSumGap + rowSumWidth_ : 0; }
+
+PanelInsets MatrixPanel::insets() const {
+    return {heatmapX_, heatmapY_, width_ - heatmapX_ - heatmapWidth(), height_ - heatmapY_ - heatmapHeight()};
+}
+
+float labelledCellSize() { return kDenseLabelEm * kLabelSize; }
+
 // [SECTION] Drawing
 
 HeatmapPlacement MatrixPanel::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme) const {
@@ -241,8 +264,9 @@ HeatmapPlacement MatrixPanel::draw(Canvas& canvas, int x, int y, int scale, cons
     drawHeadBlockSeparators(canvas, placed, scale, theme);
     drawOutlinedBlock(canvas, placed, scale);
     drawCellValues(canvas, placed, scale);
+    drawRowSums(canvas, x, y, scale, theme);
     if (hasColorbar()) {
-        drawColorbar(canvas, x + heatmapX_ + heatmapWidth() + kColorbarGap, y + heatmapY_, colorbarHeight_, scale,
+        drawColorbar(canvas, x + heatmapX_ + heatmapWidth() + sumsWidth() + kColorbarGap, y + heatmapY_, colorbarHeight_, scale,
                      content_.map, content_.range, theme);
     }
     drawLegend(canvas, x, y, scale, theme);
@@ -278,6 +302,22 @@ void MatrixPanel::drawRowLabels(Canvas& canvas, int x, int y, int scale, const T
         const Rgba8 color = r >= content_.rows.paddingFrom ? theme.secondaryText : theme.text;
         drawText(canvas, (right - textWidth(text, kLabelSize, FontFace::Regular)) * scale,
                  (middle + kCapMiddleEm * kLabelSize) * scale, text, {kLabelSize * scale, FontFace::Regular, color});
+    }
+}
+
+// Σ above the column, each labelled row's sum beside it.
+void MatrixPanel::drawRowSums(Canvas& canvas, int x, int y, int scale, const Theme& theme) const {
+    if (rowSumWidth_ == 0) return;
+    const float left = static_cast<float>(x + heatmapX_ + heatmapWidth() + kRowSumGap);
+    const float descent = lineMetrics(kLabelSize, FontFace::Regular).descent;
+    drawText(canvas, left * scale, (static_cast<float>(y + heatmapY_ - kColumnLabelGap) - descent) * scale, "\u03A3",
+             {kLabelSize * scale, FontFace::Bold, theme.text});
+    for (int r = 0; r < rowCount(); ++r) {
+        const std::string& text = rowSumText_[static_cast<std::size_t>(r)];
+        if (text.empty()) continue;
+        const float middle = static_cast<float>(y + heatmapY_) + (r + 0.5f) * options_.cellHeight;
+        drawText(canvas, left * scale, (middle + kCapMiddleEm * kLabelSize) * scale, text,
+                 {kLabelSize * scale, FontFace::Regular, theme.secondaryText});
     }
 }
 

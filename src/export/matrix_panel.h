@@ -4,7 +4,7 @@
 //                 caption lines                       shape in paper notation and in numbers; what rows/cols are
 //                 column labels                       tokens (drawn upwards) or feature indices
 //                 head color stripe                   one head's color, or one color per head block
-//   row labels  ▕ heatmap cells ▏   colorbar + ticks
+//   row labels  ▕ heatmap cells ▏ Σ  colorbar + ticks   (Σ: each row's sum, when asked)
 //                 legend                              masked / NaN / ±∞ swatches, only for what is present
 //
 // A panel is measured once (in base pixels, at scale 1) and can then be drawn at any scale: every length is
@@ -55,6 +55,7 @@ struct PanelContent {
     core::Matrix colorValues;           // what the colors show when not `values` ("row max": each row ÷ its max); empty: values
     std::optional<int> head;            // a one-head matrix: stripe in that head's color
     std::optional<int> outlinedBlock;   // a column block (cols.headBlock wide) outlined in its head's color
+    bool rowSums = false;               // each row's sum right of the cells (softmax rows sum to 1)
 };
 
 struct PanelOptions {
@@ -65,6 +66,14 @@ struct PanelOptions {
     bool rowLabels = true;   // false: a panel right of another with the same rows leaves them out
     bool legend = true;      // false: panels in a grid share one legend (on the last panel)
 };
+
+// The room a panel's decorations take around its cells, base pixels: what a scene layout reserves for them.
+struct PanelInsets {
+    int left = 0, top = 0, right = 0, bottom = 0;
+};
+
+// The smallest token cell (base pixels) whose every row or column keeps its label.
+float labelledCellSize();
 
 // Where a heatmap landed in the final image, in final pixels.
 struct HeatmapPlacement {
@@ -87,6 +96,8 @@ public:
     int heatmapMiddle() const { return heatmapY_ + heatmapHeight() / 2; }
     int heatmapTop() const { return heatmapY_; }
     int heatmapHeight() const { return rowCount() * options_.cellHeight; }
+    int heatmapLeft() const { return heatmapX_; }
+    PanelInsets insets() const;
 
     // Draws with the panel's top-left corner at (x, y) base pixels.
     HeatmapPlacement draw(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
@@ -102,6 +113,7 @@ private:
     int colCount() const { return static_cast<int>(content_.values.cols()); }
     int heatmapWidth() const { return colCount() * options_.cellWidth; }
     bool hasColorbar() const { return options_.colorbar && !content_.isMaskMatrix; }
+    int sumsWidth() const;  // the row sums' column and the gap before it
     bool hasTopStripe() const { return content_.head.has_value() || content_.cols.headBlock > 0; }
     bool isMasked(int row, int col) const;
     colormap::Rgb8 cellColor(int row, int col) const;
@@ -120,6 +132,7 @@ private:
     void drawCellValues(Canvas& canvas, const HeatmapPlacement& placed, int scale) const;
     void drawHeadBlockSeparators(Canvas& canvas, const HeatmapPlacement& placed, int scale, const Theme& theme) const;
     void drawOutlinedBlock(Canvas& canvas, const HeatmapPlacement& placed, int scale) const;
+    void drawRowSums(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
     void drawLegend(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
     void drawSwatch(Canvas& canvas, PixelRect rect, LegendEntry::Swatch swatch, int scale, const Theme& theme) const;
 
@@ -128,6 +141,8 @@ private:
     std::vector<std::string> rowText_;  // displayed (possibly truncated) labels; empty string: not shown
     std::vector<std::string> colText_;
     int rowLabelWidth_ = 0;
+    std::vector<std::string> rowSumText_;  // beside each labelled row when content_.rowSums; empty: not shown
+    int rowSumWidth_ = 0;                  // 0: no row sums
     int colLabelHeight_ = 0;
     float cellValueSize_ = 0.0f;  // 0: values not printed
     int bodyX_ = 0;               // left of the row labels

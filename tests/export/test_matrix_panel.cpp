@@ -142,3 +142,26 @@ TEST_CASE("panel: titles, labels and the colorbar put ink around the heatmap") {
     CHECK(inkIn({0, 0, panel.width(), h.y - 20}) > 100);                     // title and caption
     CHECK(inkIn({h.right() + 2, h.y, panel.width() - h.right() - 2, h.height}) > 200);  // colorbar and ticks
 }
+
+TEST_CASE("panel: row sums stand right of the cells, before the colorbar, and the insets say where the cells are") {
+    core::Matrix values(3, 4);
+    values << 0.1f, 0.2f, 0.3f, 0.4f, 0.25f, 0.25f, 0.25f, 0.25f, 1.0f, 0.0f, 0.0f, 0.0f;
+    PanelContent content = contentFor(values, colormap::Colormap::Viridis, {0.0f, 1.0f});
+    const MatrixPanel without(content, plainCells(18));
+    content.rowSums = true;
+    const MatrixPanel with(content, plainCells(18));
+    CHECK(with.width() > without.width());
+    const PanelInsets in = with.insets();
+    CHECK(in.left == with.heatmapLeft());
+    CHECK(in.top == with.heatmapTop());
+    CHECK(in.left + 4 * 18 + in.right == with.width());
+    CHECK(in.top + 3 * 18 + in.bottom == with.height());
+
+    Canvas canvas(with.width(), with.height(), kLight.background);
+    const HeatmapPlacement placed = with.draw(canvas, 0, 0, 1, kLight);
+    int sumInk = 0;  // the sums' first digits, in the gap that is blank before the colorbar without them
+    for (int y = placed.rect.y; y < placed.rect.bottom(); ++y) {
+        for (int x = placed.rect.right() + 8; x < placed.rect.right() + 14; ++x) sumInk += canvas.pixel(x, y) == kLight.background ? 0 : 1;
+    }
+    CHECK(sumInk > 10);
+}
