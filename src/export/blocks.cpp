@@ -1,4 +1,4 @@
-// blocks.cpp — text, equation, token and grid blocks, and stacking them into a figure. See blocks.h.
+// blocks.cpp — text, panel, token and grid blocks, and stacking them into a figure. See blocks.h.
 #include "export/blocks.h"
 
 #include "export/colorbar.h"
@@ -11,16 +11,6 @@ namespace attnviz::exporting {
 namespace {
 
 int ceilToInt(float value) { return static_cast<int>(std::ceil(value)); }
-
-// [SECTION] Operators between panels: symbols big, words smaller; centred on the math axis.
-constexpr float kOperatorWordSize = 15.0f;
-constexpr int kOperatorPadding = 12;
-constexpr float kMathAxisEm = 0.3f;  // height of "=" and "−" bars above the baseline
-
-float operatorSize(const std::string& text) { return text.size() <= 3 ? kOperatorSize : kOperatorWordSize; }
-int operatorWidth(const std::string& text) {
-    return ceilToInt(formulaWidth(text, operatorSize(text), FontFace::Regular)) + 2 * kOperatorPadding;
-}
 
 // [SECTION] Token boxes
 constexpr float kTokenSize = 16.0f;
@@ -73,42 +63,11 @@ void TextBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme
     }
 }
 
-// [SECTION] EquationBlock
+// [SECTION] PanelBlock
 
-EquationBlock::EquationBlock(std::vector<Item> items) : items_(std::move(items)) {
-    for (const Item& item : items_) {
-        if (const auto* p = std::get_if<EquationPanel>(&item)) middle_ = std::max(middle_, p->panel.heatmapMiddle());
-    }
-    int x = 0;
-    for (const Item& item : items_) {
-        itemX_.push_back(x);
-        if (const auto* p = std::get_if<EquationPanel>(&item)) {
-            const int top = middle_ - p->panel.heatmapMiddle();
-            itemY_.push_back(top);
-            x += p->panel.width();
-            height_ = std::max(height_, top + p->panel.height());
-        } else {
-            itemY_.push_back(middle_);
-            x += operatorWidth(std::get<std::string>(item));
-        }
-    }
-    width_ = x;
-}
-
-void EquationBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme,
-                         std::vector<PlacedHeatmap>& placed) const {
-    for (std::size_t i = 0; i < items_.size(); ++i) {
-        if (const auto* p = std::get_if<EquationPanel>(&items_[i])) {
-            const HeatmapPlacement where = p->panel.draw(canvas, x + itemX_[i], y + itemY_[i], scale, theme);
-            placed.push_back({p->request.tensor, p->request.head, p->request.transposed, where});
-            continue;
-        }
-        const std::string& text = std::get<std::string>(items_[i]);
-        const float size = operatorSize(text);
-        const float baseline = static_cast<float>(y + middle_) + kMathAxisEm * size;
-        drawFormula(canvas, static_cast<float>((x + itemX_[i] + kOperatorPadding) * scale), baseline * scale, text,
-                    {size * scale, FontFace::Regular, theme.operatorText});
-    }
+void PanelBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme, std::vector<PlacedHeatmap>& placed) const {
+    const HeatmapPlacement where = panel_.panel.draw(canvas, x, y, scale, theme);
+    placed.push_back({panel_.request.tensor, panel_.request.head, panel_.request.transposed, where});
 }
 
 // [SECTION] TokenBlock
@@ -160,9 +119,9 @@ void TokenBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& them
 
 // [SECTION] GridBlock
 
-GridBlock::GridBlock(std::vector<EquationPanel> panels, int columns, std::optional<SharedScale> colorbar)
+GridBlock::GridBlock(std::vector<TensorPanel> panels, int columns, std::optional<SharedScale> colorbar)
     : panels_(std::move(panels)), columns_(std::max(columns, 1)), colorbar_(colorbar) {
-    for (const EquationPanel& p : panels_) {
+    for (const TensorPanel& p : panels_) {
         cellWidth_ = std::max(cellWidth_, p.panel.width());
         cellHeight_ = std::max(cellHeight_, p.panel.height());
     }
@@ -182,7 +141,7 @@ void GridBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme
                      std::vector<PlacedHeatmap>& placed) const {
     for (std::size_t i = 0; i < panels_.size(); ++i) {
         const int column = static_cast<int>(i) % columns_, row = static_cast<int>(i) / columns_;
-        const EquationPanel& p = panels_[i];
+        const TensorPanel& p = panels_[i];
         const int cellX = x + column * (cellWidth_ + kGridGapX) + (cellWidth_ - p.panel.width()) / 2;
         const int cellY = y + row * (cellHeight_ + kGridGapY);
         const HeatmapPlacement where = p.panel.draw(canvas, cellX, cellY, scale, theme);

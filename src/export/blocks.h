@@ -1,11 +1,12 @@
 // blocks.h — the pieces a figure is stacked from, top to bottom, and the function that stacks them.
 //
 //   TextBlock      lines of text: a title, wrapped explanation, a PyTorch line
-//   EquationBlock  heatmap panels and operator signs on one line, heatmap middles aligned: X • W^Q = Q
+//   PanelBlock     one heatmap panel (a matrix figure)
 //   TokenBlock     the tokens of a sentence as numbered boxes (stage 0)
 //   GridBlock      panels in a grid with one shared colorbar (all heads of a stage)
 //   StackBlock     blocks top to bottom (a figure, or one stage's section of the poster)
 //   FlowBlock      blocks left to right, wrapping into rows like words (the poster's sections)
+// A stage's maps are a scene's block (scene_figure.h).
 //
 // Every block is measured when built (base pixels) and drawn at a scale; composeFigure adds the margins,
 // refuses figures over the size limits, and returns the image with where each heatmap landed.
@@ -21,7 +22,6 @@
 #include <optional>
 #include <string>
 #include <utility>
-#include <variant>
 #include <vector>
 
 namespace attnviz::exporting {
@@ -58,26 +58,23 @@ private:
     int width_ = 0, height_ = 0;
 };
 
-struct EquationPanel {
+// A heatmap panel and the tensor slice it shows.
+struct TensorPanel {
     MatrixPanel panel;
     MatrixRequest request;
 };
 
-class EquationBlock : public Block {
+// One panel (a matrix figure's).
+class PanelBlock : public Block {
 public:
-    // One item per term: a panel, or an operator ("•", "=", "→", or a few words).
-    using Item = std::variant<EquationPanel, std::string>;
-    explicit EquationBlock(std::vector<Item> items);
-    int width() const override { return width_; }
-    int height() const override { return height_; }
+    explicit PanelBlock(TensorPanel panel) : panel_(std::move(panel)) {}
+    int width() const override { return panel_.panel.width(); }
+    int height() const override { return panel_.panel.height(); }
     void draw(Canvas& canvas, int x, int y, int scale, const Theme& theme,
               std::vector<PlacedHeatmap>& placed) const override;
 
 private:
-    std::vector<Item> items_;
-    std::vector<int> itemX_, itemY_;
-    int middle_ = 0;  // the heatmaps' common middle line
-    int width_ = 0, height_ = 0;
+    TensorPanel panel_;
 };
 
 class TokenBlock : public Block {
@@ -109,14 +106,14 @@ public:
         colormap::Colormap map;
         colormap::Range range;
     };
-    GridBlock(std::vector<EquationPanel> panels, int columns, std::optional<SharedScale> colorbar);
+    GridBlock(std::vector<TensorPanel> panels, int columns, std::optional<SharedScale> colorbar);
     int width() const override { return width_; }
     int height() const override { return height_; }
     void draw(Canvas& canvas, int x, int y, int scale, const Theme& theme,
               std::vector<PlacedHeatmap>& placed) const override;
 
 private:
-    std::vector<EquationPanel> panels_;
+    std::vector<TensorPanel> panels_;
     int columns_;
     std::optional<SharedScale> colorbar_;
     int cellWidth_ = 0, cellHeight_ = 0;  // the grid's cells (the largest panel)

@@ -1,6 +1,7 @@
-// figure.cpp — what each figure kind contains: stage equations, cell sizes, headers, grids. See figure.h.
+// figure.cpp — what each figure kind contains: cell sizes, headers, grids; a stage's maps come from its scene
+// (scene_figure.h). See figure.h.
 //
-// [SECTION]s: equations of each stage · cell sizes · building equation blocks · headers · the four figures.
+// [SECTION]s: cell sizes · panels · a stage's body · headers · the figures.
 #include "export/figure.h"
 
 #include "colormap/head_colors.h"
@@ -9,6 +10,7 @@
 #include "export/export_error.h"
 #include "export/notation.h"
 #include "export/panel_content.h"
+#include "export/scene_figure.h"
 
 #include "core/tokenizer.h"
 #include "core/transformer/trained_model.h"
@@ -23,118 +25,17 @@ namespace {
 using core::StageId;
 using core::TensorId;
 
-// [SECTION] The equations of each stage: matrices and the operators between them.
-
-struct Term {
-    std::optional<MatrixRequest> matrix;  // a heatmap, or else…
-    std::string op;                       // …an operator: "•", "=", "→", or a few words
-    bool compact = false;                 // symbol as title, no captions (many panels in one row)
-    bool rowLabels = true;
-    bool outlineHeadBlock = false;        // outline the column block of request.head (Q before the split)
-    bool legend = true;
-};
-
-struct Equation {
-    std::vector<Term> terms;
-    bool sharedRange = false;  // the matrices hold the same (or rescaled) numbers: one color scale, one colorbar
-};
-
-// The product sign: a round bullet, since DejaVu's middle dot is a small square that reads as a speck.
-constexpr std::string_view kProduct = "\u2022";
-
-Term matrix(TensorId id, int head = 0, bool transposed = false) { return {MatrixRequest{id, head, transposed}, {}}; }
-Term op(std::string_view text) { return {std::nullopt, std::string(text)}; }
-// A fused matrix with head `head`'s column block outlined.
-Term fusedWithBlock(TensorId id, int head) {
-    Term term = matrix(id, head);
-    term.outlineHeadBlock = true;
-    return term;
-}
-
-// "/ sqrt(8) =" (the paper's 1/√d_k with this run's d_k) or "* 0.25 =".
-std::string scaleOperator(const core::Trace& trace) {
-    std::string text = scaleText(trace);
-    if (const std::size_t at = text.find("d_k"); at != std::string::npos) text.replace(at, 3, std::to_string(trace.dims.dK));
-    return text + " =";
-}
-
-Equation concatEquation(const core::Trace& trace) {
-    Equation equation{{}, true};
-    for (int head = 0; head < trace.dims.heads; ++head) {
-        Term z = matrix(TensorId::ZHeads, head);
-        z.compact = true;
-        z.rowLabels = head == 0;
-        equation.terms.push_back(z);
-    }
-    equation.terms.push_back(op("="));
-    equation.terms.push_back(matrix(TensorId::Concat));
-    return equation;
-}
-
-std::vector<Equation> stageEquations(StageId stage, int head, const core::Trace& trace) {
-    const TensorId queryInput = trace.cross ? TensorId::XQuery : TensorId::X;
-    switch (stage) {
-        case StageId::Tokens: return {};
-        case StageId::Embed:
-            if (trace.cross) return {{{matrix(TensorId::XQuery)}}, {{matrix(TensorId::X)}}};
-            return {{{matrix(TensorId::X)}}};
-        case StageId::Project:
-            return {{{matrix(queryInput), op(kProduct), matrix(TensorId::WQ), op("="), matrix(TensorId::Q)}},
-                    {{matrix(TensorId::X), op(kProduct), matrix(TensorId::WK), op("="), matrix(TensorId::K)}},
-                    {{matrix(TensorId::X), op(kProduct), matrix(TensorId::WV), op("="), matrix(TensorId::V)}}};
-        case StageId::SplitHeads:
-            return {{{fusedWithBlock(TensorId::Q, head), op("\u2192"), matrix(TensorId::QHeads, head)}, true},
-                    {{fusedWithBlock(TensorId::K, head), op("\u2192"), matrix(TensorId::KHeads, head)}, true},
-                    {{fusedWithBlock(TensorId::V, head), op("\u2192"), matrix(TensorId::VHeads, head)}, true}};
-        case StageId::Scores:
-            return {{{matrix(TensorId::QHeads, head), op(kProduct), matrix(TensorId::KHeads, head, true), op("="),
-                      matrix(TensorId::Scores, head)}}};
-        case StageId::Scale:
-            return {{{matrix(TensorId::Scores, head), op(scaleOperator(trace)), matrix(TensorId::ScaledScores, head)},
-                     true}};
-        case StageId::Mask:
-            if (trace[TensorId::Mask].empty()) {
-                return {{{matrix(TensorId::ScaledScores, head), op("no mask \u2192"), matrix(TensorId::MaskedScores, head)},
-                         true}};
-            }
-            return {{{matrix(TensorId::ScaledScores, head), op("where"), matrix(TensorId::Mask), op("is 0 \u2192"),
-                      matrix(TensorId::MaskedScores, head)},
-                     true}};
-        case StageId::Softmax:
-            return {{{matrix(TensorId::MaskedScores, head), op("softmax of each row \u2192"),
-                      matrix(TensorId::AttentionWeights, head)}}};
-        case StageId::WeightedSum:
-            return {{{matrix(TensorId::AttentionWeights, head), op(kProduct), matrix(TensorId::VHeads, head), op("="),
-                      matrix(TensorId::ZHeads, head)}}};
-        case StageId::Concat: return {concatEquation(trace)};
-        case StageId::Output:
-            return {{{matrix(TensorId::Concat), op(kProduct), matrix(TensorId::WO), op("="), matrix(TensorId::Output)}},
-                    {{op("the input, for comparison (same shape as O):"), matrix(TensorId::X)}}};
-        case StageId::Count: break;
-    }
-    return {};
-}
-
-std::vector<MatrixRequest> requestsOf(const std::vector<Equation>& equations) {
-    std::vector<MatrixRequest> requests;
-    for (const Equation& equation : equations) {
-        for (const Term& term : equation.terms) {
-            if (term.matrix) requests.push_back(*term.matrix);
-        }
-    }
-    return requests;
-}
-
 // [SECTION] Cell sizes
 
 constexpr int kMaxAutoCell = 40;         // base pixels: bigger cells only waste the slide
 constexpr int kReadableTokenCell = 16;   // a token axis keeps cells tall enough for its labels…
 constexpr int kMaxTokenAxisExtent = 1100;  // …unless that would make the axis longer than this
 constexpr int kMatrixTarget = 520;       // base pixels for the longest axis of a one-matrix figure
-constexpr int kStageTarget = 360;
 constexpr int kHeadsTarget = 260;
-constexpr int kPosterTarget = 260;
 constexpr int kMaxStageWidth = 2400;
+// The room a stage's maps fill (base pixels): a stage figure's, one stage of the poster's.
+constexpr SceneBox kStageBox{1400.0f, 680.0f, kMaxAutoCell};
+constexpr SceneBox kPosterSectionBox{760.0f, 400.0f, kMaxAutoCell};
 constexpr int kMaxPosterWidth = 2800;
 
 CellPlan planCells(const core::ModelRun& run, const std::vector<MatrixRequest>& requests, int target,
@@ -164,48 +65,19 @@ std::vector<StackedBlock> fitToWidth(Build build, CellPlan plan, int maxWidth, c
     return blocks;
 }
 
-// [SECTION] Equation blocks
+// [SECTION] Panels
 
-EquationPanel makePanel(const core::ModelRun& run, const Term& term, int batch, const FigureStyle& style,
-                        CellPlan cells, std::optional<colormap::Range> range, bool colorbar) {
-    const MatrixRequest& request = *term.matrix;
-    PanelContent content = panelContent(run, request, batch, style, range, !term.compact);
-    if (term.compact) content.title = matrixSymbol(request.tensor, std::to_string(request.head));
-    if (term.outlineHeadBlock) {  // K and V: the block of the K/V head this query head shares
-        const bool keyValue = request.tensor == TensorId::K || request.tensor == TensorId::V;
-        content.outlinedBlock = keyValue ? core::keyValueHead(run.trace.dims, request.head) : request.head;
-    }
-    PanelOptions options = panelOptions(content, cells, style, colorbar);
-    options.rowLabels = term.rowLabels;
-    options.legend = term.legend;
+// A matrix figure's panel (full title and captions), or a heads grid's (`compact`: its symbol, no captions).
+TensorPanel makePanel(const core::ModelRun& run, const MatrixRequest& request, int batch, const FigureStyle& style,
+                        CellPlan cells, std::optional<colormap::Range> range, bool compact, bool legend) {
+    PanelContent content = panelContent(run, request, batch, style, range, !compact);
+    if (compact) content.title = matrixSymbol(request.tensor, std::to_string(request.head));
+    PanelOptions options = panelOptions(content, cells, style, !compact);
+    options.legend = legend;
     return {MatrixPanel(std::move(content), options), request};
 }
 
-std::unique_ptr<Block> equationBlock(const core::ModelRun& run, const Equation& equation, int batch,
-                                     const FigureStyle& style, CellPlan cells) {
-    std::optional<colormap::Range> range;
-    std::size_t lastMatrix = 0;
-    std::vector<MatrixRequest> scaled;  // the matrices sharing a color scale (not the 0/1 mask)
-    for (std::size_t i = 0; i < equation.terms.size(); ++i) {
-        if (!equation.terms[i].matrix) continue;
-        lastMatrix = i;
-        if (equation.terms[i].matrix->tensor != TensorId::Mask) scaled.push_back(*equation.terms[i].matrix);
-    }
-    if (equation.sharedRange) range = sharedRange(run, scaled, batch, style);
-    std::vector<EquationBlock::Item> items;
-    for (std::size_t i = 0; i < equation.terms.size(); ++i) {
-        const Term& term = equation.terms[i];
-        if (!term.matrix) {
-            items.emplace_back(term.op);
-            continue;
-        }
-        const bool colorbar = !equation.sharedRange || i == lastMatrix;
-        items.emplace_back(makePanel(run, term, batch, style, cells, range, colorbar));
-    }
-    return std::make_unique<EquationBlock>(std::move(items));
-}
-
-constexpr int kEquationGap = 40;
+constexpr int kSentenceGap = 40;
 constexpr int kHeaderGap = 8;
 constexpr int kBodyGap = 28;
 constexpr int kSectionGap = 64;
@@ -217,16 +89,8 @@ constexpr float kSectionTitleSize = 18.0f;
 constexpr float kPosterTitleSize = 28.0f;
 constexpr int kMinPosterTextWidth = 520;
 
-std::vector<StackedBlock> equationBlocks(const core::ModelRun& run, const std::vector<Equation>& equations, int batch,
-                                         const FigureStyle& style, CellPlan cells) {
-    std::vector<StackedBlock> blocks;
-    for (const Equation& equation : equations) {
-        blocks.push_back({equationBlock(run, equation, batch, style, cells), blocks.empty() ? 0 : kEquationGap, true});
-    }
-    return blocks;
-}
-
-// Stage 0 has no matrices: the sentence and its tokens as numbered boxes (both sides in cross-attention).
+// FALLBACK until the tokens stage has a scene (scene::stageScene gives none for it yet): stage 0 has no matrices:
+// the sentence and its tokens as numbered boxes (both sides in cross-attention).
 std::vector<StackedBlock> tokenBlocks(const core::ModelRun& run, int batch, int wrapWidth = kTokenWrapWidth) {
     const auto count = [](const std::vector<std::string>& tokens) { return std::to_string(tokens.size()) + " tokens"; };
     const std::size_t b = static_cast<std::size_t>(batch);
@@ -241,7 +105,7 @@ std::vector<StackedBlock> tokenBlocks(const core::ModelRun& run, int batch, int 
                              const std::string& side) {
         blocks.push_back({std::make_unique<TextBlock>(std::vector<std::string>{"\u201C" + sentence + "\u201D"}, 16.0f,
                                                       FontFace::Regular, TextRole::Primary),
-                          blocks.empty() ? 0 : kEquationGap, false});
+                          blocks.empty() ? 0 : kSentenceGap, false});
         blocks.push_back({std::make_unique<TokenBlock>(side + count(tokens), tokens, tokenIds, wrapWidth), kHeaderGap, false});
     };
     if (run.trace.cross) {
@@ -251,6 +115,26 @@ std::vector<StackedBlock> tokenBlocks(const core::ModelRun& run, int batch, int 
         addSide(run.spec.sentences.at(b), run.tokens.at(b), idsOf(b), "");
     }
     return blocks;
+}
+
+// [SECTION] A stage's body: its scene's maps in `box`, or the tokens
+
+std::optional<scene::Scene> sceneOf(const core::ModelRun& run, StageId stage, int head) {
+    return exportedScene(run.trace, stage, head, run.spec.trained ? std::optional(run.spec.layer) : std::nullopt);
+}
+
+std::vector<StackedBlock> stageBody(const core::ModelRun& run, StageId stage, int head, int batch, const FigureStyle& style,
+                                    SceneBox box) {
+    const std::optional<scene::Scene> scene = sceneOf(run, stage, head);
+    if (!scene) return tokenBlocks(run, batch, std::min(kTokenWrapWidth, static_cast<int>(box.width)));
+    std::vector<StackedBlock> body;
+    body.push_back({sceneBlock(run, *scene, batch, style, sceneBoxFor(box, style)), 0, true});
+    return body;
+}
+
+std::vector<MatrixRequest> requestsShown(const core::ModelRun& run, StageId stage, int head) {
+    const std::optional<scene::Scene> scene = sceneOf(run, stage, head);
+    return scene ? sceneRequests(*scene) : std::vector<MatrixRequest>{};
 }
 
 // [SECTION] Headers
@@ -263,17 +147,17 @@ std::string stageHeading(const core::ModelRun& run, StageId id) {
     return heading;
 }
 
-std::set<int> headsShown(const std::vector<Equation>& equations) {
+std::set<int> headsShown(const std::vector<MatrixRequest>& requests) {
     std::set<int> heads;
-    for (const MatrixRequest& request : requestsOf(equations)) {
+    for (const MatrixRequest& request : requests) {
         if (isPerHead(request.tensor)) heads.insert(request.head);
     }
     return heads;
 }
 
 // "head 2 of 8" when the stage's matrices belong to one head, "sentence 1 of 2" in a batch, joined by " · ".
-std::string selectionNote(const core::ModelRun& run, const std::vector<Equation>& equations, int batch) {
-    const std::set<int> heads = headsShown(equations);
+std::string selectionNote(const core::ModelRun& run, const std::vector<MatrixRequest>& requests, int batch) {
+    const std::set<int> heads = headsShown(requests);
     std::string note;
     if (heads.size() == 1) note = "head " + std::to_string(*heads.begin()) + " of " + std::to_string(run.dims.heads);
     if (run.trace.batch > 1) {
@@ -357,7 +241,8 @@ int gridColumns(int count) {
 // [SECTION] The four figures
 
 bool stageShowsOneHead(StageId stage, const core::Trace& trace) {
-    return headsShown(stageEquations(stage, 0, trace)).size() == 1;
+    const std::optional<scene::Scene> scene = exportedScene(trace, stage, 0);
+    return scene && headsShown(sceneRequests(*scene)).size() == 1;
 }
 
 Figure drawMatrixFigure(const core::ModelRun& run, StageId stage, TensorId id, int head, int batch,
@@ -365,85 +250,40 @@ Figure drawMatrixFigure(const core::ModelRun& run, StageId stage, TensorId id, i
     checkSelection(run, head, batch, style);
     const MatrixRequest request{id, head, false};
     const CellPlan cells = planCells(run, {request}, kMatrixTarget, style);
-    std::vector<EquationBlock::Item> items;
-    items.emplace_back(makePanel(run, Term{request, {}}, batch, style, cells, std::nullopt, true));
     std::string context = "Stage " + stageHeading(run, stage);
-    std::vector<Equation> single{{{Term{request, {}}}}};
-    if (const std::string note = selectionNote(run, single, batch); !note.empty()) context += " \u00B7 " + note;
+    if (const std::string note = selectionNote(run, {request}, batch); !note.empty()) context += " \u00B7 " + note;
 
     std::vector<StackedBlock> blocks;
     blocks.push_back({lines({context}, kExplanationSize, FontFace::Regular, TextRole::Secondary), 0, false});
-    blocks.push_back({std::make_unique<EquationBlock>(std::move(items)), 14, true});
+    blocks.push_back({std::make_unique<PanelBlock>(makePanel(run, request, batch, style, cells, std::nullopt, false, true)), 14, true});
     return composeFigure(std::move(blocks), context + ": " + matrixTitle(id, std::to_string(head), run.trace, run.spec),
                          style);
 }
 
 Figure drawStageFigure(const core::ModelRun& run, StageId stage, int head, int batch, const FigureStyle& style) {
     checkSelection(run, head, batch, style);
-    const std::vector<Equation> equations = stageEquations(stage, head, run.trace);
-    std::vector<StackedBlock> body =
-        stage == StageId::Tokens
-            ? tokenBlocks(run, batch)
-            : fitToWidth([&](CellPlan cells) { return equationBlocks(run, equations, batch, style, cells); },
-                         planCells(run, requestsOf(equations), kStageTarget, style), kMaxStageWidth, style);
-    const std::string note = selectionNote(run, equations, batch);
+    std::vector<StackedBlock> body = stageBody(run, stage, head, batch, style, kStageBox);
+    const std::string note = selectionNote(run, requestsShown(run, stage, head), batch);
     std::string title = "Stage " + stageHeading(run, stage) + (note.empty() ? "" : ", " + note);
     return composeFigure(stageFigureBlocks(run, stage, std::move(body), note), std::move(title), style);
 }
 
-// A slide's equations: the stage's, with X once. Stage 2 keeps the Q row (K and V are the same product with
-// other weights, which the explanation says), stage 3 the Q split, stage 10 the product without X for comparison.
-std::vector<Equation> slideEquations(StageId stage, int head, const core::Trace& trace) {
-    std::vector<Equation> equations = stageEquations(stage, head, trace);
-    const bool oneRow = stage == StageId::Project || stage == StageId::SplitHeads || stage == StageId::Output;
-    if (oneRow && equations.size() > 1) equations.resize(1);
-    return equations;
-}
-
+// The stage figure drawn kSlideZoom times larger on a 16:9 canvas: the maps fill the room the heading, the words
+// and the code line leave (X appears once: the scene's product shows it once, or Q alone when the three do not
+// read).
 Figure drawSlideFigure(const core::ModelRun& run, StageId stage, int head, int batch, const FigureStyle& style) {
     checkSelection(run, head, batch, style);
     FigureStyle zoomed = style;
     zoomed.scale = style.scale * kSlideZoom;
-    const int width = kSlideWidth / kSlideZoom, height = kSlideHeight / kSlideZoom;  // base pixels
-    std::vector<Equation> equations = slideEquations(stage, head, run.trace);
-    const std::string note = selectionNote(run, equations, batch);
-    const auto build = [&](CellPlan cells) {
-        std::vector<StackedBlock> body = stage == StageId::Tokens ? tokenBlocks(run, batch, width - 2 * kFigureMargin)
-                                                                 : equationBlocks(run, equations, batch, zoomed, cells);
-        return stageFigureBlocks(run, stage, std::move(body), note, width - 2 * kFigureMargin);
-    };
-    // Cells shrink (as fitToWidth does) until the whole slide — heading, maps, code line — fits inside its margins.
-    const auto fits = [&](const std::vector<StackedBlock>& blocks) {
-        int stackHeight = 0;
-        for (const StackedBlock& b : blocks) stackHeight += b.gapBefore + b.block->height();
-        return stackWidth(blocks) <= width - 2 * kFigureMargin && stackHeight <= height - 2 * kFigureMargin;
-    };
-    const CellPlan planned = planCells(run, requestsOf(equations), kStageTarget, zoomed);
-    // Feature cells give way first: token cells keep room for a label each as long as they can.
-    const auto shrinkToFit = [&] {
-        CellPlan cells = planned;
-        std::vector<StackedBlock> blocks = build(cells);
-        while (style.cellSize == 0 && !fits(blocks) && cells.feature > 1) {
-            cells.feature = std::max(1, cells.feature * 4 / 5);
-            blocks = build(cells);
-        }
-        while (style.cellSize == 0 && !fits(blocks) && (cells.feature > 1 || cells.token > 1)) {
-            cells = {std::max(1, cells.feature * 4 / 5), std::max(1, cells.token * 4 / 5)};
-            blocks = build(cells);
-        }
-        return std::pair{std::move(blocks), cells.token};
-    };
-    auto [blocks, tokenCell] = shrinkToFit();
-    // When the panels' shape captions cost the token rows their labels (or the slide), symbol titles instead.
-    if (!fits(blocks) || tokenCell < kReadableTokenCell) {
-        for (Equation& equation : equations) {
-            for (Term& term : equation.terms) term.compact = true;
-        }
-        auto [compact, compactCell] = shrinkToFit();
-        if (!fits(blocks) || compactCell > tokenCell) blocks = std::move(compact);
-    }
+    const int width = kSlideWidth / kSlideZoom - 2 * kFigureMargin, height = kSlideHeight / kSlideZoom - 2 * kFigureMargin;
+    const std::string note = selectionNote(run, requestsShown(run, stage, head), batch);
+    // The words measured without the maps wrap at their narrowest, so they take at most this much beside the maps.
+    int words = 0;
+    for (const StackedBlock& b : stageFigureBlocks(run, stage, {}, note, width)) words += b.gapBefore + b.block->height();
+    const SceneBox box{static_cast<float>(width), static_cast<float>(height - words - kBodyGap), kMaxAutoCell};
+    std::vector<StackedBlock> blocks = stageFigureBlocks(run, stage, stageBody(run, stage, head, batch, zoomed, box), note, width);
     std::string title = "Stage " + stageHeading(run, stage) + (note.empty() ? "" : ", " + note);
-    return composeOnCanvas(std::move(blocks), std::move(title), width, height, zoomed);
+    return composeOnCanvas(std::move(blocks), std::move(title), kSlideWidth / kSlideZoom, kSlideHeight / kSlideZoom, zoomed);
 }
 
 Figure drawHeadsFigure(const core::ModelRun& run, StageId stage, TensorId id, int batch, const FigureStyle& style) {
@@ -458,12 +298,10 @@ Figure drawHeadsFigure(const core::ModelRun& run, StageId stage, TensorId id, in
     const colormap::Range range = sharedRange(run, requests, batch, style);
     const colormap::Colormap map = chosenColormap(id, style);
     const auto build = [&](CellPlan cells) {
-        std::vector<EquationPanel> panels;
+        std::vector<TensorPanel> panels;
         for (const MatrixRequest& request : requests) {
-            Term term{request, {}};
-            term.compact = true;
-            term.legend = request.head == heads - 1;  // masks and NaN rows are the same in every head
-            panels.push_back(makePanel(run, term, batch, style, cells, range, false));
+            const bool legend = request.head == heads - 1;  // masks and NaN rows are the same in every head
+            panels.push_back(makePanel(run, request, batch, style, cells, range, true, legend));
         }
         std::vector<StackedBlock> grid;
         grid.push_back({std::make_unique<GridBlock>(std::move(panels), gridColumns(heads), GridBlock::SharedScale{map, range}),
@@ -573,10 +411,8 @@ Figure drawLinesFigure(const core::ModelRun& run, int head, int batch, const Fig
 
 // One stage of the poster: heading, explanation wrapped to the section's width, body.
 std::unique_ptr<Block> posterSection(const core::ModelRun& run, const core::Stage& s, int head, int batch,
-                                     const FigureStyle& style, CellPlan cells) {
-    std::vector<StackedBlock> body = s.id == StageId::Tokens
-                                         ? tokenBlocks(run, batch)
-                                         : equationBlocks(run, stageEquations(s.id, head, run.trace), batch, style, cells);
+                                     const FigureStyle& style) {
+    std::vector<StackedBlock> body = stageBody(run, s.id, head, batch, style, kPosterSectionBox);
     const float width = static_cast<float>(std::max(stackWidth(body), kMinPosterTextWidth));
     const core::StageWords words = core::stageWords(run, s.id);
     std::vector<StackedBlock> section;
@@ -594,19 +430,11 @@ std::unique_ptr<Block> posterSection(const core::ModelRun& run, const core::Stag
 
 Figure drawPosterFigure(const core::ModelRun& run, int head, int batch, const FigureStyle& style) {
     checkSelection(run, head, batch, style);
-    std::vector<MatrixRequest> all;
-    for (const core::Stage& s : core::stages()) {
-        for (const MatrixRequest& r : requestsOf(stageEquations(s.id, head, run.trace))) all.push_back(r);
-    }
-    const auto build = [&](CellPlan cells) {
-        std::vector<std::unique_ptr<Block>> sections;
-        for (const core::Stage& s : core::stages()) sections.push_back(posterSection(run, s, head, batch, style, cells));
-        std::vector<StackedBlock> flow;
-        flow.push_back({std::make_unique<FlowBlock>(std::move(sections), kMaxPosterWidth, kSectionGap, kSectionGap),
-                        kSectionGap / 2, false});
-        return flow;
-    };
-    std::vector<StackedBlock> body = fitToWidth(build, planCells(run, all, kPosterTarget, style), kMaxPosterWidth, style);
+    std::vector<std::unique_ptr<Block>> sections;
+    for (const core::Stage& s : core::stages()) sections.push_back(posterSection(run, s, head, batch, style));
+    std::vector<StackedBlock> body;
+    body.push_back({std::make_unique<FlowBlock>(std::move(sections), kMaxPosterWidth, kSectionGap, kSectionGap),
+                    kSectionGap / 2, false});
 
     const core::Dimensions& d = run.dims;
     std::string settings = "\u201C" + run.spec.sentences.at(static_cast<std::size_t>(batch)) + "\u201D  \u00B7  d_model " +

@@ -1,16 +1,17 @@
-// figure.h — the four kinds of exported figure, drawn from a ModelRun on the CPU:
+// figure.h — the kinds of exported figure, drawn from a ModelRun on the CPU:
 //
 //   matrix  one labelled heatmap, e.g. A_2 = softmax(Q_2 K_2^T / sqrt(d_k))
-//   stage   a stage's matrices side by side with operator signs, e.g. X · W^Q = Q (three rows for Q, K, V),
-//           with the stage's title, explanation and PyTorch line
+//   stage   a stage's maps as its scene describes them (scene/scene.h), laid out by scene/layout.h with the stage's
+//           title, explanation and PyTorch line (scene_figure.h paints them)
+//   slide   the stage figure on a 16:9 canvas, twice as large
 //   heads   one per-head matrix for every head, in a grid on one shared color scale
 //   poster  every stage of the forward pass, top to bottom, on one image
 //   lines   one head's attention as lines from query tokens to key tokens
 //
 // Layout is computed in base pixels and drawn at style.scale, so a figure at scale 2 is exactly twice the size
-// of the same figure at scale 1. Cell sizes are chosen per figure so that every axis of the same kind (tokens;
-// feature indices) has the same cell size, and the inner dimensions of a product line up (X's columns and
-// W^Q's rows are both d_model cells of one size).
+// of the same figure at scale 1. The matrix and heads figures choose cell sizes per figure so that every axis of
+// the same kind (tokens; feature indices) has the same cell size; a stage's maps get theirs from the layout's
+// rules (square token × token cells and weights, token rows tall enough for their labels).
 //
 // What this file deliberately does not do: write files, decide file names or which figures a request makes
 // (export_plan.h), or touch GL.
@@ -67,8 +68,8 @@ Figure drawMatrixFigure(const core::ModelRun& run, core::StageId stage, core::Te
 Figure drawStageFigure(const core::ModelRun& run, core::StageId stage, int head, int batch, const FigureStyle& style);
 
 // A stage as a 16:9 slide: kSlideWidth × kSlideHeight pixels at scale 1 (1920 × 1080), twice that at scale 2. It is
-// the stage figure drawn kSlideZoom times larger (so no text is under 24 px at 1080p) with cells shrunk until it
-// fits, centred on the slide; X appears once (stage 2 shows the Q row, stage 10 the product without X beside it).
+// the stage figure drawn kSlideZoom times larger (so no text is under 24 px at 1080p), its maps laid out in the
+// room the words leave, centred on the slide; X appears once (the scene's products show it once).
 inline constexpr int kSlideWidth = 1920, kSlideHeight = 1080, kSlideZoom = 2;
 Figure drawSlideFigure(const core::ModelRun& run, core::StageId stage, int head, int batch, const FigureStyle& style);
 Figure drawHeadsFigure(const core::ModelRun& run, core::StageId stage, core::TensorId id, int batch,

@@ -151,15 +151,6 @@ std::vector<float> rowMajor(const core::Matrix& values) {
     return out;
 }
 
-// The range the window colors a tensor on (ui SummaryCache): its finite extremes over every sentence and head,
-// so a head's figure matches the screen and heads exported one by one share a scale. Masked scores take the
-// scaled scores' range (the fill value would squash every real score into the middle).
-colormap::Range screenRange(const core::ModelRun& run, TensorId id, colormap::Colormap map) {
-    const TensorId scaleOf = id == TensorId::MaskedScores ? TensorId::ScaledScores : id;
-    const core::ValueStats stats = core::valueStats(run.trace, scaleOf);
-    return colormap::rangeFromExtremes(stats.lo, stats.hi, stats.maxAbs, rangeKind(id, map));
-}
-
 std::string maskedLegend(TensorId id, const core::Trace& trace) {
     if (id == TensorId::Mask) return "0: masked";
     if (id == TensorId::MaskedScores) return "masked (mask = 0): set to " + std::string(fillText(trace.fill));
@@ -176,6 +167,15 @@ core::Matrix matrixValues(const core::ModelRun& run, const MatrixRequest& reques
 
 colormap::Colormap chosenColormap(TensorId id, const FigureStyle& style) {
     return style.colormap.value_or(defaultColormap(id));
+}
+
+// The range the window colors a tensor on (ui SummaryCache): its finite extremes over every sentence and head,
+// so a head's figure matches the screen and heads exported one by one share a scale. Masked scores take the
+// scaled scores' range (the fill value would squash every real score into the middle).
+colormap::Range screenRange(const core::ModelRun& run, TensorId id, colormap::Colormap map) {
+    const TensorId scaleOf = id == TensorId::MaskedScores ? TensorId::ScaledScores : id;
+    const core::ValueStats stats = core::valueStats(run.trace, scaleOf);
+    return colormap::rangeFromExtremes(stats.lo, stats.hi, stats.maxAbs, rangeKind(id, map));
 }
 
 colormap::Range sharedRange(const core::ModelRun& run, const std::vector<MatrixRequest>& requests, int batch,
@@ -225,6 +225,20 @@ PanelContent panelContent(const core::ModelRun& run, const MatrixRequest& reques
     }
     if (weights && withCaptions) content.captions.push_back("colours: " + std::string(colormap::describe(style.probabilityScale)));
     if (isPerHead(id)) content.head = request.head;
+    return content;
+}
+
+PanelContent embeddingContent(const core::ModelRun& run, bool positions, int batch, const FigureStyle& style) {
+    PanelContent content;
+    const int tokens = run.trace.keyLength;
+    content.values = positions ? core::Matrix(run.positions.slice(0).topRows(tokens)) : core::Matrix(run.embeddings.slice(batch));
+    content.title = positions ? "PE" : "E[ids]";
+    content.captions = {"l \u00D7 d_model = " + std::to_string(content.values.rows()) + " \u00D7 " + std::to_string(content.values.cols())};
+    const int rows = static_cast<int>(content.values.rows()), cols = static_cast<int>(content.values.cols());
+    content.rows = axisLabels({AxisKind::KeyTokens, "tokens", 0}, rows, run, batch);
+    content.cols = axisLabels({AxisKind::Index, "features", 0}, cols, run, batch);
+    content.map = chosenColormap(TensorId::X, style);
+    content.range = screenRange(run, TensorId::X, content.map);
     return content;
 }
 

@@ -15,6 +15,7 @@
 #include "export/exporter.h"
 #include "export/notation.h"
 #include "export/png_decode.h"
+#include "export/scene_figure.h"
 #include "io/scratch_dir.h"
 #include "io/model_folder.h"
 #include "io/model_library.h"
@@ -149,7 +150,7 @@ TEST_CASE("figure: the cell size option sets every cell, on every axis") {
     style.scale = 3;
     style.cellSize = 12;
     const Figure figure = drawStageFigure(tinyRun(), core::StageId::Project, 0, 0, style);
-    REQUIRE(figure.heatmaps.size() == 9);
+    REQUIRE(figure.heatmaps.size() == 7);  // X once, beside W^Q, W^K and W^V above Q, K and V
     for (const PlacedHeatmap& h : figure.heatmaps) {
         CHECK(h.where.cellWidth == 36);
         CHECK(h.where.cellHeight == 36);
@@ -160,12 +161,40 @@ TEST_CASE("figure: the cell size option sets every cell, on every axis") {
     CHECK(x.where.cols == 8);
 }
 
-TEST_CASE("figure: product operands line up: X's columns and W^Q's rows have the same cell size") {
+TEST_CASE("figure: a stage's maps keep the layout's rules: one X, square weights above their products, labelled rows") {
     const Figure figure = drawStageFigure(core::runModel(core::ModelSpec{}), core::StageId::Project, 0, 0, FigureStyle{});
     const PlacedHeatmap& x = heatmapOf(figure, core::TensorId::X);
     const PlacedHeatmap& wq = heatmapOf(figure, core::TensorId::WQ);
-    CHECK(x.where.rect.width == wq.where.rect.height);
-    CHECK(x.where.cellHeight >= 16 * FigureStyle{}.scale);  // token rows stay tall enough for their labels
+    const PlacedHeatmap& q = heatmapOf(figure, core::TensorId::Q);
+    CHECK(std::count_if(figure.heatmaps.begin(), figure.heatmaps.end(), [](const PlacedHeatmap& h) { return h.tensor == core::TensorId::X; }) == 1);
+    CHECK(wq.where.cellWidth == wq.where.cellHeight);
+    CHECK(wq.where.rect.x == q.where.rect.x);           // W^Q above Q, column over column
+    CHECK(wq.where.cellWidth == q.where.cellWidth);
+    CHECK(wq.where.rect.bottom() < q.where.rect.y);
+    CHECK(x.where.rect.y == q.where.rect.y);            // X beside Q, row beside row
+    CHECK(x.where.cellHeight == q.where.cellHeight);
+    CHECK(x.where.cellHeight >= labelledCellSize() * FigureStyle{}.scale);  // every token row keeps its label
+}
+
+TEST_CASE("figure: stage and slide figures draw their stage's scene, and only its maps") {
+    const core::ModelRun run = core::runModel(core::ModelSpec{});
+    FigureStyle style;
+    style.scale = 1;
+    for (const core::Stage& s : core::stages()) {
+        const std::optional<scene::Scene> scene = exportedScene(run.trace, s.id, 2);
+        if (!scene) continue;  // the tokens stage: boxes, no maps
+        const std::vector<MatrixRequest> shown = sceneRequests(*scene);
+        for (const Figure& figure : {drawStageFigure(run, s.id, 2, 0, style), drawSlideFigure(run, s.id, 2, 0, style)}) {
+            CAPTURE(figure.title);
+            CHECK_FALSE(figure.heatmaps.empty());
+            for (const PlacedHeatmap& h : figure.heatmaps) {
+                const bool inScene = std::any_of(shown.begin(), shown.end(), [&](const MatrixRequest& r) {
+                    return r.tensor == h.tensor && r.head == h.head && r.transposed == h.transposed;
+                });
+                CHECK_MESSAGE(inScene, core::tensorInfo(h.tensor).key);
+            }
+        }
+    }
 }
 
 TEST_CASE("figure: the label areas around a heatmap are not blank") {

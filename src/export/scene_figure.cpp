@@ -1,0 +1,343 @@
+// scene_figure.cpp — laying a stage's scene out with the exporter's type and painting it on a Canvas.
+// See scene_figure.h.
+//
+// [SECTION]s: the exported scene · what each map shows · the layout's metrics · the block.
+#include "export/scene_figure.h"
+
+#include "export/notation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace attnviz::exporting {
+namespace {
+
+using core::StageId;
+using core::TensorId;
+
+int ceilToInt(float value) { return static_cast<int>(std::ceil(value)); }
+
+// [SECTION] The exported scene
+
+// FALLBACK until scene::stageScene describes the head split and the concatenation (under way): the pictures the
+// exporter drew for them before, as scenes, so every stage goes through one painter. Delete once stageScene
+// returns a scene for these two stages (exportedScene then needs no special case).
+std::optional<scene::Scene> fallbackScene(const core::Trace& trace, StageId stage, int head) {
+    scene::Scene fallback{stage, {}, std::nullopt};
+    scene::Line line;
+    if (stage == StageId::SplitHeads) {
+        line.terms = {scene::traceMap(trace, TensorId::Q), scene::Operator{"\u2192"}, scene::traceMap(trace, TensorId::QHeads, head)};
+    } else if (stage == StageId::Concat) {
+        for (int h = 0; h < trace.dims.heads; ++h) {
+            scene::Map z = scene::traceMap(trace, TensorId::ZHeads, h);
+            z.rowLabels = h == 0;
+            z.colorbar = scene::Colorbar::None;  // one scale: the concatenation's colorbar
+            line.terms.emplace_back(z);
+        }
+        line.terms.emplace_back(scene::Operator{"="});
+        line.terms.emplace_back(scene::traceMap(trace, TensorId::Concat));
+    } else {
+        return std::nullopt;
+    }
+    fallback.figures.push_back({std::move(line), "", ""});
+    return fallback;
+}
+
+// FALLBACK (with fallbackScene): the split outlines head i's column block of the fused Q.
+std::optional<int> outlinedBlock(StageId stage, const scene::Map& map) {
+    if (stage != StageId::SplitHeads || map.tensor != TensorId::Q) return std::nullopt;
+    return map.head;
+}
+
+template <typename Visit>
+void forEachMap(const scene::Scene& scene, Visit visit) {
+    for (const scene::Figure& figure : scene.figures) {
+        if (const auto* line = std::get_if<scene::Line>(&figure.composition)) {
+            for (const scene::Term& term : line->terms) {
+                if (const auto* map = std::get_if<scene::Map>(&term)) visit(*map);
+            }
+            continue;
+        }
+        const scene::Product& product = std::get<scene::Product>(figure.composition);
+        visit(product.left);
+        for (const scene::Product::Pair& pair : product.pairs) {
+            visit(pair.top);
+            visit(pair.result);
+        }
+    }
+}
+
+// [SECTION] What each map shows
+
+// The panel of one map: its symbol and shape as title and caption (the stage's words say the rest).
+PanelContent contentOf(const core::ModelRun& run, const scene::Map& map, StageId stage, int batch, const FigureStyle& style) {
+    if (map.source != scene::Source::Trace) return embeddingContent(run, map.source == scene::Source::Positions, batch, style);
+    std::optional<colormap::Range> range;
+    if (map.rangeOf) range = screenRange(run, *map.rangeOf, chosenColormap(*map.rangeOf, style));
+    PanelContent content = panelContent(run, {map.tensor, map.head, map.transposed}, batch, style, range, true);
+    content.title = matrixSymbol(map.tensor, std::to_string(map.head)) + (map.transposed ? "^T" : "");
+    content.captions.resize(map.rowLabels ? 1 : 0);  // a map repeating its neighbour's rows: its symbol alone
+    content.rowSums = map.rowSums;
+    content.outlinedBlock = outlinedBlock(stage, map);
+    return content;
+}
+
+// The exporter's panels carry their colorbar at the right; the layout reserves what decorations() reports.
+PanelOptions optionsOf(const scene::Map& map, int cellWidth, int cellHeight, bool cellValues) {
+    PanelOptions options;
+    options.cellWidth = cellWidth;
+    options.cellHeight = cellHeight;
+    options.colorbar = map.colorbar != scene::Colorbar::None;
+    options.cellValues = cellValues;
+    options.rowLabels = map.rowLabels;
+    return options;
+}
+
+// Cells in whole base pixels: the layout's rounded down (a hair of slack so 12.0 stays 12).
+int wholeCell(float extent, int count) { return std::max(1, static_cast<int>(std::floor(extent / static_cast<float>(count) + 1e-3f))); }
+
+// Each map's content, made once, and the room its decorations take: first at labelled cells, where every label is
+// drawn, and at the sides as much as at 1-pixel cells, where a title wider than the cells sticks out most; then
+// (measureAt) as drawn at the cells a first layout gave it.
+class Panels {
+public:
+    Panels(const core::ModelRun& run, StageId stage, int batch, const FigureStyle& style)
+        : run_(run), stage_(stage), batch_(batch), style_(style) {}
+
+    const PanelContent& content(const scene::Map& map) const { return entry(map).content; }
+    const PanelInsets& insets(const scene::Map& map) const { return entry(map).insets; }
+    // Each map's decorations as drawn at the cells `layout` gave it, for a second layout that fits them closely.
+    void measureAt(const scene::Layout& layout) {
+        for (const scene::PlacedMap& placed : layout.maps) {
+            const scene::Map& m = placed.map;
+            Entry& e = entry(m);
+            const PanelOptions cells = optionsOf(m, wholeCell(placed.cells.width(), m.cols), wholeCell(placed.cells.height(), m.rows), false);
+            e.insets = MatrixPanel(e.content, cells).insets();
+        }
+    }
+
+private:
+    struct Entry {
+        PanelContent content;
+        PanelInsets insets;
+    };
+    using Key = std::tuple<int, int, int, bool, bool, bool, int>;
+
+    Entry& entry(const scene::Map& m) const {  // made on first use: the cache is mutable
+        const Key key{static_cast<int>(m.source), static_cast<int>(m.tensor), m.head, m.transposed, m.rowSums, m.rowLabels,
+                      static_cast<int>(m.colorbar)};
+        if (auto found = entries_.find(key); found != entries_.end()) return found->second;
+        Entry made{contentOf(run_, m, stage_, batch_, style_), {}};
+        const int labelled = ceilToInt(labelledCellSize());
+        const PanelInsets small = MatrixPanel(made.content, optionsOf(m, 1, 1, false)).insets();
+        const PanelInsets large = MatrixPanel(made.content, optionsOf(m, labelled, labelled, false)).insets();
+        made.insets = {std::max(small.left, large.left), large.top, std::max(small.right, large.right), large.bottom};
+        return entries_.emplace(key, std::move(made)).first->second;
+    }
+
+    const core::ModelRun& run_;
+    StageId stage_;
+    int batch_;
+    const FigureStyle& style_;
+    mutable std::map<Key, Entry> entries_;
+};
+
+// [SECTION] The layout's metrics: the exporter's type
+
+constexpr float kOperatorWordSize = 15.0f;
+constexpr float kFormulaSize = 17.0f;
+constexpr float kHintSize = 13.0f;
+constexpr float kHeadingSize = 15.0f;
+constexpr float kMathAxisEm = 0.3f;  // height of "=" and "−" bars above the baseline
+constexpr float kBoxGrowth[] = {1.4f, 1.25f, 1.12f, 1.05f};
+constexpr float kHintLineSpacing = 1.15f;
+
+struct Type {
+    float size;
+    FontFace face;
+};
+
+// Symbols big, words smaller (as the operators between matrices always were).
+Type typeOf(scene::TextRole role, std::string_view text) {
+    switch (role) {
+        case scene::TextRole::Operator: return {text.size() <= 3 ? kOperatorSize : kOperatorWordSize, FontFace::Regular};
+        case scene::TextRole::Formula: return {kFormulaSize, FontFace::Regular};
+        case scene::TextRole::Heading: return {kHeadingSize, FontFace::Bold};
+        case scene::TextRole::Hint: break;
+    }
+    return {kHintSize, FontFace::Regular};
+}
+
+float lineHeight(Type type) { return formulaLineMetrics(type.size, type.face).height() * kHintLineSpacing; }
+
+// Text is formula markup (text.h): d_k and W^Q typeset as on screen.
+class ExportMetrics : public scene::Metrics {
+public:
+    explicit ExportMetrics(const Panels& panels) : panels_(panels) {}
+    scene::Insets decorations(const scene::Map& map) const override {
+        const PanelInsets& in = panels_.insets(map);
+        return {static_cast<float>(in.left), static_cast<float>(in.top), static_cast<float>(in.right),
+                static_cast<float>(in.bottom)};
+    }
+    float textWidth(std::string_view text, scene::TextRole role) const override {
+        const Type type = typeOf(role, text);
+        return formulaWidth(text, type.size, type.face);
+    }
+    float textHeight(std::string_view text, scene::TextRole role, float wrapWidth) const override {
+        const Type type = typeOf(role, text);
+        if (role != scene::TextRole::Hint) return formulaLineMetrics(type.size, type.face).height();
+        return static_cast<float>(wrapText(text, wrapWidth, type.size, type.face).size()) * lineHeight(type);
+    }
+
+private:
+    const Panels& panels_;
+};
+
+// [SECTION] The block
+
+
+class SceneBlock : public Block {
+public:
+    SceneBlock(const scene::Layout& layout, const Panels& panels, const FigureStyle& style) {
+        float left = 0.0f, top = 0.0f;
+        for (const scene::PlacedMap& placed : layout.maps) {
+            const scene::Map& m = placed.map;
+            const int cw = wholeCell(placed.cells.width(), m.cols), ch = wholeCell(placed.cells.height(), m.rows);
+            // Centred in the layout's room: the room a rounding gives back is shared on both sides.
+            const float x = placed.cells.x0 + (placed.cells.width() - static_cast<float>(cw * m.cols)) / 2.0f;
+            const float y = placed.cells.y0 + (placed.cells.height() - static_cast<float>(ch * m.rows)) / 2.0f;
+            MatrixPanel panel(panels.content(m), optionsOf(m, cw, ch, style.cellValues));
+            const int px = static_cast<int>(std::lround(x)) - panel.heatmapLeft(), py = static_cast<int>(std::lround(y)) - panel.heatmapTop();
+            left = std::min(left, static_cast<float>(px));
+            top = std::min(top, static_cast<float>(py));
+            std::optional<MatrixRequest> request;
+            if (m.source == scene::Source::Trace) request = MatrixRequest{m.tensor, m.head, m.transposed};
+            panels_.push_back({std::move(panel), request, px, py});
+        }
+        for (const scene::PlacedText& text : layout.texts) {
+            left = std::min(left, text.box.x0);
+            top = std::min(top, text.box.y0);
+            texts_.push_back(text);
+            texts_.back().box.x1 = text.box.x0 + inkWidth(text);  // a hint's box spans the layout; its ink, its longest line
+        }
+        // Everything from (0, 0): a decoration the layout under-measured moves the whole picture, never off it.
+        const int dx = -static_cast<int>(std::floor(left)), dy = -static_cast<int>(std::floor(top));
+        for (Placed& p : panels_) {
+            p.x += dx;
+            p.y += dy;
+            width_ = std::max(width_, p.x + p.panel.width());
+            height_ = std::max(height_, p.y + p.panel.height());
+        }
+        for (scene::PlacedText& text : texts_) {
+            text.box = {text.box.x0 + dx, text.box.y0 + dy, text.box.x1 + dx, text.box.y1 + dy};
+            width_ = std::max(width_, ceilToInt(text.box.x1));
+            height_ = std::max(height_, ceilToInt(text.box.y1));
+        }
+    }
+    int width() const override { return width_; }
+    int height() const override { return height_; }
+    void draw(Canvas& canvas, int x, int y, int scale, const Theme& theme, std::vector<PlacedHeatmap>& placed) const override {
+        for (const Placed& p : panels_) {
+            const HeatmapPlacement where = p.panel.draw(canvas, x + p.x, y + p.y, scale, theme);
+            if (p.request) placed.push_back({p.request->tensor, p.request->head, p.request->transposed, where});
+        }
+        for (const scene::PlacedText& text : texts_) drawPlacedText(canvas, text, static_cast<float>(x), static_cast<float>(y), scale, theme);
+    }
+
+private:
+    struct Placed {
+        MatrixPanel panel;
+        std::optional<MatrixRequest> request;  // nullopt: E[ids] or PE, not a Trace tensor
+        int x = 0, y = 0;                      // the panel's top-left, base pixels
+    };
+
+    static float inkWidth(const scene::PlacedText& text) {
+        const Type type = typeOf(text.role, text.text);
+        if (text.role != scene::TextRole::Hint) return formulaWidth(text.text, type.size, type.face);
+        float widest = 0.0f;  // measured as wrapText measures, so wrapping to it again gives the same lines
+        for (const std::string& line : wrapText(text.text, text.box.width(), type.size, type.face)) {
+            widest = std::max(widest, exporting::textWidth(line, type.size, type.face));
+        }
+        return std::ceil(widest) + 1.0f;
+    }
+
+    static void drawPlacedText(Canvas& canvas, const scene::PlacedText& text, float x, float y, int scale, const Theme& theme) {
+        const Type type = typeOf(text.role, text.text);
+        const float s = static_cast<float>(scale);
+        if (text.role == scene::TextRole::Operator) {
+            const float middle = y + (text.box.y0 + text.box.y1) / 2.0f;
+            drawFormula(canvas, (x + text.box.x0) * s, (middle + kMathAxisEm * type.size) * s, text.text,
+                        {type.size * s, type.face, theme.operatorText});
+            return;
+        }
+        const bool hint = text.role == scene::TextRole::Hint;
+        const std::vector<std::string> lines = hint ? wrapText(text.text, text.box.width(), type.size, type.face) : std::vector{text.text};
+        const float ascent = formulaLineMetrics(type.size, type.face).ascent;
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            const float baseline = y + text.box.y0 + ascent + static_cast<float>(i) * lineHeight(type);
+            drawFormula(canvas, (x + text.box.x0) * s, baseline * s, lines[i],
+                        {type.size * s, type.face, hint ? theme.secondaryText : theme.text});
+        }
+    }
+
+    std::vector<Placed> panels_;
+    std::vector<scene::PlacedText> texts_;
+    int width_ = 0, height_ = 0;
+};
+
+}  // namespace
+
+std::optional<scene::Scene> exportedScene(const core::Trace& trace, StageId stage, int head, std::optional<int> blocksBeforeX) {
+    scene::SceneChoices choices;
+    choices.head = head;
+    choices.blocksBeforeX = blocksBeforeX;
+    std::optional<scene::Scene> made = scene::stageScene(stage, trace, choices);
+    if (!made) made = fallbackScene(trace, stage, head);
+    if (!made) return std::nullopt;
+    made->side.reset();
+    for (scene::Figure& figure : made->figures) figure.formula.clear();
+    return made;
+}
+
+std::vector<MatrixRequest> sceneRequests(const scene::Scene& scene) {
+    std::vector<MatrixRequest> requests;
+    forEachMap(scene, [&](const scene::Map& map) {
+        if (map.source == scene::Source::Trace) requests.push_back({map.tensor, map.head, map.transposed});
+    });
+    return requests;
+}
+
+SceneBox sceneBoxFor(SceneBox box, const FigureStyle& style) {
+    if (style.cellSize == 0) return box;
+    return {static_cast<float>(kMaxFigureSide), static_cast<float>(kMaxFigureSide), style.cellSize};
+}
+
+std::unique_ptr<Block> sceneBlock(const core::ModelRun& run, const scene::Scene& scene, int batch, const FigureStyle& style,
+                                  SceneBox box) {
+    Panels panels(run, scene.stage, batch, style);
+    const ExportMetrics metrics(panels);
+    // Token rows keep every label down to the panel's labelled cell; at full size from a row a label fits in.
+    const float labelled = labelledCellSize();
+    scene::Rules rules;
+    const float labelFloor = (labelled + scene::kLabelSlack) / 0.85f;  // so that Rules::labelledCell() == labelled
+    rules.labels = {labelFloor, std::max(labelFloor, kLabelSize)};
+    rules.largestCell = static_cast<float>(box.largestCell);
+    const auto laidOut = [&](float grow) {
+        const scene::Rect room{0.0f, 0.0f, box.width * grow, box.height * grow};
+        panels.measureAt(scene::layoutScene(scene, room, metrics, rules));
+        return std::make_unique<SceneBlock>(scene::layoutScene(scene, room, metrics, rules), panels, style);
+    };
+    // Cells rounded down to whole pixels fill less than the layout's box: the largest grown box whose picture still
+    // fits gives the rounding back.
+    if (style.cellSize == 0) {
+        for (const float grow : kBoxGrowth) {
+            std::unique_ptr<SceneBlock> grown = laidOut(grow);
+            if (grown->width() <= box.width && grown->height() <= box.height) return grown;
+        }
+    }
+    return laidOut(1.0f);
+}
+
+}  // namespace attnviz::exporting

@@ -1,0 +1,45 @@
+// scene_figure.h — a stage's maps in an exported figure, as the scene describes them (scene/scene.h) and the
+// layout places them (scene/layout.h): the screen's picture on a Canvas. The exporter's type answers the layout's
+// metrics; each placed map is a MatrixPanel (cells, title, labels, head bands, colorbar, row sums) whose cells go
+// where the layout put them; the operators and the hint are typeset where the layout put them.
+//
+// The layout works in base pixels (rules at scale 1). Cells are whole base pixels: each map's cell size is the
+// layout's rounded down (maps that share a cell size in the layout still share it) and the map is centred in
+// the room the layout gave it, so a figure at scale 2 is exactly twice the one at scale 1.
+//
+// What this file deliberately does not do: headings, the stage's words, or which stages a figure shows
+// (figure.cpp).
+#pragma once
+
+#include "export/blocks.h"
+#include "scene/layout.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace attnviz::exporting {
+
+// The scene an exported stage shows: head `head`, Q, K and V together, X named after the blocks before a trained
+// model's layer (`blocksBeforeX`); the formula left to the figure's header (it writes the stage's own) and no side
+// content (the charts and tiles are the screen's). Nullopt for the tokens stage.
+std::optional<scene::Scene> exportedScene(const core::Trace& trace, core::StageId stage, int head,
+                                          std::optional<int> blocksBeforeX = std::nullopt);
+
+// The tensors a scene's maps show, over every figure of the scene (E[ids] and PE are not Trace tensors: left out).
+std::vector<MatrixRequest> sceneRequests(const scene::Scene& scene);
+
+// The room a scene may fill and its largest cell, base pixels.
+struct SceneBox {
+    float width = 0.0f, height = 0.0f;
+    int largestCell = 40;
+};
+// `box` for automatic cells; with the --cell-size option (style.cellSize > 0) every cell is that size, in as much
+// room as it needs.
+SceneBox sceneBoxFor(SceneBox box, const FigureStyle& style);
+
+// The scene laid out in `box` and measured, ready to stack. Throws ExportError when a map is empty in this run.
+std::unique_ptr<Block> sceneBlock(const core::ModelRun& run, const scene::Scene& scene, int batch,
+                                  const FigureStyle& style, SceneBox box);
+
+}  // namespace attnviz::exporting
