@@ -35,7 +35,7 @@ constexpr int kHeadsTarget = 260;
 constexpr int kMaxStageWidth = 2400;
 // The room a stage's maps fill (base pixels): a stage figure's, one stage of the poster's.
 constexpr SceneBox kStageBox{1400.0f, 680.0f, kMaxAutoCell};
-constexpr SceneBox kPosterSectionBox{760.0f, 400.0f, kMaxAutoCell};
+constexpr SceneBox kPosterSectionBox{760.0f, 600.0f, kMaxAutoCell};
 constexpr int kMaxPosterWidth = 2800;
 
 CellPlan planCells(const core::ModelRun& run, const std::vector<MatrixRequest>& requests, int target,
