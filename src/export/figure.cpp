@@ -82,6 +82,7 @@ constexpr int kHeaderGap = 8;
 constexpr int kBodyGap = 28;
 constexpr int kSectionGap = 64;
 constexpr int kTokenWrapWidth = 1100;
+constexpr float kSentenceSize = 16.0f;
 constexpr float kFormulaLineSize = 17.0f;
 constexpr float kExplanationSize = 13.0f;
 constexpr float kCodeSize = 12.0f;
@@ -103,8 +104,9 @@ std::vector<StackedBlock> tokenBlocks(const core::ModelRun& run, int batch, int 
     std::vector<StackedBlock> blocks;
     const auto addSide = [&](const std::string& sentence, const std::vector<std::string>& tokens, const std::vector<int>& tokenIds,
                              const std::string& side) {
-        blocks.push_back({std::make_unique<TextBlock>(std::vector<std::string>{"\u201C" + sentence + "\u201D"}, 16.0f,
-                                                      FontFace::Regular, TextRole::Primary),
+        const std::string quoted = "\u201C" + sentence + "\u201D";
+        blocks.push_back({std::make_unique<TextBlock>(wrapText(quoted, static_cast<float>(wrapWidth), kSentenceSize, FontFace::Regular),
+                                                      kSentenceSize, FontFace::Regular, TextRole::Primary),
                           blocks.empty() ? 0 : kSentenceGap, false});
         blocks.push_back({std::make_unique<TokenBlock>(side + count(tokens), tokens, tokenIds, wrapWidth), kHeaderGap, false});
     };
@@ -175,11 +177,11 @@ std::unique_ptr<Block> lines(std::vector<std::string> text, float size, FontFace
 int wrapWidth(int contentWidth) { return std::clamp(contentWidth, 560, 1000); }
 
 // Title, formula and explanation above a stage's body; the PyTorch line below it.
-// `maxTextWidth` caps the explanation's wrap width (a slide's content width).
+// The explanation wraps at `textWidth` (a slide's content width), or 0: at the body's width within 560 … 1000.
 std::vector<StackedBlock> stageFigureBlocks(const core::ModelRun& run, StageId id, std::vector<StackedBlock> body,
-                                            const std::string& note, int maxTextWidth = 1000) {
+                                            const std::string& note, int textWidth = 0) {
     const core::StageWords words = core::stageWords(run, id);
-    const int width = std::min(wrapWidth(stackWidth(body)), maxTextWidth);
+    const int width = textWidth > 0 ? textWidth : wrapWidth(stackWidth(body));
     std::vector<StackedBlock> blocks;
     std::string heading = "Stage " + stageHeading(run, id);
     if (!note.empty()) heading += "  \u2014  " + note;
@@ -277,8 +279,7 @@ Figure drawSlideFigure(const core::ModelRun& run, StageId stage, int head, int b
     zoomed.scale = style.scale * kSlideZoom;
     const int width = kSlideWidth / kSlideZoom - 2 * kFigureMargin, height = kSlideHeight / kSlideZoom - 2 * kFigureMargin;
     const std::string note = selectionNote(run, requestsShown(run, stage, head), batch);
-    // The words measured without the maps wrap at their narrowest, so they take at most this much beside the maps.
-    int words = 0;
+    int words = 0;  // the heading, formula, explanation and code line
     for (const StackedBlock& b : stageFigureBlocks(run, stage, {}, note, width)) words += b.gapBefore + b.block->height();
     const SceneBox box{static_cast<float>(width), static_cast<float>(height - words - kBodyGap), kMaxAutoCell};
     std::vector<StackedBlock> blocks = stageFigureBlocks(run, stage, stageBody(run, stage, head, batch, zoomed, box), note, width);

@@ -28,7 +28,9 @@ std::optional<scene::Scene> fallbackScene(const core::Trace& trace, StageId stag
     scene::Scene fallback{stage, {}, std::nullopt};
     scene::Line line;
     if (stage == StageId::SplitHeads) {
-        line.terms = {scene::traceMap(trace, TensorId::Q), scene::Operator{"\u2192"}, scene::traceMap(trace, TensorId::QHeads, head)};
+        scene::Map fused = scene::traceMap(trace, TensorId::Q);
+        fused.head = head;  // whose column block is outlined
+        line.terms = {fused, scene::Operator{"\u2192"}, scene::traceMap(trace, TensorId::QHeads, head)};
     } else if (stage == StageId::Concat) {
         for (int h = 0; h < trace.dims.heads; ++h) {
             scene::Map z = scene::traceMap(trace, TensorId::ZHeads, h);
@@ -151,7 +153,6 @@ constexpr float kFormulaSize = 17.0f;
 constexpr float kHintSize = 13.0f;
 constexpr float kHeadingSize = 15.0f;
 constexpr float kMathAxisEm = 0.3f;  // height of "=" and "−" bars above the baseline
-constexpr float kBoxGrowth[] = {1.4f, 1.25f, 1.12f, 1.05f};
 constexpr float kHintLineSpacing = 1.15f;
 
 struct Type {
@@ -286,6 +287,9 @@ private:
     std::vector<scene::PlacedText> texts_;
     int width_ = 0, height_ = 0;
 };
+
+// How much larger than its box a layout is tried first (sceneBlock): the picture of rounded-down cells may fit.
+constexpr float kBoxGrowth[] = {1.4f, 1.25f, 1.12f, 1.05f};
 
 }  // namespace
 
