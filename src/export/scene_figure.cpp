@@ -198,44 +198,16 @@ private:
 
 // [SECTION] The block
 
-
+// Every placed map as a MatrixPanel with whole-pixel cells, every placed text, from (0, 0).
 class SceneBlock : public Block {
 public:
     SceneBlock(const scene::Layout& layout, const Panels& panels, const FigureStyle& style) {
-        float left = 0.0f, top = 0.0f;
-        for (const scene::PlacedMap& placed : layout.maps) {
-            const scene::Map& m = placed.map;
-            const int cw = wholeCell(placed.cells.width(), m.cols), ch = wholeCell(placed.cells.height(), m.rows);
-            // Centred in the layout's room: the room a rounding gives back is shared on both sides.
-            const float x = placed.cells.x0 + (placed.cells.width() - static_cast<float>(cw * m.cols)) / 2.0f;
-            const float y = placed.cells.y0 + (placed.cells.height() - static_cast<float>(ch * m.rows)) / 2.0f;
-            MatrixPanel panel(panels.content(m), optionsOf(m, cw, ch, style.cellValues));
-            const int px = static_cast<int>(std::lround(x)) - panel.heatmapLeft(), py = static_cast<int>(std::lround(y)) - panel.heatmapTop();
-            left = std::min(left, static_cast<float>(px));
-            top = std::min(top, static_cast<float>(py));
-            std::optional<MatrixRequest> request;
-            if (m.source == scene::Source::Trace) request = MatrixRequest{m.tensor, m.head, m.transposed};
-            panels_.push_back({std::move(panel), request, px, py});
-        }
+        for (const scene::PlacedMap& placed : layout.maps) placeMap(placed, panels, style);
         for (const scene::PlacedText& text : layout.texts) {
-            left = std::min(left, text.box.x0);
-            top = std::min(top, text.box.y0);
             texts_.push_back(text);
             texts_.back().box.x1 = text.box.x0 + inkWidth(text);  // a hint's box spans the layout; its ink, its longest line
         }
-        // Everything from (0, 0): a decoration the layout under-measured moves the whole picture, never off it.
-        const int dx = -static_cast<int>(std::floor(left)), dy = -static_cast<int>(std::floor(top));
-        for (Placed& p : panels_) {
-            p.x += dx;
-            p.y += dy;
-            width_ = std::max(width_, p.x + p.panel.width());
-            height_ = std::max(height_, p.y + p.panel.height());
-        }
-        for (scene::PlacedText& text : texts_) {
-            text.box = {text.box.x0 + dx, text.box.y0 + dy, text.box.x1 + dx, text.box.y1 + dy};
-            width_ = std::max(width_, ceilToInt(text.box.x1));
-            height_ = std::max(height_, ceilToInt(text.box.y1));
-        }
+        moveToOrigin();
     }
     int width() const override { return width_; }
     int height() const override { return height_; }
@@ -253,6 +225,38 @@ private:
         std::optional<MatrixRequest> request;  // nullopt: E[ids] or PE, not a Trace tensor
         int x = 0, y = 0;                      // the panel's top-left, base pixels
     };
+
+    // Cells rounded down, centred in the layout's room: the room a rounding gives back is shared on both sides.
+    void placeMap(const scene::PlacedMap& placed, const Panels& panels, const FigureStyle& style) {
+        const scene::Map& m = placed.map;
+        const int cw = wholeCell(placed.cells.width(), m.cols), ch = wholeCell(placed.cells.height(), m.rows);
+        const float x = placed.cells.x0 + (placed.cells.width() - static_cast<float>(cw * m.cols)) / 2.0f;
+        const float y = placed.cells.y0 + (placed.cells.height() - static_cast<float>(ch * m.rows)) / 2.0f;
+        MatrixPanel panel(panels.content(m), optionsOf(m, cw, ch, style.cellValues));
+        const int px = static_cast<int>(std::lround(x)) - panel.heatmapLeft(), py = static_cast<int>(std::lround(y)) - panel.heatmapTop();
+        std::optional<MatrixRequest> request;
+        if (m.source == scene::Source::Trace) request = MatrixRequest{m.tensor, m.head, m.transposed};
+        panels_.push_back({std::move(panel), request, px, py});
+    }
+
+    // Everything from (0, 0): a decoration the layout under-measured moves the whole picture, never off it.
+    void moveToOrigin() {
+        float left = 0.0f, top = 0.0f;
+        for (const Placed& p : panels_) left = std::min(left, static_cast<float>(p.x)), top = std::min(top, static_cast<float>(p.y));
+        for (const scene::PlacedText& t : texts_) left = std::min(left, t.box.x0), top = std::min(top, t.box.y0);
+        const int dx = -static_cast<int>(std::floor(left)), dy = -static_cast<int>(std::floor(top));
+        for (Placed& p : panels_) {
+            p.x += dx;
+            p.y += dy;
+            width_ = std::max(width_, p.x + p.panel.width());
+            height_ = std::max(height_, p.y + p.panel.height());
+        }
+        for (scene::PlacedText& text : texts_) {
+            text.box = {text.box.x0 + dx, text.box.y0 + dy, text.box.x1 + dx, text.box.y1 + dy};
+            width_ = std::max(width_, ceilToInt(text.box.x1));
+            height_ = std::max(height_, ceilToInt(text.box.y1));
+        }
+    }
 
     static float inkWidth(const scene::PlacedText& text) {
         const Type type = typeOf(text.role, text.text);
