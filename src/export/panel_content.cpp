@@ -238,7 +238,9 @@ PanelContent embeddingContent(const core::ModelRun& run, bool positions, int bat
     content.rows = axisLabels({AxisKind::KeyTokens, "tokens", 0}, rows, run, batch);
     content.cols = axisLabels({AxisKind::Index, "features", 0}, cols, run, batch);
     content.map = chosenColormap(TensorId::X, style);
-    content.range = screenRange(run, TensorId::X, content.map);
+    // On X's scale where X = E[ids] + PE; a trained model's X is blocks later, larger: E and PE on their own.
+    content.range = run.spec.trained ? colormap::computeRange(rowMajor(content.values), rangeKind(TensorId::X, content.map))
+                                     : screenRange(run, TensorId::X, content.map);
     return content;
 }
 

@@ -40,7 +40,7 @@ colormap::Range sharedRange(const core::ModelRun& run, const std::vector<MatrixR
 PanelContent panelContent(const core::ModelRun& run, const MatrixRequest& request, int batch, const FigureStyle& style,
                           std::optional<colormap::Range> range, bool withCaptions);
 // E[ids] (`positions` false) or the positional encoding PE of sentence `batch`: l × d_model, token rows, coloured on
-// X's range so the three maps of the embedding stage read on one scale.
+// X's range when X = E[ids] + PE, so the three maps of the embedding stage read on one scale.
 PanelContent embeddingContent(const core::ModelRun& run, bool positions, int batch, const FigureStyle& style);
 // The range the window colours `id` on: its finite extremes over every sentence and head (masked scores: the
 // scaled scores' range).

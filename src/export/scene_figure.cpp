@@ -292,8 +292,9 @@ private:
     int width_ = 0, height_ = 0;
 };
 
-// How much larger than its box a layout is tried first (sceneBlock): the picture of rounded-down cells may fit.
-constexpr float kBoxGrowth[] = {1.4f, 1.25f, 1.12f, 1.05f};
+// The boxes a layout is tried in, as multiples of the room (sceneBlock): larger first, since cells rounded down may
+// still fit; a little smaller last, when decorations drawn at the cells a layout chose outgrow what it measured.
+constexpr float kBoxScales[] = {1.4f, 1.25f, 1.12f, 1.05f, 1.0f, 0.97f, 0.94f, 0.9f};
 
 }  // namespace
 
@@ -332,17 +333,16 @@ std::unique_ptr<Block> sceneBlock(const core::ModelRun& run, const scene::Scene&
     const float labelFloor = (labelled + scene::kLabelSlack) / 0.85f;  // so that Rules::labelledCell() == labelled
     rules.labels = {labelFloor, std::max(labelFloor, kLabelSize)};
     rules.largestCell = static_cast<float>(box.largestCell);
-    const auto laidOut = [&](float grow) {
-        const scene::Rect room{0.0f, 0.0f, box.width * grow, box.height * grow};
+    const auto laidOut = [&](float scale) {
+        const scene::Rect room{0.0f, 0.0f, box.width * scale, box.height * scale};
         panels.measureAt(scene::layoutScene(scene, room, metrics, rules));
         return std::make_unique<SceneBlock>(scene::layoutScene(scene, room, metrics, rules), panels, style);
     };
-    // Cells rounded down to whole pixels fill less than the layout's box: the largest grown box whose picture still
-    // fits gives the rounding back.
+    // The largest box whose picture fits the room.
     if (style.cellSize == 0) {
-        for (const float grow : kBoxGrowth) {
-            std::unique_ptr<SceneBlock> grown = laidOut(grow);
-            if (grown->width() <= box.width && grown->height() <= box.height) return grown;
+        for (const float scale : kBoxScales) {
+            std::unique_ptr<SceneBlock> tried = laidOut(scale);
+            if (tried->width() <= box.width && tried->height() <= box.height) return tried;
         }
     }
     return laidOut(1.0f);
