@@ -59,7 +59,7 @@ inline constexpr float kLabelSlack = 0.05f;
 struct Rules {
     float scale = 1.0f;  // UI scale
     LabelSizes labels;
-    float largestCell = 0.0f;  // pixels; 0: 46 × scale. An exported figure's --cell-size sets it (in room enough)
+    float largestCell = 0.0f;  // pixels; 0: 46 × scale (exported figures set theirs: 40, or --cell-size in room enough)
     float maxCell() const { return largestCell > 0.0f ? largestCell : 46.0f * scale; }  // bigger cells add nothing but emptiness
     float gap() const;                                      // between maps
     float labelledCell() const { return 0.85f * labels.floor - kLabelSlack; }  // the smallest token cell whose label is drawn
