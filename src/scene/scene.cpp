@@ -95,6 +95,12 @@ Scene embedScene(const core::Trace& trace, const SceneChoices& choices) {
     return scene;
 }
 
+// A map beside one that labels the same rows.
+Map unlabelled(Map map) {
+    map.rowLabels = false;
+    return map;
+}
+
 // Grouped-query attention in words: how much narrower W^K and W^V are.
 std::string sharingHint(const core::Dimensions& dims) {
     if (!groupedQuery(dims)) return "";
@@ -118,6 +124,10 @@ Scene projectScene(const core::Trace& trace, const SceneChoices& choices) {
              {traceMap(trace, TensorId::WV), traceMap(trace, TensorId::V)}},
             "Q, K, V = X W^Q, X W^K, X W^V",
             "One X, three weight matrices: every row of X becomes a query, a key and a value." + sharingHint(dims), notes));
+        // Grouped-query attention's point is K and V's fewer heads: when the products do not fit, the three results.
+        if (groupedQuery(dims)) scene.figures.push_back(lineFigure({query(TensorId::Q), unlabelled(traceMap(trace, TensorId::K)),
+                                                                    unlabelled(traceMap(trace, TensorId::V))},
+                                                                   "Q, K, V = X W^Q, X W^K, X W^V", sharingHint(dims), notes));
     }
     const TensorId out = choices.projection.value_or(TensorId::Q);
     const TensorId weights = out == TensorId::Q ? TensorId::WQ : out == TensorId::K ? TensorId::WK : TensorId::WV;
