@@ -194,13 +194,27 @@ Scene ropeScene(const core::Trace& trace, int head) {
     return scene;
 }
 
+// K_i or V_i of query head `head`, named by the K/V head it reads (under GQA "K₁" for query head 5).
+Map keyValueOf(const core::Trace& trace, TensorId tensor, int head, bool transposed = false) {
+    Map map = traceMap(trace, tensor, head, transposed);
+    map.title = std::string(tensor == TensorId::VHeads ? "V" : "K") + subscript(core::keyValueHead(trace.dims, head));
+    return map;
+}
+
+// " Query head 5 shares K/V head 1." under grouped-query attention, else nothing.
+std::string sharedHeadNote(const core::Dimensions& dims, int head) {
+    if (!groupedQuery(dims)) return "";
+    return " Query head " + std::to_string(head) + " shares K/V head " + std::to_string(core::keyValueHead(dims, head)) + ".";
+}
+
 Scene scoresScene(const core::Trace& trace, int head) {
-    const std::string i = subscript(head);
+    const std::string i = subscript(head), kv = subscript(core::keyValueHead(trace.dims, head));
     Scene scene{StageId::Scores, {}, std::nullopt};
     scene.figures.push_back(productFigure(withColorbar(traceMap(trace, TensorId::QHeads, head), Colorbar::Below),
-                                          {{traceMap(trace, TensorId::KHeads, head, true), traceMap(trace, TensorId::Scores, head)}},
-                                          "S" + i + " = Q" + i + " K" + i + "ᵀ",
-                                          "Each cell compares one query row with one key row (a dot product of d_k numbers)."));
+                                          {{keyValueOf(trace, TensorId::KHeads, head, true), traceMap(trace, TensorId::Scores, head)}},
+                                          "S" + i + " = Q" + i + " K" + kv + "ᵀ",
+                                          "Each cell compares one query row with one key row (a dot product of d_k numbers)." +
+                                              sharedHeadNote(trace.dims, head)));
     return scene;
 }
 
@@ -232,12 +246,13 @@ Scene softmaxScene(const core::Trace& trace, int head) {
 }
 
 Scene weightedSumScene(const core::Trace& trace, int head) {
-    const std::string i = subscript(head);
+    const std::string i = subscript(head), kv = subscript(core::keyValueHead(trace.dims, head));
     Scene scene{StageId::WeightedSum, {}, Side{0.26f, 170.0f, "Every head's Z_i, side by side:"}};
     scene.figures.push_back(productFigure(withColorbar(traceMap(trace, TensorId::AttentionWeights, head), Colorbar::Below),
-                                          {{traceMap(trace, TensorId::VHeads, head), traceMap(trace, TensorId::ZHeads, head)}},
-                                          "Z" + i + " = A" + i + " V" + i,
-                                          "Row r of Z" + i + " is the average of V" + i + "'s rows, weighted by row r of A" + i + "."));
+                                          {{keyValueOf(trace, TensorId::VHeads, head), traceMap(trace, TensorId::ZHeads, head)}},
+                                          "Z" + i + " = A" + i + " V" + kv,
+                                          "Row r of Z" + i + " is the average of V" + kv + "'s rows, weighted by row r of A" + i + "." +
+                                              sharedHeadNote(trace.dims, head)));
     return scene;
 }
 

@@ -208,6 +208,20 @@ TEST_CASE("the RoPE step: q and k before and after the rotation, and a caption t
     CHECK(std::holds_alternative<scene::Stack>(sceneOf(core::StageId::SplitHeads, plain, choices).figures[0].composition));
 }
 
+TEST_CASE("stages 4 and 8 under GQA name K and V by the K/V head the focused query head reads") {
+    const core::Trace trace = layer(2, false);
+    scene::SceneChoices choices;
+    choices.head = 5;
+    const scene::Scene scores = sceneOf(core::StageId::Scores, trace, choices);
+    CHECK(scores.figures.front().formula == "S₅ = Q₅ K₁ᵀ");
+    CHECK(std::get<scene::Product>(scores.figures.front().composition).pairs[0].top.title == "K₁");
+    CHECK(scores.figures.front().hint.find("Query head 5 shares K/V head 1.") != std::string::npos);
+    const scene::Scene weighted = sceneOf(core::StageId::WeightedSum, trace, choices);
+    CHECK(weighted.figures.front().formula == "Z₅ = A₅ V₁");
+    const core::Trace multiHead = layer(8, false);
+    CHECK(sceneOf(core::StageId::Scores, multiHead, choices).figures.front().formula == "S₅ = Q₅ K₅ᵀ");
+}
+
 TEST_CASE("the focused query row is outlined in S_i, A_i and the other query-row maps of stages 4-8, not elsewhere") {
     const core::Trace trace = layer(8, false);
     scene::SceneChoices choices;
