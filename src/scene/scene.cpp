@@ -144,7 +144,7 @@ Scene projectScene(const core::Trace& trace, const SceneChoices& choices) {
 }
 
 // Stage 3: Q, K and V cut into heads, each fused map beside its heads' tiles; when the three lines cost token
-// labels, Q and K (K and V share a shape), then Q alone.
+// labels, Q and K (K and V share a shape), under grouped-query attention the three in one line, then Q alone.
 Scene splitScene(const core::Trace& trace) {
     const core::Dimensions& dims = trace.dims;
     const bool rope = hasRopeStep(trace);  // the split comes before the rotation: the heads as cut from Q and K
@@ -162,7 +162,7 @@ Scene splitScene(const core::Trace& trace) {
     scene.figures.push_back({Stack{{q, k, v}}, formula, hint, notes});
     scene.figures.push_back({Stack{{q, k}}, formula, hint, notes});
     // Grouped-query attention's point is K and V's fewer heads: on a short screen they join Q's line.
-    if (groupedQuery(dims)) scene.figures.push_back({Line{joined({q, k, v})}, formula, hint, notes});
+    if (groupedQuery(dims) && !trace.cross) scene.figures.push_back({Line{joined({q, k, v})}, formula, hint, notes});
     notes.push_back({groupedQuery(dims) ? "K and V split the same way, into their " + std::to_string(kv) + " heads (a taller window shows them)."
                                         : "K and V split into K_i and V_i the same way (a taller window shows them).", std::nullopt});
     scene.figures.push_back({q, formula, hint, notes});
