@@ -140,7 +140,10 @@ Layout Placer::line(const std::vector<Term>& terms, Rect box) const {
     // labels' height).
     const float maxRowsH = tokenRowCount > 0.0f ? std::min(availH / tokenRowCount, maxCell) : 0.0f;
     float ch = maxRowsH, cw = 0.0f;
-    for (; ch > 0.5f; ch -= 0.25f) {
+    // Steps of a quarter pixel, with a stop at the comfortable row on the way: a row a step short of it would
+    // lose its full-size label (and the hint or side room that wait for full labels).
+    const auto smaller = [&](float h) { return h > rules_.comfortableRow() && h - 0.25f < rules_.comfortableRow() ? rules_.comfortableRow() : h - 0.25f; };
+    for (; ch > 0.5f; ch = smaller(ch)) {
         const float squareW = squareCols * ch, left = availW - squaresW - squareW;
         cw = otherCols > 0.0f ? std::min({left / otherCols, maxCell, 3.0f * ch}) : 0.0f;
         const bool fits = left >= -0.01f && (otherCols == 0.0f || cw * 3.0f >= ch || ch <= rules_.comfortableRow());
