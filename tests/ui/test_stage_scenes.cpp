@@ -277,4 +277,15 @@ TEST_CASE("layout: a short box drops K and V before any token label is lost") {
     CHECK(scene::smallestTokenCell(layout) >= rules.labelledCell());
 }
 
+TEST_CASE("layout: a line whose width bounds its cells keeps its token rows at the comfortable row, not a step below") {
+    const core::Trace trace = layer(8, false);
+    const scene::Scene concat = sceneOf(core::StageId::Concat, trace);  // Z₀ … Z₇ → Z: 96 feature columns
+    const scene::Rules rules{1.0f, scene::labelSizes(13.0f, false)};
+    for (float height : {330.0f, 337.3f, 351.9f, 365.1f, 402.7f}) {  // row heights off the quarter-pixel grid
+        CAPTURE(height);
+        const scene::Layout layout = scene::layoutScene(concat, {0.0f, 0.0f, 800.0f, height}, FakeMetrics(), rules);
+        CHECK(scene::smallestTokenCell(layout) >= rules.comfortableRow() - 0.001f);
+    }
+}
+
 }  // namespace attnviz::test
