@@ -59,7 +59,7 @@ void addFetchCommand(CLI::App& cli, CommandLine& line) {
 
 void addGuiOptions(CLI::App& cli, GuiOptions& gui) {
     cli.add_option("--screenshot", gui.screenshot, "Render the window for a few frames, save it as PNG, exit");
-    cli.add_option("--stage", gui.stage, "Stage to open: a number (0-10) or a name such as softmax");
+    cli.add_option("--stage", gui.stage, "Stage to open: a number (0-10) or a name such as softmax; rope: stage 3's RoPE step");
     cli.add_option("--head", gui.head, "Head to focus (0-based)");
     cli.add_option("--size", gui.size, "Window size WxH, e.g. 1600x1000");
     cli.add_flag("--model-view", gui.modelView, "Open the model view: every layer x head of a trained model");

@@ -60,6 +60,7 @@ void requestStop(int /*signal*/) { stopRequested = 1; }
 // The options that are not about the numbers, checked before any window opens.
 struct GuiPlan {
     std::optional<core::StageId> stage;
+    bool ropeStep = false;  // --stage rope: stage 3's RoPE step
     std::optional<PixelSize> size;
     int head = 0;
     std::optional<ui::Lesson> lesson;
@@ -68,10 +69,11 @@ struct GuiPlan {
 std::optional<GuiPlan> checkOptions(const core::ModelSpec& spec, const GuiOptions& options) {
     GuiPlan plan;
     if (!options.stage.empty()) {
-        plan.stage = core::findStage(options.stage);
+        plan.ropeStep = options.stage == "rope";
+        plan.stage = plan.ropeStep ? core::StageId::SplitHeads : core::findStage(options.stage);
         if (!plan.stage) {
             std::cerr << "attnviz: --stage " << options.stage << ": use a number 0-" << core::kStageCount - 1
-                      << " or a stage name (tokens, embed, project, split, scores, scale, mask, softmax, weighted_sum, concat, output).\n";
+                      << " or a stage name (tokens, embed, project, split, rope, scores, scale, mask, softmax, weighted_sum, concat, output).\n";
             return std::nullopt;
         }
     }
@@ -163,6 +165,7 @@ ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options
         state.session.requestLayer = options.fetchLayer;
     }
     if (plan.stage) state.stage = *plan.stage;
+    state.ropeStep = plan.ropeStep;
     state.modelView = options.modelView && spec.trained != nullptr;
     if (plan.lesson) ui::openLesson(state, *plan.lesson);
     state.presenting = options.present;

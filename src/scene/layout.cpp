@@ -50,8 +50,12 @@ public:
     }
     void text(Layout& layout, std::string text, TextRole role, Rect box) const {
         layout.extent = unite(layout.extent, box);
-        layout.texts.push_back({std::move(text), role, box});
+        layout.texts.push_back({std::move(text), role, box, std::nullopt, {}});
     }
+    // Between two maps with no operator between them (a head's tiles).
+    float tileGap() const { return std::round(rules_.gap() / 2.0f); }
+    static bool followsMap(const std::vector<Term>& terms, std::size_t i) { return i > 0 && std::holds_alternative<Map>(terms[i - 1]); }
+
     Quality quality(const Layout& layout) const {
         Quality q;
         const float smallest = smallestTokenCell(layout);
@@ -82,7 +86,10 @@ public:
     }
 
     Layout line(const std::vector<Term>& terms, Rect box) const;
+    Layout stack(const Stack& stack, Rect box) const;
     Layout textbook(const Product& product, Rect box) const;
+    float notesHeight(const std::vector<Note>& notes, float width) const;
+    void notes(Layout& layout, const std::vector<Note>& notes, Rect box) const;
     Layout figure(const Figure& figure, const Rect& box) const;
     Layout scene(const Scene& scene, const Rect& box) const;
 
@@ -98,7 +105,8 @@ Layout Placer::line(const std::vector<Term>& terms, Rect box) const {
     const float gap = rules_.gap(), maxCell = rules_.maxCell();
     float fixedW = 0.0f, fixedTop = 0.0f, fixedBottom = 0.0f, squareCols = 0.0f, otherCols = 0.0f, tokenRowCount = 0.0f;
     std::vector<Insets> insets;
-    for (const Term& term : terms) {
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+        const Term& term = terms[i];
         if (const auto* op = std::get_if<Operator>(&term)) {
             fixedW += metrics_.textWidth(op->glyph, TextRole::Operator) + gap;
             insets.push_back({});
@@ -106,6 +114,7 @@ Layout Placer::line(const std::vector<Term>& terms, Rect box) const {
         }
         const Map& map = std::get<Map>(term);
         insets.push_back(metrics_.decorations(map));
+        if (followsMap(terms, i)) insets.back().left += tileGap();
         fixedW += insets.back().left + insets.back().right;
         fixedTop = std::max(fixedTop, insets.back().top);
         fixedBottom = std::max(fixedBottom, insets.back().bottom);
@@ -131,7 +140,10 @@ Layout Placer::line(const std::vector<Term>& terms, Rect box) const {
     // labels' height).
     const float maxRowsH = tokenRowCount > 0.0f ? std::min(availH / tokenRowCount, maxCell) : 0.0f;
     float ch = maxRowsH, cw = 0.0f;
-    for (; ch > 0.5f; ch -= 0.25f) {
+    // Steps of a quarter pixel, with a stop at the comfortable row on the way: a row a step short of it would
+    // lose its full-size label (and the hint or side room that wait for full labels).
+    const auto smaller = [&](float h) { return h > rules_.comfortableRow() && h - 0.25f < rules_.comfortableRow() ? rules_.comfortableRow() : h - 0.25f; };
+    for (; ch > 0.5f; ch = smaller(ch)) {
         const float squareW = squareCols * ch, left = availW - squaresW - squareW;
         cw = otherCols > 0.0f ? std::min({left / otherCols, maxCell, 3.0f * ch}) : 0.0f;
         const bool fits = left >= -0.01f && (otherCols == 0.0f || cw * 3.0f >= ch || ch <= rules_.comfortableRow());
@@ -163,6 +175,79 @@ Layout Placer::line(const std::vector<Term>& terms, Rect box) const {
         x += insets[i].left + cellW * static_cast<float>(map.cols) + insets[i].right;
     }
     return layout;
+}
+
+// The feature columns' cell width of a laid-out line (its maps with token rows and feature columns share one).
+float featureCellWidth(const Layout& layout) {
+    for (const PlacedMap& m : layout.maps) {
+        if (tokenRows(m.map) && !tokenColumns(m.map)) return m.cells.width() / static_cast<float>(m.map.cols);
+    }
+    return 0.0f;
+}
+
+float featureColumns(const Layout& layout) {
+    float columns = 0.0f;
+    for (const PlacedMap& m : layout.maps) {
+        if (tokenRows(m.map) && !tokenColumns(m.map)) columns += static_cast<float>(m.map.cols);
+    }
+    return columns;
+}
+
+void append(Layout& into, Layout&& part) {
+    for (PlacedMap& m : part.maps) into.maps.push_back(std::move(m));
+    for (PlacedText& t : part.texts) into.texts.push_back(std::move(t));
+    into.extent = unite(into.extent, part.extent);
+}
+
+// Lines in equal shares of the height. Each is laid out in the full width first; a line whose feature cells came
+// out wider than the narrowest line's is laid out again in the width it used, less what narrows them to it.
+Layout Placer::stack(const Stack& stack, Rect box) const {
+    const float gap = rules_.gap(), count = static_cast<float>(stack.lines.size());
+    const float share = (box.height() - gap * (count - 1.0f)) / count;
+    std::vector<Layout> lines;
+    float narrowest = std::numeric_limits<float>::infinity();
+    for (std::size_t i = 0; i < stack.lines.size(); ++i) {
+        const float y0 = box.y0 + static_cast<float>(i) * (share + gap);
+        lines.push_back(line(stack.lines[i].terms, {box.x0, y0, box.x1, y0 + share}));
+        if (const float cw = featureCellWidth(lines.back()); cw > 0.0f) narrowest = std::min(narrowest, cw);
+    }
+    Layout layout;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const float cw = featureCellWidth(lines[i]);
+        if (cw > narrowest + 0.01f) {
+            const float y0 = box.y0 + static_cast<float>(i) * (share + gap);
+            const float width = (lines[i].extent.x1 - box.x0) - (cw - narrowest) * featureColumns(lines[i]);
+            lines[i] = line(stack.lines[i].terms, {box.x0, y0, box.x0 + width, y0 + share});
+        }
+        append(layout, std::move(lines[i]));
+    }
+    return layout;
+}
+
+// The height the notes take under the maps, with the space above them.
+float Placer::notesHeight(const std::vector<Note>& notes, float width) const {
+    Layout scratch;
+    this->notes(scratch, notes, {0.0f, 0.0f, width, 0.0f});
+    return notes.empty() ? 0.0f : scratch.extent.height() + std::round(8.0f * rules_.scale);
+}
+
+// Notes flow left to right under the maps, a swatch before each legend entry, wrapping to new rows.
+void Placer::notes(Layout& layout, const std::vector<Note>& notes, Rect box) const {
+    const float line = metrics_.textHeight("Ag", TextRole::Hint, 0.0f);
+    const float swatch = std::round(line * 0.7f), pad = std::round(6.0f * rules_.scale), spacing = std::round(24.0f * rules_.scale);
+    float x = box.x0, y = box.y0, rowHeight = 0.0f;
+    for (const Note& note : notes) {
+        const float lead = note.headColour ? swatch + pad : 0.0f;
+        const float width = std::min(lead + metrics_.textWidth(note.text, TextRole::Hint) + 1.0f, box.width());  // + 1: never wrapped by rounding
+        if (x > box.x0 && x + width > box.x1) x = box.x0, y += rowHeight, rowHeight = 0.0f;
+        const float height = metrics_.textHeight(note.text, TextRole::Hint, width - lead);
+        PlacedText placed{note.text, TextRole::Hint, {x + lead, y, x + width, y + height}, note.headColour, {}};
+        if (note.headColour) placed.swatchBox = {x, y + (line - swatch) / 2.0f, x + swatch, y + (line + swatch) / 2.0f};
+        layout.extent = unite(layout.extent, {x, y, x + width, y + height});
+        layout.texts.push_back(std::move(placed));
+        rowHeight = std::max(rowHeight, height);
+        x += width + spacing;
+    }
 }
 
 // result_j = left · top_j: tops above their results, left beside them. The token rows' height is searched from
@@ -244,20 +329,24 @@ Layout Placer::figure(const Figure& figure, const Rect& box) const {
         const Rect below = header(layout, figure, box, withHint);
         Layout maps;
         bool oneLine = false;
+        const float notesH = notesHeight(figure.notes, below.width());
+        const Rect room{below.x0, below.y0, below.x1, below.y1 - notesH};
         if (const auto* line = std::get_if<Line>(&figure.composition)) {
-            maps = this->line(line->terms, below);
+            maps = this->line(line->terms, room);
+        } else if (const auto* stacked = std::get_if<Stack>(&figure.composition)) {
+            maps = stack(*stacked, room);
         } else {
             const Product& product = std::get<Product>(figure.composition);
-            maps = textbook(product, below);
+            maps = textbook(product, room);
             if (product.pairs.size() == 1) {
-                Layout inLine = this->line({product.left, Operator{"×"}, product.pairs[0].top, Operator{"="}, product.pairs[0].result}, below);
+                Layout inLine = this->line({product.left, Operator{"×"}, product.pairs[0].top, Operator{"="}, product.pairs[0].result}, room);
                 const Quality a = quality(maps), b = quality(inLine);
                 if (maps.maps.empty() || a < b) maps = std::move(inLine), oneLine = true;  // the textbook on a tie
             }
         }
-        for (PlacedMap& m : maps.maps) layout.maps.push_back(std::move(m));
-        for (PlacedText& t : maps.texts) layout.texts.push_back(std::move(t));
-        layout.extent = unite(layout.extent, maps.extent);
+        const float notesTop = maps.maps.empty() ? room.y1 : maps.extent.y1 + std::round(8.0f * rules_.scale);
+        append(layout, std::move(maps));
+        notes(layout, figure.notes, {below.x0, notesTop, below.x1, below.y1});
         layout.oneLine = oneLine;
         return layout;
     };

@@ -2,8 +2,9 @@
 // rectangles. The rules live here and nowhere else: one label floor, square cells for token × token maps and
 // weight matrices, cells no more than 3:1 elsewhere (token rows may grow to their labels' height), products in
 // the textbook layout (left operand beside the result, right operand above it) or, when that would cost the token
-// labels, in one line "left × top = result", and side content (charts, tiles) given room only when the maps keep
-// their labels at full size without it. No ImGui: the screen and the tests supply the metrics.
+// labels, in one line "left × top = result", stacked lines sharing one feature cell width, notes flowed under the
+// maps, and side content (charts, tiles) given room only when the maps keep their labels at full size without it.
+// No ImGui: the screen and the tests supply the metrics.
 //
 //        ┌ formula ┐   ┌ top ┐             line:   ┌ a ┐  op  ┌ b ┐  op  ┌ c ┐
 //        └─────────┘   └─────┘                     └───┘      └───┘      └───┘
@@ -74,7 +75,9 @@ struct PlacedMap {
 struct PlacedText {
     std::string text;
     TextRole role = TextRole::Hint;
-    Rect box;  // wrap to its width
+    Rect box;                   // wrap to its width
+    std::optional<int> swatch;  // a note's head colour, filling `swatchBox` left of the text
+    Rect swatchBox;
 };
 
 struct Layout {

@@ -1,6 +1,7 @@
 // scene.cpp — each stage's maps, operators and formula, from the core's tensor table. See scene.h.
 #include "scene/scene.h"
 
+#include <algorithm>
 #include <array>
 
 namespace attnviz::scene {
@@ -9,9 +10,6 @@ namespace {
 using core::StageId;
 using core::TensorId;
 
-// The product sign, as the textbooks write it between matrices.
-constexpr const char* kTimes = "×";
-
 Term op(std::string glyph) { return Operator{std::move(glyph)}; }
 
 Map withColorbar(Map map, Colorbar side) {
@@ -19,12 +17,69 @@ Map withColorbar(Map map, Colorbar side) {
     return map;
 }
 
-Figure productFigure(Map left, std::vector<Product::Pair> pairs, std::string formula, std::string hint) {
-    return {Product{std::move(left), std::move(pairs)}, std::move(formula), std::move(hint)};
+Figure productFigure(Map left, std::vector<Product::Pair> pairs, std::string formula, std::string hint, std::vector<Note> notes = {}) {
+    return {Product{std::move(left), std::move(pairs)}, std::move(formula), std::move(hint), std::move(notes)};
 }
 
-Figure lineFigure(std::vector<Term> terms, std::string formula, std::string hint = {}) {
-    return {Line{std::move(terms)}, std::move(formula), std::move(hint)};
+Figure lineFigure(std::vector<Term> terms, std::string formula, std::string hint = {}, std::vector<Note> notes = {}) {
+    return {Line{std::move(terms)}, std::move(formula), std::move(hint), std::move(notes)};
+}
+
+bool groupedQuery(const core::Dimensions& dims) { return dims.kvHeads > 0 && dims.kvHeads < dims.heads; }
+int headsPerKeyValueHead(const core::Dimensions& dims) { return groupedQuery(dims) ? dims.heads / dims.kvHeads : 1; }
+
+// Q and W^Q's column blocks in the colours of the K/V heads they share (each head its own without sharing).
+Map inKeyValueColours(Map map, const core::Dimensions& dims) {
+    map.headsPerColour = headsPerKeyValueHead(dims);
+    return map;
+}
+
+// One head's tile of a per-head tensor: framed in a head's colour, without column numbers (the fused map beside
+// it has them). Its values are the fused tensor's, so their range is too: one colorbar serves both.
+Map headTile(const core::Trace& trace, TensorId tensor, int head, int colour) {
+    Map tile = traceMap(trace, tensor, head);
+    tile.frame = colour;
+    tile.colLabels = false;
+    tile.rowLabels = false;
+    tile.colorbar = Colorbar::None;
+    return tile;
+}
+
+// "whole → part₀ part₁ …": a fused map and its first `count` heads' tiles, titled `symbol`ᵢ. Query heads are framed
+// in the colour of the K/V head they share; K and V have their own h_kv heads.
+Line splitLine(const core::Trace& trace, TensorId whole, TensorId parts, int count, const std::string& symbol) {
+    const core::Dimensions& dims = trace.dims;
+    const bool keyValue = parts != TensorId::QHeads && parts != TensorId::QHeadsBeforeRope;
+    Map fused = traceMap(trace, whole);
+    fused.colorbar = Colorbar::None;  // the tiles' colorbar, at the right end, serves both
+    if (!keyValue) fused = inKeyValueColours(fused, dims);
+    Line line{{fused, op("→")}};
+    const int shown = std::min(count, kMaxTiles);
+    for (int i = 0; i < shown; ++i) {
+        const int head = keyValue ? i * headsPerKeyValueHead(dims) : i;  // the trace names K_i and V_i by query head
+        Map tile = headTile(trace, parts, head, keyValue ? i : core::keyValueHead(dims, i));
+        tile.title = symbol + subscript(i);
+        tile.rowLabels = i == 0;
+        if (i == shown - 1) tile.colorbar = Colorbar::Right;
+        line.terms.emplace_back(std::move(tile));
+    }
+    return line;
+}
+
+// Split lines one after another in one line; the token labels stay on the first line's maps, the rows line up.
+std::vector<Term> joined(const std::vector<Line>& lines) {
+    std::vector<Term> terms;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        for (Term term : lines[i].terms) {
+            if (Map* map = std::get_if<Map>(&term); map != nullptr && i > 0) map->rowLabels = false;
+            terms.push_back(std::move(term));
+        }
+    }
+    return terms;
+}
+
+std::string headCount(int shown, int count) {
+    return shown < count ? " (the first " + std::to_string(shown) + " of " + std::to_string(count) + " heads)" : "";
 }
 
 Scene embedScene(const core::Trace& trace, const SceneChoices& choices) {
@@ -40,36 +95,126 @@ Scene embedScene(const core::Trace& trace, const SceneChoices& choices) {
     return scene;
 }
 
+// A map beside one that labels the same rows.
+Map unlabelled(Map map) {
+    map.rowLabels = false;
+    return map;
+}
+
+// Grouped-query attention in words: how much narrower W^K and W^V are.
+std::string sharingHint(const core::Dimensions& dims) {
+    if (!groupedQuery(dims)) return "";
+    const int group = headsPerKeyValueHead(dims);
+    return " K and V have h_kv = " + std::to_string(dims.kvHeads) + (dims.kvHeads == 1 ? " head" : " heads") + ", each shared by " +
+           std::to_string(group) + " query heads: W^K and W^V are " + std::to_string(group) + "× narrower than W^Q.";
+}
+
 Scene projectScene(const core::Trace& trace, const SceneChoices& choices) {
+    const core::Dimensions& dims = trace.dims;
     const TensorId input = trace.cross ? TensorId::XQuery : TensorId::X;
     Scene scene{StageId::Project, {}, std::nullopt};
     const Map x = withColorbar(traceMap(trace, TensorId::X), Colorbar::Below);
+    const auto query = [&](TensorId id) { return inKeyValueColours(traceMap(trace, id), dims); };
+    const std::vector<Note> notes = sharingNotes(dims);
     if (!choices.projection && !trace.cross) {
         scene.figures.push_back(productFigure(
             x,
-            {{traceMap(trace, TensorId::WQ), traceMap(trace, TensorId::Q)},
+            {{query(TensorId::WQ), query(TensorId::Q)},
              {traceMap(trace, TensorId::WK), traceMap(trace, TensorId::K)},
              {traceMap(trace, TensorId::WV), traceMap(trace, TensorId::V)}},
             "Q, K, V = X W^Q, X W^K, X W^V",
-            "One X, three weight matrices: every row of X becomes a query, a key and a value."));
+            "One X, three weight matrices: every row of X becomes a query, a key and a value." + sharingHint(dims), notes));
+        // Grouped-query attention's point is K and V's fewer heads: when the products do not fit, the three results.
+        if (groupedQuery(dims)) scene.figures.push_back(lineFigure({query(TensorId::Q), unlabelled(traceMap(trace, TensorId::K)),
+                                                                    unlabelled(traceMap(trace, TensorId::V))},
+                                                                   "Q, K, V = X W^Q, X W^K, X W^V", sharingHint(dims), notes));
     }
     const TensorId out = choices.projection.value_or(TensorId::Q);
     const TensorId weights = out == TensorId::Q ? TensorId::WQ : out == TensorId::K ? TensorId::WK : TensorId::WV;
     const std::string name(core::tensorInfo(out).symbol), w(core::tensorInfo(weights).symbol);
     const std::string narrow = choices.projection ? "" : "Q alone (K and V are the same product). ";
-    scene.figures.push_back(productFigure(withColorbar(traceMap(trace, out == TensorId::Q ? input : TensorId::X), Colorbar::Below),
-                                          {{traceMap(trace, weights), traceMap(trace, out)}}, name + " = X " + w,
-                                          narrow + "The same " + w + " multiplies every row of X; its coloured column blocks are the heads' W_i."));
+    const bool isQuery = out == TensorId::Q;
+    scene.figures.push_back(productFigure(withColorbar(traceMap(trace, isQuery ? input : TensorId::X), Colorbar::Below),
+                                          {{isQuery ? query(weights) : traceMap(trace, weights), isQuery ? query(out) : traceMap(trace, out)}},
+                                          name + " = X " + w,
+                                          narrow + "The same " + w + " multiplies every row of X; its coloured column blocks are the heads' W_i." +
+                                              sharingHint(dims),
+                                          notes));
     return scene;
 }
 
+// Stage 3: Q, K and V cut into heads, each fused map beside its heads' tiles; when the three lines cost token
+// labels, Q and K (K and V share a shape), under grouped-query attention the three in one line, then Q alone.
+Scene splitScene(const core::Trace& trace) {
+    const core::Dimensions& dims = trace.dims;
+    const bool rope = hasRopeStep(trace);  // the split comes before the rotation: the heads as cut from Q and K
+    const TensorId queryHeads = rope ? TensorId::QHeadsBeforeRope : TensorId::QHeads;
+    const TensorId keyHeads = rope ? TensorId::KHeadsBeforeRope : TensorId::KHeads;
+    const int kv = dims.kvHeads > 0 ? dims.kvHeads : dims.heads;
+    const Line q = splitLine(trace, TensorId::Q, queryHeads, dims.heads, "Q");
+    const Line k = splitLine(trace, TensorId::K, keyHeads, kv, "K");
+    const Line v = splitLine(trace, TensorId::V, TensorId::VHeads, kv, "V");
+    const std::string formula = "Q_i = Q[:, i·d_k : (i+1)·d_k]";
+    const std::string hint = ".view(b, l, h, d_k).transpose(1, 2): head i takes columns i·d_k … (i+1)·d_k − 1" + headCount(std::min(dims.heads, kMaxTiles), dims.heads) +
+                             "." + sharingHint(dims);
+    std::vector<Note> notes = sharingNotes(dims);
+    Scene scene{StageId::SplitHeads, {}, std::nullopt};
+    scene.figures.push_back({Stack{{q, k, v}}, formula, hint, notes});
+    scene.figures.push_back({Stack{{q, k}}, formula, hint, notes});
+    // Grouped-query attention's point is K and V's fewer heads: on a short screen they join Q's line.
+    if (groupedQuery(dims) && !trace.cross) scene.figures.push_back({Line{joined({q, k, v})}, formula, hint, notes});
+    notes.push_back({groupedQuery(dims) ? "K and V split the same way, into their " + std::to_string(kv) + " heads (a taller window shows them)."
+                                        : "K and V split into K_i and V_i the same way (a taller window shows them).", std::nullopt});
+    scene.figures.push_back({q, formula, hint, notes});
+    return scene;
+}
+
+// Stage 3's RoPE step: the focused head's q rows and its K/V head's k rows before and after the rotation.
+Scene ropeScene(const core::Trace& trace, int head) {
+    const int kv = core::keyValueHead(trace.dims, head);
+    const auto named = [&](TensorId tensor, std::string title) {
+        Map map = traceMap(trace, tensor, head);
+        map.title = std::move(title);
+        map.colorbar = Colorbar::None;
+        return map;
+    };
+    const std::string q = "Q" + subscript(head), k = "K" + subscript(kv);
+    Map qAfter = named(TensorId::QHeads, q + " after"), kAfter = named(TensorId::KHeads, k + " after");
+    qAfter.rangeOf = TensorId::QHeadsBeforeRope;  // one colour per value: only the turning changes the colours
+    kAfter.rangeOf = TensorId::KHeadsBeforeRope;
+    qAfter.colorbar = kAfter.colorbar = Colorbar::Right;  // q's colours and k's have their own scales
+    Map qBefore = named(TensorId::QHeadsBeforeRope, q + " before"), kBefore = named(TensorId::KHeadsBeforeRope, k + " before");
+    qAfter.rowLabels = kBefore.rowLabels = kAfter.rowLabels = false;
+    const std::vector<Note> caption{{"After RoPE a score q_m · k_n depends on the offset m − n between the two tokens, not on where they stand.", std::nullopt}};
+    const std::string formula = "q_m ← R(m·θ) q_m,   k_n ← R(n·θ) k_n";
+    const std::string hint = "RoPE turns the (x_j, x_{j+d_k/2}) pairs of each q and k row by the angle p·θ_j at position p; X is left alone.";
+    Scene scene{StageId::SplitHeads, {}, Side{0.4f, 190.0f, "Head " + std::to_string(head) + "'s q, pair by pair: grey before RoPE, coloured after, each token at its own position"}};
+    scene.figures.push_back(lineFigure({qBefore, op("RoPE →"), qAfter, kBefore, op("RoPE →"), kAfter}, formula, hint, caption));
+    scene.figures.push_back(lineFigure({qBefore, op("RoPE →"), qAfter}, formula, hint, caption));
+    return scene;
+}
+
+// K_i or V_i of query head `head`, named by the K/V head it reads (under GQA "K₁" for query head 5).
+Map keyValueOf(const core::Trace& trace, TensorId tensor, int head, bool transposed = false) {
+    Map map = traceMap(trace, tensor, head, transposed);
+    map.title = std::string(tensor == TensorId::VHeads ? "V" : "K") + subscript(core::keyValueHead(trace.dims, head));
+    return map;
+}
+
+// " Query head 5 shares K/V head 1." under grouped-query attention, else nothing.
+std::string sharedHeadNote(const core::Dimensions& dims, int head) {
+    if (!groupedQuery(dims)) return "";
+    return " Query head " + std::to_string(head) + " shares K/V head " + std::to_string(core::keyValueHead(dims, head)) + ".";
+}
+
 Scene scoresScene(const core::Trace& trace, int head) {
-    const std::string i = subscript(head);
+    const std::string i = subscript(head), kv = subscript(core::keyValueHead(trace.dims, head));
     Scene scene{StageId::Scores, {}, std::nullopt};
     scene.figures.push_back(productFigure(withColorbar(traceMap(trace, TensorId::QHeads, head), Colorbar::Below),
-                                          {{traceMap(trace, TensorId::KHeads, head, true), traceMap(trace, TensorId::Scores, head)}},
-                                          "S" + i + " = Q" + i + " K" + i + "ᵀ",
-                                          "Each cell compares one query row with one key row (a dot product of d_k numbers)."));
+                                          {{keyValueOf(trace, TensorId::KHeads, head, true), traceMap(trace, TensorId::Scores, head)}},
+                                          "S" + i + " = Q" + i + " K" + kv + "ᵀ",
+                                          "Each cell compares one query row with one key row (a dot product of d_k numbers)." +
+                                              sharedHeadNote(trace.dims, head)));
     return scene;
 }
 
@@ -101,12 +246,32 @@ Scene softmaxScene(const core::Trace& trace, int head) {
 }
 
 Scene weightedSumScene(const core::Trace& trace, int head) {
-    const std::string i = subscript(head);
+    const std::string i = subscript(head), kv = subscript(core::keyValueHead(trace.dims, head));
     Scene scene{StageId::WeightedSum, {}, Side{0.26f, 170.0f, "Every head's Z_i, side by side:"}};
     scene.figures.push_back(productFigure(withColorbar(traceMap(trace, TensorId::AttentionWeights, head), Colorbar::Below),
-                                          {{traceMap(trace, TensorId::VHeads, head), traceMap(trace, TensorId::ZHeads, head)}},
-                                          "Z" + i + " = A" + i + " V" + i,
-                                          "Row r of Z" + i + " is the average of V" + i + "'s rows, weighted by row r of A" + i + "."));
+                                          {{keyValueOf(trace, TensorId::VHeads, head), traceMap(trace, TensorId::ZHeads, head)}},
+                                          "Z" + i + " = A" + i + " V" + kv,
+                                          "Row r of Z" + i + " is the average of V" + kv + "'s rows, weighted by row r of A" + i + "." +
+                                              sharedHeadNote(trace.dims, head)));
+    return scene;
+}
+
+// Stage 9: the heads' Z_i side by side → Z, head i's columns in block i.
+Scene concatScene(const core::Trace& trace) {
+    const int heads = trace.dims.heads, shown = std::min(heads, kMaxTiles);
+    Line line;
+    for (int i = 0; i < shown; ++i) {
+        Map tile = headTile(trace, TensorId::ZHeads, i, i);
+        tile.rowLabels = i == 0;
+        line.terms.emplace_back(std::move(tile));
+    }
+    line.terms.push_back(op("→"));
+    line.terms.emplace_back(traceMap(trace, TensorId::Concat));
+    std::string parts = "Z" + subscript(0) + " … Z" + subscript(heads - 1);
+    Scene scene{StageId::Concat, {}, std::nullopt};
+    scene.figures.push_back({line, "Z = [" + parts + "]",
+                             ".transpose(1, 2).contiguous().view(b, l, h·d_v): head i's columns become block i of Z" + headCount(shown, heads) + ".",
+                             {}});
     return scene;
 }
 
@@ -123,6 +288,19 @@ Scene outputScene(const core::Trace& trace) {
 bool Map::isWeight() const {
     return source == Source::Trace &&
            (tensor == TensorId::WQ || tensor == TensorId::WK || tensor == TensorId::WV || tensor == TensorId::WO);
+}
+
+bool hasRopeStep(const core::Trace& trace) { return trace.has(TensorId::QHeadsBeforeRope) && trace.has(TensorId::KHeadsBeforeRope); }
+
+std::vector<Note> sharingNotes(const core::Dimensions& dims) {
+    std::vector<Note> notes;
+    if (!groupedQuery(dims)) return notes;
+    const int group = headsPerKeyValueHead(dims);
+    for (int kv = 0; kv < dims.kvHeads; ++kv) {
+        const int first = kv * group, last = first + group - 1;
+        notes.push_back({"query heads " + std::to_string(first) + "–" + std::to_string(last) + " share K/V head " + std::to_string(kv), kv});
+    }
+    return notes;
 }
 
 std::string subscript(int number) {
@@ -147,7 +325,31 @@ Map traceMap(const core::Trace& trace, TensorId tensor, int head, bool transpose
     return map;
 }
 
-std::optional<Scene> stageScene(StageId stage, const core::Trace& trace, const SceneChoices& choices) {
+namespace {
+
+// The focused query row outlined in every map whose rows are the queries (Q_i, S_i, A_i, Z_i).
+void focusQueryRow(Scene& scene, int row) {
+    const auto focus = [row](Map& map) {
+        if (map.rowAxis == core::Axis::QueryTokens && row < map.rows) map.focusRow = row;
+    };
+    const auto focusLine = [&](Line& line) {
+        for (Term& term : line.terms) {
+            if (Map* map = std::get_if<Map>(&term)) focus(*map);
+        }
+    };
+    for (Figure& figure : scene.figures) {
+        if (Line* line = std::get_if<Line>(&figure.composition)) focusLine(*line);
+        if (Stack* stack = std::get_if<Stack>(&figure.composition)) {
+            for (Line& line : stack->lines) focusLine(line);
+        }
+        if (Product* product = std::get_if<Product>(&figure.composition)) {
+            focus(product->left);
+            for (Product::Pair& pair : product->pairs) focus(pair.result);
+        }
+    }
+}
+
+std::optional<Scene> sceneOfStage(StageId stage, const core::Trace& trace, const SceneChoices& choices) {
     const int head = choices.head;
     switch (stage) {
         case StageId::Embed: return embedScene(trace, choices);
@@ -157,10 +359,21 @@ std::optional<Scene> stageScene(StageId stage, const core::Trace& trace, const S
         case StageId::Mask: return maskScene(trace, head);
         case StageId::Softmax: return softmaxScene(trace, head);
         case StageId::WeightedSum: return weightedSumScene(trace, head);
+        case StageId::SplitHeads: return choices.ropeStep && hasRopeStep(trace) ? ropeScene(trace, head) : splitScene(trace);
+        case StageId::Concat: return concatScene(trace);
         case StageId::Output: return outputScene(trace);
-        case StageId::Tokens: case StageId::SplitHeads: case StageId::Concat: case StageId::Count: break;
+        case StageId::Tokens: case StageId::Count: break;
     }
     return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Scene> stageScene(StageId stage, const core::Trace& trace, const SceneChoices& choices) {
+    std::optional<Scene> scene = sceneOfStage(stage, trace, choices);
+    const bool followsQuery = stage >= StageId::Scores && stage <= StageId::WeightedSum;
+    if (scene && choices.focusRow && followsQuery) focusQueryRow(*scene, *choices.focusRow);
+    return scene;
 }
 
 }  // namespace attnviz::scene

@@ -1,7 +1,8 @@
 // scene.h — what one stage shows, as data: its maps (which tensor slice, its displayed shape, what its axes count,
-// which decorations it wants), the operators between them and the formula above them, in one of two compositions:
-// a line ("S_i ÷√d_k → S_i/√d_k") or a product in the textbook layout (left operand beside the result, right
-// operand above it), with fallbacks the layout tries in order. Built from the core's tensor table (core::TensorInfo),
+// which decorations it wants), the operators between them and the formula above them, in one of three compositions:
+// a line ("S_i ÷√d_k → S_i/√d_k", "Q → Q₀ Q₁ …"), lines stacked (Q, K and V split into heads) or a product in the
+// textbook layout (left operand beside the result, right operand above it), with fallbacks the layout tries in
+// order, and notes under the maps that are always drawn (which query heads share a K/V head). Built from the core's tensor table (core::TensorInfo),
 // so the screen, the figures and the tests read one description. Knows nothing of pixels (layout.h does).
 #pragma once
 
@@ -31,6 +32,11 @@ struct Map {
     Colorbar colorbar = Colorbar::Right;
     bool rowSums = false;                   // Σ of each row at the right (softmax rows sum to 1)
     std::optional<core::TensorId> rangeOf;  // coloured on this tensor's range (S and S/√d_k alike)
+    std::string title;                      // instead of the tensor's name ("K₁" for a shared K/V head); empty: its own
+    std::optional<int> frame;               // a head's tile: a frame in this head's colour, a one-line title
+    int headsPerColour = 1;                 // head block i in the colour of i / headsPerColour: under grouped-query
+                                            // attention each query head in the colour of the K/V head it shares
+    std::optional<int> focusRow;            // a row outlined and its label bold: the query the lecture follows ("it")
 
     // Token × token (S_i, A_i, the mask): its cells stay square.
     bool tokenByToken() const { return core::isTokens(rowAxis) && core::isTokens(colAxis); }
@@ -43,9 +49,16 @@ struct Operator {
 };
 using Term = std::variant<Map, Operator>;
 
-// Terms side by side, left to right, every map with its own title and labels.
+// Terms side by side, left to right, every map with its own title and labels (maps without an operator between
+// them, a head's tiles, stand a small gap apart).
 struct Line {
     std::vector<Term> terms;
+};
+
+// Lines one above the other, each a share of the height, their feature columns one cell width: a line with fewer
+// heads (K and V under grouped-query attention) is drawn shorter, not stretched.
+struct Stack {
+    std::vector<Line> lines;
 };
 
 // result_j = left · top_j: left once at the left, each top above its result. A single product that cannot keep
@@ -58,11 +71,18 @@ struct Product {
     std::vector<Pair> pairs;
 };
 
+// A line under the maps, always drawn: a legend entry (a swatch in a head's colour, then the words) or a caption.
+struct Note {
+    std::string text;
+    std::optional<int> headColour;  // the swatch's head colour; none: words alone
+};
+
 // One way to draw the stage: its maps, and the formula and hint written above them.
 struct Figure {
-    std::variant<Line, Product> composition;
+    std::variant<Line, Product, Stack> composition;
     std::string formula;  // "S₀ = Q₀ K₀ᵀ"
     std::string hint;     // one sentence under the formula, when there is room
+    std::vector<Note> notes;
 };
 
 // Room under the maps for what the painter adds (a row's bar charts, every head's tiles): given only when the
@@ -80,17 +100,29 @@ struct Scene {
 };
 
 // What the scene depends on besides the run: the focused head, the projection shown at stage 2 (nullopt: Q, K and
-// V together) and, for a trained model's layer, how many blocks lie between E + P and X (nullopt: X is E + P).
+// V together), for a trained model's layer how many blocks lie between E + P and X (nullopt: X is E + P), the
+// query row the lecture follows (outlined in S_i, A_i and the other query-row maps of stages 4–8) and, at stage 3
+// of a model with rotary positions, whether the RoPE step is shown instead of the split.
 struct SceneChoices {
     int head = 0;
     std::optional<core::TensorId> projection;
     std::optional<int> blocksBeforeX;
+    std::optional<int> focusRow;
+    bool ropeStep = false;
 };
+
+// The most heads' tiles a line shows side by side; more would be slivers (a note says how many are left out).
+inline constexpr int kMaxTiles = 16;
 
 // A map of `tensor` as the trace holds it (head `head`, transposed or not), with the table's axes.
 Map traceMap(const core::Trace& trace, core::TensorId tensor, int head = 0, bool transposed = false);
-// The scene of one stage; nullopt for the stages whose picture is not maps (tokens, the head split, the concat).
+// The scene of one stage; nullopt for the tokens, whose picture is words in boxes, not maps.
 std::optional<Scene> stageScene(core::StageId stage, const core::Trace& trace, const SceneChoices& choices);
+// Whether stage 3 of this run has a RoPE step: its q and k were turned by position (QHeadsBeforeRope kept).
+bool hasRopeStep(const core::Trace& trace);
+// The legend of grouped-query attention: "query heads 0–3 share K/V head 0", one note per K/V head in its colour;
+// empty when every query head has its own K and V.
+std::vector<Note> sharingNotes(const core::Dimensions& dims);
 // "₂" for head 2 (Unicode subscript digits).
 std::string subscript(int number);
 

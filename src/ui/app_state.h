@@ -82,6 +82,7 @@ struct AppState {
     bool modelView = false;                         // centre: a trained model's every layer × head (BertViz)
     bool hideSpecialTokens = false;                 // model view: [CLS]/[SEP] (GPT-2: first token) left out
     Projection projection = Projection::All;        // stage 2: Q, K, V together or one of them
+    bool ropeStep = false;                          // stage 3 of a model with rotary positions: the RoPE step (R)
     colormap::Colormap sequential = colormap::Colormap::Viridis;  // probabilities
     colormap::ProbabilityScale probabilityScale = colormap::ProbabilityScale::MapMax;  // their colors' range
     colormap::Colormap diverging = colormap::Colormap::Coolwarm;  // signed values, ±max|x|

@@ -1,15 +1,19 @@
 // test_lecture_look.cpp — zoom and presenting are inputs of the look, not accumulated state (app/gui_style.h):
 // every short sequence and many random longer ones of F5, Esc, Ctrl+=, Ctrl+−, Ctrl+0 and window resizes end in
 // the style, scale and text size a fresh start in the same state has; and, with App drawn, the maps' area after
-// toggles equals a fresh start's and does not shrink when the zoom goes up.
+// toggles equals a fresh start's and does not shrink when the zoom goes up. Every stage drawn as a scene keeps
+// its token labels at the floor, a grouped-query model's split and RoPE step included.
 #include "app/gui_style.h"
 #include "imgui_harness.h"
+#include "io/model_folder.h"
 #include "ui/panels/panels.h"
 #include "scene/layout.h"
+#include "ui/session/session_actions.h"
 #include "ui/views/matrix_info.h"
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <random>
 #include <variant>
 #include <vector>
@@ -76,10 +80,13 @@ class LectureHall {
 public:
     explicit LectureHall(Size size, float zoom = 1.0f, bool presenting = false, core::StageId stage = core::StageId::Softmax,
                          std::string sentence = std::string(core::kDefaultSentence), bool sidePanel = true)
-        : ui_({static_cast<float>(size.width), static_cast<float>(size.height)}), keeper_(ImGui::GetStyle()),
-          app_(startState(zoom, presenting, stage, std::move(sentence), sidePanel)) {
+        : LectureHall(size, startState(zoom, presenting, stage, std::move(sentence), sidePanel)) {}
+    LectureHall(Size size, ui::AppState state)
+        : ui_({static_cast<float>(size.width), static_cast<float>(size.height)}), keeper_(ImGui::GetStyle()), app_(std::move(state)) {
         follow();
         ui_.frames(app_, 3);
+        app_.waitForRun();
+        ui_.frames(app_, 2);
     }
     void press(int key, bool ctrl = false) {
         ui_.pressKey(app_, key, ctrl);
@@ -254,9 +261,11 @@ TEST_CASE("200 random sequences of up to 12 look keys and resizes end in the loo
     }
 }
 
-// The stages whose picture is a scene (scene/scene.h): one head's maps, laid out by scene/layout.h.
-constexpr core::StageId kSceneStages[] = {core::StageId::Embed, core::StageId::Project, core::StageId::Scores, core::StageId::Scale,
-                                          core::StageId::Mask, core::StageId::Softmax, core::StageId::WeightedSum, core::StageId::Output};
+// The stages whose picture is a scene (scene/scene.h): one head's maps (the split and the concatenation: every
+// head's tiles), laid out by scene/layout.h.
+constexpr core::StageId kSceneStages[] = {core::StageId::Embed,   core::StageId::Project, core::StageId::SplitHeads, core::StageId::Scores,
+                                          core::StageId::Scale,   core::StageId::Mask,    core::StageId::Softmax,    core::StageId::WeightedSum,
+                                          core::StageId::Concat,  core::StageId::Output};
 
 // 24 words: the longest sentence the lecture's label rule promises to keep whole.
 constexpr const char* kTwentyFourTokens = "the animal did not cross the street because it was too tired and the street was too wide for it to cross at night";
@@ -297,6 +306,58 @@ TEST_CASE("every stage at 1024x768, 1280x800 and 1920x1080, presenting or not, z
             }
         }
     }
+}
+
+// The decoder fixture with grouped-query attention (8 query heads sharing 2 K/V heads) and rotary positions.
+ui::AppState groupedQueryState(core::StageId stage, bool ropeStep) {
+    ui::AppState state;
+    ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3"), state);
+    state.spec.sentences = {"the cat sat on the mat"};  // the tiny model has 32 positions
+    state.stage = stage;
+    state.ropeStep = ropeStep;
+    state.presenting = true;
+    state.showSidePanel = false;
+    state.head = 5;
+    return state;
+}
+
+int drawnOf(const ui::App& app, core::TensorId tensor) {
+    int count = 0;
+    for (const ui::DrawnHeatmap& d : app.drawnHeatmaps()) count += d.matrix.tensor == tensor ? 1 : 0;
+    return count;
+}
+
+TEST_CASE("a grouped-query model presenting: stage 2, the split and the RoPE step keep 14 px labels; K and V show their 2 heads") {
+    for (Size size : {Size{1024, 768}, Size{1280, 800}}) {
+        CAPTURE(size.width);
+        {
+            LectureHall split(size, groupedQueryState(core::StageId::SplitHeads, false));
+            REQUIRE(split.app().run()->trace.dims.kvHeads == 2);
+            CHECK(split.smallestTokenCell() >= 0.85f * 14.0f - scene::kLabelSlack);
+            CHECK(drawnOf(split.app(), core::TensorId::QHeadsBeforeRope) == 8);  // the heads as cut, before RoPE
+            const int keyTiles = drawnOf(split.app(), core::TensorId::KHeadsBeforeRope);
+            CHECK((keyTiles == 0 || keyTiles == 2));  // K's line only when it keeps its labels, then with its 2 heads
+        }
+        {
+            LectureHall project(size, groupedQueryState(core::StageId::Project, false));
+            CHECK(project.smallestTokenCell() >= 0.85f * 14.0f - scene::kLabelSlack);
+        }
+        {
+            LectureHall rope(size, groupedQueryState(core::StageId::SplitHeads, true));
+            CHECK(rope.smallestTokenCell() >= 0.85f * 14.0f - scene::kLabelSlack);
+            CHECK(drawnOf(rope.app(), core::TensorId::QHeadsBeforeRope) == 1);
+            CHECK(drawnOf(rope.app(), core::TensorId::QHeads) == 1);
+        }
+    }
+}
+
+TEST_CASE("R toggles stage 3's RoPE step") {
+    LectureHall hall(kStartSize, groupedQueryState(core::StageId::SplitHeads, false));
+    hall.press('R');
+    CHECK(hall.app().state().ropeStep);
+    CHECK(drawnOf(hall.app(), core::TensorId::QHeads) == 1);
+    hall.press('R');
+    CHECK_FALSE(hall.app().state().ropeStep);
 }
 
 TEST_CASE("zooming in at 864x720 keeps S and A whole from top to bottom: the stage text and charts give way first") {

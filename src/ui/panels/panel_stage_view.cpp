@@ -1,14 +1,15 @@
 // panel_stage_view.cpp — the centre of the window: the current stage's header and matrices. A stage whose
 // picture is maps and operators is a scene (scene/scene.h): laid out once (scene/layout.h: the textbook product,
 // lines, the label floor, side content that gives way first) and painted (ui/views/scene_view.h); this file only
-// adds what a scene's side room holds (a row's bar charts, every head's tiles). The tokens, the head split and
-// the concatenation draw their own pictures here, as does every head's grid (A).
+// adds what a scene's side room holds (a row's bar charts, every head's tiles, RoPE's turning pairs). The tokens
+// (words in boxes, not maps) draw their own picture here, as does every head's grid (A).
 // Does not explain cells (panel_inspector.cpp) or print the stage's text (panel_stage_text.cpp).
 #include "core/display_text.h"
 #include "ui/views/drawing.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/matrix_info.h"
 #include "ui/panels/panels.h"
+#include "ui/views/rotary_view.h"
 #include "ui/views/row_chart.h"
 #include "ui/views/scene_view.h"
 
@@ -22,18 +23,12 @@ namespace {
 using core::StageId;
 using core::TensorId;
 
-constexpr int kMaxTiles = 16;  // heads drawn side by side; more would be slivers
 constexpr ImU32 kText = IM_COL32(30, 30, 30, 255);
 constexpr ImU32 kHint = IM_COL32(90, 90, 90, 255);
 
 MatrixRef traceRef(TensorId tensor, int head = 0) { return {MatrixSource::Trace, tensor, head}; }
 
 float gapOf(const ViewContext& ctx) { return std::round(18.0f * ctx.scale); }
-
-// Whether `box` holds the maps and, below them, a row's bar charts with both readable: the charts need about
-// 170 px at scale 1, the maps about 360 (two 10-row maps with titles and rotated labels). On a short window or
-// a projector's large type the maps matter more: they take the whole box and the charts wait for room.
-bool roomForCharts(const ViewContext& ctx, const Box& box) { return box.height() >= 530.0f * ctx.scale; }
 
 // `wrapWidth` > 0 wraps the text to that width (a width, not an x coordinate).
 void text(ImFont* f, ImVec2 at, ImU32 color, const std::string& s, float wrapWidth = 0.0f) {
@@ -44,7 +39,7 @@ void text(ImFont* f, ImVec2 at, ImU32 color, const std::string& s, float wrapWid
 
 // Heads of `tensor` side by side, one shared colorbar at the right end, row labels on the first only.
 void drawHeadTiles(ViewContext& ctx, const Box& box, TensorId tensor, bool rowLabels, bool colLabels) {
-    const int heads = std::min(ctx.run.trace.dims.heads, kMaxTiles);
+    const int heads = std::min(ctx.run.trace.dims.heads, scene::kMaxTiles);
     const auto options = [&](int head) {
         HeatmapOptions o;
         o.title = TitleStyle::Compact;
@@ -149,8 +144,6 @@ void drawAllHeads(ViewContext& ctx, const Box& box, TensorId tensor) {
 
 // [SECTION] Stages
 
-HeatmapOptions full() { return {}; }
-
 // One sentence's tokens as boxes — the token, its id (its row of E) and its position — wrapping inside `box`
 // from `at`; returns where the next line starts.
 ImVec2 drawTokenBoxes(ViewContext& ctx, const Box& box, ImVec2 at, const std::vector<std::string>& tokens, const std::vector<int>* ids,
@@ -220,69 +213,6 @@ void tokensView(ViewContext& ctx, Box box) {
          box.width());
 }
 
-// The height a token-row map needs to keep every token label: its decorations and rows at the label floor.
-float labelledHeight(const ViewContext& ctx, const MatrixRef& ref, const HeatmapOptions& options) {
-    const Insets insets = heatmapInsets(ctx, ref, options);
-    return insets.top + insets.bottom + displayShape(ctx, ref, options.transposed).x * smallestLabelledCell(ctx);
-}
-
-// The height of the upper of two stacked parts: `share` of the box, more when the upper part needs it for its
-// labels (`upperNeeds`) and the lower part keeps what it needs for its own (`lowerNeeds`).
-float upperHeight(const Box& box, float share, float upperNeeds, float lowerNeeds) {
-    return std::max(box.height() * share, std::min(upperNeeds, box.height() - lowerNeeds));
-}
-
-constexpr const char* kKeysAndValuesLater = "K and V split into K_i and V_i the same way (a taller window shows them).";
-
-// Q beside its heads, "Q → Q_0 Q_1 …", for a box too short to stack them with every token label: each then gets
-// the box's whole height.
-void splitSideBySide(ViewContext& ctx, Box box, const std::string& reshape) {
-    const float gap = gapOf(ctx);
-    const Box code = takeTop(box, ImGui::GetFontSize() * 1.6f);
-    text(font(ctx.fonts.mono), code.min, kHint, "→  " + reshape);
-    const Box note = {{box.min.x, box.max.y - ImGui::GetFontSize() * 1.5f}, box.max};
-    box.max.y = note.min.y;
-    HeatmapOptions fused = full();
-    fused.colorbar = ColorbarSide::None;  // the heads' colorbar, at the right end, serves both
-    const Box left = takeLeft(box, box.width() * 0.42f);
-    drawHeatmapInBox(ctx, traceRef(TensorId::Q), left.min, {left.max.x - gap, left.max.y}, fused);
-    ImFont* large = font(ctx.fonts.large);
-    const Box arrow = takeLeft(box, large->FontSize * 2.0f);
-    text(large, {arrow.min.x, (arrow.min.y + arrow.max.y) / 2.0f - large->FontSize / 2.0f}, kText, "→");
-    drawHeadTiles(ctx, box, TensorId::QHeads, true, false);
-    text(font(ctx.fonts.regular), {note.min.x, note.min.y + 4.0f}, kHint, kKeysAndValuesLater);
-}
-
-void splitView(ViewContext& ctx, Box box) {
-    const float gap = gapOf(ctx);
-    const std::string reshape = ".view(b, l, h, d_k).transpose(1, 2): head i takes columns i·d_k … (i+1)·d_k − 1";
-    // K and V split exactly as Q does: their rows of heads follow when there is room for their token labels.
-    const bool keysAndValues = roomForCharts(ctx, box);
-    // Q above its heads shows which columns go where; when that would cost token labels, they go side by side.
-    const float fusedShare = keysAndValues ? 0.36f : 0.45f;
-    const float queryRows = static_cast<float>(ctx.run.trace.queryLength);
-    const float stackedRow = (box.height() * fusedShare - heatmapInsets(ctx, traceRef(TensorId::Q), full()).top - gap) / queryRows;
-    if (!keysAndValues && stackedRow < smallestLabelledCell(ctx)) {
-        splitSideBySide(ctx, box, reshape);
-        return;
-    }
-    const Box fused = takeTop(box, box.height() * fusedShare);
-    drawHeatmapInBox(ctx, traceRef(TensorId::Q), fused.min, {fused.max.x, fused.max.y - gap}, full());
-    const Box arrow = takeTop(box, ImGui::GetFontSize() * 1.6f);
-    text(font(ctx.fonts.mono), arrow.min, kHint, "↓  " + reshape);
-    if (!keysAndValues) {
-        const Box note = takeTop(box, ImGui::GetFontSize() * 1.5f);
-        drawHeadTiles(ctx, {box.min, {box.max.x, box.max.y - note.height()}}, TensorId::QHeads, true, false);
-        text(font(ctx.fonts.regular), {box.min.x, box.max.y - note.height() + 4.0f}, kHint, kKeysAndValuesLater);
-        return;
-    }
-    const Box queries = takeTop(box, box.height() * 0.46f);
-    drawHeadTiles(ctx, {queries.min, {queries.max.x, queries.max.y - gap}}, TensorId::QHeads, true, false);
-    const Box keys = takeTop(box, box.height() * 0.5f);
-    drawHeadTiles(ctx, {keys.min, {keys.max.x, keys.max.y - gap / 2.0f}}, TensorId::KHeads, true, false);
-    drawHeadTiles(ctx, box, TensorId::VHeads, true, false);
-}
-
 // [SECTION] One query row as bars
 
 // The query row the charts show: the row of the explained cell when it is an l × l map of the focused head,
@@ -349,21 +279,6 @@ void drawChartPair(const ViewContext& ctx, const Box& box, const RowChart& left,
     drawRowChart(ctx, {box.min.x + half + gap, box.min.y}, box.max, right);
 }
 
-void concatView(ViewContext& ctx, Box box) {
-    const float gap = gapOf(ctx), arrowHeight = ImGui::GetFontSize() * 1.6f;
-    // The heads' tiles above Z: 42 % of the height, more when their labels need it and Z keeps its own.
-    HeatmapOptions tile;
-    tile.title = TitleStyle::Compact;
-    tile.colLabels = false;
-    const float wanted = labelledHeight(ctx, traceRef(TensorId::ZHeads), tile) + gap;
-    const float zNeeds = labelledHeight(ctx, traceRef(TensorId::Concat), full()) + arrowHeight;
-    const Box tiles = takeTop(box, upperHeight(box, 0.42f, wanted, zNeeds));
-    drawHeadTiles(ctx, {tiles.min, {tiles.max.x, tiles.max.y - gap}}, TensorId::ZHeads, true, false);
-    const Box arrow = takeTop(box, arrowHeight);
-    text(font(ctx.fonts.mono), arrow.min, kHint, "↓  .transpose(1, 2).contiguous().view(b, l, h·d_v): head i's columns go to block i");
-    drawHeatmapInBox(ctx, traceRef(TensorId::Concat), box.min, box.max, full());
-}
-
 // [SECTION] Stages drawn from their scene (scene/scene.h), laid out once (scene/layout.h)
 
 scene::SceneChoices sceneChoices(const ViewContext& ctx) {
@@ -376,6 +291,8 @@ scene::SceneChoices sceneChoices(const ViewContext& ctx) {
         case Projection::All: break;
     }
     if (ctx.run.spec.trained) choices.blocksBeforeX = ctx.run.spec.layer;
+    choices.focusRow = chartRow(ctx);
+    choices.ropeStep = ctx.state.ropeStep;
     return choices;
 }
 
@@ -435,6 +352,17 @@ Box noMaskIntroduction(ViewContext& ctx, Box box) {
     return box;
 }
 
+// The RoPE step's side room: the focused head's q, pair by pair, each token at its own position.
+void rotaryPairsOfHead(ViewContext& ctx, const Box& box) {
+    const int pairs = std::min(4, ctx.run.trace.dims.dK / 2);
+    const std::optional<core::RotaryPairs> turned = rotaryPairsOfRun(ctx.run, ctx.state.batch, ctx.state.head, false, pairs);
+    if (!turned) return;
+    RotaryPlotStyle style;
+    for (const std::string& token : ctx.run.queryTokens.at(static_cast<std::size_t>(ctx.state.batch))) style.positionLabels.push_back(core::displayText(token));
+    style.highlight = chartRow(ctx);
+    drawRotaryPairs(*ImGui::GetWindowDrawList(), box, *turned, style);
+}
+
 // A stage whose picture is a scene: its maps where the layout puts them, then what its side room holds.
 void sceneView(ViewContext& ctx, Box box, const scene::Scene& scene) {
     if (scene.stage == StageId::Mask && !ctx.run.trace.has(TensorId::Mask)) box = noMaskIntroduction(ctx, box);
@@ -445,6 +373,7 @@ void sceneView(ViewContext& ctx, Box box, const scene::Scene& scene) {
         case StageId::Softmax: softmaxCharts(ctx, *side); break;
         case StageId::WeightedSum: drawHeadTiles(ctx, *side, TensorId::ZHeads, true, false); break;
         case StageId::Output: outputComparison(ctx, *side); break;
+        case StageId::SplitHeads: rotaryPairsOfHead(ctx, *side); break;
         default: break;
     }
 }
@@ -484,6 +413,20 @@ void projectionPicker(AppState& state) {
         ImGui::SameLine();
     }
     ImGui::NewLine();
+}
+
+// Stage 3 of a model with rotary positions: the split, or the RoPE step after it (R toggles), with the head it shows.
+void ropePicker(ViewContext& ctx) {
+    if (ImGui::RadioButton("split into heads", !ctx.state.ropeStep)) ctx.state.ropeStep = false;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("then RoPE (R)", ctx.state.ropeStep)) ctx.state.ropeStep = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("q and k turned by their positions, before the scores");
+    if (!ctx.state.ropeStep) {
+        ImGui::NewLine();
+        return;
+    }
+    ImGui::SameLine(0.0f, std::round(24.0f * ctx.scale));
+    headPicker(ctx);
 }
 
 // A trained model: which layer the stages step through, a way to the model view, what the focused head is known
@@ -528,6 +471,7 @@ void header(ViewContext& ctx) {
     }
     ImGui::SameLine(0.0f, std::round(40.0f * ctx.scale));
     if (ctx.state.stage == StageId::Project) projectionPicker(ctx.state);
+    else if (ctx.state.stage == StageId::SplitHeads && scene::hasRopeStep(ctx.run.trace)) ropePicker(ctx);
     else if (perHeadTensor(ctx.state.stage) && ctx.state.stage != StageId::SplitHeads && ctx.state.stage != StageId::Concat) headPicker(ctx);
     else ImGui::NewLine();
     ImGui::Spacing();
@@ -541,8 +485,6 @@ void drawStage(ViewContext& ctx, const Box& box) {
     }
     switch (ctx.state.stage) {
         case StageId::Tokens: tokensView(ctx, box); break;
-        case StageId::SplitHeads: splitView(ctx, box); break;
-        case StageId::Concat: concatView(ctx, box); break;
         default: break;
     }
 }

@@ -91,6 +91,7 @@ void applyShortcuts(AppState& state, int heads) {
     if (pressed(ImGuiKey_Space) && !state.presenting) state.autoplay = !state.autoplay;
     if (pressed(ImGuiKey_Escape)) state.pinned.reset();
     if (ImGui::IsKeyPressed('A', false)) state.allHeads = !state.allHeads;
+    if (ImGui::IsKeyPressed('R', false) && state.stage == core::StageId::SplitHeads) state.ropeStep = !state.ropeStep;
     for (int digit = 1; digit <= 9; ++digit) {
         if (digit <= heads && ImGui::IsKeyPressed('0' + digit, false)) {
             state.head = digit - 1;

@@ -19,6 +19,7 @@ namespace {
 constexpr int kMaxLabelChars = 12;
 constexpr ImU32 kTextColor = IM_COL32(30, 30, 30, 255);
 constexpr ImU32 kDimText = IM_COL32(90, 90, 90, 255);
+constexpr ImU32 kFocusColor = IM_COL32(215, 80, 0, 255);  // the focused query row's outline and label
 
 struct Fitted {
     MatrixInfo info;
@@ -171,11 +172,11 @@ void drawGridLines(ImDrawList& list, const Grid& g, int rows, int cols) {
     for (int r = 1; r < rows; ++r) list.AddLine({g.min.x, g.min.y + r * g.ch}, {g.max.x, g.min.y + r * g.ch}, line);
 }
 
-void drawHeadBlocks(ImDrawList& list, const Grid& g, const Fitted& f, float thickness) {
+void drawHeadBlocks(ImDrawList& list, const Grid& g, const Fitted& f, int headsPerColour, float thickness) {
     if (f.blockCols > 0) {
         for (int start = 0, head = 0; start < f.cols; start += f.blockCols, ++head) {
             list.AddRect({g.min.x + start * g.cw, g.min.y}, {g.min.x + std::min(start + f.blockCols, f.cols) * g.cw, g.max.y},
-                         headColor(head), 0.0f, 0, thickness);
+                         headColor(head / headsPerColour), 0.0f, 0, thickness);
         }
     }
     if (f.blockRows > 0) {
@@ -294,15 +295,27 @@ float tokenLabelSize(const ViewContext& ctx, Axis axis, float cellExtent, const 
     return std::clamp(cellExtent / 0.85f, labels.floor, labels.full);
 }
 
-void drawRowLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, float width, const scene::LabelSizes& labels) {
+// Row labels, every `step`-th; the focused row's always, in bold and the focus colour.
+void drawRowLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, float width, const scene::LabelSizes& labels,
+                   std::optional<int> focusRow) {
     const float size = tokenLabelSize(ctx, f.rowAxis, g.ch, labels);
     const int step = labelStep(g.ch, size);
-    for (int r = 0; r < f.rows; r += step) {
-        const std::string label = shortLabel(ctx, f.rowAxis, r);
-        const float w = textWidth(smallFont(ctx), size, label);
+    const auto label = [&](int r, ImFont* typeface, ImU32 color) {
+        const std::string text = shortLabel(ctx, f.rowAxis, r);
+        const float w = textWidth(typeface, size, text);
         const float y = g.min.y + (r + 0.5f) * g.ch - size / 2.0f;
-        list.AddText(smallFont(ctx), size, {g.min.x - width + (width - w) - 6.0f * ctx.scale, y}, kTextColor, label.c_str());
+        list.AddText(typeface, size, {g.min.x - width + (width - w) - 6.0f * ctx.scale, y}, color, text.c_str());
+    };
+    for (int r = 0; r < f.rows; r += step) {
+        if (r != focusRow) label(r, smallFont(ctx), kTextColor);
     }
+    if (focusRow && *focusRow >= 0 && *focusRow < f.rows) label(*focusRow, font(ctx.fonts.bold), kFocusColor);
+}
+
+// The focused query row: an outline across the map, in the colour its label takes.
+void drawFocusRow(ImDrawList& list, const Grid& g, const Fitted& f, std::optional<int> focusRow) {
+    if (!focusRow || *focusRow < 0 || *focusRow >= f.rows) return;
+    outline(list, g.cellMin(*focusRow, 0), g.cellMax(*focusRow, f.cols - 1), kFocusColor, 2.0f);
 }
 
 void drawColumnLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, float bottom, const scene::LabelSizes& labels) {
@@ -324,11 +337,11 @@ void drawColumnLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, c
     }
 }
 
-void drawHeadBands(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, const Measure& m) {
+void drawHeadBands(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, const Measure& m, int headsPerColour) {
     const float size = smallSize(ctx);
     for (int start = 0, head = 0; f.blockCols > 0 && start < f.cols; start += f.blockCols, ++head) {
         const ImVec2 a{g.min.x + start * g.cw, g.min.y - m.band}, b{g.min.x + std::min(start + f.blockCols, f.cols) * g.cw, g.min.y - 2.0f};
-        list.AddRectFilled(a, b, headColor(head));
+        list.AddRectFilled(a, b, headColor(head / headsPerColour));
         const std::string label = (b.x - a.x > textWidth(smallFont(ctx), size, "head 00") + 4.0f ? "head " : "") + std::to_string(head);
         const float w = textWidth(smallFont(ctx), size, label);
         if (w + 2.0f <= b.x - a.x) list.AddText(smallFont(ctx), size, {(a.x + b.x - w) / 2.0f, a.y}, IM_COL32_WHITE, label.c_str());
@@ -561,9 +574,10 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
     ctx.drawn.push_back({ref, g.min, g.max, f.rows, f.cols, o.transposed});
 
     drawGridLines(list, g, f.rows, f.cols);
-    if (o.headBlocks) drawHeadBlocks(list, g, f, 2.0f);
+    if (o.headBlocks) drawHeadBlocks(list, g, f, std::max(1, o.headsPerColour), 2.0f);
     drawValues(ctx, list, g, ref, f, s, map, mask, o.transposed);
     if (o.frameHead) list.AddRect({g.min.x - 2, g.min.y - 2}, {g.max.x + 2, g.max.y + 2}, headColor(*o.frameHead), 0.0f, 0, o.emphasized ? 4.0f : 2.0f);
+    drawFocusRow(list, g, f, o.focusRow);
     drawHighlights(ctx, list, g, ref, f, o.transposed);
     outlinePointer(ctx, list, g, ref, o.transposed);
     drawEditMarks(ctx, list, ref, g.min, {g.cw, g.ch}, o.transposed);
@@ -571,9 +585,9 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
     const float outerLeft = g.min.x - m.rowLabels - m.rowBand;
     const float outerTop = g.min.y - m.title - m.colLabels - m.band;
     drawTitle(ctx, list, f, o, {outerLeft, outerTop}, (g.max.x + m.sums + m.colorbarRight) - outerLeft);
-    if (o.rowLabels) drawRowLabels(ctx, list, g, f, m.rowLabels + m.rowBand, tokenLabels(ctx, o));
+    if (o.rowLabels) drawRowLabels(ctx, list, g, f, m.rowLabels + m.rowBand, tokenLabels(ctx, o), o.focusRow);
     if (o.colLabels) drawColumnLabels(ctx, list, g, f, g.min.y - m.band, tokenLabels(ctx, o));
-    if (o.headBlocks) drawHeadBands(ctx, list, g, f, m);
+    if (o.headBlocks) drawHeadBands(ctx, list, g, f, m, std::max(1, o.headsPerColour));
     if (o.rowSums) drawRowSums(ctx, list, g, ref, f, o.transposed);
     if (o.colorbar != ColorbarSide::None) drawColorbar(ctx, list, g, m, o, s, map, followsProbabilityScale(ref, f.info), static_cast<bool>(mask));
     tokenTooltip(ctx, g, f, m);

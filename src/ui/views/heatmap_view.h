@@ -32,6 +32,8 @@ struct HeatmapOptions {
     bool transposed = false;                 // draw cols × rows (Kᵀ from K)
     bool rowSums = false;                    // "Σ" of each row at the right (softmax weights sum to 1)
     bool headBlocks = true;                  // band and outline each head's block of columns (or rows)
+    int headsPerColour = 1;                  // block i in the colour of i / headsPerColour (query heads sharing a K/V head)
+    std::optional<int> focusRow;             // a displayed row outlined, its label bold: the query the lecture follows
     std::optional<int> frameHead;            // a frame in this head's color around the cells
     bool emphasized = false;                 // a thicker frame (the focused head among thumbnails)
     std::optional<colormap::Range> range;    // instead of the tensor's own range (scale: S and S/√d_k alike)

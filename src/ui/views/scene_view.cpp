@@ -1,7 +1,6 @@
 // scene_view.cpp — painting a laid-out scene with ImGui and the heatmap widget. See scene_view.h.
 #include "ui/views/scene_view.h"
 
-
 #include <cfloat>
 
 namespace attnviz::ui {
@@ -49,6 +48,11 @@ HeatmapOptions heatmapOptions(const ViewContext& ctx, const scene::Map& map) {
     o.transposed = map.transposed;
     o.rowSums = map.rowSums;
     if (map.rangeOf) o.range = ctx.summaries.get(ctx.run, *map.rangeOf).range;
+    o.caption = map.title;
+    o.frameHead = map.frame;
+    if (map.frame) o.title = TitleStyle::Compact;  // a head's tile is narrow: its name and numbers on one line
+    o.headsPerColour = map.headsPerColour;
+    o.focusRow = map.focusRow;
     return o;
 }
 
@@ -76,12 +80,16 @@ scene::Layout layoutInBox(const ViewContext& ctx, const scene::Scene& scene, con
 void paintLayout(ViewContext& ctx, const scene::Layout& layout) {
     for (const scene::PlacedMap& placed : layout.maps) {
         const scene::Rect& c = placed.cells;
-        drawHeatmap(ctx, matrixRef(placed.map), {c.x0, c.y0}, {c.x1, c.y1}, heatmapOptions(ctx, placed.map));
+        HeatmapOptions options = heatmapOptions(ctx, placed.map);
+        // A narrow map's shapes would be cut beside its name: its title on one line, name and numbers.
+        if (c.width() < 8.0f * ImGui::GetFontSize()) options.title = TitleStyle::Compact;
+        drawHeatmap(ctx, matrixRef(placed.map), {c.x0, c.y0}, {c.x1, c.y1}, options);
     }
     ImDrawList& list = *ImGui::GetWindowDrawList();
     for (const scene::PlacedText& text : layout.texts) {
         ImFont* f = fontFor(ctx.fonts, text.role);
         const float wrap = text.role == scene::TextRole::Operator ? 0.0f : text.box.width();
+        if (text.swatch) list.AddRectFilled({text.swatchBox.x0, text.swatchBox.y0}, {text.swatchBox.x1, text.swatchBox.y1}, headColor(*text.swatch));
         list.AddText(f, f->FontSize, {text.box.x0, text.box.y0}, text.role == scene::TextRole::Hint ? kHint : kText, text.text.c_str(), nullptr, wrap);
     }
 }
