@@ -262,7 +262,7 @@ HeatmapPlacement MatrixPanel::draw(Canvas& canvas, int x, int y, int scale, cons
     drawStripes(canvas, x, y, scale);
     const HeatmapPlacement placed = drawCells(canvas, x, y, scale, theme);
     drawHeadBlockSeparators(canvas, placed, scale, theme);
-    drawOutlinedBlock(canvas, placed, scale);
+    drawFrame(canvas, placed, scale);
     drawCellValues(canvas, placed, scale);
     drawRowSums(canvas, x, y, scale, theme);
     if (hasColorbar()) {
@@ -345,12 +345,12 @@ void MatrixPanel::drawStripes(Canvas& canvas, int x, int y, int scale) const {
     const int left = (x + heatmapX_) * scale;
     if (content_.head) {
         canvas.fillRect({left, top, heatmapWidth() * scale, kStripeThickness * scale},
-                        opaque(colormap::headColor(*content_.head)));
+                        opaque(colormap::headColor(*content_.head / content_.headsPerColour)));
     } else if (const int block = content_.cols.headBlock; block > 0) {
         for (int c = 0, head = 0; c < colCount(); c += block, ++head) {
             const int width = std::min(block, colCount() - c) * options_.cellWidth * scale;
             canvas.fillRect({left + c * options_.cellWidth * scale, top, width, kStripeThickness * scale},
-                            opaque(colormap::headColor(head)));
+                            opaque(colormap::headColor(head / content_.headsPerColour)));
         }
     }
     if (const int block = content_.rows.headBlock; block > 0) {
@@ -404,15 +404,9 @@ void MatrixPanel::drawHeadBlockSeparators(Canvas& canvas, const HeatmapPlacement
     }
 }
 
-void MatrixPanel::drawOutlinedBlock(Canvas& canvas, const HeatmapPlacement& placed, int scale) const {
-    const int block = content_.cols.headBlock;
-    if (!content_.outlinedBlock || block <= 0) return;
-    const int first = *content_.outlinedBlock * block;
-    const int columns = std::min(block, colCount() - first);
-    if (columns <= 0) return;
-    const PixelRect outline{placed.rect.x + first * placed.cellWidth, placed.rect.y, columns * placed.cellWidth,
-                            placed.rect.height};
-    canvas.strokeRect(outline, opaque(colormap::headColor(*content_.outlinedBlock)), 2 * scale);
+void MatrixPanel::drawFrame(Canvas& canvas, const HeatmapPlacement& placed, int scale) const {
+    if (!content_.frameColour) return;
+    canvas.strokeRect(placed.rect, opaque(colormap::headColor(*content_.frameColour)), 2 * scale);
 }
 
 void MatrixPanel::drawCellValues(Canvas& canvas, const HeatmapPlacement& placed, int scale) const {

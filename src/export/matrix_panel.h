@@ -54,7 +54,8 @@ struct PanelContent {
     colormap::Range range;
     core::Matrix colorValues;           // what the colors show when not `values` ("row max": each row ÷ its max); empty: values
     std::optional<int> head;            // a one-head matrix: stripe in that head's color
-    std::optional<int> outlinedBlock;   // a column block (cols.headBlock wide) outlined in its head's color
+    int headsPerColour = 1;             // head i's stripe in the colour of i / headsPerColour (query heads sharing a K/V head)
+    std::optional<int> frameColour;     // a head's tile: the cells framed in this head's colour
     bool rowSums = false;               // each row's sum right of the cells (softmax rows sum to 1)
 };
 
@@ -131,7 +132,7 @@ private:
     HeatmapPlacement drawCells(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
     void drawCellValues(Canvas& canvas, const HeatmapPlacement& placed, int scale) const;
     void drawHeadBlockSeparators(Canvas& canvas, const HeatmapPlacement& placed, int scale, const Theme& theme) const;
-    void drawOutlinedBlock(Canvas& canvas, const HeatmapPlacement& placed, int scale) const;
+    void drawFrame(Canvas& canvas, const HeatmapPlacement& placed, int scale) const;
     void drawRowSums(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
     void drawLegend(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
     void drawSwatch(Canvas& canvas, PixelRect rect, LegendEntry::Swatch swatch, int scale, const Theme& theme) const;

@@ -6,9 +6,12 @@
 
 #include "export/notation.h"
 
+#include "colormap/head_colors.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
 #include <tuple>
 
 namespace attnviz::exporting {
@@ -21,45 +24,20 @@ int ceilToInt(float value) { return static_cast<int>(std::ceil(value)); }
 
 // [SECTION] The exported scene
 
-// FALLBACK until scene::stageScene describes the head split and the concatenation (under way): the pictures the
-// exporter drew for them before, as scenes, so every stage goes through one painter. Delete once stageScene
-// returns a scene for these two stages (exportedScene then needs no special case).
-std::optional<scene::Scene> fallbackScene(const core::Trace& trace, StageId stage, int head) {
-    scene::Scene fallback{stage, {}, std::nullopt};
-    scene::Line line;
-    if (stage == StageId::SplitHeads) {
-        scene::Map fused = scene::traceMap(trace, TensorId::Q);
-        fused.head = head;  // whose column block is outlined
-        line.terms = {fused, scene::Operator{"\u2192"}, scene::traceMap(trace, TensorId::QHeads, head)};
-    } else if (stage == StageId::Concat) {
-        for (int h = 0; h < trace.dims.heads; ++h) {
-            scene::Map z = scene::traceMap(trace, TensorId::ZHeads, h);
-            z.rowLabels = h == 0;
-            z.colorbar = scene::Colorbar::None;  // one scale: the concatenation's colorbar
-            line.terms.emplace_back(z);
-        }
-        line.terms.emplace_back(scene::Operator{"="});
-        line.terms.emplace_back(scene::traceMap(trace, TensorId::Concat));
-    } else {
-        return std::nullopt;
-    }
-    fallback.figures.push_back({std::move(line), "", ""});
-    return fallback;
-}
-
-// FALLBACK (with fallbackScene): the split outlines head i's column block of the fused Q.
-std::optional<int> outlinedBlock(StageId stage, const scene::Map& map) {
-    if (stage != StageId::SplitHeads || map.tensor != TensorId::Q) return std::nullopt;
-    return map.head;
-}
-
 template <typename Visit>
 void forEachMap(const scene::Scene& scene, Visit visit) {
     for (const scene::Figure& figure : scene.figures) {
-        if (const auto* line = std::get_if<scene::Line>(&figure.composition)) {
-            for (const scene::Term& term : line->terms) {
+        const auto visitLine = [&](const scene::Line& line) {
+            for (const scene::Term& term : line.terms) {
                 if (const auto* map = std::get_if<scene::Map>(&term)) visit(*map);
             }
+        };
+        if (const auto* line = std::get_if<scene::Line>(&figure.composition)) {
+            visitLine(*line);
+            continue;
+        }
+        if (const auto* stack = std::get_if<scene::Stack>(&figure.composition)) {
+            for (const scene::Line& stacked : stack->lines) visitLine(stacked);
             continue;
         }
         const scene::Product& product = std::get<scene::Product>(figure.composition);
@@ -74,15 +52,17 @@ void forEachMap(const scene::Scene& scene, Visit visit) {
 // [SECTION] What each map shows
 
 // The panel of one map: its symbol and shape as title and caption (the stage's words say the rest).
-PanelContent contentOf(const core::ModelRun& run, const scene::Map& map, StageId stage, int batch, const FigureStyle& style) {
+PanelContent contentOf(const core::ModelRun& run, const scene::Map& map, int batch, const FigureStyle& style) {
     if (map.source != scene::Source::Trace) return embeddingContent(run, map.source == scene::Source::Positions, batch, style);
     std::optional<colormap::Range> range;
     if (map.rangeOf) range = screenRange(run, *map.rangeOf, chosenColormap(*map.rangeOf, style));
     PanelContent content = panelContent(run, {map.tensor, map.head, map.transposed}, batch, style, range, true);
-    content.title = matrixSymbol(map.tensor, std::to_string(map.head)) + (map.transposed ? "^T" : "");
-    content.captions.resize(map.rowLabels ? 1 : 0);  // a map repeating its neighbour's rows: its symbol alone
+    content.title = map.title.empty() ? matrixSymbol(map.tensor, std::to_string(map.head)) + (map.transposed ? "^T" : "")
+                                      : map.title + (map.transposed ? "^T" : "");
+    content.captions.resize(map.rowLabels && !map.frame ? 1 : 0);  // a neighbour's rows, or a head's tile: its symbol alone
     content.rowSums = map.rowSums;
-    content.outlinedBlock = outlinedBlock(stage, map);
+    content.headsPerColour = map.headsPerColour;
+    content.frameColour = map.frame;
     return content;
 }
 
@@ -105,8 +85,7 @@ int wholeCell(float extent, int count) { return std::max(1, static_cast<int>(std
 // (measureAt) as drawn at the cells a first layout gave it.
 class Panels {
 public:
-    Panels(const core::ModelRun& run, StageId stage, int batch, const FigureStyle& style)
-        : run_(run), stage_(stage), batch_(batch), style_(style) {}
+    Panels(const core::ModelRun& run, int batch, const FigureStyle& style) : run_(run), batch_(batch), style_(style) {}
 
     const PanelContent& content(const scene::Map& map) const { return entry(map).content; }
     const PanelInsets& insets(const scene::Map& map) const { return entry(map).insets; }
@@ -125,13 +104,13 @@ private:
         PanelContent content;
         PanelInsets insets;
     };
-    using Key = std::tuple<int, int, int, bool, bool, bool, int>;
+    using Key = std::tuple<int, int, int, bool, bool, bool, int, std::string, int>;
 
     Entry& entry(const scene::Map& m) const {  // made on first use: the cache is mutable
         const Key key{static_cast<int>(m.source), static_cast<int>(m.tensor), m.head, m.transposed, m.rowSums, m.rowLabels,
-                      static_cast<int>(m.colorbar)};
+                      static_cast<int>(m.colorbar), m.title, m.frame.value_or(-1)};
         if (auto found = entries_.find(key); found != entries_.end()) return found->second;
-        Entry made{contentOf(run_, m, stage_, batch_, style_), {}};
+        Entry made{contentOf(run_, m, batch_, style_), {}};
         const int labelled = ceilToInt(labelledCellSize());
         const PanelInsets small = MatrixPanel(made.content, optionsOf(m, 1, 1, false)).insets();
         const PanelInsets large = MatrixPanel(made.content, optionsOf(m, labelled, labelled, false)).insets();
@@ -140,7 +119,6 @@ private:
     }
 
     const core::ModelRun& run_;
-    StageId stage_;
     int batch_;
     const FigureStyle& style_;
     mutable std::map<Key, Entry> entries_;
@@ -253,6 +231,7 @@ private:
         }
         for (scene::PlacedText& text : texts_) {
             text.box = {text.box.x0 + dx, text.box.y0 + dy, text.box.x1 + dx, text.box.y1 + dy};
+            text.swatchBox = {text.swatchBox.x0 + dx, text.swatchBox.y0 + dy, text.swatchBox.x1 + dx, text.swatchBox.y1 + dy};
             width_ = std::max(width_, ceilToInt(text.box.x1));
             height_ = std::max(height_, ceilToInt(text.box.y1));
         }
@@ -271,6 +250,12 @@ private:
     static void drawPlacedText(Canvas& canvas, const scene::PlacedText& text, float x, float y, int scale, const Theme& theme) {
         const Type type = typeOf(text.role, text.text);
         const float s = static_cast<float>(scale);
+        if (text.swatch) {  // a legend entry: its head's colour left of the words
+            const scene::Rect& box = text.swatchBox;
+            canvas.fillRect({static_cast<int>(std::lround((x + box.x0) * s)), static_cast<int>(std::lround((y + box.y0) * s)),
+                             static_cast<int>(std::lround(box.width() * s)), static_cast<int>(std::lround(box.height() * s))},
+                            opaque(colormap::headColor(*text.swatch)));
+        }
         if (text.role == scene::TextRole::Operator) {
             const float middle = y + (text.box.y0 + text.box.y1) / 2.0f;
             drawFormula(canvas, (x + text.box.x0) * s, (middle + kMathAxisEm * type.size) * s, text.text,
@@ -303,7 +288,6 @@ std::optional<scene::Scene> exportedScene(const core::Trace& trace, StageId stag
     choices.head = head;
     choices.blocksBeforeX = blocksBeforeX;
     std::optional<scene::Scene> made = scene::stageScene(stage, trace, choices);
-    if (!made) made = fallbackScene(trace, stage, head);
     if (!made) return std::nullopt;
     made->side.reset();
     for (scene::Figure& figure : made->figures) figure.formula.clear();
@@ -325,7 +309,7 @@ SceneBox sceneBoxFor(SceneBox box, const FigureStyle& style) {
 
 std::unique_ptr<Block> sceneBlock(const core::ModelRun& run, const scene::Scene& scene, int batch, const FigureStyle& style,
                                   SceneBox box) {
-    Panels panels(run, scene.stage, batch, style);
+    Panels panels(run, batch, style);
     const ExportMetrics metrics(panels);
     // Token rows keep every label down to the panel's labelled cell; at full size from a row a label fits in.
     const float labelled = labelledCellSize();
@@ -333,6 +317,7 @@ std::unique_ptr<Block> sceneBlock(const core::ModelRun& run, const scene::Scene&
     const float labelFloor = (labelled + scene::kLabelSlack) / 0.85f;  // so that Rules::labelledCell() == labelled
     rules.labels = {labelFloor, std::max(labelFloor, kLabelSize)};
     rules.largestCell = static_cast<float>(box.largestCell);
+    rules.smallestCell = 1.0f;  // whole base pixels
     const auto laidOut = [&](float scale) {
         const scene::Rect room{0.0f, 0.0f, box.width * scale, box.height * scale};
         panels.measureAt(scene::layoutScene(scene, room, metrics, rules));

@@ -64,6 +64,10 @@ public:
         for (const PlacedMap& m : layout.maps) {
             if (m.map.isWeight() && m.cells.height() < rules_.minWeightSide() - 0.5f) q.readable = false;
             if (squashed(m, rules_.comfortableRow())) q.readable = false;
+            if (std::min(m.cells.width() / static_cast<float>(m.map.cols), m.cells.height() / static_cast<float>(m.map.rows)) <
+                rules_.smallestCell - 0.01f) {
+                q.readable = false;
+            }
         }
         q.area = mapArea(layout);
         return q;

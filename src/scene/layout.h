@@ -60,6 +60,7 @@ inline constexpr float kLabelSlack = 0.05f;
 struct Rules {
     float scale = 1.0f;  // UI scale
     LabelSizes labels;
+    float smallestCell = 0.0f;  // pixels; a figure with a cell smaller than this does not read (exports draw whole pixels: 1)
     float largestCell = 0.0f;  // pixels; 0: 46 × scale (exported figures set theirs: 40, or --cell-size in room enough)
     float maxCell() const { return largestCell > 0.0f ? largestCell : 46.0f * scale; }  // bigger cells add nothing but emptiness
     float gap() const;                                      // between maps

@@ -92,6 +92,9 @@ Scene embedScene(const core::Trace& trace, const SceneChoices& choices) {
     Scene scene{StageId::Embed, {}, std::nullopt};
     scene.figures.push_back(lineFigure({embeddings, op("+"), positions, op(arrow), traceMap(trace, TensorId::X)},
                                        !blocks ? "X = E[ids] + P" : "E[ids] + P, then the blocks before this layer"));
+    // A wide d_model leaves three maps side by side too thin: X alone.
+    scene.figures.push_back(lineFigure({traceMap(trace, TensorId::X)}, !blocks ? "X = E[ids] + P" : "X, after the blocks before this layer",
+                                       "One row per token; d_model is too wide to show E[ids] and P beside it."));
     return scene;
 }
 
@@ -163,8 +166,8 @@ Scene splitScene(const core::Trace& trace) {
     scene.figures.push_back({Stack{{q, k}}, formula, hint, notes});
     // Grouped-query attention's point is K and V's fewer heads: on a short screen they join Q's line.
     if (groupedQuery(dims) && !trace.cross) scene.figures.push_back({Line{joined({q, k, v})}, formula, hint, notes});
-    notes.push_back({groupedQuery(dims) ? "K and V split the same way, into their " + std::to_string(kv) + " heads (a taller window shows them)."
-                                        : "K and V split into K_i and V_i the same way (a taller window shows them).", std::nullopt});
+    notes.push_back({groupedQuery(dims) ? "K and V split the same way, into their " + std::to_string(kv) + " heads (shown when there is room for them)."
+                                        : "K and V split into K_i and V_i the same way (shown when there is room for them).", std::nullopt});
     scene.figures.push_back({q, formula, hint, notes});
     return scene;
 }

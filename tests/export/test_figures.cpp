@@ -370,6 +370,19 @@ TEST_CASE("slide: every stage is 16:9, 1920 x 1080 at scale 1 and twice that at 
     CHECK(big.image.height() == 2160);
 }
 
+TEST_CASE("slide: at GPT-2's d_model the embedding slide shows X alone rather than failing to fit E[ids] + P = X") {
+    core::ModelSpec spec;
+    spec.attention.dModel = 768;  // three 768-column maps side by side need more than 1920 px at one pixel a cell
+    spec.attention.heads = 12;
+    const core::ModelRun run = core::runModel(spec);
+    FigureStyle style;
+    style.scale = 1;
+    const Figure slide = drawSlideFigure(run, core::StageId::Embed, 0, 0, style);
+    REQUIRE(slide.heatmaps.size() == 1);
+    CHECK(slide.heatmaps.front().tensor == core::TensorId::X);
+    CHECK(slide.image.width() == 1920);
+}
+
 TEST_CASE("slide: drawn twice as large as the stage figure, so its smallest text is 24 px at 1080p") {
     const core::ModelRun run = core::runModel(core::ModelSpec{});
     FigureStyle style;
