@@ -245,7 +245,7 @@ std::vector<StackedBlock> tokenBlocks(const core::ModelRun& run, int batch, int 
         blocks.push_back({std::make_unique<TokenBlock>(side + count(tokens), tokens, tokenIds, wrapWidth), kHeaderGap, false});
     };
     if (run.trace.cross) {
-        addSide(run.spec.decoderSentences.at(b), run.queryTokens.at(b), idsOf(run.tokens.size() + b), "decoder (queries): ");
+        addSide(run.spec.seeded()->decoderSentences.at(b), run.queryTokens.at(b), idsOf(run.tokens.size() + b), "decoder (queries): ");
         addSide(run.spec.sentences.at(b), run.tokens.at(b), idsOf(b), "encoder (keys and values): ");
     } else {
         addSide(run.spec.sentences.at(b), run.tokens.at(b), idsOf(b), "");
@@ -259,7 +259,9 @@ std::vector<StackedBlock> tokenBlocks(const core::ModelRun& run, int batch, int 
 std::string stageHeading(const core::ModelRun& run, StageId id) {
     const core::Stage& s = core::stage(id);
     std::string heading = std::to_string(s.number()) + " \u00B7 " + std::string(s.title);
-    if (run.spec.trained) heading += " \u00B7 " + run.spec.trained->name + ", layer " + std::to_string(run.spec.layer);
+    if (const core::TrainedLayer* trained = run.spec.trained()) {
+        heading += " \u00B7 " + trained->model->name + ", layer " + std::to_string(trained->layer);
+    }
     return heading;
 }
 
@@ -609,9 +611,10 @@ Figure drawPosterFigure(const core::ModelRun& run, int head, int batch, const Fi
     std::vector<StackedBlock> body = fitToWidth(build, planCells(run, all, kPosterTarget, style), kMaxPosterWidth, style);
 
     const core::Dimensions& d = run.dims;
+    const core::SeededLayer* seeded = run.spec.seeded();  // a trained model has no seed
     std::string settings = "\u201C" + run.spec.sentences.at(static_cast<std::size_t>(batch)) + "\u201D  \u00B7  d_model " +
                            std::to_string(d.dModel) + " \u00B7 h " + std::to_string(d.heads) + " \u00B7 d_k " +
-                           std::to_string(d.dK) + " \u00B7 seed " + std::to_string(run.spec.seed) + " \u00B7 head " +
+                           std::to_string(d.dK) + (seeded ? " \u00B7 seed " + std::to_string(seeded->seed) : "") + " \u00B7 head " +
                            std::to_string(head) + " shown";
     std::vector<StackedBlock> blocks;
     blocks.push_back({lines({"One forward pass of multi-head attention"}, kPosterTitleSize, FontFace::Bold,
