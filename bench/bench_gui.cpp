@@ -303,20 +303,20 @@ void openingModel(benchmark::State& state) {
     }
     AppRig rig({16, 64, 8}, false);
     ui::App& app = rig.app();
-    const auto opened = [&] { return app.run() != nullptr && app.run()->spec.trained != nullptr && !app.computing(); };
+    const auto opened = [&] { return app.run() != nullptr && app.run()->spec.trainedModel() != nullptr && !app.computing(); };
     FrameTimes times, arrivals, others;
     for (auto _ : state) {
         app.state().session.request = ui::SessionRequest::OpenRecentModel;
         app.state().session.requestPath = folder;
         const Clock::time_point start = Clock::now();
         while (!opened() && secondsSince(start) < kOpeningMaxSeconds) {
-            const core::TrainedModel* model = app.state().spec.trained.get();
+            const core::TrainedModel* model = app.state().spec.trainedModel();
             const std::uint64_t generation = app.generation();
             const double frameStart = glfwGetTime();
             const double seconds = rig.frame();
             app::waitForFrameSlot(frameStart);
             times.push(seconds);
-            const bool arrived = app.state().spec.trained.get() != model || app.generation() != generation;
+            const bool arrived = app.state().spec.trainedModel() != model || app.generation() != generation;
             (arrived ? arrivals : others).push(seconds);
         }
         state.SetIterationTime(secondsSince(start));

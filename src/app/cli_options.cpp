@@ -109,8 +109,9 @@ void fetchInWindow(InputOptions& inputs, GuiOptions& gui) {
 }
 
 std::string resplitNote(const core::ModelSpec& spec) {
-    if (!spec.trained || spec.attention.heads == spec.trained->config().heads) return {};
-    const core::TrainedModel& model = *spec.trained;
+    const core::TrainedModel* trained = spec.trainedModel();
+    if (!trained || spec.attention.heads == trained->config().heads) return {};
+    const core::TrainedModel& model = *trained;
     return "these " + std::to_string(spec.attention.heads) + " heads are a re-split of the trained W^Q, W^K, W^V (Q, K, V unchanged), not the " +
            std::to_string(model.config().heads) + " heads " + model.name + " learned.";
 }
@@ -120,20 +121,18 @@ core::ModelSpec toModelSpec(const InputOptions& o) {
     core::ModelSpec spec;
     if (const auto model = chosenModel(o)) {
         refuseSeededOptions(o, *model);
-        spec.trained = model;
         spec.sentences = o.batch.empty() ? std::vector<std::string>{o.sentence} : o.batch;
         spec.attention.dModel = model->config().dModel;
         spec.attention.heads = o.headsGiven ? o.heads : model->config().heads;
         spec.attention.fill = parseFill(o.fill);
         spec.attention.softmax = parseSoftmax(o.softmax);
         spec.tokenLimit = o.tokenLimit;
-        spec.layer = o.layer >= 0 ? o.layer : model->featuredLayer();
+        spec.model = core::TrainedLayer{model, o.layer >= 0 ? o.layer : model->featuredLayer()};
         core::resolveDimensions(spec.attention);
         return spec;
     }
     if (o.layer >= 0) throw core::InputError("--layer picks a layer of a trained model; the seeded model has one layer.");
     spec.sentences = o.batch.empty() ? std::vector<std::string>{o.sentence} : o.batch;
-    spec.decoderSentences = o.cross;
     spec.attention.dModel = o.dModel;
     spec.attention.heads = o.heads;
     spec.attention.dK = o.dK;
@@ -143,11 +142,9 @@ core::ModelSpec toModelSpec(const InputOptions& o) {
     spec.attention.softmax = parseSoftmax(o.softmax);
     if (o.scale && !std::isfinite(*o.scale)) throw core::InputError("--score-scale must be a finite number.");
     spec.attention.scale = o.scale;
-    spec.seed = o.seed;
-    spec.positional = !o.noPositional;
-    spec.prependCls = o.cls;
-    spec.biases = o.biases;
     spec.tokenLimit = o.tokenLimit;
+    spec.model = core::SeededLayer{.seed = o.seed, .positional = !o.noPositional, .prependCls = o.cls, .biases = o.biases,
+                                   .decoderSentences = o.cross};
     core::resolveDimensions(spec.attention);  // report bad sizes now, with the valid values
     return spec;
 }

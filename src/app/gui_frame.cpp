@@ -34,7 +34,8 @@ void hintOpenGl33Core() {
 
 void coverTexts(GuiFonts& fonts, const ui::AppState& state) {
     std::vector<std::string> texts = state.spec.sentences;
-    texts.insert(texts.end(), state.spec.decoderSentences.begin(), state.spec.decoderSentences.end());
+    const std::vector<std::string>& decoderSentences = core::seededChoices(state.spec).decoderSentences;
+    texts.insert(texts.end(), decoderSentences.begin(), decoderSentences.end());
     if (!fonts.cover(texts)) return;
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();

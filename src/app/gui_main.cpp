@@ -99,8 +99,9 @@ std::optional<GuiPlan> checkOptions(const core::ModelSpec& spec, const GuiOption
     plan.head = options.head;
     // A trained model with a named head (the bundled model's coreference head) opens on it, at the softmax stage
     // where its weights show, unless the command line chose a stage or a head.
-    const core::NamedHead* featured = spec.trained ? spec.trained->featuredHead() : nullptr;
-    if (featured != nullptr && options.stage.empty() && options.head == 0 && featured->layer == spec.layer) {
+    const core::TrainedLayer* trained = spec.trained();
+    const core::NamedHead* featured = trained ? trained->model->featuredHead() : nullptr;
+    if (featured != nullptr && options.stage.empty() && options.head == 0 && featured->layer == trained->layer) {
         plan.stage = core::StageId::Softmax;
         plan.head = featured->head;
     }
@@ -166,7 +167,7 @@ ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options
     }
     if (plan.stage) state.stage = *plan.stage;
     state.ropeStep = plan.ropeStep;
-    state.modelView = options.modelView && spec.trained != nullptr;
+    state.modelView = options.modelView && spec.trainedModel() != nullptr;
     if (plan.lesson) ui::openLesson(state, *plan.lesson);
     state.presenting = options.present;
     if (options.allHeads) state.allHeads = true;  // moves to the lesson's stage, may add sentences

@@ -100,15 +100,18 @@ void readView(const json& v, ui::AppState& s) {
 
 // "random", "bundled" or the model folder (SavedSession::model).
 std::string modelKey(const core::ModelSpec& spec) {
-    if (!spec.trained) return "random";
-    return spec.trained->bundled ? "bundled" : spec.trained->folder;
+    const core::TrainedModel* model = spec.trainedModel();
+    if (!model) return "random";
+    return model->bundled ? "bundled" : model->folder;
 }
 
 json inputsJson(const core::ModelSpec& spec) {
     const core::AttentionConfig& a = spec.attention;
-    return {{"model", modelKey(spec)}, {"layer", spec.layer},
-            {"sentences", spec.sentences}, {"dModel", a.dModel}, {"heads", a.heads}, {"seed", spec.seed},
-            {"positional", spec.positional}, {"cls", spec.prependCls}, {"mask", nameOf(a.mask, kMasks)},
+    const core::SeededLayer& seeded = core::seededChoices(spec);
+    const int layer = spec.trained() ? spec.trained()->layer : 0;
+    return {{"model", modelKey(spec)}, {"layer", layer},
+            {"sentences", spec.sentences}, {"dModel", a.dModel}, {"heads", a.heads}, {"seed", seeded.seed},
+            {"positional", seeded.positional}, {"cls", seeded.prependCls}, {"mask", nameOf(a.mask, kMasks)},
             {"fill", nameOf(a.fill, kFills)}, {"softmax", nameOf(a.softmax, kSoftmaxModes)}};
 }
 
@@ -117,14 +120,15 @@ void readInputs(const json& in, SavedSession& session) {
     read(in, "model", model);
     session.model = model;
     read(in, "layer", session.layer);
-    core::ModelSpec& spec = session.state.spec;
+    core::ModelSpec& spec = session.state.spec;  // the seeded layer: restoreInputs opens a saved model
     core::AttentionConfig& a = spec.attention;
+    core::SeededLayer& seeded = *spec.seeded();
     read(in, "sentences", spec.sentences);
     read(in, "dModel", a.dModel);
     read(in, "heads", a.heads);
-    read(in, "seed", spec.seed);
-    read(in, "positional", spec.positional);
-    read(in, "cls", spec.prependCls);
+    read(in, "seed", seeded.seed);
+    read(in, "positional", seeded.positional);
+    read(in, "cls", seeded.prependCls);
     readEnum(in, "mask", a.mask, kMasks);
     readEnum(in, "fill", a.fill, kFills);
     readEnum(in, "softmax", a.softmax, kSoftmaxModes);
@@ -207,9 +211,11 @@ namespace {
 void restoreSeededInputs(const SavedSession& saved, ui::AppState& state) {
     const core::ModelSpec& from = saved.state.spec;
     core::ModelSpec& to = state.spec;
-    to.seed = from.seed;
-    to.positional = from.positional;
-    to.prependCls = from.prependCls;
+    const core::SeededLayer& last = core::seededChoices(from);
+    core::SeededLayer& seeded = *to.seeded();  // useRandomWeights made it the seeded layer
+    seeded.seed = last.seed;
+    seeded.positional = last.positional;
+    seeded.prependCls = last.prependCls;
     to.attention.mask = from.attention.mask;
     to.attention.fill = from.attention.fill;
     to.attention.softmax = from.attention.softmax;
@@ -227,7 +233,7 @@ bool isModelFolder(const std::optional<std::string>& model) { return model && *m
 // model folder is not opened here: requestRememberedModel asks for it once the window is up.
 std::shared_ptr<const core::TrainedModel> savedModel(const SavedSession& saved, const ui::AppState& state, std::string& status) {
     if (saved.model != "bundled") return nullptr;
-    if (state.spec.trained && state.spec.trained->bundled) return state.spec.trained;
+    if (const core::TrainedLayer* trained = state.spec.trained(); trained && trained->model->bundled) return trained->model;
     try {
         return io::loadBundledModel();
     } catch (const io::FileError& error) {
@@ -253,8 +259,8 @@ void restoreInputs(const SavedSession& saved, ui::AppState& state) {
         state.status = status;
         return;  // the command line's model stays
     }
-    if (model != state.spec.trained) ui::useTrainedModel(model, state);
-    if (saved.layer >= 0 && saved.layer < model->config().layers) state.spec.layer = saved.layer;
+    if (model.get() != state.spec.trainedModel()) ui::useTrainedModel(model, state);
+    if (saved.layer >= 0 && saved.layer < model->config().layers) state.spec.trained()->layer = saved.layer;
 }
 
 void requestRememberedModel(const SavedSession& saved, const std::filesystem::path& marker, ui::AppState& state) {

@@ -29,6 +29,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
 
 #if defined(__AVX512F__) || defined(__AVX__)
 #include <immintrin.h>
@@ -729,6 +730,21 @@ std::vector<int> validHeadCounts(int dModel) {
         if (dModel % h == 0) counts.push_back(h);
     }
     return counts;
+}
+
+namespace {
+
+// Every member of an AttentionConfig but its rotary frequencies, for ==.
+auto tiedScalars(const AttentionConfig& c) {
+    return std::tie(c.dModel, c.heads, c.dK, c.dV, c.kvHeads, c.mask, c.slidingWindow, c.fill, c.softmax, c.scale,
+                    c.comparePerHead, c.maskPaddedQueries, c.storeMapsUpTo, c.keepStageMaps);
+}
+
+}  // namespace
+
+bool operator==(const AttentionConfig& a, const AttentionConfig& b) {
+    const bool sameFrequencies = a.rotaryFrequencies.size() == b.rotaryFrequencies.size() && a.rotaryFrequencies == b.rotaryFrequencies;
+    return sameFrequencies && tiedScalars(a) == tiedScalars(b);
 }
 
 Dimensions resolveDimensions(const AttentionConfig& config) {

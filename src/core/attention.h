@@ -67,6 +67,9 @@ struct AttentionConfig {
     // neither stores them nor records their statistics: they are derived on demand like a large batch's, and their
     // statistics computed when asked (valueStats). A, Z and every other tensor are the same bits either way.
     bool keepStageMaps = true;
+
+    // Every member equal; the rotary frequencies by size and value (Eigen's own == needs equal sizes).
+    friend bool operator==(const AttentionConfig& a, const AttentionConfig& b);
 };
 
 // The sizes after defaults are applied and checked.

@@ -92,13 +92,13 @@ std::vector<Matrix> outputRows(const Trace& trace) {
 }
 
 // A self-attention layer before the cross-attention one, with weights of its own (seeded from its name).
-Trace precedingLayer(const std::vector<Matrix>& inputs, const ModelSpec& spec, const Dimensions& dims, MaskKind mask,
-                     std::string_view layerName) {
+Trace precedingLayer(const std::vector<Matrix>& inputs, const ModelSpec& spec, const SeededLayer& seeded, const Dimensions& dims,
+                     MaskKind mask, std::string_view layerName) {
     AttentionConfig config = spec.attention;
     config.mask = mask;
     AttentionInput input;
     input.keyValueSide = inputs;
-    return forward(input, initWeights(dims, streamSeed(layerName, spec.seed), spec.biases), config);
+    return forward(input, initWeights(dims, streamSeed(layerName, seeded.seed), seeded.biases), config);
 }
 
 // [cell edits] The input rows of the sentence an X or X_dec edit names.
@@ -158,69 +158,81 @@ void checkBatch(const ModelSpec& spec) {
         throw InputError("A batch holds at most " + std::to_string(kMaxBatch) + " sentences (got " +
                          std::to_string(spec.sentences.size()) + ").");
     }
-    if (!spec.decoderSentences.empty() && spec.decoderSentences.size() != spec.sentences.size()) {
+    const SeededLayer* seeded = spec.seeded();
+    if (seeded && !seeded->decoderSentences.empty() && seeded->decoderSentences.size() != spec.sentences.size()) {
         throw InputError("Cross-attention needs one decoder sentence per encoder sentence (got " +
-                         std::to_string(spec.decoderSentences.size()) + " for " + std::to_string(spec.sentences.size()) + ").");
+                         std::to_string(seeded->decoderSentences.size()) + " for " + std::to_string(spec.sentences.size()) + ").");
     }
 }
 
-}  // namespace
-
-std::shared_ptr<const Tokenizer> tokenizerOf(const ModelSpec& spec) {
-    if (spec.trained) return spec.trained->tokenizer;
-    return std::make_shared<const WordTokenizer>(TokenizeOptions{spec.prependCls, spec.tokenLimit});
-}
-
-ModelRun runModel(const ModelSpec& spec) {
-    checkBatch(spec);
-    if (spec.trained) return runTrainedModel(spec);
+ModelRun runSeededLayer(const ModelSpec& spec, const SeededLayer& seeded) {
     ModelRun run;
     run.spec = spec;
     run.dims = resolveDimensions(spec.attention);
-    const TokenizeOptions options{spec.prependCls, spec.tokenLimit};
+    const TokenizeOptions options{seeded.prependCls, spec.tokenLimit};
     run.tokens = tokenizeAll(spec.sentences, options, "Sentence");
-    const bool cross = !spec.decoderSentences.empty();
-    run.queryTokens = cross ? tokenizeAll(spec.decoderSentences, options, "Decoder sentence") : run.tokens;
+    const bool cross = !seeded.decoderSentences.empty();
+    run.queryTokens = cross ? tokenizeAll(seeded.decoderSentences, options, "Decoder sentence") : run.tokens;
 
     const int dModel = run.dims.dModel;
     const int longest = std::max(longestOf(run.tokens), longestOf(run.queryTokens));
-    const Matrix positions = spec.positional ? positionalEncoding(longest, dModel) : Matrix::Zero(longest, dModel);
+    const Matrix positions = seeded.positional ? positionalEncoding(longest, dModel) : Matrix::Zero(longest, dModel);
     run.positions = Tensor({longest, dModel});
     Eigen::Map<Matrix>(run.positions.data.data(), longest, dModel) = positions;
 
-    if (spec.embeddingTable) checkEmbeddingTable(*spec.embeddingTable, dModel);
-    run.embeddings = embeddingRows(run.tokens, dModel, spec.seed, spec.embeddingTable.get());
+    const EmbeddingTable* table = seeded.embeddingTable.get();
+    if (table) checkEmbeddingTable(*table, dModel);
+    run.embeddings = embeddingRows(run.tokens, dModel, seeded.seed, table);
     AttentionInput input;
     input.keyValueSide = inputsOf(run.embeddings, run.tokens, positions);
     if (cross) {
-        run.queryEmbeddings = embeddingRows(run.queryTokens, dModel, spec.seed, spec.embeddingTable.get());
+        run.queryEmbeddings = embeddingRows(run.queryTokens, dModel, seeded.seed, table);
         input.querySide = inputsOf(run.queryEmbeddings, run.queryTokens, positions);
     }
 
-    if (cross && spec.encoderSelfAttentionFirst) {
+    if (cross && seeded.encoderSelfAttentionFirst) {
         const MaskKind mask = masksPadding(spec.attention.mask) ? MaskKind::Padding : MaskKind::None;
-        run.encoderTrace = precedingLayer(input.keyValueSide, spec, run.dims, mask, "encoder self-attention");
+        run.encoderTrace = precedingLayer(input.keyValueSide, spec, seeded, run.dims, mask, "encoder self-attention");
         input.keyValueSide = outputRows(*run.encoderTrace);
     }
-    if (cross && spec.decoderCausalSelfAttentionFirst) {
+    if (cross && seeded.decoderCausalSelfAttentionFirst) {
         const MaskKind mask = masksPadding(spec.attention.mask) ? MaskKind::Both : MaskKind::Causal;
-        run.decoderTrace = precedingLayer(input.querySide, spec, run.dims, mask, "decoder self-attention");
+        run.decoderTrace = precedingLayer(input.querySide, spec, seeded, run.dims, mask, "decoder self-attention");
         input.querySide = outputRows(*run.decoderTrace);
     }
 
-    if (spec.customWeights) {
-        checkWeightShapes(*spec.customWeights, run.dims);
-        run.weights = *spec.customWeights;
+    if (seeded.customWeights) {
+        checkWeightShapes(*seeded.customWeights, run.dims);
+        run.weights = *seeded.customWeights;
     } else {
-        run.weights = initWeights(run.dims, spec.seed, spec.biases);
+        run.weights = initWeights(run.dims, seeded.seed, seeded.biases);
     }
-    for (const CellEdit& edit : spec.cellEdits) applyCellEdit(edit, input, run.weights);
+    for (const CellEdit& edit : seeded.cellEdits) applyCellEdit(edit, input, run.weights);
     run.trace = forward(input, run.weights, spec.attention);
     return run;
 }
 
+}  // namespace
+
+const SeededLayer& seededChoices(const ModelSpec& spec) {
+    static const SeededLayer defaults;
+    const SeededLayer* seeded = spec.seeded();
+    return seeded ? *seeded : defaults;
+}
+
+std::shared_ptr<const Tokenizer> tokenizerOf(const ModelSpec& spec) {
+    if (const TrainedLayer* trained = spec.trained()) return trained->model->tokenizer;
+    return std::make_shared<const WordTokenizer>(TokenizeOptions{spec.seeded()->prependCls, spec.tokenLimit});
+}
+
+ModelRun runModel(const ModelSpec& spec) {
+    checkBatch(spec);
+    if (const TrainedLayer* trained = spec.trained()) return runTrainedModel(spec, *trained);
+    return runSeededLayer(spec, *spec.seeded());
+}
+
 ModelRun rerunAttention(const ModelRun& previous, const ModelSpec& spec) {
-    if (!spec.decoderSentences.empty() || previous.trace.cross) {
+    if ((spec.seeded() && !spec.seeded()->decoderSentences.empty()) || previous.trace.cross) {
         throw std::logic_error("rerunAttention: cross-attention's preceding layers depend on the mask; use runModel");
     }
     ModelRun run;

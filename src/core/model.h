@@ -1,7 +1,9 @@
 // model.h — from sentences to a Trace in one call: tokenize → embed (+ positions) → weights → forward.
 //
 // ModelSpec is everything a user chooses that defines the numbers (the GUI's AppState and the CLI both fill
-// one); ModelRun is everything computed from it, for display, dump and export. Pure: no files, no GL.
+// one): the sentences and attention settings, and either the seeded single layer or a trained model's layer, with
+// what only that one has. ModelRun is everything computed from it, for display, dump and export. Pure: no files,
+// no GL.
 #pragma once
 
 #include "core/attention.h"
@@ -13,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <variant>
 #include <vector>
 
 namespace attnviz::core {
@@ -39,30 +42,54 @@ struct CellEdit {
     friend bool operator==(const CellEdit&, const CellEdit&) = default;
 };
 
-struct ModelSpec {
-    std::vector<std::string> sentences{std::string(kDefaultSentence)};  // b ≥ 1; the key/value side
-    std::vector<std::string> decoderSentences;  // empty → self-attention; else one per sentence (cross-attention)
-    AttentionConfig attention;
+// The seeded single layer: Xavier weights from a seed (or loaded from .npy files), with the teaching tools only it
+// has: cross-attention and the layers before it, loaded embeddings, typed-in cells.
+struct SeededLayer {
     std::uint64_t seed = 42;
     bool positional = true;     // add sinusoidal positional encoding to the embeddings
     bool prependCls = false;    // "[CLS]" first in every sentence
     bool biases = false;        // linear layers with biases
-    int tokenLimit = kDefaultTokenLimit;
-    std::optional<Weights> customWeights;  // instead of seeded Xavier init (shapes are checked)
-    // Cross-attention only (the decoder side), each a layer of its own with its own seeded weights:
-    bool encoderSelfAttentionFirst = false;  // K and V come from the encoder's self-attention output, not its X
-    bool decoderCausalSelfAttentionFirst = false;  // the queries' input is the decoder's causal self-attention output
-    // Trained embeddings instead of the seeded ones (columns must be d_model). Shared and const because a table
-    // can be large and specs are copied: into every ModelRun, and into an undo history.
+    // Instead of seeded Xavier init (shapes are checked), and trained embeddings instead of the seeded ones
+    // (columns must be d_model). Shared and const because specs are copied (into every ModelRun, an undo history),
+    // so compared by identity: weights loaded again are a new pointer.
+    std::shared_ptr<const Weights> customWeights;
     std::shared_ptr<const EmbeddingTable> embeddingTable;
+    // Cross-attention: empty → self-attention; else one decoder sentence (the queries' side) per sentence, and
+    // optionally a layer of its own with its own seeded weights before the cross-attention on either side.
+    std::vector<std::string> decoderSentences;
+    bool encoderSelfAttentionFirst = false;        // K and V come from the encoder's self-attention output, not its X
+    bool decoderCausalSelfAttentionFirst = false;  // the queries' input is the decoder's causal self-attention output
     // Applied in order (a later edit of the same cell wins) to the inputs and weights of the layer being taught:
     // X / X_query edits after embedding, positions and any layer before it; weight edits after init or
     // customWeights. A cell outside its matrix, or a value that is not finite, throws InputError.
     std::vector<CellEdit> cellEdits;
-    // A trained GPT-2 or BERT model instead of the seeded single layer (trained_model.h), and which of its layers
-    // the stages step through (0 … n_layers − 1). Shared and const: a checkpoint is hundreds of MB.
-    std::shared_ptr<const TrainedModel> trained;
-    int layer = 0;
+    friend bool operator==(const SeededLayer&, const SeededLayer&) = default;
+};
+
+// A trained GPT-2, BERT or Llama-family model (trained_model.h) and the layer the stages step through; every
+// other layer runs around it. Shared and const (a checkpoint is hundreds of MB), so compared by identity.
+struct TrainedLayer {
+    std::shared_ptr<const TrainedModel> model;  // never null
+    int layer = 0;                              // 0 … n_layers − 1
+    friend bool operator==(const TrainedLayer&, const TrainedLayer&) = default;
+};
+
+struct ModelSpec {
+    std::vector<std::string> sentences{std::string(kDefaultSentence)};  // b ≥ 1; the key/value side
+    // A trained layer takes its mask, scale and sizes from the model; h other than the model's re-splits its
+    // projections into h heads (GPT-2 and BERT).
+    AttentionConfig attention;
+    int tokenLimit = kDefaultTokenLimit;
+    std::variant<SeededLayer, TrainedLayer> model;
+
+    SeededLayer* seeded() { return std::get_if<SeededLayer>(&model); }
+    const SeededLayer* seeded() const { return std::get_if<SeededLayer>(&model); }
+    TrainedLayer* trained() { return std::get_if<TrainedLayer>(&model); }
+    const TrainedLayer* trained() const { return std::get_if<TrainedLayer>(&model); }
+    // The trained model, or null for the seeded layer.
+    const TrainedModel* trainedModel() const { return trained() ? trained()->model.get() : nullptr; }
+
+    friend bool operator==(const ModelSpec&, const ModelSpec&) = default;
 };
 
 inline constexpr int kMaxBatch = 16;
@@ -79,13 +106,17 @@ struct ModelRun {
     Trace trace;                        // the attention layer being taught
     std::optional<Trace> encoderTrace;  // cross + encoderSelfAttentionFirst: the encoder layer before it
     std::optional<Trace> decoderTrace;  // cross + decoderCausalSelfAttentionFirst: the decoder's masked layer
-    // Trained models only (spec.trained): each sentence's vocabulary ids (b lists), and the pass through every
+    // Trained layers only (spec.trained()): each sentence's vocabulary ids (b lists), and the pass through every
     // layer (hidden states, every layer's A; its steppedTrace is moved into `trace` and left empty).
     std::vector<std::vector<int>> tokenIds;
     std::shared_ptr<const TransformerPass> modelPass;
     // The stepped layer's heads are a re-split of the trained projections (spec.attention.heads ≠ the model's).
     bool resplitHeads = false;
 };
+
+// The seeded layer's choices, or a default SeededLayer's for a trained layer: what the flat records (a dump's
+// parameters, a session, the settings, an undo step's name) hold for a model without them.
+const SeededLayer& seededChoices(const ModelSpec& spec);
 
 // The tokenizer the spec's sentences go through: the trained model's own, else the word splitter with the spec's
 // "[CLS]" and token limit.

@@ -122,14 +122,14 @@ PngMetadata figureMetadata(const core::ModelRun& run, const PlannedFigure& plann
         {"attnviz.h", std::to_string(d.heads)},
         {"attnviz.d_k", std::to_string(d.dK)},
         {"attnviz.d_v", std::to_string(d.dV)},
-        {"attnviz.seed", std::to_string(run.spec.seed)},
         {"attnviz.mask", std::string(maskWord(run.trace.mask))},
         {"attnviz.kind", std::string(kindWord(planned.kind))},
         {"attnviz.stage", stageWord(planned)},
         {"attnviz.sentence", std::to_string(planned.batch)},
     };
+    if (const core::SeededLayer* seeded = run.spec.seeded()) metadata.text.push_back({"attnviz.seed", std::to_string(seeded->seed)});
     if (run.trace.cross) {
-        metadata.text.push_back({"attnviz.decoder_sentences", nlohmann::json(run.spec.decoderSentences).dump()});
+        metadata.text.push_back({"attnviz.decoder_sentences", nlohmann::json(run.spec.seeded()->decoderSentences).dump()});
         metadata.text.push_back({"attnviz.query_tokens", nlohmann::json(run.queryTokens).dump()});
     }
     if (planned.matrix) metadata.text.push_back({"attnviz.matrix", std::string(core::tensorInfo(*planned.matrix).key)});

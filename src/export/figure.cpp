@@ -111,7 +111,7 @@ std::vector<StackedBlock> tokenBlocks(const core::ModelRun& run, int batch, int 
         blocks.push_back({std::make_unique<TokenBlock>(side + count(tokens), tokens, tokenIds, wrapWidth), kHeaderGap, false});
     };
     if (run.trace.cross) {
-        addSide(run.spec.decoderSentences.at(b), run.queryTokens.at(b), idsOf(run.tokens.size() + b), "decoder (queries): ");
+        addSide(run.spec.seeded()->decoderSentences.at(b), run.queryTokens.at(b), idsOf(run.tokens.size() + b), "decoder (queries): ");
         addSide(run.spec.sentences.at(b), run.tokens.at(b), idsOf(b), "encoder (keys and values): ");
     } else {
         addSide(run.spec.sentences.at(b), run.tokens.at(b), idsOf(b), "");
@@ -122,7 +122,7 @@ std::vector<StackedBlock> tokenBlocks(const core::ModelRun& run, int batch, int 
 // [SECTION] A stage's body: its scene's maps in `box`, or the tokens
 
 std::optional<scene::Scene> sceneOf(const core::ModelRun& run, StageId stage, int head) {
-    return exportedScene(run.trace, stage, head, run.spec.trained ? std::optional(run.spec.layer) : std::nullopt);
+    return exportedScene(run.trace, stage, head, run.spec.trained() ? std::optional(run.spec.trained()->layer) : std::nullopt);
 }
 
 std::vector<StackedBlock> stageBody(const core::ModelRun& run, StageId stage, int head, int batch, const FigureStyle& style,
@@ -145,7 +145,9 @@ std::vector<MatrixRequest> requestsShown(const core::ModelRun& run, StageId stag
 std::string stageHeading(const core::ModelRun& run, StageId id) {
     const core::Stage& s = core::stage(id);
     std::string heading = std::to_string(s.number()) + " \u00B7 " + std::string(s.title);
-    if (run.spec.trained) heading += " \u00B7 " + run.spec.trained->name + ", layer " + std::to_string(run.spec.layer);
+    if (const core::TrainedLayer* trained = run.spec.trained()) {
+        heading += " \u00B7 " + trained->model->name + ", layer " + std::to_string(trained->layer);
+    }
     return heading;
 }
 
@@ -438,9 +440,10 @@ Figure drawPosterFigure(const core::ModelRun& run, int head, int batch, const Fi
                     kSectionGap / 2, false});
 
     const core::Dimensions& d = run.dims;
+    const core::SeededLayer* seeded = run.spec.seeded();  // a trained model has no seed
     std::string settings = "\u201C" + run.spec.sentences.at(static_cast<std::size_t>(batch)) + "\u201D  \u00B7  d_model " +
                            std::to_string(d.dModel) + " \u00B7 h " + std::to_string(d.heads) + " \u00B7 d_k " +
-                           std::to_string(d.dK) + " \u00B7 seed " + std::to_string(run.spec.seed) + " \u00B7 head " +
+                           std::to_string(d.dK) + (seeded ? " \u00B7 seed " + std::to_string(seeded->seed) : "") + " \u00B7 head " +
                            std::to_string(head) + " shown";
     std::vector<StackedBlock> blocks;
     blocks.push_back({lines({"One forward pass of multi-head attention"}, kPosterTitleSize, FontFace::Bold,

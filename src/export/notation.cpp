@@ -92,8 +92,9 @@ std::string matrixSymbol(TensorId id, std::string_view head) {
 
 std::string matrixTitle(TensorId id, std::string_view head, const core::Trace& trace, const core::ModelSpec& spec) {
     const std::string i(head);
-    const std::string embedding = spec.trained ? " = " + core::trainedInput(*spec.trained, spec.layer)
-                                  : spec.positional ? " = E[ids] + PE"
+    const core::TrainedLayer* trained = spec.trained();
+    const std::string embedding = trained ? " = " + core::trainedInput(*trained->model, trained->layer)
+                                  : spec.seeded()->positional ? " = E[ids] + PE"
                                                     : " = E[ids]";
     switch (id) {
         case TensorId::X: return "X" + embedding;

@@ -239,7 +239,7 @@ PanelContent embeddingContent(const core::ModelRun& run, bool positions, int bat
     content.cols = axisLabels({AxisKind::Index, "features", 0}, cols, run, batch);
     content.map = chosenColormap(TensorId::X, style);
     // On X's scale where X = E[ids] + PE; a trained model's X is blocks later, larger: E and PE on their own.
-    content.range = run.spec.trained ? colormap::computeRange(rowMajor(content.values), rangeKind(TensorId::X, content.map))
+    content.range = run.spec.trainedModel() ? colormap::computeRange(rowMajor(content.values), rangeKind(TensorId::X, content.map))
                                      : screenRange(run, TensorId::X, content.map);
     return content;
 }

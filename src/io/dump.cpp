@@ -87,9 +87,10 @@ void addEmbeddingEntries(const core::ModelRun& run, std::vector<DumpEntry>& entr
                            "The decoder's token embeddings before positions are added, zero rows for padding.",
                            "b × l_q × d_model", &run.queryEmbeddings});
     }
-    const bool rotary = run.spec.trained && run.spec.trained->config().family == core::ModelFamily::Llama;
+    const core::TrainedModel* model = run.spec.trainedModel();
+    const bool rotary = model && model->config().family == core::ModelFamily::Llama;
     const std::string positions = rotary ? "Zeros: a RoPE model adds no position rows; positions turn q and k inside attention instead."
-                                  : run.spec.trained
+                                  : model
                                       ? "The model's learned position embeddings, rows 0 … l − 1 (added to the token embeddings before block 0)."
                                       : "The sinusoidal positional encoding added to row p of every sentence (zeros when positions are off).";
     entries.push_back({"positions", "PE", positions, cross ? "max(l_q, l_k) × d_model" : "l × d_model", &run.positions});
@@ -178,6 +179,7 @@ std::string maskName(core::MaskKind mask) {
 
 json parametersJson(const core::ModelRun& run) {
     const core::ModelSpec& spec = run.spec;
+    const core::SeededLayer& seeded = core::seededChoices(spec);  // a trained model's: the defaults
     return {
         {"d_model", run.dims.dModel},
         {"heads", run.dims.heads},
@@ -185,16 +187,16 @@ json parametersJson(const core::ModelRun& run) {
         {"d_v", run.dims.dV},
         {"scale", run.dims.scale},
         {"scale_is_default", !spec.attention.scale.has_value()},
-        {"seed", spec.seed},
+        {"seed", seeded.seed},
         {"mask", maskName(spec.attention.mask)},
         {"fill", spec.attention.fill == core::MaskFill::MinusInfinity ? "-inf" : "-1e9"},
         {"softmax", spec.attention.softmax == core::SoftmaxMode::PyTorch ? "pytorch" : "safe"},
-        {"positional", spec.positional},
-        {"cls", spec.prependCls},
+        {"positional", seeded.positional},
+        {"cls", seeded.prependCls},
         {"biases", run.weights.hasBiases()},
         {"cross", run.trace.cross},
         {"token_limit", spec.tokenLimit},
-        {"custom_weights", spec.customWeights.has_value()},
+        {"custom_weights", seeded.customWeights != nullptr},
     };
 }
 
@@ -257,7 +259,7 @@ std::string kindName(core::PredictionKind kind) {
 
 // The top k at every position of every sentence, with the tokenizer's pieces.
 json predictionsJson(const core::ModelRun& run, const core::Tensor& logits, const PredictionOptions& options) {
-    const core::TrainedModel& model = *run.spec.trained;
+    const core::TrainedModel& model = *run.spec.trainedModel();
     const core::PredictionKind kind = core::predictionKind(model.transformer);
     json predictions = {{"kind", kindName(kind)}};
     if (kind == core::PredictionKind::None) {
@@ -298,12 +300,12 @@ json manifestJson(const core::ModelRun& run, const std::vector<DumpEntry>& entri
         {"lengths", run.trace.keyLengths},
         {"padded_length", run.trace.keyLength},
     };
-    if (run.spec.trained) {
+    if (const core::TrainedLayer* trained = run.spec.trained()) {
         manifest["token_ids"] = run.tokenIds;
-        manifest["model"] = modelJson(*run.spec.trained, run.spec.layer);
+        manifest["model"] = modelJson(*trained->model, trained->layer);
     }
     if (run.trace.cross) {
-        manifest["decoder_sentences"] = run.spec.decoderSentences;
+        manifest["decoder_sentences"] = run.spec.seeded()->decoderSentences;
         manifest["query_tokens"] = run.queryTokens;
         manifest["query_lengths"] = run.trace.queryLengths;
         manifest["padded_query_length"] = run.trace.queryLength;
@@ -318,8 +320,9 @@ json manifestJson(const core::ModelRun& run, const std::vector<DumpEntry>& entri
 
 // The logits at every position (b × l × vocab), when the run is a trained model's that predicts; else empty.
 core::Tensor logitsOf(const core::ModelRun& run) {
-    if (!run.spec.trained || !run.modelPass || core::predictionKind(run.spec.trained->transformer) == core::PredictionKind::None) return {};
-    return core::allPredictionLogits(run.spec.trained->transformer, *run.modelPass, run.trace.keyLengths);
+    const core::TrainedModel* model = run.spec.trainedModel();
+    if (!model || !run.modelPass || core::predictionKind(model->transformer) == core::PredictionKind::None) return {};
+    return core::allPredictionLogits(model->transformer, *run.modelPass, run.trace.keyLengths);
 }
 
 }  // namespace
@@ -327,11 +330,11 @@ core::Tensor logitsOf(const core::ModelRun& run) {
 std::vector<fs::path> writeDump(const core::ModelRun& run, const fs::path& dir, bool force, const PredictionOptions& options) {
     const core::Tensor logits = logitsOf(run);
     if (options.logits && logits.empty()) {
-        throw core::InputError(run.spec.trained ? core::whyNoPrediction(run.spec.trained->transformer) + " (--logits)"
+        throw core::InputError(run.spec.trained() ? core::whyNoPrediction(run.spec.trainedModel()->transformer) + " (--logits)"
                                                 : "--logits needs a trained model with an LM or masked-word head (--model); the seeded layer predicts no tokens.");
     }
     std::optional<json> predictions;
-    if (run.spec.trained) predictions = predictionsJson(run, logits, options);  // checks k and the temperature
+    if (run.spec.trained()) predictions = predictionsJson(run, logits, options);  // checks k and the temperature
     prepareDirectory(dir, force);
     // An old manifest would vouch for a half-replaced folder if this dump stopped early; the new one comes last.
     if (force) removeDumpFile(dir / kManifestName);

@@ -5,7 +5,7 @@
 // embeddings.npy (b × l_k × d_model, E[ids] without positions), query_embeddings.npy (cross-attention only),
 // positions.npy (max(l_q, l_k) × d_model), and manifest.json: program and version, every parameter, the
 // sentences, tokens and lengths, and for each file its tensor key, symbol, meaning and shape. A trained model's
-// dump (spec.trained) holds the stepped layer's files as above, plus hidden_states.npy ((n_layers + 1) × b × l ×
+// dump (spec.trained()) holds the stepped layer's files as above, plus hidden_states.npy ((n_layers + 1) × b × l ×
 // d_model) and all_attention_weights.npy (n_layers × b × h × l × l), and the manifest adds token_ids (one list per
 // sentence) and model (type, name, path, layer, n_layers, config values), and predictions: what the model predicts
 // at every position (decoders: the next token; BERT with a masked-word head: the word there, a [MASK]'s fill), its

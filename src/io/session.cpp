@@ -609,7 +609,7 @@ OpenedSession openedSession(Session session, std::shared_ptr<const core::Trained
                                 std::to_string(model->config().layers - 1) + ".");
     }
     core::ModelSpec spec = withWeightFiles(toModelSpec(session), session.weightFiles);
-    spec.trained = std::move(model);
+    if (model) spec.model = core::TrainedLayer{std::move(model), session.model.layer};
     return {std::move(session), std::move(spec)};
 }
 
@@ -624,24 +624,23 @@ OpenedSession openSession(const fs::path& path) {
 core::ModelSpec toModelSpec(const Session& s) {
     core::ModelSpec spec;
     spec.sentences = s.sentences;
-    spec.decoderSentences = s.decoderSentences;
     spec.attention = attentionOf(s);
-    spec.seed = s.seed;
-    spec.positional = s.positional;
-    spec.prependCls = s.prependCls;
-    spec.biases = s.biases;
     spec.tokenLimit = s.tokenLimit;
-    spec.encoderSelfAttentionFirst = s.encoderSelfAttentionFirst;
-    spec.decoderCausalSelfAttentionFirst = s.decoderCausalSelfAttentionFirst;
-    spec.cellEdits = s.edits;
-    spec.layer = s.model.layer;
+    core::SeededLayer& seeded = *spec.seeded();
+    seeded.decoderSentences = s.decoderSentences;
+    seeded.seed = s.seed;
+    seeded.positional = s.positional;
+    seeded.prependCls = s.prependCls;
+    seeded.biases = s.biases;
+    seeded.encoderSelfAttentionFirst = s.encoderSelfAttentionFirst;
+    seeded.decoderCausalSelfAttentionFirst = s.decoderCausalSelfAttentionFirst;
+    seeded.cellEdits = s.edits;
     return spec;
 }
 
 Session fromModelSpec(const core::ModelSpec& spec) {
     Session s;
     s.sentences = spec.sentences;
-    s.decoderSentences = spec.decoderSentences;
     s.dModel = spec.attention.dModel;
     s.heads = spec.attention.heads;
     s.dK = spec.attention.dK;
@@ -651,18 +650,22 @@ Session fromModelSpec(const core::ModelSpec& spec) {
     s.softmax = spec.attention.softmax;
     s.maskPaddedQueries = spec.attention.maskPaddedQueries;
     s.scale = spec.attention.scale;
-    s.seed = spec.seed;
-    s.positional = spec.positional;
-    s.prependCls = spec.prependCls;
-    s.biases = spec.biases;
     s.tokenLimit = spec.tokenLimit;
-    s.encoderSelfAttentionFirst = spec.encoderSelfAttentionFirst;
-    s.decoderCausalSelfAttentionFirst = spec.decoderCausalSelfAttentionFirst;
-    s.edits = spec.cellEdits;
-    if (spec.trained) {
-        s.model.source = spec.trained->bundled ? ModelChoice::Source::Bundled : ModelChoice::Source::Folder;
-        if (!spec.trained->bundled) s.model.folder = spec.trained->folder;
-        s.model.layer = spec.layer;
+    if (const core::SeededLayer* seeded = spec.seeded()) {
+        s.decoderSentences = seeded->decoderSentences;
+        s.seed = seeded->seed;
+        s.positional = seeded->positional;
+        s.prependCls = seeded->prependCls;
+        s.biases = seeded->biases;
+        s.encoderSelfAttentionFirst = seeded->encoderSelfAttentionFirst;
+        s.decoderCausalSelfAttentionFirst = seeded->decoderCausalSelfAttentionFirst;
+        s.edits = seeded->cellEdits;
+    }
+    if (const core::TrainedLayer* trained = spec.trained()) {
+        const core::TrainedModel& model = *trained->model;
+        s.model.source = model.bundled ? ModelChoice::Source::Bundled : ModelChoice::Source::Folder;
+        if (!model.bundled) s.model.folder = model.folder;
+        s.model.layer = trained->layer;
     }
     return s;
 }

@@ -102,11 +102,12 @@ void saveSession(const std::filesystem::path& path, const Session& session);
 // Reads and checks, with relative paths resolved against the file's directory.
 Session loadSession(const std::filesystem::path& path);
 
-// The inputs as the core takes them: sentences, sizes, options and cell edits (no file is read; weight files
-// stay paths in the Session, see withWeightFiles and openSession).
+// The inputs as the core takes them: sentences, sizes, and the seeded layer's options and cell edits (no file is
+// read; weight files stay paths in the Session, and a trained model is opened apart: see openSession).
 core::ModelSpec toModelSpec(const Session& session);
-// The inputs of a spec (its trained model as a ModelChoice), with the default view and no weight files. The numbers in spec.customWeights and
-// spec.embeddingTable are not kept: a session names their files, which the caller sets in weightFiles.
+// The inputs of a spec (its trained model as a ModelChoice, with the seeded layer's defaults), with the default
+// view and no weight files. The numbers of the seeded layer's customWeights and embeddingTable are not kept: a
+// session names their files, which the caller sets in weightFiles.
 Session fromModelSpec(const core::ModelSpec& spec);
 
 // What "Open…" and `--session FILE` need, all or nothing: the loaded session and its ModelSpec with the weight

@@ -177,12 +177,15 @@ std::shared_ptr<const core::EmbeddingTable> loadEmbeddingTable(const fs::path& e
 
 core::ModelSpec withWeightFiles(core::ModelSpec spec, const WeightFiles& files) {
     if (const auto problem = incompleteWeightFiles(files)) throw FileError("Weight files: " + *problem);
+    if (!files.hasWeights() && !files.hasEmbeddings()) return spec;
+    core::SeededLayer* seeded = spec.seeded();
+    if (!seeded) throw FileError("Loaded .npy weights belong to the seeded model; " + spec.trainedModel()->name + " has its own weights.");
     const core::Dimensions dims = core::resolveDimensions(spec.attention);
     if (files.hasWeights()) {
-        spec.customWeights = loadWeights(files, dims);
-        spec.biases = files.hasBiases();
+        seeded->customWeights = std::make_shared<const core::Weights>(loadWeights(files, dims));
+        seeded->biases = files.hasBiases();
     }
-    if (files.hasEmbeddings()) spec.embeddingTable = loadEmbeddingTable(files.embeddings, files.vocabulary, dims.dModel);
+    if (files.hasEmbeddings()) seeded->embeddingTable = loadEmbeddingTable(files.embeddings, files.vocabulary, dims.dModel);
     return spec;
 }
 

@@ -61,9 +61,10 @@ VocabularyIndex parseVocabulary(std::string_view text, std::string_view nameForE
 std::shared_ptr<const core::EmbeddingTable> loadEmbeddingTable(const std::filesystem::path& embeddings,
                                                                const std::filesystem::path& vocabulary, int dModel);
 
-// `spec` with the files' numbers in: customWeights (and biases set to whether bias files are given) when
-// weights are named, embeddingTable when embeddings are named; members whose files are not named are kept.
-// Shapes are checked against resolveDimensions(spec.attention) (its InputError propagates for bad sizes).
+// `spec` with the files' numbers in its seeded layer: customWeights (and biases set to whether bias files are given)
+// when weights are named, embeddingTable when embeddings are named; members whose files are not named are kept.
+// Shapes are checked against resolveDimensions(spec.attention) (its InputError propagates for bad sizes); files
+// named for a trained model's spec are refused (FileError).
 core::ModelSpec withWeightFiles(core::ModelSpec spec, const WeightFiles& files);
 
 }  // namespace attnviz::io

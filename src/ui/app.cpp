@@ -185,7 +185,7 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
     }
     getModel_.draw(state_, scale);  // may ask to open the model it fetched
     session_.update(state_, ImGui::GetIO().DeltaTime);
-    if (!sameInputs(state_.spec, requested_)) requestRun();
+    if (state_.spec != requested_) requestRun();
 }
 
 void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float sideWidth) {

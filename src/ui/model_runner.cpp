@@ -4,7 +4,6 @@
 #include "core/derived_maps.h"
 #include "core/tokenizer.h"
 
-#include <cstring>
 #include <new>
 #include <utility>
 
@@ -23,40 +22,12 @@ constexpr int kWorkerNice = 19;
 // vsync, so the worker still gets most of the CPU; a lowest-but-not-idle priority is never starved outright.
 void lowerThisThreadsPriority() { setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kWorkerNice); }
 
-template <typename EigenMatrix>
-bool sameBytes(const EigenMatrix& a, const EigenMatrix& b) {
-    return a.rows() == b.rows() && a.cols() == b.cols() &&
-           (a.size() == 0 || std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.size()) * sizeof(float)) == 0);
-}
-
 }  // namespace
-
-bool sameWeights(const core::Weights& a, const core::Weights& b) {
-    return sameBytes(a.wq, b.wq) && sameBytes(a.wk, b.wk) && sameBytes(a.wv, b.wv) && sameBytes(a.wo, b.wo) &&
-           sameBytes(a.bq, b.bq) && sameBytes(a.bk, b.bk) && sameBytes(a.bv, b.bv) && sameBytes(a.bo, b.bo);
-}
-
-bool sameInputs(const core::ModelSpec& a, const core::ModelSpec& b) {
-    const bool weights = a.customWeights && b.customWeights ? sameWeights(*a.customWeights, *b.customWeights)
-                                                            : a.customWeights.has_value() == b.customWeights.has_value();
-    return weights && sameInputsApartFromWeights(a, b);
-}
-
-bool sameInputsApartFromWeights(const core::ModelSpec& a, const core::ModelSpec& b) {
-    const core::AttentionConfig &x = a.attention, &y = b.attention;
-    return a.sentences == b.sentences && a.decoderSentences == b.decoderSentences && a.seed == b.seed &&
-           a.positional == b.positional && a.prependCls == b.prependCls && a.biases == b.biases && a.tokenLimit == b.tokenLimit &&
-           a.embeddingTable == b.embeddingTable && a.trained == b.trained && a.layer == b.layer &&
-           a.cellEdits == b.cellEdits && a.encoderSelfAttentionFirst == b.encoderSelfAttentionFirst &&
-           a.decoderCausalSelfAttentionFirst == b.decoderCausalSelfAttentionFirst && x.dModel == y.dModel && x.heads == y.heads &&
-           x.dK == y.dK && x.dV == y.dV && x.mask == y.mask && x.fill == y.fill && x.softmax == y.softmax && x.scale == y.scale &&
-           x.comparePerHead == y.comparePerHead && x.maskPaddedQueries == y.maskPaddedQueries;
-}
 
 bool computesInstantly(const core::ModelSpec& spec) {
     // A trained model runs every layer: only a small one (the bundled model) is quick enough between two frames.
-    if (spec.trained) {
-        const core::TransformerConfig& config = spec.trained->config();
+    if (const core::TrainedModel* model = spec.trainedModel()) {
+        const core::TransformerConfig& config = model->config();
         if (static_cast<long long>(config.layers) * config.dModel > 8 * 256) return false;
     }
     if (spec.attention.dModel > 512) return false;
@@ -72,8 +43,9 @@ bool computesInstantly(const core::ModelSpec& spec) {
 }
 
 bool reusesProjections(const core::ModelSpec& base, const core::ModelSpec& next) {
-    if (!base.decoderSentences.empty() || !next.decoderSentences.empty()) return false;
-    if (base.trained || next.trained) return false;  // a trained model's mask and scale are its own
+    const core::SeededLayer *baseLayer = base.seeded(), *nextLayer = next.seeded();
+    if (!baseLayer || !nextLayer) return false;  // a trained model's mask and scale are its own
+    if (!baseLayer->decoderSentences.empty() || !nextLayer->decoderSentences.empty()) return false;
     core::ModelSpec aligned = next;  // next with base's settings of stages [3–10]: must then equal base
     core::AttentionConfig& a = aligned.attention;
     const core::AttentionConfig& b = base.attention;
@@ -82,7 +54,7 @@ bool reusesProjections(const core::ModelSpec& base, const core::ModelSpec& next)
     a.softmax = b.softmax;
     a.scale = b.scale;
     a.maskPaddedQueries = b.maskPaddedQueries;
-    return sameInputs(aligned, base);
+    return aligned == base;
 }
 
 RunResult computeRun(const core::ModelSpec& spec, const core::ModelRun* base) {

@@ -23,14 +23,6 @@ struct RunResult {
     std::string error;                          // one sentence a user can act on
 };
 
-// Whether two specs give the same numbers: custom weights compare bit for bit (loading other weights of the
-// same shape must recompute), embedding tables by identity (shared and immutable: a new table is a new pointer).
-bool sameInputs(const core::ModelSpec& a, const core::ModelSpec& b);
-// The same, leaving customWeights out (the undo history keeps weights apart, by shared_ptr).
-bool sameInputsApartFromWeights(const core::ModelSpec& a, const core::ModelSpec& b);
-// Bit for bit: every matrix and bias of the same shape with the same bytes.
-bool sameWeights(const core::Weights& a, const core::Weights& b);
-
 // Whether a spec is small enough to compute between two frames: up to l = 128 and d_model = 512.
 bool computesInstantly(const core::ModelSpec& spec);
 // Whether `next` can start from `base`'s projections (core::rerunAttention): self-attention where only the

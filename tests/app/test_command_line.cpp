@@ -150,15 +150,15 @@ TEST_CASE("export figure options: cell size and values in cells") {
 
 TEST_CASE("--heads with the bundled model re-splits its trained heads, as the app's head count does, and says so") {
     const attnviz::core::ModelSpec resplit = toModelSpec(parse({"dump", "--heads", "8", "--out", "x"}).line.inputs);
-    REQUIRE(resplit.trained != nullptr);  // not the seeded layer's random weights
+    REQUIRE(resplit.trainedModel() != nullptr);  // not the seeded layer's random weights
     CHECK(resplit.attention.heads == 8);
-    CHECK(resplit.attention.dModel == resplit.trained->config().dModel);
-    REQUIRE(resplit.trained->config().heads != 8);
+    CHECK(resplit.attention.dModel == resplit.trainedModel()->config().dModel);
+    REQUIRE(resplit.trainedModel()->config().heads != 8);
     CHECK(resplitNote(resplit).find("these 8 heads are a re-split of the trained W^Q") == 0);
     const attnviz::core::ModelSpec own = toModelSpec(parse({"dump", "--out", "x"}).line.inputs);
     CHECK(resplitNote(own).empty());
     // A count that does not divide the width is the same one sentence for the trained model and the seeded layer.
-    const std::string width = std::to_string(resplit.trained->config().dModel);
+    const std::string width = std::to_string(resplit.trainedModel()->config().dModel);
     CHECK_THROWS_WITH_AS(toModelSpec(parse({"--heads", "5"}).line.inputs),
                          doctest::Contains(doctest::String(("5 heads do not divide d_model = " + width + "; valid head counts are 1, 2, 4,").c_str())), attnviz::core::InputError);
     CHECK_THROWS_WITH_AS(toModelSpec(parse({"--model", "random", "--heads", "5"}).line.inputs),
@@ -167,12 +167,12 @@ TEST_CASE("--heads with the bundled model re-splits its trained heads, as the ap
 
 TEST_CASE("--model: random is the seeded layer, a seeded option keeps today's meaning, a bad folder is one error") {
     const attnviz::core::ModelSpec random = toModelSpec(parse({"--model", "random"}).line.inputs);
-    CHECK(random.trained == nullptr);
+    CHECK(random.trainedModel() == nullptr);
     CHECK(random.attention.dModel == 64);
     const Parsed seeded = parse({"dump", "--d-model", "16", "--heads", "4", "--out", "x"});
     CHECK(seeded.line.inputs.seededOptionsGiven);
     CHECK(seeded.line.inputs.anyGiven);
-    CHECK(toModelSpec(seeded.line.inputs).trained == nullptr);
+    CHECK(toModelSpec(seeded.line.inputs).trainedModel() == nullptr);
     CHECK(toModelSpec(seeded.line.inputs).attention.heads == 4);
     CHECK_FALSE(parse({"--sentence", "a b"}).line.inputs.seededOptionsGiven);
     CHECK(parse({"--sentence", "a b"}).line.gui.inputsGiven);

@@ -101,7 +101,7 @@ TEST_CASE("the window's --model REPO_ID: a model not cached is fetched once the 
     CHECK(gui.inputsGiven);  // the saved inputs still do not come back
     const core::ModelSpec spec = app::toModelSpec(inputs);  // the default model until the fetch has finished
     CHECK(hub.server.requests() == 0);
-    if (spec.trained) CHECK(spec.trained->bundled);
+    if (spec.trainedModel()) CHECK(spec.trainedModel()->bundled);
 
     REQUIRE(runAttnviz({"fetch", "gpt2-hf-names"}) == 0);
     for (const char* model : {"gpt2-hf-names", "random"}) {  // cached, or not a repo: opened as before

@@ -184,7 +184,7 @@ TEST_CASE("the same word gets the same embedding row in any sentence and positio
     CHECK(a.isApprox(tokenEmbedding("street", 16, 7), 0.0f));
     CHECK(!a.isApprox(tokenEmbedding("street", 16, 8)));
     ModelSpec spec = smallSpec(16, 2);
-    spec.positional = false;
+    spec.seeded()->positional = false;
     spec.sentences = {"the street the"};
     const Trace t = runModel(spec).trace;
     CHECK(t[TensorId::X].slice(0).row(0).isApprox(t[TensorId::X].slice(0).row(2), 0.0f));
@@ -222,11 +222,11 @@ TEST_CASE("free d_k and d_v: W^O becomes h*d_v x d_model") {
 TEST_CASE("cross-attention gives l_q x l_k maps and refuses a causal mask") {
     ModelSpec spec = smallSpec(16, 2);
     spec.sentences = {"the animal did not cross the street"};
-    spec.decoderSentences = {"l'animal n'a pas"};
+    spec.seeded()->decoderSentences = {"l'animal n'a pas"};
     const ModelRun run = runModel(spec);
     CHECK(run.trace.cross);
     CHECK(run.trace[TensorId::AttentionWeights].shape == std::vector<int>{1, 2, 7, 7});
-    spec.decoderSentences = {"das Tier"};
+    spec.seeded()->decoderSentences = {"das Tier"};
     CHECK(runModel(spec).trace[TensorId::Scores].shape == std::vector<int>{1, 2, 2, 7});
     spec.attention.mask = MaskKind::Causal;
     CHECK_THROWS_AS(runModel(spec), InputError);
@@ -258,7 +258,7 @@ TEST_CASE("weights of the wrong shape are refused, naming the matrix and both sh
     ModelSpec spec = smallSpec(8, 2);
     Weights w = initWeights(resolveDimensions(spec.attention), 1, false);
     w.wk = Matrix::Zero(8, 6);
-    spec.customWeights = w;
+    spec.seeded()->customWeights = std::make_shared<const Weights>(w);
     CHECK_THROWS_WITH_AS(runModel(spec), "W^K should be 8 x 8 but is 8 x 6.", InputError);
 }
 

@@ -46,11 +46,11 @@ const core::NamedHead& namedHead(const std::string& fragment) {
 
 core::ModelRun runOn(const std::string& sentence, int layer) {
     core::ModelSpec spec;
-    spec.trained = bundled();
+    spec.model = core::TrainedLayer{bundled()};
     spec.sentences = {sentence};
     spec.attention.dModel = bundled()->config().dModel;
     spec.attention.heads = bundled()->config().heads;
-    spec.layer = layer;
+    spec.trained()->layer = layer;
     return core::runModel(spec);
 }
 

@@ -85,7 +85,7 @@ TEST_CASE("derived maps: the same bits as stored ones, for every mask, fill and 
 TEST_CASE("derived maps: cross-attention (l_q ≠ l_k) and a custom scale") {
     ModelSpec spec;
     spec.sentences = {"the encoder side has quite a few more tokens than the other", "two words"};
-    spec.decoderSentences = {"three short words", "one"};
+    spec.seeded()->decoderSentences = {"three short words", "one"};
     spec.attention.dModel = 32;
     spec.attention.heads = 4;
     spec.attention.mask = MaskKind::Padding;
@@ -152,7 +152,7 @@ TEST_CASE("derived maps: a Trace reused by forwardInto forgets the previous run'
 
 TEST_CASE("rerunAttention: a new mask, fill, softmax or scale gives runModel's bits without redoing the projections") {
     ModelSpec before = paddedSpec(MaskKind::None, MaskFill::MinusBillion, SoftmaxMode::Safe);
-    before.biases = true;
+    before.seeded()->biases = true;
     const ModelRun previous = runModel(before);
     const auto variant = [&](auto change) {
         ModelSpec spec = before;
@@ -187,7 +187,7 @@ TEST_CASE("rerunAttention: a new mask, fill, softmax or scale gives runModel's b
 TEST_CASE("rerunAttention: refuses cross-attention, whose preceding layers depend on the mask") {
     ModelSpec spec;
     spec.sentences = {"le chat"};
-    spec.decoderSentences = {"the cat"};
+    spec.seeded()->decoderSentences = {"the cat"};
     const ModelRun previous = runModel(spec);
     spec.attention.mask = MaskKind::Padding;
     CHECK_THROWS_AS((void)rerunAttention(previous, spec), std::logic_error);

@@ -38,7 +38,7 @@ TEST_CASE("naive slicing differs from real attention unless W is block-diagonal"
     ModelSpec identity = spec(16, 4);
     Weights w;
     w.wq = w.wk = w.wv = w.wo = Matrix::Identity(16, 16);
-    identity.customWeights = w;
+    identity.seeded()->customWeights = std::make_shared<const Weights>(w);
     const ModelRun exact = runModel(identity);
     CHECK(naiveSlicingAttention(exact.trace, exact.weights).largestOutputDifference < 1e-6f);
 }
@@ -101,9 +101,9 @@ TEST_CASE("cost: h heads of d_model/h cost one head of width d_model; scores cos
 TEST_CASE("cross-attention after an encoder layer: K and V come from the encoder's output") {
     ModelSpec s = spec(16, 2);
     s.sentences = {"the animal was tired"};
-    s.decoderSentences = {"das Tier"};
-    s.encoderSelfAttentionFirst = true;
-    s.decoderCausalSelfAttentionFirst = true;
+    s.seeded()->decoderSentences = {"das Tier"};
+    s.seeded()->encoderSelfAttentionFirst = true;
+    s.seeded()->decoderCausalSelfAttentionFirst = true;
     const ModelRun run = runModel(s);
     REQUIRE(run.encoderTrace.has_value());
     REQUIRE(run.decoderTrace.has_value());
@@ -217,10 +217,10 @@ TEST_CASE("RoPE: after the rotation a score depends on the offset m − n only, 
 
 TEST_CASE("RoPE: the lesson's rotation is the forward pass's, on a Llama 3 checkpoint with rope scaling") {
     ModelSpec s;
-    s.trained = attnviz::io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3");
+    s.model = TrainedLayer{attnviz::io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3")};
     s.sentences = {"The cat sat on it"};  // one byte a token: within its 32 positions
     const ModelRun run = runModel(s);
-    const RowVector theta = rotaryFrequencies(s.trained->config());
+    const RowVector theta = rotaryFrequencies(s.trainedModel()->config());
     for (int head : {0, 5}) {
         const Matrix before = run.trace[TensorId::QHeadsBeforeRope].slice(0, head);
         const MatrixView after = run.trace[TensorId::QHeads].slice(0, head);
@@ -232,13 +232,13 @@ TEST_CASE("RoPE: the lesson's rotation is the forward pass's, on a Llama 3 check
             }
         }
     }
-    CHECK(s.trained->transformer.storedDtype == "F32");
+    CHECK(s.trainedModel()->transformer.storedDtype == "F32");
     // Stage 1 says RMSNorm with this run's numbers: X's rows have root mean square 1 before γ.
     const StageWords embed = stageWords(run, StageId::Embed);
     CHECK(embed.formula.find("X = RMSNorm(h_0)") != std::string::npos);
     CHECK(embed.explanation.find("RMSNorm, not GPT-2's LayerNorm") != std::string::npos);
     CHECK(embed.explanation.find("the first token's row of h_0 has root mean square") != std::string::npos);
     CHECK(embed.explanation.find("LayerNorm (") == std::string::npos);
-    const RowVector x = run.trace[TensorId::X].slice(0).row(0), gamma = s.trained->transformer.weights.blocks[0].ln1.gamma;
+    const RowVector x = run.trace[TensorId::X].slice(0).row(0), gamma = s.trainedModel()->transformer.weights.blocks[0].ln1.gamma;
     CHECK(std::sqrt(x.cwiseQuotient(gamma).squaredNorm() / static_cast<float>(x.size())) == doctest::Approx(1.0).epsilon(1e-3));
 }

@@ -20,7 +20,7 @@ ModelSpec tinySpec(std::string sentence) {
     spec.sentences = {std::move(sentence)};
     spec.attention.dModel = 4;
     spec.attention.heads = 2;
-    spec.positional = false;  // X = E[ids] exactly
+    spec.seeded()->positional = false;  // X = E[ids] exactly
     return spec;
 }
 
@@ -43,43 +43,43 @@ Matrix outputOf(const ModelRun& run) { return run.trace[TensorId::Output].slice(
 
 TEST_CASE("an embedding table gives each known token its row, and unknown ones the [UNK] row") {
     ModelSpec spec = tinySpec("cat dog sat");
-    spec.embeddingTable = tinyTable(true);
+    spec.seeded()->embeddingTable = tinyTable(true);
     const Matrix x = xOf(runModel(spec));
-    CHECK(x.row(0).isApprox(spec.embeddingTable->rows.row(0)));
-    CHECK(x.row(1).isApprox(spec.embeddingTable->rows.row(1)));  // "dog" is not in the table
-    CHECK(x.row(2).isApprox(spec.embeddingTable->rows.row(2)));
+    CHECK(x.row(0).isApprox(spec.seeded()->embeddingTable->rows.row(0)));
+    CHECK(x.row(1).isApprox(spec.seeded()->embeddingTable->rows.row(1)));  // "dog" is not in the table
+    CHECK(x.row(2).isApprox(spec.seeded()->embeddingTable->rows.row(2)));
 }
 
 TEST_CASE("without an [UNK] row, unknown tokens keep the seeded embedding") {
     ModelSpec spec = tinySpec("cat dog");
-    spec.embeddingTable = tinyTable(false);
+    spec.seeded()->embeddingTable = tinyTable(false);
     const Matrix x = xOf(runModel(spec));
-    CHECK(x.row(0).isApprox(spec.embeddingTable->rows.row(0)));
-    CHECK(x.row(1).isApprox(tokenEmbedding("dog", 4, spec.seed)));
+    CHECK(x.row(0).isApprox(spec.seeded()->embeddingTable->rows.row(0)));
+    CHECK(x.row(1).isApprox(tokenEmbedding("dog", 4, spec.seeded()->seed)));
 }
 
 TEST_CASE("positions are added to table rows, and cross-attention's decoder side uses the table too") {
     ModelSpec spec = tinySpec("cat sat");
-    spec.positional = true;
-    spec.decoderSentences = {"sat"};
-    spec.embeddingTable = tinyTable(true);
+    spec.seeded()->positional = true;
+    spec.seeded()->decoderSentences = {"sat"};
+    spec.seeded()->embeddingTable = tinyTable(true);
     const ModelRun run = runModel(spec);
     const Matrix positions = positionalEncoding(2, 4);
-    CHECK(xOf(run).row(1).isApprox(spec.embeddingTable->rows.row(2) + positions.row(1)));
-    CHECK(run.trace[TensorId::XQuery].slice(0).row(0).isApprox(spec.embeddingTable->rows.row(2) + positions.row(0)));
+    CHECK(xOf(run).row(1).isApprox(spec.seeded()->embeddingTable->rows.row(2) + positions.row(1)));
+    CHECK(run.trace[TensorId::XQuery].slice(0).row(0).isApprox(spec.seeded()->embeddingTable->rows.row(2) + positions.row(0)));
 }
 
 TEST_CASE("a table whose width is not d_model is refused") {
     ModelSpec spec = tinySpec("cat");
     spec.attention.dModel = 8;
-    spec.embeddingTable = tinyTable(true);
+    spec.seeded()->embeddingTable = tinyTable(true);
     CHECK_THROWS_WITH_AS(runModel(spec), "The embedding table has 4 columns but d_model is 8.", InputError);
 }
 
 TEST_CASE("a cell edit of X changes that cell and every matrix downstream, and nothing else of X") {
     ModelSpec spec = tinySpec("the cat sat");
     const ModelRun before = runModel(spec);
-    spec.cellEdits = {{TensorId::X, 0, 1, 2, 5.0f}};
+    spec.seeded()->cellEdits = {{TensorId::X, 0, 1, 2, 5.0f}};
     const ModelRun after = runModel(spec);
     Matrix expected = xOf(before);
     expected(1, 2) = 5.0f;
@@ -91,7 +91,7 @@ TEST_CASE("a cell edit of X changes that cell and every matrix downstream, and n
 TEST_CASE("a cell edit of a weight changes the weights the layer uses; a later edit of the same cell wins") {
     ModelSpec spec = tinySpec("the cat sat");
     const ModelRun before = runModel(spec);
-    spec.cellEdits = {{TensorId::WK, 0, 3, 1, 7.0f}, {TensorId::WO, 0, 0, 0, -1.0f}, {TensorId::WO, 0, 0, 0, 2.5f}};
+    spec.seeded()->cellEdits = {{TensorId::WK, 0, 3, 1, 7.0f}, {TensorId::WO, 0, 0, 0, -1.0f}, {TensorId::WO, 0, 0, 0, 2.5f}};
     const ModelRun after = runModel(spec);
     CHECK(after.weights.wk(3, 1) == 7.0f);
     CHECK(after.weights.wo(0, 0) == 2.5f);
@@ -102,26 +102,26 @@ TEST_CASE("a cell edit of a weight changes the weights the layer uses; a later e
 
 TEST_CASE("weight edits apply on top of custom weights without changing the spec's copy") {
     ModelSpec spec = tinySpec("the cat");
-    spec.customWeights = initWeights(resolveDimensions(spec.attention), 7, false);
-    spec.cellEdits = {{TensorId::WQ, 0, 0, 0, 9.0f}};
+    spec.seeded()->customWeights = std::make_shared<const Weights>(initWeights(resolveDimensions(spec.attention), 7, false));
+    spec.seeded()->cellEdits = {{TensorId::WQ, 0, 0, 0, 9.0f}};
     const ModelRun run = runModel(spec);
     CHECK(run.weights.wq(0, 0) == 9.0f);
-    CHECK(spec.customWeights->wq(0, 0) != 9.0f);
+    CHECK(spec.seeded()->customWeights->wq(0, 0) != 9.0f);
 }
 
 TEST_CASE("X_dec edits go to the decoder side in cross-attention, and are refused in self-attention") {
     ModelSpec spec = tinySpec("the cat sat");
-    spec.decoderSentences = {"le chat"};
-    spec.cellEdits = {{TensorId::XQuery, 0, 1, 3, -4.0f}};
+    spec.seeded()->decoderSentences = {"le chat"};
+    spec.seeded()->cellEdits = {{TensorId::XQuery, 0, 1, 3, -4.0f}};
     CHECK(runModel(spec).trace[TensorId::XQuery].slice(0)(1, 3) == -4.0f);
-    spec.decoderSentences.clear();
+    spec.seeded()->decoderSentences.clear();
     CHECK_THROWS_WITH_AS(runModel(spec), "X_dec exists only in cross-attention: give decoder sentences, or edit X.", InputError);
 }
 
 TEST_CASE("bad cell edits are refused with one clear sentence") {
     ModelSpec spec = tinySpec("the cat sat");
     const auto refusal = [&](CellEdit edit) {
-        spec.cellEdits = {edit};
+        spec.seeded()->cellEdits = {edit};
         try {
             runModel(spec);
         } catch (const InputError& error) {

@@ -48,7 +48,7 @@ TEST_CASE("the PyTorch line gets this trace's sizes") {
 TEST_CASE("code lines: cross-attention's tokens, embedding and projection name the decoder and the encoder with their own lengths") {
     attnviz::core::ModelSpec spec;
     spec.sentences = {"the cat sat on the mat"};
-    spec.decoderSentences = {"le chat"};
+    spec.seeded()->decoderSentences = {"le chat"};
     const attnviz::core::ModelRun cross = attnviz::core::runModel(spec);
     using attnviz::core::StageId;
     const std::string project = attnviz::core::codeLine(attnviz::core::stage(StageId::Project), cross.trace);
@@ -57,7 +57,7 @@ TEST_CASE("code lines: cross-attention's tokens, embedding and projection name t
     CHECK(attnviz::core::codeLine(attnviz::core::stage(StageId::Tokens), cross.trace).find("1 x 2, 1 x 6") != std::string::npos);
     CHECK(attnviz::core::codeLine(attnviz::core::stage(StageId::Tokens), cross.trace, true).find("np.array(ids_dec)") != std::string::npos);
 
-    spec.decoderSentences.clear();
+    spec.seeded()->decoderSentences.clear();
     const attnviz::core::ModelRun self = attnviz::core::runModel(spec);
     CHECK(attnviz::core::codeLine(attnviz::core::stage(StageId::Project), self.trace).find("(x, x, x)") != std::string::npos);
 }

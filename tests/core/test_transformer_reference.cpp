@@ -240,9 +240,9 @@ TEST_CASE("dump --model of a decoder: every layer's hidden states, one attention
     const std::shared_ptr<const core::TrainedModel> model = io::loadModelFolder(kDecoders / "llama-gqa-llama3");
     CHECK(model->familyName() == "Llama");
     core::ModelSpec spec;
-    spec.trained = model;
+    spec.model = core::TrainedLayer{model};
     spec.sentences = {"the cat", "at the"};
-    spec.layer = 1;
+    spec.trained()->layer = 1;
     const core::ModelRun run = core::runModel(spec);
     CHECK(run.trace.mask == (run.tokenIds[0].size() == run.tokenIds[1].size() ? core::MaskKind::Causal : core::MaskKind::Both));
     CHECK(run.trace.dims.kvHeads == 2);
@@ -292,10 +292,10 @@ TEST_CASE("a bad id, an over-long sentence or a layer outside the model is an In
 TEST_CASE("runModel on a trained model: its tokenizer, the stepped layer, a re-split, and a dump with every layer") {
     const std::shared_ptr<const core::TrainedModel> model = io::loadModelFolder(kModels / "bert-original-names");
     core::ModelSpec spec;
-    spec.trained = model;
+    spec.model = core::TrainedLayer{model};
     spec.sentences = {"The cat sat.", "the cat"};
     spec.attention.heads = 4;
-    spec.layer = 1;
+    spec.trained()->layer = 1;
     const core::ModelRun run = core::runModel(spec);
     CHECK(run.tokens[0] == std::vector<std::string>{"[CLS]", "the", "cat", "sat", ".", "[SEP]"});
     CHECK(run.tokenIds[0] == std::vector<int>{2, 57, 58, 59, 60, 3});
@@ -307,8 +307,6 @@ TEST_CASE("runModel on a trained model: its tokenizer, the stepped layer, a re-s
     CHECK(resplit.resplitHeads);
     CHECK(resplit.trace.dims.dK == 16);
     CHECK(resplit.trace[core::TensorId::Q].data == run.trace[core::TensorId::Q].data);  // Q, K, V unchanged
-    spec.cellEdits = {{core::TensorId::X, 0, 0, 0, 1.0f}};
-    CHECK_THROWS_WITH_AS(core::runModel(spec), doctest::Contains("cannot be edited"), core::InputError);
 
     const test::ScratchDir dir("trained-dump");
     io::writeDump(run, dir / "run", false);
@@ -324,10 +322,10 @@ TEST_CASE("runModel on a trained model: its tokenizer, the stepped layer, a re-s
 
 TEST_CASE("one rule for empty input: an empty or whitespace-only sentence is refused the same way by every model") {
     std::vector<core::ModelSpec> specs(3);
-    specs[1].trained = io::loadModelFolder(kModels / "bert-original-names");
-    specs[2].trained = io::loadModelFolder(kModels / "gpt2-hf-names");
+    specs[1].model = core::TrainedLayer{io::loadModelFolder(kModels / "bert-original-names")};
+    specs[2].model = core::TrainedLayer{io::loadModelFolder(kModels / "gpt2-hf-names")};
     for (core::ModelSpec& spec : specs) {
-        if (spec.trained) spec.attention.heads = spec.trained->config().heads;
+        if (spec.trainedModel()) spec.attention.heads = spec.trainedModel()->config().heads;
         for (const char* blank : {"", "   \t ", "\n\r\v", "\xE3\x80\x80"}) {  // the last: an ideographic space
             CAPTURE(blank);
             spec.sentences = {blank};

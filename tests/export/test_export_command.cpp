@@ -90,7 +90,7 @@ TEST_CASE("export command: metadata holds the sentence, tokens, sizes, seed, mas
     test::ScratchDir dir("export-cmd");
     core::ModelSpec spec;
     spec.sentences = {"Der B\u00E4r schl\u00E4ft"};
-    spec.seed = 99;
+    spec.seeded()->seed = 99;
     spec.attention.mask = core::MaskKind::Causal;
     app::ExportOptions options = optionsInto(dir.path());
     options.stage = "7";

@@ -37,7 +37,7 @@ core::ModelSpec tinyCausalSpec() {
     spec.attention.dModel = 8;
     spec.attention.heads = 2;
     spec.attention.mask = core::MaskKind::Causal;
-    spec.seed = 7;
+    spec.seeded()->seed = 7;
     return spec;
 }
 
@@ -278,7 +278,7 @@ TEST_CASE("figure: every kind draws for unusual runs") {
     {
         core::ModelSpec cross;
         cross.sentences = {"the cat sleeps"};
-        cross.decoderSentences = {"le chat dort bien"};
+        cross.seeded()->decoderSentences = {"le chat dort bien"};
         specs.emplace_back("cross-attention", cross);
     }
     {
@@ -408,10 +408,10 @@ TEST_CASE("slide: export --kind slide --stage all plans the deck in stage order"
 TEST_CASE("figure: a trained model's X is titled by the residual stream it is, not E[ids] + PE") {
     core::ModelSpec spec;
     CHECK(matrixTitle(core::TensorId::X, "0", tinyRun().trace, spec) == "X = E[ids] + PE");
-    spec.positional = false;
+    spec.seeded()->positional = false;
     CHECK(matrixTitle(core::TensorId::X, "0", tinyRun().trace, spec) == "X = E[ids]");
-    spec.trained = io::loadBundledModel();  // a BERT: X at layer 1 is h_1, the output of block 0
-    spec.layer = 1;
+    spec.model = core::TrainedLayer{io::loadBundledModel()};  // a BERT: X at layer 1 is h_1, the output of block 0
+    spec.trained()->layer = 1;
     CHECK(matrixTitle(core::TensorId::X, "0", tinyRun().trace, spec) == "X = h_1");
 }
 

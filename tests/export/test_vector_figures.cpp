@@ -29,7 +29,7 @@ const core::ModelRun& run() {
         spec.attention.dModel = 8;
         spec.attention.heads = 2;
         spec.attention.mask = core::MaskKind::Causal;
-        spec.seed = 7;
+        spec.seeded()->seed = 7;
         return core::runModel(spec);
     }();
     return r;

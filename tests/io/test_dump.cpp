@@ -32,14 +32,14 @@ ModelSpec paddedBatchSpec() {
     spec.attention.dModel = 16;
     spec.attention.heads = 4;
     spec.attention.mask = attnviz::core::MaskKind::Padding;
-    spec.biases = true;
+    spec.seeded()->biases = true;
     return spec;
 }
 
 ModelSpec crossSpec() {
     ModelSpec spec;
     spec.sentences = {"Le chat dort"};
-    spec.decoderSentences = {"The cat is sleeping"};
+    spec.seeded()->decoderSentences = {"The cat is sleeping"};
     spec.attention.dModel = 12;
     spec.attention.heads = 3;
     return spec;

@@ -152,7 +152,7 @@ TEST_CASE("session: toModelSpec and fromModelSpec translate every input, edits i
     CHECK(spec.attention.dK == 5);
     CHECK(spec.attention.maskPaddedQueries);
     CHECK(spec.attention.scale == 0.3f);
-    CHECK(spec.cellEdits == s.edits);
+    CHECK(spec.seeded()->cellEdits == s.edits);
     CHECK(attnviz::io::fromModelSpec(spec) == s);
 }
 
@@ -349,13 +349,13 @@ TEST_CASE("session: weights from files and an edited cell give the same trace af
     s.view.stage = 7;
 
     attnviz::core::ModelSpec spec = attnviz::io::toModelSpec(s);
-    spec.customWeights = seeded;
+    spec.seeded()->customWeights = std::make_shared<const attnviz::core::Weights>(seeded);
     const attnviz::core::ModelRun before = attnviz::core::runModel(spec);
     attnviz::io::saveSession(dir / "lesson.json", s);
 
     const attnviz::io::OpenedSession opened = attnviz::io::openSession(dir / "lesson.json");
     CHECK(opened.session == s);
-    REQUIRE(opened.spec.customWeights.has_value());
+    REQUIRE(opened.spec.seeded()->customWeights != nullptr);
     const attnviz::core::ModelRun after = attnviz::core::runModel(opened.spec);
     CHECK(after.weights.wk(2, 3) == 4.5f);
     CHECK(after.trace[TensorId::X].slice(0)(1, 0) == -2.0f);

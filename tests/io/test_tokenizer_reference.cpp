@@ -170,7 +170,7 @@ TEST_CASE("the all-MiniLM-L6-v2 folder opens from tokenizer.json and matches a f
     const fs::path folder = referenceCache() / "all-MiniLM-L6-v2";
     requireCache(folder / "model.safetensors");
     core::ModelSpec spec;
-    spec.trained = io::loadModelFolder(folder);
+    spec.model = core::TrainedLayer{io::loadModelFolder(folder)};
     spec.sentences = {"The caf\u00e9's cat sat on the mat, 12 times! \u732b"};
     const core::ModelRun run = core::runModel(spec);
     REQUIRE(run.modelPass);

@@ -130,8 +130,8 @@ Tensor vectorTensor(const attnviz::core::RowVector& row) {
 
 TEST_CASE("weights: the doc's PyTorch export, opened as a session, reproduces NumPy's every matrix") {
     const attnviz::io::OpenedSession opened = attnviz::io::openSession(kFixture / "session.json");
-    REQUIRE(opened.spec.customWeights.has_value());
-    REQUIRE(opened.spec.embeddingTable != nullptr);
+    REQUIRE(opened.spec.seeded()->customWeights != nullptr);
+    REQUIRE(opened.spec.seeded()->embeddingTable != nullptr);
     const attnviz::core::ModelRun run = attnviz::core::runModel(opened.spec);
 
     std::ifstream configFile(kFixture / "config.json");
@@ -155,7 +155,7 @@ TEST_CASE("weights: the doc's PyTorch export, opened as a session, reproduces Nu
 
 TEST_CASE("weights: the fixture's unknown word takes the [UNK] row") {
     const attnviz::io::OpenedSession opened = attnviz::io::openSession(kFixture / "session.json");
-    const attnviz::core::EmbeddingTable& table = *opened.spec.embeddingTable;
+    const attnviz::core::EmbeddingTable& table = *opened.spec.seeded()->embeddingTable;
     CHECK(table.unknownRow == 1);
     const attnviz::core::ModelRun run = attnviz::core::runModel(opened.spec);
     CHECK(run.tokens[1][1] == "zebra");
@@ -246,10 +246,10 @@ TEST_CASE("weights: withWeightFiles returns a new spec and sets biases from the 
     spec.attention.dK = 3;
     spec.attention.dV = 1;
     const attnviz::core::ModelSpec loaded = attnviz::io::withWeightFiles(spec, writeOddWeights(dir, true));
-    CHECK(loaded.biases);
-    REQUIRE(loaded.customWeights.has_value());
-    CHECK(loaded.customWeights->wq(0, 0) == 0.25f);
-    CHECK_FALSE(spec.customWeights.has_value());
+    CHECK(loaded.seeded()->biases);
+    REQUIRE(loaded.seeded()->customWeights != nullptr);
+    CHECK(loaded.seeded()->customWeights->wq(0, 0) == 0.25f);
+    CHECK_FALSE(spec.seeded()->customWeights != nullptr);
     CHECK(attnviz::core::runModel(loaded).weights.bq(0) == 1.0f);
 }
 

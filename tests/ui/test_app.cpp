@@ -311,7 +311,7 @@ TEST_CASE("textures are uploaded once per run, and again only after the run chan
     app.state().sequential = colormap::Colormap::Magma;  // colormap and range are draw-time only
     ui.frames(app, 2);
     CHECK(ui.renderer().stats().uploads == uploads);
-    app.state().spec.seed = 7;
+    app.state().spec.seeded()->seed = 7;
     ui.frames(app, 2);
     CHECK(ui.renderer().stats().uploads == 2 * uploads);
 }

@@ -61,7 +61,7 @@ TEST_CASE("Get a model: fetched on a thread with progress, cancelled, fetched ag
         dialog.waitForFetch();
         ui.frame(app);
         CHECK(dialog.error().find("cancelled") != std::string::npos);
-        CHECK(app.state().spec.trained->bundled);  // nothing else opened
+        CHECK(app.state().spec.trainedModel()->bundled);  // nothing else opened
     }
     const HubTestServer server({"--repo", "gpt2-hf-names=" + gpt2.string()}, scratch / "stats.json");
     const ScopedEnvironment endpoint("HF_ENDPOINT", server.endpoint());
@@ -69,12 +69,12 @@ TEST_CASE("Get a model: fetched on a thread with progress, cancelled, fetched ag
     dialog.waitForFetch();
     untilOpened(ui, app);
     CHECK_FALSE(dialog.visible());
-    REQUIRE(app.state().spec.trained != nullptr);
-    CHECK(app.state().spec.trained->name == "gpt2-hf-names");
+    REQUIRE(app.state().spec.trainedModel() != nullptr);
+    CHECK(app.state().spec.trainedModel()->name == "gpt2-hf-names");
     CHECK(server.stats()["ranges"].size() == 1);  // resumed what the cancelled fetch left
     REQUIRE(app.run() != nullptr);
     CHECK(app.error().empty());
-    CHECK(app.run()->spec.trained->name == "gpt2-hf-names");
+    CHECK(app.run()->spec.trainedModel()->name == "gpt2-hf-names");
 
     // Next time: the Model box's list comes from the cache, and opening from it asks nothing.
     const int requests = server.requests();
@@ -84,11 +84,11 @@ TEST_CASE("Get a model: fetched on a thread with progress, cancelled, fetched ag
     app.state().session.request = ui::SessionRequest::UseBundledModel;
     ui.frames(app, 2);
     app.waitForRun();
-    CHECK(app.state().spec.trained->bundled);
+    CHECK(app.state().spec.trainedModel()->bundled);
     app.state().session.request = ui::SessionRequest::OpenRecentModel;
     app.state().session.requestPath = cached[0].snapshot;
     untilOpened(ui, app);
-    CHECK(app.state().spec.trained->name == "gpt2-hf-names");
+    CHECK(app.state().spec.trainedModel()->name == "gpt2-hf-names");
     CHECK(server.requests() == requests);
 }
 
@@ -110,7 +110,7 @@ TEST_CASE("--model REPO_ID not cached: the window opens on the default model and
     ui.frame(app);
     ui::GetModelDialog& dialog = app.getModelDialog();
     CHECK(dialog.visible());  // the progress bar, with the window drawing the default model meanwhile
-    CHECK(app.state().spec.trained->bundled);
+    CHECK(app.state().spec.trainedModel()->bundled);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (dialog.fetching() && std::chrono::steady_clock::now() < deadline) {
         ui.frame(app);
@@ -118,9 +118,9 @@ TEST_CASE("--model REPO_ID not cached: the window opens on the default model and
     }
     CHECK(dialog.progress().done > 0);
     untilOpened(ui, app);
-    REQUIRE(app.state().spec.trained != nullptr);
-    CHECK(app.state().spec.trained->name == "gpt2-hf-names");
-    CHECK(app.state().spec.layer == 1);
+    REQUIRE(app.state().spec.trainedModel() != nullptr);
+    CHECK(app.state().spec.trainedModel()->name == "gpt2-hf-names");
+    CHECK(app.state().spec.trained()->layer == 1);
     CHECK_FALSE(dialog.visible());
 }
 

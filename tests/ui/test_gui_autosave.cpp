@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 
 ui::AppState changedState(std::uint64_t seed) {
     ui::AppState state;
-    state.spec.seed = seed;
+    state.spec.seeded()->seed = seed;
     state.session.modified = true;  // what SessionController publishes when the inputs differ from the saved ones
     state.session.file = "/lessons/masks.json";
     return state;

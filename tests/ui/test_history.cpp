@@ -1,5 +1,5 @@
 // test_history.cpp — the undo history as data: exact states after undo/redo sequences, step names, typing that
-// coalesces per word and per pause, the step limit, and weights that come back bit for bit.
+// coalesces per word and per pause, the step limit, and loaded weights that come back.
 #include "ui/session/history.h"
 #include "ui/model_runner.h"
 
@@ -37,36 +37,36 @@ TEST_CASE("change heads, edit a cell, undo twice, redo once: each state exactly,
     history.observe(state, 0.0);
     const core::ModelSpec fourHeads = state.spec;
     const core::CellEdit edit{TensorId::WQ, 0, 1, 2, 0.5f};
-    state.spec.cellEdits.push_back(edit);
+    state.spec.seeded()->cellEdits.push_back(edit);
     history.observe(state, 0.1);
     const core::ModelSpec edited = state.spec;
     CHECK(history.undoLabel() == "W^Q[1, 2] = 0.5");
 
     history.undo(state);
-    CHECK(ui::sameInputs(state.spec, fourHeads));
+    CHECK(state.spec == fourHeads);
     CHECK(history.undoLabel() == "heads 2 → 4");
     CHECK(history.redoLabel() == "W^Q[1, 2] = 0.5");
     history.undo(state);
-    CHECK(ui::sameInputs(state.spec, original));
+    CHECK(state.spec == original);
     CHECK_FALSE(history.canUndo());
     history.redo(state);
-    CHECK(ui::sameInputs(state.spec, fourHeads));
-    CHECK(state.spec.cellEdits.empty());
+    CHECK(state.spec == fourHeads);
+    CHECK(state.spec.seeded()->cellEdits.empty());
     history.observe(state, 0.2);  // the restored inputs are not a new step
     CHECK(history.redoLabel() == "W^Q[1, 2] = 0.5");
     history.redo(state);
-    CHECK(ui::sameInputs(state.spec, edited));
+    CHECK(state.spec == edited);
 
     // A change after an undo drops what could have been redone.
     history.undo(state);
-    state.spec.seed = 7;
+    state.spec.seeded()->seed = 7;
     history.observe(state, 0.3);
     CHECK_FALSE(history.canRedo());
     CHECK(history.undoLabel() == "seed 42 → 7");
 }
 
 TEST_CASE("step names: sizes, options, cell resets and weights") {
-    ui::InputsSnapshot before{tinyState().spec, nullptr, {}};
+    ui::InputsSnapshot before{tinyState().spec, {}};
     ui::InputsSnapshot after = before;
     after.spec.attention.dModel = 512;
     after.spec.attention.heads = 8;
@@ -81,16 +81,16 @@ TEST_CASE("step names: sizes, options, cell resets and weights") {
     after.spec.sentences = {"a rather long sentence that goes on and on"};
     CHECK(ui::describeChange(before, after) == "sentence “a rather long sentence t…”");
 
-    before.spec.cellEdits = {{TensorId::X, 0, 0, 1, 2.0f}, {TensorId::WO, 0, 3, 3, -1.0f}};
+    before.spec.seeded()->cellEdits = {{TensorId::X, 0, 0, 1, 2.0f}, {TensorId::WO, 0, 3, 3, -1.0f}};
     after = before;
-    after.spec.cellEdits.erase(after.spec.cellEdits.begin());
+    after.spec.seeded()->cellEdits.erase(after.spec.seeded()->cellEdits.begin());
     CHECK(ui::describeChange(before, after) == "reset X[0, 1]");
-    after.spec.cellEdits.clear();
+    after.spec.seeded()->cellEdits.clear();
     CHECK(ui::describeChange(before, after) == "reset edits");
 
     after = before;
     after.weightFiles.wq = "/lessons/bert/w_q.npy";
-    after.weights = std::make_shared<const core::Weights>(seededWeights(1));
+    after.spec.seeded()->customWeights = std::make_shared<const core::Weights>(seededWeights(1));
     CHECK(ui::describeChange(before, after) == "load weights from bert");
     CHECK(ui::describeChange(after, before) == "use seeded weights");
 }
@@ -111,7 +111,7 @@ TEST_CASE("typing makes one step per word, and a pause ends a step") {
     typeText(" on");
     history.observe(state, t + ui::History::kTypingPause);  // the typist pauses: "on" becomes a step
 
-    state.spec.seed = 9;  // anything else is a step of its own
+    state.spec.seeded()->seed = 9;  // anything else is a step of its own
     history.observe(state, t + 2.0);
 
     const std::vector<std::string> expected{"the cat sat on", "the cat sat on", "the cat sat ", "the cat ", "the cat"};
@@ -119,7 +119,7 @@ TEST_CASE("typing makes one step per word, and a pause ends a step") {
         history.undo(state);
         CHECK(state.spec.sentences[0] == expected[i]);
     }
-    CHECK(state.spec.seed == 42);
+    CHECK(state.spec.seeded()->seed == 42);
     CHECK_FALSE(history.canUndo());
 }
 
@@ -138,7 +138,7 @@ TEST_CASE("200 steps are kept; older ones are dropped first") {
     ui::AppState state = tinyState();
     ui::History history(state);
     for (std::uint64_t seed = 1; seed <= 250; ++seed) {
-        state.spec.seed = seed;
+        state.spec.seeded()->seed = seed;
         history.observe(state, static_cast<double>(seed));
     }
     int undone = 0;
@@ -147,48 +147,54 @@ TEST_CASE("200 steps are kept; older ones are dropped first") {
         ++undone;
     }
     CHECK(undone == static_cast<int>(ui::History::kMaxSteps));
-    CHECK(state.spec.seed == 250 - ui::History::kMaxSteps);
+    CHECK(state.spec.seeded()->seed == 250 - ui::History::kMaxSteps);
 }
 
-TEST_CASE("loaded weights come back bit for bit after 'use seeded weights' is undone") {
+TEST_CASE("loaded weights come back, the very ones, after 'use seeded weights' is undone") {
     ui::AppState state = tinyState();
-    state.spec.customWeights = seededWeights(5);
+    state.spec.seeded()->customWeights = std::make_shared<const core::Weights>(seededWeights(5));
     state.session.weightFiles.wq = "/lessons/w_q.npy";
-    const core::Weights loaded = *state.spec.customWeights;
+    const std::shared_ptr<const core::Weights> loaded = state.spec.seeded()->customWeights;
     ui::History history(state);
-    state.spec.seed = 3;  // a step that keeps the weights
+    state.spec.seeded()->seed = 3;  // a step that keeps the weights
     history.observe(state, 0.1);
-    state.spec.customWeights.reset();
+    state.spec.seeded()->customWeights.reset();
     state.session.weightFiles = {};
     history.observe(state, 0.2);
     CHECK(history.undoLabel() == "use seeded weights");
 
     history.undo(state);
-    REQUIRE(state.spec.customWeights);
-    CHECK(ui::sameWeights(*state.spec.customWeights, loaded));
+    CHECK(state.spec.seeded()->customWeights == loaded);
     CHECK(state.session.weightFiles.wq == "/lessons/w_q.npy");
 
-    // Other weights of the same shape are a change (the history compares numbers, not presence).
-    state.spec.customWeights = seededWeights(6);
+    // Other weights of the same shape are a change (a load is a new pointer, whatever its numbers).
+    state.spec.seeded()->customWeights = std::make_shared<const core::Weights>(seededWeights(6));
     history.observe(state, 0.3);
     CHECK(history.canUndo());
     history.undo(state);
-    CHECK(ui::sameWeights(*state.spec.customWeights, loaded));
+    CHECK(state.spec.seeded()->customWeights == loaded);
 }
 
-TEST_CASE("sameInputs compares the numbers of custom weights, not only whether there are some") {
-    core::ModelSpec a = tinyState().spec, b = a;
-    a.customWeights = seededWeights(1);
-    b.customWeights = seededWeights(1);
-    CHECK(ui::sameInputs(a, b));
-    b.customWeights->wo(0, 0) += 1.0f;
-    CHECK_FALSE(ui::sameInputs(a, b));
-    b.customWeights = seededWeights(1);
-    b.cellEdits.push_back({TensorId::WV, 0, 0, 0, 1.0f});
-    CHECK_FALSE(ui::sameInputs(a, b));
-    b.cellEdits.clear();
+TEST_CASE("ModelSpec ==: custom weights by identity (a copy of the spec shares them, a new load does not), every other choice by value") {
+    core::ModelSpec a = tinyState().spec;
+    a.seeded()->customWeights = std::make_shared<const core::Weights>(seededWeights(1));
+    core::ModelSpec b = a;
+    CHECK(a == b);
+    b.seeded()->customWeights = std::make_shared<const core::Weights>(seededWeights(1));
+    CHECK(a != b);
+    b = a;
+    b.seeded()->cellEdits.push_back({TensorId::WV, 0, 0, 0, 1.0f});
+    CHECK(a != b);
+    b = a;
     b.attention.maskPaddedQueries = true;
-    CHECK_FALSE(ui::sameInputs(a, b));
+    CHECK(a != b);
+    b = a;
+    b.attention.rotaryFrequencies = core::RowVector::Zero(2);
+    CHECK(a != b);
+    a.attention.rotaryFrequencies = core::RowVector::Zero(2);
+    CHECK(a == b);
+    b.attention.rotaryFrequencies(1) = 0.5f;
+    CHECK(a != b);
 }
 
 
@@ -207,10 +213,10 @@ TEST_CASE("reusesProjections: only a change of mask, fill, softmax, scale or pad
     CHECK(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.attention.maskPaddedQueries = true; })));
     CHECK_FALSE(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.sentences[1] = "changed"; })));
     CHECK_FALSE(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.attention.heads = 4; })));
-    CHECK_FALSE(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.seed = 7; })));
-    CHECK_FALSE(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.biases = true; })));
-    CHECK_FALSE(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.cellEdits.push_back({core::TensorId::X, 0, 0, 0, 2.0f}); })));
-    CHECK_FALSE(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.decoderSentences = {"a", "b"}; s.attention.mask = core::MaskKind::Padding; })));
+    CHECK_FALSE(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.seeded()->seed = 7; })));
+    CHECK_FALSE(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.seeded()->biases = true; })));
+    CHECK_FALSE(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.seeded()->cellEdits.push_back({core::TensorId::X, 0, 0, 0, 2.0f}); })));
+    CHECK_FALSE(ui::reusesProjections(base, changed([](core::ModelSpec& s) { s.seeded()->decoderSentences = {"a", "b"}; s.attention.mask = core::MaskKind::Padding; })));
 }
 
 TEST_CASE("computeRun from a base run after a mask change: the numbers of a fresh run") {

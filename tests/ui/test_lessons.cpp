@@ -118,8 +118,8 @@ TEST_CASE("a lesson closes from its button, from the timeline's keys, and return
 
 // What a lesson must give back on close: the inputs (model, sentences, sizes, masks) and the view.
 void checkRestored(const ui::AppState& before, const ui::AppState& after) {
-    CHECK(ui::sameInputs(before.spec, after.spec));
-    CHECK(after.spec.trained == before.spec.trained);
+    CHECK(before.spec == after.spec);
+    CHECK(after.spec.trainedModel() == before.spec.trainedModel());
     CHECK(after.stage == before.stage);
     CHECK(after.batch == before.batch);
     CHECK(after.head == before.head);
@@ -154,7 +154,7 @@ TEST_CASE("every question view works on a copy: closing it returns the model, se
             harness.frames(app, 2);
             app.waitForRun();
             CHECK(app.error().empty());
-            CHECK(app.run()->spec.trained == before.spec.trained);  // what is drawn is the user's model again
+            CHECK(app.run()->spec.trainedModel() == before.spec.trainedModel());  // what is drawn is the user's model again
         }
     }
 }
@@ -181,14 +181,14 @@ TEST_CASE("stepping to another stage leaves a question view with the user's inpu
     ui::AppState& state = app.state();
     ui::useTrainedModel(io::loadBundledModel(), state);
     harness.frame(app);
-    const auto model = state.spec.trained;
+    const auto model = state.spec.trainedModel();
     ui::openLesson(state, Lesson::Masks);
     harness.frames(app, 2);
-    CHECK_FALSE(state.spec.trained);  // the masks view teaches on the seeded layer
+    CHECK_FALSE(state.spec.trainedModel());  // the masks view teaches on the seeded layer
     harness.pressKey(app, kKeyRight);
     CHECK(state.lesson.open == Lesson::None);
     CHECK(state.stage == StageId::Softmax);
-    CHECK(state.spec.trained == model);
+    CHECK(state.spec.trainedModel() == model);
     CHECK(state.spec.sentences.size() == 1);
 }
 
@@ -252,7 +252,7 @@ TEST_CASE("cross-attention: a decoder sentence, the encoder layer's output as K 
     REQUIRE(app.run() != nullptr);
     CHECK(app.error().empty());
     CHECK(app.state().spec.attention.mask == MaskKind::Padding);
-    CHECK(app.state().spec.encoderSelfAttentionFirst);
+    CHECK(app.state().spec.seeded()->encoderSelfAttentionFirst);
     const core::Trace& trace = app.run()->trace;
     REQUIRE(trace.cross);
     CHECK(trace[TensorId::AttentionWeights].shape == std::vector<int>{1, 8, 12, 13});
@@ -262,13 +262,13 @@ TEST_CASE("cross-attention: a decoder sentence, the encoder layer's output as K 
     CHECK_FALSE(app.lessonReport().shows("A₀ decoder"));
     CHECK(drawnCount(app, traceRef(TensorId::AttentionWeights, 0)) >= 1);
 
-    app.state().spec.decoderCausalSelfAttentionFirst = true;
+    app.state().spec.seeded()->decoderCausalSelfAttentionFirst = true;
     ui.frames(app, 4);
     REQUIRE(app.run()->decoderTrace.has_value());
     CHECK(app.lessonReport().shows("A₀ decoder"));
     CHECK(app.lessonReport().says("causal mask"));
 
-    app.state().spec.decoderSentences.clear();  // "back to self-attention"
+    app.state().spec.seeded()->decoderSentences.clear();  // "back to self-attention"
     ui.frames(app, 4);
     CHECK_FALSE(app.run()->trace.cross);
     CHECK(app.lessonReport().says("This run is self-attention"));
@@ -338,7 +338,7 @@ TEST_CASE("rotary positions on a Llama model: the model stays, its own q and k b
     ui.frames(app, 2);
     app.waitForRun();
     ui.frames(app, 2);
-    REQUIRE(app.run()->spec.trained != nullptr);  // not switched to the seeded layer
+    REQUIRE(app.run()->spec.trainedModel() != nullptr);  // not switched to the seeded layer
     const ui::LessonReport& r = app.lessonReport();
     CHECK_FALSE(r.says("The seeded layer has no rotary positions"));
     CHECK(r.says("3 pairs (x_j, x_{j+3})"));  // head_dim 6
@@ -400,7 +400,7 @@ TEST_CASE("scaling: the slider changes the score scale; without ÷√d_k the row
 
 TEST_CASE("pooling: [CLS] row and mean of the real tokens, each through the classifier to logits") {
     LessonApp t(Lesson::Pooling);
-    CHECK(t.app.state().spec.prependCls);
+    CHECK(t.app.state().spec.seeded()->prependCls);
     CHECK(t.app.run()->tokens[0][0] == "[CLS]");
     for (const char* figure : {"pooled = O[0]", "pooled = mean of O's rows", "logits", "row 0 of O mixes the tokens by row 0 of A₀:",
                                "each real token's row of O weighs 1/14:"}) {
@@ -411,7 +411,7 @@ TEST_CASE("pooling: [CLS] row and mean of the real tokens, each through the clas
     t.app.state().lesson.classes = 5;
     t.ui.frame(t.app);
     CHECK(t.report().says("class 4: "));
-    t.app.state().spec.prependCls = false;
+    t.app.state().spec.seeded()->prependCls = false;
     t.settle();
     CHECK(t.report().says("No [CLS] token in this run"));
     CHECK(t.report().shows("each real token's row of O weighs 1/13:"));

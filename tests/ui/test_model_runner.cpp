@@ -30,8 +30,8 @@ core::ModelSpec bigSpec(const std::string& sentence) {
 
 TEST_CASE("a trained model's sentence is measured in its own tokens, not the word splitter's") {
     core::ModelSpec spec;
-    spec.trained = io::loadBundledModel();
-    REQUIRE(spec.trained);
+    spec.model = core::TrainedLayer{io::loadBundledModel()};
+    REQUIRE(spec.trainedModel());
     std::string words;
     for (int i = 0; i < 127; ++i) words += "the ";
     spec.sentences = {words};

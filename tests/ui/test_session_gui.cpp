@@ -99,14 +99,25 @@ bool markedNear(const ui::App& app, const ui::MatrixRef& ref, int row, int col, 
     return false;
 }
 
-// sameInputs, with the embedding tables (read twice: two pointers) compared by their numbers.
-bool sameApartFromTable(core::ModelSpec a, core::ModelSpec b) {
-    if (!a.embeddingTable || !b.embeddingTable || !(a.embeddingTable->rows == b.embeddingTable->rows) ||
-        a.embeddingTable->index != b.embeddingTable->index) {
+template <typename EigenMatrix>
+bool sameValues(const EigenMatrix& a, const EigenMatrix& b) { return a.rows() == b.rows() && a.cols() == b.cols() && a == b; }
+
+bool sameWeights(const core::Weights& a, const core::Weights& b) {
+    return sameValues(a.wq, b.wq) && sameValues(a.wk, b.wk) && sameValues(a.wv, b.wv) && sameValues(a.wo, b.wo) &&
+           sameValues(a.bq, b.bq) && sameValues(a.bk, b.bk) && sameValues(a.bv, b.bv) && sameValues(a.bo, b.bo);
+}
+
+// ==, with the loaded weights and embedding table (read twice: other pointers) compared by their numbers.
+bool sameApartFromLoads(core::ModelSpec a, core::ModelSpec b) {
+    core::SeededLayer &x = *a.seeded(), &y = *b.seeded();
+    if (!x.embeddingTable || !y.embeddingTable || !sameValues(x.embeddingTable->rows, y.embeddingTable->rows) ||
+        x.embeddingTable->index != y.embeddingTable->index || !x.customWeights || !y.customWeights ||
+        !sameWeights(*x.customWeights, *y.customWeights)) {
         return false;
     }
-    a.embeddingTable = b.embeddingTable;
-    return ui::sameInputs(a, b);
+    x.embeddingTable = y.embeddingTable;
+    x.customWeights = y.customWeights;
+    return a == b;
 }
 
 float runValue(const ui::App& app, TensorId tensor, int row, int col) {
@@ -131,7 +142,7 @@ Observable observe(const ui::App& app) {
 }
 void checkUnchanged(const Observable& before, const ui::App& app) {
     const Observable now = observe(app);
-    CHECK(ui::sameInputs(now.spec, before.spec));
+    CHECK(now.spec == before.spec);
     CHECK(now.session == before.session);
     CHECK(now.file == before.file);
     CHECK(now.saved == before.saved);
@@ -152,13 +163,13 @@ TEST_CASE("Load weights, edit a cell, Save As, then Open in a fresh app: everyth
 
     request(ui, app, ui::SessionRequest::LoadWeights);
     answerPath(ui, app, weights);
-    REQUIRE(app.state().spec.customWeights);
+    REQUIRE(app.state().spec.seeded()->customWeights);
     CHECK(app.state().session.weightFiles.wq == weights / "w_q.npy");
     CHECK(app.state().status.find("Loaded W^Q, W^K, W^V, W^O and 4 embeddings from trained/.") == 0);
     CHECK(runValue(app, TensorId::WQ, 0, 0) == doctest::Approx(std::sin(0.1f) * 0.5f));
     CHECK(app.state().session.modified);
 
-    app.state().spec.cellEdits.push_back({TensorId::WQ, 0, 1, 2, 0.75f});
+    app.state().spec.seeded()->cellEdits.push_back({TensorId::WQ, 0, 1, 2, 0.75f});
     app.state().spec.attention.mask = core::MaskKind::Causal;
     app.state().head = 1;
     app.state().diverging = colormap::Colormap::RdBu;
@@ -183,8 +194,8 @@ TEST_CASE("Load weights, edit a cell, Save As, then Open in a fresh app: everyth
     const ui::AppState& s = reopened.state();
     CHECK(s.session.file == file);
     CHECK_FALSE(s.session.modified);
-    CHECK(sameApartFromTable(s.spec, app.state().spec));
-    CHECK(s.spec.cellEdits == app.state().spec.cellEdits);
+    CHECK(sameApartFromLoads(s.spec, app.state().spec));
+    CHECK(s.spec.seeded()->cellEdits == app.state().spec.seeded()->cellEdits);
     CHECK(s.session.weightFiles == app.state().session.weightFiles);
     CHECK(s.stage == StageId::Project);
     CHECK(s.head == 1);
@@ -206,8 +217,8 @@ TEST_CASE("a folder of weights: d_model follows W^Q's rows; missing or incomplet
     CHECK(loaded.spec.attention.heads == 8);
     CHECK(loaded.summary.find("d_model 64 → 8 to fit them") != std::string::npos);
     CHECK(loaded.files.vocabulary == folder / "vocab.txt");
-    REQUIRE(loaded.spec.embeddingTable);
-    CHECK(loaded.spec.embeddingTable->unknownRow == 0);
+    REQUIRE(loaded.spec.seeded()->embeddingTable);
+    CHECK(loaded.spec.seeded()->embeddingTable->unknownRow == 0);
 
     CHECK_THROWS_WITH_AS(ui::loadWeightsFolder(wide, dir.path()), doctest::Contains("holds none of w_q.npy"), io::FileError);
     fs::remove(folder / "w_o.npy");
@@ -229,8 +240,8 @@ TEST_CASE("double-click a W^Q cell, type a value: Q follows at once, the cell is
     ui.typeText(app, "2.5");
     ui.pressKey(app, kKeyEnter);
     ui.frame(app);
-    REQUIRE(app.state().spec.cellEdits.size() == 1);
-    CHECK(app.state().spec.cellEdits[0] == core::CellEdit{TensorId::WQ, 0, 1, 2, 2.5f});
+    REQUIRE(app.state().spec.seeded()->cellEdits.size() == 1);
+    CHECK(app.state().spec.seeded()->cellEdits[0] == core::CellEdit{TensorId::WQ, 0, 1, 2, 2.5f});
     CHECK(runValue(app, TensorId::WQ, 1, 2) == 2.5f);
     const core::Tensor& q = app.run()->trace[TensorId::Q];
     for (int row = 0; row < 3; ++row) {  // Q = X W^Q: column 2 changes in every row, the others do not
@@ -248,12 +259,12 @@ TEST_CASE("double-click a W^Q cell, type a value: Q follows at once, the cell is
     ui.typeText(app, "9");
     ui.pressKey(app, kKeyEscape);
     ui.frame(app);
-    CHECK(app.state().spec.cellEdits.size() == 1);
+    CHECK(app.state().spec.seeded()->cellEdits.size() == 1);
 
     ui.doubleClick(app, *other);
     ui.typeText(app, "1e999");
     ui.pressKey(app, kKeyEnter);
-    CHECK(app.state().spec.cellEdits.size() == 1);  // too large for a float: refused, the field stays open
+    CHECK(app.state().spec.seeded()->cellEdits.size() == 1);  // too large for a float: refused, the field stays open
     CHECK(popupShown());
     ui.pressKey(app, kKeyEscape);
 
@@ -278,11 +289,11 @@ TEST_CASE("Ctrl+Z and Ctrl+Y: change heads, edit a cell, undo twice, redo once")
     ui.typeText(app, "-1");
     ui.pressKey(app, kKeyEnter);
     ui.frame(app);
-    REQUIRE(app.state().spec.cellEdits.size() == 1);
+    REQUIRE(app.state().spec.seeded()->cellEdits.size() == 1);
     CHECK(markedNear(app, traceRef(TensorId::X), 0, 3));
 
     ui.pressKey(app, 'Z', true);
-    CHECK(app.state().spec.cellEdits.empty());
+    CHECK(app.state().spec.seeded()->cellEdits.empty());
     CHECK(app.state().spec.attention.heads == 4);
     CHECK(app.state().status == "Undone: X[0, 3] = -1");
     ui.pressKey(app, 'Z', true);
@@ -290,14 +301,14 @@ TEST_CASE("Ctrl+Z and Ctrl+Y: change heads, edit a cell, undo twice, redo once")
     CHECK(app.run()->trace.dims.heads == 2);
     ui.pressKey(app, 'Y', true);
     CHECK(app.state().spec.attention.heads == 4);
-    CHECK(app.state().spec.cellEdits.empty());
+    CHECK(app.state().spec.seeded()->cellEdits.empty());
     CHECK(app.run()->trace.dims.heads == 4);
     CHECK(app.state().session.undoLabel == "heads 2 → 4");
     CHECK(app.state().session.redoLabel == "X[0, 3] = -1");
     ImGui::GetIO().KeyShift = true;
     ui.pressKey(app, 'Z', true);  // Ctrl+Shift+Z redoes too
     ImGui::GetIO().KeyShift = false;
-    REQUIRE(app.state().spec.cellEdits.size() == 1);
+    REQUIRE(app.state().spec.seeded()->cellEdits.size() == 1);
     CHECK(runValue(app, TensorId::X, 0, 3) == -1.0f);
 }
 
@@ -327,20 +338,20 @@ TEST_CASE("typing a sentence is undone word by word, not key by key") {
 TEST_CASE("edits that no longer fit are dropped with a note, and come back with undo") {
     ImGuiHarness ui;
     ui::AppState state = tinyState();
-    state.spec.cellEdits = {{TensorId::X, 0, 2, 0, 1.0f}, {TensorId::WO, 0, 7, 7, 1.0f}};
+    state.spec.seeded()->cellEdits = {{TensorId::X, 0, 2, 0, 1.0f}, {TensorId::WO, 0, 7, 7, 1.0f}};
     ui::App app(state);
     ui.frame(app);
     app.state().spec.sentences = {"the cat"};  // row 2 of X is gone
     ui.frames(app, 2);
-    CHECK(app.state().spec.cellEdits == std::vector<core::CellEdit>{{TensorId::WO, 0, 7, 7, 1.0f}});
+    CHECK(app.state().spec.seeded()->cellEdits == std::vector<core::CellEdit>{{TensorId::WO, 0, 7, 7, 1.0f}});
     CHECK(app.state().status.find("Dropped 1 cell edit") == 0);
     CHECK(app.error().empty());
     app.state().spec.attention.dModel = 4;
     ui.frames(app, 2);
-    CHECK(app.state().spec.cellEdits.empty());
+    CHECK(app.state().spec.seeded()->cellEdits.empty());
     ui.pressKey(app, 'Z', true);
     ui.pressKey(app, 'Z', true);
-    CHECK(app.state().spec.cellEdits.size() == 2);
+    CHECK(app.state().spec.seeded()->cellEdits.size() == 2);
 }
 
 TEST_CASE("a damaged session file or unfitting weights leave everything as it was and say why") {
@@ -349,7 +360,7 @@ TEST_CASE("a damaged session file or unfitting weights leave everything as it wa
     std::ofstream(bad) << R"({"schema_version": 1, "inputs": {"heads": 1000000000)";
     ImGuiHarness ui;
     ui::AppState state = tinyState();
-    state.spec.cellEdits = {{TensorId::WK, 0, 0, 1, 3.0f}};
+    state.spec.seeded()->cellEdits = {{TensorId::WK, 0, 0, 1, 3.0f}};
     state.stage = StageId::Softmax;
     ui::App app(state);  // its own baseline: nothing unsaved, so Open asks no question
     ui.frame(app);
@@ -370,7 +381,7 @@ TEST_CASE("a damaged session file or unfitting weights leave everything as it wa
     checkUnchanged(before, app);
     ui.pressKey(app, kKeyEscape);
 
-    app.state().spec.seed = 9;  // now there is something to lose: Open asks first, Esc keeps it
+    app.state().spec.seeded()->seed = 9;  // now there is something to lose: Open asks first, Esc keeps it
     ui.frames(app, 2);
     ui.pressKey(app, 'O', true);
     CHECK(windowShown("###unsaved changes"));
@@ -378,7 +389,7 @@ TEST_CASE("a damaged session file or unfitting weights leave everything as it wa
     ui.frame(app);
     CHECK_FALSE(windowShown("###unsaved changes"));
     CHECK_FALSE(windowShown("###session path"));
-    CHECK(app.state().spec.seed == 9);
+    CHECK(app.state().spec.seeded()->seed == 9);
 }
 
 TEST_CASE("an autosave left by a crash is offered, and Restore brings it back as unsaved changes") {
@@ -397,7 +408,7 @@ TEST_CASE("an autosave left by a crash is offered, and Restore brings it back as
     ui.frame(app);
     CHECK_FALSE(app.state().session.restoreOffer);
     CHECK(app.state().spec.attention.heads == 4);
-    CHECK(app.state().spec.cellEdits == crashed.edits);
+    CHECK(app.state().spec.seeded()->cellEdits == crashed.edits);
     CHECK(app.state().session.modified);
     CHECK(ui::windowTitle(app.state()) == "untitled • — attnviz");
     CHECK(app.state().status == "Restored the unsaved session from Tue 14:32.");
@@ -459,7 +470,7 @@ TEST_CASE("closing with unsaved changes asks: Cancel keeps the app open, Save sa
     ui::App app(state);
     ui.frame(app);
     CHECK(ui::mayClose(app.state()));
-    app.state().spec.seed = 5;
+    app.state().spec.seeded()->seed = 5;
     ui.frames(app, 2);
     CHECK_FALSE(ui::mayClose(app.state()));
 
@@ -521,21 +532,21 @@ TEST_CASE("File ▸ Open model…: a typed folder opens the model, a bad one say
     answerPath(ui, app, dir / "not-a-model");
     untilModelOpened(ui, app);
     CHECK(windowShown("###session error"));
-    CHECK(app.state().spec.trained == nullptr);
+    CHECK(app.state().spec.trainedModel() == nullptr);
     ui.pressKey(app, kKeyEscape);
 
     request(ui, app, ui::SessionRequest::OpenModel);
     answerPath(ui, app, models / "gpt2-hf-names");
     untilModelOpened(ui, app);
-    REQUIRE(app.state().spec.trained != nullptr);
-    CHECK(app.state().spec.trained->name == "gpt2-hf-names");
+    REQUIRE(app.state().spec.trainedModel() != nullptr);
+    CHECK(app.state().spec.trainedModel()->name == "gpt2-hf-names");
     CHECK(app.state().session.recentModels.front() == models / "gpt2-hf-names");
     app.waitForRun();
     ui.frames(app, 2);
     REQUIRE(app.run() != nullptr);
     CHECK(app.run()->trace.mask == core::MaskKind::Causal);
 
-    app.state().spec.layer = 2;
+    app.state().spec.trained()->layer = 2;
     ui.frames(app, 2);
     ui.pressKey(app, 'S', true);
     answerPath(ui, app, dir / "gpt2-lesson.json");
@@ -545,7 +556,7 @@ TEST_CASE("File ▸ Open model…: a typed folder opens the model, a bad one say
     CHECK(saved.model.layer == 2);
 
     request(ui, app, ui::SessionRequest::UseRandomModel);
-    CHECK(app.state().spec.trained == nullptr);
+    CHECK(app.state().spec.trainedModel() == nullptr);
     CHECK(app.state().spec.attention.dModel == 64);
 
     // Opening the session opens its model through the model library: on the worker, and the very model still held.
@@ -556,10 +567,10 @@ TEST_CASE("File ▸ Open model…: a typed folder opens the model, a bad one say
     app.state().session.requestPath = dir / "gpt2-lesson.json";
     ui.frame(app);
     CHECK(app.state().session.openingModel == models / "gpt2-hf-names");
-    CHECK(app.state().spec.trained == nullptr);  // not yet: the session waits for its model
+    CHECK(app.state().spec.trainedModel() == nullptr);  // not yet: the session waits for its model
     untilModelOpened(ui, app);
-    CHECK(app.state().spec.trained == held);
-    CHECK(app.state().spec.layer == 2);
+    CHECK(app.state().spec.trained()->model == held);
+    CHECK(app.state().spec.trained()->layer == 2);
     CHECK(app.state().session.file == dir / "gpt2-lesson.json");
     CHECK_FALSE(app.state().session.modified);
 }
@@ -595,8 +606,8 @@ TEST_CASE("the session service works without ImGui: Save, then Open of a session
     }
     opener.receiveModel(other);
     opener.endFrame(other, 0.0f);
-    REQUIRE(other.spec.trained != nullptr);
-    CHECK(other.spec.trained == state.spec.trained);  // shared by the model library
+    REQUIRE(other.spec.trainedModel() != nullptr);
+    CHECK(other.spec.trainedModel() == state.spec.trainedModel());  // shared by the model library
     CHECK(other.spec.sentences == state.spec.sentences);
     CHECK(other.session.file == dir / "lesson.json");
     CHECK_FALSE(other.session.modified);

@@ -81,7 +81,7 @@ TEST_CASE("trained model: the model view reads and uploads each layer × head ma
     app.state().modelView = true;
     CountingRenderer counting(ui.renderer());
     ui.frame(app, counting);
-    const core::TransformerConfig& config = app.run()->spec.trained->config();
+    const core::TransformerConfig& config = app.run()->spec.trainedModel()->config();
     const int maps = config.layers * config.heads;
     const int firstFrame = counting.handedOver;
     const std::uint64_t uploads = ui.renderer().stats().uploads;
@@ -105,9 +105,9 @@ TEST_CASE("trained model: the bundled model opens on its coreference head, and e
     ui::App app(bundledState());
     settle(ui, app);
     REQUIRE(app.run() != nullptr);
-    REQUIRE(app.run()->spec.trained->featuredHead() != nullptr);
-    CHECK(app.run()->spec.layer == app.run()->spec.trained->featuredHead()->layer);  // the coreference head's layer
-    CHECK(app.state().head == app.run()->spec.trained->featuredHead()->head);
+    REQUIRE(app.run()->spec.trainedModel()->featuredHead() != nullptr);
+    CHECK(app.run()->spec.trained()->layer == app.run()->spec.trainedModel()->featuredHead()->layer);  // the coreference head's layer
+    CHECK(app.state().head == app.run()->spec.trainedModel()->featuredHead()->head);
     CHECK(app.run()->tokens[0].front() == "[CLS]");
     CHECK(app.error().empty());
     for (int stage = 0; stage < core::kStageCount; ++stage) {
@@ -160,7 +160,7 @@ TEST_CASE("trained model: a named head's caption comes with what it does on this
     ui::App app(std::move(state));
     settle(ui, app);
     REQUIRE(app.run() != nullptr);
-    const core::NamedHead& coref = *app.run()->spec.trained->featuredHead();
+    const core::NamedHead& coref = *app.run()->spec.trainedModel()->featuredHead();
     REQUIRE(app.state().head == coref.head);
     const std::string note = stageTextOf(ui, app).sentenceNote;
     CHECK(note.find("On this sentence, head " + std::to_string(coref.head) + " (" + coref.name + "): it \u2192 ") == 0);
@@ -177,7 +177,7 @@ TEST_CASE("trained model: a named head's caption comes with what it does on this
     CHECK(note.find(expected) != std::string::npos);
     // Another head (not named) says nothing; a re-split says nothing either (its heads are not the trained ones).
     app.state().head = (coref.head + 3) % app.run()->trace.dims.heads;
-    if (app.run()->spec.trained->namedHead(coref.layer, app.state().head) == nullptr) CHECK(stageTextOf(ui, app).sentenceNote.empty());
+    if (app.run()->spec.trainedModel()->namedHead(coref.layer, app.state().head) == nullptr) CHECK(stageTextOf(ui, app).sentenceNote.empty());
     app.state().head = coref.head;
     app.state().spec.attention.heads = 2;
     settle(ui, app);
@@ -188,16 +188,16 @@ TEST_CASE("trained model: the layer control recomputes that layer; another head 
     ImGuiHarness ui;
     ui::App app(bundledState());
     settle(ui, app);
-    app.state().spec.layer = 0;
+    app.state().spec.trained()->layer = 0;
     settle(ui, app);
-    CHECK(app.run()->spec.layer == 0);
+    CHECK(app.run()->spec.trained()->layer == 0);
     const core::Tensor& all = app.run()->modelPass->attentionWeights;
     const core::Tensor& stepped = app.run()->trace[TensorId::AttentionWeights];
     CHECK(std::equal(stepped.data.begin(), stepped.data.end(), all.data.begin()));  // layer 0 of the whole pass
     app.state().spec.attention.heads = 2;
     settle(ui, app);
     CHECK(app.run()->resplitHeads);
-    CHECK(app.run()->trace.dims.dK == app.run()->spec.trained->config().dModel / 2);
+    CHECK(app.run()->trace.dims.dK == app.run()->spec.trainedModel()->config().dModel / 2);
 }
 
 TEST_CASE("trained model: the model view draws every layer × head, with and without special tokens") {
@@ -208,7 +208,7 @@ TEST_CASE("trained model: the model view draws every layer × head, with and wit
     app.state().modelView = true;
     ui.frame(app);
     const auto modelViewUploads = ui.renderer().stats().uploads - uploadsBefore;
-    const core::TransformerConfig& config = app.run()->spec.trained->config();
+    const core::TransformerConfig& config = app.run()->spec.trainedModel()->config();
     CHECK(modelViewUploads >= config.layers * config.heads);  // every layer × head
     app.state().hideSpecialTokens = true;
     ui.frame(app);
@@ -220,7 +220,7 @@ TEST_CASE("trained model: 'What does training change?' opens the bundled model t
     const std::shared_ptr<const core::TrainedModel> held = io::loadBundledModel();
     ui::AppState state;
     ui::openLesson(state, ui::Lesson::Training);
-    CHECK(state.spec.trained == held);  // the model already open, not a second copy read from disk
+    CHECK(state.spec.trained()->model == held);  // the model already open, not a second copy read from disk
 }
 
 TEST_CASE("trained model: 'What does training change?' shows the head trained and untrained") {
@@ -245,12 +245,12 @@ TEST_CASE("trained model: the inspector names the token id; random weights and b
     CHECK(std::any_of(explained->notes.begin(), explained->notes.end(), [](const std::string& n) { return n.find("(id ") != std::string::npos; }));
     ui::useRandomWeights(app.state());
     settle(ui, app);
-    CHECK(app.run()->spec.trained == nullptr);
+    CHECK(app.run()->spec.trainedModel() == nullptr);
     CHECK(app.run()->trace.dims.dModel == 64);
     ui::openLesson(app.state(), ui::Lesson::Training);  // needs a trained model: opens the bundled one
     settle(ui, app);
-    REQUIRE(app.run()->spec.trained != nullptr);
-    CHECK(app.run()->spec.trained->bundled);
+    REQUIRE(app.run()->spec.trainedModel() != nullptr);
+    CHECK(app.run()->spec.trainedModel()->bundled);
 }
 
 TEST_CASE("trained model: Llama-family decoders open, and every layer, head and stage draws and explains its cells") {
@@ -267,7 +267,7 @@ TEST_CASE("trained model: Llama-family decoders open, and every layer, head and 
         CHECK(app.run()->trace.dims.kvHeads == 2);
         const int heads = app.run()->trace.dims.heads;
         for (int layer = 0; layer < 2; ++layer) {
-            app.state().spec.layer = layer;
+            app.state().spec.trained()->layer = layer;
             settle(ui, app);
             for (int head : {0, heads - 1}) {
                 app.state().head = head;
@@ -338,8 +338,8 @@ TEST_CASE("the GUI always starts: a remembered model folder holding a FIFO opens
     app::followRememberedModel(marker, app.state());
     CHECK_FALSE(fs::exists(marker));  // the open finished: no crash to report at the next start
     CHECK(modalTitle().starts_with("Could not open the model"));
-    REQUIRE(app.state().spec.trained != nullptr);
-    CHECK(app.state().spec.trained->bundled);  // the model on screen stays
+    REQUIRE(app.state().spec.trainedModel() != nullptr);
+    CHECK(app.state().spec.trainedModel()->bundled);  // the model on screen stays
     app.waitForRun();
     ui.frames(app, 2);
     CHECK(app.run() != nullptr);
@@ -378,14 +378,14 @@ TEST_CASE("Open Recent Model: a FIFO, a device and a too-large model are dialogs
     untilOpened(ui, app);
     io::setAvailableMemoryForTesting(std::nullopt);
     CHECK(modalTitle().starts_with("Could not open the model"));
-    CHECK(app.state().spec.trained->bundled);
+    CHECK(app.state().spec.trainedModel()->bundled);
     ui.pressKey(app, kKeyEscape);
     ui.frames(app, 2);
     app.state().session.request = ui::SessionRequest::OpenRecentModel;  // the same folder, now fine: it opens
     app.state().session.requestPath = fifo;
     untilOpened(ui, app);
     CHECK(modalTitle().empty());
-    CHECK_FALSE(app.state().spec.trained->bundled);
+    CHECK_FALSE(app.state().spec.trainedModel()->bundled);
     CHECK(app.state().session.recentModels.front() == fifo);
 }
 
@@ -441,7 +441,7 @@ TEST_CASE("prediction panel: a decoder's ten next tokens, Append grows the sente
     CHECK(panel.shownPosition() == length - 1);
     CHECK(panel.cache().ids() == app.run()->tokenIds[0]);
     // The bars are the model's own prediction after the last token: the top ten of its logits at T = 1.
-    const auto expected = core::topTokens(core::predictionLogits(app.run()->spec.trained->transformer, *app.run()->modelPass, 0, length - 1), 10, 1.0f);
+    const auto expected = core::topTokens(core::predictionLogits(app.run()->spec.trainedModel()->transformer, *app.run()->modelPass, 0, length - 1), 10, 1.0f);
     CHECK(panel.shown().front().id == expected.front().id);
     for (int append = 1; append <= 3; ++append) {
         const std::string before = app.state().spec.sentences[0];

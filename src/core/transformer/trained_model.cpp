@@ -16,22 +16,11 @@
 namespace attnviz::core {
 namespace {
 
-void checkTrainedSpec(const ModelSpec& spec) {
-    const TrainedModel& model = *spec.trained;
-    if (!spec.decoderSentences.empty()) {
-        throw InputError("Cross-attention is a view of the seeded model: " + model.name + " is a " + model.familyName() +
-                         " model, whose layers attend within one sentence.");
-    }
-    if (!spec.cellEdits.empty()) {
-        throw InputError("Cells of a trained model cannot be edited (every later layer would change too): switch to "
-                         "the untrained (random) weights to type values into cells.");
-    }
-    if (spec.customWeights || spec.embeddingTable) {
-        throw InputError("Loaded .npy weights belong to the seeded model; " + model.name + " has its own weights.");
-    }
+void checkLayer(const TrainedLayer& trained) {
+    const TrainedModel& model = *trained.model;
     const int layers = model.config().layers;
-    if (spec.layer < 0 || spec.layer >= layers) {
-        throw InputError("Layer " + std::to_string(spec.layer) + " does not exist: " + model.name + " has layers 0 to " +
+    if (trained.layer < 0 || trained.layer >= layers) {
+        throw InputError("Layer " + std::to_string(trained.layer) + " does not exist: " + model.name + " has layers 0 to " +
                          std::to_string(layers - 1) + ".");
     }
 }
@@ -275,21 +264,22 @@ StageWords embedWords(const TrainedModel& model, int layer) {
 // RMSNorm with this run's numbers: the first token's row of h_N, its root mean square, and what X's row became.
 std::string rmsNormNumbers(const ModelRun& run) {
     const Tensor& hidden = run.modelPass->hiddenStates;  // (n_layers + 1) × b × l × d_model
-    const RowVector h = hidden.slice(run.spec.layer * hidden.dim(1)).row(0);
+    const int layer = run.spec.trained()->layer;
+    const RowVector h = hidden.slice(layer * hidden.dim(1)).row(0);
     const RowVector x = run.trace[TensorId::X].slice(0).row(0);
     char numbers[160];
     std::snprintf(numbers, sizeof numbers, "%.3g; X's row has root mean square %.3g",
                   std::sqrt(static_cast<double>(h.squaredNorm()) / static_cast<double>(h.size())),
                   std::sqrt(static_cast<double>(x.squaredNorm()) / static_cast<double>(x.size())));
     return " RMSNorm, not GPT-2's LayerNorm: no mean is subtracted and there is no β. Here the first token's row of h_" +
-           std::to_string(run.spec.layer) + " has root mean square " + numbers + " (1 before γ).";
+           std::to_string(layer) + " has root mean square " + numbers + " (1 before γ).";
 }
 
 StageWords stageWords(const ModelRun& run, StageId id) {
-    if (run.spec.trained) {
-        if (std::optional<StageWords> words = trainedStageWords(*run.spec.trained, run.spec.layer, id)) {
+    if (const TrainedLayer* trained = run.spec.trained()) {
+        if (std::optional<StageWords> words = trainedStageWords(*trained->model, trained->layer, id)) {
             words->pytorch = substituteShapes(words->pytorch, run.trace);
-            const bool rmsNorm = run.spec.trained->config().family == ModelFamily::Llama;
+            const bool rmsNorm = trained->model->config().family == ModelFamily::Llama;
             if (id == StageId::Embed && rmsNorm && run.modelPass && run.trace.has(TensorId::X)) words->explanation += rmsNormNumbers(run);
             return *words;
         }
@@ -314,8 +304,8 @@ std::optional<StageWords> trainedStageWords(const TrainedModel& model, int layer
     return std::nullopt;
 }
 
-AttentionConfig trainedAttention(const ModelSpec& spec, const std::vector<int>& lengths, bool modelHeads) {
-    const TransformerConfig& config = spec.trained->config();
+AttentionConfig trainedAttention(const ModelSpec& spec, const TrainedLayer& trained, const std::vector<int>& lengths, bool modelHeads) {
+    const TransformerConfig& config = trained.model->config();
     AttentionConfig attention = spec.attention;
     const bool ragged = std::adjacent_find(lengths.begin(), lengths.end(), std::not_equal_to<>()) != lengths.end();
     if (config.family == ModelFamily::Bert) attention.mask = ragged ? MaskKind::Padding : MaskKind::None;
@@ -323,7 +313,7 @@ AttentionConfig trainedAttention(const ModelSpec& spec, const std::vector<int>& 
     attention.scale.reset();  // the trained model's 1/√d_k
     if (config.family == ModelFamily::Llama) {
         // Grouped K/V heads, RoPE and the window belong to the trained heads: a Llama-family layer is not re-split.
-        return layerAttention(config, spec.layer, attention);
+        return layerAttention(config, trained.layer, attention);
     }
     attention.dModel = config.dModel;
     if (modelHeads || attention.heads <= 0) attention.heads = config.heads;
@@ -332,9 +322,9 @@ AttentionConfig trainedAttention(const ModelSpec& spec, const std::vector<int>& 
     return attention;
 }
 
-ModelRun runTrainedModel(const ModelSpec& spec) {
-    checkTrainedSpec(spec);
-    const TrainedModel& model = *spec.trained;
+ModelRun runTrainedModel(const ModelSpec& spec, const TrainedLayer& trained) {
+    checkLayer(trained);
+    const TrainedModel& model = *trained.model;
     ModelRun run;
     run.spec = spec;
     std::vector<int> lengths;
@@ -346,11 +336,11 @@ ModelRun runTrainedModel(const ModelSpec& spec) {
     }
     run.queryTokens = run.tokens;
 
-    const AttentionConfig own = trainedAttention(spec, lengths, true);
-    const AttentionConfig shown = trainedAttention(spec, lengths, false);
+    const AttentionConfig own = trainedAttention(spec, trained, lengths, true);
+    const AttentionConfig shown = trainedAttention(spec, trained, lengths, false);
     run.dims = resolveDimensions(shown);
-    TransformerPass pass = runTransformer(model.transformer, run.tokenIds, spec.layer, own);
-    run.weights = model.transformer.weights.blocks[static_cast<std::size_t>(spec.layer)].attention;
+    TransformerPass pass = runTransformer(model.transformer, run.tokenIds, trained.layer, own);
+    run.weights = model.transformer.weights.blocks[static_cast<std::size_t>(trained.layer)].attention;
     run.resplitHeads = shown.heads != own.heads;
     if (run.resplitHeads) {
         // The same X and the same trained W^Q, W^K, W^V, W^O, cut into another number of heads.

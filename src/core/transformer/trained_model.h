@@ -1,5 +1,5 @@
 // trained_model.h — a trained checkpoint as the app holds it (weights + tokenizer + named heads), and the run of
-// one stepped layer of it: what core::runModel does when ModelSpec::trained is set.
+// one stepped layer of it: what core::runModel does for a ModelSpec holding a TrainedLayer.
 //
 // The run is the seeded model's ModelRun with the same meaning for every field, so every stage, export and dump
 // works unchanged: tokens are the tokenizer's readable labels, X is the stepped layer's real attention input
@@ -7,7 +7,8 @@
 // W^V, W^O with their biases, and the Trace is that layer's attention. ModelRun::modelPass adds every layer's
 // attention and hidden states (the model view, dump's hidden_states.npy and all_attention_weights.npy).
 // What it deliberately does not do: read files (io::loadModelFolder), cross-attention or cell edits (the seeded
-// model's teaching tools; a trained layer inside a model cannot be edited without changing every layer after it).
+// layer's teaching tools, which a TrainedLayer has no room for: a trained layer inside a model cannot be edited
+// without changing every layer after it).
 #pragma once
 
 #include "core/stages.h"
@@ -51,13 +52,14 @@ struct TrainedModel {
 
 struct ModelSpec;
 struct ModelRun;
+struct TrainedLayer;
 
-// runModel for spec.trained: tokenize with the model's tokenizer, run every layer, keep the stepped one (spec.layer)
-// whole. For GPT-2 and BERT, spec.attention.heads other than the model's re-splits the same trained W^Q, W^K, W^V,
-// W^O into that many heads for the stepped layer only (the rest of the model keeps its own heads); a Llama-family
-// layer keeps its own. The mask is the model's: causal for decoders, padding for a ragged batch. Throws InputError for cross-attention, cell edits, other weights, an empty or
-// over-long sentence, or a layer outside the model.
-ModelRun runTrainedModel(const ModelSpec& spec);
+// runModel for a spec holding `trained`: tokenize with the model's tokenizer, run every layer, keep the stepped one
+// (trained.layer) whole. For GPT-2 and BERT, spec.attention.heads other than the model's re-splits the same trained
+// W^Q, W^K, W^V, W^O into that many heads for the stepped layer only (the rest of the model keeps its own heads); a
+// Llama-family layer keeps its own. The mask is the model's: causal for decoders, padding for a ragged batch.
+// Throws InputError for an empty or over-long sentence, or a layer outside the model.
+ModelRun runTrainedModel(const ModelSpec& spec, const TrainedLayer& trained);
 
 // [Model view] BertViz's model view hides the special tokens and renormalises (Clark et al. 2019, exBERT): most
 // of BERT's attention in middle layers goes to [SEP], and GPT-2's to its first token.
@@ -105,6 +107,6 @@ std::string trainedInput(const TrainedModel& model, int layer);
 
 // The attention settings the stepped layer runs with: spec.attention with the model's d_model, its mask for this
 // batch (lengths: tokens per sentence), and the model's own head count when `modelHeads`.
-AttentionConfig trainedAttention(const ModelSpec& spec, const std::vector<int>& lengths, bool modelHeads);
+AttentionConfig trainedAttention(const ModelSpec& spec, const TrainedLayer& trained, const std::vector<int>& lengths, bool modelHeads);
 
 }  // namespace attnviz::core

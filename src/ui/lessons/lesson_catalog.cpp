@@ -15,9 +15,10 @@ using core::StageId;
 // refused in cross-attention).
 std::string setUpMasks(AppState& state) {
     core::ModelSpec& spec = state.spec;
+    core::SeededLayer& seeded = *spec.seeded();  // setUp switched to the seeded layer
     std::string note;
-    if (!spec.decoderSentences.empty()) {
-        spec.decoderSentences.clear();
+    if (!seeded.decoderSentences.empty()) {
+        seeded.decoderSentences.clear();
         note += "Back to self-attention. ";
     }
     if (spec.sentences.size() == 1) {
@@ -33,10 +34,11 @@ std::string setUpMasks(AppState& state) {
 }
 
 std::string setUpCross(core::ModelSpec& spec) {
+    core::SeededLayer& seeded = *spec.seeded();  // setUp switched to the seeded layer
     std::string note;
-    if (spec.decoderSentences.empty()) {
-        spec.decoderSentences.assign(spec.sentences.size(), std::string(kDecoderSentence));
-        spec.encoderSelfAttentionFirst = true;
+    if (seeded.decoderSentences.empty()) {
+        seeded.decoderSentences.assign(spec.sentences.size(), std::string(kDecoderSentence));
+        seeded.encoderSelfAttentionFirst = true;
         note += "Added a decoder sentence (the default one in German) and an encoder layer before the cross-attention. ";
     }
     if (spec.attention.mask == core::MaskKind::Causal || spec.attention.mask == core::MaskKind::Both) {
@@ -52,15 +54,15 @@ std::string setUpSlicing(core::ModelSpec& spec) {
     return "Naive slicing needs d_k = d_v = d_model / h: free d_k and d_v are off.";
 }
 
-std::string setUpPooling(core::ModelSpec& spec) {
-    if (spec.prependCls) return {};
-    spec.prependCls = true;
+std::string setUpPooling(core::SeededLayer& seeded) {
+    if (seeded.prependCls) return {};
+    seeded.prependCls = true;
     return "Turned “[CLS] first” on, so every sentence starts with the token BERT classifies from.";
 }
 
 // "What does training change?" needs a trained model: attnviz's own when none is open.
 std::string setUpTraining(AppState& state) {
-    if (state.spec.trained) return {};
+    if (state.spec.trainedModel()) return {};
     try {
         if (auto model = io::loadBundledModel()) {
             useTrainedModel(std::move(model), state);
@@ -74,8 +76,8 @@ std::string setUpTraining(AppState& state) {
 
 // The other question views teach on the seeded layer, whose every control they use.
 std::string setUpSeededLayer(AppState& state) {
-    if (!state.spec.trained) return {};
-    const std::string name = state.spec.trained->name;
+    if (!state.spec.trainedModel()) return {};
+    const std::string name = state.spec.trainedModel()->name;
     useRandomWeights(state);
     return "This question is shown on the seeded single layer (random weights), whose sizes and masks it changes; "
            "closing it brings " + name + " back. ";
@@ -86,7 +88,7 @@ std::string setUpFor(Lesson lesson, AppState& state) {
         case Lesson::Masks: return setUpMasks(state);
         case Lesson::Cross: return setUpCross(state.spec);
         case Lesson::Slicing: return setUpSlicing(state.spec);
-        case Lesson::Pooling: return setUpPooling(state.spec);
+        case Lesson::Pooling: return setUpPooling(*state.spec.seeded());
         default: return {};
     }
 }
@@ -109,7 +111,7 @@ void restoreAfterLesson(const LessonReturn& saved, AppState& state) {
 
 // A Llama-family model turns its own q and k: the rotary view shows them rather than the seeded layer's.
 bool turnsItsOwnPositions(const core::ModelSpec& spec) {
-    return spec.trained && spec.trained->config().family == core::ModelFamily::Llama;
+    return spec.trainedModel() && spec.trainedModel()->config().family == core::ModelFamily::Llama;
 }
 
 std::string setUp(Lesson lesson, AppState& state) {

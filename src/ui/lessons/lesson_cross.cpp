@@ -57,18 +57,18 @@ void sentenceFields(AppState& state) {
     ImGui::TextUnformatted("Decoder (queries)");
     ImGui::SameLine(labelWidth + ImGui::GetStyle().ItemSpacing.x * 4.0f);
     ImGui::SetNextItemWidth(-FLT_MIN);
-    inputTextKeepingWideCharacters("##decoder", state.spec.decoderSentences[index]);
+    inputTextKeepingWideCharacters("##decoder", state.spec.seeded()->decoderSentences[index]);
 }
 
 void layerSwitches(AppState& state) {
-    core::ModelSpec& spec = state.spec;
+    core::SeededLayer& seeded = *state.spec.seeded();
     const char* decoderFirst = "decoder causal self-attention first";
     const char* back = "back to self-attention";
-    ImGui::Checkbox("encoder self-attention first (K, V from its output)", &spec.encoderSelfAttentionFirst);
+    ImGui::Checkbox("encoder self-attention first (K, V from its output)", &seeded.encoderSelfAttentionFirst);
     sameLineIfFits(checkboxWidth(decoderFirst), 20.0f);
-    ImGui::Checkbox(decoderFirst, &spec.decoderCausalSelfAttentionFirst);
+    ImGui::Checkbox(decoderFirst, &seeded.decoderCausalSelfAttentionFirst);
     sameLineIfFits(buttonWidth(back), 20.0f);
-    if (ImGui::Button(back)) spec.decoderSentences.clear();
+    if (ImGui::Button(back)) seeded.decoderSentences.clear();
 }
 
 // [SECTION] Plain words
@@ -152,7 +152,8 @@ void notCross(LessonFrame& frame) {
 void drawCrossLesson(LessonFrame& frame) {
     AppState& state = frame.ctx.state;
     const auto sentence = static_cast<std::size_t>(state.batch);
-    if (!frame.ctx.run.trace.cross || sentence >= state.spec.decoderSentences.size() || sentence >= state.spec.sentences.size()) {
+    const std::vector<std::string>& decoderSentences = core::seededChoices(state.spec).decoderSentences;
+    if (!frame.ctx.run.trace.cross || sentence >= decoderSentences.size() || sentence >= state.spec.sentences.size()) {
         notCross(frame);
         return;
     }

@@ -17,9 +17,9 @@ namespace {
 
 // The model the user had open before the view switched to the seeded layer (or the one on screen), if any.
 const core::TrainedModel* openModel(const LessonFrame& frame) {
-    if (frame.ctx.run.spec.trained) return frame.ctx.run.spec.trained.get();
+    if (const core::TrainedModel* model = frame.ctx.run.spec.trainedModel()) return model;
     const std::optional<LessonReturn>& saved = frame.ctx.state.lesson.returnTo;
-    return saved && saved->spec.trained ? saved->spec.trained.get() : nullptr;
+    return saved ? saved->spec.trainedModel() : nullptr;
 }
 
 // What the numbers are for: a title, the sizes, the dtype the cache is counted in and the one beside it.
@@ -169,7 +169,7 @@ void drawKvSharingView(LessonFrame& frame) {
     } else {
         say(frame, "Open a Llama, Qwen or Mistral folder (File ▸ Open model…) to see its own numbers here.", Tone::Dim);
     }
-    if (!frame.ctx.run.spec.trained) {
+    if (!frame.ctx.run.spec.trainedModel()) {
         if (std::optional<Subject> s = seededSubject(frame)) subjectView(frame, *s);
     }
 }

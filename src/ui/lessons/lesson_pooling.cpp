@@ -26,7 +26,8 @@ MatrixRef ref(TensorId tensor, int head = 0) { return {MatrixSource::Trace, tens
 
 // The pooled vectors (b × 1 × d_model, in the Output slot) and logits (b × 1 × classes, in the Concat slot).
 core::ModelRun pooledRun(const core::ModelRun& main, Pooling pooling, int classes) {
-    const core::PoolingResult result = core::poolAndClassify(main.trace, main.spec.prependCls, pooling, classes, main.spec.seed);
+    const core::SeededLayer& seeded = core::seededChoices(main.spec);
+    const core::PoolingResult result = core::poolAndClassify(main.trace, seeded.prependCls, pooling, classes, seeded.seed);
     core::ModelRun run = emptyLike(main);
     const int b = main.trace.batch;
     core::Tensor pooled({b, 1, main.dims.dModel});
@@ -114,7 +115,7 @@ void poolingColumn(LessonFrame& frame, Box box, Pooling pooling) {
 
 void controls(LessonFrame& frame) {
     AppState& state = frame.ctx.state;
-    ImGui::Checkbox("[CLS] first", &state.spec.prependCls);
+    if (core::SeededLayer* seeded = state.spec.seeded()) ImGui::Checkbox("[CLS] first", &seeded->prependCls);
     ImGui::SameLine(0.0f, 24.0f);
     ImGui::SetNextItemWidth(std::round(160.0f * frame.ctx.scale));
     ImGui::SliderInt("classes", &state.lesson.classes, kMinClasses, kMaxClasses);
@@ -130,7 +131,7 @@ void explain(LessonFrame& frame) {
                    "(d_model × classes, seeded, untrained): logits = pooled · W_cls.");
     say(frame, "[CLS] is not one word's vector: through attention, row 0 of O already mixes every token. Mean pooling mixes them evenly "
                "and leaves padding out — averaging the <pad> rows would change the answer with the batch.");
-    if (!frame.ctx.run.spec.prependCls) {
+    if (!core::seededChoices(frame.ctx.run.spec).prependCls) {
         say(frame, "No [CLS] token in this run: [CLS] pooling takes the first word's row instead. Tick “[CLS] first”.", Tone::Warning);
     }
 }

@@ -36,7 +36,7 @@ std::shared_ptr<const core::TrainedModel> untrainedOf(const std::shared_ptr<cons
 
 core::ModelRun untrainedRun(const core::ModelRun& main) {
     core::ModelSpec spec = main.spec;
-    spec.trained = untrainedOf(main.spec.trained);
+    spec.trained()->model = untrainedOf(main.spec.trained()->model);
     return core::runModel(spec);
 }
 
@@ -66,7 +66,8 @@ std::string peakedness(const core::ModelRun& run, int batch, int head) {
 
 void drawTrainingLesson(LessonFrame& frame) {
     ViewContext& ctx = frame.ctx;
-    if (!ctx.run.spec.trained) {
+    const core::TrainedLayer* trained = ctx.run.spec.trained();
+    if (!trained) {
         say(frame, "This question needs a trained model: choose attnviz's own small model or open a GPT-2 or BERT folder.", Tone::Warning);
         return;
     }
@@ -76,8 +77,8 @@ void drawTrainingLesson(LessonFrame& frame) {
         say(frame, frame.derived.error(DerivedRuns::Kind::Untrained), Tone::Warning);
         return;
     }
-    const int head = ctx.state.head, batch = ctx.state.batch, layer = ctx.run.spec.layer;
-    const std::string name = ctx.run.spec.trained->name;
+    const int head = ctx.state.head, batch = ctx.state.batch, layer = trained->layer;
+    const std::string name = trained->model->name;
     say(frame, "Left: layer " + std::to_string(layer) + ", head " + std::to_string(head) + " of " + name +
                    " as trained. Right: the same layer and head with the weights the model started from (random, N(0, 0.02²)), "
                    "on the same sentence.");

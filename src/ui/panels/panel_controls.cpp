@@ -55,14 +55,15 @@ void sentenceField(AppState& state, const RunStatus& status) {
         ImGui::SetKeyboardFocusHere();
         state.focusSentence = false;
     }
-    const bool cross = !state.spec.decoderSentences.empty();
+    core::SeededLayer* seeded = state.spec.seeded();
+    const bool cross = seeded && !seeded->decoderSentences.empty();
     if (cross) ImGui::TextColored(kHintColor, "encoder (keys and values):");
     ImGui::SetNextItemWidth(-FLT_MIN);
     inputTextKeepingWideCharacters("##sentence", sentences[index]);
-    if (cross && index < state.spec.decoderSentences.size()) {  // cross-attention: the queries' sentence too
+    if (cross && index < seeded->decoderSentences.size()) {  // cross-attention: the queries' sentence too
         ImGui::TextColored(kHintColor, "decoder (queries):");
         ImGui::SetNextItemWidth(-FLT_MIN);
-        inputTextKeepingWideCharacters("##decoder sentence", state.spec.decoderSentences[index]);
+        inputTextKeepingWideCharacters("##decoder sentence", seeded->decoderSentences[index]);
     }
     if (!status.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
@@ -82,7 +83,7 @@ const char* kModelCard = "Model card";
 
 // The model in use, and the others one click away.
 void modelPicker(AppState& state) {
-    const core::TrainedModel* model = state.spec.trained.get();
+    const core::TrainedModel* model = state.spec.trainedModel();
     const std::string current = model ? model->name + (model->bundled ? " (attnviz's own)" : "") : "untrained (random) weights";
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (!ImGui::BeginCombo("##model", current.c_str())) return;
@@ -121,8 +122,8 @@ void modelCardPopup(const core::TrainedModel& model) {
 }
 
 // A trained model: its sizes (fixed), the layer to step through, and the head count (a re-split, with a warning).
-void trainedControls(AppState& state, const RunStatus& status, float scale) {
-    const core::TrainedModel& model = *state.spec.trained;
+void trainedControls(AppState& state, core::TrainedLayer& trained, const RunStatus& status, float scale) {
+    const core::TrainedModel& model = *trained.model;
     const core::TransformerConfig& config = model.config();
     ImGui::PushStyleColor(ImGuiCol_Text, kHintColor);
     ImGui::TextWrapped("%s · %d layers · d_model %d · %d heads", model.familyName().c_str(), config.layers, config.dModel, config.heads);
@@ -136,8 +137,8 @@ void trainedControls(AppState& state, const RunStatus& status, float scale) {
     }
     const float width = std::round(120.0f * scale);
     ImGui::SetNextItemWidth(width);
-    int layer = state.spec.layer;
-    if (ImGui::SliderInt("layer", &layer, 0, config.layers - 1)) state.spec.layer = std::clamp(layer, 0, config.layers - 1);
+    int layer = trained.layer;
+    if (ImGui::SliderInt("layer", &layer, 0, config.layers - 1)) trained.layer = std::clamp(layer, 0, config.layers - 1);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The layer whose attention the stages step through (0 is the first)");
     core::AttentionConfig& a = state.spec.attention;
     if (llama) {  // grouped K/V heads and RoPE belong to the trained heads: no re-split
@@ -219,14 +220,14 @@ void enumCombo(const char* label, Enum& value, const std::array<std::pair<Enum, 
     }
 }
 
-void optionControls(AppState& state, float scale) {
+void optionControls(AppState& state, core::SeededLayer& seeded, float scale) {
     core::ModelSpec& spec = state.spec;
     const float width = std::round(120.0f * scale);
     ImGui::SetNextItemWidth(width);
     const std::uint64_t step = 1;
-    ImGui::InputScalar("seed", ImGuiDataType_U64, &spec.seed, &step);
-    ImGui::Checkbox("positional encoding", &spec.positional);
-    ImGui::Checkbox("[CLS] first", &spec.prependCls);
+    ImGui::InputScalar("seed", ImGuiDataType_U64, &seeded.seed, &step);
+    ImGui::Checkbox("positional encoding", &seeded.positional);
+    ImGui::Checkbox("[CLS] first", &seeded.prependCls);
     using core::MaskKind;
     enumCombo("mask", spec.attention.mask,
                          std::array<std::pair<MaskKind, const char*>, 4>{{{MaskKind::None, "none"}, {MaskKind::Padding, "padding"},
@@ -275,15 +276,15 @@ void viewControls(AppState& state, const RunStatus& status, float scale) {
 void drawControls(AppState& state, const RunStatus& status, const Fonts& fonts, float scale) {
     heading(fonts, "Model");
     modelPicker(state);
-    if (state.spec.trained) trainedControls(state, status, scale);
+    if (core::TrainedLayer* trained = state.spec.trained()) trainedControls(state, *trained, status, scale);
     heading(fonts, "Sentence");
     sentenceField(state, status);
-    if (!state.spec.trained) {
+    if (core::SeededLayer* seeded = state.spec.seeded()) {
         ImGui::TextColored(kHintColor, "Random weights: attention is nearly uniform.");
         heading(fonts, "Sizes");
         sizeControls(state, status, scale);
         heading(fonts, "Inputs");
-        optionControls(state, scale);
+        optionControls(state, *seeded, scale);
         drawWeightsAndEdits(state);
     }
     heading(fonts, "View");

@@ -61,7 +61,7 @@ std::string readingOf(const ViewContext& ctx, const core::NamedHead& named) {
 }
 
 void hoverText(const ViewContext& ctx, int layer, int head, float sink) {
-    const core::NamedHead* named = ctx.run.spec.trained->namedHead(layer, head);
+    const core::NamedHead* named = ctx.run.spec.trainedModel()->namedHead(layer, head);
     const int percent = std::isfinite(sink) ? static_cast<int>(std::lround(sink * 100.0f)) : 0;
     if (named) {
         const std::string reading = readingOf(ctx, *named);
@@ -83,7 +83,7 @@ void sinkBar(ImDrawList& list, ImVec2 min, float width, float height, float shar
 }
 
 void controlsLine(ViewContext& ctx) {
-    const core::TrainedModel& model = *ctx.run.spec.trained;
+    const core::TrainedModel& model = *ctx.run.spec.trainedModel();
     ImGui::Checkbox(model.config().family != core::ModelFamily::Bert ? "hide the first token" : "hide special tokens", &ctx.state.hideSpecialTokens);
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip(model.config().family != core::ModelFamily::Bert
@@ -122,7 +122,8 @@ void nothingLeftNote(const ViewContext& ctx, const std::vector<int>& keep, int l
 
 void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
     controlsLine(ctx);
-    const core::TrainedModel& model = *ctx.run.spec.trained;
+    const core::TrainedLayer& trained = *ctx.run.spec.trained();
+    const core::TrainedModel& model = *trained.model;
     const int layers = model.config().layers, heads = model.config().heads;
     const std::vector<int> keep = core::visibleTokens(model, ctx.run.tokens[static_cast<std::size_t>(ctx.state.batch)]);
     const std::vector<int>* hidden = ctx.state.hideSpecialTokens && !keep.empty() ? &keep : nullptr;
@@ -157,7 +158,7 @@ void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
             const ImVec2 b{a.x + side - gap, a.y + side - gap};
             drawMap(ctx, layer, head, hidden, a, b);
             sinkBar(list, {a.x, b.y + 1.0f}, side - gap, sinkHeight - 1.0f, sinks(layer, head));
-            const bool stepped = layer == ctx.run.spec.layer && head == ctx.state.head;
+            const bool stepped = layer == trained.layer && head == ctx.state.head;
             if (const core::NamedHead* named = model.namedHead(layer, head)) {
                 list.AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, kNamedColor, 0.0f, 0, 2.0f);
                 const std::string caption = fitText(named->name, side - gap, ImGui::GetFont(), fontSize);
@@ -167,7 +168,7 @@ void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
             if (!ImGui::IsMouseHoveringRect(a, b) || !ImGui::IsWindowHovered()) continue;
             hoverText(ctx, layer, head, sinks(layer, head));
             if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-                ctx.state.spec.layer = layer;
+                if (core::TrainedLayer* chosen = ctx.state.spec.trained()) chosen->layer = layer;
                 ctx.state.head = head;
                 ctx.state.stage = core::StageId::Softmax;
                 ctx.state.modelView = false;

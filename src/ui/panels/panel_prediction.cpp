@@ -53,8 +53,8 @@ std::string seededMessage() {
 // [SECTION] append
 
 bool appendToken(AppState& state, const core::ModelRun& run, int id) {
-    if (!run.spec.trained || state.batch < 0 || state.batch >= static_cast<int>(state.spec.sentences.size())) return false;
-    const std::string text = core::pieceText(run.spec.trained->tokenizer->pieceOf(id));
+    if (!run.spec.trainedModel() || state.batch < 0 || state.batch >= static_cast<int>(state.spec.sentences.size())) return false;
+    const std::string text = core::pieceText(run.spec.trainedModel()->tokenizer->pieceOf(id));
     if (text.empty()) return false;
     state.spec.sentences[static_cast<std::size_t>(state.batch)] += text;
     state.prediction.chosenId = -1;
@@ -87,12 +87,13 @@ void PredictionPanel::followSentence(const std::shared_ptr<const core::TrainedMo
 
 void PredictionPanel::computeTop(const ViewContext& ctx, int position) {
     const std::vector<int>& ids = ctx.run.tokenIds[static_cast<std::size_t>(ctx.state.batch)];
-    const bool same = logitsModel_ == ctx.run.spec.trained && logitsIds_ == ids && position_ == position;
+    const std::shared_ptr<const core::TrainedModel>& model = ctx.run.spec.trained()->model;
+    const bool same = logitsModel_ == model && logitsIds_ == ids && position_ == position;
     if (!same) {
-        logitsModel_ = ctx.run.spec.trained;
+        logitsModel_ = model;
         logitsIds_ = ids;
         position_ = position;
-        logits_ = core::predictionLogits(ctx.run.spec.trained->transformer, *ctx.run.modelPass, ctx.state.batch, position);
+        logits_ = core::predictionLogits(model->transformer, *ctx.run.modelPass, ctx.state.batch, position);
         topTemperature_ = 0.0f;
     }
     const float temperature = std::clamp(ctx.state.prediction.temperature, core::kMinTemperature, core::kMaxTemperature);
@@ -106,7 +107,7 @@ void PredictionPanel::computeTop(const ViewContext& ctx, int position) {
 
 void PredictionPanel::draw(ViewContext& ctx, float height) {
     const core::ModelRun& run = ctx.run;
-    const std::shared_ptr<const core::TrainedModel>& model = run.spec.trained;
+    const std::shared_ptr<const core::TrainedModel> model = run.spec.trained() ? run.spec.trained()->model : nullptr;
     const core::PredictionKind kind = model && run.modelPass ? core::predictionKind(model->transformer) : core::PredictionKind::None;
     message_.clear();
     if (kind == core::PredictionKind::None) {

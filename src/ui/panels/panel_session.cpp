@@ -55,7 +55,7 @@ void modelItems(AppState& state) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("GPT-2, BERT and others by name, from the Hugging Face cache or downloaded into it");
     recentMenu("Open Recent Model", state.session.recentModels, SessionRequest::OpenRecentModel, state);
     cachedMenu(state);
-    const core::TrainedModel* model = state.spec.trained.get();
+    const core::TrainedModel* model = state.spec.trainedModel();
     if (ImGui::MenuItem("attnviz's own small model (trained)", nullptr, model != nullptr && model->bundled)) request = SessionRequest::UseBundledModel;
     if (ImGui::MenuItem("Untrained (random) weights", nullptr, model == nullptr)) request = SessionRequest::UseRandomModel;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The seeded single layer: every control, but nearly uniform attention");
@@ -76,7 +76,7 @@ void drawSessionFileItems(AppState& state) {
     ImGui::Separator();
     modelItems(state);
     ImGui::Separator();
-    if (ImGui::MenuItem("Load weights…", nullptr, false, !state.spec.trained)) request = SessionRequest::LoadWeights;
+    if (ImGui::MenuItem("Load weights…", nullptr, false, !state.spec.trainedModel())) request = SessionRequest::LoadWeights;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("A folder of w_q.npy … w_o.npy, optional biases, embeddings.npy + vocab.txt\n(docs/loading-weights.md)");
     const bool trained = state.session.weightFiles.hasWeights() || state.session.weightFiles.hasEmbeddings();
     if (ImGui::MenuItem("Use seeded weights", nullptr, false, trained)) useSeededWeights(state);
@@ -91,17 +91,19 @@ void drawEditMenu(AppState& state) {
     if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, !s.undoLabel.empty())) state.session.request = SessionRequest::Undo;
     if (ImGui::MenuItem(redo.c_str(), "Ctrl+Y", false, !s.redoLabel.empty())) state.session.request = SessionRequest::Redo;
     ImGui::Separator();
-    const std::size_t edits = state.spec.cellEdits.size();
+    core::SeededLayer* seeded = state.spec.seeded();  // a trained model's cells are not editable
+    const std::size_t edits = seeded ? seeded->cellEdits.size() : 0;
     const std::string reset = "Reset edits (" + std::to_string(edits) + (edits == 1 ? " cell)" : " cells)");
-    if (ImGui::MenuItem(reset.c_str(), nullptr, false, !state.spec.cellEdits.empty())) state.spec.cellEdits.clear();
+    if (ImGui::MenuItem(reset.c_str(), nullptr, false, edits > 0)) seeded->cellEdits.clear();
     ImGui::TextDisabled("Double-click a cell of X, W^Q, W^K, W^V or W^O to type a value.");
     ImGui::EndMenu();
 }
 
 void drawWeightsAndEdits(AppState& state) {
+    core::SeededLayer& seeded = *state.spec.seeded();
     const std::string folder = weightsFolderName(state.session.weightFiles);
     if (folder.empty()) {
-        ImGui::TextDisabled("weights: seeded (seed %llu)", static_cast<unsigned long long>(state.spec.seed));
+        ImGui::TextDisabled("weights: seeded (seed %llu)", static_cast<unsigned long long>(seeded.seed));
     } else {
         ImGui::Text("weights: %s", folder.c_str());
         if (ImGui::IsItemHovered()) {
@@ -110,11 +112,11 @@ void drawWeightsAndEdits(AppState& state) {
         }
         if (ImGui::SmallButton("use seeded weights")) useSeededWeights(state);
     }
-    const std::size_t edits = state.spec.cellEdits.size();
+    const std::size_t edits = seeded.cellEdits.size();
     if (edits == 0) return;
     ImGui::Text("%zu typed-in %s", edits, edits == 1 ? "cell" : "cells");
     ImGui::SameLine();
-    if (ImGui::SmallButton("reset")) state.spec.cellEdits.clear();
+    if (ImGui::SmallButton("reset")) seeded.cellEdits.clear();
 }
 
 }  // namespace attnviz::ui

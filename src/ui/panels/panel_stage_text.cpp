@@ -52,13 +52,14 @@ std::string teachingNote(const core::ModelRun& run, StageId stage) {
     const core::Trace& t = run.trace;
     const core::Dimensions& d = t.dims;
     const long long l = t.queryLength;
+    const bool cls = core::seededChoices(run.spec).prependCls;
     switch (stage) {
         case StageId::Tokens:
             if (t.cross) {
                 return "b = " + std::to_string(t.batch) + " sentence pair(s): l_k = " + std::to_string(t.keyLength) + " encoder tokens, l_q = " +
-                       std::to_string(l) + " decoder tokens" + (run.spec.prependCls ? ", [CLS] first." : ".");
+                       std::to_string(l) + " decoder tokens" + (cls ? ", [CLS] first." : ".");
             }
-            return "b = " + std::to_string(t.batch) + " sentence(s), l = " + std::to_string(l) + " tokens" + (run.spec.prependCls ? ", [CLS] first." : ".");
+            return "b = " + std::to_string(t.batch) + " sentence(s), l = " + std::to_string(l) + " tokens" + (cls ? ", [CLS] first." : ".");
         case StageId::Embed:
             return "X is l × d_model = " + std::to_string(l) + " × " + std::to_string(d.dModel) + ": one row of d_model numbers per token.";
         case StageId::Project:
@@ -139,7 +140,8 @@ void drawCodeLine(const char* language, const std::string& code, ViewContext& ct
 
 StageText stageText(const ViewContext& ctx) {
     const core::StageWords words = core::stageWords(ctx.run, ctx.state.stage);
-    const bool ownWords = ctx.run.spec.trained && core::trainedStageWords(*ctx.run.spec.trained, ctx.run.spec.layer, ctx.state.stage);
+    const core::TrainedLayer* trained = ctx.run.spec.trained();
+    const bool ownWords = trained && core::trainedStageWords(*trained->model, trained->layer, ctx.state.stage);
     StageText text{words.formula, {{"PyTorch", words.pytorch}}, words.explanation, teachingNote(ctx.run, ctx.state.stage), sentenceNote(ctx)};
     // A trained model's own embedding has no one-line NumPy equivalent.
     if (!ownWords) text.code.emplace_back("NumPy", core::codeLine(core::stage(ctx.state.stage), ctx.run.trace, true));

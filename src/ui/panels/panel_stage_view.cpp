@@ -221,7 +221,8 @@ void tokensView(ViewContext& ctx, Box box) {
 // else the last query.
 int defaultChartRow(const ViewContext& ctx) {
     const int last = ctx.run.trace.queryLengths.at(static_cast<std::size_t>(ctx.state.batch)) - 1;
-    const core::NamedHead* named = ctx.run.spec.trained ? ctx.run.spec.trained->namedHead(ctx.run.spec.layer, ctx.state.head) : nullptr;
+    const core::TrainedLayer* trained = ctx.run.spec.trained();
+    const core::NamedHead* named = trained ? trained->model->namedHead(trained->layer, ctx.state.head) : nullptr;
     if (named == nullptr || named->name.find("coreference") == std::string::npos || ctx.run.resplitHeads) return last;
     const auto& tokens = ctx.run.queryTokens.at(static_cast<std::size_t>(ctx.state.batch));
     const auto it = std::find(tokens.begin(), tokens.end(), "it");
@@ -290,7 +291,7 @@ scene::SceneChoices sceneChoices(const ViewContext& ctx) {
         case Projection::Value: choices.projection = TensorId::V; break;
         case Projection::All: break;
     }
-    if (ctx.run.spec.trained) choices.blocksBeforeX = ctx.run.spec.layer;
+    if (const core::TrainedLayer* trained = ctx.run.spec.trained()) choices.blocksBeforeX = trained->layer;
     choices.focusRow = chartRow(ctx);
     choices.ropeStep = ctx.state.ropeStep;
     return choices;
@@ -432,9 +433,10 @@ void ropePicker(ViewContext& ctx) {
 // A trained model: which layer the stages step through, a way to the model view, what the focused head is known
 // for (heads.json), and a warning when its heads are a re-split of the trained projections.
 void trainedModelLine(ViewContext& ctx) {
-    const core::TrainedModel& model = *ctx.run.spec.trained;
+    const int layer = ctx.run.spec.trained()->layer;
+    const core::TrainedModel& model = *ctx.run.spec.trainedModel();
     ImGui::SameLine(0.0f, std::round(24.0f * ctx.scale));
-    ImGui::TextColored({0.2f, 0.2f, 0.2f, 1.0f}, "%s · layer %d of %d", model.name.c_str(), ctx.run.spec.layer, model.config().layers);
+    ImGui::TextColored({0.2f, 0.2f, 0.2f, 1.0f}, "%s · layer %d of %d", model.name.c_str(), layer, model.config().layers);
     ImGui::SameLine();
     if (ImGui::SmallButton("model view")) ctx.state.modelView = true;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every layer × head of the model on this sentence; click one to step through it");
@@ -443,7 +445,7 @@ void trainedModelLine(ViewContext& ctx) {
         ImGui::TextWrapped("These %d heads are a re-split of the trained W^Q, W^K, W^V (Q, K, V unchanged), not the %d heads %s learned.",
                            ctx.run.dims.heads, model.config().heads, model.name.c_str());
         ImGui::PopStyleColor();
-    } else if (const core::NamedHead* named = model.namedHead(ctx.run.spec.layer, ctx.state.head)) {
+    } else if (const core::NamedHead* named = model.namedHead(layer, ctx.state.head)) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.65f, 0.35f, 0.0f, 1.0f));
         ImGui::TextWrapped("Head %d is the %s head: %s", ctx.state.head, named->name.c_str(), named->what.c_str());
         ImGui::PopStyleColor();
@@ -464,7 +466,7 @@ void header(ViewContext& ctx) {
     ImGui::PushFont(font(ctx.fonts.large));
     ImGui::Text("%d · %s", stage.number(), std::string(stage.title).c_str());
     ImGui::PopFont();
-    if (ctx.run.spec.trained) trainedModelLine(ctx);
+    if (ctx.run.spec.trainedModel()) trainedModelLine(ctx);
     if (ctx.computing) {
         ImGui::SameLine();
         ImGui::TextColored({0.85f, 0.4f, 0.0f, 1.0f}, "computing the new inputs…");

@@ -26,7 +26,7 @@ struct Shape {
 };
 
 std::optional<Shape> inputShape(const core::ModelSpec& spec, const core::CellEdit& e, int dModel) {
-    const std::vector<std::string>& sentences = e.matrix == TensorId::XQuery ? spec.decoderSentences : spec.sentences;
+    const std::vector<std::string>& sentences = e.matrix == TensorId::XQuery ? core::seededChoices(spec).decoderSentences : spec.sentences;
     if (e.batch < 0 || e.batch >= static_cast<int>(sentences.size())) return std::nullopt;
     try {
         const core::Encoding tokens = core::tokenizerOf(spec)->encode(sentences[static_cast<std::size_t>(e.batch)]);
@@ -57,30 +57,34 @@ bool fits(const core::ModelSpec& spec, const core::CellEdit& e, const core::Dime
 }  // namespace
 
 const core::CellEdit* findEdit(const core::ModelSpec& spec, const core::CellEdit& cell) {
-    const auto found = std::find_if(spec.cellEdits.rbegin(), spec.cellEdits.rend(), [&](const core::CellEdit& e) { return sameCell(e, cell); });
-    return found == spec.cellEdits.rend() ? nullptr : &*found;
+    const std::vector<core::CellEdit>& edits = core::seededChoices(spec).cellEdits;
+    const auto found = std::find_if(edits.rbegin(), edits.rend(), [&](const core::CellEdit& e) { return sameCell(e, cell); });
+    return found == edits.rend() ? nullptr : &*found;
 }
 
 void setCellEdit(core::ModelSpec& spec, const core::CellEdit& edit) {
+    core::SeededLayer* seeded = spec.seeded();
+    if (!seeded) return;
     resetCellEdit(spec, edit);
-    spec.cellEdits.push_back(edit);
+    seeded->cellEdits.push_back(edit);
 }
 
 bool resetCellEdit(core::ModelSpec& spec, const core::CellEdit& cell) {
-    const auto before = spec.cellEdits.size();
-    std::erase_if(spec.cellEdits, [&](const core::CellEdit& e) { return sameCell(e, cell); });
-    return spec.cellEdits.size() != before;
+    core::SeededLayer* seeded = spec.seeded();
+    if (!seeded) return false;
+    return std::erase_if(seeded->cellEdits, [&](const core::CellEdit& e) { return sameCell(e, cell); }) > 0;
 }
 
 int dropUnfitEdits(core::ModelSpec& spec) {
-    if (spec.cellEdits.empty()) return 0;
+    core::SeededLayer* seeded = spec.seeded();
+    if (!seeded || seeded->cellEdits.empty()) return 0;
     core::Dimensions dims;
     try {
         dims = core::resolveDimensions(spec.attention);
     } catch (const core::InputError&) {
         return 0;
     }
-    return static_cast<int>(std::erase_if(spec.cellEdits, [&](const core::CellEdit& e) { return !fits(spec, e, dims); }));
+    return static_cast<int>(std::erase_if(seeded->cellEdits, [&](const core::CellEdit& e) { return !fits(spec, e, dims); }));
 }
 
 }  // namespace attnviz::ui

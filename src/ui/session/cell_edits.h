@@ -1,5 +1,6 @@
-// cell_edits.h — the typed-in cell values of a session as core::CellEdits in the spec, without a window: find,
-// set, reset, and drop the edits whose cell no longer exists. The session service drops unfit edits once a frame;
+// cell_edits.h — the typed-in cell values of a session as core::CellEdits in the spec's seeded layer, without a
+// window: find, set, reset, and drop the edits whose cell no longer exists (a trained model has none: setting
+// one changes nothing). The session service drops unfit edits once a frame;
 // the cell editor (ui/widgets/cell_editor.h) sets and resets them.
 #pragma once
 

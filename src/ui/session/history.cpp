@@ -1,7 +1,6 @@
 // history.cpp — the undo stack and the names of its steps. See history.h.
 #include "ui/session/history.h"
 
-#include "ui/model_runner.h"
 #include "ui/views/number_format.h"
 
 #include <algorithm>
@@ -30,8 +29,10 @@ std::string softmaxName(core::SoftmaxMode mode) { return mode == core::SoftmaxMo
 std::string sizeName(int size) { return size == 0 ? "auto" : std::to_string(size); }
 std::string scaleName(const std::optional<float>& scale) { return scale ? formatValue(*scale) : "1/√d_k"; }
 
+std::string modelName(const core::TrainedModel* model) { return model ? model->name : "random weights"; }
+int layerOf(const core::ModelSpec& spec) { return spec.trained() ? spec.trained()->layer : 0; }
+
 // The first characters of a sentence, quoted.
-std::string modelName(const std::shared_ptr<const core::TrainedModel>& model) { return model ? model->name : "random weights"; }
 
 std::string quoted(const std::string& text) {
     constexpr std::size_t kShown = 24;
@@ -78,7 +79,8 @@ std::string editsChange(const std::vector<core::CellEdit>& before, const std::ve
 }
 
 std::string weightsChange(const InputsSnapshot& a, const InputsSnapshot& b) {
-    if (a.weightFiles == b.weightFiles && a.weights == b.weights && a.spec.embeddingTable == b.spec.embeddingTable) return {};
+    const core::SeededLayer &x = core::seededChoices(a.spec), &y = core::seededChoices(b.spec);
+    if (a.weightFiles == b.weightFiles && x.customWeights == y.customWeights && x.embeddingTable == y.embeddingTable) return {};
     const io::WeightFiles& f = b.weightFiles;
     if (!f.hasWeights() && !f.hasEmbeddings()) return "use seeded weights";
     const std::filesystem::path any = f.hasWeights() ? f.wq : f.embeddings;
@@ -91,16 +93,17 @@ void compare(std::vector<std::string>& out, const char* label, const T& a, const
 }
 
 std::vector<std::string> changes(const InputsSnapshot& before, const InputsSnapshot& after) {
-    const core::ModelSpec &a = before.spec, &b = after.spec;
-    const core::AttentionConfig &x = a.attention, &y = b.attention;
+    const core::ModelSpec &specA = before.spec, &specB = after.spec;
+    const core::SeededLayer &a = core::seededChoices(specA), &b = core::seededChoices(specB);
+    const core::AttentionConfig &x = specA.attention, &y = specB.attention;
     const auto number = [](auto v) { return std::to_string(v); };
     std::vector<std::string> out;
-    for (std::string s : {sentencesChange("sentence", a.sentences, b.sentences),
+    for (std::string s : {sentencesChange("sentence", specA.sentences, specB.sentences),
                           sentencesChange("decoder sentence", a.decoderSentences, b.decoderSentences)}) {
         if (!s.empty()) out.push_back(std::move(s));
     }
-    compare(out, "model", a.trained, b.trained, modelName);
-    compare(out, "layer", a.layer, b.layer, number);
+    compare(out, "model", specA.trainedModel(), specB.trainedModel(), modelName);
+    compare(out, "layer", layerOf(specA), layerOf(specB), number);
     compare(out, "d_model", x.dModel, y.dModel, number);
     compare(out, "heads", x.heads, y.heads, number);
     compare(out, "d_k", x.dK, y.dK, sizeName);
@@ -114,7 +117,7 @@ std::vector<std::string> changes(const InputsSnapshot& before, const InputsSnaps
     compare(out, "positional encoding", a.positional, b.positional, onOff);
     compare(out, "[CLS]", a.prependCls, b.prependCls, onOff);
     compare(out, "biases", a.biases, b.biases, onOff);
-    compare(out, "token limit", a.tokenLimit, b.tokenLimit, number);
+    compare(out, "token limit", specA.tokenLimit, specB.tokenLimit, number);
     compare(out, "encoder layer first", a.encoderSelfAttentionFirst, b.encoderSelfAttentionFirst, onOff);
     compare(out, "decoder layer first", a.decoderCausalSelfAttentionFirst, b.decoderCausalSelfAttentionFirst, onOff);
     for (std::string s : {weightsChange(before, after), editsChange(a.cellEdits, b.cellEdits)}) {
@@ -125,18 +128,17 @@ std::vector<std::string> changes(const InputsSnapshot& before, const InputsSnaps
 
 // [SECTION] Comparing
 
-bool sameSnapshots(const InputsSnapshot& a, const InputsSnapshot& b) {
-    const bool weights = a.weights && b.weights ? sameWeights(*a.weights, *b.weights) : a.weights == b.weights;
-    return weights && a.weightFiles == b.weightFiles && sameInputsApartFromWeights(a.spec, b.spec);
-}
+bool sameSnapshots(const InputsSnapshot& a, const InputsSnapshot& b) { return a.spec == b.spec && a.weightFiles == b.weightFiles; }
 
 // Whether `a` and `b` differ in their sentences and in nothing else.
 bool onlyTextDiffers(const InputsSnapshot& a, const InputsSnapshot& b) {
-    if (a.spec.sentences == b.spec.sentences && a.spec.decoderSentences == b.spec.decoderSentences) return false;
-    if (a.spec.sentences.size() != b.spec.sentences.size() || a.spec.decoderSentences.size() != b.spec.decoderSentences.size()) return false;
+    const std::vector<std::string>& decoderA = core::seededChoices(a.spec).decoderSentences;
+    const std::vector<std::string>& decoderB = core::seededChoices(b.spec).decoderSentences;
+    if (a.spec.sentences == b.spec.sentences && decoderA == decoderB) return false;
+    if (a.spec.sentences.size() != b.spec.sentences.size() || decoderA.size() != decoderB.size()) return false;
     InputsSnapshot sameText = b;
     sameText.spec.sentences = a.spec.sentences;
-    sameText.spec.decoderSentences = a.spec.decoderSentences;
+    if (core::SeededLayer* seeded = sameText.spec.seeded()) seeded->decoderSentences = decoderA;
     return sameSnapshots(a, sameText);
 }
 
@@ -149,7 +151,7 @@ bool endsWord(const InputsSnapshot& before, const InputsSnapshot& after) {
         return false;
     };
     return grewToSpace(before.spec.sentences, after.spec.sentences) ||
-           grewToSpace(before.spec.decoderSentences, after.spec.decoderSentences);
+           grewToSpace(core::seededChoices(before.spec).decoderSentences, core::seededChoices(after.spec).decoderSentences);
 }
 
 }  // namespace
@@ -164,14 +166,11 @@ std::string describeChange(const InputsSnapshot& before, const InputsSnapshot& a
 }
 
 bool matches(const AppState& state, const InputsSnapshot& snapshot) {
-    const auto& weights = state.spec.customWeights;
-    const bool sameNumbers = weights ? snapshot.weights && sameWeights(*weights, *snapshot.weights) : !snapshot.weights;
-    return sameNumbers && state.session.weightFiles == snapshot.weightFiles && sameInputsApartFromWeights(state.spec, snapshot.spec);
+    return state.spec == snapshot.spec && state.session.weightFiles == snapshot.weightFiles;
 }
 
 void applySnapshot(const InputsSnapshot& snapshot, AppState& state) {
     state.spec = snapshot.spec;
-    if (snapshot.weights) state.spec.customWeights = *snapshot.weights;
     state.session.weightFiles = snapshot.weightFiles;
 }
 
@@ -187,17 +186,7 @@ void History::reset(const AppState& state) {
     typing_.reset();
 }
 
-InputsSnapshot History::snapshot(const AppState& state) const {
-    InputsSnapshot s{state.spec, nullptr, state.session.weightFiles};
-    if (s.spec.customWeights) {
-        const std::shared_ptr<const core::Weights> previous = steps_.empty() ? nullptr : newest().weights;
-        s.weights = previous && sameWeights(*previous, *s.spec.customWeights)
-                        ? previous
-                        : std::make_shared<const core::Weights>(std::move(*s.spec.customWeights));
-        s.spec.customWeights.reset();
-    }
-    return s;
-}
+InputsSnapshot History::snapshot(const AppState& state) const { return {state.spec, state.session.weightFiles}; }
 
 const InputsSnapshot& History::newest() const { return typing_ ? *typing_ : steps_[current_].inputs; }
 

@@ -21,10 +21,9 @@
 
 namespace attnviz::ui {
 
-// The inputs of one step. `spec.customWeights` is always empty: the numbers are in `weights`.
+// The inputs of one step (the spec shares its loaded weights and model, never copies them).
 struct InputsSnapshot {
     core::ModelSpec spec;
-    std::shared_ptr<const core::Weights> weights;
     io::WeightFiles weightFiles;
 };
 
@@ -69,9 +68,9 @@ private:
     double lastKeystroke_ = 0.0;
 };
 
-// Whether `state`'s inputs are exactly `snapshot` (weights bit for bit).
+// Whether `state`'s inputs are exactly `snapshot`.
 bool matches(const AppState& state, const InputsSnapshot& snapshot);
-// Writes a snapshot's inputs into `state` (weights copied into spec.customWeights).
+// Writes a snapshot's inputs into `state`.
 void applySnapshot(const InputsSnapshot& snapshot, AppState& state);
 
 }  // namespace attnviz::ui

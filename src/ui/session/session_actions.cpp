@@ -32,8 +32,10 @@ std::optional<int> dModelOfWeights(const io::WeightFiles& files, const core::Mod
 
 // The spec with the files' numbers in; the files replace every trained part (what they lack becomes seeded).
 core::ModelSpec withFolder(core::ModelSpec spec, const io::WeightFiles& files) {
-    spec.customWeights.reset();
-    spec.embeddingTable.reset();
+    if (core::SeededLayer* seeded = spec.seeded()) {
+        seeded->customWeights.reset();
+        seeded->embeddingTable.reset();
+    }
     try {
         return io::withWeightFiles(std::move(spec), files);
     } catch (const core::InputError& error) {
@@ -46,7 +48,7 @@ std::string loadedParts(const core::ModelSpec& spec, const io::WeightFiles& file
     if (files.hasWeights()) parts = files.hasBiases() ? "W^Q, W^K, W^V, W^O, biases" : "W^Q, W^K, W^V, W^O";
     if (files.hasEmbeddings()) {
         if (!parts.empty()) parts += " and ";
-        parts += std::to_string(spec.embeddingTable->rows.rows()) + " embeddings";
+        parts += std::to_string(spec.seeded()->embeddingTable->rows.rows()) + " embeddings";
     }
     return parts;
 }
@@ -155,25 +157,22 @@ void applyLoadedWeights(LoadedWeights loaded, AppState& state) {
 }
 
 void useSeededWeights(AppState& state) {
-    state.spec.customWeights.reset();
-    state.spec.embeddingTable.reset();
+    if (core::SeededLayer* seeded = state.spec.seeded()) {
+        seeded->customWeights.reset();
+        seeded->embeddingTable.reset();
+    }
     state.session.weightFiles = {};
-    state.status = "Back to seeded weights and embeddings (seed " + std::to_string(state.spec.seed) + ").";
+    state.status = "Back to seeded weights and embeddings (seed " + std::to_string(core::seededChoices(state.spec).seed) + ").";
 }
 
 void useTrainedModel(std::shared_ptr<const core::TrainedModel> model, AppState& state) {
     core::ModelSpec& spec = state.spec;
-    spec.customWeights.reset();
-    spec.embeddingTable.reset();
     state.session.weightFiles = {};
-    spec.cellEdits.clear();
-    spec.decoderSentences.clear();
     spec.attention.dModel = model->config().dModel;
     spec.attention.heads = model->config().heads;
     spec.attention.dK = 0;
     spec.attention.dV = 0;
     spec.attention.scale.reset();
-    spec.layer = model->featuredLayer();
     const core::NamedHead* featured = model->featuredHead();
     state.head = featured ? featured->head : 0;
     // The question views teach on the seeded layer, except the one that compares a trained model with its untrained self.
@@ -184,15 +183,14 @@ void useTrainedModel(std::shared_ptr<const core::TrainedModel> model, AppState& 
     }
     state.status = "Opened " + model->name + ": " + model->familyName() + ", " + std::to_string(model->config().layers) +
                    " layers × " + std::to_string(model->config().heads) + " heads, d_model " + std::to_string(model->config().dModel) + ".";
-    spec.trained = std::move(model);
+    const int layer = model->featuredLayer();
+    spec.model = core::TrainedLayer{std::move(model), layer};
 }
 
 void useRandomWeights(AppState& state) {
-    const core::ModelSpec defaults;
     core::ModelSpec& spec = state.spec;
-    spec.trained.reset();
-    spec.layer = 0;
-    spec.attention = defaults.attention;
+    if (!spec.seeded()) spec.model = core::SeededLayer{};
+    spec.attention = core::AttentionConfig{};
 }
 
 std::string weightsFolderName(const io::WeightFiles& files) {

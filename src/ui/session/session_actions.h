@@ -55,10 +55,11 @@ LoadedWeights loadWeightsFolder(const core::ModelSpec& spec, const std::filesyst
 void applyLoadedWeights(LoadedWeights loaded, AppState& state);
 // Back to seeded weights and embeddings (the cell edits and the rest stay).
 void useSeededWeights(AppState& state);
-// Puts a trained model on screen: its sizes and heads, its featured layer and head (heads.json), no cell edits,
-// .npy weights or decoder sentences (the seeded model's tools); the sentences stay.
+// Puts a trained model on screen: its sizes and heads, its featured layer and head (heads.json), in place of the
+// seeded layer (its cell edits, .npy weights and decoder sentences go); the sentences stay.
 void useTrainedModel(std::shared_ptr<const core::TrainedModel> model, AppState& state);
-// Back to the seeded single layer with untrained (random) weights at its default sizes; the sentences stay.
+// Back to the seeded single layer with untrained (random) weights at its default sizes; the sentences stay, and
+// so do the seeded layer's options when it is already on screen (after a trained model they are the defaults).
 void useRandomWeights(AppState& state);
 
 // "lesson/" for the status line and the controls; empty with seeded weights.

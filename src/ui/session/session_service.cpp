@@ -140,7 +140,8 @@ void SessionService::receiveModel(AppState& state) {
         return;
     }
     useTrainedModel(std::move(opened->model), state);
-    if (layer >= 0 && layer < state.spec.trained->config().layers) state.spec.layer = layer;
+    core::TrainedLayer& trained = *state.spec.trained();
+    if (layer >= 0 && layer < trained.model->config().layers) trained.layer = layer;
     addRecent(state.session.recentModels, opened->folder);
 }
 

@@ -61,7 +61,7 @@ struct SessionState {
     // [Document]
     std::filesystem::path file;                 // the open session file; empty: untitled
     io::Session saved;                          // the session as last saved or opened: "modified" compares to it
-    io::WeightFiles weightFiles;                // the files behind spec.customWeights / spec.embeddingTable
+    io::WeightFiles weightFiles;                // the files behind the seeded layer's customWeights / embeddingTable
     std::vector<std::filesystem::path> recent;  // most recent first, at most kMaxRecentFiles
     std::vector<std::filesystem::path> recentModels;  // model folders opened, most recent first, at most kMaxRecentFiles
 

@@ -121,7 +121,7 @@ bool rowNormalisedColors(const ViewContext& ctx, const MatrixRef& ref, const Mat
 ValueSummary summaryFor(ViewContext& ctx, const MatrixRef& ref, const MatrixInfo& info, const HeatmapOptions& o) {
     ValueSummary s = ctx.summaries.get(ctx.run, rangeTensor(ref));
     // A trained model's E[ids] and P get their own range; the seeded layer's keep X's, so E + P = X adds up in colour.
-    if (ref.source != MatrixSource::Trace && ctx.run.spec.trained) s.range = ctx.summaries.embeddings(ctx.run);
+    if (ref.source != MatrixSource::Trace && ctx.run.spec.trainedModel()) s.range = ctx.summaries.embeddings(ctx.run);
     if (followsProbabilityScale(ref, info)) {
         s.range = ctx.summaries.probabilityRange(matrixSlice(ctx.run, ref, ctx.state.batch), ctx.state.probabilityScale);
     }

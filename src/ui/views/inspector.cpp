@@ -78,12 +78,12 @@ std::string idOf(const Context& ctx, int row) {
 }
 
 // A trained model's X is the residual stream entering the stepped layer, not E + P.
-void explainTrainedX(const Context& ctx, Explanation& e) {
+void explainTrainedX(const Context& ctx, const core::TrainedLayer& trained, Explanation& e) {
     const int r = ctx.cell.row, c = ctx.cell.col;
-    const core::TrainedModel& model = *ctx.run.spec.trained;
+    const core::TrainedModel& model = *trained.model;
     const core::ModelFamily family = model.config().family;
-    const std::string layer = std::to_string(ctx.run.spec.layer);
-    e.formula = "X" + index2(r, c) + " = " + core::trainedInput(model, ctx.run.spec.layer) + index2(r, c) + " = " +
+    const std::string layer = std::to_string(trained.layer);
+    e.formula = "X" + index2(r, c) + " = " + core::trainedInput(model, trained.layer) + index2(r, c) + " = " +
                 formatValue(ctx.at({MatrixSource::Trace, TensorId::X, 0}, r, c));
     const std::string after = family == core::ModelFamily::Gpt2    ? ", then normalised by this layer's ln_1."
                               : family == core::ModelFamily::Llama ? ", then normalised by this layer's RMSNorm."
@@ -94,8 +94,8 @@ void explainTrainedX(const Context& ctx, Explanation& e) {
 }
 
 void explainX(const Context& ctx, Explanation& e) {
-    if (ctx.run.spec.trained) {
-        explainTrainedX(ctx, e);
+    if (const core::TrainedLayer* trained = ctx.run.spec.trained()) {
+        explainTrainedX(ctx, *trained, e);
         return;
     }
     const int r = ctx.cell.row, c = ctx.cell.col;
@@ -106,15 +106,15 @@ void explainX(const Context& ctx, Explanation& e) {
                 index2(r, c) + " = " + formatValue(emb) + " + " + formatValue(pos);
     e.notes.push_back("Row " + std::to_string(r) + " of X is token " + quoted(ctx.label(Axis::KeyTokens, r)) +
                       ": its embedding row plus the encoding of its position.");
-    if (!ctx.run.spec.positional) e.notes.push_back("Positional encoding is off, so PE is zero.");
+    if (!ctx.run.spec.seeded()->positional) e.notes.push_back("Positional encoding is off, so PE is zero.");
     e.highlights = {cellOf(embeddings, r, c), cellOf(positions, r, c)};
 }
 
 void explainEmbedding(const Context& ctx, Explanation& e) {
     const std::string token = quoted(ctx.label(Axis::KeyTokens, ctx.cell.row));
     e.formula = "E[" + token + "][" + std::to_string(ctx.cell.col) + "]";
-    if (ctx.run.spec.trained) {
-        e.notes.push_back("Row" + idOf(ctx, ctx.cell.row) + " of " + ctx.run.spec.trained->name +
+    if (ctx.run.spec.trainedModel()) {
+        e.notes.push_back("Row" + idOf(ctx, ctx.cell.row) + " of " + ctx.run.spec.trainedModel()->name +
                           "'s token embedding table, learned in training: the same row wherever " + token + " appears.");
         return;
     }
@@ -124,9 +124,9 @@ void explainEmbedding(const Context& ctx, Explanation& e) {
 
 void explainPosition(const Context& ctx, Explanation& e) {
     const int pos = ctx.cell.row, c = ctx.cell.col, i = c / 2;
-    if (ctx.run.spec.trained) {
+    if (ctx.run.spec.trainedModel()) {
         e.formula = "P" + index2(pos, c);
-        e.notes.push_back("Row " + std::to_string(pos) + " of " + ctx.run.spec.trained->name +
+        e.notes.push_back("Row " + std::to_string(pos) + " of " + ctx.run.spec.trainedModel()->name +
                           "'s position table, learned in training (not the sinusoids of the original Transformer).");
         return;
     }

@@ -67,8 +67,8 @@ void pairSquare(ImDrawList& list, ImVec2 min, float side, const core::RotaryPair
 }  // namespace
 
 core::RowVector rotaryFrequenciesOf(const core::ModelRun& run) {
-    if (!run.spec.trained || run.spec.trained->config().family != core::ModelFamily::Llama) return {};
-    return core::rotaryFrequencies(run.spec.trained->config());
+    if (!run.spec.trainedModel() || run.spec.trainedModel()->config().family != core::ModelFamily::Llama) return {};
+    return core::rotaryFrequencies(run.spec.trainedModel()->config());
 }
 
 std::optional<core::RotaryPairs> rotaryPairsOfRun(const core::ModelRun& run, int batch, int head, bool keys, int pairs) {

@@ -16,12 +16,12 @@ struct SentenceReading {
 };
 
 std::optional<SentenceReading> readSentence(const core::ModelRun& run, int batch) {
-    if (!run.spec.trained || batch < 0 || batch >= static_cast<int>(run.spec.sentences.size()) ||
+    if (!run.spec.trainedModel() || batch < 0 || batch >= static_cast<int>(run.spec.sentences.size()) ||
         batch >= static_cast<int>(run.tokens.size())) {
         return std::nullopt;
     }
     const std::string& sentence = run.spec.sentences[static_cast<std::size_t>(batch)];
-    const core::Tokenizer& tokenizer = *run.spec.trained->tokenizer;
+    const core::Tokenizer& tokenizer = *run.spec.trainedModel()->tokenizer;
     SentenceReading reading;
     try {
         reading.encoding = tokenizer.encode(sentence);
@@ -36,8 +36,9 @@ std::optional<SentenceReading> readSentence(const core::ModelRun& run, int batch
 bool isCoreferenceHead(const core::NamedHead& head) { return head.name.find("coreference") != std::string::npos; }
 
 const core::NamedHead* focusedNamedHead(const ViewContext& ctx) {
-    if (!ctx.run.spec.trained || ctx.run.resplitHeads) return nullptr;
-    return ctx.run.spec.trained->namedHead(ctx.run.spec.layer, ctx.state.head);
+    const core::TrainedLayer* trained = ctx.run.spec.trained();
+    if (!trained || ctx.run.resplitHeads) return nullptr;
+    return trained->model->namedHead(trained->layer, ctx.state.head);
 }
 
 }  // namespace
@@ -68,7 +69,7 @@ int defaultQueryRow(const core::ModelRun& run, int batch, const core::NamedHead*
         const auto it = std::find(tokens.begin(), tokens.end(), "it");
         if (it != tokens.end()) return static_cast<int>(it - tokens.begin());
     }
-    const std::vector<int> text = run.spec.trained ? core::visibleTokens(*run.spec.trained, tokens) : std::vector<int>{};
+    const std::vector<int> text = run.spec.trainedModel() ? core::visibleTokens(*run.spec.trainedModel(), tokens) : std::vector<int>{};
     return text.empty() ? run.trace.queryLengths.at(static_cast<std::size_t>(batch)) - 1 : text.back();
 }
 
@@ -85,7 +86,7 @@ int focusedQueryRow(const ViewContext& ctx) {
 std::string namedHeadReading(const ViewContext& ctx) {
     const core::NamedHead* named = focusedNamedHead(ctx);
     if (named == nullptr) return {};
-    const std::string reading = onThisSentence(ctx.run, ctx.state.batch, ctx.run.spec.layer, ctx.state.head, focusedQueryRow(ctx));
+    const std::string reading = onThisSentence(ctx.run, ctx.state.batch, ctx.run.spec.trained()->layer, ctx.state.head, focusedQueryRow(ctx));
     return reading.empty() ? std::string() : "On this sentence, head " + std::to_string(ctx.state.head) + " (" + named->name + "): " + reading + ".";
 }
 

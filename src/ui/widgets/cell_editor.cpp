@@ -58,6 +58,11 @@ std::optional<TensorId> editableTensor(const MatrixRef& ref) {
 }
 
 std::optional<core::CellEdit> cellEditFor(const core::ModelRun& run, const CellRef& cell, int batch, std::string& why) {
+    if (run.spec.trained()) {
+        why = "Cells of a trained model cannot be edited (every later layer would change too): switch to the untrained "
+              "(random) weights to type values into cells.";
+        return std::nullopt;
+    }
     const std::optional<TensorId> tensor = editableTensor(cell.matrix);
     if (!tensor) {
         why = "Only cells of X, W^Q, W^K, W^V and W^O can be typed into; " + matrixInfo(run, cell.matrix, batch).name +
@@ -114,7 +119,7 @@ void requestCellEdit(ViewContext& ctx, const CellRef& cell, ImVec2 at, bool menu
 void drawEditMarks(const ViewContext& ctx, ImDrawList& list, const MatrixRef& ref, ImVec2 cellsMin, ImVec2 cellSize, bool transposed) {
     const std::optional<TensorId> tensor = editableTensor(ref);
     if (!tensor) return;
-    for (const core::CellEdit& e : ctx.state.spec.cellEdits) {
+    for (const core::CellEdit& e : core::seededChoices(ctx.state.spec).cellEdits) {
         if (e.matrix != *tensor || (isInputTensor(e.matrix) && e.batch != ctx.state.batch)) continue;
         const int r = transposed ? e.col : e.row, c = transposed ? e.row : e.col;
         const ImVec2 min{cellsMin.x + static_cast<float>(c) * cellSize.x, cellsMin.y + static_cast<float>(r) * cellSize.y};
@@ -124,7 +129,7 @@ void drawEditMarks(const ViewContext& ctx, ImDrawList& list, const MatrixRef& re
 
 void drawEditNote(const AppState& state, const CellRef& cell) {
     const std::optional<core::CellEdit> target = targetOf(state, cell);
-    if (!target) return;
+    if (!target || !state.spec.seeded()) return;
     const bool edited = findEdit(state.spec, *target) != nullptr;
     ImGui::PushStyleColor(ImGuiCol_Text, edited ? ImGui::ColorConvertU32ToFloat4(kEditMarkColor) : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", edited ? "Typed in: this value replaces the one computed below. Double-click to change it, right-click to reset it."
@@ -190,8 +195,10 @@ void CellEditor::menuPopup(AppState& state) {
         state.session.cellEdit = CellEditRequest{cell_, at_.x, at_.y, false};
     }
     if (ImGui::MenuItem("Reset this cell", nullptr, false, findEdit(state.spec, cell_) != nullptr)) resetCellEdit(state.spec, cell_);
-    const std::string all = "Reset all edits (" + std::to_string(state.spec.cellEdits.size()) + ")";
-    if (ImGui::MenuItem(all.c_str(), nullptr, false, !state.spec.cellEdits.empty())) state.spec.cellEdits.clear();
+    core::SeededLayer* seeded = state.spec.seeded();
+    const std::size_t edits = seeded ? seeded->cellEdits.size() : 0;
+    const std::string all = "Reset all edits (" + std::to_string(edits) + ")";
+    if (ImGui::MenuItem(all.c_str(), nullptr, false, edits > 0)) seeded->cellEdits.clear();
     ImGui::EndPopup();
 }
 

@@ -25,7 +25,7 @@ inline constexpr ImU32 kEditMarkColor = IM_COL32(236, 0, 140, 255);
 // The core tensor a cell edit of `ref` writes, when `ref` is an editable matrix.
 std::optional<core::TensorId> editableTensor(const MatrixRef& ref);
 // The edit target for a cell on screen, holding its current value; nullopt with `why` set when the cell
-// cannot be edited (a result matrix, or a padding row of X).
+// cannot be edited (a trained model's, a result matrix, or a padding row of X).
 std::optional<core::CellEdit> cellEditFor(const core::ModelRun& run, const CellRef& cell, int batch, std::string& why);
 
 // A typed value: a finite float, or nullopt with `error` saying what is wrong.
