@@ -171,9 +171,9 @@ std::shared_ptr<const Tokenizer> tokenizerOf(const ModelSpec& spec) {
     return std::make_shared<const WordTokenizer>(TokenizeOptions{spec.prependCls, spec.tokenLimit});
 }
 
-ModelRun runModel(const ModelSpec& spec) {
+ModelRun runModel(const ModelSpec& spec, const RunOptions& keep) {
     checkBatch(spec);
-    if (spec.trained) return runTrainedModel(spec);
+    if (spec.trained) return runTrainedModel(spec, keep);
     ModelRun run;
     run.spec = spec;
     run.dims = resolveDimensions(spec.attention);

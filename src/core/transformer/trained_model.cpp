@@ -332,7 +332,7 @@ AttentionConfig trainedAttention(const ModelSpec& spec, const std::vector<int>& 
     return attention;
 }
 
-ModelRun runTrainedModel(const ModelSpec& spec) {
+ModelRun runTrainedModel(const ModelSpec& spec, const RunOptions& options) {
     checkTrainedSpec(spec);
     const TrainedModel& model = *spec.trained;
     ModelRun run;
@@ -349,7 +349,9 @@ ModelRun runTrainedModel(const ModelSpec& spec) {
     const AttentionConfig own = trainedAttention(spec, lengths, true);
     const AttentionConfig shown = trainedAttention(spec, lengths, false);
     run.dims = resolveDimensions(shown);
-    TransformerPass pass = runTransformer(model.transformer, run.tokenIds, spec.layer, own);
+    PassOptions passOptions;
+    passOptions.allAttentionWeights = options.everyLayerAttention;
+    TransformerPass pass = runTransformer(model.transformer, run.tokenIds, spec.layer, own, passOptions);
     run.weights = model.transformer.weights.blocks[static_cast<std::size_t>(spec.layer)].attention;
     run.resplitHeads = shown.heads != own.heads;
     if (run.resplitHeads) {
