@@ -94,8 +94,8 @@ std::shared_ptr<const Tokenizer> tokenizerOf(const ModelSpec& spec);
 // What a run keeps beyond the stepped layer's Trace. Keeping less changes no number.
 struct RunOptions {
     // A trained model's every layer's attention weights (TransformerPass::attentionWeights: the model view, dump;
-    // n_layers × b × h × l² floats, 50 MB for GPT-2 small at l = 1024). Off: left empty, and the stepped layer's A is
-    // in the Trace only.
+    // n_layers × b × h × l² floats: 576 MiB for GPT-2 small at l = 1024). Off: left empty, and the stepped layer's
+    // A is in the Trace only.
     bool everyLayerAttention = true;
 };
 
