@@ -67,9 +67,9 @@ void App::clampViewToRun() {
 }
 
 void App::frame(render::HeatmapRenderer& renderer, const Fonts& fonts, float scale) {
-    // The model view opened on a run without every layer's weights: computed now (inline for a small model, so
-    // this frame draws them), or on the worker while the view says so.
-    if (state_.modelView && !requestedEveryLayer_) requestRun();
+    // The model view opened on a trained model's run without every layer's weights: computed now (inline for a
+    // small model, so this frame draws them), or on the worker while the view says so.
+    if (state_.modelView && state_.spec.trained && !requestedEveryLayer_) requestRun();
     takeFinishedRun();
     applyShortcuts(state_, run_ ? run_->trace.dims.heads : 1);
     session_.handleKeys(state_);
