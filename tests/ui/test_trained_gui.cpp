@@ -2,8 +2,8 @@
 // coreference head, every stage draws, the layer control steps through layers, another head count re-splits, the
 // model view draws every layer × head (with and without special tokens) and is the only view that has every layer's
 // A computed, "What does training change?" shows the untrained twin, the inspector names token ids, and the model
-// menu goes to random weights and back. Llama-family
-// decoders (grouped-query K/V heads, RoPE, Qwen3's head_dim ≠ d_model / h) open and draw every layer, head and stage.
+// menu goes to random weights and back. Llama-family decoders (grouped-query K/V heads, RoPE, Qwen3's head_dim ≠
+// d_model / h) open and draw every layer, head and stage.
 // Honesty on screen: the words outside the vocabulary (tokens stage, status line), and a named head's
 // caption with what it does on this sentence.
 // The prediction panel: a decoder's next tokens, Append and its KV cache, undo; BERT's [MASK] fill; why not.
