@@ -225,9 +225,9 @@ std::shared_ptr<const Tokenizer> tokenizerOf(const ModelSpec& spec) {
     return std::make_shared<const WordTokenizer>(TokenizeOptions{spec.seeded()->prependCls, spec.tokenLimit});
 }
 
-ModelRun runModel(const ModelSpec& spec) {
+ModelRun runModel(const ModelSpec& spec, const RunOptions& keep) {
     checkBatch(spec);
-    if (const TrainedLayer* trained = spec.trained()) return runTrainedModel(spec, *trained);
+    if (const TrainedLayer* trained = spec.trained()) return runTrainedModel(spec, *trained, keep);
     return runSeededLayer(spec, *spec.seeded());
 }
 

@@ -122,8 +122,16 @@ const SeededLayer& seededChoices(const ModelSpec& spec);
 // "[CLS]" and token limit.
 std::shared_ptr<const Tokenizer> tokenizerOf(const ModelSpec& spec);
 
+// What a run keeps beyond the stepped layer's Trace. Keeping less changes no number.
+struct RunOptions {
+    // A trained model's every layer's attention weights (TransformerPass::attentionWeights: the model view, dump;
+    // n_layers × b × h × l² floats: 576 MiB for GPT-2 small at l = 1024). Off: left empty, and the stepped layer's
+    // A is in the Trace only.
+    bool everyLayerAttention = true;
+};
+
 // Throws InputError (one clear sentence, naming the sentence number when b > 1) for bad input.
-ModelRun runModel(const ModelSpec& spec);
+ModelRun runModel(const ModelSpec& spec, const RunOptions& keep = {});
 
 // runModel(spec) for a spec that differs from previous.spec only in the attention settings stages [3–10] use
 // (mask, fill, softmax, scale, padded queries: see reattendInto): the tokens, embeddings, weights, X, Q, K and V

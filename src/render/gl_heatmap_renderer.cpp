@@ -266,6 +266,7 @@ public:
         const ImDrawData* data = ImGui::GetDrawData();
         if (data == nullptr || !applyScissor(*data, command.ClipRect)) return;
         glUseProgram(program_);
+        glDisable(GL_BLEND);  // every texel is opaque: llvmpipe then writes the pixels without reading them first
         setUniforms(*data, r);
         bindTexture(0, r.values);
         bindTexture(1, r.lookup);

@@ -31,7 +31,10 @@ App::App(AppState state) : state_(std::move(state)), session_(state_) {
 
 void App::requestRun() {
     requested_ = state_.spec;
-    runner_.request(requested_, run_);
+    requestedEveryLayer_ = state_.modelView;  // closing it recomputes nothing: the next run leaves them out
+    core::RunOptions options;
+    options.everyLayerAttention = requestedEveryLayer_;
+    runner_.request(requested_, run_, options);
 }
 
 void App::takeFinishedRun() {
@@ -64,6 +67,9 @@ void App::clampViewToRun() {
 }
 
 void App::frame(render::HeatmapRenderer& renderer, const Fonts& fonts, float scale) {
+    // The model view opened on a trained model's run without every layer's weights: computed now (inline for a
+    // small model, so this frame draws them), or on the worker while the view says so.
+    if (state_.modelView && state_.spec.trained() && !requestedEveryLayer_) requestRun();
     takeFinishedRun();
     applyShortcuts(state_, run_ ? run_->trace.dims.heads : 1);
     session_.handleKeys(state_);

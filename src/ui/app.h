@@ -1,6 +1,8 @@
 // app.h — the application without a window: owns the AppState, the ModelRun on screen and the SessionController
 // (undo, session files, cell editing), recomputes only when the inputs (AppState::spec) differ from the last ones
-// asked for (on a worker thread for big sizes), and lays the panels out in the current ImGui frame.
+// asked for (on a worker thread for big sizes), and lays the panels out in the current ImGui frame. A trained
+// model's every layer's attention weights are computed only while the model view shows them: opening it recomputes
+// the run with them.
 //
 // The main loop (src/app/gui_main.cpp) calls frame() between ImGui::NewFrame() and ImGui::Render(); tests do
 // the same with the null renderer and no window. App does not create windows, load fonts or persist
@@ -65,6 +67,7 @@ private:
     AppState state_;
     SessionController session_;  // undo, files, cell editing: needs state_ first
     core::ModelSpec requested_;  // the inputs of the newest computation asked for
+    bool requestedEveryLayer_ = false;  // whether it keeps every layer's attention weights (the model view was open)
     ModelRunner runner_;
     std::shared_ptr<const core::ModelRun> run_;
     std::uint64_t generation_ = 0;

@@ -57,9 +57,9 @@ bool reusesProjections(const core::ModelSpec& base, const core::ModelSpec& next)
     return aligned == base;
 }
 
-RunResult computeRun(const core::ModelSpec& spec, const core::ModelRun* base) {
+RunResult computeRun(const core::ModelSpec& spec, const core::ModelRun* base, const core::RunOptions& options) {
     try {
-        core::ModelRun run = base && reusesProjections(base->spec, spec) ? core::rerunAttention(*base, spec) : core::runModel(spec);
+        core::ModelRun run = base && reusesProjections(base->spec, spec) ? core::rerunAttention(*base, spec) : core::runModel(spec, options);
         core::recordValueStats(run.trace);  // here, on the worker for big runs: the UI's colour scales need them
         return {std::make_shared<const core::ModelRun>(std::move(run)), {}};
     } catch (const core::InputError& error) {
@@ -80,17 +80,17 @@ ModelRunner::~ModelRunner() {
     if (releaser_.joinable()) releaser_.join();
 }
 
-void ModelRunner::request(const core::ModelSpec& spec, std::shared_ptr<const core::ModelRun> base) {
+void ModelRunner::request(const core::ModelSpec& spec, std::shared_ptr<const core::ModelRun> base, const core::RunOptions& options) {
     std::unique_lock lock(mutex_);
     if (!working_ && !queued_ && computesInstantly(spec)) {
         lock.unlock();
-        RunResult result = computeRun(spec, base.get());
+        RunResult result = computeRun(spec, base.get(), options);
         lock.lock();
         finished_.reset();  // older than this one
         ready_ = std::move(result);
         return;
     }
-    std::optional<Request> replaced = std::exchange(queued_, Request{spec, std::move(base)});
+    std::optional<Request> replaced = std::exchange(queued_, Request{spec, std::move(base), options});
     if (!worker_.joinable()) worker_ = std::thread(&ModelRunner::work, this);
     lock.unlock();
     wake_.notify_all();
@@ -99,7 +99,7 @@ void ModelRunner::request(const core::ModelSpec& spec, std::shared_ptr<const cor
 void ModelRunner::work() {
     lowerThisThreadsPriority();
     while (std::optional<Request> job = nextJob()) {
-        RunResult result = computeRun(job->spec, job->base.get());
+        RunResult result = computeRun(job->spec, job->base.get(), job->options);
         job.reset();  // may hold the last reference to a run: freed here, not under the lock
         finish(std::move(result));
     }

@@ -39,8 +39,8 @@ public:
 
     // Computes `spec` now if computesInstantly(spec) and the worker is idle, else on the worker (queued behind
     // a running job). `base`, the run on screen, lends its projections when only the mask or the softmax
-    // settings changed.
-    void request(const core::ModelSpec& spec, std::shared_ptr<const core::ModelRun> base = nullptr);
+    // settings changed. `options`: what the run keeps beyond the stepped layer (core::RunOptions).
+    void request(const core::ModelSpec& spec, std::shared_ptr<const core::ModelRun> base = nullptr, const core::RunOptions& options = {});
     // The newest finished result not yet taken, if any.
     std::optional<RunResult> poll();
     bool busy() const;
@@ -56,6 +56,7 @@ private:
     struct Request {
         core::ModelSpec spec;
         std::shared_ptr<const core::ModelRun> base;
+        core::RunOptions options;
     };
     void work();                         // the worker thread: computes queued_ until stopping_
     std::optional<Request> nextJob();    // waits for one; nullopt when stopping_
@@ -79,6 +80,6 @@ private:
 
 // runModel (or rerunAttention from `base` when reusesProjections) with InputError and allocation failures
 // turned into RunResult::error.
-RunResult computeRun(const core::ModelSpec& spec, const core::ModelRun* base = nullptr);
+RunResult computeRun(const core::ModelSpec& spec, const core::ModelRun* base = nullptr, const core::RunOptions& options = {});
 
 }  // namespace attnviz::ui

@@ -1,8 +1,9 @@
 // test_trained_gui.cpp — the app on trained models, driven without a window: the bundled model opens on its
 // coreference head, every stage draws, the layer control steps through layers, another head count re-splits, the
-// model view draws every layer × head (with and without special tokens), "What does training change?" shows the
-// untrained twin, the inspector names token ids, and the model menu goes to random weights and back. Llama-family
-// decoders (grouped-query K/V heads, RoPE, Qwen3's head_dim ≠ d_model / h) open and draw every layer, head and stage.
+// model view draws every layer × head (with and without special tokens) and is the only view that has every layer's
+// A computed, "What does training change?" shows the untrained twin, the inspector names token ids, and the model
+// menu goes to random weights and back. Llama-family decoders (grouped-query K/V heads, RoPE, Qwen3's head_dim ≠
+// d_model / h) open and draw every layer, head and stage.
 // Honesty on screen: the words outside the vocabulary (tokens stage, status line), and a named head's
 // caption with what it does on this sentence.
 // The prediction panel: a decoder's next tokens, Append and its KV cache, undo; BERT's [MASK] fill; why not.
@@ -59,6 +60,7 @@ public:
     void beginFrame(std::uint64_t generation) override { inner_.beginFrame(generation); }
     render::HeatmapHandle heatmap(std::uint64_t key, const render::MatrixSlice& slice, bool transpose, render::Downsample how) override {
         ++handedOver;
+        modelViewMaps += static_cast<int>((key >> 56) & 1);  // the model view's keys (panel_model_view.cpp)
         return inner_.heatmap(key, slice, transpose, how);
     }
     render::HeatmapHandle find(std::uint64_t key) const override { return inner_.find(key); }
@@ -67,6 +69,7 @@ public:
     }
     render::RendererStats stats() const override { return inner_.stats(); }
     int handedOver = 0;
+    int modelViewMaps = 0;
 
 private:
     render::HeatmapRenderer& inner_;
@@ -189,15 +192,72 @@ TEST_CASE("trained model: the layer control recomputes that layer; another head 
     ui::App app(bundledState());
     settle(ui, app);
     app.state().spec.trained()->layer = 0;
+    app.state().modelView = true;  // every layer's A is kept only for the model view
     settle(ui, app);
     CHECK(app.run()->spec.trained()->layer == 0);
     const core::Tensor& all = app.run()->modelPass->attentionWeights;
+    REQUIRE(all.size() >= app.run()->trace[TensorId::AttentionWeights].size());
     const core::Tensor& stepped = app.run()->trace[TensorId::AttentionWeights];
     CHECK(std::equal(stepped.data.begin(), stepped.data.end(), all.data.begin()));  // layer 0 of the whole pass
     app.state().spec.attention.heads = 2;
     settle(ui, app);
     CHECK(app.run()->resplitHeads);
     CHECK(app.run()->trace.dims.dK == app.run()->spec.trainedModel()->config().dModel / 2);
+}
+
+namespace {
+
+// `words` words of plain English (each one BERT token).
+std::string longSentence(int words) {
+    static const char* kWords[] = {"the", "cat", "sat", "on", "a", "mat", "and", "it", "was", "warm"};
+    std::string text;
+    for (int i = 0; i < words; ++i) text += std::string(i > 0 ? " " : "") + kWords[i % 10];
+    return text;
+}
+
+}  // namespace
+
+TEST_CASE("trained model: every layer's attention weights are computed only while the model view shows them") {
+    ImGuiHarness ui;
+    ui::App app(bundledState());
+    settle(ui, app);
+    REQUIRE(app.run()->modelPass != nullptr);
+    CHECK(app.run()->modelPass->attentionWeights.empty());  // the stages draw the stepped layer's A, from its Trace
+    CHECK_FALSE(app.run()->trace[TensorId::AttentionWeights].empty());
+    const auto everyLayer = [&] { return core::runModel(app.run()->spec).modelPass->attentionWeights; };  // the reference
+
+    SUBCASE("opening the view computes them, and its first frame draws every map (a small model computes inline)") {
+        CountingRenderer counting(ui.renderer());
+        app.state().modelView = true;
+        ui.frame(app, counting);
+        const core::TransformerConfig& config = app.run()->spec.trainedModel()->config();
+        REQUIRE_FALSE(app.run()->modelPass->attentionWeights.empty());
+        CHECK(app.run()->modelPass->attentionWeights.data == everyLayer().data);
+        CHECK(counting.modelViewMaps >= config.layers * config.heads);
+    }
+    SUBCASE("closed, the next run leaves them out; reopened on a long sentence, no map is drawn until its weights arrive") {
+        app.state().modelView = true;
+        settle(ui, app);
+        app.state().modelView = false;
+        ui.frame(app);
+        CHECK_FALSE(app.run()->modelPass->attentionWeights.empty());  // closing recomputes nothing
+        app.state().spec.tokenLimit = 256;
+        app.state().spec.sentences = {longSentence(200)};  // 202 tokens: computed on the worker
+        settle(ui, app);
+        REQUIRE(app.run()->tokens[0].size() == 202);
+        CHECK(app.run()->modelPass->attentionWeights.empty());
+        CountingRenderer counting(ui.renderer());
+        app.state().modelView = true;
+        ui.frame(app, counting);  // asks the worker for them
+        if (app.run()->modelPass->attentionWeights.empty()) CHECK(counting.modelViewMaps == 0);  // nothing stale, nothing empty
+        app.waitForRun();
+        ui.frame(app, counting);
+        REQUIRE_FALSE(app.run()->modelPass->attentionWeights.empty());
+        CHECK(app.run()->modelPass->attentionWeights.dim(3) == 202);  // this sentence's
+        CHECK(app.run()->modelPass->attentionWeights.data == everyLayer().data);
+        const core::TransformerConfig& config = app.run()->spec.trainedModel()->config();
+        CHECK(counting.modelViewMaps >= config.layers * config.heads);
+    }
 }
 
 TEST_CASE("trained model: the model view draws every layer × head, with and without special tokens") {

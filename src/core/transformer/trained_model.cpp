@@ -322,7 +322,7 @@ AttentionConfig trainedAttention(const ModelSpec& spec, const TrainedLayer& trai
     return attention;
 }
 
-ModelRun runTrainedModel(const ModelSpec& spec, const TrainedLayer& trained) {
+ModelRun runTrainedModel(const ModelSpec& spec, const TrainedLayer& trained, const RunOptions& options) {
     checkLayer(trained);
     const TrainedModel& model = *trained.model;
     ModelRun run;
@@ -339,7 +339,9 @@ ModelRun runTrainedModel(const ModelSpec& spec, const TrainedLayer& trained) {
     const AttentionConfig own = trainedAttention(spec, trained, lengths, true);
     const AttentionConfig shown = trainedAttention(spec, trained, lengths, false);
     run.dims = resolveDimensions(shown);
-    TransformerPass pass = runTransformer(model.transformer, run.tokenIds, trained.layer, own);
+    PassOptions passOptions;
+    passOptions.allAttentionWeights = options.everyLayerAttention;
+    TransformerPass pass = runTransformer(model.transformer, run.tokenIds, trained.layer, own, passOptions);
     run.weights = model.transformer.weights.blocks[static_cast<std::size_t>(trained.layer)].attention;
     run.resplitHeads = shown.heads != own.heads;
     if (run.resplitHeads) {

@@ -53,13 +53,15 @@ struct TrainedModel {
 struct ModelSpec;
 struct ModelRun;
 struct TrainedLayer;
+struct RunOptions;
 
 // runModel for a spec holding `trained`: tokenize with the model's tokenizer, run every layer, keep the stepped one
 // (trained.layer) whole. For GPT-2 and BERT, spec.attention.heads other than the model's re-splits the same trained
 // W^Q, W^K, W^V, W^O into that many heads for the stepped layer only (the rest of the model keeps its own heads); a
 // Llama-family layer keeps its own. The mask is the model's: causal for decoders, padding for a ragged batch.
-// Throws InputError for an empty or over-long sentence, or a layer outside the model.
-ModelRun runTrainedModel(const ModelSpec& spec, const TrainedLayer& trained);
+// Throws InputError for an empty or over-long sentence, or a layer outside the model. `options` says whether every
+// layer's attention weights are kept.
+ModelRun runTrainedModel(const ModelSpec& spec, const TrainedLayer& trained, const RunOptions& options);
 
 // [Model view] BertViz's model view hides the special tokens and renormalises (Clark et al. 2019, exBERT): most
 // of BERT's attention in middle layers goes to [SEP], and GPT-2's to its first token.

@@ -6,7 +6,8 @@
 // Each map is coloured from 0 to its own largest weight (the colorbar line says so), so weak structure shows. Under
 // each map a bar gives the head's mean share of weight on the first token (core::firstTokenShare): attention sinks.
 // Each map is read once per run (and per "hide special tokens" state): its texture and largest weight are kept.
-// Does not compute attention (ModelRun::modelPass holds every layer's A) or draw the stepped layer's stages.
+// Does not compute attention (ModelRun::modelPass holds every layer's A, kept only for runs asked for while this view
+// is open: App recomputes the run when it opens) or draw the stepped layer's stages.
 #include "ui/panels/panels.h"
 #include "ui/views/sentence_notes.h"
 #include "ui/views/drawing.h"
@@ -121,6 +122,11 @@ void nothingLeftNote(const ViewContext& ctx, const std::vector<int>& keep, int l
 }  // namespace
 
 void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
+    if (ctx.run.modelPass->attentionWeights.empty()) {  // a run from before the view opened: no map to draw yet
+        ImGui::TextWrapped("%s", ctx.computing ? "Computing every layer's attention weights on this sentence…"
+                                               : "Every layer's attention weights could not be computed for these inputs.");
+        return;
+    }
     controlsLine(ctx);
     const core::TrainedLayer& trained = *ctx.run.spec.trained();
     const core::TrainedModel& model = *trained.model;

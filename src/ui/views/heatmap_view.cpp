@@ -65,12 +65,16 @@ scene::LabelSizes tokenLabels(const ViewContext& ctx, const HeatmapOptions& o) {
     return scene::labelSizes(smallSize(ctx), ctx.state.presenting && o.lectureLabels);
 }
 
+// Measured once per run (SummaryCache::widestLabel), not every frame.
 float widestLabel(const ViewContext& ctx, Axis axis, int count, float tokenSize) {
+    const SummaryCache::LabelsKey key{static_cast<int>(axis), count, ctx.state.batch, isTokens(axis) ? tokenSize : smallSize(ctx)};
+    if (const std::optional<float> known = ctx.summaries.widestLabel(key)) return *known;
     float widest = 0.0f;
     const int step = isTokens(axis) ? 1 : std::max(1, count - 1);  // feature labels: the last index is the widest
     for (int i = isTokens(axis) ? 0 : count - 1; i < count; i += step) {
         widest = std::max(widest, textWidth(smallFont(ctx), isTokens(axis) ? tokenSize : smallSize(ctx), shortLabel(ctx, axis, i)));
     }
+    ctx.summaries.setWidestLabel(key, widest);
     return widest;
 }
 

@@ -33,6 +33,19 @@ std::optional<SentenceReading> readSentence(const core::ModelRun& run, int batch
     return reading;
 }
 
+// Layer `layer`, head `head`'s padded l × l map of sentence `batch`: from every layer's A when the run kept them
+// (the model view was open), else from the stepped layer's Trace (the same numbers); none when neither has it.
+std::optional<core::MatrixView> attentionMap(const core::ModelRun& run, int batch, int layer, int head) {
+    const core::Tensor& all = run.modelPass->attentionWeights;  // n_layers × b × h × l × l, or empty
+    if (!all.empty()) {
+        if (layer < 0 || layer >= all.dim(0) || head < 0 || head >= all.dim(2)) return std::nullopt;
+        return all.slice((layer * all.dim(1) + batch) * all.dim(2) + head);
+    }
+    const core::Tensor& stepped = run.trace[core::TensorId::AttentionWeights];  // b × h × l × l
+    if (!run.spec.trained() || layer != run.spec.trained()->layer || run.resplitHeads || stepped.empty() || head < 0 || head >= stepped.dim(1)) return std::nullopt;
+    return stepped.slice(batch * stepped.dim(1) + head);
+}
+
 bool isCoreferenceHead(const core::NamedHead& head) { return head.name.find("coreference") != std::string::npos; }
 
 const core::NamedHead* focusedNamedHead(const ViewContext& ctx) {
@@ -51,10 +64,10 @@ std::string vocabularyNoticeOf(const core::ModelRun& run, int batch) {
 std::string onThisSentence(const core::ModelRun& run, int batch, int layer, int head, int query) {
     const std::optional<SentenceReading> reading = readSentence(run, batch);
     if (!reading || !run.modelPass) return {};
-    const core::Tensor& all = run.modelPass->attentionWeights;  // n_layers × b × h × l × l
+    const std::optional<core::MatrixView> found = attentionMap(run, batch, layer, head);
     const int length = static_cast<int>(reading->encoding.labels.size());
-    if (layer < 0 || layer >= all.dim(0) || head < 0 || head >= all.dim(2) || query < 0 || query >= length || length > all.dim(3)) return {};
-    const core::MatrixView map = all.slice((layer * all.dim(1) + batch) * all.dim(2) + head);
+    if (!found || query < 0 || query >= length || length > found->cols()) return {};
+    const core::MatrixView& map = *found;
     std::vector<float> row(static_cast<std::size_t>(length));
     for (int key = 0; key < length; ++key) row[static_cast<std::size_t>(key)] = map(query, key);
     const auto& words = reading->words;

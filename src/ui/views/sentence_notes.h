@@ -13,8 +13,9 @@ namespace attnviz::ui {
 // "" when every word is in the vocabulary, and for the seeded layer (its tokens are whole words).
 std::string vocabularyNoticeOf(const core::ModelRun& run, int batch);
 
-// "it → trophy 0.58, suitcase 0.31" (what a head does on this sentence): query row `query` of head `head` in layer `layer` (the
-// model's own heads, from the whole pass), its two heaviest words (a word's weight: the sum over its pieces).
+// "it → trophy 0.58, suitcase 0.31" (what a head does on this sentence): query row `query` of head `head` in layer
+// `layer` (the model's own heads: from the whole pass when the run kept every layer's A, else from the stepped
+// layer's Trace), its two heaviest words (a word's weight: the sum over its pieces).
 // "" for the seeded layer, a row outside the sentence, or tokens that no longer match the sentence.
 std::string onThisSentence(const core::ModelRun& run, int batch, int layer, int head, int query);
 

@@ -34,6 +34,11 @@ std::optional<float> SummaryCache::mapTop(std::uint64_t key) const {
     return found == mapTops_.end() ? std::nullopt : std::optional(found->second);
 }
 
+std::optional<float> SummaryCache::widestLabel(const LabelsKey& key) const {
+    const auto found = widestLabels_.find(key);
+    return found == widestLabels_.end() ? std::nullopt : std::optional(found->second);
+}
+
 colormap::Range SummaryCache::embeddings(const core::ModelRun& run) {
     if (!embeddings_) {
         float largest = 0.0f;

@@ -14,8 +14,9 @@
 
 #include <cstdint>
 #include <map>
-#include <utility>
 #include <optional>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace attnviz::ui {
@@ -52,11 +53,18 @@ public:
     // view colours each map to its own largest weight, and reads each map only when the run changes).
     std::optional<float> mapTop(std::uint64_t key) const;
     void setMapTop(std::uint64_t key, float top) { mapTops_[key] = top; }
+    // The widest of an axis's labels, by what they depend on (the axis, how many, the batch element, the type size):
+    // every heatmap's insets measure them every frame, and at l = 1024 measuring 2 × 1024 labels per map was a fifth
+    // of the UI thread's time while editing (perf, bench_gui editing/l:1024/…).
+    using LabelsKey = std::tuple<int, int, int, float>;
+    std::optional<float> widestLabel(const LabelsKey& key) const;
+    void setWidestLabel(const LabelsKey& key, float width) { widestLabels_[key] = width; }
     void clear() {
         summaries_.clear();
         embeddings_.reset();
         largestWeights_.clear();
         mapTops_.clear();
+        widestLabels_.clear();
     }
 
 private:
@@ -64,6 +72,7 @@ private:
     std::optional<colormap::Range> embeddings_;
     std::map<std::pair<const float*, std::size_t>, colormap::Range> largestWeights_;  // MapMax ranges by values' span
     std::map<std::uint64_t, float> mapTops_;
+    std::map<LabelsKey, float> widestLabels_;
 };
 
 // A heatmap as drawn this frame: where its cells are and in which order (tests hover cells through it).
