@@ -168,15 +168,18 @@ ViewContext sentenceView(LessonFrame& frame, int batch) {
 
 Box remainingBox(LessonFrame& frame) {
     const ImVec2 windowPos = ImGui::GetWindowPos();
-    const ImVec2 contentMax = ImGui::GetWindowContentRegionMax();
+    const ImVec2 contentMin = ImGui::GetWindowContentRegionMin(), contentMax = ImGui::GetWindowContentRegionMax();
     const ImVec2 cursor = ImGui::GetCursorScreenPos();
-    // Zoomed in, the maps are magnified with the type, as the stage's are (App's magnifiedStage): the box grows by
-    // (zoom − 1) window heights and the page scrolls.
-    const float zoom = frame.ctx.state.zoom;
-    const float magnified = zoom > 1.0f ? (zoom - 1.0f) * ImGui::GetMainViewport()->WorkSize.y : 0.0f;
-    const float bottom = std::max(windowPos.y + contentMax.y, cursor.y + kMinMapsHeight * frame.ctx.scale) + magnified;  // scrolls with the content
+    // The maps' box scales with the zoom, as the stage's does (App's magnifiedStage): zoomed in, it grows by
+    // (zoom − 1) window heights and the page scrolls; zoomed out, it is the box zoom 1 would give times the zoom
+    // (the text above it shrinks with the type), so maps never grow when the type shrinks.
+    const float zoom = frame.ctx.state.zoom, height = contentMax.y - contentMin.y;
+    const float change = zoom > 1.0f ? (zoom - 1.0f) * ImGui::GetMainViewport()->WorkSize.y : (zoom - 1.0f) * height;
+    const float right = windowPos.x + contentMax.x;
+    const float width = (right - cursor.x) * std::min(zoom, 1.0f);
+    const float bottom = std::max(windowPos.y + contentMax.y + change, cursor.y + kMinMapsHeight * frame.ctx.scale);  // scrolls with the content
     frame.contentBottom = std::max(frame.contentBottom, bottom);
-    return {cursor, {windowPos.x + contentMax.x, bottom}};
+    return {cursor, {cursor.x + width, bottom}};
 }
 
 HeatmapOptions compactMap(const std::string& caption, bool rowLabels, bool colLabels) {
