@@ -176,7 +176,7 @@ Box remainingBox(LessonFrame& frame) {
     const float zoom = frame.ctx.state.zoom, height = contentMax.y - contentMin.y;
     const float change = zoom > 1.0f ? (zoom - 1.0f) * ImGui::GetMainViewport()->WorkSize.y : (zoom - 1.0f) * height;
     const float right = windowPos.x + contentMax.x;
-    const float width = (right - cursor.x) * std::min(zoom, 1.0f);
+    const float width = right - cursor.x;
     const float bottom = std::max(windowPos.y + contentMax.y + change, cursor.y + kMinMapsHeight * frame.ctx.scale);  // scrolls with the content
     frame.contentBottom = std::max(frame.contentBottom, bottom);
     return {cursor, {cursor.x + width, bottom}};
@@ -215,7 +215,7 @@ float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>&
         weights.push_back(m.widthShare <= 0.0f && info.rowAxis == Axis::Features && info.colAxis == Axis::Features);
         const bool tokenRows = m.options.rowLabels && core::isTokens(m.options.transposed ? info.colAxis : info.rowAxis);
         const scene::LabelSizes labels = scene::labelSizes(smallPx, ctx.state.presenting && m.options.lectureLabels);
-        floorRows.push_back(tokenRows ? 0.85f * labels.floor - scene::kLabelSlack : 0.0f);
+        floorRows.push_back(tokenRows ? 0.85f * labels.floor : 0.0f);
         fixedW += insets.back().left + insets.back().right + (i + 1 < maps.size() ? operatorWidth(i) : 0.0f) + m.widthShare * box.width();
         top = std::max(top, insets.back().top);
         bottom = std::max(bottom, insets.back().bottom);
