@@ -36,15 +36,15 @@ std::optional<int> focusedRow(const LessonFrame& frame, int rows) {
     return pronounRow(frame.ctx.run, frame.ctx.state.batch);
 }
 
-// The page's type: the labels in the formula's large type when the rows allow (shrinking to the floor before
-// any goes), the focused query in bold.
+// The page's type: the labels in body text (presenting, the large type a back row reads) when the rows allow,
+// shrinking to the floor before any goes; the focused query in bold, so it stands out from the others.
 TokenLinesStyle presentedStyle(const ViewContext& ctx) {
     TokenLinesStyle style;
-    ImFont* large = font(ctx.fonts.large);
-    style.sizes = {layoutRules(ctx).labels.floor, std::max(large->FontSize, layoutRules(ctx).labels.floor)};
-    style.labelFont = large;
+    ImFont* regular = font(ctx.fonts.regular);
+    style.sizes = {layoutRules(ctx).labels.floor, std::max(regular->FontSize, layoutRules(ctx).labels.floor)};
+    style.labelFont = regular;
     style.focusFont = font(ctx.fonts.bold);
-    style.maxRow = std::round(style.sizes.full * 1.6f);
+    style.maxRow = std::round(style.sizes.full * 1.8f);
     style.labelRoom = 0.32f;
     style.lineWidth = std::max(1.0f, ctx.scale);
     return style;
