@@ -172,6 +172,23 @@ TEST_CASE("the line view presents: at 40 tokens every query and key label is kep
     }
 }
 
+TEST_CASE("presenting, L opens the line view and L again closes it") {
+    ImGuiHarness ui({1024.0f, 768.0f});
+    ui::AppState start;
+    start.presenting = true;
+    ui::App app(start);
+    ui.frame(app);
+    app.waitForRun();
+    ui.pressKey(app, 'L');
+    ui.frames(app, 2);
+    CHECK(app.state().lesson.open == Lesson::Lines);
+    CHECK(app.lessonReport().lines.has_value());
+    CHECK(app.state().presenting);
+    ui.pressKey(app, 'L');
+    ui.frames(app, 2);
+    CHECK(app.state().lesson.open == Lesson::None);
+}
+
 TEST_CASE("the line view's geometry: labels shrink to the floor before any goes, and go below it") {
     const scene::LabelSizes sizes{14.0f, 20.0f};
     const ui::Box tall{{0.0f, 0.0f}, {1000.0f, 900.0f}};
