@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string>
+#include <variant>
 
 namespace attnviz::ui {
 namespace {
@@ -282,11 +284,14 @@ HeatmapResult showMap(LessonFrame& frame, ViewContext& view, const MatrixRef& re
     return result;
 }
 
-scene::Layout showScene(LessonFrame& frame, const scene::Scene& scene, const Box& box) {
+namespace {
+
+// Lays `scene` out from the top of `room`, growing the room downwards while a token row is too short for its
+// label at the floor; paints and reports it.
+scene::Layout placeScene(LessonFrame& frame, const scene::Scene& scene, scene::Rect room) {
     ViewContext& ctx = frame.ctx;
     const scene::Rules rules = layoutRules(ctx);
     const ScreenMetrics metrics(ctx);
-    scene::Rect room = rectOf(box);
     scene::Layout layout = scene::layoutScene(scene, room, metrics, rules);
     if (const float smallest = scene::smallestTokenCell(layout); smallest < rules.labelledCell()) {
         room.y1 += tokenRowsOf(layout) * (rules.labelledCell() - smallest) + 1.0f;  // the rows' shortfall, as height
@@ -303,6 +308,43 @@ scene::Layout showScene(LessonFrame& frame, const scene::Scene& scene, const Box
                                      map.colLabels && core::isTokens(map.colAxis), false});
     }
     return layout;
+}
+
+// Zoomed in, a line of maps side by side is bound by the width: its cells would narrow as the labels and titles
+// grow. So each map gets a row of its own across the whole width (as tall as it is wide at most), the operator
+// between them pointing down, and the page scrolls: the maps grow with the zoom.
+scene::Layout stackedLine(LessonFrame& frame, const scene::Scene& scene, const scene::Line& line, const Box& box) {
+    ImFont* large = font(frame.ctx.fonts.large);
+    const float gap = std::round(12.0f * frame.ctx.scale);
+    scene::Layout stacked;
+    stacked.extent = {box.min.x, box.min.y, box.max.x, box.min.y};
+    float y = box.min.y;
+    for (const scene::Term& term : line.terms) {
+        if (const auto* op = std::get_if<scene::Operator>(&term)) {
+            std::string glyph = op->glyph;
+            if (const std::size_t arrow = glyph.rfind("→"); arrow != std::string::npos) glyph.replace(arrow, std::string("→").size(), "↓");
+            ImGui::GetWindowDrawList()->AddText(large, large->FontSize, {box.min.x, y}, IM_COL32(30, 30, 30, 255), glyph.c_str());
+            frame.report.texts.push_back(glyph);
+            y += large->FontSize + gap;
+            continue;
+        }
+        const scene::Scene single{scene.stage, {scene::Figure{scene::Line{{term}}, "", ""}}, std::nullopt};
+        scene::Layout one = placeScene(frame, single, {box.min.x, y, box.max.x, y + box.width()});
+        for (scene::PlacedMap& m : one.maps) stacked.maps.push_back(std::move(m));
+        y = one.extent.y1 + gap;
+    }
+    stacked.extent.y1 = y;
+    frame.contentBottom = std::max(frame.contentBottom, y);
+    return stacked;
+}
+
+}  // namespace
+
+scene::Layout showScene(LessonFrame& frame, const scene::Scene& scene, const Box& box) {
+    if (frame.ctx.state.zoom > 1.0f && scene.figures.size() == 1) {
+        if (const auto* line = std::get_if<scene::Line>(&scene.figures.front().composition)) return stackedLine(frame, scene, *line, box);
+    }
+    return placeScene(frame, scene, rectOf(box));
 }
 
 void showChart(LessonFrame& frame, const Box& box, const RowChart& chart) {

@@ -180,7 +180,9 @@ HeatmapResult showMap(LessonFrame& frame, ViewContext& view, const MatrixRef& re
                       const HeatmapOptions& options);
 // A scene of the main run's maps (scene/scene.h) laid out by the stages' rules (scene/layout.h) from the top of
 // `box`, painted and reported. When its token rows would be too short for their labels at the floor (14 px
-// presenting), the box grows downwards until they are not (the lesson panel scrolls). Returns the layout.
+// presenting), the box grows downwards until they are not (the lesson panel scrolls). Zoomed in, a line of maps
+// is stacked, each map across the whole width, so the maps grow with the zoom instead of narrowing as the labels
+// grow. Returns the layout.
 scene::Layout showScene(LessonFrame& frame, const scene::Scene& scene, const Box& box);
 void showChart(LessonFrame& frame, const Box& box, const RowChart& chart);
 // The cells of the latest drawing of `ref` in `drawn` (ViewContext::drawn or LessonFrame::scratchDrawn), to
