@@ -66,7 +66,7 @@ void addGuiOptions(CLI::App& cli, GuiOptions& gui) {
     cli.add_flag("--all-heads", gui.allHeads, "Open on every head's map side by side (A toggles)");
     cli.add_flag("--present", gui.present, "Start presenting: full screen, large type, side panels away (F5 toggles, B blanks)");
     cli.add_option("--lesson", gui.lesson,
-                   "Open a question view: masks, cross, fused, slicing, rows, scaling, pooling, cost, dims, training or rope");
+                   "Open a question view: masks, cross, fused, slicing, rows, scaling, pooling, cost, dims, training, rope or lines");
     cli.add_option("--quit-after-frames", gui.quitAfterFrames,
                    "Exit after N frames without reading or saving settings (for measuring startup and memory)")
         ->check(CLI::Range(1, 1000000));

@@ -136,6 +136,7 @@ const std::vector<LessonInfo>& lessons() {
         {Lesson::FreeDims, "dims", "Free d_k, d_v", "Must d_k and d_v be d_model / h?", StageId::Output},
         {Lesson::Training, "training", "Trained vs random", "What does training change?", StageId::Softmax},
         {Lesson::Rope, "rope", "RoPE", "Why do rotary positions give relative offsets?", StageId::SplitHeads},
+        {Lesson::Lines, "lines", "Lines", "Which words does each word attend to?", StageId::Softmax},
     };
     return all;
 }

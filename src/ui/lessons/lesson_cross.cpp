@@ -94,8 +94,8 @@ void explain(LessonFrame& frame) {
 
 // [SECTION] Maps
 
-// "A_enc → O_enc → K_i, V_i": the encoder side of head i.
-void encoderBand(LessonFrame& frame, const Box& box, int head) {
+// "A_enc → O_enc → K_i, V_i": the encoder side of head i; returns the y below it.
+float encoderBand(LessonFrame& frame, const Box& box, int head) {
     std::vector<MapItem> maps;
     std::vector<std::string> between;
     ViewContext& main = frame.ctx;
@@ -111,11 +111,11 @@ void encoderBand(LessonFrame& frame, const Box& box, int head) {
     maps.push_back({&main, ref(TensorId::KHeads, head), band(named("K", head), false)});
     between.push_back("");
     maps.push_back({&main, ref(TensorId::VHeads, head), band(named("V", head), false)});
-    showMapRow(frame, box, maps, between);
+    return showMapRow(frame, box, maps, between);
 }
 
-// "A_dec → O_dec → Q_i": the decoder side of head i.
-void decoderBand(LessonFrame& frame, const Box& box, int head) {
+// "A_dec → O_dec → Q_i": the decoder side of head i; returns the y below it.
+float decoderBand(LessonFrame& frame, const Box& box, int head) {
     std::vector<MapItem> maps;
     std::vector<std::string> between;
     DerivedRun* decoder = frame.ctx.run.decoderTrace ? frame.derived.get(DerivedRuns::Kind::Decoder, frame.ctx.run, decoderRun) : nullptr;
@@ -128,7 +128,7 @@ void decoderBand(LessonFrame& frame, const Box& box, int head) {
     maps.push_back({&frame.ctx, ref(TensorId::XQuery), band(decoder ? "O_dec" : "X_dec", decoder == nullptr), 0.16f});
     between.push_back("→");
     maps.push_back({&frame.ctx, ref(TensorId::QHeads, head), band(named("Q", head), false)});
-    showMapRow(frame, box, maps, between);
+    return showMapRow(frame, box, maps, between);
 }
 
 void crossMaps(LessonFrame& frame, const Box& box, int head) {
@@ -170,9 +170,11 @@ void drawCrossLesson(LessonFrame& frame) {
     const float line = ImGui::GetFontSize() + 4.0f;
     sayAt(frame, left.min, left.width(), "Encoder side → K and V", Tone::Point);
     sayAt(frame, {top.min.x + gap, top.min.y}, top.width(), "Decoder side → Q", Tone::Point);
-    encoderBand(frame, {{left.min.x, left.min.y + line}, {left.max.x - gap, left.max.y}}, head);
-    decoderBand(frame, {{top.min.x + gap, top.min.y + line}, top.max}, head);
-    crossMaps(frame, {{box.min.x, box.min.y + gap}, box.max}, head);
+    // The bands' token rows may grow below their share to keep their labels: the maps go below the taller band.
+    const float encoder = encoderBand(frame, {{left.min.x, left.min.y + line}, {left.max.x - gap, left.max.y}}, head);
+    const float decoder = decoderBand(frame, {{top.min.x + gap, top.min.y + line}, top.max}, head);
+    const float below = std::max({box.min.y, encoder, decoder}) + gap;
+    crossMaps(frame, {{box.min.x, below}, {box.max.x, std::max(box.max.y, below + box.height())}}, head);
 }
 
 }  // namespace attnviz::ui

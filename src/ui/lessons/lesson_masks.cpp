@@ -1,14 +1,15 @@
 // lesson_masks.cpp — how a mask works on a batch. A batch editor (2–4 sentences of different
 // lengths), the mask kind, the fill value (−1e9 / −∞), the softmax mode (safe / as PyTorch) and whether padded
-// query rows are masked too; then the mask tensor as stored (b × 1 × 1 × l or b × 1 × l × l), the same mask
-// broadcast to every head (b × h × l × l), and the masked scores with the weights softmax makes of them. A
-// fully masked row is explained in one sentence: NaN with −∞ as PyTorch, zeros and a warning in safe mode.
+// query rows are masked too; then the masked scores with the weights softmax makes of them (laid out as the softmax
+// stage lays them out), the plain words, and the mask tensor as stored (b × 1 × 1 × l or b × 1 × l × l) beside the
+// same mask broadcast to every head (b × h × l × l). A fully masked row is explained in one sentence: NaN with −∞
+// as PyTorch, zeros and a warning in safe mode.
 //
 // What it deliberately does not do: build the mask or run softmax (the core's Trace has both); it only
 // expands the stored mask to l × l to draw the broadcast.
+#include "scene/scene.h"
 #include "ui/lessons/lesson_views.h"
 #include "ui/widgets/wide_characters.h"
-
 
 #include <algorithm>
 #include <cmath>
@@ -229,15 +230,21 @@ void broadcastTiles(LessonFrame& frame, const Box& box) {
     }
 }
 
-void maskedScoresAndWeights(LessonFrame& frame, const Box& box) {
-    const int i = frame.ctx.state.head;
-    HeatmapOptions scores;
-    scores.colorbar = ColorbarSide::Below;
-    HeatmapOptions weights;
-    weights.rowLabels = false;
-    weights.rowSums = true;
-    showMapRow(frame, box, {{&frame.ctx, ref(TensorId::MaskedScores, i), scores}, {&frame.ctx, ref(TensorId::AttentionWeights, i), weights}},
-               {"softmax →"});
+// S_i masked → softmax → A_i as the softmax stage lays it out (scene/layout.h): each map with its own token
+// labels, square cells, the weights' row sums; without the stage's charts, which the mask maps replace.
+scene::Scene maskedScoresScene(const core::Trace& t, int head) {
+    scene::SceneChoices choices;
+    choices.head = head;
+    std::optional<scene::Scene> softmax = scene::stageScene(core::StageId::Softmax, t, choices);
+    softmax->side.reset();
+    return *softmax;
+}
+
+// The mask as stored (left) and as every head receives it (right), side by side in `band`.
+void maskBand(LessonFrame& frame, Box band) {
+    const float gap = std::round(16.0f * frame.ctx.scale);
+    storedMask(frame, takeLeft(band, band.width() * 0.45f));
+    broadcastTiles(frame, {{band.min.x + gap, band.min.y}, band.max});
 }
 
 }  // namespace
@@ -247,21 +254,23 @@ void drawMasksLesson(LessonFrame& frame) {
     maskControls(frame.ctx.state);
     ImGui::Spacing();
     const core::Trace& t = frame.ctx.run.trace;
+    // What the mask does first, right under its controls (S and A at a size a back row reads, the page scrolling
+    // rather than their labels shrinking below the floor); then the plain words; then the mask itself, as stored
+    // and broadcast, which gives way (further down) when the window is small.
+    const float gap = std::round(16.0f * frame.ctx.scale);
+    const Box box = remainingBox(frame);
+    const float below = showScene(frame, maskedScoresScene(t, frame.ctx.state.head), box).extent.y1 + gap;
+    ImGui::SetCursorScreenPos({box.min.x, below});
     say(frame, shapeSentence(t));
     if (t.mask != MaskKind::None) say(frame, fillSentence(t));
     fullyMaskedSentence(frame);
+    if (t.mask == MaskKind::None) return;
     ImGui::Spacing();
-    Box box = remainingBox(frame);
-    if (t.mask == MaskKind::None) {
-        maskedScoresAndWeights(frame, box);
-        return;
-    }
-    const float gap = std::round(16.0f * frame.ctx.scale);
+    const ImVec2 top = ImGui::GetCursorScreenPos();
     const bool strips = t[TensorId::Mask].dim(2) == 1;
-    Box top = takeTop(box, strips ? stripsHeight(frame) : box.height() * 0.36f);
-    storedMask(frame, takeLeft(top, top.width() * 0.45f));
-    broadcastTiles(frame, {{top.min.x + gap, top.min.y}, top.max});
-    maskedScoresAndWeights(frame, {{box.min.x, box.min.y + gap}, box.max});
+    const float bandHeight = strips ? stripsHeight(frame) : std::max(box.height() * 0.36f, std::round(220.0f * frame.ctx.scale));
+    maskBand(frame, {top, {box.max.x, top.y + bandHeight}});
+    frame.contentBottom = std::max(frame.contentBottom, top.y + bandHeight);
 }
 
 }  // namespace attnviz::ui

@@ -3,10 +3,14 @@
 
 #include "ui/views/drawing.h"
 #include "ui/views/matrix_info.h"
+#include "ui/views/scene_view.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <string>
+#include <variant>
 
 namespace attnviz::ui {
 namespace {
@@ -30,6 +34,26 @@ std::string captionOf(const ViewContext& view, const MatrixRef& ref, const Heatm
     return options.caption.empty() ? matrixInfo(view.run, ref, view.state.batch).name : options.caption;
 }
 
+// The map `view` drew last (drawHeatmap appends it to view.drawn), as the report keeps it.
+void reportDrawn(LessonFrame& frame, const ViewContext& view, const MatrixRef& ref, const HeatmapOptions& options) {
+    frame.report.figures.push_back(captionOf(view, ref, options));
+    if (view.drawn.empty()) return;
+    const DrawnHeatmap& d = view.drawn.back();
+    const MatrixInfo info = matrixInfo(view.run, ref, view.state.batch);
+    const Axis rows = d.transposed ? info.colAxis : info.rowAxis, cols = d.transposed ? info.rowAxis : info.colAxis;
+    frame.report.maps.push_back({frame.report.figures.back(), d.min, d.max, d.rows, d.cols, options.rowLabels && core::isTokens(rows),
+                                 options.colLabels && core::isTokens(cols), !options.lectureLabels});
+}
+
+// The most token rows of any map in `layout`.
+float tokenRowsOf(const scene::Layout& layout) {
+    float rows = 0.0f;
+    for (const scene::PlacedMap& m : layout.maps) {
+        if (core::isTokens(m.map.rowAxis)) rows = std::max(rows, static_cast<float>(m.map.rows));
+    }
+    return rows;
+}
+
 bool anyContains(const std::vector<std::string>& texts, std::string_view fragment) {
     return std::any_of(texts.begin(), texts.end(), [&](const std::string& t) { return t.find(fragment) != std::string::npos; });
 }
@@ -37,6 +61,13 @@ bool anyContains(const std::vector<std::string>& texts, std::string_view fragmen
 }  // namespace
 
 // [SECTION] Report
+
+float ShownMap::smallestTokenCell() const {
+    float smallest = std::numeric_limits<float>::infinity();
+    if (tokenRowLabels) smallest = std::min(smallest, (max.y - min.y) / static_cast<float>(rows));
+    if (tokenColLabels) smallest = std::min(smallest, (max.x - min.x) / static_cast<float>(cols));
+    return smallest;
+}
 
 bool LessonReport::says(std::string_view fragment) const { return anyContains(texts, fragment); }
 bool LessonReport::shows(std::string_view fragment) const { return anyContains(figures, fragment); }
@@ -139,11 +170,18 @@ ViewContext sentenceView(LessonFrame& frame, int batch) {
 
 Box remainingBox(LessonFrame& frame) {
     const ImVec2 windowPos = ImGui::GetWindowPos();
-    const ImVec2 contentMax = ImGui::GetWindowContentRegionMax();
+    const ImVec2 contentMin = ImGui::GetWindowContentRegionMin(), contentMax = ImGui::GetWindowContentRegionMax();
     const ImVec2 cursor = ImGui::GetCursorScreenPos();
-    const float bottom = std::max(windowPos.y + contentMax.y, cursor.y + kMinMapsHeight * frame.ctx.scale);  // both scroll with the content
+    // The maps' box scales with the zoom, as the stage's does (App's magnifiedStage): zoomed in, it grows by
+    // (zoom − 1) window heights and the page scrolls; zoomed out, it is the box zoom 1 would give times the zoom
+    // (the text above it shrinks with the type), so maps never grow when the type shrinks.
+    const float zoom = frame.ctx.state.zoom, height = contentMax.y - contentMin.y;
+    const float change = zoom > 1.0f ? (zoom - 1.0f) * ImGui::GetMainViewport()->WorkSize.y : (zoom - 1.0f) * height;
+    const float right = windowPos.x + contentMax.x;
+    const float width = right - cursor.x;
+    const float bottom = std::max(windowPos.y + contentMax.y + change, cursor.y + kMinMapsHeight * frame.ctx.scale);  // scrolls with the content
     frame.contentBottom = std::max(frame.contentBottom, bottom);
-    return {cursor, {windowPos.x + contentMax.x, bottom}};
+    return {cursor, {cursor.x + width, bottom}};
 }
 
 HeatmapOptions compactMap(const std::string& caption, bool rowLabels, bool colLabels) {
@@ -167,6 +205,8 @@ float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>&
     std::vector<Insets> insets;
     std::vector<ImVec2> shapes;
     std::vector<bool> weights;  // feature × feature maps (W^Q, W^O): square cells, so their shape reads true
+    std::vector<float> floorRows;  // labelled token rows: the shortest row whose label is drawn; others 0
+    const float smallPx = ctx.fonts.small ? ctx.fonts.small->FontSize : ImGui::GetFontSize();  // the labels' type
     float fixedW = 0.0f, top = 0.0f, bottom = 0.0f, cols = 0.0f, rows = 0.0f, weightCols = 0.0f, weightRows = 0.0f;
     bool square = true, anySized = false;  // square cells only when every map that takes cells by count is square
     for (std::size_t i = 0; i < maps.size(); ++i) {
@@ -175,6 +215,9 @@ float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>&
         shapes.push_back(displayShape(*m.view, m.ref, m.options.transposed));
         const MatrixInfo info = matrixInfo(m.view->run, m.ref, m.view->state.batch);
         weights.push_back(m.widthShare <= 0.0f && info.rowAxis == Axis::Features && info.colAxis == Axis::Features);
+        const bool tokenRows = m.options.rowLabels && core::isTokens(m.options.transposed ? info.colAxis : info.rowAxis);
+        const scene::LabelSizes labels = scene::labelSizes(smallPx, ctx.state.presenting && m.options.lectureLabels);
+        floorRows.push_back(tokenRows ? 0.85f * labels.floor : 0.0f);
         fixedW += insets.back().left + insets.back().right + (i + 1 < maps.size() ? operatorWidth(i) : 0.0f) + m.widthShare * box.width();
         top = std::max(top, insets.back().top);
         bottom = std::max(bottom, insets.back().bottom);
@@ -195,20 +238,22 @@ float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>&
         cw = std::clamp((box.width() - fixedW - weightCell * weightCols) / (cols - weightCols), 0.05f, maxCell);
     }
     // Rows are as tall as the row's height allows for each map: maps with as many rows line up, a 13-token X
-    // is not squeezed to the height of a 64-row W^Q beside it, and token rows keep room for their labels.
-    const float labelRow = (ctx.fonts.small ? ctx.fonts.small->FontSize : ImGui::GetFontSize()) + 5.0f;
-    const auto rowHeight = [&](float mapRows, float cellWidth) {
-        return std::min({std::max(height / mapRows, 0.05f), maxCell, std::max(3.0f * cellWidth, labelRow)});
+    // is not squeezed to the height of a 64-row W^Q beside it, and token rows keep room for their labels: never
+    // shorter than their floor (14 px presenting), the row growing below the box and the page scrolling instead.
+    const float labelRow = smallPx + 5.0f;
+    const float floorRow = floorRows.empty() ? 0.0f : *std::max_element(floorRows.begin(), floorRows.end());
+    const auto rowHeight = [&](float mapRows, float cellWidth, float floor) {
+        return std::max(std::min({std::max(height / mapRows, 0.05f), maxCell, std::max(3.0f * cellWidth, labelRow)}), floor);
     };
-    if (square) cw = std::min(cw, rowHeight(rows, cw));
-    cw = std::min(cw, 3.0f * rowHeight(rows, cw));
+    if (square) cw = std::min(cw, rowHeight(rows, cw, floorRow));
+    cw = std::min(cw, 3.0f * rowHeight(rows, cw, 0.0f));
     float x = box.min.x, lowest = box.min.y;
     for (std::size_t i = 0; i < maps.size(); ++i) {
         const MapItem& m = maps[i];
         const bool squareWeights = weights[i] && !square;
         const float width = m.widthShare > 0.0f ? m.widthShare * box.width() : (squareWeights ? weightCell : cw) * shapes[i].y;
         // A squeezed (widthShare) map keeps the row's cell height, so its rows line up with its neighbours'.
-        const float ch = square ? cw : squareWeights ? weightCell : rowHeight(shapes[i].x, anySized ? cw : width / shapes[i].y);
+        const float ch = square ? cw : squareWeights ? weightCell : rowHeight(shapes[i].x, anySized ? cw : width / shapes[i].y, floorRows[i]);
         const ImVec2 min{x + insets[i].left, box.min.y + top};
         const ImVec2 max{min.x + width, min.y + ch * shapes[i].x};
         showMap(frame, *m.view, m.ref, min, max, m.options);
@@ -222,18 +267,84 @@ float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>&
         }
         x += operatorWidth(i);
     }
+    frame.contentBottom = std::max(frame.contentBottom, lowest);
     return lowest;
 }
 
 HeatmapResult showMapInBox(LessonFrame& frame, ViewContext& view, const MatrixRef& ref, const Box& box, const HeatmapOptions& options) {
-    frame.report.figures.push_back(captionOf(view, ref, options));
-    return drawHeatmapInBox(view, ref, box.min, box.max, options);
+    const HeatmapResult result = drawHeatmapInBox(view, ref, box.min, box.max, options);
+    reportDrawn(frame, view, ref, options);
+    return result;
 }
 
 HeatmapResult showMap(LessonFrame& frame, ViewContext& view, const MatrixRef& ref, ImVec2 cellsMin, ImVec2 cellsMax,
                       const HeatmapOptions& options) {
-    frame.report.figures.push_back(captionOf(view, ref, options));
-    return drawHeatmap(view, ref, cellsMin, cellsMax, options);
+    const HeatmapResult result = drawHeatmap(view, ref, cellsMin, cellsMax, options);
+    reportDrawn(frame, view, ref, options);
+    return result;
+}
+
+namespace {
+
+// Lays `scene` out from the top of `room`, growing the room downwards while a token row is too short for its
+// label at the floor; paints and reports it.
+scene::Layout placeScene(LessonFrame& frame, const scene::Scene& scene, scene::Rect room) {
+    ViewContext& ctx = frame.ctx;
+    const scene::Rules rules = layoutRules(ctx);
+    const ScreenMetrics metrics(ctx);
+    scene::Layout layout = scene::layoutScene(scene, room, metrics, rules);
+    if (const float smallest = scene::smallestTokenCell(layout); smallest < rules.labelledCell()) {
+        room.y1 += tokenRowsOf(layout) * (rules.labelledCell() - smallest) + 1.0f;  // the rows' shortfall, as height
+        layout = scene::layoutScene(scene, room, metrics, rules);
+    }
+    frame.contentBottom = std::max(frame.contentBottom, layout.extent.y1);
+    const std::size_t before = ctx.drawn.size();
+    paintLayout(ctx, layout);
+    for (std::size_t i = 0; i < layout.maps.size() && before + i < ctx.drawn.size(); ++i) {
+        const scene::Map& map = layout.maps[i].map;
+        const DrawnHeatmap& d = ctx.drawn[before + i];
+        frame.report.figures.push_back(matrixInfo(ctx.run, d.matrix, ctx.state.batch).name);
+        frame.report.maps.push_back({frame.report.figures.back(), d.min, d.max, d.rows, d.cols, map.rowLabels && core::isTokens(map.rowAxis),
+                                     map.colLabels && core::isTokens(map.colAxis), false});
+    }
+    return layout;
+}
+
+// Zoomed in, a line of maps side by side is bound by the width: its cells would narrow as the labels and titles
+// grow. So each map gets a row of its own across the whole width (as tall as it is wide at most), the operator
+// between them pointing down, and the page scrolls: the maps grow with the zoom.
+scene::Layout stackedLine(LessonFrame& frame, const scene::Scene& scene, const scene::Line& line, const Box& box) {
+    ImFont* large = font(frame.ctx.fonts.large);
+    const float gap = std::round(12.0f * frame.ctx.scale);
+    scene::Layout stacked;
+    stacked.extent = {box.min.x, box.min.y, box.max.x, box.min.y};
+    float y = box.min.y;
+    for (const scene::Term& term : line.terms) {
+        if (const auto* op = std::get_if<scene::Operator>(&term)) {
+            std::string glyph = op->glyph;
+            if (const std::size_t arrow = glyph.rfind("→"); arrow != std::string::npos) glyph.replace(arrow, std::string("→").size(), "↓");
+            ImGui::GetWindowDrawList()->AddText(large, large->FontSize, {box.min.x, y}, IM_COL32(30, 30, 30, 255), glyph.c_str());
+            frame.report.texts.push_back(glyph);
+            y += large->FontSize + gap;
+            continue;
+        }
+        const scene::Scene single{scene.stage, {scene::Figure{scene::Line{{term}}, "", ""}}, std::nullopt};
+        scene::Layout one = placeScene(frame, single, {box.min.x, y, box.max.x, y + box.width()});
+        for (scene::PlacedMap& m : one.maps) stacked.maps.push_back(std::move(m));
+        y = one.extent.y1 + gap;
+    }
+    stacked.extent.y1 = y;
+    frame.contentBottom = std::max(frame.contentBottom, y);
+    return stacked;
+}
+
+}  // namespace
+
+scene::Layout showScene(LessonFrame& frame, const scene::Scene& scene, const Box& box) {
+    if (frame.ctx.state.zoom > 1.0f && scene.figures.size() == 1) {
+        if (const auto* line = std::get_if<scene::Line>(&scene.figures.front().composition)) return stackedLine(frame, scene, *line, box);
+    }
+    return placeScene(frame, scene, rectOf(box));
 }
 
 void showChart(LessonFrame& frame, const Box& box, const RowChart& chart) {

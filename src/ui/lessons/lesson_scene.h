@@ -3,13 +3,14 @@
 //   * DerivedRun: matrices a lesson computed (naive slicing, the encoder layer, per-head W_i^Q …) put into the
 //     Trace slots whose names and axes fit them, so the one heatmap widget draws them with token labels, with
 //     value ranges and texture keys of their own;
-//   * boxes, a row of maps on one cell size, charts and text that are drawn and also reported (LessonReport),
-//     so UI tests can assert on what a learner sees.
+//   * boxes, a row of maps on one cell size, a scene laid out by scene/layout.h, charts and text that are drawn
+//     and also reported (LessonReport), so UI tests can assert on what a learner sees and measure where it went.
 //
 // What it deliberately does not do: draw a heatmap itself (heatmap_view.h does), compute attention, or decide
 // what any lesson shows.
 #pragma once
 
+#include "scene/scene.h"
 #include "ui/views/drawing.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/lessons/lesson_state.h"
@@ -30,11 +31,34 @@ namespace attnviz::ui {
 
 // [SECTION] Report
 
+// Where a lesson drew one map, and what its token labels need.
+struct ShownMap {
+    std::string caption;
+    ImVec2 min, max;           // the cell area in screen coordinates
+    int rows = 0, cols = 0;    // as displayed
+    bool tokenRowLabels = false;  // its rows are tokens and their labels are drawn
+    bool tokenColLabels = false;
+    bool thumbnail = false;    // drawn with the 9 px label floor even presenting (a tile among every head's)
+    // The shortest labelled token row or narrowest labelled token column; infinity when it has none.
+    float smallestTokenCell() const;
+    float area() const { return (max.x - min.x) * (max.y - min.y); }
+};
+
+// How the line view drew its token rows.
+struct ShownLines {
+    int rows = 0;            // token rows on the longer side
+    float rowHeight = 0.0f;
+    float labelPx = 0.0f;    // 0: no labels
+    std::optional<int> focus;  // the bold query row
+};
+
 // What the open lesson put on screen this frame (App::lessonReport()).
 struct LessonReport {
     Lesson lesson = Lesson::None;
     std::vector<std::string> texts;    // every sentence drawn, in order
     std::vector<std::string> figures;  // the caption of every map and chart drawn, in order
+    std::vector<ShownMap> maps;        // every map drawn, in order
+    std::optional<ShownLines> lines;   // the line view's rows and labels, when it drew
     bool says(std::string_view fragment) const;   // some text contains `fragment`
     bool shows(std::string_view fragment) const;  // some figure caption contains `fragment`
 };
@@ -154,6 +178,12 @@ float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>&
 HeatmapResult showMapInBox(LessonFrame& frame, ViewContext& view, const MatrixRef& ref, const Box& box, const HeatmapOptions& options);
 HeatmapResult showMap(LessonFrame& frame, ViewContext& view, const MatrixRef& ref, ImVec2 cellsMin, ImVec2 cellsMax,
                       const HeatmapOptions& options);
+// A scene of the main run's maps (scene/scene.h) laid out by the stages' rules (scene/layout.h) from the top of
+// `box`, painted and reported. When its token rows would be too short for their labels at the floor (14 px
+// presenting), the box grows downwards until they are not (the lesson panel scrolls). Zoomed in, a line of maps
+// is stacked, each map across the whole width, so the maps grow with the zoom instead of narrowing as the labels
+// grow. Returns the layout.
+scene::Layout showScene(LessonFrame& frame, const scene::Scene& scene, const Box& box);
 void showChart(LessonFrame& frame, const Box& box, const RowChart& chart);
 // The cells of the latest drawing of `ref` in `drawn` (ViewContext::drawn or LessonFrame::scratchDrawn), to
 // draw over them (a row being multiplied, the columns a naive head never sees).

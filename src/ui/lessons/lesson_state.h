@@ -1,7 +1,7 @@
 // lesson_state.h — which question view ("lesson") is open and what its own controls chose, as plain data
 // inside AppState (AppState::lesson). The lessons answer what learners ask: masks,
 // cross-attention, fused vs per-head weights (and shared K/V heads), slicing, per-row linear layers, scaling, pooling,
-// cost, d_k/d_v, rotary positions.
+// cost, d_k/d_v, rotary positions, and which words each word attends to (the line view).
 //
 // What it deliberately does not hold: anything a lesson computes (panel_lessons.h caches that per run), or
 // the model's inputs: a lesson control that changes the numbers (mask, scale, d_k …) edits AppState::spec, so
@@ -31,7 +31,7 @@ struct LessonReturn {
     Projection projection{};
 };
 
-enum class Lesson { None, Masks, Cross, FusedVsHeads, Slicing, RowByRow, Scaling, Pooling, Cost, FreeDims, Training, Rope };
+enum class Lesson { None, Masks, Cross, FusedVsHeads, Slicing, RowByRow, Scaling, Pooling, Cost, FreeDims, Training, Rope, Lines };
 
 // "3 layers or 3·h?": W^Q as one fused matrix, as h matrices, or K/V heads shared (MHA → GQA → MQA).
 enum class FusedView { Fused, PerHead, SharedKv };
@@ -51,6 +51,7 @@ struct LessonState {
     int ropeQuery = -1;           // rotary positions: the query token whose q is turned (−1: the last)
     int ropeKey = 0;              // rotary positions: the key token whose k it is scored against
     bool ropeEachToken = false;   // rotary positions: every token's q at its own position instead of one q at 0 … 7
+    int linesQuery = -1;          // the line view: the query row drawn bold (−1: "it" when the sentence has it)
 
     std::optional<LessonReturn> returnTo;  // set while a view is open; empty after the user chose another model
 };

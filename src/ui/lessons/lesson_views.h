@@ -22,5 +22,6 @@ void drawCostLesson(LessonFrame& frame);          // lesson_cost.cpp
 void drawFreeDimsLesson(LessonFrame& frame);      // lesson_free_dims.cpp
 void drawTrainingLesson(LessonFrame& frame);      // lesson_training.cpp
 void drawRopeLesson(LessonFrame& frame);          // lesson_rope.cpp
+void drawLinesLesson(LessonFrame& frame);         // lesson_lines.cpp
 
 }  // namespace attnviz::ui

@@ -56,6 +56,7 @@ void drawLessonView(Lesson lesson, LessonFrame& frame) {
         case Lesson::FreeDims: drawFreeDimsLesson(frame); break;
         case Lesson::Training: drawTrainingLesson(frame); break;
         case Lesson::Rope: drawRopeLesson(frame); break;
+        case Lesson::Lines: drawLinesLesson(frame); break;
         case Lesson::None: break;
     }
 }
@@ -132,6 +133,7 @@ void LessonPanel::drawBar(AppState& state, const Fonts& fonts, float scale) {
 void LessonPanel::draw(ViewContext& ctx) {
     const Lesson lesson = ctx.state.lesson.open;
     if (lesson == Lesson::None) return;
+    report_ = {};  // this frame's (presenting, drawBar does not run)
     report_.lesson = lesson;
     int& pending = ctx.state.lesson.pendingBatch;
     if (pending >= 0 && pending < ctx.run.trace.batch) {

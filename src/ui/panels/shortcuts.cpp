@@ -1,8 +1,10 @@
-// shortcuts.cpp — the keyboard: stages, heads, autoplay, pinning, the sentence field. See panels.h.
+// shortcuts.cpp — the keyboard: stages, heads, autoplay, pinning, the line view, the sentence field. See panels.h.
 //
 // ImGui 1.86 keeps keys in io.KeysDown[] by the backend's codes: named keys go through io.KeyMap
 // (GetKeyIndex), digits and letters are GLFW's codes, which equal ASCII ('1', 'A', 'L').
 #include "ui/panels/panels.h"
+
+#include "ui/lessons/lesson_catalog.h"
 
 #include <algorithm>
 #include <span>
@@ -92,6 +94,7 @@ void applyShortcuts(AppState& state, int heads) {
     if (pressed(ImGuiKey_Escape)) state.pinned.reset();
     if (ImGui::IsKeyPressed('A', false)) state.allHeads = !state.allHeads;
     if (ImGui::IsKeyPressed('R', false) && state.stage == core::StageId::SplitHeads) state.ropeStep = !state.ropeStep;
+    if (ImGui::IsKeyPressed('L', false)) openLesson(state, Lesson::Lines);  // the line view, presenting too; L again closes it
     for (int digit = 1; digit <= 9; ++digit) {
         if (digit <= heads && ImGui::IsKeyPressed('0' + digit, false)) {
             state.head = digit - 1;
