@@ -148,21 +148,33 @@ std::map<std::string, SafetensorsEntry> parseSafetensorsHeader(std::span<const s
     return entries;
 }
 
-std::vector<float> decodeTensor(std::span<const std::byte> bytes, const std::string& dtype, const std::string& nameForErrors) {
-    std::vector<float> values;
+namespace {
+
+// decodeTensor's values written to `out` (bytes.size() / 4 or / 2 floats): the dtype is compared once, not per value.
+void decodeInto(std::span<const std::byte> bytes, const std::string& dtype, const std::string& nameForErrors, float* out) {
     if (dtype == "F32") {
-        values.resize(bytes.size() / 4);
-        std::memcpy(values.data(), bytes.data(), values.size() * 4);  // little-endian, as x86-64
-        return values;
+        std::memcpy(out, bytes.data(), bytes.size() / 4 * 4);  // little-endian, as x86-64
+        return;
     }
     if (dtype != "F16" && dtype != "BF16") {
         throw FileError(nameForErrors + " is stored as " + core::echoed(dtype) + "; attnviz reads F32, F16 and BF16 weights.");
     }
-    values.resize(bytes.size() / 2);
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        const std::uint16_t raw = static_cast<std::uint16_t>(static_cast<std::uint8_t>(bytes[2 * i]) | static_cast<std::uint8_t>(bytes[2 * i + 1]) << 8);
-        values[i] = dtype == "F16" ? halfToFloat(raw) : bfloatToFloat(raw);
+    const std::size_t count = bytes.size() / 2;
+    const auto raw = [&](std::size_t i) {
+        return static_cast<std::uint16_t>(static_cast<std::uint8_t>(bytes[2 * i]) | static_cast<std::uint8_t>(bytes[2 * i + 1]) << 8);
+    };
+    if (dtype == "F16") {
+        for (std::size_t i = 0; i < count; ++i) out[i] = halfToFloat(raw(i));
+    } else {
+        for (std::size_t i = 0; i < count; ++i) out[i] = bfloatToFloat(raw(i));
     }
+}
+
+}  // namespace
+
+std::vector<float> decodeTensor(std::span<const std::byte> bytes, const std::string& dtype, const std::string& nameForErrors) {
+    std::vector<float> values(bytes.size() / (dtype == "F32" ? 4 : 2));
+    decodeInto(bytes, dtype, nameForErrors, values.data());
     return values;
 }
 
@@ -216,8 +228,7 @@ core::Matrix SafetensorsFile::matrix(const std::string& tensor) const {
     if (entry.dtype == "F32") {
         std::memcpy(out.data(), raw.data(), raw.size());  // little-endian float32 straight from the mapping: one copy
     } else {
-        const std::vector<float> values = decodeTensor(raw, entry.dtype, path_.string() + ": tensor \"" + core::echoed(tensor) + "\"");
-        std::copy(values.begin(), values.end(), out.data());
+        decodeInto(raw, entry.dtype, path_.string() + ": tensor \"" + core::echoed(tensor) + "\"", out.data());  // widened in place: no second copy
     }
     releasePages(raw);
     return out;
