@@ -51,6 +51,7 @@ void App::takeFinishedRun() {
 void App::waitForRun() {
     runner_.wait();
     takeFinishedRun();
+    prediction_.cacheFollower().wait();
 }
 
 void App::clampViewToRun() {

@@ -63,28 +63,6 @@ bool appendToken(AppState& state, const core::ModelRun& run, int id) {
 
 // [SECTION] the cache and the logits
 
-// One step a frame towards the sentence on screen: rows past the common prefix go, then one token is appended.
-void PredictionPanel::followSentence(const std::shared_ptr<const core::TrainedModel>& model, const std::vector<int>& ids) {
-    if (cacheModel_ != model) {
-        cacheModel_ = model;
-        cache_ = core::KvCache(model->transformer);
-        newRow_ = -1;
-    }
-    int common = 0;
-    while (common < cache_.length() && common < static_cast<int>(ids.size()) && cache_.ids()[static_cast<std::size_t>(common)] == ids[static_cast<std::size_t>(common)]) ++common;
-    if (common < cache_.length()) {
-        cache_.truncate(common);
-        newRow_ = -1;
-    }
-    if (cache_.length() >= static_cast<int>(ids.size())) return;
-    try {
-        cache_.append(model->transformer, ids[static_cast<std::size_t>(cache_.length())]);
-        newRow_ = cache_.length() - 1;
-    } catch (const core::InputError& error) {
-        message_ = error.what();
-    }
-}
-
 void PredictionPanel::computeTop(const ViewContext& ctx, int position) {
     const std::vector<int>& ids = ctx.run.tokenIds[static_cast<std::size_t>(ctx.state.batch)];
     const bool same = logitsModel_ == ctx.run.spec.trained && logitsIds_ == ids && position_ == position;
@@ -109,6 +87,7 @@ void PredictionPanel::draw(ViewContext& ctx, float height) {
     const std::shared_ptr<const core::TrainedModel>& model = run.spec.trained;
     const core::PredictionKind kind = model && run.modelPass ? core::predictionKind(model->transformer) : core::PredictionKind::None;
     message_.clear();
+    if (kind != core::PredictionKind::NextToken) follower_->follow(nullptr, {});  // the cache and its model go
     if (kind == core::PredictionKind::None) {
         top_.clear();
         position_ = -1;
@@ -130,7 +109,10 @@ void PredictionPanel::draw(ViewContext& ctx, float height) {
     ImGui::TextDisabled("%s", kind == core::PredictionKind::NextToken ? "the next token · hover a token" : "a [MASK]'s fill · hover a token");
     const std::size_t batch = static_cast<std::size_t>(ctx.state.batch);
     const std::vector<int>& ids = run.tokenIds[batch];
-    if (kind == core::PredictionKind::NextToken) followSentence(model, ids);
+    if (kind == core::PredictionKind::NextToken) {
+        follower_->follow(model, ids);
+        cacheProgress_ = follower_->progress();
+    }
     drawSentence(run.tokens[batch], kind);
     const int fallback = kind == core::PredictionKind::NextToken ? static_cast<int>(ids.size()) - 1 : firstMask(*model->tokenizer, ids);
     const int position = hovered_.value_or(fallback);
@@ -199,7 +181,7 @@ void PredictionPanel::drawBars(ViewContext& ctx, const core::TrainedModel& model
     ImGui::SliderFloat("temperature", &ctx.state.prediction.temperature, 0.1f, 3.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
     if (kind != core::PredictionKind::NextToken) return;
     ImGui::SameLine();
-    const bool ready = last && !ctx.computing && cache_.length() == static_cast<int>(ids.size()) && picked >= 0;
+    const bool ready = last && !ctx.computing && cacheProgress_.caughtUp && picked >= 0;
     ImGui::BeginDisabled(!ready);
     if (ImGui::Button("Append") && !appendToken(ctx.state, ctx.run, picked)) {
         ctx.state.status = "That token is part of a character, with no text of its own to append.";
@@ -208,13 +190,23 @@ void PredictionPanel::drawBars(ViewContext& ctx, const core::TrainedModel& model
 }
 
 // Every layer's cached K/V rows, one strip per layer, one cell per token: cached rows blue, the row the last step
-// computed orange. The cache grows one token a frame until it holds the sentence on screen.
+// computed orange. The worker grows the cache one token at a time until it holds the sentence on screen; meanwhile
+// a bar shows how far it got.
 void PredictionPanel::drawCache() {
-    const int layers = cache_.layers(), length = cache_.length();
+    const KvCacheFollower::Progress& progress = cacheProgress_;
+    const int layers = progress.layers, length = progress.length, newRow = progress.newRow;
     ImGui::Separator();
     ImGui::Text("KV cache: %d layers \xc3\x97 %d tokens", layers, length);
-    if (newRow_ >= 0 && length > 0) {
-        ImGui::TextWrapped("The newest token computed only its own query row, against the %d cached keys and values in each layer.", newRow_);
+    if (!progress.error.empty()) {
+        message_ = progress.error;
+        ImGui::TextWrapped("%s", message_.c_str());
+    } else if (!progress.caughtUp) {
+        char overlay[64];
+        std::snprintf(overlay, sizeof overlay, "catching up: %d of %d tokens", std::min(length, progress.target), progress.target);
+        ImGui::ProgressBar(progress.target > 0 ? static_cast<float>(std::min(length, progress.target)) / static_cast<float>(progress.target) : 0.0f,
+                           {-1.0f, 0.0f}, overlay);
+    } else if (newRow >= 0 && length > 0) {
+        ImGui::TextWrapped("The newest token computed only its own query row, against the %d cached keys and values in each layer.", newRow);
     }
     ImDrawList& list = *ImGui::GetWindowDrawList();
     const float square = ImGui::GetTextLineHeight() * 0.7f;
@@ -240,7 +232,7 @@ void PredictionPanel::drawCache() {
         for (int token = first; token < length; ++token) {
             const float x = at.x + cell * static_cast<float>(token - first);
             const float gap = cell >= 4.0f ? 1.0f : 0.0f, rowGap = rowHeight >= 4.0f ? 1.0f : 0.0f;
-            list.AddRectFilled({x, y}, {x + cell - gap, y + rowHeight - rowGap}, token == newRow_ ? kNewColour : kCachedColour);
+            list.AddRectFilled({x, y}, {x + cell - gap, y + rowHeight - rowGap}, token == newRow ? kNewColour : kCachedColour);
         }
     }
     ImGui::Dummy({avail.x, rowHeight * static_cast<float>(layers)});
