@@ -30,10 +30,22 @@ std::string readable(std::string text) {
     return text;
 }
 
+// A piece's text, its raw piece when it has none, or its id when the tokenizer has no piece for it (a model whose
+// vocabulary is larger than its tokenizer's).
 std::string choiceLabel(const core::Tokenizer& tokenizer, int id) {
     const std::string piece = tokenizer.pieceOf(id);
+    if (piece.empty()) return "id " + std::to_string(id) + " (no piece in the tokenizer)";
     const std::string text = core::pieceText(piece);
     return readable(text.empty() ? piece : text);
+}
+
+// 12.3% ; under 0.1 %, two significant digits (a flat prediction over 49 152 tokens is 0.0020 %, not 0.0 %).
+std::string percentText(float probability) {
+    char text[24];
+    const double percent = 100.0 * probability;
+    if (percent >= 0.1 || percent == 0.0) std::snprintf(text, sizeof text, "%.1f%%", percent);
+    else std::snprintf(text, sizeof text, "%.2g%%", percent);
+    return text;
 }
 
 int firstMask(const core::Tokenizer& tokenizer, const std::vector<int>& ids) {
@@ -172,8 +184,8 @@ void PredictionPanel::drawBars(ViewContext& ctx, const core::TrainedModel& model
         ImGui::PushID(choice.id);
         if (ImGui::Selectable("##choice", false, 0, {width, rowHeight}) && last) chosen = choice.id;
         ImGui::PopID();
-        char percent[16];
-        std::snprintf(percent, sizeof percent, "%.1f%%", 100.0 * choice.probability);
+        const std::string percentLabel = percentText(choice.probability);
+        const char* percent = percentLabel.c_str();
         list.AddText({at.x + 4.0f, at.y + 1.0f}, ImGui::GetColorU32(ImGuiCol_Text), choiceLabel(*model.tokenizer, choice.id).c_str());
         list.AddText({at.x + width - ImGui::CalcTextSize(percent).x - 4.0f, at.y + 1.0f}, ImGui::GetColorU32(ImGuiCol_Text), percent);
     }
