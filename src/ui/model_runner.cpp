@@ -281,11 +281,11 @@ int KvCacheFollower::steps() const {
 }
 
 // The published cache is another model's (or a model's that has gone), or holds other ids than the target — unless
-// the last step failed on this very target.
+// a step already failed on this very target (checked first: a model whose cache cannot be made is not retried).
 bool KvCacheFollower::needsStep() const {
+    if (model_ && failedModel_ == model_ && failedTarget_ == target_) return false;
     if (publishedModel_ != model_) return true;
-    if (!model_ || (failedModel_ == model_ && failedTarget_ == target_)) return false;
-    return published_.ids() != target_;
+    return model_ && published_.ids() != target_;
 }
 
 void KvCacheFollower::work() {
