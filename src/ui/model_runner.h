@@ -89,7 +89,7 @@ private:
 
 // A decoder's KV cache following the sentence on screen, on a worker thread of its own at the model worker's low
 // priority: rows past the common prefix go, then the missing tokens are appended one step at a time (a token of a
-// Qwen2.5-0.5B-shaped model takes about 150 ms on one core: far too long for a frame). The UI thread only sets the
+// Qwen2.5-0.5B-shaped model takes 0.1–0.4 s on one busy core: far too long for a frame). The UI thread only sets the
 // target and reads the progress; it never runs a step itself.
 class KvCacheFollower {
 public:
