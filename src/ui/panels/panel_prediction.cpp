@@ -20,6 +20,7 @@ constexpr int kTopCount = 10;
 constexpr ImU32 kCachedColour = IM_COL32(70, 120, 180, 255);
 constexpr ImU32 kNewColour = IM_COL32(235, 130, 40, 255);
 constexpr ImU32 kBarColour = IM_COL32(70, 120, 180, 110);
+constexpr float kCacheShare = 0.36f;  // of the panel's width: the K/V strips beside the bars
 
 // A piece's text drawn readably: a space as "␣", a newline as "↵", a tab as "⇥".
 std::string readable(std::string text) {
@@ -34,7 +35,7 @@ std::string readable(std::string text) {
 // vocabulary is larger than its tokenizer's).
 std::string choiceLabel(const core::Tokenizer& tokenizer, int id) {
     const std::string piece = tokenizer.pieceOf(id);
-    if (piece.empty()) return "id " + std::to_string(id) + " (no piece in the tokenizer)";
+    if (piece.empty()) return "id " + std::to_string(id) + " (no piece)";
     const std::string text = core::pieceText(piece);
     return readable(text.empty() ? piece : text);
 }
@@ -133,11 +134,25 @@ void PredictionPanel::draw(ViewContext& ctx, float height) {
         position_ = -1;
         message_ = "Type [MASK] into the sentence: the masked-word head fills it with its ten most likely words.";
         ImGui::TextWrapped("%s", message_.c_str());
-    } else {
+    } else if (kind != core::PredictionKind::NextToken) {
         computeTop(ctx, position);
-        drawBars(ctx, *model, kind);
+        drawBars(ctx, *model, kind, ImGui::GetContentRegionAvail().x);
+        drawChoiceControls(ctx, kind, ImGui::GetContentRegionAvail().x);
+    } else {  // the bars, and beside them the cache, as tall as the bars (below them it was scrolled out of sight)
+        computeTop(ctx, position);
+        const float width = ImGui::GetContentRegionAvail().x, spacing = ImGui::GetStyle().ItemSpacing.x;
+        const float cacheWidth = std::round(width * kCacheShare);
+        const float top = ImGui::GetCursorScreenPos().y;
+        ImGui::BeginGroup();
+        drawBars(ctx, *model, kind, width - cacheWidth - spacing);
+        ImGui::EndGroup();
+        const float bottom = ImGui::GetItemRectMax().y;
+        ImGui::SameLine();
+        ImGui::BeginGroup();
+        drawCache(cacheWidth, bottom - top);
+        ImGui::EndGroup();
+        drawChoiceControls(ctx, kind, width - cacheWidth - spacing);
     }
-    if (kind == core::PredictionKind::NextToken) drawCache();
     ImGui::EndChild();
 }
 
@@ -165,20 +180,20 @@ void PredictionPanel::drawSentence(const std::vector<std::string>& labels, core:
     hovered_ = hoveredNow;
 }
 
-// Ten bars, the probability as the bar's length; a click picks the token Append adds (after the last token only).
-void PredictionPanel::drawBars(ViewContext& ctx, const core::TrainedModel& model, core::PredictionKind kind) {
+// Ten bars `width` wide, the probability as the bar's length; a click picks the token Append adds (after the last
+// token only).
+void PredictionPanel::drawBars(ViewContext& ctx, const core::TrainedModel& model, core::PredictionKind kind, float width) {
     const std::vector<int>& ids = ctx.run.tokenIds[static_cast<std::size_t>(ctx.state.batch)];
     const bool last = kind == core::PredictionKind::NextToken && position_ == static_cast<int>(ids.size()) - 1;
     int& chosen = ctx.state.prediction.chosenId;
     if (std::none_of(top_.begin(), top_.end(), [&](const core::TokenChoice& c) { return c.id == chosen; })) chosen = -1;
-    const int picked = chosen >= 0 ? chosen : top_.empty() ? -1 : top_.front().id;
+    const int picked = pickedToken(ctx);
     const std::string& after = ctx.run.tokens[static_cast<std::size_t>(ctx.state.batch)][static_cast<std::size_t>(position_)];
     ImGui::TextDisabled("%s %s", kind == core::PredictionKind::NextToken ? "after" : "at", after.c_str());
     ImDrawList& list = *ImGui::GetWindowDrawList();
     const float rowHeight = ImGui::GetTextLineHeight() + 2.0f;
     for (const core::TokenChoice& choice : top_) {
         const ImVec2 at = ImGui::GetCursorScreenPos();
-        const float width = ImGui::GetContentRegionAvail().x;
         list.AddRectFilled(at, {at.x + width * choice.probability, at.y + rowHeight}, kBarColour);
         if (last && choice.id == picked) list.AddRect(at, {at.x + width, at.y + rowHeight}, kNewColour, 0.0f, 0, 2.0f);
         ImGui::PushID(choice.id);
@@ -186,10 +201,27 @@ void PredictionPanel::drawBars(ViewContext& ctx, const core::TrainedModel& model
         ImGui::PopID();
         const std::string percentLabel = percentText(choice.probability);
         const char* percent = percentLabel.c_str();
+        const float percentX = at.x + width - ImGui::CalcTextSize(percent).x - 4.0f;
+        list.PushClipRect(at, {percentX - 4.0f, at.y + rowHeight}, true);  // a long label stops short of the percentage
         list.AddText({at.x + 4.0f, at.y + 1.0f}, ImGui::GetColorU32(ImGuiCol_Text), choiceLabel(*model.tokenizer, choice.id).c_str());
-        list.AddText({at.x + width - ImGui::CalcTextSize(percent).x - 4.0f, at.y + 1.0f}, ImGui::GetColorU32(ImGuiCol_Text), percent);
+        list.PopClipRect();
+        list.AddText({percentX, at.y + 1.0f}, ImGui::GetColorU32(ImGuiCol_Text), percent);
     }
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+}
+
+// The token Append adds: the one clicked, else the most likely.
+int PredictionPanel::pickedToken(const ViewContext& ctx) const {
+    const int chosen = ctx.state.prediction.chosenId;
+    return chosen >= 0 ? chosen : top_.empty() ? -1 : top_.front().id;
+}
+
+// The temperature slider (`width` / 2) and, for a decoder, Append (after the last token, once the cache holds the
+// sentence).
+void PredictionPanel::drawChoiceControls(ViewContext& ctx, core::PredictionKind kind, float width) {
+    const std::vector<int>& ids = ctx.run.tokenIds[static_cast<std::size_t>(ctx.state.batch)];
+    const bool last = kind == core::PredictionKind::NextToken && position_ == static_cast<int>(ids.size()) - 1;
+    const int picked = pickedToken(ctx);
+    ImGui::SetNextItemWidth(width * 0.5f);
     ImGui::SliderFloat("temperature", &ctx.state.prediction.temperature, 0.1f, 3.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
     if (kind != core::PredictionKind::NextToken) return;
     ImGui::SameLine();
@@ -201,14 +233,15 @@ void PredictionPanel::drawBars(ViewContext& ctx, const core::TrainedModel& model
     ImGui::EndDisabled();
 }
 
-// Every layer's cached K/V rows, one strip per layer, one cell per token: cached rows blue, the row the last step
-// computed orange. The worker grows the cache one token at a time until it holds the sentence on screen; meanwhile
-// a bar shows how far it got.
-void PredictionPanel::drawCache() {
+// Every layer's cached K/V rows in a column `width` × `height`, one strip per layer, one cell per token: cached rows
+// blue, the row the last step computed orange. The worker grows the cache one token at a time until it holds the
+// sentence on screen; meanwhile a bar shows how far it got.
+void PredictionPanel::drawCache(float width, float height) {
     const KvCacheFollower::Progress& progress = cacheProgress_;
     const int layers = progress.layers, length = progress.length, newRow = progress.newRow;
-    ImGui::Separator();
-    ImGui::Text("KV cache: %d layers \xc3\x97 %d tokens", layers, length);
+    const float top = ImGui::GetCursorScreenPos().y;
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+    ImGui::TextWrapped("KV cache: %d layers \xc3\x97 %d tokens", layers, length);
     if (!progress.error.empty()) {
         message_ = progress.error;
         ImGui::TextWrapped("%s", message_.c_str());
@@ -216,10 +249,11 @@ void PredictionPanel::drawCache() {
         char overlay[64];
         std::snprintf(overlay, sizeof overlay, "catching up: %d of %d tokens", std::min(length, progress.target), progress.target);
         ImGui::ProgressBar(progress.target > 0 ? static_cast<float>(std::min(length, progress.target)) / static_cast<float>(progress.target) : 0.0f,
-                           {-1.0f, 0.0f}, overlay);
+                           {width, 0.0f}, overlay);
     } else if (newRow >= 0 && length > 0) {
         ImGui::TextWrapped("The newest token computed only its own query row, against the %d cached keys and values in each layer.", newRow);
     }
+    ImGui::PopTextWrapPos();
     ImDrawList& list = *ImGui::GetWindowDrawList();
     const float square = ImGui::GetTextLineHeight() * 0.7f;
     const auto legend = [&](ImU32 colour, const char* text) {
@@ -230,11 +264,10 @@ void PredictionPanel::drawCache() {
         ImGui::TextUnformatted(text);
     };
     legend(kCachedColour, "cached K/V rows");
-    ImGui::SameLine();
     legend(kNewColour, "new row");
     if (layers == 0 || length == 0) return;
     const ImVec2 at = ImGui::GetCursorScreenPos();
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const ImVec2 avail{width, std::max(height - (at.y - top), static_cast<float>(layers))};  // at least 1 px a layer
     const float rowHeight = std::clamp((avail.y - 2.0f) / static_cast<float>(layers), 1.0f, 10.0f);
     const int shownTokens = std::min(length, static_cast<int>(avail.x / 2.0f));  // at least 2 px a token
     const float cell = std::min(10.0f, avail.x / static_cast<float>(std::max(shownTokens, 1)));

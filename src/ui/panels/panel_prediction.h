@@ -48,8 +48,10 @@ public:
 private:
     void computeTop(const ViewContext& ctx, int position);
     void drawSentence(const std::vector<std::string>& labels, core::PredictionKind kind);
-    void drawBars(ViewContext& ctx, const core::TrainedModel& model, core::PredictionKind kind);
-    void drawCache();
+    void drawBars(ViewContext& ctx, const core::TrainedModel& model, core::PredictionKind kind, float width);
+    void drawCache(float width, float height);
+    void drawChoiceControls(ViewContext& ctx, core::PredictionKind kind, float width);
+    int pickedToken(const ViewContext& ctx) const;
 
     // The logits on show and what they came from: the model, the sentence's ids, the position.
     std::shared_ptr<const core::TrainedModel> logitsModel_;
