@@ -322,6 +322,7 @@ int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapR
             app.frame(renderer, fonts.fonts(), scale);
             keepSession(window, app.state(), autosaver, title, stateDir);
         });
+        if (screenshot && frame + 1 == kScreenshotFrames) app.waitForRun();  // the prediction panel's KV cache too
         if (screenshot && frame == kScreenshotFrames) {
             if (!writePng(*screenshot, render::readFramebuffer(pixels.width, pixels.height))) {
                 std::cerr << "attnviz: cannot write " << screenshot->string() << ".\n";

@@ -154,7 +154,7 @@ void linearRowBlock(const Linear& p, int block, int blocks) {
 
 // How many row blocks to split a linear layer into: one per core when threads are worth it.
 int rowBlocksFor(bool threaded) {
-    return threaded ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) : 1;
+    return threaded ? usableCores() : 1;
 }
 
 // [3] Head i of batch element b: columns i·w … (i+1)·w − 1 of a b × l × h·w tensor → slice (b, i) of b × h × l × w.

@@ -9,13 +9,26 @@
 #include <thread>
 #include <vector>
 
+#include <sched.h>
+
 namespace attnviz::core {
 
-// Calls work(i) for i in [0, count), on up to hardware_concurrency threads; serially when `worthThreads`
-// is false (tiny problems, where starting threads costs more than the work).
+// The cores this process may run on: its affinity mask (taskset, a cgroup's cpuset), not every core online. On one
+// core a second thread only takes turns with the first and evicts its cached weights.
+inline int usableCores() {
+    static const int cores = [] {
+        cpu_set_t set;
+        if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+        return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    }();
+    return cores;
+}
+
+// Calls work(i) for i in [0, count), on up to usableCores() threads; serially when `worthThreads` is false (tiny
+// problems, where starting threads costs more than the work).
 template <typename Work>
 void parallelFor(int count, bool worthThreads, Work&& work) {
-    const int threads = worthThreads ? std::min<int>(count, static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) : 1;
+    const int threads = worthThreads ? std::min(count, usableCores()) : 1;
     if (threads <= 1) {
         for (int i = 0; i < count; ++i) work(i);
         return;

@@ -262,20 +262,26 @@ bool allFinite(const core::Matrix& m) {
     return !std::isnan((flat - flat).sum());
 }
 
+enum class Orientation { AsStored, Transposed };
+
 // Finds a tensor under the names checkpoints use: with or without the family's prefix, and a LayerNorm's
 // weight/bias also as the original gamma/beta.
 class TensorReader {
 public:
     TensorReader(const CheckpointFiles& files, std::string prefix) : files_(files), prefix_(std::move(prefix)) {}
 
-    // rows × cols (1 × n for a 1-D tensor), finite, or one FileError naming the tensor.
-    core::Matrix read(const std::string& name, Eigen::Index rows, Eigen::Index cols) const {
+    // rows × cols (1 × n for a 1-D tensor), finite, or one FileError naming the tensor. Transposed: stored as
+    // cols × rows (nn.Linear's out × in), read as rows × cols.
+    core::Matrix read(const std::string& name, Eigen::Index rows, Eigen::Index cols, Orientation orientation = Orientation::AsStored) const {
         const std::string stored = find(name);
         const SafetensorsFile& file = files_.fileOf(stored);
-        core::Matrix m = file.matrix(stored);
+        const bool transposed = orientation == Orientation::Transposed;
+        core::Matrix m = transposed ? file.transposedMatrix(stored) : file.matrix(stored);
         if (m.rows() != rows || m.cols() != cols) {
-            fail(file.fileName(), "tensor \"" + core::echoed(stored) + "\" is " + std::to_string(m.rows()) + " × " + std::to_string(m.cols()) +
-                                      " but config.json implies " + std::to_string(rows) + " × " + std::to_string(cols) + ".");
+            const Eigen::Index storedRows = transposed ? m.cols() : m.rows(), storedCols = transposed ? m.rows() : m.cols();
+            fail(file.fileName(), "tensor \"" + core::echoed(stored) + "\" is " + std::to_string(storedRows) + " × " + std::to_string(storedCols) +
+                                      " but config.json implies " + std::to_string(transposed ? cols : rows) + " × " +
+                                      std::to_string(transposed ? rows : cols) + ".");
         }
         if (allFinite(m)) return m;  // the loop below only finds the first bad index
         for (Eigen::Index i = 0; i < m.size(); ++i) {
@@ -350,7 +356,7 @@ core::BlockWeights gpt2Block(const TensorReader& t, const core::TransformerConfi
 
 // nn.Linear keeps its weight out × in; the core applies X · W (in × out): read it transposed.
 core::Matrix linearWeight(const TensorReader& t, const std::string& name, Eigen::Index in, Eigen::Index out) {
-    return t.read(name, out, in).transpose();
+    return t.read(name, in, out, Orientation::Transposed);
 }
 
 core::BlockWeights bertBlock(const TensorReader& t, const core::TransformerConfig& c, int layer) {

@@ -54,11 +54,16 @@ public:
     // The tensor as a row-major rows × cols float32 matrix: 2-D as stored, 1-D as one row. FileError naming the
     // tensor when it is missing, has another rank, or a dtype that is not F32, F16 or BF16.
     core::Matrix matrix(const std::string& tensor) const;
+    // The same transposed (cols × rows), written straight from the mapping for F32: nn.Linear's out × in weights
+    // become in × out without a second copy of the tensor.
+    core::Matrix transposedMatrix(const std::string& tensor) const;
     std::string fileName() const { return path_.string(); }
 
 private:
     std::span<const std::byte> bytes() const { return {static_cast<const std::byte*>(data_), size_}; }
     void releasePages(std::span<const std::byte> copied) const;
+    const SafetensorsEntry& matrixEntry(const std::string& tensor) const;  // FileError when missing or not 1-D / 2-D
+    std::span<const std::byte> rawBytes(const SafetensorsEntry& entry) const;
     std::filesystem::path path_;
     void* data_ = nullptr;
     std::size_t size_ = 0;

@@ -54,6 +54,7 @@ void App::takeFinishedRun() {
 void App::waitForRun() {
     runner_.wait();
     takeFinishedRun();
+    prediction_.cacheFollower().wait();
 }
 
 void App::clampViewToRun() {

@@ -39,7 +39,8 @@ public:
     const core::ModelRun* run() const { return run_.get(); }
     // Changes exactly when the run on screen changes (the renderer re-uploads textures then).
     std::uint64_t generation() const { return generation_; }
-    bool computing() const { return runner_.busy(); }
+    // A run on the worker, or the prediction panel's KV cache catching up (the window keeps drawing frames).
+    bool computing() const { return runner_.busy() || prediction_.catchingUp(); }
     const std::string& error() const { return error_; }
     // What the inspector explained this frame (the cell hovered in the previous frame, or the pinned one).
     const std::optional<Explanation>& explanation() const { return explanation_; }
@@ -50,7 +51,8 @@ public:
     // The stage text's panel last frame: x = the height stageTextHeight() estimated, y = the height its contents
     // took once laid out (the two agree, or the panel would scroll or leave a gap).
     ImVec2 stageTextFit() const { return stageTextFit_; }
-    // Blocks until any background computation has finished and its result is on screen (tests).
+    // Blocks until any background computation has finished and its result is on screen (tests), and the prediction
+    // panel's KV cache holds the sentence it last drew (screenshots).
     void waitForRun();
     // The prediction panel (tests read what it showed and its KV cache).
     const PredictionPanel& predictionPanel() const { return prediction_; }

@@ -1,9 +1,10 @@
-// model_runner.cpp — inline or worker-thread forward passes. See model_runner.h.
+// model_runner.cpp — inline or worker-thread forward passes, and the KV cache follower's thread. See model_runner.h.
 #include "ui/model_runner.h"
 
 #include "core/derived_maps.h"
 #include "core/tokenizer.h"
 
+#include <algorithm>
 #include <new>
 #include <utility>
 
@@ -21,6 +22,31 @@ constexpr int kWorkerNice = 19;
 // computed (bench_gui editing: median 30 ms at nice 0, 22 ms at nice 10, 17 ms at 19). The UI mostly waits for
 // vsync, so the worker still gets most of the CPU; a lowest-but-not-idle priority is never starved outright.
 void lowerThisThreadsPriority() { setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kWorkerNice); }
+
+// One step of `cache` (of `cacheModel`) towards `target` of `model`: another model starts an empty cache, rows past
+// the common prefix go, or else the next token is appended (`newRow` set to its row). InputError → `error`.
+void stepTowards(const std::shared_ptr<const core::TrainedModel>& model, const std::vector<int>& target,
+                 std::shared_ptr<const core::TrainedModel>& cacheModel, core::KvCache& cache, int& newRow, std::string& error) {
+    try {
+        if (cacheModel != model) {
+            cache = model ? core::KvCache(model->transformer) : core::KvCache();
+            cacheModel = model;
+            newRow = -1;
+            return;
+        }
+        const std::vector<int>& ids = cache.ids();
+        const auto common = static_cast<int>(std::mismatch(ids.begin(), ids.end(), target.begin(), target.end()).first - ids.begin());
+        if (common < cache.length()) {
+            cache.truncate(common);
+            newRow = -1;
+        } else if (cache.length() < static_cast<int>(target.size())) {
+            cache.append(model->transformer, target[static_cast<std::size_t>(cache.length())]);
+            newRow = cache.length() - 1;
+        }
+    } catch (const core::InputError& failure) {
+        error = failure.what();
+    }
+}
 
 }  // namespace
 
@@ -165,6 +191,101 @@ void ModelRunner::releaseAll() {
         runs.clear();  // the freeing, outside the lock
         lock.lock();
         if (stopping_ && released_.empty()) return;
+    }
+}
+
+// [SECTION] the KV cache follower
+
+KvCacheFollower::~KvCacheFollower() {
+    {
+        const std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    if (worker_.joinable()) worker_.join();
+}
+
+void KvCacheFollower::follow(const std::shared_ptr<const core::TrainedModel>& model, const std::vector<int>& ids) {
+    {
+        const std::lock_guard lock(mutex_);
+        if (model == model_ && (!model || ids == target_)) return;
+        if (model != model_) failedModel_.reset();  // lets a model that has gone be freed
+        model_ = model;
+        target_ = model ? ids : std::vector<int>{};
+        if (!worker_.joinable()) worker_ = std::thread(&KvCacheFollower::work, this);
+    }
+    wake_.notify_all();
+}
+
+KvCacheFollower::Progress KvCacheFollower::progress() const {
+    const std::lock_guard lock(mutex_);
+    const bool failed = model_ && failedModel_ == model_ && failedTarget_ == target_;
+    return {published_.layers(), published_.length(), static_cast<int>(target_.size()), newRow_, failed ? error_ : std::string(),
+            publishedModel_ == model_ && published_.ids() == target_};
+}
+
+bool KvCacheFollower::catchingUp() const {
+    const std::lock_guard lock(mutex_);
+    return stepping_ || needsStep();
+}
+
+core::KvCache KvCacheFollower::cache() const {
+    const std::lock_guard lock(mutex_);
+    return published_;
+}
+
+void KvCacheFollower::wait() {
+    std::unique_lock lock(mutex_);
+    idle_.wait(lock, [this] { return stopping_ || held_ || (!stepping_ && !needsStep()); });
+}
+
+void KvCacheFollower::hold(bool held) {
+    {
+        const std::lock_guard lock(mutex_);
+        held_ = held;
+    }
+    wake_.notify_all();
+}
+
+int KvCacheFollower::steps() const {
+    const std::lock_guard lock(mutex_);
+    return steps_;
+}
+
+// The published cache is another model's (or a model's that has gone), or holds other ids than the target — unless
+// a step already failed on this very target (checked first: a model whose cache cannot be made is not retried).
+bool KvCacheFollower::needsStep() const {
+    if (model_ && failedModel_ == model_ && failedTarget_ == target_) return false;
+    if (publishedModel_ != model_) return true;
+    return model_ && published_.ids() != target_;
+}
+
+void KvCacheFollower::work() {
+    lowerThisThreadsPriority();
+    std::unique_lock lock(mutex_);
+    while (true) {
+        wake_.wait(lock, [this] { return stopping_ || (!held_ && needsStep()); });
+        if (stopping_) return;
+        const std::shared_ptr<const core::TrainedModel> model = model_;
+        const std::vector<int> target = target_;
+        stepping_ = true;
+        lock.unlock();
+        int newRow = newRow_;  // the worker alone writes it
+        std::string error;
+        stepTowards(model, target, workingModel_, working_, newRow, error);
+        core::KvCache copy = working_;  // published under the lock; the worker keeps stepping on its own
+        lock.lock();
+        stepping_ = false;
+        ++steps_;
+        published_ = std::move(copy);
+        publishedModel_ = workingModel_;
+        newRow_ = newRow;
+        if (!error.empty()) {
+            error_ = std::move(error);
+            failedModel_ = model;
+            failedTarget_ = target;
+        }
+        if (!needsStep()) idle_.notify_all();
     }
 }
 

@@ -2,11 +2,13 @@
 // when they are not, so the UI never freezes: it keeps showing the previous run and says "computing…".
 //
 // Only the newest request matters: a request made while the worker is busy replaces any queued one and
-// starts when the worker is done. Runs no longer shown are freed on a background thread too. Does not decide
-// what to compute (App does) or touch ImGui.
+// starts when the worker is done. Runs no longer shown are freed on a background thread too. KvCacheFollower keeps
+// the prediction panel's KV cache following the sentence, on a thread of its own. Does not decide what to compute
+// (App does) or touch ImGui.
 #pragma once
 
 #include "core/model.h"
+#include "core/transformer/kv_cache.h"
 
 #include <condition_variable>
 #include <memory>
@@ -75,6 +77,68 @@ private:
     std::optional<RunResult> finished_;   // the worker's newest result, not yet taken
     std::optional<RunResult> ready_;      // an inline result, not yet taken
     std::vector<std::shared_ptr<const core::ModelRun>> released_;
+    bool stopping_ = false;
+};
+
+// A decoder's KV cache following the sentence on screen, on a worker thread of its own at the model worker's low
+// priority: rows past the common prefix go, then the missing tokens are appended one step at a time (a token of a
+// Qwen2.5-0.5B-shaped model takes 0.1–0.4 s on one busy core: far too long for a frame). The UI thread only sets the
+// target and reads the progress; it never runs a step itself.
+class KvCacheFollower {
+public:
+    struct Progress {
+        int layers = 0;        // the cache's layers (0 before the first decoder)
+        int length = 0;        // tokens cached so far
+        int target = 0;        // tokens of the sentence followed
+        int newRow = -1;       // the row the last step computed; −1 after a truncation
+        std::string error;     // why the cache stopped short of the sentence (its positions ran out), else empty
+        bool caughtUp = true;  // the cache holds exactly the sentence followed
+    };
+
+    KvCacheFollower() = default;
+    KvCacheFollower(const KvCacheFollower&) = delete;
+    KvCacheFollower& operator=(const KvCacheFollower&) = delete;
+    // Waits for the step in progress.
+    ~KvCacheFollower();
+
+    // The sentence the cache should hold: `ids` of `model` (a decoder; null lets the cache and the model go).
+    // Returns at once; cheap when nothing changed.
+    void follow(const std::shared_ptr<const core::TrainedModel>& model, const std::vector<int>& ids);
+    Progress progress() const;
+    // Whether the worker has steps left (false once caught up or stopped short).
+    bool catchingUp() const;
+    // The cache as the worker's last step left it (a copy).
+    core::KvCache cache() const;
+    // Blocks until the cache holds the sentence followed, or stopped short of it (tests, screenshots); returns at
+    // once while held.
+    void wait();
+    // Keeps the worker from starting another step until released (tests: frames alone must not grow the cache).
+    void hold(bool held);
+    // Steps the worker has run.
+    int steps() const;
+
+private:
+    void work();  // the worker thread: steps towards the target until stopping_
+    bool needsStep() const;  // under the lock
+
+    std::thread worker_;  // started by the first follow()
+    // Touched by the worker alone, outside the lock:
+    std::shared_ptr<const core::TrainedModel> workingModel_;
+    core::KvCache working_;
+    mutable std::mutex mutex_;      // guards everything below
+    std::condition_variable wake_;  // a new target, a release, or stopping_
+    std::condition_variable idle_;  // a step finished with nothing left to do
+    std::shared_ptr<const core::TrainedModel> model_;  // the target: the model and its ids
+    std::vector<int> target_;
+    std::shared_ptr<const core::TrainedModel> publishedModel_;  // what the last step left: its model and a copy
+    core::KvCache published_;
+    int newRow_ = -1;
+    std::string error_;  // the last step's failure, for failedModel_ and failedTarget_
+    std::shared_ptr<const core::TrainedModel> failedModel_;
+    std::vector<int> failedTarget_;
+    int steps_ = 0;
+    bool held_ = false;
+    bool stepping_ = false;
     bool stopping_ = false;
 };
 

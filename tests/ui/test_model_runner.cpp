@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <future>
 #include <thread>
 
@@ -89,4 +90,49 @@ TEST_CASE("a released run is freed on another thread, at a lower priority than t
     const auto [thread, nice] = where.get();
     CHECK(thread != std::this_thread::get_id());
     CHECK(nice > getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())));
+}
+
+TEST_CASE("the KV cache follower: a shorter sentence drops rows, a sentence past the model's positions stops with why, another model starts over") {
+    const std::shared_ptr<const core::TrainedModel> model =
+        io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3");
+    const core::TransformerModel& transformer = model->transformer;
+    REQUIRE(transformer.config.maxPositions == 32);
+    ui::KvCacheFollower follower;
+    const std::vector<int> ids{5, 9, 2, 7, 7, 1};
+    follower.follow(model, ids);
+    follower.wait();
+    CHECK(follower.progress().caughtUp);
+    CHECK(follower.cache().ids() == ids);
+    const int steps = follower.steps();
+    // Undo: the common prefix stays, one step drops the rest (nothing recomputed).
+    follower.follow(model, {5, 9, 2});
+    follower.wait();
+    CHECK(follower.cache().ids() == std::vector<int>{5, 9, 2});
+    CHECK(follower.steps() == steps + 1);
+    CHECK(follower.progress().newRow == -1);
+    // 40 tokens on a model with 32 positions: the cache stops at 32 and says why; it is not retried every frame.
+    const std::vector<int> tooLong(40, 3);
+    follower.follow(model, tooLong);
+    follower.wait();
+    const ui::KvCacheFollower::Progress full = follower.progress();
+    CHECK_FALSE(full.caughtUp);
+    CHECK(full.length == 32);
+    CHECK(full.target == 40);
+    CHECK(full.error.find("positions for 32") != std::string::npos);
+    const int stepsWhenFull = follower.steps();
+    follower.follow(model, tooLong);
+    follower.wait();
+    CHECK(follower.steps() == stepsWhenFull);
+    CHECK_FALSE(follower.catchingUp());
+    // Another model (loaded again: another pointer) starts an empty cache; no model lets it go.
+    const std::shared_ptr<const core::TrainedModel> other =
+        io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3");
+    follower.follow(other, {4});
+    follower.wait();
+    CHECK(follower.cache().ids() == std::vector<int>{4});
+    CHECK(follower.progress().error.empty());
+    follower.follow(nullptr, {});
+    follower.wait();
+    CHECK(follower.progress().layers == 0);
+    CHECK(follower.progress().caughtUp);
 }

@@ -496,7 +496,7 @@ TEST_CASE("prediction panel: a decoder's ten next tokens, Append grows the sente
     REQUIRE(app.run() != nullptr);
     const ui::PredictionPanel& panel = app.predictionPanel();
     const int length = static_cast<int>(app.run()->tokenIds[0].size());
-    ui.frames(app, length);  // the cache follows the sentence one token a frame
+    ui.frames(app, 2);  // settle waited for the cache too: it follows the sentence on a worker
     REQUIRE(panel.shown().size() == 10);
     CHECK(panel.shownPosition() == length - 1);
     CHECK(panel.cache().ids() == app.run()->tokenIds[0]);
@@ -526,6 +526,45 @@ TEST_CASE("prediction panel: a decoder's ten next tokens, Append grows the sente
     ui.frames(app, 2);
     CHECK(panel.cache().ids().size() < grown);
     CHECK(panel.cache().ids() == app.run()->tokenIds[0]);
+}
+
+TEST_CASE("prediction panel: the KV cache catches up on a worker, never in a frame, and the panel shows how far it got") {
+    ImGuiHarness ui;
+    ui::AppState state;
+    ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3"), state);
+    state.spec.sentences = {"the cat sat on the mat"};
+    ui::App app(std::move(state));
+    const ui::PredictionPanel& panel = app.predictionPanel();
+    ui::KvCacheFollower& follower = panel.cacheFollower();
+    follower.hold(true);  // the worker takes no step until released
+    settle(ui, app);
+    REQUIRE(app.run() != nullptr);
+    const std::vector<int> ids = app.run()->tokenIds[0];
+    REQUIRE(ids.size() >= 5);
+    // The panel used to append one token a frame on the UI thread: these frames alone would have filled the cache.
+    ui.frames(app, static_cast<int>(ids.size()) + 2);
+    CHECK(follower.steps() == 0);
+    CHECK(panel.cacheProgress().length == 0);
+    CHECK(panel.cacheProgress().target == static_cast<int>(ids.size()));
+    CHECK_FALSE(panel.cacheProgress().caughtUp);  // drawn as "catching up: 0 of n tokens"
+    CHECK(app.computing());                        // the window keeps drawing frames meanwhile
+    follower.hold(false);
+    follower.wait();
+    ui.frame(app);
+    CHECK(panel.cacheProgress().caughtUp);
+    CHECK(panel.cacheProgress().length == static_cast<int>(ids.size()));
+    CHECK(panel.cacheProgress().newRow == static_cast<int>(ids.size()) - 1);
+    CHECK(follower.steps() == static_cast<int>(ids.size()) + 1);  // the empty cache for the model, then a token a step
+    CHECK_FALSE(app.computing());
+    // The worker's rows are those of the sentence appended in one go, bit for bit.
+    const core::TransformerModel& model = app.run()->spec.trained->transformer;
+    const core::KvCache expected = core::prefilledCache(model, ids);
+    const core::KvCache cache = panel.cache();
+    REQUIRE(cache.layers() == expected.layers());
+    for (int layer = 0; layer < cache.layers(); ++layer) {
+        CHECK(core::Matrix(cache.keys(layer)) == core::Matrix(expected.keys(layer)));
+        CHECK(core::Matrix(cache.values(layer)) == core::Matrix(expected.values(layer)));
+    }
 }
 
 TEST_CASE("prediction panel: BERT fills a typed [MASK]; the seeded layer and a BERT folder without a head say why not") {

@@ -20,6 +20,7 @@ constexpr int kTopCount = 10;
 constexpr ImU32 kCachedColour = IM_COL32(70, 120, 180, 255);
 constexpr ImU32 kNewColour = IM_COL32(235, 130, 40, 255);
 constexpr ImU32 kBarColour = IM_COL32(70, 120, 180, 110);
+constexpr float kCacheShare = 0.36f;  // of the panel's width: the K/V strips beside the bars
 
 // A piece's text drawn readably: a space as "␣", a newline as "↵", a tab as "⇥".
 std::string readable(std::string text) {
@@ -30,10 +31,22 @@ std::string readable(std::string text) {
     return text;
 }
 
+// A piece's text, its raw piece when it has none, or its id when the tokenizer has no piece for it (a model whose
+// vocabulary is larger than its tokenizer's).
 std::string choiceLabel(const core::Tokenizer& tokenizer, int id) {
     const std::string piece = tokenizer.pieceOf(id);
+    if (piece.empty()) return "id " + std::to_string(id) + " (no piece)";
     const std::string text = core::pieceText(piece);
     return readable(text.empty() ? piece : text);
+}
+
+// 12.3% ; under 0.1 %, two significant digits (a flat prediction over 49 152 tokens is 0.0020 %, not 0.0 %).
+std::string percentText(float probability) {
+    char text[24];
+    const double percent = 100.0 * probability;
+    if (percent >= 0.1 || percent == 0.0) std::snprintf(text, sizeof text, "%.1f%%", percent);
+    else std::snprintf(text, sizeof text, "%.2g%%", percent);
+    return text;
 }
 
 int firstMask(const core::Tokenizer& tokenizer, const std::vector<int>& ids) {
@@ -63,28 +76,6 @@ bool appendToken(AppState& state, const core::ModelRun& run, int id) {
 
 // [SECTION] the cache and the logits
 
-// One step a frame towards the sentence on screen: rows past the common prefix go, then one token is appended.
-void PredictionPanel::followSentence(const std::shared_ptr<const core::TrainedModel>& model, const std::vector<int>& ids) {
-    if (cacheModel_ != model) {
-        cacheModel_ = model;
-        cache_ = core::KvCache(model->transformer);
-        newRow_ = -1;
-    }
-    int common = 0;
-    while (common < cache_.length() && common < static_cast<int>(ids.size()) && cache_.ids()[static_cast<std::size_t>(common)] == ids[static_cast<std::size_t>(common)]) ++common;
-    if (common < cache_.length()) {
-        cache_.truncate(common);
-        newRow_ = -1;
-    }
-    if (cache_.length() >= static_cast<int>(ids.size())) return;
-    try {
-        cache_.append(model->transformer, ids[static_cast<std::size_t>(cache_.length())]);
-        newRow_ = cache_.length() - 1;
-    } catch (const core::InputError& error) {
-        message_ = error.what();
-    }
-}
-
 void PredictionPanel::computeTop(const ViewContext& ctx, int position) {
     const std::vector<int>& ids = ctx.run.tokenIds[static_cast<std::size_t>(ctx.state.batch)];
     const std::shared_ptr<const core::TrainedModel>& model = ctx.run.spec.trained()->model;
@@ -110,6 +101,7 @@ void PredictionPanel::draw(ViewContext& ctx, float height) {
     const std::shared_ptr<const core::TrainedModel> model = run.spec.trained() ? run.spec.trained()->model : nullptr;
     const core::PredictionKind kind = model && run.modelPass ? core::predictionKind(model->transformer) : core::PredictionKind::None;
     message_.clear();
+    if (kind != core::PredictionKind::NextToken) follower_->follow(nullptr, {});  // the cache and its model go
     if (kind == core::PredictionKind::None) {
         top_.clear();
         position_ = -1;
@@ -131,7 +123,10 @@ void PredictionPanel::draw(ViewContext& ctx, float height) {
     ImGui::TextDisabled("%s", kind == core::PredictionKind::NextToken ? "the next token · hover a token" : "a [MASK]'s fill · hover a token");
     const std::size_t batch = static_cast<std::size_t>(ctx.state.batch);
     const std::vector<int>& ids = run.tokenIds[batch];
-    if (kind == core::PredictionKind::NextToken) followSentence(model, ids);
+    if (kind == core::PredictionKind::NextToken) {
+        follower_->follow(model, ids);
+        cacheProgress_ = follower_->progress();
+    }
     drawSentence(run.tokens[batch], kind);
     const int fallback = kind == core::PredictionKind::NextToken ? static_cast<int>(ids.size()) - 1 : firstMask(*model->tokenizer, ids);
     const int position = hovered_.value_or(fallback);
@@ -140,11 +135,25 @@ void PredictionPanel::draw(ViewContext& ctx, float height) {
         position_ = -1;
         message_ = "Type [MASK] into the sentence: the masked-word head fills it with its ten most likely words.";
         ImGui::TextWrapped("%s", message_.c_str());
-    } else {
+    } else if (kind != core::PredictionKind::NextToken) {
         computeTop(ctx, position);
-        drawBars(ctx, *model, kind);
+        drawBars(ctx, *model, kind, ImGui::GetContentRegionAvail().x);
+        drawChoiceControls(ctx, kind, ImGui::GetContentRegionAvail().x);
+    } else {  // the bars, and beside them the cache, as tall as the bars (below them it was scrolled out of sight)
+        computeTop(ctx, position);
+        const float width = ImGui::GetContentRegionAvail().x, spacing = ImGui::GetStyle().ItemSpacing.x;
+        const float cacheWidth = std::round(width * kCacheShare);
+        const float top = ImGui::GetCursorScreenPos().y;
+        ImGui::BeginGroup();
+        drawBars(ctx, *model, kind, width - cacheWidth - spacing);
+        ImGui::EndGroup();
+        const float bottom = ImGui::GetItemRectMax().y;
+        ImGui::SameLine();
+        ImGui::BeginGroup();
+        drawCache(cacheWidth, bottom - top);
+        ImGui::EndGroup();
+        drawChoiceControls(ctx, kind, width - cacheWidth - spacing);
     }
-    if (kind == core::PredictionKind::NextToken) drawCache();
     ImGui::EndChild();
 }
 
@@ -172,35 +181,52 @@ void PredictionPanel::drawSentence(const std::vector<std::string>& labels, core:
     hovered_ = hoveredNow;
 }
 
-// Ten bars, the probability as the bar's length; a click picks the token Append adds (after the last token only).
-void PredictionPanel::drawBars(ViewContext& ctx, const core::TrainedModel& model, core::PredictionKind kind) {
+// Ten bars `width` wide, the probability as the bar's length; a click picks the token Append adds (after the last
+// token only).
+void PredictionPanel::drawBars(ViewContext& ctx, const core::TrainedModel& model, core::PredictionKind kind, float width) {
     const std::vector<int>& ids = ctx.run.tokenIds[static_cast<std::size_t>(ctx.state.batch)];
     const bool last = kind == core::PredictionKind::NextToken && position_ == static_cast<int>(ids.size()) - 1;
     int& chosen = ctx.state.prediction.chosenId;
     if (std::none_of(top_.begin(), top_.end(), [&](const core::TokenChoice& c) { return c.id == chosen; })) chosen = -1;
-    const int picked = chosen >= 0 ? chosen : top_.empty() ? -1 : top_.front().id;
+    const int picked = pickedToken(ctx);
     const std::string& after = ctx.run.tokens[static_cast<std::size_t>(ctx.state.batch)][static_cast<std::size_t>(position_)];
     ImGui::TextDisabled("%s %s", kind == core::PredictionKind::NextToken ? "after" : "at", after.c_str());
     ImDrawList& list = *ImGui::GetWindowDrawList();
     const float rowHeight = ImGui::GetTextLineHeight() + 2.0f;
     for (const core::TokenChoice& choice : top_) {
         const ImVec2 at = ImGui::GetCursorScreenPos();
-        const float width = ImGui::GetContentRegionAvail().x;
         list.AddRectFilled(at, {at.x + width * choice.probability, at.y + rowHeight}, kBarColour);
         if (last && choice.id == picked) list.AddRect(at, {at.x + width, at.y + rowHeight}, kNewColour, 0.0f, 0, 2.0f);
         ImGui::PushID(choice.id);
         if (ImGui::Selectable("##choice", false, 0, {width, rowHeight}) && last) chosen = choice.id;
         ImGui::PopID();
-        char percent[16];
-        std::snprintf(percent, sizeof percent, "%.1f%%", 100.0 * choice.probability);
+        const std::string percentLabel = percentText(choice.probability);
+        const char* percent = percentLabel.c_str();
+        const float percentX = at.x + width - ImGui::CalcTextSize(percent).x - 4.0f;
+        list.PushClipRect(at, {percentX - 4.0f, at.y + rowHeight}, true);  // a long label stops short of the percentage
         list.AddText({at.x + 4.0f, at.y + 1.0f}, ImGui::GetColorU32(ImGuiCol_Text), choiceLabel(*model.tokenizer, choice.id).c_str());
-        list.AddText({at.x + width - ImGui::CalcTextSize(percent).x - 4.0f, at.y + 1.0f}, ImGui::GetColorU32(ImGuiCol_Text), percent);
+        list.PopClipRect();
+        list.AddText({percentX, at.y + 1.0f}, ImGui::GetColorU32(ImGuiCol_Text), percent);
     }
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+}
+
+// The token Append adds: the one clicked, else the most likely.
+int PredictionPanel::pickedToken(const ViewContext& ctx) const {
+    const int chosen = ctx.state.prediction.chosenId;
+    return chosen >= 0 ? chosen : top_.empty() ? -1 : top_.front().id;
+}
+
+// The temperature slider (`width` / 2) and, for a decoder, Append (after the last token, once the cache holds the
+// sentence).
+void PredictionPanel::drawChoiceControls(ViewContext& ctx, core::PredictionKind kind, float width) {
+    const std::vector<int>& ids = ctx.run.tokenIds[static_cast<std::size_t>(ctx.state.batch)];
+    const bool last = kind == core::PredictionKind::NextToken && position_ == static_cast<int>(ids.size()) - 1;
+    const int picked = pickedToken(ctx);
+    ImGui::SetNextItemWidth(width * 0.5f);
     ImGui::SliderFloat("temperature", &ctx.state.prediction.temperature, 0.1f, 3.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
     if (kind != core::PredictionKind::NextToken) return;
     ImGui::SameLine();
-    const bool ready = last && !ctx.computing && cache_.length() == static_cast<int>(ids.size()) && picked >= 0;
+    const bool ready = last && !ctx.computing && cacheProgress_.caughtUp && picked >= 0;
     ImGui::BeginDisabled(!ready);
     if (ImGui::Button("Append") && !appendToken(ctx.state, ctx.run, picked)) {
         ctx.state.status = "That token is part of a character, with no text of its own to append.";
@@ -208,15 +234,27 @@ void PredictionPanel::drawBars(ViewContext& ctx, const core::TrainedModel& model
     ImGui::EndDisabled();
 }
 
-// Every layer's cached K/V rows, one strip per layer, one cell per token: cached rows blue, the row the last step
-// computed orange. The cache grows one token a frame until it holds the sentence on screen.
-void PredictionPanel::drawCache() {
-    const int layers = cache_.layers(), length = cache_.length();
-    ImGui::Separator();
-    ImGui::Text("KV cache: %d layers \xc3\x97 %d tokens", layers, length);
-    if (newRow_ >= 0 && length > 0) {
-        ImGui::TextWrapped("The newest token computed only its own query row, against the %d cached keys and values in each layer.", newRow_);
+// Every layer's cached K/V rows in a column `width` × `height`, one strip per layer, one cell per token: cached rows
+// blue, the row the last step computed orange. The worker grows the cache one token at a time until it holds the
+// sentence on screen; meanwhile a bar shows how far it got.
+void PredictionPanel::drawCache(float width, float height) {
+    const KvCacheFollower::Progress& progress = cacheProgress_;
+    const int layers = progress.layers, length = progress.length, newRow = progress.newRow;
+    const float top = ImGui::GetCursorScreenPos().y;
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+    ImGui::TextWrapped("KV cache: %d layers \xc3\x97 %d tokens", layers, length);
+    if (!progress.error.empty()) {
+        message_ = progress.error;
+        ImGui::TextWrapped("%s", message_.c_str());
+    } else if (!progress.caughtUp) {
+        char overlay[64];
+        std::snprintf(overlay, sizeof overlay, "catching up: %d of %d tokens", std::min(length, progress.target), progress.target);
+        ImGui::ProgressBar(progress.target > 0 ? static_cast<float>(std::min(length, progress.target)) / static_cast<float>(progress.target) : 0.0f,
+                           {width, 0.0f}, overlay);
+    } else if (newRow >= 0 && length > 0) {
+        ImGui::TextWrapped("The newest token computed only its own query row, against the %d cached keys and values in each layer.", newRow);
     }
+    ImGui::PopTextWrapPos();
     ImDrawList& list = *ImGui::GetWindowDrawList();
     const float square = ImGui::GetTextLineHeight() * 0.7f;
     const auto legend = [&](ImU32 colour, const char* text) {
@@ -227,11 +265,10 @@ void PredictionPanel::drawCache() {
         ImGui::TextUnformatted(text);
     };
     legend(kCachedColour, "cached K/V rows");
-    ImGui::SameLine();
     legend(kNewColour, "new row");
     if (layers == 0 || length == 0) return;
     const ImVec2 at = ImGui::GetCursorScreenPos();
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const ImVec2 avail{width, std::max(height - (at.y - top), static_cast<float>(layers))};  // at least 1 px a layer
     const float rowHeight = std::clamp((avail.y - 2.0f) / static_cast<float>(layers), 1.0f, 10.0f);
     const int shownTokens = std::min(length, static_cast<int>(avail.x / 2.0f));  // at least 2 px a token
     const float cell = std::min(10.0f, avail.x / static_cast<float>(std::max(shownTokens, 1)));
@@ -241,7 +278,7 @@ void PredictionPanel::drawCache() {
         for (int token = first; token < length; ++token) {
             const float x = at.x + cell * static_cast<float>(token - first);
             const float gap = cell >= 4.0f ? 1.0f : 0.0f, rowGap = rowHeight >= 4.0f ? 1.0f : 0.0f;
-            list.AddRectFilled({x, y}, {x + cell - gap, y + rowHeight - rowGap}, token == newRow_ ? kNewColour : kCachedColour);
+            list.AddRectFilled({x, y}, {x + cell - gap, y + rowHeight - rowGap}, token == newRow ? kNewColour : kCachedColour);
         }
     }
     ImGui::Dummy({avail.x, rowHeight * static_cast<float>(layers)});

@@ -3,15 +3,18 @@
 // Decoders (GPT-2, the Llama family): the ten most likely next tokens after the last position (or after the token
 // hovered in the sentence row) as bars with their probabilities at the temperature the slider sets; a click picks
 // one and Append adds its text to the sentence (an ordinary edit of AppState::spec, so undo takes it back). Beside
-// them, every layer's cached K/V rows: the cache follows the sentence on screen one token a frame, each new token
-// computing only its own query row against the rows cached before it (core::KvCache), the newest row marked new.
+// them, every layer's cached K/V rows: the cache follows the sentence on screen on a worker thread (KvCacheFollower),
+// each new token computing only its own query row against the rows cached before it (core::KvCache), the newest row
+// marked new; while it catches up the panel shows how far it got, and frames never wait for a step.
 // BERT with a masked-word head: the ten most likely fills of a typed [MASK]. The seeded layer and BERT folders
 // without that head: one sentence saying why nothing is predicted.
-// What it keeps: the cache and the logits of the position shown, until the run, sentence or position changes.
+// What it keeps: the logits of the position shown, until the run, sentence or position changes; the follower keeps
+// the cache.
 #pragma once
 
 #include "core/transformer/kv_cache.h"
 #include "core/transformer/prediction.h"
+#include "ui/model_runner.h"
 #include "ui/views/view_context.h"
 
 #include <memory>
@@ -33,15 +36,22 @@ public:
     // What the panel showed last frame (tests): the top tokens, the position they follow, the cache.
     const std::vector<core::TokenChoice>& shown() const { return top_; }
     int shownPosition() const { return position_; }
-    const core::KvCache& cache() const { return cache_; }
+    // The cache as the worker last left it (a copy), and what the panel showed of its progress last frame.
+    core::KvCache cache() const { return follower_->cache(); }
+    const KvCacheFollower::Progress& cacheProgress() const { return cacheProgress_; }
     const std::string& message() const { return message_; }
+    // Whether the cache is still catching up with the sentence (the window keeps drawing frames meanwhile).
+    bool catchingUp() const { return follower_->catchingUp(); }
+    // The cache's worker (tests hold it; screenshots wait for it).
+    KvCacheFollower& cacheFollower() const { return *follower_; }
 
 private:
-    void followSentence(const std::shared_ptr<const core::TrainedModel>& model, const std::vector<int>& ids);
     void computeTop(const ViewContext& ctx, int position);
     void drawSentence(const std::vector<std::string>& labels, core::PredictionKind kind);
-    void drawBars(ViewContext& ctx, const core::TrainedModel& model, core::PredictionKind kind);
-    void drawCache();
+    void drawBars(ViewContext& ctx, const core::TrainedModel& model, core::PredictionKind kind, float width);
+    void drawCache(float width, float height);
+    void drawChoiceControls(ViewContext& ctx, core::PredictionKind kind, float width);
+    int pickedToken(const ViewContext& ctx) const;
 
     // The logits on show and what they came from: the model, the sentence's ids, the position.
     std::shared_ptr<const core::TrainedModel> logitsModel_;
@@ -52,9 +62,8 @@ private:
     std::vector<core::TokenChoice> top_;
     std::optional<int> hovered_;  // the sentence token the pointer is on
 
-    std::shared_ptr<const core::TrainedModel> cacheModel_;
-    core::KvCache cache_;
-    int newRow_ = -1;  // the cache row the last step computed
+    std::unique_ptr<KvCacheFollower> follower_ = std::make_unique<KvCacheFollower>();
+    KvCacheFollower::Progress cacheProgress_;  // read once a frame
     std::string message_;
 };
 
