@@ -557,7 +557,7 @@ TEST_CASE("prediction panel: the KV cache catches up on a worker, never in a fra
     CHECK(follower.steps() == static_cast<int>(ids.size()) + 1);  // the empty cache for the model, then a token a step
     CHECK_FALSE(app.computing());
     // The worker's rows are those of the sentence appended in one go, bit for bit.
-    const core::TransformerModel& model = app.run()->spec.trained->transformer;
+    const core::TransformerModel& model = app.run()->spec.trainedModel()->transformer;
     const core::KvCache expected = core::prefilledCache(model, ids);
     const core::KvCache cache = panel.cache();
     REQUIRE(cache.layers() == expected.layers());
