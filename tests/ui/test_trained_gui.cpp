@@ -295,6 +295,23 @@ TEST_CASE("trained model: 'What does training change?' shows the head trained an
     CHECK(app.lessonReport().says("Random weights spread each row almost evenly"));
 }
 
+TEST_CASE("trained model: the line view shows the open model's head, the pronoun's row in bold") {
+    ImGuiHarness ui;
+    ui::App app(bundledState());
+    settle(ui, app);
+    const auto* model = app.state().spec.trainedModel();
+    ui::openLesson(app.state(), ui::Lesson::Lines);
+    settle(ui, app);
+    CHECK(app.state().spec.trainedModel() == model);  // not switched to the seeded layer
+    CHECK_FALSE(app.lessonReport().says("seeded single layer"));
+    REQUIRE(app.lessonReport().lines.has_value());
+    const auto& tokens = app.run()->queryTokens.front();
+    const auto it = std::find(tokens.begin(), tokens.end(), "it");
+    REQUIRE(it != tokens.end());
+    CHECK(app.lessonReport().lines->focus == static_cast<int>(it - tokens.begin()));
+    CHECK(app.lessonReport().lines->rows == static_cast<int>(tokens.size()));
+}
+
 TEST_CASE("trained model: the inspector names the token id; random weights and back") {
     ImGuiHarness ui;
     ui::App app(bundledState());

@@ -117,6 +117,7 @@ bool turnsItsOwnPositions(const core::ModelSpec& spec) {
 std::string setUp(Lesson lesson, AppState& state) {
     if (lesson == Lesson::Training) return setUpTraining(state);
     if (lesson == Lesson::Rope && turnsItsOwnPositions(state.spec)) return {};
+    if (lesson == Lesson::Lines) return {};  // the open model's own head: a trained head's lines are the figure to present
     const std::string switched = setUpSeededLayer(state);
     return switched + setUpFor(lesson, state);
 }

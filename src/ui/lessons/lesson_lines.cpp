@@ -44,7 +44,7 @@ TokenLinesStyle presentedStyle(const ViewContext& ctx) {
     style.sizes = {layoutRules(ctx).labels.floor, std::max(regular->FontSize, layoutRules(ctx).labels.floor)};
     style.labelFont = regular;
     style.focusFont = font(ctx.fonts.bold);
-    style.maxRow = std::round(style.sizes.full * 1.8f);
+    style.maxRow = std::round(style.sizes.full * 2.6f);  // a short sentence spreads over the projector's height
     style.labelRoom = 0.32f;
     style.lineWidth = std::max(1.0f, ctx.scale);
     return style;
