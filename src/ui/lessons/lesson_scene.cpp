@@ -195,8 +195,37 @@ HeatmapOptions compactMap(const std::string& caption, bool rowLabels, bool colLa
     return o;
 }
 
+namespace {
+
+// Zoomed in, maps side by side would narrow as their labels and titles grow (the width binds them, or binds
+// them a step further in). So each map
+// gets a row of its own across the whole width (as tall as it is wide at most; a squeezed wide map takes the
+// width too), the operator between them pointing down, and the page scrolls: the maps grow with the zoom, as
+// showScene's stacked line does. Returns the y below the last map.
+float stackedMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>& maps, const std::vector<std::string>& between) {
+    ImFont* large = font(frame.ctx.fonts.large);
+    const float gap = std::round(12.0f * frame.ctx.scale);
+    float y = box.min.y;
+    for (std::size_t i = 0; i < maps.size(); ++i) {
+        MapItem alone = maps[i];
+        alone.widthShare = 0.0f;
+        y = showMapRow(frame, {{box.min.x, y}, {box.max.x, y + box.width()}}, {alone});
+        if (i + 1 == maps.size()) break;
+        y += gap;
+        if (i >= between.size() || between[i].empty()) continue;
+        std::string glyph = between[i];
+        if (const std::size_t arrow = glyph.rfind("→"); arrow != std::string::npos) glyph.replace(arrow, std::string("→").size(), "↓");
+        ImGui::GetWindowDrawList()->AddText(large, large->FontSize, {box.min.x, y}, IM_COL32(30, 30, 30, 255), glyph.c_str());
+        y += large->FontSize + gap;
+    }
+    return y;
+}
+
+}  // namespace
+
 float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>& maps, const std::vector<std::string>& between) {
     ViewContext& ctx = frame.ctx;
+    if (ctx.state.zoom > 1.0f && maps.size() > 1) return stackedMapRow(frame, box, maps, between);
     ImFont* large = font(ctx.fonts.large);
     const auto operatorWidth = [&](std::size_t i) {
         return (i < between.size() ? large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, between[i].c_str()).x : 0.0f) +
@@ -349,6 +378,7 @@ scene::Layout showScene(LessonFrame& frame, const scene::Scene& scene, const Box
 
 void showChart(LessonFrame& frame, const Box& box, const RowChart& chart) {
     frame.report.figures.push_back(chart.title);
+    frame.contentBottom = std::max(frame.contentBottom, box.max.y);  // a chart pushed down by stacked maps scrolls into view
     drawRowChart(frame.ctx, box.min, box.max, chart);
 }
 
