@@ -211,11 +211,10 @@ float stackedCellsWidth(const LessonFrame& frame, float width, float decorations
     return std::clamp(atTopZoom, available * zoom / topZoom, available);
 }
 
-// Zoomed in, maps side by side would narrow as their labels and titles grow (the width binds them, or binds
-// them a step further in). So each map
-// gets a row of its own across the whole width (its cells as tall as they are wide at most; a squeezed wide map
-// takes the width too), the operator between them pointing down, and the page scrolls: the maps grow with the zoom, as
-// showScene's stacked line does. Returns the y below the last map.
+// Zoomed in, maps side by side would narrow as their labels and titles grow (the width binds them, or binds them
+// a step further in). So each map gets a row of its own across the width (stackedCellsWidth; its cells as tall as
+// they are wide at most; a squeezed wide map takes the width too), the operator between them pointing down, and
+// the page scrolls: the maps grow with the zoom, as showScene's stacked line does. Returns the y below the last.
 float stackedMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>& maps, const std::vector<std::string>& between) {
     ImFont* large = font(frame.ctx.fonts.large);
     const float gap = std::round(12.0f * frame.ctx.scale);
