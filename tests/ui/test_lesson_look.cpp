@@ -132,28 +132,34 @@ TEST_CASE("every question view with maps, at 1024x768, 1280x800 and 1920x1080, p
     }
 }
 
-// Known to fail (56 of 288 steps) where maps stand side by side and the width binds — the scaling view's A beside
-// its charts, the rows and cross-attention views' products, the masks view zoomed out — since larger type widens
-// the labels and titles, so the cells narrow. Scenes shown through showScene stack their maps when zoomed in (the
-// masks view's S and A grow from 0.23 to 1.1 Mpx² at 1024 × 768 presenting, zoom 1 → 1.5); the views drawn with
-// showMapRow cannot yet. may_fail keeps the measurement in every run's output without failing the suite.
-TEST_CASE("every question view with maps: the maps never shrink when the zoom goes up" * doctest::may_fail()) {
+// Zoom steps (of the 288 below: 8 views × 3 sizes × presenting or not × 6 steps) where the maps' area still
+// shrinks, measured: 27. Zoomed in, showMapRow stacks its maps one per row at the cell width the top zoom step
+// leaves them (56 shrank before, the maps side by side narrowing as the labels grew). Left: zoomed out (0.75 →
+// 0.85 → 1, 16 steps: the box is zoom 1's times the zoom, but the text above the maps and the folding side panels
+// move it), the masks view's stacked S and A at 1024 × 768 zoom 1.5 (the width binds a 13 × 13 map at 1.5's
+// largest cell), the pooling and slicing views' rows (kept side by side) and the rows and free-dimensions views at
+// 1280 × 800 zoom 1.5. A ratchet: more shrinking steps than this fail; lower it when a fix removes some.
+constexpr int kShrinkingZoomSteps = 27;
+
+TEST_CASE("every question view with maps: the maps shrink when the zoom goes up at no more steps than measured") {
+    int shrinking = 0;
     for (Lesson lesson : kMapViews) {
         for (Size size : kSizes) {
             for (bool presenting : {false, true}) {
-                CAPTURE(std::string(ui::lessonInfo(lesson).key));
-                CAPTURE(size.width);
-                CAPTURE(presenting);
                 float previous = 0.0f;
                 for (std::size_t step = 0; step < 6; ++step) {
-                    CAPTURE(ui::kZoomSteps[step]);
                     const float area = LessonHall(size, lesson, ui::kZoomSteps[step], presenting).mapArea();
-                    CHECK(area >= previous * 0.999f);
+                    if (area < previous * 0.999f) {
+                        ++shrinking;
+                        MESSAGE(ui::lessonInfo(lesson).key << " " << size.width << "x" << size.height << std::string(presenting ? " presenting" : "")
+                                                           << " zoom " << ui::kZoomSteps[step] << ": " << area << " < " << previous << " px²");
+                    }
                     previous = area;
                 }
             }
         }
     }
+    CHECK(shrinking <= kShrinkingZoomSteps);
 }
 
 TEST_CASE("the line view presents: at 40 tokens every query and key label is kept at 14 px or more, 1024x768 and 1280x800") {

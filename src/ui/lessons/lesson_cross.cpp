@@ -166,14 +166,23 @@ void drawCrossLesson(LessonFrame& frame) {
     Box box = remainingBox(frame);
     const float gap = std::round(14.0f * frame.ctx.scale);
     Box top = takeTop(box, box.height() * 0.36f);  // the pipeline to Q, K and V: context for the maps below
-    const Box left = takeLeft(top, top.width() * 0.55f);
     const float line = ImGui::GetFontSize() + 4.0f;
-    sayAt(frame, left.min, left.width(), "Encoder side → K and V", Tone::Point);
-    sayAt(frame, {top.min.x + gap, top.min.y}, top.width(), "Decoder side → Q", Tone::Point);
-    // The bands' token rows may grow below their share to keep their labels: the maps go below the taller band.
-    const float encoder = encoderBand(frame, {{left.min.x, left.min.y + line}, {left.max.x - gap, left.max.y}}, head);
-    const float decoder = decoderBand(frame, {{top.min.x + gap, top.min.y + line}, top.max}, head);
-    const float below = std::max({box.min.y, encoder, decoder}) + gap;
+    float below = 0.0f;
+    if (frame.ctx.state.zoom > 1.0f) {
+        // Zoomed in, the two sides stack, each across the whole width (their maps stacked too, the page scrolling).
+        sayAt(frame, top.min, top.width(), "Encoder side → K and V", Tone::Point);
+        const float encoder = encoderBand(frame, {{top.min.x, top.min.y + line}, top.max}, head) + gap;
+        sayAt(frame, {top.min.x, encoder}, top.width(), "Decoder side → Q", Tone::Point);
+        below = std::max(box.min.y, decoderBand(frame, {{top.min.x, encoder + line}, {top.max.x, std::max(top.max.y, encoder + line + top.height())}}, head)) + gap;
+    } else {
+        const Box left = takeLeft(top, top.width() * 0.55f);
+        sayAt(frame, left.min, left.width(), "Encoder side → K and V", Tone::Point);
+        sayAt(frame, {top.min.x + gap, top.min.y}, top.width(), "Decoder side → Q", Tone::Point);
+        // The bands' token rows may grow below their share to keep their labels: the maps go below the taller band.
+        const float encoder = encoderBand(frame, {{left.min.x, left.min.y + line}, {left.max.x - gap, left.max.y}}, head);
+        const float decoder = decoderBand(frame, {{top.min.x + gap, top.min.y + line}, top.max}, head);
+        below = std::max({box.min.y, encoder, decoder}) + gap;
+    }
     crossMaps(frame, {{box.min.x, below}, {box.max.x, std::max(box.max.y, below + box.height())}}, head);
 }
 

@@ -104,11 +104,11 @@ void poolingColumn(LessonFrame& frame, Box box, Pooling pooling) {
     box.min.y += std::round(8.0f * frame.ctx.scale);
     HeatmapOptions pooledVector = vectorOptions(cls ? "pooled = O[0]" : "pooled = mean of O's rows");
     pooledVector.range = frame.ctx.summaries.get(frame.ctx.run, TensorId::Output).range;  // O's colours: the two vectors compare
-    const float bottom = showMapRow(frame, takeTop(box, ImGui::GetFontSize() * 3.2f), {{&view, ref(TensorId::Output), pooledVector, 1.0f}});
+    const float bottom = showMapRow(frame, takeTop(box, ImGui::GetFontSize() * 3.2f), {{&view, ref(TensorId::Output), pooledVector, 1.0f}}, {}, Zoomed::KeepRow);
     box.min.y = bottom + 6.0f;
     const float logitsBottom = showMapRow(frame, takeTop(box, ImGui::GetFontSize() * 3.2f),
                                           {{&view, ref(TensorId::Concat), vectorOptions("logits"),
-                                            std::min(1.0f, 0.12f * static_cast<float>(classes))}});
+                                            std::min(1.0f, 0.12f * static_cast<float>(classes))}}, {}, Zoomed::KeepRow);
     sayAt(frame, {box.min.x, logitsBottom + 4.0f}, box.width(),
           "logits = pooled · W_cls;  " + probabilities(pooled->run.trace[TensorId::Concat], frame.ctx.state.batch), Tone::Plain);
 }
@@ -147,7 +147,7 @@ void drawPoolingLesson(LessonFrame& frame) {
     output.title = TitleStyle::Compact;
     output.colLabels = false;
     output.colorbar = ColorbarSide::None;
-    box.min.y = showMapRow(frame, takeTop(box, box.height() * 0.3f), {{&frame.ctx, ref(TensorId::Output), output}}) + std::round(10.0f * frame.ctx.scale);
+    box.min.y = showMapRow(frame, takeTop(box, box.height() * 0.3f), {{&frame.ctx, ref(TensorId::Output), output}}, {}, Zoomed::KeepRow) + std::round(10.0f * frame.ctx.scale);
     outlineRow(lastDrawn(frame.ctx.drawn, ref(TensorId::Output)), 0);  // the [CLS] row
     const float gap = std::round(28.0f * frame.ctx.scale);
     const Box left = takeLeft(box, (box.width() - gap) / 2.0f);

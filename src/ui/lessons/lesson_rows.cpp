@@ -107,6 +107,7 @@ void drawRowByRowLesson(LessonFrame& frame) {
     outlineRow(lastDrawn(frame.ctx.drawn, ref(x)), t);
     outlineRow(lastDrawn(frame.ctx.drawn, ref(TensorId::Q)), t);
     box.min.y = bottom + std::round(12.0f * frame.ctx.scale);
+    box.max.y = std::max(box.max.y, box.min.y + std::round(160.0f * frame.ctx.scale));  // stacked maps (zoomed in) push the charts down
     const float gap = std::round(24.0f * frame.ctx.scale);
     const Box left = takeLeft(box, (box.width() - gap) / 2.0f);
     const std::string token = "“" + axisLabel(run, Axis::QueryTokens, frame.ctx.state.batch, t) + "”";

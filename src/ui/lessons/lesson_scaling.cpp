@@ -111,11 +111,18 @@ void drawScalingLesson(LessonFrame& frame) {
     Box box = remainingBox(frame);
     const int head = frame.ctx.state.head;
     const float gap = std::round(24.0f * frame.ctx.scale);
-    const Box left = takeLeft(box, box.width() * 0.46f);
     HeatmapOptions weights;
     weights.rowSums = false;
-    showMapRow(frame, left, {{&frame.ctx, {MatrixSource::Trace, TensorId::AttentionWeights, head}, weights}});
-    box.min.x += gap;
+    const MapItem map{&frame.ctx, {MatrixSource::Trace, TensorId::AttentionWeights, head}, weights};
+    if (frame.ctx.state.zoom > 1.0f) {
+        // Zoomed in, the charts give way first: A across the whole width, they under it (the page scrolls).
+        const float height = box.height();
+        box.min.y = showMapRow(frame, {box.min, {box.max.x, box.min.y + box.width()}}, {map}) + gap;
+        box.max.y = std::max(box.max.y, box.min.y + height);
+    } else {
+        showMapRow(frame, takeLeft(box, box.width() * 0.46f), {map});
+        box.min.x += gap;
+    }
     const float uniform = std::log(static_cast<float>(frame.ctx.run.trace.keyLength));
     showChart(frame, takeTop(box, box.height() / 2.0f),
               sharpnessChart(frame, sharpness.entropy, "entropy of each row of A" + subscript(head) + " (nats; top = uniform)", uniform));

@@ -195,8 +195,52 @@ HeatmapOptions compactMap(const std::string& caption, bool rowLabels, bool colLa
     return o;
 }
 
-float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>& maps, const std::vector<std::string>& between) {
+namespace {
+
+// The width a stacked map's cells take in a box `width` wide beside `decorations` (its labels, colorbar), so that
+// a map the width binds does not narrow from one zoom step to the next as its labels grow: what the top zoom step
+// would leave them (the page's chrome and the decorations grown with the type: the display's width less both,
+// scaled from this zoom to the top one), rounded down to a tenth of the display so a pixel of rounding in the
+// type does not move it; at most what this zoom leaves, at least that share of it times zoom / top zoom (side
+// panels still open, which fold further in).
+float stackedCellsWidth(const LessonFrame& frame, float width, float decorations) {
+    const float display = ImGui::GetMainViewport()->WorkSize.x, available = width - decorations;
+    const float zoom = frame.ctx.state.zoom, topZoom = std::max(kZoomSteps[std::size(kZoomSteps) - 1], zoom);
+    const float tenth = display / 10.0f;
+    const float atTopZoom = std::floor((display - (display - available) * topZoom / zoom) / tenth) * tenth;
+    return std::clamp(atTopZoom, available * zoom / topZoom, available);
+}
+
+// Zoomed in, maps side by side would narrow as their labels and titles grow (the width binds them, or binds them
+// a step further in). So each map gets a row of its own across the width (stackedCellsWidth; its cells as tall as
+// they are wide at most; a squeezed wide map takes the width too), the operator between them pointing down, and
+// the page scrolls: the maps grow with the zoom, as showScene's stacked line does. Returns the y below the last.
+float stackedMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>& maps, const std::vector<std::string>& between) {
+    ImFont* large = font(frame.ctx.fonts.large);
+    const float gap = std::round(12.0f * frame.ctx.scale);
+    float y = box.min.y;
+    for (std::size_t i = 0; i < maps.size(); ++i) {
+        MapItem alone = maps[i];
+        alone.widthShare = 0.0f;
+        const Insets insets = heatmapInsets(*alone.view, alone.ref, alone.options);
+        const float cells = stackedCellsWidth(frame, box.width(), insets.left + insets.right);
+        y = showMapRow(frame, {{box.min.x, y}, {box.min.x + insets.left + insets.right + cells, y + insets.top + insets.bottom + cells}}, {alone}, {}, Zoomed::KeepRow);
+        if (i + 1 == maps.size()) break;
+        y += gap;
+        if (i >= between.size() || between[i].empty()) continue;
+        std::string glyph = between[i];
+        if (const std::size_t arrow = glyph.rfind("→"); arrow != std::string::npos) glyph.replace(arrow, std::string("→").size(), "↓");
+        ImGui::GetWindowDrawList()->AddText(large, large->FontSize, {box.min.x, y}, IM_COL32(30, 30, 30, 255), glyph.c_str());
+        y += large->FontSize + gap;
+    }
+    return y;
+}
+
+}  // namespace
+
+float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>& maps, const std::vector<std::string>& between, Zoomed zoomed) {
     ViewContext& ctx = frame.ctx;
+    if (zoomed == Zoomed::Stack && ctx.state.zoom > 1.0f) return stackedMapRow(frame, box, maps, between);
     ImFont* large = font(ctx.fonts.large);
     const auto operatorWidth = [&](std::size_t i) {
         return (i < between.size() ? large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, between[i].c_str()).x : 0.0f) +
@@ -349,6 +393,7 @@ scene::Layout showScene(LessonFrame& frame, const scene::Scene& scene, const Box
 
 void showChart(LessonFrame& frame, const Box& box, const RowChart& chart) {
     frame.report.figures.push_back(chart.title);
+    frame.contentBottom = std::max(frame.contentBottom, box.max.y);  // a chart pushed down by stacked maps scrolls into view
     drawRowChart(frame.ctx, box.min, box.max, chart);
 }
 

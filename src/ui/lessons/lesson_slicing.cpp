@@ -72,17 +72,17 @@ void drawColumn(LessonFrame& frame, Box box, const Column& column, int head) {
     const std::string i = subscript(head);
     const std::string xCaption = column.sliced ? "X[:, " + std::to_string(head * d.dK) + ":" + std::to_string((head + 1) * d.dK) + "]" : "X, all of it";
     const MatrixRef x = ref(frame.ctx.run.trace.cross ? TensorId::XQuery : TensorId::X);
-    box.min.y = showMapRow(frame, takeTop(box, share), {{&frame.ctx, x, small(xCaption, false)}}) + 6.0f;
+    box.min.y = showMapRow(frame, takeTop(box, share), {{&frame.ctx, x, small(xCaption, false)}}, {}, Zoomed::KeepRow) + 6.0f;
     if (const std::optional<DrawnHeatmap> drawn = lastDrawn(frame.ctx.drawn, x)) {
         if (column.sliced) markSlice(*drawn, head, d.dK);
         else frameWhole(*drawn, head);
     }
     HeatmapOptions weights = small("A" + i + (column.sliced ? " naive" : ""), true);
     weights.range = column.weightsRange;
-    box.min.y = showMapRow(frame, takeTop(box, box.height() * 0.58f), {{column.view, ref(TensorId::AttentionWeights, head), weights}}) + 6.0f;
+    box.min.y = showMapRow(frame, takeTop(box, box.height() * 0.58f), {{column.view, ref(TensorId::AttentionWeights, head), weights}}, {}, Zoomed::KeepRow) + 6.0f;
     HeatmapOptions output = small(column.sliced ? "O naive" : "O", false);
     output.range = column.outputRange;
-    showMapRow(frame, box, {{column.view, ref(TensorId::Output), output}});
+    showMapRow(frame, box, {{column.view, ref(TensorId::Output), output}}, {}, Zoomed::KeepRow);
 }
 
 }  // namespace
