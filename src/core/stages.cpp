@@ -82,6 +82,19 @@ std::vector<Stage> buildStages() {
     };
 }
 
+// HF transformers' rotate-half form (modeling_llama.py apply_rotary_pos_emb): the pair of coordinate j is
+// (j, j + d_k/2), the paper's (2j, 2j+1) with the columns reordered; cos and sin hold m·θ_j for each position m.
+Stage buildRopeStep() {
+    return {StageId::SplitHeads, "rope", "RoPE",
+            "q'_m = R(θ, m) q_m,   k'_n = R(θ, n) k_n,   θ_j = rope_theta^(−2j/d_k)",
+            "q_embed = (q * cos) + (rotate_half(q) * sin)  # {b} x {h} x {l} x {d_k}; k_embed the same with k",
+            "half = {d_k} // 2; q = q * cos + np.concatenate([-q[..., half:], q[..., :half]], -1) * sin  # {b} x {h} x {l} x {d_k}",
+            "RoPE turns each pair of coordinates (2j, 2j+1) of q_m by the angle m·θ_j, and of k_n by n·θ_j (HF's rotate_half "
+            "pairs j with j + d_k/2: the same turn, the columns reordered). A turn by m·θ then one back by n·θ is a turn by "
+            "(m − n)·θ, so a score q'_m · k'_n after RoPE depends on the offset m − n, not on where the two tokens stand.",
+            {QHeadsBeforeRope, QHeads, KHeadsBeforeRope, KHeads}};
+}
+
 void replaceAll(std::string& text, std::string_view from, std::string_view to) {
     for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
         text.replace(at, from.size(), to);
@@ -96,6 +109,11 @@ const std::vector<Stage>& stages() {
 }
 
 const Stage& stage(StageId id) { return stages()[static_cast<std::size_t>(id)]; }
+
+const Stage& ropeStep() {
+    static const Stage step = buildRopeStep();
+    return step;
+}
 
 std::optional<StageId> findStage(std::string_view numberOrKey) {
     int number = -1;

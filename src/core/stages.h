@@ -33,6 +33,9 @@ struct Stage {
 
 const std::vector<Stage>& stages();
 const Stage& stage(StageId id);
+// Stage 3's RoPE step (a model with rotary positions; the R key on screen): its words in the same form. Its id and
+// number are the split's, so stage numbers stay 0–10; its key "rope" is the screenshot's --stage rope.
+const Stage& ropeStep();
 // Accepts a number ("7") or a key ("softmax"); nullopt when neither matches.
 std::optional<StageId> findStage(std::string_view numberOrKey);
 // Replaces the placeholders of a stage's text with this trace's sizes: "{l}" → "11".

@@ -486,6 +486,34 @@ TEST_CASE("the model library: the same folder opened twice shares one model; can
 }
 
 
+TEST_CASE("stage 3's RoPE step: the stage text shows RoPE's formula, code and numbers, not the split's") {
+    ImGuiHarness ui;
+    ui::AppState state;
+    ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3"), state);
+    state.spec.sentences = {"the cat sat"};
+    state.stage = StageId::SplitHeads;
+    ui::App app(std::move(state));
+    settle(ui, app);
+    REQUIRE(app.run() != nullptr);
+    const ui::StageText split = stageTextOf(ui, app);
+    CHECK(split.formula == core::stage(StageId::SplitHeads).formula);
+    app.state().ropeStep = true;
+    ui.frame(app);
+    const ui::StageText rope = stageTextOf(ui, app);
+    CHECK(rope.formula == core::ropeStep().formula);
+    CHECK(rope.explanation == core::ropeStep().explanation);
+    REQUIRE(rope.code.size() == 2);
+    CHECK(rope.code[0].second.find("rotate_half(q)") != std::string::npos);
+    CHECK(rope.code[0].second.find("1 x 8 x") != std::string::npos);  // b × h × l × d_k substituted: h = 8
+    CHECK(rope.code[1].second.find("half = 6 // 2") != std::string::npos);  // d_k = 6
+    CHECK(rope.note.find("d_k = 6: 3 pairs") != std::string::npos);
+    CHECK(rope.note.find("θ_0 = 1 rad") != std::string::npos);  // rope_theta^0
+    // Another stage keeps its own words while the RoPE step is chosen.
+    app.state().stage = StageId::Scores;
+    ui.frame(app);
+    CHECK(stageTextOf(ui, app).formula == core::stage(StageId::Scores).formula);
+}
+
 TEST_CASE("prediction panel: a decoder's ten next tokens, Append grows the sentence and its KV cache one token at a time, undo takes it back") {
     ImGuiHarness ui;
     ui::AppState state;
@@ -557,7 +585,7 @@ TEST_CASE("prediction panel: the KV cache catches up on a worker, never in a fra
     CHECK(follower.steps() == static_cast<int>(ids.size()) + 1);  // the empty cache for the model, then a token a step
     CHECK_FALSE(app.computing());
     // The worker's rows are those of the sentence appended in one go, bit for bit.
-    const core::TransformerModel& model = app.run()->spec.trained->transformer;
+    const core::TransformerModel& model = app.run()->spec.trainedModel()->transformer;
     const core::KvCache expected = core::prefilledCache(model, ids);
     const core::KvCache cache = panel.cache();
     REQUIRE(cache.layers() == expected.layers());
