@@ -1,6 +1,10 @@
 // stages.cpp — the forward pass as a list of teachable steps (the table in docs/design.md), and shape substitution.
 #include "core/stages.h"
 
+#include "core/model.h"
+#include "core/transformer/trained_model.h"
+
+#include <algorithm>
 #include <charconv>
 
 namespace attnviz::core {
@@ -175,6 +179,16 @@ std::string codeLine(const Stage& stage, const Trace& trace, bool numpy) {
         }
     }
     return substituteShapes(line, trace);
+}
+
+int followedQueryRow(const ModelRun& run, int batch, int head) {
+    const int last = run.trace.queryLengths.at(static_cast<std::size_t>(batch)) - 1;
+    const TrainedLayer* trained = run.spec.trained();
+    const NamedHead* named = trained ? trained->model->namedHead(trained->layer, head) : nullptr;
+    if (named == nullptr || named->name.find("coreference") == std::string::npos || run.resplitHeads) return last;
+    const auto& tokens = run.queryTokens.at(static_cast<std::size_t>(batch));
+    const auto it = std::find(tokens.begin(), tokens.end(), "it");
+    return it != tokens.end() ? static_cast<int>(it - tokens.begin()) : last;
 }
 
 std::string symbolicShape(TensorId id, const Trace& trace) {
