@@ -93,9 +93,9 @@ Stage buildRopeStep() {
             "q'_m = R(θ, m) q_m,   k'_n = R(θ, n) k_n,   θ_j = rope_theta^(−2j/d_k)",
             "q_embed = (q * cos) + (rotate_half(q) * sin)  # {b} x {h} x {l} x {d_k}; k_embed the same with k",
             "half = {d_k} // 2; q = q * cos + np.concatenate([-q[..., half:], q[..., :half]], -1) * sin  # {b} x {h} x {l} x {d_k}",
-            "RoPE turns each pair of coordinates (2j, 2j+1) of q_m by the angle m·θ_j, and of k_n by n·θ_j (HF's rotate_half "
-            "pairs j with j + d_k/2: the same turn, the columns reordered). A turn by m·θ then one back by n·θ is a turn by "
-            "(m − n)·θ, so a score q'_m · k'_n after RoPE depends on the offset m − n, not on where the two tokens stand.",
+            "RoPE turns pair j of q_m (coordinates 2j, 2j+1; HF's rotate_half pairs j with j + d_k/2) by the angle m·θ_j, "
+            "and of k_n by n·θ_j. The two turns leave (m − n)·θ between them: a score q'_m · k'_n depends on the offset "
+            "m − n, not on where the two tokens stand.",
             {QHeadsBeforeRope, QHeads, KHeadsBeforeRope, KHeads}};
 }
 
