@@ -1,6 +1,10 @@
 // stages.cpp — the forward pass as a list of teachable steps (the table in docs/design.md), and shape substitution.
 #include "core/stages.h"
 
+#include "core/model.h"
+#include "core/transformer/trained_model.h"
+
+#include <algorithm>
 #include <charconv>
 
 namespace attnviz::core {
@@ -82,6 +86,19 @@ std::vector<Stage> buildStages() {
     };
 }
 
+// HF transformers' rotate-half form (modeling_llama.py apply_rotary_pos_emb): the pair of coordinate j is
+// (j, j + d_k/2), the paper's (2j, 2j+1) with the columns reordered; cos and sin hold m·θ_j for each position m.
+Stage buildRopeStep() {
+    return {StageId::SplitHeads, "rope", "RoPE",
+            "q'_m = R(θ, m) q_m,   k'_n = R(θ, n) k_n,   θ_j = rope_theta^(−2j/d_k)",
+            "q_embed = (q * cos) + (rotate_half(q) * sin)  # {b} x {h} x {l} x {d_k}; k_embed the same with k",
+            "half = {d_k} // 2; q = q * cos + np.concatenate([-q[..., half:], q[..., :half]], -1) * sin  # {b} x {h} x {l} x {d_k}",
+            "RoPE turns pair j of q_m (coordinates 2j, 2j+1; HF's rotate_half pairs j with j + d_k/2) by the angle m·θ_j, "
+            "and of k_n by n·θ_j. The two turns leave (m − n)·θ between them: a score q'_m · k'_n depends on the offset "
+            "m − n, not on where the two tokens stand.",
+            {QHeadsBeforeRope, QHeads, KHeadsBeforeRope, KHeads}};
+}
+
 void replaceAll(std::string& text, std::string_view from, std::string_view to) {
     for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
         text.replace(at, from.size(), to);
@@ -96,6 +113,11 @@ const std::vector<Stage>& stages() {
 }
 
 const Stage& stage(StageId id) { return stages()[static_cast<std::size_t>(id)]; }
+
+const Stage& ropeStep() {
+    static const Stage step = buildRopeStep();
+    return step;
+}
 
 std::optional<StageId> findStage(std::string_view numberOrKey) {
     int number = -1;
@@ -157,6 +179,16 @@ std::string codeLine(const Stage& stage, const Trace& trace, bool numpy) {
         }
     }
     return substituteShapes(line, trace);
+}
+
+int followedQueryRow(const ModelRun& run, int batch, int head) {
+    const int last = run.trace.queryLengths.at(static_cast<std::size_t>(batch)) - 1;
+    const TrainedLayer* trained = run.spec.trained();
+    const NamedHead* named = trained ? trained->model->namedHead(trained->layer, head) : nullptr;
+    if (named == nullptr || named->name.find("coreference") == std::string::npos || run.resplitHeads) return last;
+    const auto& tokens = run.queryTokens.at(static_cast<std::size_t>(batch));
+    const auto it = std::find(tokens.begin(), tokens.end(), "it");
+    return it != tokens.end() ? static_cast<int>(it - tokens.begin()) : last;
 }
 
 std::string symbolicShape(TensorId id, const Trace& trace) {

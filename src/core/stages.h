@@ -14,6 +14,8 @@
 
 namespace attnviz::core {
 
+struct ModelRun;
+
 enum class StageId : int {
     Tokens, Embed, Project, SplitHeads, Scores, Scale, Mask, Softmax, WeightedSum, Concat, Output, Count
 };
@@ -33,6 +35,9 @@ struct Stage {
 
 const std::vector<Stage>& stages();
 const Stage& stage(StageId id);
+// Stage 3's RoPE step (a model with rotary positions; the R key on screen): its words in the same form. Its id and
+// number are the split's, so stage numbers stay 0–10; its key "rope" is the screenshot's --stage rope.
+const Stage& ropeStep();
 // Accepts a number ("7") or a key ("softmax"); nullopt when neither matches.
 std::optional<StageId> findStage(std::string_view numberOrKey);
 // Replaces the placeholders of a stage's text with this trace's sizes: "{l}" → "11".
@@ -44,6 +49,10 @@ std::string codeLine(const Stage& stage, const Trace& trace, bool numpy = false)
 // The per-head map a stage is about (Q_i for the split, S_i for scores, A_i for softmax, Z_i for the weighted
 // sum and the concatenation); nullopt for stages without one. Thumbnails and "all heads" figures show it.
 std::optional<TensorId> perHeadTensor(StageId stage);
+// The query row the stages follow while nothing is hovered (outlined in S_i, A_i … on screen and in exported figures):
+// "it" under a head named for coreference (what that head is for) in sentence `batch`, else its last token (under a
+// causal mask the only row that sees every key).
+int followedQueryRow(const ModelRun& run, int batch, int head);
 // "b × h × l × d_k" for a tensor of this trace, in symbols (the numeric shape is Tensor::shapeString()).
 std::string symbolicShape(TensorId id, const Trace& trace);
 

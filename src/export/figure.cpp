@@ -121,13 +121,9 @@ std::vector<StackedBlock> tokenBlocks(const core::ModelRun& run, int batch, int 
 
 // [SECTION] A stage's body: its scene's maps in `box`, or the tokens
 
-std::optional<scene::Scene> sceneOf(const core::ModelRun& run, StageId stage, int head) {
-    return exportedScene(run.trace, stage, head, run.spec.trained() ? std::optional(run.spec.trained()->layer) : std::nullopt);
-}
-
 std::vector<StackedBlock> stageBody(const core::ModelRun& run, StageId stage, int head, int batch, const FigureStyle& style,
                                     SceneBox box) {
-    const std::optional<scene::Scene> scene = sceneOf(run, stage, head);
+    const std::optional<scene::Scene> scene = exportedScene(run, stage, head, batch);
     if (!scene) return tokenBlocks(run, batch, std::min(kTokenWrapWidth, static_cast<int>(box.width)));
     std::vector<StackedBlock> body;
     body.push_back({sceneBlock(run, *scene, batch, style, sceneBoxFor(box, style)), 0, true});
@@ -135,7 +131,7 @@ std::vector<StackedBlock> stageBody(const core::ModelRun& run, StageId stage, in
 }
 
 std::vector<MatrixRequest> requestsShown(const core::ModelRun& run, StageId stage, int head) {
-    const std::optional<scene::Scene> scene = sceneOf(run, stage, head);
+    const std::optional<scene::Scene> scene = exportedScene(run, stage, head, 0);  // the followed row does not change which maps
     return scene ? sceneRequests(*scene) : std::vector<MatrixRequest>{};
 }
 

@@ -38,6 +38,7 @@ constexpr float kDenseLabelEm = 1.05f;
 
 constexpr colormap::Rgb8 kKeptColor{112, 182, 146};  // mask == 1: may attend
 constexpr Rgba8 kHatchOverColor{255, 255, 255, 150};
+constexpr Rgba8 kFocusColour{215, 80, 0, 255};  // the focused query row, as on screen (heatmap_view.cpp)
 
 int ceilToInt(float value) { return static_cast<int>(std::ceil(value)); }
 
@@ -114,12 +115,15 @@ void MatrixPanel::measureLabels() {
     const int rowStep = labelStep(rowCount(), options_.cellHeight, kDenseLabelEm * kLabelSize, rows.headBlock);
     rowText_.assign(static_cast<std::size_t>(rowCount()), {});
     float widestRow = 0.0f;
-    for (int r = 0; options_.rowLabels && r < rowCount(); r += rowStep) {
+    const auto labelRow = [&](int r) {
+        const FontFace face = isFocusRow(r) ? FontFace::Bold : FontFace::Regular;
         const std::string& label = rows.labels.at(static_cast<std::size_t>(r));
         std::string& text = rowText_[static_cast<std::size_t>(r)];
-        text = rows.tokens ? truncateToWidth(label, kRowLabelMaxWidth, kLabelSize, FontFace::Regular) : label;
-        widestRow = std::max(widestRow, textWidth(text, kLabelSize, FontFace::Regular));
-    }
+        text = rows.tokens ? truncateToWidth(label, kRowLabelMaxWidth, kLabelSize, face) : label;
+        widestRow = std::max(widestRow, textWidth(text, kLabelSize, face));
+    };
+    for (int r = 0; options_.rowLabels && r < rowCount(); r += rowStep) labelRow(r);
+    if (options_.rowLabels && content_.focusRow && *content_.focusRow >= 0 && *content_.focusRow < rowCount()) labelRow(*content_.focusRow);
     rowLabelWidth_ = ceilToInt(widestRow);
 
     rowSumText_.assign(content_.rowSums ? static_cast<std::size_t>(rowCount()) : 0, {});
@@ -264,6 +268,7 @@ HeatmapPlacement MatrixPanel::draw(Canvas& canvas, int x, int y, int scale, cons
     drawHeadBlockSeparators(canvas, placed, scale, theme);
     drawFrame(canvas, placed, scale);
     drawCellValues(canvas, placed, scale);
+    drawFocusRow(canvas, placed, scale);
     drawRowSums(canvas, x, y, scale, theme);
     if (hasColorbar()) {
         drawColorbar(canvas, x + heatmapX_ + heatmapWidth() + sumsWidth() + kColorbarGap, y + heatmapY_, colorbarHeight_, scale,
@@ -299,9 +304,10 @@ void MatrixPanel::drawRowLabels(Canvas& canvas, int x, int y, int scale, const T
         const std::string& text = rowText_[static_cast<std::size_t>(r)];
         if (text.empty()) continue;
         const float middle = static_cast<float>(y + heatmapY_) + (r + 0.5f) * options_.cellHeight;
-        const Rgba8 color = r >= content_.rows.paddingFrom ? theme.secondaryText : theme.text;
-        drawText(canvas, (right - textWidth(text, kLabelSize, FontFace::Regular)) * scale,
-                 (middle + kCapMiddleEm * kLabelSize) * scale, text, {kLabelSize * scale, FontFace::Regular, color});
+        const Rgba8 color = isFocusRow(r) ? kFocusColour : r >= content_.rows.paddingFrom ? theme.secondaryText : theme.text;
+        const FontFace face = isFocusRow(r) ? FontFace::Bold : FontFace::Regular;
+        drawText(canvas, (right - textWidth(text, kLabelSize, face)) * scale, (middle + kCapMiddleEm * kLabelSize) * scale, text,
+                 {kLabelSize * scale, face, color});
     }
 }
 
@@ -407,6 +413,13 @@ void MatrixPanel::drawHeadBlockSeparators(Canvas& canvas, const HeatmapPlacement
 void MatrixPanel::drawFrame(Canvas& canvas, const HeatmapPlacement& placed, int scale) const {
     if (!content_.frameColour) return;
     canvas.strokeRect(placed.rect, opaque(colormap::headColor(*content_.frameColour)), 2 * scale);
+}
+
+// The focused row: an outline across the map, in the colour its label takes.
+void MatrixPanel::drawFocusRow(Canvas& canvas, const HeatmapPlacement& placed, int scale) const {
+    if (!content_.focusRow || *content_.focusRow < 0 || *content_.focusRow >= rowCount()) return;
+    const PixelRect first = placed.cell(*content_.focusRow, 0);
+    canvas.strokeRect({first.x, first.y, placed.rect.width, first.height}, kFocusColour, 2 * scale);
 }
 
 void MatrixPanel::drawCellValues(Canvas& canvas, const HeatmapPlacement& placed, int scale) const {

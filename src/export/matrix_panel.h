@@ -56,6 +56,7 @@ struct PanelContent {
     std::optional<int> head;            // a one-head matrix: stripe in that head's color
     int headsPerColour = 1;             // head i's stripe in the colour of i / headsPerColour (query heads sharing a K/V head)
     std::optional<int> frameColour;     // a head's tile: the cells framed in this head's colour
+    std::optional<int> focusRow;        // the query the lecture follows ("it"): outlined, its label bold, in the screen's orange
     bool rowSums = false;               // each row's sum right of the cells (softmax rows sum to 1)
 };
 
@@ -133,6 +134,8 @@ private:
     void drawCellValues(Canvas& canvas, const HeatmapPlacement& placed, int scale) const;
     void drawHeadBlockSeparators(Canvas& canvas, const HeatmapPlacement& placed, int scale, const Theme& theme) const;
     void drawFrame(Canvas& canvas, const HeatmapPlacement& placed, int scale) const;
+    void drawFocusRow(Canvas& canvas, const HeatmapPlacement& placed, int scale) const;
+    bool isFocusRow(int row) const { return content_.focusRow == row; }
     void drawRowSums(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
     void drawLegend(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
     void drawSwatch(Canvas& canvas, PixelRect rect, LegendEntry::Swatch swatch, int scale, const Theme& theme) const;

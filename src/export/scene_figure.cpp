@@ -63,6 +63,7 @@ PanelContent contentOf(const core::ModelRun& run, const scene::Map& map, int bat
     content.rowSums = map.rowSums;
     content.headsPerColour = map.headsPerColour;
     content.frameColour = map.frame;
+    content.focusRow = map.focusRow;
     return content;
 }
 
@@ -281,17 +282,30 @@ private:
 // still fit; a little smaller last, when decorations drawn at the cells a layout chose outgrow what it measured.
 constexpr float kBoxScales[] = {1.4f, 1.25f, 1.12f, 1.05f, 1.0f, 0.97f, 0.94f, 0.9f};
 
+// The stage's scene without its side content and formulas (the figure's header writes the stage's own).
+std::optional<scene::Scene> figureScene(const core::Trace& trace, StageId stage, const scene::SceneChoices& choices) {
+    std::optional<scene::Scene> made = scene::stageScene(stage, trace, choices);
+    if (!made) return std::nullopt;
+    made->side.reset();
+    for (scene::Figure& figure : made->figures) figure.formula.clear();
+    return made;
+}
+
 }  // namespace
 
 std::optional<scene::Scene> exportedScene(const core::Trace& trace, StageId stage, int head, std::optional<int> blocksBeforeX) {
     scene::SceneChoices choices;
     choices.head = head;
     choices.blocksBeforeX = blocksBeforeX;
-    std::optional<scene::Scene> made = scene::stageScene(stage, trace, choices);
-    if (!made) return std::nullopt;
-    made->side.reset();
-    for (scene::Figure& figure : made->figures) figure.formula.clear();
-    return made;
+    return figureScene(trace, stage, choices);
+}
+
+std::optional<scene::Scene> exportedScene(const core::ModelRun& run, StageId stage, int head, int batch) {
+    scene::SceneChoices choices;
+    choices.head = head;
+    if (const core::TrainedLayer* trained = run.spec.trained()) choices.blocksBeforeX = trained->layer;
+    choices.focusRow = core::followedQueryRow(run, batch, head);
+    return figureScene(run.trace, stage, choices);
 }
 
 std::vector<MatrixRequest> sceneRequests(const scene::Scene& scene) {

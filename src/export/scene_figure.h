@@ -26,6 +26,11 @@ namespace attnviz::exporting {
 std::optional<scene::Scene> exportedScene(const core::Trace& trace, core::StageId stage, int head,
                                           std::optional<int> blocksBeforeX = std::nullopt);
 
+// The scene of sentence `batch` of a run: as above, with X named after the run's trained layer, and the query row the
+// screen follows while nothing is hovered (core::followedQueryRow: "it" under a coreference head) outlined in S_i,
+// A_i and the other query-row maps of stages 4–8, as on screen (figures have no hover).
+std::optional<scene::Scene> exportedScene(const core::ModelRun& run, core::StageId stage, int head, int batch);
+
 // The tensors a scene's maps show, over every figure of the scene (E[ids] and PE are not Trace tensors: left out).
 std::vector<MatrixRequest> sceneRequests(const scene::Scene& scene);
 

@@ -22,6 +22,18 @@ TEST_CASE("eleven stages in the order of docs/design.md, each with text and numb
     }
 }
 
+TEST_CASE("stage 3's RoPE step has its own words and keeps the split's number: stage numbers stay 0–10") {
+    const Stage& rope = ropeStep();
+    CHECK(rope.number() == 3);
+    CHECK(rope.key == "rope");
+    CHECK(rope.formula.find("R(θ, m)") != std::string_view::npos);
+    CHECK(rope.formula.find("rope_theta^(−2j/d_k)") != std::string_view::npos);
+    CHECK(rope.pytorch.find("q_embed = (q * cos) + (rotate_half(q) * sin)") != std::string_view::npos);
+    CHECK(rope.explanation.find("m − n") != std::string_view::npos);
+    CHECK(rope.formula != stage(StageId::SplitHeads).formula);
+    CHECK(stages().size() == 11);
+}
+
 TEST_CASE("stages are found by number or name") {
     CHECK(findStage("7") == StageId::Softmax);
     CHECK(findStage("softmax") == StageId::Softmax);

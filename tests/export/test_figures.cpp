@@ -197,6 +197,40 @@ TEST_CASE("figure: stage and slide figures draw their stage's scene, and only it
     }
 }
 
+TEST_CASE("figure: the bundled model's stage and slide figures outline \"it\" under the coreference head, as the screen does") {
+    core::ModelSpec spec;
+    const auto model = io::loadBundledModel();
+    const core::NamedHead& coreference = *model->featuredHead();
+    REQUIRE(coreference.name.find("coreference") != std::string::npos);
+    spec.model = core::TrainedLayer{model};
+    spec.sentences = {std::string(core::kDefaultSentence)};
+    spec.attention.dModel = model->config().dModel;
+    spec.attention.heads = model->config().heads;
+    spec.trained()->layer = coreference.layer;
+    const core::ModelRun run = core::runModel(spec);
+    const auto& tokens = run.queryTokens[0];
+    const int it = static_cast<int>(std::find(tokens.begin(), tokens.end(), "it") - tokens.begin());
+    REQUIRE(it < static_cast<int>(tokens.size()));
+    REQUIRE(it != run.trace.queryLengths[0] - 1);  // not the row a figure without a followed query would pick
+    const std::optional<scene::Scene> scene = exportedScene(run, core::StageId::Softmax, coreference.head, 0);
+    REQUIRE(scene);
+    FigureStyle style;
+    style.scale = 1;
+    const Rgba8 orange{215, 80, 0, 255};
+    for (const Figure& figure : {drawStageFigure(run, core::StageId::Softmax, coreference.head, 0, style),
+                                 drawSlideFigure(run, core::StageId::Softmax, coreference.head, 0, style)}) {
+        CAPTURE(figure.title);
+        const PixelRect row = heatmapOf(figure, core::TensorId::AttentionWeights).where.cell(it, 0);
+        CHECK(figure.image.pixel(row.x, row.y) == orange);
+        CHECK(figure.image.pixel(row.x, row.y - row.height) != orange);  // the row above is not outlined
+    }
+    // Another head, not named for coreference, follows the last token.
+    const int other = (coreference.head + 1) % run.trace.dims.heads;
+    const Figure last = drawStageFigure(run, core::StageId::Softmax, other, 0, style);
+    const PixelRect row = heatmapOf(last, core::TensorId::AttentionWeights).where.cell(run.trace.queryLengths[0] - 1, 0);
+    CHECK(last.image.pixel(row.x, row.y) == orange);
+}
+
 TEST_CASE("figure: the label areas around a heatmap are not blank") {
     FigureStyle style;
     style.scale = 1;

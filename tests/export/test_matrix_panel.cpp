@@ -82,6 +82,34 @@ TEST_CASE("panel: each cell's centre is exactly colormap::sample of its value (3
     }
 }
 
+TEST_CASE("panel: the focused row is outlined in the screen's orange; its cells keep their colours") {
+    core::Matrix values(3, 5);
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 5; ++c) values(r, c) = static_cast<float>(r * 5 + c) / 14.0f;
+    }
+    const Rgba8 orange{215, 80, 0, 255};
+    PanelContent content = contentFor(values, colormap::Colormap::Viridis, {0.0f, 1.0f});
+    const MatrixPanel plain(content, plainCells(12));
+    Canvas without(plain.width(), plain.height(), kLight.background);
+    plain.draw(without, 0, 0, 1, kLight);
+    CHECK_FALSE(canvasHas(without, orange, {0, 0, 0, 0}));
+    content.focusRow = 1;
+    const MatrixPanel focused(content, plainCells(12));
+    for (int scale : {1, 2}) {
+        Canvas canvas(focused.width() * scale, focused.height() * scale, kLight.background);
+        const HeatmapPlacement placed = focused.draw(canvas, 0, 0, scale, kLight);
+        const PixelRect first = placed.cell(1, 0), last = placed.cell(1, 4);
+        CHECK(canvas.pixel(first.x, first.y) == orange);                      // the outline's corners span the row
+        CHECK(canvas.pixel(last.right() - 1, last.bottom() - 1) == orange);
+        CHECK(canvas.pixel(first.x, first.y + 2 * scale) == orange);          // 2 base pixels thick
+        CHECK(canvas.pixel(first.x + 2 * scale, first.y + 2 * scale) != orange);
+        CHECK(canvas.pixel(placed.cell(0, 0).x, placed.cell(0, 0).y) != orange);  // other rows are not outlined
+        for (int c = 0; c < 5; ++c) CHECK(centreOf(canvas, placed, 1, c) == opaque(colormap::sample(colormap::Colormap::Viridis, values(1, c), 0.0f, 1.0f)));
+        // The label left of the row is drawn in the same orange.
+        CHECK(canvasHas(canvas, orange, {placed.rect.x - 2 * scale, 0, canvas.width(), canvas.height()}));
+    }
+}
+
 TEST_CASE("panel: NaN and ±inf have their own colors and a legend entry each") {
     const float inf = std::numeric_limits<float>::infinity();
     core::Matrix values(2, 3);

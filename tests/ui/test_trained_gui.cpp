@@ -15,6 +15,7 @@
 #include "io/scratch_dir.h"
 #include "ui/lessons/lesson_catalog.h"
 #include "ui/session/session_actions.h"
+#include "ui/views/drawing.h"
 #include "ui/views/inspector.h"
 #include "ui/views/matrix_info.h"
 #include "ui/panels/panels.h"
@@ -502,6 +503,70 @@ TEST_CASE("the model library: the same folder opened twice shares one model; can
     CHECK_THROWS_AS(slow.openNow("/anywhere"), io::FileError);
 }
 
+
+TEST_CASE("stage 3's RoPE step: the stage text shows RoPE's formula, code and numbers, not the split's") {
+    ImGuiHarness ui;
+    ui::AppState state;
+    ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3"), state);
+    state.spec.sentences = {"the cat sat"};
+    state.stage = StageId::SplitHeads;
+    ui::App app(std::move(state));
+    settle(ui, app);
+    REQUIRE(app.run() != nullptr);
+    const ui::StageText split = stageTextOf(ui, app);
+    CHECK(split.formula == core::stage(StageId::SplitHeads).formula);
+    app.state().ropeStep = true;
+    ui.frame(app);
+    const ui::StageText rope = stageTextOf(ui, app);
+    CHECK(rope.formula == core::ropeStep().formula);
+    CHECK(rope.explanation == core::ropeStep().explanation);
+    REQUIRE(rope.code.size() == 2);
+    CHECK(rope.code[0].second.find("rotate_half(q)") != std::string::npos);
+    CHECK(rope.code[0].second.find("1 x 8 x") != std::string::npos);  // b × h × l × d_k substituted: h = 8
+    CHECK(rope.code[1].second.find("half = 6 // 2") != std::string::npos);  // d_k = 6
+    CHECK(rope.note.find("d_k = 6: 3 pairs") != std::string::npos);
+    CHECK(rope.note.find("θ_0 = 1 rad") != std::string::npos);  // rope_theta^0
+    // Another stage keeps its own words while the RoPE step is chosen.
+    app.state().stage = StageId::Scores;
+    ui.frame(app);
+    CHECK(stageTextOf(ui, app).formula == core::stage(StageId::Scores).formula);
+}
+
+// Whether the last frame drew a vertex in `colour` within 4 px around the cells of `drawn`: its frame.
+bool framedIn(const ui::DrawnHeatmap& drawn, ImU32 colour) {
+    const ImDrawData* data = ImGui::GetDrawData();
+    for (int l = 0; l < data->CmdListsCount; ++l) {
+        for (const ImDrawVert& v : data->CmdLists[l]->VtxBuffer) {
+            const bool nearFrame = v.pos.x >= drawn.min.x - 4 && v.pos.x <= drawn.max.x + 4 && v.pos.y >= drawn.min.y - 4 && v.pos.y <= drawn.max.y + 4 &&
+                                   (v.pos.x < drawn.min.x || v.pos.x > drawn.max.x || v.pos.y < drawn.min.y || v.pos.y > drawn.max.y);
+            if (nearFrame && v.col == colour) return true;
+        }
+    }
+    return false;
+}
+
+TEST_CASE("heads panel: under grouped-query attention a query head's thumbnail is framed in the colour of the K/V head it shares") {
+    ImGuiHarness ui;
+    ui::AppState state;
+    ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3"), state);
+    state.spec.sentences = {"the cat sat"};
+    state.stage = StageId::Softmax;
+    state.head = 0;
+    ui::App app(std::move(state));
+    settle(ui, app);
+    REQUIRE(app.run()->trace.dims.kvHeads == 2);  // 8 query heads, 4 to a K/V head
+    const ui::DrawnHeatmap* thumbnail = nullptr;
+    for (const ui::DrawnHeatmap& d : app.drawnHeatmaps()) {
+        if (d.matrix == traceRef(TensorId::AttentionWeights, 5)) thumbnail = &d;
+    }
+    REQUIRE(thumbnail != nullptr);
+    CHECK(framedIn(*thumbnail, ui::headColor(1)));  // head 5 reads K/V head 5 / 4 = 1
+    CHECK_FALSE(framedIn(*thumbnail, ui::headColor(5)));
+    const ui::DrawnHeatmap hovered = *thumbnail;
+    ui.hover(app, {(hovered.min.x + hovered.max.x) / 2, (hovered.min.y + hovered.max.y) / 2});
+    const ImGuiWindow* tooltip = ImGui::FindWindowByName("##Tooltip_00");
+    CHECK((tooltip != nullptr && tooltip->Active));  // "head 5 shares K/V head 1 (with query heads 4–7)"
+}
 
 TEST_CASE("prediction panel: a decoder's ten next tokens, Append grows the sentence and its KV cache one token at a time, undo takes it back") {
     ImGuiHarness ui;

@@ -1,5 +1,6 @@
 // panel_heads.cpp — a thumbnail of every head's map for the current stage (attention weights on stages
-// that have no per-head matrix), in the head colors; clicking one focuses that head. Keys 1–9 do the same
+// that have no per-head matrix), in the head colors (under grouped-query attention each query head in the colour of
+// the K/V head it shares, as the stage's maps colour it; its tooltip says which); clicking one focuses that head. Keys 1–9 do the same
 // (shortcuts.cpp). A new run's thumbnails appear over a few frames when they are large (kNewCellsPerFrame).
 // Does not draw the focused head large (the stage view does).
 #include "ui/views/drawing.h"
@@ -30,11 +31,20 @@ bool withinBudget(const ViewContext& ctx, const MatrixRef& ref, double& budget) 
     return true;
 }
 
+// Under grouped-query attention, hovering a thumbnail says which K/V head its query head shares and with whom.
+void sharingTooltip(const core::Dimensions& dims, int head, ImVec2 min, ImVec2 max) {
+    if (dims.kvHeads <= 0 || dims.kvHeads == dims.heads) return;
+    if (!ImGui::IsWindowHovered() || !ImGui::IsMouseHoveringRect(min, max)) return;
+    const int group = dims.heads / dims.kvHeads, kv = core::keyValueHead(dims, head);
+    ImGui::SetTooltip("head %d shares K/V head %d (with query heads %d–%d)", head, kv, kv * group, kv * group + group - 1);
+}
+
 }  // namespace
 
 void drawHeadsGrid(ViewContext& ctx, float height) {
     const core::TensorId tensor = perHeadTensor(ctx.state.stage).value_or(core::TensorId::AttentionWeights);
-    const int heads = ctx.run.trace.dims.heads;
+    const core::Dimensions& dims = ctx.run.trace.dims;
+    const int heads = dims.heads;
     ImGui::BeginChild("heads", {0.0f, height}, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     ImGui::PushFont(font(ctx.fonts.bold));
     ImGui::TextUnformatted("Heads");
@@ -54,8 +64,11 @@ void drawHeadsGrid(ViewContext& ctx, float height) {
     for (int head = 0; head < heads; ++head) {
         const MatrixRef ref{MatrixSource::Trace, tensor, head};
         const ImVec2 cell{min.x + side * static_cast<float>(head % columns), min.y + side * static_cast<float>(head / columns)};
+        const ImVec2 boxMin{cell.x + 3.0f, cell.y}, boxMax{cell.x + side - 6.0f, cell.y + side - 6.0f};
+        const int colour = core::keyValueHead(dims, head);  // the K/V head it shares (its own without sharing)
+        sharingTooltip(dims, head, boxMin, boxMax);
         if (!withinBudget(ctx, ref, budget)) {
-            ImGui::GetWindowDrawList()->AddRect({cell.x + 3.0f, cell.y}, {cell.x + side - 6.0f, cell.y + side - 6.0f}, headColor(head));
+            ImGui::GetWindowDrawList()->AddRect(boxMin, boxMax, headColor(colour));
             continue;
         }
         HeatmapOptions o;
@@ -65,11 +78,10 @@ void drawHeadsGrid(ViewContext& ctx, float height) {
         o.rowLabels = o.colLabels = false;
         o.colorbar = ColorbarSide::None;
         o.headBlocks = false;
-        o.frameHead = head;
+        o.frameHead = colour;
         o.emphasized = head == ctx.state.head;
         o.pinOnClick = false;
-        const HeatmapResult r = drawHeatmapInBox(ctx, ref, {cell.x + 3.0f, cell.y},
-                                                 {cell.x + side - 6.0f, cell.y + side - 6.0f}, o);
+        const HeatmapResult r = drawHeatmapInBox(ctx, ref, boxMin, boxMax, o);
         if (r.clicked) {
             ctx.state.head = head;
             ctx.state.allHeads = false;

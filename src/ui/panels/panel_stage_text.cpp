@@ -1,13 +1,16 @@
 // panel_stage_text.cpp — under the matrices: the stage's formula, its PyTorch line (Annotated Transformer
 // style) and its NumPy equivalent with this run's shapes substituted, each copyable, the plain explanation, and the teaching point this stage makes
 // with this run's numbers (seeds 000–004: shapes, heads see all of X, cost per head, masks broadcast).
-// The texts come from core::stages(); this file only adds the numbers.
+// The texts come from core::stages() (stage 3's RoPE step: core::ropeStep()); this file only adds the numbers.
+#include "core/transformer/transformer.h"
+#include "scene/scene.h"
 #include "ui/panels/panels.h"
 #include "ui/views/sentence_notes.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <numbers>
 
 namespace attnviz::ui {
 namespace {
@@ -103,6 +106,28 @@ std::string teachingNote(const core::ModelRun& run, StageId stage) {
     return {};
 }
 
+// The RoPE step's numbers: how many pairs turn, and how fast the fastest and the slowest (a full turn every 2π/θ_j
+// tokens); "" when the run's frequencies are not known here.
+std::string ropeNote(const core::ModelRun& run) {
+    const core::TrainedLayer* trained = run.spec.trained();
+    const core::RowVector theta = trained ? core::rotaryFrequencies(trained->model->config()) : run.spec.attention.rotaryFrequencies;
+    if (theta.size() < 2) return {};
+    const Eigen::Index last = theta.size() - 1;
+    const auto pair = [&](Eigen::Index j) {
+        char words[96];
+        std::snprintf(words, sizeof words, "pair %d by θ_%d = %.3g rad per position (a full turn every %.3g tokens)", static_cast<int>(j),
+                      static_cast<int>(j), static_cast<double>(theta(j)), 2.0 * std::numbers::pi / static_cast<double>(theta(j)));
+        return std::string(words);
+    };
+    return "d_k = " + std::to_string(run.trace.dims.dK) + ": " + std::to_string(theta.size()) + " pairs. " + pair(0) + ", " + pair(last) +
+           ": fast pairs tell near tokens apart, slow pairs far ones.";
+}
+
+// Stage 3 shows its RoPE step (the R key) and this run's q and k were turned by position.
+bool showsRopeStep(const ViewContext& ctx) {
+    return ctx.state.stage == StageId::SplitHeads && ctx.state.ropeStep && scene::hasRopeStep(ctx.run.trace);
+}
+
 // The tokens stage: the words outside the vocabulary; the stages of one head's maps: what a named head does on this
 // sentence.
 std::string sentenceNote(const ViewContext& ctx) {
@@ -139,6 +164,12 @@ void drawCodeLine(const char* language, const std::string& code, ViewContext& ct
 }  // namespace
 
 StageText stageText(const ViewContext& ctx) {
+    if (showsRopeStep(ctx)) {
+        const core::Stage& rope = core::ropeStep();
+        const core::Trace& t = ctx.run.trace;
+        return {std::string(rope.formula), {{"PyTorch", core::codeLine(rope, t)}, {"NumPy", core::codeLine(rope, t, true)}},
+                std::string(rope.explanation), ropeNote(ctx.run), {}};
+    }
     const core::StageWords words = core::stageWords(ctx.run, ctx.state.stage);
     const core::TrainedLayer* trained = ctx.run.spec.trained();
     const bool ownWords = trained && core::trainedStageWords(*trained->model, trained->layer, ctx.state.stage);

@@ -216,21 +216,9 @@ void tokensView(ViewContext& ctx, Box box) {
 // [SECTION] One query row as bars
 
 // The query row the charts show: the row of the explained cell when it is an l × l map of the focused head,
-// else the sentence's last token (under a causal mask the only row that sees every key).
-// The query a chart shows while nothing is hovered: "it" under a head named for coreference (what the head is for),
-// else the last query.
-int defaultChartRow(const ViewContext& ctx) {
-    const int last = ctx.run.trace.queryLengths.at(static_cast<std::size_t>(ctx.state.batch)) - 1;
-    const core::TrainedLayer* trained = ctx.run.spec.trained();
-    const core::NamedHead* named = trained ? trained->model->namedHead(trained->layer, ctx.state.head) : nullptr;
-    if (named == nullptr || named->name.find("coreference") == std::string::npos || ctx.run.resplitHeads) return last;
-    const auto& tokens = ctx.run.queryTokens.at(static_cast<std::size_t>(ctx.state.batch));
-    const auto it = std::find(tokens.begin(), tokens.end(), "it");
-    return it != tokens.end() ? static_cast<int>(it - tokens.begin()) : last;
-}
-
+// else the row the stages follow ("it" under a coreference head, else the last token: core::followedQueryRow).
 int chartRow(const ViewContext& ctx) {
-    const int last = defaultChartRow(ctx);
+    const int last = core::followedQueryRow(ctx.run, ctx.state.batch, ctx.state.head);
     if (!ctx.explanation) return last;
     const MatrixRef& m = ctx.explanation->cell.matrix;
     const bool square = m.tensor == TensorId::Scores || m.tensor == TensorId::ScaledScores || m.tensor == TensorId::MaskedScores ||
