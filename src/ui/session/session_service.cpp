@@ -274,8 +274,11 @@ void SessionService::loadWeights(const fs::path& path, AppState& state) {
 void SessionService::openModel(const fs::path& folder, AppState& state) {
     std::error_code error;
     waiting_.reset();
-    models_.open(fs::absolute(folder, error).lexically_normal());
-    state.session.openingModel = *models_.opening();
+    const fs::path absolute = fs::absolute(folder, error).lexically_normal();
+    models_.open(absolute);
+    // Not models_.opening(): the open may already have finished on its thread (a missing folder fails at once), and
+    // then there is none. publish() follows the library from the next frame on.
+    state.session.openingModel = absolute;
 }
 
 void SessionService::cancelOpening(AppState& state) {
