@@ -20,4 +20,7 @@ inline constexpr Rgb8 headColor(int head) {
     return kHeadPalette[static_cast<std::size_t>(head < 0 ? 0 : head) % kHeadPalette.size()];
 }
 
+// The query row a lecture follows ("it"): its outline and bold label, on screen and in exported figures.
+inline constexpr Rgb8 kFocusRowColor{215, 80, 0};
+
 }  // namespace attnviz::colormap

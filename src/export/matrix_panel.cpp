@@ -38,7 +38,7 @@ constexpr float kDenseLabelEm = 1.05f;
 
 constexpr colormap::Rgb8 kKeptColor{112, 182, 146};  // mask == 1: may attend
 constexpr Rgba8 kHatchOverColor{255, 255, 255, 150};
-constexpr Rgba8 kFocusColour{215, 80, 0, 255};  // the focused query row, as on screen (heatmap_view.cpp)
+constexpr Rgba8 kFocusColour = opaque(colormap::kFocusRowColor);  // the focused query row, as on screen
 
 int ceilToInt(float value) { return static_cast<int>(std::ceil(value)); }
 

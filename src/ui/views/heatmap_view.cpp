@@ -5,6 +5,8 @@
 // so a layout that asked for the insets gets exactly that.
 #include "ui/views/heatmap_view.h"
 
+#include "colormap/head_colors.h"
+
 #include "ui/widgets/cell_editor.h"
 #include "ui/views/drawing.h"
 #include "ui/views/matrix_info.h"
@@ -19,7 +21,7 @@ namespace {
 constexpr int kMaxLabelChars = 12;
 constexpr ImU32 kTextColor = IM_COL32(30, 30, 30, 255);
 constexpr ImU32 kDimText = IM_COL32(90, 90, 90, 255);
-constexpr ImU32 kFocusColor = IM_COL32(215, 80, 0, 255);  // the focused query row's outline and label
+constexpr ImU32 kFocusColor = IM_COL32(colormap::kFocusRowColor.r, colormap::kFocusRowColor.g, colormap::kFocusRowColor.b, 255);
 
 struct Fitted {
     MatrixInfo info;
