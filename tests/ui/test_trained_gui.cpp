@@ -40,6 +40,14 @@ namespace {
 using core::StageId;
 using core::TensorId;
 
+// The tiny Llama fixture with grouped-query attention (8 query heads on 2 K/V heads) and rotary positions.
+ui::AppState llamaGqaState(std::vector<std::string> sentences) {
+    ui::AppState state;
+    ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3"), state);
+    state.spec.sentences = std::move(sentences);
+    return state;
+}
+
 ui::AppState bundledState() {
     ui::AppState state;
     auto model = io::loadBundledModel();
@@ -506,9 +514,7 @@ TEST_CASE("the model library: the same folder opened twice shares one model; can
 
 TEST_CASE("stage 3's RoPE step: the stage text shows RoPE's formula, code and numbers, not the split's") {
     ImGuiHarness ui;
-    ui::AppState state;
-    ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3"), state);
-    state.spec.sentences = {"the cat sat"};
+    ui::AppState state = llamaGqaState({"the cat sat"});
     state.stage = StageId::SplitHeads;
     ui::App app(std::move(state));
     settle(ui, app);
@@ -547,9 +553,7 @@ bool framedIn(const ui::DrawnHeatmap& drawn, ImU32 colour) {
 
 TEST_CASE("heads panel: under grouped-query attention a query head's thumbnail is framed in the colour of the K/V head it shares") {
     ImGuiHarness ui;
-    ui::AppState state;
-    ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3"), state);
-    state.spec.sentences = {"the cat sat"};
+    ui::AppState state = llamaGqaState({"the cat sat"});
     state.stage = StageId::Softmax;
     state.head = 0;
     ui::App app(std::move(state));
@@ -570,9 +574,7 @@ TEST_CASE("heads panel: under grouped-query attention a query head's thumbnail i
 
 TEST_CASE("prediction panel: a decoder's ten next tokens, Append grows the sentence and its KV cache one token at a time, undo takes it back") {
     ImGuiHarness ui;
-    ui::AppState state;
-    ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3"), state);
-    state.spec.sentences = {"the cat"};
+    ui::AppState state = llamaGqaState({"the cat"});
     ui::App app(std::move(state));
     settle(ui, app);
     REQUIRE(app.run() != nullptr);
@@ -612,9 +614,7 @@ TEST_CASE("prediction panel: a decoder's ten next tokens, Append grows the sente
 
 TEST_CASE("prediction panel: the KV cache catches up on a worker, never in a frame, and the panel shows how far it got") {
     ImGuiHarness ui;
-    ui::AppState state;
-    ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3"), state);
-    state.spec.sentences = {"the cat sat on the mat"};
+    ui::AppState state = llamaGqaState({"the cat sat on the mat"});
     ui::App app(std::move(state));
     const ui::PredictionPanel& panel = app.predictionPanel();
     ui::KvCacheFollower& follower = panel.cacheFollower();
