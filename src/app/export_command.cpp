@@ -24,6 +24,7 @@ namespace {
 exporting::ExportRequest toRequest(const ExportOptions& options) {
     exporting::ExportRequest request;
     request.stage = exporting::parseStage(options.stage);
+    request.ropeStep = exporting::namesRopeStep(options.stage);
     request.matrix = exporting::parseMatrix(options.matrix);
     request.head = options.head;
     request.kind = exporting::parseKind(options.kind);

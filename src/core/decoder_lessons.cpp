@@ -2,6 +2,9 @@
 // differences are the rotation's, not float32's.
 #include "core/decoder_lessons.h"
 
+#include "core/model.h"
+#include "core/transformer/trained_model.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -148,6 +151,22 @@ RelativeScores relativeScores(const RowVector& q, const RowVector& k, const RowV
         }
     }
     return r;
+}
+
+RowVector rotaryFrequenciesOf(const ModelRun& run) {
+    if (!run.spec.trainedModel() || run.spec.trainedModel()->config().family != ModelFamily::Llama) return {};
+    return rotaryFrequencies(run.spec.trainedModel()->config());
+}
+
+std::optional<RotaryPairs> rotaryPairsOfRun(const ModelRun& run, int batch, int head, bool keys, int pairs) {
+    const Trace& t = run.trace;
+    const TensorId before = keys ? TensorId::KHeadsBeforeRope : TensorId::QHeadsBeforeRope;
+    const RowVector frequencies = rotaryFrequenciesOf(run);
+    if (!t.has(before) || frequencies.size() == 0) return std::nullopt;
+    const int slice = keys ? keyValueHead(t.dims, head) : head;
+    const int length = (keys ? t.keyLengths : t.queryLengths)[static_cast<std::size_t>(batch)];
+    const Matrix rows = t[before].slice(batch, slice).topRows(length);
+    return rotaryPairs(rows, frequencies, pairs);
 }
 
 }  // namespace attnviz::core

@@ -14,11 +14,14 @@
 #include "core/transformer/transformer.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace attnviz::core {
+
+struct ModelRun;
 
 // [SECTION] K/V sharing
 
@@ -82,6 +85,12 @@ struct RotaryPairs {
     int positionCount() const { return static_cast<int>(angle.rows()); }
 };
 RotaryPairs rotaryPairs(const Matrix& rows, const RowVector& frequencies, int pairs);
+// The rotary frequencies a run's attention used: its Llama-family model's (with its rope scaling), else empty.
+RowVector rotaryFrequenciesOf(const ModelRun& run);
+// Head `head`'s q rows (or, with `keys`, its K/V head's k rows) of batch element `batch`, row p at position p, with
+// their first `pairs` pairs before and after RoPE, as the forward pass turned them (the screen's RoPE step and the
+// exported figure draw them). Nullopt when the run has no RoPE.
+std::optional<RotaryPairs> rotaryPairsOfRun(const ModelRun& run, int batch, int head, bool keys, int pairs);
 // `row` placed at positions 0 … positions − 1 (one vector turning, the clearest picture of the angles).
 RotaryPairs rotaryPairsOfOneRow(const RowVector& row, const RowVector& frequencies, int positions, int pairs);
 

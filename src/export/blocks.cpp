@@ -1,4 +1,4 @@
-// blocks.cpp — text, panel, token and grid blocks, and stacking them into a figure. See blocks.h.
+// blocks.cpp — text, panel and grid blocks, and stacking them into a figure. See blocks.h.
 #include "export/blocks.h"
 
 #include "export/colorbar.h"
@@ -11,22 +11,6 @@ namespace attnviz::exporting {
 namespace {
 
 int ceilToInt(float value) { return static_cast<int>(std::ceil(value)); }
-
-// [SECTION] Token boxes
-constexpr float kTokenSize = 16.0f;
-constexpr int kTokenPaddingX = 9;
-constexpr int kTokenPaddingY = 6;
-constexpr int kTokenGap = 8;
-constexpr int kTokenIndexGap = 4;
-constexpr int kTokenRowGap = 12;
-constexpr int kTokenCaptionGap = 10;
-
-int tokenBoxHeight() { return ceilToInt(lineMetrics(kTokenSize, FontFace::Regular).height()) + 2 * kTokenPaddingY; }
-// A box and the lines under it ("id 198", "pos 1").
-int tokenRowHeight(std::size_t linesUnder) {
-    return tokenBoxHeight() + kTokenIndexGap + static_cast<int>(linesUnder) * ceilToInt(lineMetrics(kTickSize, FontFace::Regular).height());
-}
-int captionHeight() { return ceilToInt(lineMetrics(kCaptionSize, FontFace::Regular).height()); }
 
 // [SECTION] Grid
 constexpr int kGridGapX = 28;
@@ -68,53 +52,6 @@ void TextBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme
 void PanelBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme, std::vector<PlacedHeatmap>& placed) const {
     const HeatmapPlacement where = panel_.panel.draw(canvas, x, y, scale, theme);
     placed.push_back({panel_.request.tensor, panel_.request.head, panel_.request.transposed, where});
-}
-
-// [SECTION] TokenBlock
-
-TokenBlock::TokenBlock(std::string caption, std::vector<std::string> tokens, const std::vector<int>& ids, int maxWidth)
-    : caption_(std::move(caption)), linesUnder_(ids.empty() ? 1 : 2) {
-    int x = 0, y = captionHeight() + kTokenCaptionGap;
-    width_ = ceilToInt(textWidth(caption_, kCaptionSize, FontFace::Regular));
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-        std::vector<std::string> under;
-        if (i < ids.size()) under.push_back("id " + std::to_string(ids[i]));
-        under.push_back("pos " + std::to_string(i));
-        int boxWidth = ceilToInt(textWidth(tokens[i], kTokenSize, FontFace::Regular)) + 2 * kTokenPaddingX;
-        for (const std::string& line : under) boxWidth = std::max(boxWidth, ceilToInt(textWidth(line, kTickSize, FontFace::Regular)) + 4);
-        if (x > 0 && x + boxWidth > maxWidth) {
-            x = 0;
-            y += tokenRowHeight(linesUnder_) + kTokenRowGap;
-        }
-        boxes_.push_back({tokens[i], std::move(under), x, y, boxWidth});
-        width_ = std::max(width_, x + boxWidth);
-        x += boxWidth + kTokenGap;
-    }
-    height_ = y + tokenRowHeight(linesUnder_);
-}
-
-void TokenBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme, std::vector<PlacedHeatmap>&) const {
-    drawText(canvas, static_cast<float>(x * scale),
-             static_cast<float>(y) * scale + lineMetrics(kCaptionSize, FontFace::Regular).ascent * scale, caption_,
-             {kCaptionSize * scale, FontFace::Regular, theme.secondaryText});
-    const LineMetrics tokenMetrics = lineMetrics(kTokenSize, FontFace::Regular);
-    const LineMetrics lineUnder = lineMetrics(kTickSize, FontFace::Regular);
-    for (const Box& box : boxes_) {
-        const PixelRect rect{(x + box.x) * scale, (y + box.y) * scale, box.width * scale, tokenBoxHeight() * scale};
-        canvas.fillRect(rect, theme.tokenBox);
-        canvas.strokeRect(rect, theme.frame, scale);
-        const float textLeft = (static_cast<float>(box.width) - textWidth(box.text, kTokenSize, FontFace::Regular)) / 2.0f;
-        drawText(canvas, (static_cast<float>(x + box.x) + textLeft) * scale,
-                 (static_cast<float>(y + box.y + kTokenPaddingY) + tokenMetrics.ascent) * scale, box.text,
-                 {kTokenSize * scale, FontFace::Regular, theme.text});
-        float lineTop = static_cast<float>(y + box.y + tokenBoxHeight() + kTokenIndexGap);
-        for (const std::string& line : box.under) {
-            const float lineWidth = textWidth(line, kTickSize, FontFace::Regular);
-            drawText(canvas, (static_cast<float>(x + box.x) + (static_cast<float>(box.width) - lineWidth) / 2.0f) * scale,
-                     (lineTop + lineUnder.ascent) * scale, line, {kTickSize * scale, FontFace::Regular, theme.secondaryText});
-            lineTop += std::ceil(lineUnder.height());
-        }
-    }
 }
 
 // [SECTION] GridBlock

@@ -2,7 +2,6 @@
 //
 //   TextBlock      lines of text: a title, wrapped explanation, a PyTorch line
 //   PanelBlock     one heatmap panel (a matrix figure)
-//   TokenBlock     the tokens of a sentence as numbered boxes (stage 0)
 //   GridBlock      panels in a grid with one shared colorbar (all heads of a stage)
 //   StackBlock     blocks top to bottom (a figure, or one stage's section of the poster)
 //   FlowBlock      blocks left to right, wrapping into rows like words (the poster's sections)
@@ -75,28 +74,6 @@ public:
 
 private:
     TensorPanel panel_;
-};
-
-class TokenBlock : public Block {
-public:
-    // `caption` above the boxes ("13 tokens"); under each box its vocabulary id (when `ids` has one per token:
-    // the row of E it takes) and its position, as on screen; boxes wrap at maxWidth.
-    TokenBlock(std::string caption, std::vector<std::string> tokens, const std::vector<int>& ids, int maxWidth);
-    int width() const override { return width_; }
-    int height() const override { return height_; }
-    void draw(Canvas& canvas, int x, int y, int scale, const Theme& theme,
-              std::vector<PlacedHeatmap>& placed) const override;
-
-private:
-    struct Box {
-        std::string text;
-        std::vector<std::string> under;  // "id 198", "pos 1"
-        int x = 0, y = 0, width = 0;
-    };
-    std::string caption_;
-    std::size_t linesUnder_ = 1;
-    std::vector<Box> boxes_;
-    int width_ = 0, height_ = 0;
 };
 
 class GridBlock : public Block {

@@ -4,6 +4,8 @@
 #include "export/export_error.h"
 #include "export/notation.h"
 
+#include "scene/scene.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -99,8 +101,20 @@ void checkStageShows(const ExportRequest& request) {
                       ".");
 }
 
+// --stage rope: a model with rotary positions, and a figure kind that draws a whole stage.
+void checkRopeStep(const core::ModelRun& run, const ExportRequest& request) {
+    if (!request.ropeStep) return;
+    if (!scene::hasRopeStep(run.trace)) {
+        throw ExportError("--stage rope needs a model with rotary positions (a Llama, Mistral or Qwen folder); this model has none.");
+    }
+    if (request.matrix || request.kind == FigureKind::Heads || request.kind == FigureKind::Lines) {
+        throw ExportError("--stage rope is one figure of the RoPE step; use --kind stage or slide, without --matrix.");
+    }
+}
+
 void checkCombination(const core::ModelRun& run, const ExportRequest& request) {
     checkHead(run, request);
+    checkRopeStep(run, request);
     if (request.matrix && (request.kind == FigureKind::Stage || request.kind == FigureKind::Slide)) {
         throw ExportError("--matrix picks one matrix, but --kind stage and slide draw the whole stage; use --kind matrix or heads.");
     }
@@ -136,6 +150,16 @@ void planMatrices(const core::ModelRun& run, const ExportRequest& request, int b
         }
         if (stage == StageId::Embed && !request.stage && run.trace.cross) add(stage, TensorId::XQuery);
     }
+}
+
+// The RoPE step's one figure: 03-rope-head0.png (slide-03-rope-head0.png), whatever the kind of stage figure.
+void planRopeStep(const core::ModelRun& run, const ExportRequest& request, int batch, std::vector<PlannedFigure>& out) {
+    const int head = request.head.value_or(0);
+    const FigureKind kind = request.kind == FigureKind::Slide ? FigureKind::Slide : FigureKind::Stage;
+    const std::string name = std::string(kind == FigureKind::Slide ? "slide-" : "") + "03-" + std::string(core::ropeStep().key) + headSuffix(head);
+    PlannedFigure figure{name + sentenceSuffix(run, batch) + ".png", kind, StageId::SplitHeads, {}, head, batch};
+    figure.ropeStep = true;
+    out.push_back(std::move(figure));
 }
 
 void planStages(const core::ModelRun& run, const ExportRequest& request, int batch, std::vector<PlannedFigure>& out) {
@@ -210,11 +234,14 @@ void planPoster(const core::ModelRun& run, const ExportRequest& request, int bat
 
 // [SECTION] Parsing the CLI's words
 
+bool namesRopeStep(std::string_view stageText) { return stageText == core::ropeStep().key; }
+
 std::optional<StageId> parseStage(std::string_view text) {
     if (text == "all") return std::nullopt;
+    if (namesRopeStep(text)) return StageId::SplitHeads;
     if (const std::optional<StageId> id = core::findStage(text)) return id;
     throw ExportError("unknown stage '" + std::string(text) + "'; use all, a number 0-" +
-                      std::to_string(core::kStageCount - 1) + ", or one of " + stageKeys() + ".");
+                      std::to_string(core::kStageCount - 1) + ", or one of " + stageKeys() + ", " + std::string(core::ropeStep().key) + ".");
 }
 
 std::optional<TensorId> parseMatrix(std::string_view text) {
@@ -282,6 +309,10 @@ std::vector<PlannedFigure> planExport(const core::ModelRun& run, const ExportReq
     checkCombination(run, request);
     std::vector<PlannedFigure> figures;
     for (int batch = 0; batch < run.trace.batch; ++batch) {
+        if (request.ropeStep) {
+            planRopeStep(run, request, batch, figures);
+            continue;
+        }
         switch (request.kind) {
             case FigureKind::Matrix: planMatrices(run, request, batch, figures); break;
             case FigureKind::Stage: planStages(run, request, batch, figures); break;

@@ -8,6 +8,8 @@
 //   --kind heads   all heads of a per-head matrix:  07-softmax-heads.png (stages split … concat only)
 //   --kind poster  the whole forward pass:           poster-head0.png
 //   --kind lines   token → token lines of one head:  07-softmax-lines-head0.png
+// --stage rope is stage 3's RoPE step (a model with rotary positions): 03-rope-head0.png with --kind matrix or
+// stage, slide-03-rope-head0.png with --kind slide.
 // Per-head figures carry -headI (head 0 unless --head); with more than one sentence every name gets -sB
 // (sentence B, 0-based) and every sentence gets its figures.
 //
@@ -35,12 +37,14 @@ struct ExportRequest {
     std::optional<core::StageId> stage;    // nullopt: every stage
     std::optional<core::TensorId> matrix;  // nullopt: the stage's matrices
     std::optional<int> head;               // nullopt: head 0 (heads figures draw every head)
+    bool ropeStep = false;                 // stage 3's RoPE step (--stage rope; stage is then SplitHeads)
     FigureKind kind = FigureKind::Matrix;
     FigureFormat format = FigureFormat::Png;
     FigureStyle style;
 };
 
-std::optional<core::StageId> parseStage(std::string_view text);         // "all" → nullopt
+std::optional<core::StageId> parseStage(std::string_view text);         // "all" → nullopt; "rope" → SplitHeads
+bool namesRopeStep(std::string_view stageText);                         // "rope": stage 3's RoPE step
 std::optional<core::TensorId> parseMatrix(std::string_view text);       // "" → nullopt
 FigureKind parseKind(std::string_view text);
 FigureFormat parseFormat(std::string_view text);  // png | svg | pdf
@@ -57,6 +61,7 @@ struct PlannedFigure {
     int head = 0;
     int batch = 0;
     FigureFormat format = FigureFormat::Png;
+    bool ropeStep = false;  // Stage and Slide kinds: stage 3's RoPE step instead of the split
 };
 
 std::vector<PlannedFigure> planExport(const core::ModelRun& run, const ExportRequest& request);

@@ -76,7 +76,7 @@ void refuseExisting(const fs::path& outDir, const std::vector<PlannedFigure>& pl
 
 std::string stageWord(const PlannedFigure& planned) {
     if (planned.kind == FigureKind::Poster) return "all";
-    const core::Stage& s = core::stage(planned.stage);
+    const core::Stage& s = planned.ropeStep ? core::ropeStep() : core::stage(planned.stage);
     return std::to_string(s.number()) + " " + std::string(s.key);
 }
 
@@ -95,10 +95,10 @@ Figure drawPlannedFigure(const core::ModelRun& run, const PlannedFigure& planned
     switch (planned.kind) {
         case FigureKind::Matrix:
             return drawMatrixFigure(run, planned.stage, *planned.matrix, planned.head, planned.batch, style);
-        case FigureKind::Stage: return drawStageFigure(run, planned.stage, planned.head, planned.batch, style);
+        case FigureKind::Stage: return drawStageFigure(run, planned.stage, planned.head, planned.batch, style, planned.ropeStep);
         case FigureKind::Heads: return drawHeadsFigure(run, planned.stage, *planned.matrix, planned.batch, style);
         case FigureKind::Poster: return drawPosterFigure(run, planned.head, planned.batch, style);
-        case FigureKind::Slide: return drawSlideFigure(run, planned.stage, planned.head, planned.batch, style);
+        case FigureKind::Slide: return drawSlideFigure(run, planned.stage, planned.head, planned.batch, style, planned.ropeStep);
         case FigureKind::Lines: return drawLinesFigure(run, planned.head, planned.batch, style);
     }
     throw ExportError("unknown figure kind");

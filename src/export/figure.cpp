@@ -10,9 +10,9 @@
 #include "export/export_error.h"
 #include "export/notation.h"
 #include "export/panel_content.h"
+#include "export/rotary_block.h"
 #include "export/scene_figure.h"
 
-#include "core/tokenizer.h"
 #include "core/transformer/trained_model.h"
 
 #include <algorithm>
@@ -81,8 +81,6 @@ constexpr int kSentenceGap = 40;
 constexpr int kHeaderGap = 8;
 constexpr int kBodyGap = 28;
 constexpr int kSectionGap = 64;
-constexpr int kTokenWrapWidth = 1100;
-constexpr float kSentenceSize = 16.0f;
 constexpr float kFormulaLineSize = 17.0f;
 constexpr float kExplanationSize = 13.0f;
 constexpr float kCodeSize = 12.0f;
@@ -90,56 +88,31 @@ constexpr float kSectionTitleSize = 18.0f;
 constexpr float kPosterTitleSize = 28.0f;
 constexpr int kMinPosterTextWidth = 520;
 
-// FALLBACK until the tokens stage has a scene (scene::stageScene gives none for it yet): stage 0 has no matrices:
-// the sentence and its tokens as numbered boxes (both sides in cross-attention).
-std::vector<StackedBlock> tokenBlocks(const core::ModelRun& run, int batch, int wrapWidth = kTokenWrapWidth) {
-    const auto count = [](const std::vector<std::string>& tokens) { return std::to_string(tokens.size()) + " tokens"; };
-    const std::size_t b = static_cast<std::size_t>(batch);
-    // The row of E each token takes, as the screen numbers them: a trained model's vocabulary ids, or for the seeded
-    // layer the ids of the vocabulary this batch makes (encoder sentences first, then the decoder's).
-    std::vector<std::vector<std::string>> all = run.tokens;
-    if (run.trace.cross) all.insert(all.end(), run.queryTokens.begin(), run.queryTokens.end());
-    const std::vector<std::vector<int>> ids = run.tokenIds.empty() ? core::batchVocabularyIds(all) : run.tokenIds;
-    const auto idsOf = [&](std::size_t sentence) { return sentence < ids.size() ? ids[sentence] : std::vector<int>{}; };
-    std::vector<StackedBlock> blocks;
-    const auto addSide = [&](const std::string& sentence, const std::vector<std::string>& tokens, const std::vector<int>& tokenIds,
-                             const std::string& side) {
-        const std::string quoted = "\u201C" + sentence + "\u201D";
-        blocks.push_back({std::make_unique<TextBlock>(wrapText(quoted, static_cast<float>(wrapWidth), kSentenceSize, FontFace::Regular),
-                                                      kSentenceSize, FontFace::Regular, TextRole::Primary),
-                          blocks.empty() ? 0 : kSentenceGap, false});
-        blocks.push_back({std::make_unique<TokenBlock>(side + count(tokens), tokens, tokenIds, wrapWidth), kHeaderGap, false});
-    };
-    if (run.trace.cross) {
-        addSide(run.spec.seeded()->decoderSentences.at(b), run.queryTokens.at(b), idsOf(run.tokens.size() + b), "decoder (queries): ");
-        addSide(run.spec.sentences.at(b), run.tokens.at(b), idsOf(b), "encoder (keys and values): ");
-    } else {
-        addSide(run.spec.sentences.at(b), run.tokens.at(b), idsOf(b), "");
-    }
-    return blocks;
-}
+// [SECTION] A stage's body: its scene (maps, or stage 0's token boxes) in `box`
 
-// [SECTION] A stage's body: its scene's maps in `box`, or the tokens
+// The tokens' boxes wrap at most this wide (base pixels): rows a reader takes in at a glance.
+constexpr float kTokenWrapWidth = 1100.0f;
 
 std::vector<StackedBlock> stageBody(const core::ModelRun& run, StageId stage, int head, int batch, const FigureStyle& style,
-                                    SceneBox box) {
-    const std::optional<scene::Scene> scene = exportedScene(run, stage, head, batch);
-    if (!scene) return tokenBlocks(run, batch, std::min(kTokenWrapWidth, static_cast<int>(box.width)));
+                                    SceneBox box, bool ropeStep = false) {
+    if (stage == StageId::Tokens) box.width = std::min(box.width, kTokenWrapWidth);
     std::vector<StackedBlock> body;
-    body.push_back({sceneBlock(run, *scene, batch, style, sceneBoxFor(box, style)), 0, true});
+    body.push_back({sceneBlock(run, exportedScene(run, stage, head, batch, ropeStep), batch, style, sceneBoxFor(box, style)), 0, true});
     return body;
 }
 
-std::vector<MatrixRequest> requestsShown(const core::ModelRun& run, StageId stage, int head) {
-    const std::optional<scene::Scene> scene = exportedScene(run, stage, head, 0);  // the followed row does not change which maps
-    return scene ? sceneRequests(*scene) : std::vector<MatrixRequest>{};
+std::vector<MatrixRequest> requestsShown(const core::ModelRun& run, StageId stage, int head, bool ropeStep = false) {
+    return sceneRequests(exportedScene(run, stage, head, 0, ropeStep));  // the followed row does not change which maps
 }
 
 // [SECTION] Headers
 
+// The stage, or stage 3's RoPE step.
+const core::Stage& stageOrStep(StageId id, bool ropeStep) { return ropeStep ? core::ropeStep() : core::stage(id); }
+
 // "7 · Softmax", and for a trained model which one and which of its layers: "7 · Softmax · gpt2, layer 5".
-std::string stageHeading(const core::ModelRun& run, StageId id) {
-    const core::Stage& s = core::stage(id);
+std::string stageHeading(const core::ModelRun& run, StageId id, bool ropeStep = false) {
+    const core::Stage& s = stageOrStep(id, ropeStep);
     std::string heading = std::to_string(s.number()) + " \u00B7 " + std::string(s.title);
     if (const core::TrainedLayer* trained = run.spec.trained()) {
         heading += " \u00B7 " + trained->model->name + ", layer " + std::to_string(trained->layer);
@@ -176,12 +149,19 @@ int wrapWidth(int contentWidth) { return std::clamp(contentWidth, 560, 1000); }
 
 // Title, formula and explanation above a stage's body; the PyTorch line below it.
 // The explanation wraps at `textWidth` (a slide's content width), or 0: at the body's width within 560 … 1000.
+// The RoPE step's words are its own (core::ropeStep), in the stage's form.
+core::StageWords wordsOf(const core::ModelRun& run, StageId id, bool ropeStep) {
+    if (!ropeStep) return core::stageWords(run, id);
+    const core::Stage& step = core::ropeStep();
+    return {std::string(step.formula), core::codeLine(step, run.trace), std::string(step.explanation)};
+}
+
 std::vector<StackedBlock> stageFigureBlocks(const core::ModelRun& run, StageId id, std::vector<StackedBlock> body,
-                                            const std::string& note, int textWidth = 0) {
-    const core::StageWords words = core::stageWords(run, id);
+                                            const std::string& note, int textWidth = 0, bool ropeStep = false) {
+    const core::StageWords words = wordsOf(run, id, ropeStep);
     const int width = textWidth > 0 ? textWidth : wrapWidth(stackWidth(body));
     std::vector<StackedBlock> blocks;
-    std::string heading = "Stage " + stageHeading(run, id);
+    std::string heading = "Stage " + stageHeading(run, id, ropeStep);
     if (!note.empty()) heading += "  \u2014  " + note;
     blocks.push_back({lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
     blocks.push_back({lines({words.formula}, kFormulaLineSize, FontFace::Regular, TextRole::Primary, true), kHeaderGap, false});
@@ -260,28 +240,40 @@ Figure drawMatrixFigure(const core::ModelRun& run, StageId stage, TensorId id, i
                          style);
 }
 
-Figure drawStageFigure(const core::ModelRun& run, StageId stage, int head, int batch, const FigureStyle& style) {
+// --stage rope of a model without rotary positions: one sentence, not an empty figure.
+void checkRopeStep(const core::ModelRun& run, StageId stage, bool ropeStep) {
+    if (!ropeStep) return;
+    if (stage != StageId::SplitHeads || !scene::hasRopeStep(run.trace)) {
+        throw ExportError("The RoPE step needs a model with rotary positions (a Llama, Mistral or Qwen folder); this model has none.");
+    }
+}
+
+Figure drawStageFigure(const core::ModelRun& run, StageId stage, int head, int batch, const FigureStyle& style, bool ropeStep) {
     checkSelection(run, head, batch, style);
-    std::vector<StackedBlock> body = stageBody(run, stage, head, batch, style, kStageBox);
-    const std::string note = selectionNote(run, requestsShown(run, stage, head), batch);
-    std::string title = "Stage " + stageHeading(run, stage) + (note.empty() ? "" : ", " + note);
-    return composeFigure(stageFigureBlocks(run, stage, std::move(body), note), std::move(title), style);
+    checkRopeStep(run, stage, ropeStep);
+    std::vector<StackedBlock> body = stageBody(run, stage, head, batch, style, kStageBox, ropeStep);
+    if (ropeStep) body.push_back({rotaryPairsBlock(run, head, batch), kBodyGap, false});
+    const std::string note = selectionNote(run, requestsShown(run, stage, head, ropeStep), batch);
+    std::string title = "Stage " + stageHeading(run, stage, ropeStep) + (note.empty() ? "" : ", " + note);
+    return composeFigure(stageFigureBlocks(run, stage, std::move(body), note, 0, ropeStep), std::move(title), style);
 }
 
 // The stage figure drawn kSlideZoom times larger on a 16:9 canvas: the maps fill the room the heading, the words
 // and the code line leave (X appears once: the scene's product shows it once, or Q alone when the three do not
 // read).
-Figure drawSlideFigure(const core::ModelRun& run, StageId stage, int head, int batch, const FigureStyle& style) {
+Figure drawSlideFigure(const core::ModelRun& run, StageId stage, int head, int batch, const FigureStyle& style, bool ropeStep) {
     checkSelection(run, head, batch, style);
+    checkRopeStep(run, stage, ropeStep);
     FigureStyle zoomed = style;
     zoomed.scale = style.scale * kSlideZoom;
     const int width = kSlideWidth / kSlideZoom - 2 * kFigureMargin, height = kSlideHeight / kSlideZoom - 2 * kFigureMargin;
-    const std::string note = selectionNote(run, requestsShown(run, stage, head), batch);
+    const std::string note = selectionNote(run, requestsShown(run, stage, head, ropeStep), batch);
     int words = 0;  // the heading, formula, explanation and code line
-    for (const StackedBlock& b : stageFigureBlocks(run, stage, {}, note, width)) words += b.gapBefore + b.block->height();
+    for (const StackedBlock& b : stageFigureBlocks(run, stage, {}, note, width, ropeStep)) words += b.gapBefore + b.block->height();
     const SceneBox box{static_cast<float>(width), static_cast<float>(height - words - kBodyGap), kMaxAutoCell};
-    std::vector<StackedBlock> blocks = stageFigureBlocks(run, stage, stageBody(run, stage, head, batch, zoomed, box), note, width);
-    std::string title = "Stage " + stageHeading(run, stage) + (note.empty() ? "" : ", " + note);
+    std::vector<StackedBlock> blocks =
+        stageFigureBlocks(run, stage, stageBody(run, stage, head, batch, zoomed, box, ropeStep), note, width, ropeStep);
+    std::string title = "Stage " + stageHeading(run, stage, ropeStep) + (note.empty() ? "" : ", " + note);
     return composeOnCanvas(std::move(blocks), std::move(title), kSlideWidth / kSlideZoom, kSlideHeight / kSlideZoom, zoomed);
 }
 

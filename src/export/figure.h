@@ -4,6 +4,7 @@
 //   stage   a stage's maps as its scene describes them (scene/scene.h), laid out by scene/layout.h with the stage's
 //           title, explanation and PyTorch line (scene_figure.h paints them)
 //   slide   the stage figure on a 16:9 canvas, twice as large
+//   (stage and slide also draw stage 3's RoPE step of a model with rotary positions)
 //   heads   one per-head matrix for every head, in a grid on one shared color scale
 //   poster  every stage of the forward pass, top to bottom, on one image
 //   lines   one head's attention as lines from query tokens to key tokens
@@ -65,13 +66,17 @@ struct Figure {
 // `batch` picks the sentence (0-based), `head` the head of per-head matrices.
 Figure drawMatrixFigure(const core::ModelRun& run, core::StageId stage, core::TensorId id, int head, int batch,
                         const FigureStyle& style);
-Figure drawStageFigure(const core::ModelRun& run, core::StageId stage, int head, int batch, const FigureStyle& style);
+// `ropeStep`: stage 3's RoPE step (q and k of head `head` before and after the rotation, and the turning pairs);
+// throws ExportError for a model without rotary positions.
+Figure drawStageFigure(const core::ModelRun& run, core::StageId stage, int head, int batch, const FigureStyle& style,
+                       bool ropeStep = false);
 
 // A stage as a 16:9 slide: kSlideWidth × kSlideHeight pixels at scale 1 (1920 × 1080), twice that at scale 2. It is
 // the stage figure drawn kSlideZoom times larger (so no text is under 24 px at 1080p), its maps laid out in the
 // room the words leave, centred on the slide; X appears once (the scene's products show it once).
 inline constexpr int kSlideWidth = 1920, kSlideHeight = 1080, kSlideZoom = 2;
-Figure drawSlideFigure(const core::ModelRun& run, core::StageId stage, int head, int batch, const FigureStyle& style);
+Figure drawSlideFigure(const core::ModelRun& run, core::StageId stage, int head, int batch, const FigureStyle& style,
+                       bool ropeStep = false);
 Figure drawHeadsFigure(const core::ModelRun& run, core::StageId stage, core::TensorId id, int batch,
                        const FigureStyle& style);
 Figure drawPosterFigure(const core::ModelRun& run, int head, int batch, const FigureStyle& style);

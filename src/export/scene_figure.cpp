@@ -40,6 +40,7 @@ void forEachMap(const scene::Scene& scene, Visit visit) {
             for (const scene::Line& stacked : stack->lines) visitLine(stacked);
             continue;
         }
+        if (std::holds_alternative<scene::Tokens>(figure.composition)) continue;  // boxes, no maps
         const scene::Product& product = std::get<scene::Product>(figure.composition);
         visit(product.left);
         for (const scene::Product::Pair& pair : product.pairs) {
@@ -131,6 +132,7 @@ constexpr float kOperatorWordSize = 15.0f;
 constexpr float kFormulaSize = 17.0f;
 constexpr float kHintSize = 13.0f;
 constexpr float kHeadingSize = 15.0f;
+constexpr float kTokenSize = 16.0f;
 constexpr float kMathAxisEm = 0.3f;  // height of "=" and "−" bars above the baseline
 constexpr float kHintLineSpacing = 1.15f;
 
@@ -145,6 +147,8 @@ Type typeOf(scene::TextRole role, std::string_view text) {
         case scene::TextRole::Operator: return {text.size() <= 3 ? kOperatorSize : kOperatorWordSize, FontFace::Regular};
         case scene::TextRole::Formula: return {kFormulaSize, FontFace::Regular};
         case scene::TextRole::Heading: return {kHeadingSize, FontFace::Bold};
+        case scene::TextRole::Token: return {kTokenSize, FontFace::Regular};
+        case scene::TextRole::Label: return {kLabelSize, FontFace::Regular};  // every token label's size
         case scene::TextRole::Hint: break;
     }
     return {kHintSize, FontFace::Regular};
@@ -152,7 +156,14 @@ Type typeOf(scene::TextRole role, std::string_view text) {
 
 float lineHeight(Type type) { return formulaLineMetrics(type.size, type.face).height() * kHintLineSpacing; }
 
-// Text is formula markup (text.h): d_k and W^Q typeset as on screen.
+// Words as typed, not formula markup: a token ("x_1"), a label, a heading that quotes the sentence.
+bool plain(scene::TextRole role) {
+    return role == scene::TextRole::Token || role == scene::TextRole::Label || role == scene::TextRole::Heading;
+}
+// Roles that wrap to their box: the hint and the notes, a heading.
+bool wraps(scene::TextRole role) { return role == scene::TextRole::Hint || role == scene::TextRole::Heading; }
+
+// Text is formula markup (text.h): d_k and W^Q typeset as on screen, except the plain roles.
 class ExportMetrics : public scene::Metrics {
 public:
     explicit ExportMetrics(const Panels& panels) : panels_(panels) {}
@@ -163,11 +174,12 @@ public:
     }
     float textWidth(std::string_view text, scene::TextRole role) const override {
         const Type type = typeOf(role, text);
-        return formulaWidth(text, type.size, type.face);
+        return plain(role) ? exporting::textWidth(text, type.size, type.face) : formulaWidth(text, type.size, type.face);
     }
     float textHeight(std::string_view text, scene::TextRole role, float wrapWidth) const override {
         const Type type = typeOf(role, text);
-        if (role != scene::TextRole::Hint) return formulaLineMetrics(type.size, type.face).height();
+        if (plain(role) && !wraps(role)) return std::ceil(lineMetrics(type.size, type.face).height());
+        if (!wraps(role) || wrapWidth <= 0.0f) return formulaLineMetrics(type.size, type.face).height();
         return static_cast<float>(wrapText(text, wrapWidth, type.size, type.face).size()) * lineHeight(type);
     }
 
@@ -182,6 +194,7 @@ class SceneBlock : public Block {
 public:
     SceneBlock(const scene::Layout& layout, const Panels& panels, const FigureStyle& style) {
         for (const scene::PlacedMap& placed : layout.maps) placeMap(placed, panels, style);
+        tokens_ = layout.tokens;
         for (const scene::PlacedText& text : layout.texts) {
             texts_.push_back(text);
             texts_.back().box.x1 = text.box.x0 + inkWidth(text);  // a hint's box spans the layout; its ink, its longest line
@@ -195,6 +208,7 @@ public:
             const HeatmapPlacement where = p.panel.draw(canvas, x + p.x, y + p.y, scale, theme);
             if (p.request) placed.push_back({p.request->tensor, p.request->head, p.request->transposed, where});
         }
+        for (const scene::PlacedToken& token : tokens_) drawToken(canvas, token, x, y, scale, theme);
         for (const scene::PlacedText& text : texts_) drawPlacedText(canvas, text, static_cast<float>(x), static_cast<float>(y), scale, theme);
     }
 
@@ -223,6 +237,7 @@ private:
         float left = 0.0f, top = 0.0f;
         for (const Placed& p : panels_) left = std::min(left, static_cast<float>(p.x)), top = std::min(top, static_cast<float>(p.y));
         for (const scene::PlacedText& t : texts_) left = std::min(left, t.box.x0), top = std::min(top, t.box.y0);
+        for (const scene::PlacedToken& t : tokens_) left = std::min(left, t.box.x0), top = std::min(top, t.box.y0);
         const int dx = -static_cast<int>(std::floor(left)), dy = -static_cast<int>(std::floor(top));
         for (Placed& p : panels_) {
             p.x += dx;
@@ -236,11 +251,44 @@ private:
             width_ = std::max(width_, ceilToInt(text.box.x1));
             height_ = std::max(height_, ceilToInt(text.box.y1));
         }
+        for (scene::PlacedToken& token : tokens_) {
+            token.box = {std::round(token.box.x0 + dx), std::round(token.box.y0 + dy), std::round(token.box.x1 + dx), std::round(token.box.y1 + dy)};
+            width_ = std::max(width_, ceilToInt(token.box.x1) + 1);  // + 1: the outline's width
+            height_ = std::max(height_, ceilToInt(token.box.y1) + 1);
+        }
+    }
+
+    // A token's box, its text centred at the top (bold when it is a model's special token), its id and position
+    // under it, as the screen draws them.
+    static void drawToken(Canvas& canvas, const scene::PlacedToken& token, int x, int y, int scale, const Theme& theme) {
+        const scene::Rect& b = token.box;
+        const PixelRect rect{(x + static_cast<int>(b.x0)) * scale, (y + static_cast<int>(b.y0)) * scale, static_cast<int>(b.width()) * scale,
+                             static_cast<int>(b.height()) * scale};
+        canvas.fillRect(rect, theme.tokenBox);
+        canvas.strokeRect(rect, theme.frame, scale);
+        const Type text = typeOf(scene::TextRole::Token, token.token.text), label = typeOf(scene::TextRole::Label, "");
+        const FontFace face = token.token.kind == scene::Token::Kind::Special ? FontFace::Bold : text.face;
+        const LineMetrics textLine = lineMetrics(text.size, face), labelLine = lineMetrics(label.size, label.face);
+        const float textH = std::ceil(textLine.height()), labelH = std::ceil(labelLine.height());
+        const float middle = static_cast<float>(x) + (b.x0 + b.x1) / 2.0f;
+        float top = static_cast<float>(y) + (b.y0 + b.y1) / 2.0f - (textH + labelH * static_cast<float>(token.lines.size())) / 2.0f;
+        const auto centred = [&](const std::string& words, Type type, FontFace f, float ascent, Rgba8 colour) {
+            const float width = exporting::textWidth(words, type.size, f);
+            drawText(canvas, (middle - width / 2.0f) * static_cast<float>(scale), (top + ascent) * static_cast<float>(scale), words,
+                     {type.size * static_cast<float>(scale), f, colour});
+        };
+        const bool padding = token.token.kind == scene::Token::Kind::Padding;
+        centred(token.token.text, text, face, textLine.ascent, padding ? theme.secondaryText : theme.text);
+        top += textH;
+        for (const std::string& line : token.lines) {
+            centred(line, label, label.face, labelLine.ascent, theme.secondaryText);
+            top += labelH;
+        }
     }
 
     static float inkWidth(const scene::PlacedText& text) {
         const Type type = typeOf(text.role, text.text);
-        if (text.role != scene::TextRole::Hint) return formulaWidth(text.text, type.size, type.face);
+        if (!wraps(text.role)) return formulaWidth(text.text, type.size, type.face);
         float widest = 0.0f;  // measured as wrapText measures, so wrapping to it again gives the same lines
         for (const std::string& line : wrapText(text.text, text.box.width(), type.size, type.face)) {
             widest = std::max(widest, exporting::textWidth(line, type.size, type.face));
@@ -264,16 +312,18 @@ private:
             return;
         }
         const bool hint = text.role == scene::TextRole::Hint;
-        const std::vector<std::string> lines = hint ? wrapText(text.text, text.box.width(), type.size, type.face) : std::vector{text.text};
+        const std::vector<std::string> lines = wraps(text.role) ? wrapText(text.text, text.box.width(), type.size, type.face) : std::vector{text.text};
         const float ascent = formulaLineMetrics(type.size, type.face).ascent;
         for (std::size_t i = 0; i < lines.size(); ++i) {
             const float baseline = y + text.box.y0 + ascent + static_cast<float>(i) * lineHeight(type);
-            drawFormula(canvas, (x + text.box.x0) * s, baseline * s, lines[i],
-                        {type.size * s, type.face, hint ? theme.secondaryText : theme.text});
+            const TextStyle look{type.size * s, type.face, hint ? theme.secondaryText : theme.text};
+            if (plain(text.role)) drawText(canvas, (x + text.box.x0) * s, baseline * s, lines[i], look);
+            else drawFormula(canvas, (x + text.box.x0) * s, baseline * s, lines[i], look);
         }
     }
 
     std::vector<Placed> panels_;
+    std::vector<scene::PlacedToken> tokens_;
     std::vector<scene::PlacedText> texts_;
     int width_ = 0, height_ = 0;
 };
@@ -283,12 +333,16 @@ private:
 constexpr float kBoxScales[] = {1.4f, 1.25f, 1.12f, 1.05f, 1.0f, 0.97f, 0.94f, 0.9f};
 
 // The stage's scene without its side content and formulas (the figure's header writes the stage's own).
+scene::Scene forFigure(scene::Scene made) {
+    made.side.reset();
+    for (scene::Figure& figure : made.figures) figure.formula.clear();
+    return made;
+}
+
 std::optional<scene::Scene> figureScene(const core::Trace& trace, StageId stage, const scene::SceneChoices& choices) {
     std::optional<scene::Scene> made = scene::stageScene(stage, trace, choices);
     if (!made) return std::nullopt;
-    made->side.reset();
-    for (scene::Figure& figure : made->figures) figure.formula.clear();
-    return made;
+    return forFigure(std::move(*made));
 }
 
 }  // namespace
@@ -300,12 +354,14 @@ std::optional<scene::Scene> exportedScene(const core::Trace& trace, StageId stag
     return figureScene(trace, stage, choices);
 }
 
-std::optional<scene::Scene> exportedScene(const core::ModelRun& run, StageId stage, int head, int batch) {
+scene::Scene exportedScene(const core::ModelRun& run, StageId stage, int head, int batch, bool ropeStep) {
     scene::SceneChoices choices;
     choices.head = head;
     if (const core::TrainedLayer* trained = run.spec.trained()) choices.blocksBeforeX = trained->layer;
     choices.focusRow = core::followedQueryRow(run, batch, head);
-    return figureScene(run.trace, stage, choices);
+    choices.sentence = batch;
+    choices.ropeStep = ropeStep;
+    return forFigure(scene::stageScene(stage, run, choices));
 }
 
 std::vector<MatrixRequest> sceneRequests(const scene::Scene& scene) {

@@ -7,6 +7,8 @@
 // layout's rounded down (maps that share a cell size in the layout still share it) and the map is centred in
 // the room the layout gave it, so a figure at scale 2 is exactly twice the one at scale 1.
 //
+// Stage 0's token boxes are painted the same way: each where the layout put it, in whole base pixels.
+//
 // What this file deliberately does not do: headings, the stage's words, or which stages a figure shows
 // (figure.cpp).
 #pragma once
@@ -26,10 +28,11 @@ namespace attnviz::exporting {
 std::optional<scene::Scene> exportedScene(const core::Trace& trace, core::StageId stage, int head,
                                           std::optional<int> blocksBeforeX = std::nullopt);
 
-// The scene of sentence `batch` of a run: as above, with X named after the run's trained layer, and the query row the
-// screen follows while nothing is hovered (core::followedQueryRow: "it" under a coreference head) outlined in S_i,
-// A_i and the other query-row maps of stages 4–8, as on screen (figures have no hover).
-std::optional<scene::Scene> exportedScene(const core::ModelRun& run, core::StageId stage, int head, int batch);
+// The scene of sentence `batch` of a run: as above, stage 0's token boxes of that sentence, X named after the run's
+// trained layer, and the query row the screen follows while nothing is hovered (core::followedQueryRow: "it" under a
+// coreference head) outlined in S_i, A_i and the other query-row maps of stages 4–8, as on screen (figures have no
+// hover). `ropeStep`: stage 3's RoPE step instead of the split (a model with rotary positions).
+scene::Scene exportedScene(const core::ModelRun& run, core::StageId stage, int head, int batch, bool ropeStep = false);
 
 // The tensors a scene's maps show, over every figure of the scene (E[ids] and PE are not Trace tensors: left out).
 std::vector<MatrixRequest> sceneRequests(const scene::Scene& scene);

@@ -1,6 +1,8 @@
 // layout.cpp — scene + box + metrics + rules → rectangles. See layout.h.
 #include "scene/layout.h"
 
+#include "scene/token_layout.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -94,6 +96,7 @@ public:
     Layout textbook(const Product& product, Rect box) const;
     float notesHeight(const std::vector<Note>& notes, float width) const;
     void notes(Layout& layout, const std::vector<Note>& notes, Rect box) const;
+    Layout tokens(const Figure& figure, const Tokens& tokens, const Rect& box) const;
     Layout figure(const Figure& figure, const Rect& box) const;
     Layout scene(const Scene& scene, const Rect& box) const;
 
@@ -327,7 +330,21 @@ Layout Placer::textbook(const Product& product, Rect box) const {
     return best ? *best : Layout{};
 }
 
+// Stage 0: the token boxes, then the hint and the notes under them.
+Layout Placer::tokens(const Figure& figure, const Tokens& tokens, const Rect& box) const {
+    Layout layout = layoutTokenBoxes(tokens, box, metrics_, rules_);
+    float y = layout.extent.y1 + rules_.gap();
+    if (!figure.hint.empty()) {
+        const float h = metrics_.textHeight(figure.hint, TextRole::Hint, box.width());
+        text(layout, figure.hint, TextRole::Hint, {box.x0, y, box.x1, y + h});
+        y += h + std::round(8.0f * rules_.scale);
+    }
+    notes(layout, figure.notes, {box.x0, y, box.x1, box.y1});
+    return layout;
+}
+
 Layout Placer::figure(const Figure& figure, const Rect& box) const {
+    if (const auto* tokenBoxes = std::get_if<Tokens>(&figure.composition)) return tokens(figure, *tokenBoxes, box);
     const auto laid = [&](bool withHint) {
         Layout layout;
         const Rect below = header(layout, figure, box, withHint);

@@ -32,7 +32,9 @@ struct Insets {
     float left = 0.0f, top = 0.0f, right = 0.0f, bottom = 0.0f;
 };
 
-enum class TextRole { Operator, Formula, Hint, Heading };
+// Token: a token's own text in its box (stage 0); Label: the lines under it ("id 42", "pos 3"), drawn at
+// Rules::labels.full like the maps' token labels.
+enum class TextRole { Operator, Formula, Hint, Heading, Token, Label };
 
 // What the layout asks of the painter's type: the screen answers with ImGui's fonts, tests with their own.
 class Metrics {
@@ -81,8 +83,16 @@ struct PlacedText {
     Rect swatchBox;
 };
 
+// Stage 0's token box: its text (TextRole::Token) centred at the top, its lines (TextRole::Label) under it.
+struct PlacedToken {
+    Token token;
+    std::vector<std::string> lines;  // "id 42", "pos 3"
+    Rect box;
+};
+
 struct Layout {
     std::vector<PlacedMap> maps;
+    std::vector<PlacedToken> tokens;
     std::vector<PlacedText> texts;
     std::optional<Rect> side;  // the scene's side content, when it got room
     int figure = 0;            // which of the scene's figures

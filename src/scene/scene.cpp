@@ -1,8 +1,12 @@
 // scene.cpp — each stage's maps, operators and formula, from the core's tensor table. See scene.h.
 #include "scene/scene.h"
 
+#include "core/display_text.h"
+#include "core/tokenizer.h"
+
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 namespace attnviz::scene {
 namespace {
@@ -286,6 +290,97 @@ Scene outputScene(const core::Trace& trace) {
     return scene;
 }
 
+
+// [SECTION] Stage 0: the tokens
+
+// [CLS], [SEP], <s>, </s>, <|begin_of_text|>: a model's own marks, not pieces of the text.
+bool special(std::string_view token) {
+    const auto bracketed = [&](std::string_view open, std::string_view close) {
+        return token.size() > open.size() + close.size() && token.substr(0, open.size()) == open &&
+               token.substr(token.size() - close.size()) == close;
+    };
+    const bool upperInBrackets = bracketed("[", "]") && std::all_of(token.begin() + 1, token.end() - 1, [](char c) {
+        return std::isupper(static_cast<unsigned char>(c)) != 0 || c == '_';
+    });
+    return token == core::kClsToken || upperInBrackets || bracketed("<|", "|>") || token == "<s>" || token == "</s>";
+}
+
+// One sentence's tokens, padded to `length` (the batch's longest).
+TokenRow tokenRow(std::string heading, const std::vector<std::string>& tokens, const std::vector<int>* ids, int length) {
+    TokenRow row{std::move(heading), {}};
+    for (int i = 0; i < length; ++i) {
+        const auto at = static_cast<std::size_t>(i);
+        if (at >= tokens.size()) {
+            row.tokens.push_back({"<pad>", std::nullopt, i, Token::Kind::Padding});
+            continue;
+        }
+        std::optional<int> id;
+        if (ids != nullptr && at < ids->size()) id = (*ids)[at];
+        row.tokens.push_back({core::displayText(tokens[at]), id, i, special(tokens[at]) ? Token::Kind::Special : Token::Kind::Piece});
+    }
+    return row;
+}
+
+std::string quoted(const std::string& sentence) { return "\u201C" + core::displayText(sentence) + "\u201D"; }
+
+// What the marks inside the pieces mean, for the marks these tokens carry: a trained tokenizer's pieces read as
+// the tokenizer cut them, a space and a word's continuation included.
+std::vector<Note> pieceNotes(const Tokens& tokens) {
+    bool space = false, continuation = false, bytes = false;
+    for (const TokenRow& row : tokens.sentences) {
+        for (const Token& token : row.tokens) {
+            const std::string_view t = token.text;
+            space = space || t.rfind("\u2423", 0) == 0;
+            continuation = continuation || (t.size() > 2 && t.rfind("##", 0) == 0);
+            bytes = bytes || (t.size() >= 4 && t[0] == '<' && std::isxdigit(static_cast<unsigned char>(t[1])) != 0 &&
+                              std::isxdigit(static_cast<unsigned char>(t[2])) != 0 && (t[3] == ' ' || t[3] == '>'));
+        }
+    }
+    std::vector<Note> notes;
+    if (space) notes.push_back({"\u2423 a token that begins with a space (the tokenizer writes it \u0120 or \u2581)", std::nullopt});
+    if (continuation) notes.push_back({"## continues the word before it", std::nullopt});
+    if (bytes) notes.push_back({"<E2 80> bytes of one character cut across tokens", std::nullopt});
+    return notes;
+}
+
+// Stage 0: every sentence's tokens (or the one chosen); under cross-attention the decoder's (queries) and the
+// encoder's (keys and values), each under its heading.
+Scene tokensScene(const core::ModelRun& run, const SceneChoices& choices) {
+    const core::Trace& t = run.trace;
+    // The row of E each token takes: a trained model's vocabulary id, or for the seeded layer the id in the
+    // vocabulary this batch makes (the same word, the same id: "the" is 0 wherever it stands).
+    std::vector<std::vector<std::string>> all = run.tokens;
+    if (t.cross) all.insert(all.end(), run.queryTokens.begin(), run.queryTokens.end());
+    const std::vector<std::vector<int>> ids = run.tokenIds.empty() ? core::batchVocabularyIds(all) : run.tokenIds;
+    const auto idsOf = [&](std::size_t list) { return list < ids.size() ? &ids[list] : nullptr; };
+    Tokens tokens;
+    for (int b = 0; b < t.batch; ++b) {
+        if (choices.sentence && *choices.sentence != b) continue;
+        const auto index = static_cast<std::size_t>(b);
+        const std::string sentence = t.batch > 1 ? "sentence " + std::to_string(b) + ": " : "";
+        if (!t.cross) {
+            tokens.sentences.push_back(tokenRow(sentence + quoted(run.spec.sentences.at(index)), run.tokens.at(index), idsOf(index), t.keyLength));
+            continue;
+        }
+        const core::SeededLayer* seeded = run.spec.seeded();  // cross-attention is the seeded layer's
+        const std::string decoder = seeded != nullptr && index < seeded->decoderSentences.size() ? " " + quoted(seeded->decoderSentences[index]) : "";
+        tokens.sentences.push_back(tokenRow(sentence + "decoder, the queries (l_q = " + std::to_string(t.queryLength) + "):" + decoder,
+                                            run.queryTokens.at(index), idsOf(index + static_cast<std::size_t>(t.batch)), t.queryLength));
+        tokens.sentences.push_back(tokenRow(sentence + "encoder, the keys and values (l_k = " + std::to_string(t.keyLength) + "): " +
+                                                quoted(run.spec.sentences.at(index)),
+                                            run.tokens.at(index), idsOf(index), t.keyLength));
+    }
+    const std::string vocabulary = run.tokenIds.empty() ? "this batch's own vocabulary, in order of first appearance" : "the model's vocabulary";
+    std::string hint = "l = " + std::to_string(t.keyLength) + " tokens, b = " + std::to_string(t.batch) + (t.batch == 1 ? " sentence" : " sentences") +
+                       ". From here on, every matrix has one row per token. id: the token's row of the embedding table E (" + vocabulary +
+                       "); pos: its place in the sentence.";
+    if (t.cross) hint = "Queries come from the decoder's tokens, keys and values from the encoder's. " + hint;
+    std::vector<Note> notes = pieceNotes(tokens);
+    Scene scene{StageId::Tokens, {}, std::nullopt};
+    scene.figures.push_back({std::move(tokens), "", std::move(hint), std::move(notes)});
+    return scene;
+}
+
 }  // namespace
 
 bool Map::isWeight() const {
@@ -371,6 +466,11 @@ std::optional<Scene> sceneOfStage(StageId stage, const core::Trace& trace, const
 }
 
 }  // namespace
+
+Scene stageScene(StageId stage, const core::ModelRun& run, const SceneChoices& choices) {
+    if (stage == StageId::Tokens) return tokensScene(run, choices);
+    return *stageScene(stage, run.trace, choices);  // every other stage has maps
+}
 
 std::optional<Scene> stageScene(StageId stage, const core::Trace& trace, const SceneChoices& choices) {
     std::optional<Scene> scene = sceneOfStage(stage, trace, choices);

@@ -3,10 +3,13 @@
 // a line ("S_i ÷√d_k → S_i/√d_k", "Q → Q₀ Q₁ …"), lines stacked (Q, K and V split into heads) or a product in the
 // textbook layout (left operand beside the result, right operand above it), with fallbacks the layout tries in
 // order, and notes under the maps that are always drawn (which query heads share a K/V head). Built from the core's tensor table (core::TensorInfo),
-// so the screen, the figures and the tests read one description. Knows nothing of pixels (layout.h does).
+// so the screen, the figures and the tests read one description. Stage 0 is not maps but the sentence's tokens:
+// rows of token boxes (each its piece as a reader reads it, its id and its position). Knows nothing of pixels
+// (layout.h does).
 #pragma once
 
 #include "core/attention.h"
+#include "core/model.h"
 #include "core/stages.h"
 
 #include <optional>
@@ -71,6 +74,25 @@ struct Product {
     std::vector<Pair> pairs;
 };
 
+// Stage 0's token boxes. One token: its piece as a reader reads it ("␣it": GPT-2's "Ġit" and SentencePiece's "▁it"
+// begin with a space; "##ing" continues a word), the row of E it takes and its place in the sentence.
+struct Token {
+    enum class Kind { Piece, Special, Padding };  // special: [CLS], <|begin_of_text|>; padding: past the sentence's end
+    std::string text;
+    std::optional<int> id;  // none for padding
+    int position = 0;
+    Kind kind = Kind::Piece;
+};
+// One sentence's tokens (or one side of cross-attention), under a heading: the sentence in quotes, which side.
+struct TokenRow {
+    std::string heading;
+    std::vector<Token> tokens;
+};
+// The sentences' tokens, each sentence's boxes wrapping onto as many rows as the width needs.
+struct Tokens {
+    std::vector<TokenRow> sentences;
+};
+
 // A line under the maps, always drawn: a legend entry (a swatch in a head's colour, then the words) or a caption.
 struct Note {
     std::string text;
@@ -79,7 +101,7 @@ struct Note {
 
 // One way to draw the stage: its maps, and the formula and hint written above them.
 struct Figure {
-    std::variant<Line, Product, Stack> composition;
+    std::variant<Line, Product, Stack, Tokens> composition;
     std::string formula;  // "S₀ = Q₀ K₀ᵀ"
     std::string hint;     // one sentence under the formula, when there is room
     std::vector<Note> notes;
@@ -101,14 +123,16 @@ struct Scene {
 
 // What the scene depends on besides the run: the focused head, the projection shown at stage 2 (nullopt: Q, K and
 // V together), for a trained model's layer how many blocks lie between E + P and X (nullopt: X is E + P), the
-// query row the lecture follows (outlined in S_i, A_i and the other query-row maps of stages 4–8) and, at stage 3
-// of a model with rotary positions, whether the RoPE step is shown instead of the split.
+// query row the lecture follows (outlined in S_i, A_i and the other query-row maps of stages 4–8), at stage 3
+// of a model with rotary positions whether the RoPE step is shown instead of the split, and at stage 0 which
+// sentence's tokens (nullopt: every sentence's, as the screen shows them; a figure shows one).
 struct SceneChoices {
     int head = 0;
     std::optional<core::TensorId> projection;
     std::optional<int> blocksBeforeX;
     std::optional<int> focusRow;
     bool ropeStep = false;
+    std::optional<int> sentence;
 };
 
 // The most heads' tiles a line shows side by side; more would be slivers (a note says how many are left out).
@@ -116,7 +140,9 @@ inline constexpr int kMaxTiles = 16;
 
 // A map of `tensor` as the trace holds it (head `head`, transposed or not), with the table's axes.
 Map traceMap(const core::Trace& trace, core::TensorId tensor, int head = 0, bool transposed = false);
-// The scene of one stage; nullopt for the tokens, whose picture is words in boxes, not maps.
+// The scene of one stage of `run`: the tokens' boxes at stage 0, maps at every other stage.
+Scene stageScene(core::StageId stage, const core::ModelRun& run, const SceneChoices& choices);
+// The same from the trace alone, which holds no tokens: nullopt for stage 0.
 std::optional<Scene> stageScene(core::StageId stage, const core::Trace& trace, const SceneChoices& choices);
 // Whether stage 3 of this run has a RoPE step: its q and k were turned by position (QHeadsBeforeRope kept).
 bool hasRopeStep(const core::Trace& trace);

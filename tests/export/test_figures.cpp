@@ -182,7 +182,7 @@ TEST_CASE("figure: stage and slide figures draw their stage's scene, and only it
     style.scale = 1;
     for (const core::Stage& s : core::stages()) {
         const std::optional<scene::Scene> scene = exportedScene(run.trace, s.id, 2);
-        if (!scene) continue;  // the tokens stage: boxes, no maps
+        if (!scene) continue;  // the tokens stage: boxes, no maps (test_token_figures.cpp)
         const std::vector<MatrixRequest> shown = sceneRequests(*scene);
         for (const Figure& figure : {drawStageFigure(run, s.id, 2, 0, style), drawSlideFigure(run, s.id, 2, 0, style)}) {
             CAPTURE(figure.title);
@@ -447,11 +447,4 @@ TEST_CASE("figure: a trained model's X is titled by the residual stream it is, n
     spec.model = core::TrainedLayer{io::loadBundledModel()};  // a BERT: X at layer 1 is h_1, the output of block 0
     spec.trained()->layer = 1;
     CHECK(matrixTitle(core::TensorId::X, "0", tinyRun().trace, spec) == "X = h_1");
-}
-
-TEST_CASE("figure: token boxes carry a line for the vocabulary id above the position, as on screen") {
-    const TokenBlock positions("3 tokens", {"a", "b", "a"}, {}, 1100);
-    const TokenBlock ids("3 tokens", {"a", "b", "a"}, {7, 12, 7}, 1100);
-    CHECK(ids.height() > positions.height());  // "id 7" above "pos 0"
-    CHECK(ids.width() >= positions.width());   // a box is as wide as its widest line
 }

@@ -1,8 +1,8 @@
 // panel_stage_view.cpp — the centre of the window: the current stage's header and matrices. A stage whose
 // picture is maps and operators is a scene (scene/scene.h): laid out once (scene/layout.h: the textbook product,
 // lines, the label floor, side content that gives way first) and painted (ui/views/scene_view.h); this file only
-// adds what a scene's side room holds (a row's bar charts, every head's tiles, RoPE's turning pairs). The tokens
-// (words in boxes, not maps) draw their own picture here, as does every head's grid (A).
+// adds what a scene's side room holds (a row's bar charts, every head's tiles, RoPE's turning pairs). Stage 0's
+// token boxes are a scene too; every head's grid (A) draws its own picture here.
 // Does not explain cells (panel_inspector.cpp) or print the stage's text (panel_stage_text.cpp).
 #include "core/display_text.h"
 #include "ui/views/drawing.h"
@@ -143,75 +143,6 @@ void drawAllHeads(ViewContext& ctx, const Box& box, TensorId tensor) {
 }
 
 // [SECTION] Stages
-
-// One sentence's tokens as boxes — the token, its id (its row of E) and its position — wrapping inside `box`
-// from `at`; returns where the next line starts.
-ImVec2 drawTokenBoxes(ViewContext& ctx, const Box& box, ImVec2 at, const std::vector<std::string>& tokens, const std::vector<int>* ids,
-                      int length) {
-    ImDrawList& list = *ImGui::GetWindowDrawList();
-    ImFont* large = font(ctx.fonts.large);
-    ImFont* small = font(ctx.fonts.small);
-    const float pad = std::round(10.0f * ctx.scale), gap = std::round(10.0f * ctx.scale);
-    const float h = large->FontSize + small->FontSize * (ids != nullptr ? 2.0f : 1.0f) + 2.0f * pad;
-    for (int i = 0; i < length; ++i) {
-        const bool padding = i >= static_cast<int>(tokens.size());
-        const std::string token = padding ? "<pad>" : core::displayText(tokens[static_cast<std::size_t>(i)]);
-        std::vector<std::string> lines;
-        if (ids != nullptr && !padding) lines.push_back("id " + std::to_string((*ids)[static_cast<std::size_t>(i)]));
-        lines.push_back("pos " + std::to_string(i));
-        float w = std::max(large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, token.c_str()).x, 2.0f * large->FontSize);
-        for (const std::string& line : lines) w = std::max(w, small->CalcTextSizeA(small->FontSize, FLT_MAX, 0.0f, line.c_str()).x);
-        w += 2.0f * pad;
-        if (at.x + w > box.max.x) at = {box.min.x, at.y + h + gap};
-        const ImU32 fill = padding ? IM_COL32(225, 225, 225, 255) : token == core::kClsToken ? IM_COL32(255, 236, 200, 255) : IM_COL32(225, 236, 252, 255);
-        list.AddRectFilled(at, {at.x + w, at.y + h}, fill, 6.0f);
-        list.AddRect(at, {at.x + w, at.y + h}, IM_COL32(40, 100, 200, 255), 6.0f, 0, 1.5f);
-        const float tw = large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, token.c_str()).x;
-        text(large, {at.x + (w - tw) / 2.0f, at.y + pad}, padding ? kHint : kText, token);
-        float y = at.y + pad + large->FontSize;
-        for (const std::string& line : lines) {
-            text(small, {at.x + (w - small->CalcTextSizeA(small->FontSize, FLT_MAX, 0.0f, line.c_str()).x) / 2.0f, y}, kHint, line);
-            y += small->FontSize;
-        }
-        at.x += w + gap;
-    }
-    return {box.min.x, at.y + h + 3.0f * gap};
-}
-
-// Stage 0: every sentence's tokens; under cross-attention the encoder's (keys and values) and the decoder's
-// (queries) both, each labelled.
-void tokensView(ViewContext& ctx, Box box) {
-    const core::Trace& t = ctx.run.trace;
-    // The row of E each token takes: a trained model's vocabulary id, or for the seeded layer the id in the
-    // vocabulary this batch makes (the same word, the same id: "the" is 0 wherever it stands).
-    std::vector<std::vector<std::string>> all = ctx.run.tokens;
-    if (t.cross) all.insert(all.end(), ctx.run.queryTokens.begin(), ctx.run.queryTokens.end());
-    const std::vector<std::vector<int>> ids = ctx.run.tokenIds.empty() ? core::batchVocabularyIds(all) : ctx.run.tokenIds;
-    ImVec2 at = box.min;
-    const auto heading = [&](const std::string& words) {
-        text(font(ctx.fonts.bold), at, kText, words);
-        at.y += ImGui::GetFontSize() + 4.0f;
-    };
-    for (int b = 0; b < t.batch; ++b) {
-        const auto index = static_cast<std::size_t>(b);
-        const std::string sentence = t.batch > 1 ? "sentence " + std::to_string(b) : "";
-        if (t.cross) heading((sentence.empty() ? "" : sentence + " · ") + "encoder: keys and values (l_k = " + std::to_string(t.keyLength) + ")");
-        else if (!sentence.empty()) heading(sentence);
-        at = drawTokenBoxes(ctx, box, at, ctx.run.tokens[index], index < ids.size() ? &ids[index] : nullptr, t.keyLength);
-        if (!t.cross) continue;
-        heading((sentence.empty() ? "" : sentence + " · ") + "decoder: queries (l_q = " + std::to_string(t.queryLength) + ")");
-        const std::size_t decoder = index + static_cast<std::size_t>(t.batch);
-        at = drawTokenBoxes(ctx, box, at, ctx.run.queryTokens[index], decoder < ids.size() ? &ids[decoder] : nullptr, t.queryLength);
-    }
-    const std::string summary = "l = " + std::to_string(t.keyLength) + " tokens, b = " + std::to_string(t.batch) +
-                                (t.batch == 1 ? " sentence" : " sentences") +
-                                ". From here on, every matrix has one row per token. id: the token's row of the embedding table E (" +
-                                (ctx.run.tokenIds.empty() ? std::string("this batch's own vocabulary, in order of first appearance")
-                                                          : std::string("the model's vocabulary")) +
-                                "); pos: its place in the sentence.";
-    text(font(ctx.fonts.regular), at, kText, t.cross ? "Queries come from the decoder's tokens, keys and values from the encoder's. " + summary : summary,
-         box.width());
-}
 
 // [SECTION] One query row as bars
 
@@ -468,15 +399,9 @@ void header(ViewContext& ctx) {
 }
 
 void drawStage(ViewContext& ctx, const Box& box) {
-    if (std::optional<scene::Scene> scene = scene::stageScene(ctx.state.stage, ctx.run.trace, sceneChoices(ctx))) {
-        if (ctx.state.zoom > 1.0f) scene->side.reset();  // zoomed in, the charts and tiles give way to the maps first
-        sceneView(ctx, box, *scene);
-        return;
-    }
-    switch (ctx.state.stage) {
-        case StageId::Tokens: tokensView(ctx, box); break;
-        default: break;
-    }
+    scene::Scene scene = scene::stageScene(ctx.state.stage, ctx.run, sceneChoices(ctx));
+    if (ctx.state.zoom > 1.0f) scene.side.reset();  // zoomed in, the charts and tiles give way to the maps first
+    sceneView(ctx, box, scene);
 }
 
 }  // namespace

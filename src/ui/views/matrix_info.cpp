@@ -145,13 +145,6 @@ std::string axisLabel(const core::ModelRun& run, Axis axis, int batch, int index
     return index < static_cast<int>(sentence.size()) ? core::displayText(sentence[static_cast<std::size_t>(index)]) : "<pad>";
 }
 
-std::string subscript(int number) {
-    static constexpr const char* kDigits[] = {"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
-    if (number < 0) return "₋" + subscript(-number);
-    const std::string higher = number >= 10 ? subscript(number / 10) : "";
-    return higher + kDigits[number % 10];
-}
-
 std::uint64_t textureKey(const MatrixRef& ref, int batch, bool transposed, bool isMask, bool rowNormalised) {
     const auto source = static_cast<std::uint64_t>(ref.source);
     const auto tensor = static_cast<std::uint64_t>(ref.tensor);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "render/heatmap_renderer.h"
+#include "scene/scene.h"
 #include "ui/app_state.h"
 
 #include <cstdint>
@@ -45,8 +46,8 @@ inline float valueAt(const render::MatrixSlice& m, int row, int col) {
 
 // The token an axis index stands for ("<pad>" past the sentence end); for feature axes the index itself.
 std::string axisLabel(const core::ModelRun& run, Axis axis, int batch, int index);
-// "₂" for head 2 (Unicode subscript digits).
-std::string subscript(int number);
+// "₂" for head 2: the scene's, one spelling of head numbers for the screen and the figures.
+using scene::subscript;
 // A key for HeatmapRenderer::heatmap(): one per (matrix, batch, transposed, mask-or-values).
 // `rowNormalised`: the texture holds each row divided by its largest value (the "row max" colour range).
 std::uint64_t textureKey(const MatrixRef& ref, int batch, bool transposed, bool isMask = false, bool rowNormalised = false);

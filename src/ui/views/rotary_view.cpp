@@ -66,22 +66,6 @@ void pairSquare(ImDrawList& list, ImVec2 min, float side, const core::RotaryPair
 
 }  // namespace
 
-core::RowVector rotaryFrequenciesOf(const core::ModelRun& run) {
-    if (!run.spec.trainedModel() || run.spec.trainedModel()->config().family != core::ModelFamily::Llama) return {};
-    return core::rotaryFrequencies(run.spec.trainedModel()->config());
-}
-
-std::optional<core::RotaryPairs> rotaryPairsOfRun(const core::ModelRun& run, int batch, int head, bool keys, int pairs) {
-    const core::Trace& t = run.trace;
-    const core::TensorId before = keys ? core::TensorId::KHeadsBeforeRope : core::TensorId::QHeadsBeforeRope;
-    const core::RowVector frequencies = rotaryFrequenciesOf(run);
-    if (!t.has(before) || frequencies.size() == 0) return std::nullopt;
-    const int slice = keys ? core::keyValueHead(t.dims, head) : head;
-    const int length = (keys ? t.keyLengths : t.queryLengths)[static_cast<std::size_t>(batch)];
-    const core::Matrix rows = t[before].slice(batch, slice).topRows(length);
-    return core::rotaryPairs(rows, frequencies, pairs);
-}
-
 float drawRotaryPairs(ImDrawList& list, const Box& box, const core::RotaryPairs& pairs, const RotaryPlotStyle& style) {
     const int n = pairs.pairCount();
     if (n == 0 || pairs.positionCount() == 0) return box.min.y;

@@ -21,12 +21,9 @@
 
 namespace attnviz::ui {
 
-// The rotary frequencies a run's attention used: its Llama-family model's (with its rope scaling), else empty.
-core::RowVector rotaryFrequenciesOf(const core::ModelRun& run);
-
-// Head `head`'s q rows (or, with `keys`, its K/V head's k rows) of batch element `batch`, row p at position p, with
-// their first `pairs` pairs before and after RoPE, as the forward pass turned them. Null when the run has no RoPE.
-std::optional<core::RotaryPairs> rotaryPairsOfRun(const core::ModelRun& run, int batch, int head, bool keys, int pairs);
+// A run's rotary frequencies and a head's rows as pairs: the core's, shared with the exported RoPE figure.
+using core::rotaryFrequenciesOf;
+using core::rotaryPairsOfRun;
 
 struct RotaryPlotStyle {
     std::vector<std::string> positionLabels;  // a label per position drawn at the arrow tips (empty: numbers)

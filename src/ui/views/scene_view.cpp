@@ -1,6 +1,8 @@
 // scene_view.cpp — painting a laid-out scene with ImGui and the heatmap widget. See scene_view.h.
 #include "ui/views/scene_view.h"
 
+#include "ui/views/token_boxes.h"
+
 #include <cfloat>
 
 namespace attnviz::ui {
@@ -11,11 +13,17 @@ constexpr ImU32 kHint = IM_COL32(90, 90, 90, 255);
 
 ImFont* fontFor(const Fonts& fonts, scene::TextRole role) {
     switch (role) {
-        case scene::TextRole::Operator: case scene::TextRole::Formula: return font(fonts.large);
+        case scene::TextRole::Operator: case scene::TextRole::Formula: case scene::TextRole::Token: return font(fonts.large);
         case scene::TextRole::Heading: return font(fonts.bold);
+        case scene::TextRole::Label: return font(fonts.small);
         case scene::TextRole::Hint: break;
     }
     return font(fonts.regular);
+}
+
+// A role's type size: its font's, except token labels, drawn at the label size the rules give them.
+float sizeFor(const ViewContext& ctx, scene::TextRole role) {
+    return role == scene::TextRole::Label ? tokenLabelSize(ctx) : fontFor(ctx.fonts, role)->FontSize;
 }
 
 ColorbarSide colorbarSide(scene::Colorbar side) {
@@ -64,13 +72,11 @@ scene::Insets ScreenMetrics::decorations(const scene::Map& map) const {
 }
 
 float ScreenMetrics::textWidth(std::string_view text, scene::TextRole role) const {
-    ImFont* f = fontFor(ctx_.fonts, role);
-    return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text.data(), text.data() + text.size()).x;
+    return fontFor(ctx_.fonts, role)->CalcTextSizeA(sizeFor(ctx_, role), FLT_MAX, 0.0f, text.data(), text.data() + text.size()).x;
 }
 
 float ScreenMetrics::textHeight(std::string_view text, scene::TextRole role, float wrapWidth) const {
-    ImFont* f = fontFor(ctx_.fonts, role);
-    return f->CalcTextSizeA(f->FontSize, FLT_MAX, wrapWidth, text.data(), text.data() + text.size()).y;
+    return fontFor(ctx_.fonts, role)->CalcTextSizeA(sizeFor(ctx_, role), FLT_MAX, wrapWidth, text.data(), text.data() + text.size()).y;
 }
 
 scene::Layout layoutInBox(const ViewContext& ctx, const scene::Scene& scene, const Box& box) {
@@ -85,6 +91,7 @@ void paintLayout(ViewContext& ctx, const scene::Layout& layout) {
         if (c.width() < 8.0f * ImGui::GetFontSize()) options.title = TitleStyle::Compact;
         drawHeatmap(ctx, matrixRef(placed.map), {c.x0, c.y0}, {c.x1, c.y1}, options);
     }
+    paintTokenBoxes(ctx, layout.tokens);
     ImDrawList& list = *ImGui::GetWindowDrawList();
     for (const scene::PlacedText& text : layout.texts) {
         ImFont* f = fontFor(ctx.fonts, text.role);

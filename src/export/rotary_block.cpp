@@ -1,0 +1,130 @@
+// rotary_block.cpp — the RoPE step's turning pairs on a Canvas. See rotary_block.h.
+#include "export/rotary_block.h"
+
+#include "export/export_error.h"
+#include "export/text.h"
+#include "export/theme.h"
+
+#include "core/decoder_lessons.h"
+#include "core/display_text.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+namespace attnviz::exporting {
+namespace {
+
+constexpr int kPairs = 4;
+constexpr int kSide = 210, kGap = 28;  // base pixels: a pair's square and the room between two
+constexpr int kMaxLabelledPositions = 12;
+constexpr float kHeadingSize = 13.0f;
+constexpr Rgba8 kGuide{200, 200, 200, 255};
+constexpr Rgba8 kBefore{150, 150, 150, 200};
+
+// Light blue at position 0 to dark blue at the last (the screen's colours).
+Rgba8 positionColour(int position, int count) {
+    const float t = count > 1 ? static_cast<float>(position) / static_cast<float>(count - 1) : 1.0f;
+    const auto mix = [t](float a, float b) { return static_cast<std::uint8_t>(a + (b - a) * t); };
+    return {mix(150, 10), mix(190, 40), mix(240, 120), 255};
+}
+
+std::string thetaCaption(int j, float theta) {
+    char value[32];
+    std::snprintf(value, sizeof value, "%.3g", static_cast<double>(theta));
+    return "pair " + std::to_string(j) + ":  \u03B8_" + std::to_string(j) + " = " + value;
+}
+
+class RotaryPairsBlock : public Block {
+public:
+    RotaryPairsBlock(core::RotaryPairs pairs, std::vector<std::string> tokens, int head)
+        : pairs_(std::move(pairs)), tokens_(std::move(tokens)),
+          heading_("Head " + std::to_string(head) + "'s q, pair by pair: grey before RoPE, coloured after, each token at its own position") {}
+    int width() const override {
+        const int squares = pairs_.pairCount() * kSide + (pairs_.pairCount() - 1) * kGap;
+        return std::max(squares, static_cast<int>(std::ceil(textWidth(heading_, kHeadingSize, FontFace::Bold))));
+    }
+    int height() const override { return headingHeight() + kSide + captionHeight(); }
+    void draw(Canvas& canvas, int x, int y, int scale, const Theme& theme, std::vector<PlacedHeatmap>&) const override {
+        const float s = static_cast<float>(scale);
+        drawText(canvas, static_cast<float>(x) * s, (static_cast<float>(y) + lineMetrics(kHeadingSize, FontFace::Bold).ascent) * s, heading_,
+                 {kHeadingSize * s, FontFace::Bold, theme.text});
+        const int top = y + headingHeight();
+        for (int j = 0; j < pairs_.pairCount(); ++j) {
+            const int left = x + j * (kSide + kGap);
+            square(canvas, left, top, j, s);
+            drawText(canvas, static_cast<float>(left) * s, (static_cast<float>(top + kSide + 6) + lineMetrics(kLabelSize, FontFace::Regular).ascent) * s,
+                     thetaCaption(j, pairs_.frequencies(j)), {kLabelSize * s, FontFace::Regular, theme.secondaryText});
+        }
+    }
+
+private:
+    static int headingHeight() { return static_cast<int>(std::ceil(lineMetrics(kHeadingSize, FontFace::Bold).height())) + 10; }
+    static int captionHeight() { return static_cast<int>(std::ceil(lineMetrics(kLabelSize, FontFace::Regular).height())) + 8; }
+
+    static void line(Canvas& canvas, float x0, float y0, float x1, float y1, float width, Rgba8 colour, float s) {
+        canvas.drawLine({x0 * s, y0 * s, x1 * s, y1 * s, width * s, colour});
+    }
+    // A line from `from` to `to` with a two-stroke head at `to`.
+    static void arrow(Canvas& canvas, float fx, float fy, float tx, float ty, float width, Rgba8 colour, float s) {
+        line(canvas, fx, fy, tx, ty, width, colour, s);
+        const float dx = tx - fx, dy = ty - fy, length = std::hypot(dx, dy);
+        if (length < 4.0f) return;
+        const float ux = dx / length, uy = dy / length, head = std::min(6.0f + width, length * 0.4f);
+        line(canvas, tx, ty, tx - ux * head - uy * head * 0.45f, ty - uy * head + ux * head * 0.45f, width, colour, s);
+        line(canvas, tx, ty, tx - ux * head + uy * head * 0.45f, ty - uy * head - ux * head * 0.45f, width, colour, s);
+    }
+
+    // Pair j's square: its frame, the circle the vectors' lengths reach, the axes, an arrow per position.
+    void square(Canvas& canvas, int left, int top, int j, float s) const {
+        const float x0 = static_cast<float>(left), y0 = static_cast<float>(top), side = static_cast<float>(kSide);
+        const float cx = x0 + side / 2.0f, cy = y0 + side / 2.0f, radius = side * 0.40f;
+        canvas.strokeRect({static_cast<int>(x0 * s), static_cast<int>(y0 * s), static_cast<int>(side * s), static_cast<int>(side * s)}, kGuide,
+                          static_cast<int>(s));
+        constexpr int kSegments = 64;
+        for (int i = 0; i < kSegments; ++i) {
+            const double a0 = 2.0 * std::numbers::pi * i / kSegments, a1 = 2.0 * std::numbers::pi * (i + 1) / kSegments;
+            line(canvas, cx + radius * static_cast<float>(std::cos(a0)), cy + radius * static_cast<float>(std::sin(a0)),
+                 cx + radius * static_cast<float>(std::cos(a1)), cy + radius * static_cast<float>(std::sin(a1)), 1.0f, kGuide, s);
+        }
+        line(canvas, x0 + 2.0f, cy, x0 + side - 2.0f, cy, 1.0f, kGuide, s);
+        line(canvas, cx, y0 + 2.0f, cx, y0 + side - 2.0f, 1.0f, kGuide, s);
+        const int count = pairs_.positionCount();
+        double longest = 0.0;
+        for (int p = 0; p < count; ++p) longest = std::max(longest, std::hypot(pairs_.beforeX(p, j), pairs_.beforeY(p, j)));
+        const float unit = longest > 0.0 ? radius / static_cast<float>(longest) : 0.0f;
+        const auto px = [&](double v) { return cx + static_cast<float>(v) * unit; };
+        const auto py = [&](double v) { return cy - static_cast<float>(v) * unit; };
+        for (int p = 0; p < count; ++p) arrow(canvas, cx, cy, px(pairs_.beforeX(p, j)), py(pairs_.beforeY(p, j)), 1.0f, kBefore, s);
+        for (int p = 0; p < count; ++p) arrow(canvas, cx, cy, px(pairs_.afterX(p, j)), py(pairs_.afterY(p, j)), 1.6f, positionColour(p, count), s);
+        if (count > kMaxLabelledPositions) return;
+        for (int p = 0; p < count; ++p) {
+            const float tx = px(pairs_.afterX(p, j)), ty = py(pairs_.afterY(p, j));
+            const std::string& label = tokens_[static_cast<std::size_t>(p)];
+            const float w = textWidth(label, kTickSize, FontFace::Regular);
+            // Just beyond the tip, outwards from the centre, kept inside the square.
+            const float lx = std::clamp(tx + (tx - cx) * 0.12f - w / 2.0f, x0 + 2.0f, x0 + side - 2.0f - w);
+            const float ly = std::clamp(ty + (ty - cy) * 0.12f + kTickSize * 0.35f, y0 + kTickSize + 2.0f, y0 + side - 3.0f);
+            drawText(canvas, lx * s, ly * s, label, {kTickSize * s, FontFace::Regular, positionColour(p, count)});
+        }
+    }
+
+    core::RotaryPairs pairs_;
+    std::vector<std::string> tokens_;
+    std::string heading_;
+};
+
+}  // namespace
+
+std::unique_ptr<Block> rotaryPairsBlock(const core::ModelRun& run, int head, int batch) {
+    const int pairs = std::min(kPairs, run.trace.dims.dK / 2);
+    std::optional<core::RotaryPairs> turned = core::rotaryPairsOfRun(run, batch, head, false, pairs);
+    if (!turned) throw ExportError("The RoPE step needs a model with rotary positions (a Llama, Mistral or Qwen folder); this model has none.");
+    std::vector<std::string> tokens;
+    for (const std::string& token : run.queryTokens.at(static_cast<std::size_t>(batch))) tokens.push_back(core::displayText(token));
+    tokens.resize(static_cast<std::size_t>(turned->positionCount()));
+    return std::make_unique<RotaryPairsBlock>(std::move(*turned), std::move(tokens), head);
+}
+
+}  // namespace attnviz::exporting

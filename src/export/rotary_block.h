@@ -1,0 +1,19 @@
+// rotary_block.h — the RoPE step's turning pairs in an exported figure, as the screen's RoPE step draws them under
+// its maps (ui/views/rotary_view.h): one square per (x_j, x_{j+d_k/2}) pair of a head's q rows, each position's
+// vector after the rotation an arrow from the centre (light blue at position 0 to dark blue at the last), the
+// unrotated vectors thin grey arrows, the tokens at the tips (up to 12 positions) and θ_j under each square.
+// Drawn with the Canvas's lines and text only, so SVG and PDF get it too.
+#pragma once
+
+#include "core/model.h"
+#include "export/blocks.h"
+
+#include <memory>
+
+namespace attnviz::exporting {
+
+// Head `head`'s q rows of sentence `batch`, its first four pairs, under a one-line heading. Throws ExportError for
+// a run without rotary positions.
+std::unique_ptr<Block> rotaryPairsBlock(const core::ModelRun& run, int head, int batch);
+
+}  // namespace attnviz::exporting

@@ -1,0 +1,15 @@
+// token_layout.h — stage 0's token boxes placed in a box: each sentence under its heading, its boxes left to right
+// wrapping onto new rows, every box as wide as its widest line (the token in TextRole::Token, "id 42" and "pos 3"
+// in TextRole::Label, which the painter draws at the label size the rules give every token label). Part of the
+// layout (layout.h calls it for a scene's Tokens); no ImGui.
+#pragma once
+
+#include "scene/layout.h"
+
+namespace attnviz::scene {
+
+// The headings and boxes of `tokens` from the top of `box`; rows wrap at its width. The extent grows below the
+// box when the rows need more height than it has (the stage scrolls).
+Layout layoutTokenBoxes(const Tokens& tokens, const Rect& box, const Metrics& metrics, const Rules& rules);
+
+}  // namespace attnviz::scene
