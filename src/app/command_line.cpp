@@ -28,7 +28,7 @@ void addExportCommand(CLI::App& cli, CommandLine& line) {
     command->footer(kExitCodesHelp);
     addInputOptions(*command, line.inputs);
     command->add_option("-o,--out", e.out, "Output directory (created if missing)")->required();
-    command->add_option("--stage", e.stage, "all, a stage number (0-10) or a stage name such as softmax")->capture_default_str();
+    command->add_option("--stage", e.stage, "all, a stage number (0-10) or a stage name such as softmax; rope: stage 3's RoPE step")->capture_default_str();
     command->add_option("--matrix", e.matrix, "One matrix of the stage, by name (e.g. attention_weights)");
     command->add_option("--head", e.head, "One head (0-based)");
     command->add_option("--kind", e.kind, "matrix | stage | heads | poster | slide (16:9, 1920x1080 at scale 1) | lines (token -> token)")->capture_default_str();

@@ -10,6 +10,9 @@
 namespace attnviz::scene {
 namespace {
 
+// The share of a line's width a compact weight (one of W^Q, W^K, W^V side by side) may take.
+constexpr float kCompactWeightShare = 0.11f;
+
 bool tokenRows(const Map& map) { return core::isTokens(map.rowAxis) || map.rowAxis == core::Axis::Broadcast; }
 bool tokenColumns(const Map& map) { return core::isTokens(map.colAxis); }
 
@@ -64,7 +67,8 @@ public:
         q.readable = smallest >= rules_.labelledCell();
         q.fullLabels = smallest >= rules_.comfortableRow();
         for (const PlacedMap& m : layout.maps) {
-            if (m.map.isWeight() && m.cells.height() < rules_.minWeightSide() - 0.5f) q.readable = false;
+            const float weightSide = m.map.compactWeight ? rules_.minCompactWeightSide() : rules_.minWeightSide();
+            if (m.map.isWeight() && m.cells.height() < weightSide - 0.5f) q.readable = false;
             if (squashed(m, rules_.comfortableRow())) q.readable = false;
             if (std::min(m.cells.width() / static_cast<float>(m.map.cols), m.cells.height() / static_cast<float>(m.map.rows)) <
                 rules_.smallestCell - 0.01f) {
@@ -139,7 +143,7 @@ Layout Placer::line(const std::vector<Term>& terms, Rect box) const {
         if (map == nullptr || tokenRows(*map)) continue;
         squares[i] = std::min(availH / static_cast<float>(map->rows), maxCell);
         if (tokenColumns(*map)) continue;
-        squares[i] = std::min(squares[i], availW * 0.34f / static_cast<float>(map->cols));
+        squares[i] = std::min(squares[i], availW * (map->compactWeight ? kCompactWeightShare : 0.34f) / static_cast<float>(map->cols));
         squaresW += squares[i] * static_cast<float>(map->cols);
     }
     // Then the token rows' height, from large to small, until the maps fit the width: token × token maps keep

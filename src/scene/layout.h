@@ -69,6 +69,7 @@ struct Rules {
     float labelledCell() const { return 0.85f * labels.floor - kLabelSlack; }  // the smallest token cell whose label is drawn
     float comfortableRow() const { return labels.full + 5.0f; }  // a token row whose label is drawn at full size
     float minWeightSide() const { return 160.0f * scale; }  // a weight matrix smaller than this reads as a strip
+    float minCompactWeightSide() const { return 56.0f * scale; }  // three weights side by side: their shapes still read
 };
 
 struct PlacedMap {

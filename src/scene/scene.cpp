@@ -116,6 +116,24 @@ std::string sharingHint(const core::Dimensions& dims) {
            std::to_string(group) + " query heads: W^K and W^V are " + std::to_string(group) + "× narrower than W^Q.";
 }
 
+// "X × W^Q W^K W^V = Q K V": the three weights as compact tiles, the three results beside them on X's rows (X's
+// token labels serve them), every colorbar under its map so the line keeps its width for the maps.
+std::vector<Term> togetherInOneLine(const core::Trace& trace) {
+    const core::Dimensions& dims = trace.dims;
+    const auto weight = [&](TensorId id, bool first) {
+        Map w = withColorbar(traceMap(trace, id), Colorbar::Below);
+        w.compactWeight = true;
+        w.rowLabels = first;
+        return id == TensorId::WQ ? inKeyValueColours(w, dims) : w;
+    };
+    const auto result = [&](TensorId id) {
+        Map r = unlabelled(withColorbar(traceMap(trace, id), Colorbar::Below));
+        return id == TensorId::Q ? inKeyValueColours(r, dims) : r;
+    };
+    return {withColorbar(traceMap(trace, TensorId::X), Colorbar::Below), op("×"), weight(TensorId::WQ, true), weight(TensorId::WK, false),
+            weight(TensorId::WV, false), op("="), result(TensorId::Q), result(TensorId::K), result(TensorId::V)};
+}
+
 Scene projectScene(const core::Trace& trace, const SceneChoices& choices) {
     const core::Dimensions& dims = trace.dims;
     const TensorId input = trace.cross ? TensorId::XQuery : TensorId::X;
@@ -131,6 +149,11 @@ Scene projectScene(const core::Trace& trace, const SceneChoices& choices) {
              {traceMap(trace, TensorId::WV), traceMap(trace, TensorId::V)}},
             "Q, K, V = X W^Q, X W^K, X W^V",
             "One X, three weight matrices: every row of X becomes a query, a key and a value." + sharingHint(dims), notes));
+        // When the three products do not fit (a projector's screen): the fused projection in one line,
+        // X × [W^Q W^K W^V] = [Q K V], the weights small (their shapes and head blocks still read), X once.
+        scene.figures.push_back(lineFigure(togetherInOneLine(trace), "Q, K, V = X W^Q, X W^K, X W^V",
+                                           "X [W^Q W^K W^V] = [Q K V]: one X, three weight matrices side by side; every row of X "
+                                           "becomes a query, a key and a value." + sharingHint(dims), notes));
         // Grouped-query attention's point is K and V's fewer heads: when the products do not fit, the three results.
         if (groupedQuery(dims)) scene.figures.push_back(lineFigure({query(TensorId::Q), unlabelled(traceMap(trace, TensorId::K)),
                                                                     unlabelled(traceMap(trace, TensorId::V))},
@@ -337,9 +360,9 @@ std::vector<Note> pieceNotes(const Tokens& tokens) {
         }
     }
     std::vector<Note> notes;
-    if (space) notes.push_back({"\u2423 a token that begins with a space (the tokenizer writes it \u0120 or \u2581)", std::nullopt});
-    if (continuation) notes.push_back({"## continues the word before it", std::nullopt});
-    if (bytes) notes.push_back({"<E2 80> bytes of one character cut across tokens", std::nullopt});
+    if (space) notes.push_back({"\u2423 = the token begins with a space", std::nullopt});
+    if (continuation) notes.push_back({"## = the token continues the word before it", std::nullopt});
+    if (bytes) notes.push_back({"<E2 80> = bytes of one character, cut across tokens", std::nullopt});
     return notes;
 }
 

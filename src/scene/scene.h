@@ -40,6 +40,8 @@ struct Map {
     int headsPerColour = 1;                 // head block i in the colour of i / headsPerColour: under grouped-query
                                             // attention each query head in the colour of the K/V head it shares
     std::optional<int> focusRow;            // a row outlined and its label bold: the query the lecture follows ("it")
+    bool compactWeight = false;             // a weight beside its siblings (W^Q, W^K, W^V together): still square,
+                                            // held to a smaller side than a weight alone (Rules::minCompactWeightSide)
 
     // Token × token (S_i, A_i, the mask): its cells stay square.
     bool tokenByToken() const { return core::isTokens(rowAxis) && core::isTokens(colAxis); }

@@ -80,6 +80,7 @@ void App::frame(render::HeatmapRenderer& renderer, const Fonts& fonts, float sca
     explanation_ = run_ && explained ? explainCell(*run_, *explained, state_.batch) : std::nullopt;
     state_.hovered.reset();
     drawn_.clear();
+    drawnTokens_.clear();
     drawWindow(renderer, fonts, scale);
 }
 
@@ -176,7 +177,7 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
     }
     const ImVec2 centreSize{layout.centreWidth, avail.y};
     if (run_) {
-        ViewContext ctx{state_, *run_, renderer, fonts, explanation_, summaries_, drawn_, scale, runner_.busy()};
+        ViewContext ctx{state_, *run_, renderer, fonts, explanation_, summaries_, drawn_, scale, runner_.busy(), &drawnTokens_};
         drawRunPanels(ctx, scale, centreSize, layout.side ? layout.sideWidth : 0.0f);
     } else {
         ImGui::BeginChild("centre", centreSize, true);

@@ -46,6 +46,8 @@ public:
     const std::optional<Explanation>& explanation() const { return explanation_; }
     // The heatmaps drawn this frame, with their cell rectangles.
     const std::vector<DrawnHeatmap>& drawnHeatmaps() const { return drawn_; }
+    // Stage 0's token boxes drawn this frame.
+    const std::vector<DrawnToken>& drawnTokens() const { return drawnTokens_; }
     // What the open question view (AppState::lesson) showed this frame: its sentences and figure captions.
     const LessonReport& lessonReport() const { return lessons_.report(); }
     // The stage text's panel last frame: x = the height stageTextHeight() estimated, y = the height its contents
@@ -77,6 +79,7 @@ private:
     SummaryCache summaries_;
     std::optional<Explanation> explanation_;
     std::vector<DrawnHeatmap> drawn_;
+    std::vector<DrawnToken> drawnTokens_;
     LessonPanel lessons_;  // the Questions bar and the open lesson, with what it derived from run_
     TokenLinesPanel tokenLines_;  // with the lines it found in run_
     PredictionPanel prediction_;  // what the model predicts, with its KV cache

@@ -104,9 +104,10 @@ TEST_CASE("stage 2 under grouped-query attention: K and V as narrow as their 2 h
     CHECK(product.pairs[2].top.cols == 12);           // W^V
     CHECK(s.figures.front().notes.size() == 2);
     CHECK(s.figures.front().hint.find("h_kv = 2") != std::string::npos);
-    // When the three products do not fit: Q, K and V side by side, K and V a quarter of Q's width.
-    REQUIRE(s.figures.size() == 3);
-    const std::vector<Map> results = mapsOf(std::get<scene::Line>(s.figures[1].composition));
+    // When the three products do not fit, X × [W^Q W^K W^V] = [Q K V] in one line (test_projector_stages.cpp); then
+    // Q, K and V side by side, K and V a quarter of Q's width.
+    REQUIRE(s.figures.size() == 4);
+    const std::vector<Map> results = mapsOf(std::get<scene::Line>(s.figures[2].composition));
     REQUIRE(results.size() == 3);
     CHECK(results[0].cols == 4 * results[1].cols);
     CHECK(results[2].tensor == TensorId::V);
@@ -115,7 +116,7 @@ TEST_CASE("stage 2 under grouped-query attention: K and V as narrow as their 2 h
     const scene::Scene mha = sceneOf(core::StageId::Project, multiHead);
     CHECK(std::get<scene::Product>(mha.figures.front().composition).pairs[0].result.headsPerColour == 1);
     CHECK(mha.figures.front().notes.empty());
-    CHECK(mha.figures.size() == 2);  // the products, then Q alone
+    CHECK(mha.figures.size() == 3);  // the products, the products in one line, then Q alone
 }
 
 TEST_CASE("stage 3 is Q, K and V beside their heads' tiles; under GQA K and V have 2 tiles and each Q_i is framed in its K/V head's colour") {

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <map>
+#include <string>
 #include <optional>
 #include <tuple>
 #include <utility>
@@ -84,6 +85,13 @@ struct DrawnHeatmap {
     bool transposed = false;
 };
 
+// A token box as drawn this frame (stage 0): where, its text, and the type size of its id and position lines.
+struct DrawnToken {
+    ImVec2 min, max;
+    std::string text;
+    float labelSize = 0.0f;
+};
+
 struct ViewContext {
     AppState& state;
     const core::ModelRun& run;
@@ -94,6 +102,7 @@ struct ViewContext {
     std::vector<DrawnHeatmap>& drawn;
     float scale = 1.0f;      // UI scale: 1 at the base font size (HiDPI and font size changes multiply it)
     bool computing = false;  // newer inputs are being computed; `run` is the previous result
+    std::vector<DrawnToken>* drawnTokens = nullptr;  // where stage 0's boxes are recorded (tests read them), or nowhere
 };
 
 }  // namespace attnviz::ui
