@@ -7,6 +7,7 @@
 
 #include "core/decoder_lessons.h"
 #include "core/display_text.h"
+#include "scene/scene.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,7 +34,7 @@ Rgba8 positionColour(int position, int count) {
 std::string thetaCaption(int j, float theta) {
     char value[32];
     std::snprintf(value, sizeof value, "%.3g", static_cast<double>(theta));
-    return "pair " + std::to_string(j) + ":  \u03B8_" + std::to_string(j) + " = " + value;
+    return "pair " + std::to_string(j) + ":  \u03B8" + scene::subscript(j) + " = " + value;
 }
 
 class RotaryPairsBlock : public Block {

@@ -6,6 +6,8 @@
 
 #include "export/notation.h"
 
+#include "scene/token_layout.h"
+
 #include "colormap/head_colors.h"
 
 #include <algorithm>
@@ -271,7 +273,8 @@ private:
         const LineMetrics textLine = lineMetrics(text.size, face), labelLine = lineMetrics(label.size, label.face);
         const float textH = std::ceil(textLine.height()), labelH = std::ceil(labelLine.height());
         const float middle = static_cast<float>(x) + (b.x0 + b.x1) / 2.0f;
-        float top = static_cast<float>(y) + (b.y0 + b.y1) / 2.0f - (textH + labelH * static_cast<float>(token.lines.size())) / 2.0f;
+        const float gap = scene::tokenTextGap(1.0f);  // base pixels, as the layout measured
+        float top = static_cast<float>(y) + (b.y0 + b.y1) / 2.0f - (textH + gap + labelH * static_cast<float>(token.lines.size())) / 2.0f;
         const auto centred = [&](const std::string& words, Type type, FontFace f, float ascent, Rgba8 colour) {
             const float width = exporting::textWidth(words, type.size, f);
             drawText(canvas, (middle - width / 2.0f) * static_cast<float>(scale), (top + ascent) * static_cast<float>(scale), words,
@@ -279,7 +282,7 @@ private:
         };
         const bool padding = token.token.kind == scene::Token::Kind::Padding;
         centred(token.token.text, text, face, textLine.ascent, padding ? theme.secondaryText : theme.text);
-        top += textH;
+        top += textH + gap;
         for (const std::string& line : token.lines) {
             centred(line, label, label.face, labelLine.ascent, theme.secondaryText);
             top += labelH;

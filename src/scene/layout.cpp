@@ -10,8 +10,8 @@
 namespace attnviz::scene {
 namespace {
 
-// The share of a line's width a compact weight (one of W^Q, W^K, W^V side by side) may take.
-constexpr float kCompactWeightShare = 0.11f;
+// The share of a line's width the compact weights (W^Q, W^K, W^V side by side) may take together.
+constexpr float kCompactWeightsShare = 0.3f;
 
 bool tokenRows(const Map& map) { return core::isTokens(map.rowAxis) || map.rowAxis == core::Axis::Broadcast; }
 bool tokenColumns(const Map& map) { return core::isTokens(map.colAxis); }
@@ -109,6 +109,28 @@ private:
     const Rules& rules_;
 };
 
+// Compact weights side by side (W^Q W^K W^V) share one cell size, so their shapes compare (W^K of grouped-query
+// attention as tall as W^Q and narrower), and together take at most kCompactWeightsShare of the line's width.
+// No narrower than its name ("W^K"): the narrowest keeps its title whole.
+void shareCompactWeightCells(const std::vector<Term>& terms, float availW, const Metrics& metrics, std::vector<float>& squares, float& squaresW) {
+    float shared = std::numeric_limits<float>::infinity(), columns = 0.0f, named = 0.0f;
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+        const Map* map = std::get_if<Map>(&terms[i]);
+        if (map == nullptr || !map->compactWeight) continue;
+        shared = std::min(shared, squares[i]);
+        columns += static_cast<float>(map->cols);
+        named = std::max(named, metrics.textWidth(core::tensorInfo(map->tensor).symbol, TextRole::Heading) / static_cast<float>(map->cols));
+    }
+    if (columns == 0.0f) return;
+    shared = std::min(shared, std::max(availW * kCompactWeightsShare / columns, named));
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+        const Map* map = std::get_if<Map>(&terms[i]);
+        if (map == nullptr || !map->compactWeight) continue;
+        squares[i] = shared;
+        squaresW += shared * static_cast<float>(map->cols);
+    }
+}
+
 // Terms side by side. Maps with token rows share one cell height, so their rows line up; a map with feature rows
 // (a weight matrix, Kᵀ) gets square cells of its own, up to a third of the width.
 Layout Placer::line(const std::vector<Term>& terms, Rect box) const {
@@ -143,9 +165,11 @@ Layout Placer::line(const std::vector<Term>& terms, Rect box) const {
         if (map == nullptr || tokenRows(*map)) continue;
         squares[i] = std::min(availH / static_cast<float>(map->rows), maxCell);
         if (tokenColumns(*map)) continue;
-        squares[i] = std::min(squares[i], availW * (map->compactWeight ? kCompactWeightShare : 0.34f) / static_cast<float>(map->cols));
+        if (map->compactWeight) continue;  // the compact weights' share is a joint one (shareCompactWeightCells)
+        squares[i] = std::min(squares[i], availW * 0.34f / static_cast<float>(map->cols));
         squaresW += squares[i] * static_cast<float>(map->cols);
     }
+    shareCompactWeightCells(terms, availW, metrics_, squares, squaresW);
     // Then the token rows' height, from large to small, until the maps fit the width: token × token maps keep
     // square cells, the others share what is left, their cells at most 3:1 (token rows may be taller, up to their
     // labels' height).

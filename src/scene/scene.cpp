@@ -116,18 +116,21 @@ std::string sharingHint(const core::Dimensions& dims) {
            std::to_string(group) + " query heads: W^K and W^V are " + std::to_string(group) + "× narrower than W^Q.";
 }
 
-// "X × W^Q W^K W^V = Q K V": the three weights as compact tiles, the three results beside them on X's rows (X's
-// token labels serve them), every colorbar under its map so the line keeps its width for the maps.
+// "X × W^Q W^K W^V = Q K V": the three weights as compact tiles (their shapes and head blocks; no colorbar), the
+// three results beside them on X's rows (X's token labels serve them), colorbars under the maps so the line keeps
+// its width for the maps.
 std::vector<Term> togetherInOneLine(const core::Trace& trace) {
     const core::Dimensions& dims = trace.dims;
     const auto weight = [&](TensorId id, bool first) {
-        Map w = withColorbar(traceMap(trace, id), Colorbar::Below);
+        Map w = withColorbar(traceMap(trace, id), Colorbar::None);  // a scale under a tile this narrow would not read
         w.compactWeight = true;
         w.rowLabels = first;
         return id == TensorId::WQ ? inKeyValueColours(w, dims) : w;
     };
     const auto result = [&](TensorId id) {
-        Map r = unlabelled(withColorbar(traceMap(trace, id), Colorbar::Below));
+        // K and V of grouped-query attention are a few columns wide: their scales at the side, where they have room.
+        const bool narrow = id != TensorId::Q && groupedQuery(dims);
+        Map r = unlabelled(withColorbar(traceMap(trace, id), narrow ? Colorbar::Right : Colorbar::Below));
         return id == TensorId::Q ? inKeyValueColours(r, dims) : r;
     };
     return {withColorbar(traceMap(trace, TensorId::X), Colorbar::Below), op("×"), weight(TensorId::WQ, true), weight(TensorId::WK, false),

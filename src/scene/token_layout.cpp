@@ -45,7 +45,7 @@ Layout layoutTokenBoxes(const Tokens& tokens, const Rect& box, const Metrics& me
         // One height for the sentence's boxes: its tallest (a padding box has no id line).
         std::size_t lineCount = 1;
         for (const Token& token : row.tokens) lineCount = std::max(lineCount, linesOf(token).size());
-        const float height = 2.0f * s.padY + tokenH + static_cast<float>(lineCount) * labelH;
+        const float height = 2.0f * s.padY + tokenH + tokenTextGap(rules.scale) + static_cast<float>(lineCount) * labelH;
         float x = box.x0;
         for (const Token& token : row.tokens) {
             std::vector<std::string> lines = linesOf(token);

@@ -8,6 +8,10 @@
 
 namespace attnviz::scene {
 
+// The room between a box's token and its lines, at UI scale `scale` (the painters leave it too): a "␣" or "g"
+// reaches below the baseline.
+inline float tokenTextGap(float scale) { return 3.0f * scale; }
+
 // The headings and boxes of `tokens` from the top of `box`; rows wrap at its width. The extent grows below the
 // box when the rows need more height than it has (the stage scrolls).
 Layout layoutTokenBoxes(const Tokens& tokens, const Rect& box, const Metrics& metrics, const Rules& rules);

@@ -1,6 +1,7 @@
 // token_boxes.cpp — painting stage 0's token boxes with ImGui. See token_boxes.h.
 #include "ui/views/token_boxes.h"
 
+#include "scene/token_layout.h"
 #include "ui/views/heatmap_view.h"
 
 #include <cfloat>
@@ -46,9 +47,10 @@ void paintTokenBoxes(const ViewContext& ctx, const std::vector<scene::PlacedToke
         const float textHeight = large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, "Ag").y;
         const float labelHeight = small->CalcTextSizeA(labelSize, FLT_MAX, 0.0f, "Ag").y;
         // The text and its lines centred in the box's height (the layout's padding above and below).
-        float y = (b.y0 + b.y1) / 2.0f - (textHeight + labelHeight * static_cast<float>(placed.lines.size())) / 2.0f;
+        const float gap = scene::tokenTextGap(ctx.scale);
+        float y = (b.y0 + b.y1) / 2.0f - (textHeight + gap + labelHeight * static_cast<float>(placed.lines.size())) / 2.0f;
         centred(list, large, large->FontSize, middle, y, padding ? kHint : kText, placed.token.text);
-        y += textHeight;
+        y += textHeight + gap;
         for (const std::string& line : placed.lines) {
             centred(list, small, labelSize, middle, y, kHint, line);
             y += labelHeight;
