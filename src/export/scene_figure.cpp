@@ -268,7 +268,9 @@ private:
                              static_cast<int>(b.height()) * scale};
         canvas.fillRect(rect, theme.tokenBox);
         canvas.strokeRect(rect, theme.frame, scale);
-        const Type text = typeOf(scene::TextRole::Token, token.token.text), label = typeOf(scene::TextRole::Label, "");
+        Type text = typeOf(scene::TextRole::Token, token.token.text), label = typeOf(scene::TextRole::Label, "");
+        text.size *= token.textScale;
+        label.size *= token.labelScale;
         const FontFace face = token.token.kind == scene::Token::Kind::Special ? FontFace::Bold : text.face;
         const LineMetrics textLine = lineMetrics(text.size, face), labelLine = lineMetrics(label.size, label.face);
         const float textH = std::ceil(textLine.height()), labelH = std::ceil(labelLine.height());

@@ -358,9 +358,11 @@ Layout Placer::textbook(const Product& product, Rect box) const {
     return best ? *best : Layout{};
 }
 
-// Stage 0: the token boxes, then the hint and the notes under them.
+// Stage 0: the token boxes, then the hint and the notes under them (the boxes leave them room).
 Layout Placer::tokens(const Figure& figure, const Tokens& tokens, const Rect& box) const {
-    Layout layout = layoutTokenBoxes(tokens, box, metrics_, rules_);
+    const float hintH = figure.hint.empty() ? 0.0f : metrics_.textHeight(figure.hint, TextRole::Hint, box.width()) + std::round(8.0f * rules_.scale);
+    const Rect boxes{box.x0, box.y0, box.x1, box.y1 - rules_.gap() - hintH - notesHeight(figure.notes, box.width())};
+    Layout layout = layoutTokenBoxes(tokens, boxes, metrics_, rules_);
     float y = layout.extent.y1 + rules_.gap();
     if (!figure.hint.empty()) {
         const float h = metrics_.textHeight(figure.hint, TextRole::Hint, box.width());

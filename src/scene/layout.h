@@ -84,11 +84,13 @@ struct PlacedText {
     Rect swatchBox;
 };
 
-// Stage 0's token box: its text (TextRole::Token) centred at the top, its lines (TextRole::Label) under it.
+// Stage 0's token box: its text (TextRole::Token) centred at the top, its lines (TextRole::Label) under it, each at
+// a share of its role's type size (never under the label floor).
 struct PlacedToken {
     Token token;
     std::vector<std::string> lines;  // "id 42", "pos 3"
     Rect box;
+    float textScale = 1.0f, labelScale = 1.0f;  // of the roles' type sizes: shrunk when the rows would overflow the box
 };
 
 struct Layout {

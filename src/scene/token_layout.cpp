@@ -27,11 +27,11 @@ struct Spacing {
           rowGap(std::round(12.0f * scale)), sentenceGap(std::round(24.0f * scale)) {}
 };
 
-}  // namespace
-
-Layout layoutTokenBoxes(const Tokens& tokens, const Rect& box, const Metrics& metrics, const Rules& rules) {
+// The boxes with the token text at `textScale` of its type size and the lines at `labelScale` of theirs.
+Layout placeAt(const Tokens& tokens, const Rect& box, const Metrics& metrics, const Rules& rules, float textScale, float labelScale) {
     const Spacing s(rules.scale);
-    const float tokenH = metrics.textHeight("Ag", TextRole::Token, 0.0f), labelH = metrics.textHeight("Ag", TextRole::Label, 0.0f);
+    const float tokenH = textScale * metrics.textHeight("Ag", TextRole::Token, 0.0f);
+    const float labelH = labelScale * metrics.textHeight("Ag", TextRole::Label, 0.0f);
     Layout layout;
     float y = box.y0;
     for (const TokenRow& row : tokens.sentences) {
@@ -49,18 +49,32 @@ Layout layoutTokenBoxes(const Tokens& tokens, const Rect& box, const Metrics& me
         float x = box.x0;
         for (const Token& token : row.tokens) {
             std::vector<std::string> lines = linesOf(token);
-            float width = std::max(metrics.textWidth(token.text, TextRole::Token), 2.0f * tokenH);
-            for (const std::string& line : lines) width = std::max(width, metrics.textWidth(line, TextRole::Label));
+            float width = std::max(textScale * metrics.textWidth(token.text, TextRole::Token), 2.0f * tokenH);
+            for (const std::string& line : lines) width = std::max(width, labelScale * metrics.textWidth(line, TextRole::Label));
             width = std::min(std::ceil(width) + 2.0f * s.padX, box.width());
             if (x > box.x0 && x + width > box.x1) x = box.x0, y += height + s.rowGap;
             const Rect at{x, y, x + width, y + height};
-            layout.tokens.push_back({token, std::move(lines), at});
+            layout.tokens.push_back({token, std::move(lines), at, textScale, labelScale});
             layout.extent = unite(layout.extent, at);
             x += width + s.gap;
         }
         y += height + s.sentenceGap;
     }
     return layout;
+}
+
+}  // namespace
+
+Layout layoutTokenBoxes(const Tokens& tokens, const Rect& box, const Metrics& metrics, const Rules& rules) {
+    // Before the rows overflow the box, the lines shrink to the label floor and the token text to the floor's height.
+    const float labelMin = std::min(1.0f, rules.labels.floor / rules.labels.full);
+    const float tokenH = metrics.textHeight("Ag", TextRole::Token, 0.0f), labelH = metrics.textHeight("Ag", TextRole::Label, 0.0f);
+    const float textMin = std::min(1.0f, labelMin * labelH / std::max(tokenH, 1.0f));
+    for (float f = 1.0f;; f -= 0.05f) {
+        const float text = std::max(f, textMin), label = std::max(f, labelMin);
+        Layout laid = placeAt(tokens, box, metrics, rules, text, label);
+        if (laid.extent.y1 <= box.y1 + 0.5f || (text <= textMin && label <= labelMin)) return laid;
+    }
 }
 
 }  // namespace attnviz::scene

@@ -37,19 +37,20 @@ void paintTokenBoxes(const ViewContext& ctx, const std::vector<scene::PlacedToke
     ImDrawList& list = *ImGui::GetWindowDrawList();
     ImFont* large = font(ctx.fonts.large);
     ImFont* small = font(ctx.fonts.small);
-    const float labelSize = tokenLabelSize(ctx), rounding = std::round(6.0f * ctx.scale);
+    const float rounding = std::round(6.0f * ctx.scale);
     for (const scene::PlacedToken& placed : tokens) {
         const scene::Rect& b = placed.box;
         const bool padding = placed.token.kind == scene::Token::Kind::Padding;
         list.AddRectFilled({b.x0, b.y0}, {b.x1, b.y1}, fillOf(placed.token.kind), rounding);
         list.AddRect({b.x0, b.y0}, {b.x1, b.y1}, kBorder, rounding, 0, std::max(1.0f, 1.5f * ctx.scale));
         const float middle = (b.x0 + b.x1) / 2.0f;
-        const float textHeight = large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, "Ag").y;
+        const float textSize = large->FontSize * placed.textScale, labelSize = tokenLabelSize(ctx) * placed.labelScale;
+        const float textHeight = large->CalcTextSizeA(textSize, FLT_MAX, 0.0f, "Ag").y;
         const float labelHeight = small->CalcTextSizeA(labelSize, FLT_MAX, 0.0f, "Ag").y;
         // The text and its lines centred in the box's height (the layout's padding above and below).
         const float gap = scene::tokenTextGap(ctx.scale);
         float y = (b.y0 + b.y1) / 2.0f - (textHeight + gap + labelHeight * static_cast<float>(placed.lines.size())) / 2.0f;
-        centred(list, large, large->FontSize, middle, y, padding ? kHint : kText, placed.token.text);
+        centred(list, large, textSize, middle, y, padding ? kHint : kText, placed.token.text);
         y += textHeight + gap;
         for (const std::string& line : placed.lines) {
             centred(list, small, labelSize, middle, y, kHint, line);
