@@ -1,10 +1,13 @@
 // test_projector_stages.cpp — the two stages a projector used to lose, drawn by App at 1024 × 768 and 1280 × 800,
 // presenting or not: stage 0's token boxes (a scene now: every token's box inside the window, its id and position
 // at the label floor or more, no two boxes overlapping, for 24 tokens) and stage 2's "Q, K, V together" (X, the
-// three weights and Q, K and V all drawn, each once, token rows at the label floor: no fallback to Q alone).
+// three weights and Q, K and V all drawn, each once, token rows at the label floor: no fallback to Q alone) for the
+// seeded layer on 24 tokens and the bundled BERT (d_model 128) on the default sentence.
 #include "app/gui_style.h"
 #include "imgui_harness.h"
+#include "io/model_library.h"
 #include "scene/layout.h"
+#include "ui/session/session_actions.h"
 #include "ui/views/matrix_info.h"
 
 #include <doctest/doctest.h>
@@ -24,8 +27,10 @@ constexpr const char* kTwentyFourTokens = "the animal did not cross the street b
 // App in a headless ImGui context, its look following the state as the window's loop makes it follow.
 class Projector {
 public:
-    Projector(Size size, bool presenting, core::StageId stage)
-        : ui_({static_cast<float>(size.width), static_cast<float>(size.height)}), keeper_(ImGui::GetStyle()), app_(startState(presenting, stage)) {
+    // `trained`: the bundled BERT (d_model 128) on the default sentence, else the seeded layer (d_model 64) on 24 tokens.
+    Projector(Size size, bool presenting, core::StageId stage, bool trained = false)
+        : ui_({static_cast<float>(size.width), static_cast<float>(size.height)}), keeper_(ImGui::GetStyle()),
+          app_(startState(presenting, stage, trained)) {
         if (keeper_.follow(app::lookInputsOf(app_.state(), static_cast<float>(size.height), 1.0f))) ui_.setLook(keeper_.look().scale, keeper_.look().style);
         ui_.frames(app_, 3);
         app_.waitForRun();
@@ -34,11 +39,13 @@ public:
     const ui::App& app() const { return app_; }
 
 private:
-    static ui::AppState startState(bool presenting, core::StageId stage) {
+    static ui::AppState startState(bool presenting, core::StageId stage, bool trained) {
         ui::AppState state;
+        if (trained) ui::useTrainedModel(io::loadBundledModel(), state);
         state.presenting = presenting;
-        state.spec = core::ModelSpec{};
-        state.spec.sentences = {kTwentyFourTokens};
+        if (!trained) state.spec = core::ModelSpec{};
+        // The bundled BERT on the default sentence (15 tokens with [CLS] and [SEP]); the seeded layer on 24 tokens.
+        state.spec.sentences = {trained ? std::string(core::kDefaultSentence) : std::string(kTwentyFourTokens)};
         state.stage = stage;
         state.showSidePanel = false;
         return state;
@@ -93,10 +100,11 @@ TEST_CASE("stage 0 at 1024x768 and 1280x800, presenting or not, 24 tokens: every
 TEST_CASE("stage 2 \"Q, K, V together\" at 1024x768 and 1280x800, presenting or not: X, the three weights and Q, K, V, no fallback") {
     using core::TensorId;
     for (Size size : kProjectorSizes) {
-        for (bool presenting : {false, true}) {
+        for (const auto [presenting, trained] : {std::pair{false, false}, std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
             CAPTURE(size.width);
             CAPTURE(presenting);
-            const Projector hall(size, presenting, core::StageId::Project);
+            CAPTURE(trained);
+            const Projector hall(size, presenting, core::StageId::Project, trained);
             for (TensorId tensor : {TensorId::X, TensorId::WQ, TensorId::WK, TensorId::WV, TensorId::Q, TensorId::K, TensorId::V}) {
                 CAPTURE(core::tensorInfo(tensor).key);
                 CHECK(drawnOf(hall.app(), tensor).size() == 1);
