@@ -15,6 +15,7 @@ exporting::ExportRequest toExportRequest(const ui::ExportRequest& wanted) {
     exporting::ExportRequest request;
     if (!wanted.allStages) request.stage = wanted.stage;
     request.head = wanted.head;
+    request.ropeStep = wanted.ropeStep;
     request.kind = wanted.slides ? exporting::FigureKind::Slide : exporting::FigureKind::Stage;
     if (wanted.slides) request.style.scale = 1;  // 1920 × 1080, a slide's size
     request.style.probabilityScale = wanted.probabilityScale;

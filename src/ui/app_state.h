@@ -57,6 +57,7 @@ struct ExportRequest {
     colormap::ProbabilityScale probabilityScale = colormap::ProbabilityScale::MapMax;  // as on screen
     bool slides = false;         // 16:9 slides (1920 × 1080) instead of figures sized to their content
     ExportFormat format = ExportFormat::Png;
+    bool ropeStep = false;       // stage 3's RoPE step, as on screen (one stage only)
 };
 // Returns one line for the status bar ("Wrote 11 figures to …" or what went wrong).
 using ExportHook = std::function<std::string(const core::ModelRun&, const ExportRequest&)>;

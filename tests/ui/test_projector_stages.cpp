@@ -3,9 +3,12 @@
 // at the label floor or more, no two boxes overlapping, for 24 tokens) and stage 2's "Q, K, V together" (X, the
 // three weights and Q, K and V all drawn, each once, token rows at the label floor: no fallback to Q alone) for the
 // seeded layer on 24 tokens and the bundled BERT (d_model 128) on the default sentence.
+#include "app/gui_export.h"
 #include "app/gui_style.h"
 #include "imgui_harness.h"
+#include "io/model_folder.h"
 #include "io/model_library.h"
+#include "io/scratch_dir.h"
 #include "scene/layout.h"
 #include "ui/session/session_actions.h"
 #include "ui/views/matrix_info.h"
@@ -124,6 +127,22 @@ TEST_CASE("stage 2 \"Q, K, V together\" at 1024x768 and 1280x800, presenting or 
             }
         }
     }
+}
+
+TEST_CASE("the export dialog on stage 3's RoPE step writes the RoPE figure, as export --stage rope does") {
+    ScratchDir out("rope-dialog");
+    core::ModelSpec spec;
+    spec.model = core::TrainedLayer{io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3")};
+    spec.sentences = {"the cat sat on the mat"};
+    const core::ModelRun run = core::runModel(spec);
+    ui::ExportRequest request{false, core::StageId::SplitHeads, 5, 0, out.path().string()};
+    request.ropeStep = true;
+    const std::string status = app::makeExportHook()(run, request);
+    CHECK_MESSAGE(status.rfind("Wrote", 0) == 0, status);
+    CHECK(std::filesystem::exists(out.path() / "03-rope-head5.png"));
+    request.ropeStep = false;  // the split itself
+    app::makeExportHook()(run, request);
+    CHECK(std::filesystem::exists(out.path() / "03-split.png"));  // every head's tiles: no head in the name
 }
 
 }  // namespace attnviz::test

@@ -2,6 +2,7 @@
 // session items live in panel_session.cpp; View: panels, heads, numbers; Help: keys) and the export dialog (PNG, SVG or PDF).
 // Exporting itself is the app's hook (AppState::exportPng, wired to src/export); without one the items say so
 // instead of failing.
+#include "scene/scene.h"
 #include "ui/panels/panels.h"
 #include "ui/session/session_menu.h"
 
@@ -50,9 +51,12 @@ void exportDialog(AppState& state, const RunStatus& status) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 28.0f);
     ImGui::InputText("folder", &state.exportDirectory);
     if (ImGui::Button("Export") && status.run != nullptr) {
+        // The RoPE step when the screen shows it: its own figure, as export --stage rope draws it.
+        const bool ropeStep = !state.exportAllStages && state.stage == core::StageId::SplitHeads && state.ropeStep &&
+                              scene::hasRopeStep(status.run->trace);
         const ExportRequest request{state.exportAllStages, state.stage, state.head, state.batch, state.exportDirectory,
                                     state.sequential, state.diverging, state.probabilityScale, state.exportSlides,
-                                    state.exportFormat};
+                                    state.exportFormat, ropeStep};
         state.status = state.exportPng(*status.run, request);
         ImGui::CloseCurrentPopup();
     }
