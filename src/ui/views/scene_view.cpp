@@ -2,6 +2,7 @@
 #include "ui/views/scene_view.h"
 
 #include <cfloat>
+#include <cmath>
 
 namespace attnviz::ui {
 namespace {
@@ -74,7 +75,13 @@ float ScreenMetrics::textHeight(std::string_view text, scene::TextRole role, flo
 }
 
 scene::Layout layoutInBox(const ViewContext& ctx, const scene::Scene& scene, const Box& box) {
-    return scene::layoutScene(scene, rectOf(box), ScreenMetrics(ctx), layoutRules(ctx));
+    scene::Rules rules = layoutRules(ctx);
+    scene::Rect sizing = rectOf(box);
+    if (ctx.state.zoom > 1.0f) {
+        rules.pageWidth = box.width();
+        sizing.x1 += std::floor((ctx.state.zoom - 1.0f) * ImGui::GetWindowWidth());
+    }
+    return scene::layoutScene(scene, sizing, ScreenMetrics(ctx), rules);
 }
 
 void paintLayout(ViewContext& ctx, const scene::Layout& layout) {
