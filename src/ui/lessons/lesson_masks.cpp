@@ -44,7 +44,10 @@ void batchEditor(LessonFrame& frame) {
         ImGui::EndDisabled();
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show sentence %d below", i);
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.62f);
+        // The sentence takes what its token count and button leave, so the row never passes the panel's edge.
+        const float spacing = ImGui::GetStyle().ItemSpacing.x;
+        const float after = ImGui::CalcTextSize("00 tokens + 00 <pad>").x + buttonWidth("remove") + 2.0f * spacing;
+        ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - after, ImGui::GetFontSize() * 6.0f));
         inputTextKeepingWideCharacters("##sentence", sentences[static_cast<std::size_t>(i)]);
         ImGui::SameLine();
         if (i < run.trace.batch) {

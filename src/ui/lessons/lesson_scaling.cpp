@@ -32,28 +32,31 @@ void scaleControls(LessonFrame& frame) {
     const int dK = frame.ctx.run.trace.dims.dK;
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("scale");
-    ImGui::SameLine();
+    // On a narrow window the controls wrap, never past its edge.
+    sameLineIfFits(checkboxWidth("1/√d_k (default)"));
     if (ImGui::RadioButton("1/√d_k (default)", !a.scale.has_value())) a.scale.reset();
-    ImGui::SameLine();
+    sameLineIfFits(checkboxWidth("1 (no scaling)"));
     if (ImGui::RadioButton("1 (no scaling)", a.scale == 1.0f)) a.scale = 1.0f;
-    ImGui::SameLine();
+    sameLineIfFits(checkboxWidth("1/d_k"));
     if (ImGui::RadioButton("1/d_k", a.scale == 1.0f / static_cast<float>(dK))) a.scale = 1.0f / static_cast<float>(dK);
-    ImGui::SameLine();
+    const float sliderWidth = std::round(200.0f * frame.ctx.scale);
+    sameLineIfFits(sliderWidth);
     float value = a.scale.value_or(defaultScale(dK));
-    ImGui::SetNextItemWidth(std::round(200.0f * frame.ctx.scale));
+    ImGui::SetNextItemWidth(sliderWidth);
     if (ImGui::SliderFloat("##scale", &value, 0.01f, 4.0f, "%.4f", ImGuiSliderFlags_Logarithmic)) a.scale = value;
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("d_k  ");
     for (int choice : kDkChoices) {
-        ImGui::SameLine();
         const std::string label = std::to_string(choice) + "##dk";
+        sameLineIfFits(checkboxWidth(label.c_str()));
         if (ImGui::RadioButton(label.c_str(), dK == choice)) {
             if (a.dK == 0) a.dModel = a.heads * choice;  // d_k = d_model / h: grow d_model
             else a.dK = choice;                            // free d_k: set it
         }
     }
-    ImGui::SameLine();
-    ImGui::TextDisabled(a.dK == 0 ? "(sets d_model = h · d_k)" : "(free d_k)");
+    const char* note = a.dK == 0 ? "(sets d_model = h · d_k)" : "(free d_k)";
+    sameLineIfFits(ImGui::CalcTextSize(note).x);
+    ImGui::TextDisabled("%s", note);
 }
 
 // Mean over the rows that have a distribution (fully masked rows are NaN and skipped).

@@ -227,7 +227,7 @@ bool radioChoices(const char* label, Enum& value, std::initializer_list<std::pai
     ImGui::TextUnformatted(label);
     bool changed = false;
     for (const auto& [choice, name] : choices) {
-        ImGui::SameLine();
+        sameLineIfFits(checkboxWidth(name));  // a narrow window: the choices wrap, never past its edge
         if (ImGui::RadioButton(name, value == choice) && value != choice) {
             value = choice;
             changed = true;
