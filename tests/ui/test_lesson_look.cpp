@@ -163,7 +163,8 @@ TEST_CASE("every question view with maps: the maps shrink when the zoom goes up 
 
 TEST_CASE("no question view ever needs a horizontal scrollbar: 864x720 to 1920x1080, presenting or not, zoom -2 ... +3") {
     int sideways = 0;
-    for (Lesson lesson : kMapViews) {
+    for (const ui::LessonInfo& info : ui::lessons()) {
+        const Lesson lesson = info.id;
         for (Size size : {Size{864, 720}, Size{1024, 768}, Size{1280, 800}, Size{1920, 1080}}) {
             for (bool presenting : {false, true}) {
                 for (std::size_t step = 0; step < 6; ++step) {

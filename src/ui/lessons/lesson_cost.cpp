@@ -89,7 +89,7 @@ void costTable(LessonFrame& frame, const std::vector<core::StageCost>& costs) {
         ImGui::TableNextColumn();
         bar(c.bytes, bytesMax, IM_COL32(230, 130, 30, 255));
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(formula(c.stage));
+        ImGui::TextWrapped("%s", formula(c.stage));  // wraps in its column rather than being cut at the panel's edge
         frame.report.texts.push_back(std::string(stage.title) + ": " + core::formatFlops(c.flops) + ", " + core::formatBytes(c.bytes));
     }
     ImGui::EndTable();
