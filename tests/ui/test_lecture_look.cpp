@@ -2,7 +2,8 @@
 // every short sequence and many random longer ones of F5, Esc, Ctrl+=, Ctrl+−, Ctrl+0 and window resizes end in
 // the style, scale and text size a fresh start in the same state has; and, with App drawn, the maps' area after
 // toggles equals a fresh start's and does not shrink when the zoom goes up. Every stage drawn as a scene keeps
-// its token labels at the floor, a grouped-query model's split and RoPE step included.
+// its token labels at the floor, a grouped-query model's split and RoPE step included; no stage draws past its
+// panel's right edge at any zoom (zoomed in, its lines wrap and it scrolls downwards only).
 #include "app/gui_style.h"
 #include "imgui_harness.h"
 #include "io/model_folder.h"

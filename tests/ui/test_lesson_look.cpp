@@ -3,7 +3,8 @@
 // +3, with App drawn through the null renderer under the look the window gives that state (app/gui_style.h). The
 // rectangles the lesson's painter got (LessonReport::maps) are measured: every labelled token row and column at
 // least 0.85 × its label floor (a label is drawn from there; 14 px presenting, 9 px otherwise and for the tiles of
-// every head), and the maps' area never smaller when the zoom goes up. The line view keeps its labels at 40 tokens.
+// every head), and the maps' area never smaller when the zoom goes up. No question view draws past its panel's right
+// edge (864 × 720 too). The line view keeps its labels at 40 tokens.
 #include "app/gui_style.h"
 #include "imgui_harness.h"
 #include "scene/layout.h"

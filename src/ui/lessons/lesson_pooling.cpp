@@ -147,7 +147,9 @@ void drawPoolingLesson(LessonFrame& frame) {
     output.title = TitleStyle::Compact;
     output.colLabels = false;
     output.colorbar = ColorbarSide::None;
-    box.min.y = showMapRow(frame, takeTop(box, box.height() * 0.3f), {{&frame.ctx, ref(TensorId::Output), output}}, {}, Zoomed::KeepRow) + std::round(10.0f * frame.ctx.scale);
+    Box row = takeTop(box, box.height() * 0.3f);
+    row.max.x -= 3.0f;  // room for the [CLS] row's outline, drawn around the cells
+    box.min.y = showMapRow(frame, row, {{&frame.ctx, ref(TensorId::Output), output}}, {}, Zoomed::KeepRow) + std::round(10.0f * frame.ctx.scale);
     outlineRow(lastDrawn(frame.ctx.drawn, ref(TensorId::Output)), 0);  // the [CLS] row
     const float gap = std::round(28.0f * frame.ctx.scale);
     const Box left = takeLeft(box, (box.width() - gap) / 2.0f);

@@ -172,13 +172,14 @@ Box remainingBox(LessonFrame& frame) {
     const ImVec2 windowPos = ImGui::GetWindowPos();
     const ImVec2 contentMin = ImGui::GetWindowContentRegionMin(), contentMax = ImGui::GetWindowContentRegionMax();
     const ImVec2 cursor = ImGui::GetCursorScreenPos();
-    // The maps' box scales with the zoom, as the stage's does (App's magnifiedStage): zoomed in, it grows by
+    // The maps' box scales with the zoom, as the stage's does (drawStageView): zoomed in, it grows by
     // (zoom − 1) window heights and the page scrolls; zoomed out, it is the box zoom 1 would give times the zoom
-    // in both directions (the text above it shrinks with the type), so maps never grow when the type shrinks.
+    // in both directions (the text above it shrinks with the type), so maps never grow when the type shrinks; but
+    // never narrower than kMinMapsWidth: the label floor does not shrink with the type.
     const float zoom = frame.ctx.state.zoom, height = contentMax.y - contentMin.y;
     const float change = zoom > 1.0f ? (zoom - 1.0f) * ImGui::GetMainViewport()->WorkSize.y : (zoom - 1.0f) * height;
-    const float right = windowPos.x + contentMax.x;
-    const float width = (right - cursor.x) * std::min(1.0f, zoom);
+    const float right = windowPos.x + contentMax.x, page = right - cursor.x;
+    const float width = std::max(page * std::min(1.0f, zoom), std::min(page, kMinMapsWidth));
     const float bottom = std::max(windowPos.y + contentMax.y + change, cursor.y + kMinMapsHeight * frame.ctx.scale);  // scrolls with the content
     frame.contentBottom = std::max(frame.contentBottom, bottom);
     return {cursor, {cursor.x + width, bottom}};

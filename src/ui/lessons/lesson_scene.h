@@ -158,6 +158,9 @@ ViewContext sentenceView(LessonFrame& frame, int batch);
 // From the ImGui cursor to the bottom right of the current window's content region, but at least
 // kMinMapsHeight tall: on a small window the lesson scrolls rather than squeezing its maps to nothing.
 inline constexpr float kMinMapsHeight = 300.0f;  // pixels at UI scale 1: two rows of a 12-token map with labels
+// Zoomed out, the maps' box narrows with the zoom, but not below this many pixels (not scaled: the label floor,
+// 9 px, is not): two 15-token maps side by side keep their labels.
+inline constexpr float kMinMapsWidth = 560.0f;
 Box remainingBox(LessonFrame& frame);
 
 // The lessons' small maps: a compact title with `caption`, no colorbar, no head bands; row and column labels
