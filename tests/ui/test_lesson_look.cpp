@@ -134,12 +134,13 @@ TEST_CASE("every question view with maps, at 1024x768, 1280x800 and 1920x1080, p
 }
 
 // Zoom steps (of the 288 below: 8 views × 3 sizes × presenting or not × 6 steps) where the maps' area still
-// shrinks, measured: 11 (27 before the zoomed-out box was narrowed with the zoom as well as lowered, 56 before
-// the stacking). Left, all zoomed in, where a map is bound by the page's width and its labels grow: the masks
-// view's stacked S and A at 1024 × 768 zoom 1.3 → 1.5, the rows and free-dimensions views at 1280 × 800 zoom
-// 1.3 → 1.5 (showMapRow's stacked cell width), the slicing and pooling views' rows at zoom 1.15 and 1.3 (kept side
-// by side, Zoomed::KeepRow). A ratchet: more shrinking steps than this fail; lower it when a fix removes some.
-constexpr int kShrinkingZoomSteps = 11;
+// shrinks, measured: 9 (27 before zoomed-out boxes narrowed with the zoom and stacked maps took a fixed share of
+// the window's width, 56 before the stacking). Left, all zoomed in: the slicing and pooling views' rows at zoom
+// 1.15 and 1.3 (kept side by side, Zoomed::KeepRow, bound by the page's width as their labels grow), the masks
+// view's A at 1024 × 768 zoom 1.5 (0.2 %: the layout's quarter-pixel steps), the rows and free-dimensions views at
+// 1920 × 1080 zoom 1.3 (the side panels widen with the type before they fold). A ratchet: more shrinking steps
+// than this fail; lower it when a fix removes some.
+constexpr int kShrinkingZoomSteps = 9;
 
 TEST_CASE("every question view with maps: the maps shrink when the zoom goes up at no more steps than measured") {
     int shrinking = 0;

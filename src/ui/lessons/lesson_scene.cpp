@@ -198,19 +198,10 @@ HeatmapOptions compactMap(const std::string& caption, bool rowLabels, bool colLa
 
 namespace {
 
-// The width a stacked map's cells take in a box `width` wide beside `decorations` (its labels, colorbar), so that
-// a map the width binds does not narrow from one zoom step to the next as its labels grow: what the top zoom step
-// would leave them (the page's chrome and the decorations grown with the type: the display's width less both,
-// scaled from this zoom to the top one), rounded down to a tenth of the display so a pixel of rounding in the
-// type does not move it; at most what this zoom leaves, at least that share of it times zoom / top zoom (side
-// panels still open, which fold further in).
-float stackedCellsWidth(const LessonFrame& frame, float width, float decorations) {
-    const float display = ImGui::GetMainViewport()->WorkSize.x, available = width - decorations;
-    const float zoom = frame.ctx.state.zoom, topZoom = std::max(kZoomSteps[std::size(kZoomSteps) - 1], zoom);
-    const float tenth = display / 10.0f;
-    const float atTopZoom = std::floor((display - (display - available) * topZoom / zoom) / tenth) * tenth;
-    return std::clamp(atTopZoom, available * zoom / topZoom, available);
-}
+// The width a stacked map's cells take in a box `width` wide beside `decorations` (its labels, colorbar): at most
+// 60 % of the window's width, the rest left to the decorations and the page's margins, so that a map does not
+// narrow from one zoom step to the next as its labels and the margins grow (until they need more than that).
+float stackedCellsWidth(float width, float decorations) { return std::min(width - decorations, 0.6f * ImGui::GetMainViewport()->WorkSize.x); }
 
 // Zoomed in, maps side by side would narrow as their labels and titles grow (the width binds them, or binds them
 // a step further in). So each map gets a row of its own across the width (stackedCellsWidth; its cells as tall as
@@ -224,7 +215,7 @@ float stackedMapRow(LessonFrame& frame, const Box& box, const std::vector<MapIte
         MapItem alone = maps[i];
         alone.widthShare = 0.0f;
         const Insets insets = heatmapInsets(*alone.view, alone.ref, alone.options);
-        const float cells = stackedCellsWidth(frame, box.width(), insets.left + insets.right);
+        const float cells = stackedCellsWidth(box.width(), insets.left + insets.right);
         y = showMapRow(frame, {{box.min.x, y}, {box.min.x + insets.left + insets.right + cells, y + insets.top + insets.bottom + cells}}, {alone}, {}, Zoomed::KeepRow);
         if (i + 1 == maps.size()) break;
         y += gap;
@@ -374,7 +365,9 @@ scene::Layout stackedLine(LessonFrame& frame, const scene::Scene& scene, const s
             continue;
         }
         const scene::Scene single{scene.stage, {scene::Figure{scene::Line{{term}}, "", ""}}, std::nullopt};
-        scene::Layout one = placeScene(frame, single, {box.min.x, y, box.max.x, y + box.width()});
+        const scene::Insets in = ScreenMetrics(frame.ctx).decorations(std::get<scene::Map>(term));
+        const float cells = stackedCellsWidth(box.width(), in.left + in.right);  // as showMapRow's stacked maps
+        scene::Layout one = placeScene(frame, single, {box.min.x, y, box.min.x + in.left + in.right + cells, y + in.top + in.bottom + cells});
         for (scene::PlacedMap& m : one.maps) stacked.maps.push_back(std::move(m));
         y = one.extent.y1 + gap;
     }
