@@ -20,18 +20,17 @@ using core::TensorId;
 
 MatrixRef ref(TensorId tensor, int head = 0) { return {MatrixSource::Trace, tensor, head}; }
 
-// One self-attention layer before the cross-attention, as a run the heatmap widget can draw: its weights A,
-// its mask and its output O, labelled with that side's tokens.
-core::ModelRun layerRun(const core::ModelRun& main, const core::Trace& layer, const std::vector<std::vector<std::string>>& tokens) {
-    core::ModelRun run = emptyLike(main);
-    run.tokens = run.queryTokens = tokens;
-    run.trace = emptyTraceLike(layer);
-    for (TensorId id : {TensorId::AttentionWeights, TensorId::Mask, TensorId::Output}) run.trace[id] = layer[id];
-    return run;
-}
+// What the cross view computes: head i's weights in the self-attention layers before the cross-attention (the
+// encoder's, l_enc × l_enc, and the decoder's causal one, l_dec × l_dec), masked as in their layer.
+enum Matrix { kEncoderWeights, kDecoderWeights };
 
-core::ModelRun encoderRun(const core::ModelRun& main) { return layerRun(main, *main.encoderTrace, main.tokens); }
-core::ModelRun decoderRun(const core::ModelRun& main) { return layerRun(main, *main.decoderTrace, main.queryTokens); }
+MatrixRef layerWeights(LessonFrame& frame, Matrix matrix, const core::Trace& layer, int head, const std::string& name) {
+    const int batch = frame.ctx.state.batch;
+    const core::Axis tokens = matrix == kEncoderWeights ? core::Axis::KeyTokens : core::Axis::QueryTokens;
+    const ComputedSpec spec{name, matrix == kEncoderWeights ? "l_enc × l_enc" : "l_dec × l_dec", tokens, tokens, true};
+    const auto mask = [&] { return layer[TensorId::Mask].empty() ? core::Matrix() : core::Matrix(layer[TensorId::Mask].slice(batch, 0)); };
+    return computedRef(computedMatrix(frame, matrix, head, 0, spec, [&] { return core::Matrix(layer[TensorId::AttentionWeights].slice(batch, head)); }, mask));
+}
 
 // "A₂ suffix" (appending: GCC 12 warns falsely on "A" + std::string temporaries, -Wrestrict).
 std::string named(const char* symbol, int head, const char* suffix = "") {
@@ -98,19 +97,17 @@ void explain(LessonFrame& frame) {
 float encoderBand(LessonFrame& frame, const Box& box, int head) {
     std::vector<MapItem> maps;
     std::vector<std::string> between;
-    ViewContext& main = frame.ctx;
-    DerivedRun* encoder = frame.ctx.run.encoderTrace ? frame.derived.get(DerivedRuns::Kind::Encoder, frame.ctx.run, encoderRun) : nullptr;
-    std::optional<ViewContext> encoderView;
+    const core::Trace* encoder = frame.ctx.run.encoderTrace ? &*frame.ctx.run.encoderTrace : nullptr;
     if (encoder != nullptr) {
-        encoderView.emplace(derivedView(frame, *encoder));
-        maps.push_back({&*encoderView, ref(TensorId::AttentionWeights, head), band(named("A", head, " encoder"), true)});
+        const std::string name = named("A", head, " encoder");
+        maps.push_back({layerWeights(frame, kEncoderWeights, *encoder, head, name), band(name, true)});
         between.push_back("→");
     }
-    maps.push_back({&main, ref(TensorId::X), band(encoder ? "O_enc = X" : "X_enc", encoder == nullptr), 0.16f});
+    maps.push_back({ref(TensorId::X), band(encoder ? "O_enc = X" : "X_enc", encoder == nullptr), 0.16f});
     between.push_back("→");
-    maps.push_back({&main, ref(TensorId::KHeads, head), band(named("K", head), false)});
+    maps.push_back({ref(TensorId::KHeads, head), band(named("K", head), false)});
     between.push_back("");
-    maps.push_back({&main, ref(TensorId::VHeads, head), band(named("V", head), false)});
+    maps.push_back({ref(TensorId::VHeads, head), band(named("V", head), false)});
     return showMapRow(frame, box, maps, between);
 }
 
@@ -118,16 +115,15 @@ float encoderBand(LessonFrame& frame, const Box& box, int head) {
 float decoderBand(LessonFrame& frame, const Box& box, int head) {
     std::vector<MapItem> maps;
     std::vector<std::string> between;
-    DerivedRun* decoder = frame.ctx.run.decoderTrace ? frame.derived.get(DerivedRuns::Kind::Decoder, frame.ctx.run, decoderRun) : nullptr;
-    std::optional<ViewContext> decoderView;
+    const core::Trace* decoder = frame.ctx.run.decoderTrace ? &*frame.ctx.run.decoderTrace : nullptr;
     if (decoder != nullptr) {
-        decoderView.emplace(derivedView(frame, *decoder));
-        maps.push_back({&*decoderView, ref(TensorId::AttentionWeights, head), band(named("A", head, " decoder"), true)});
+        const std::string name = named("A", head, " decoder");
+        maps.push_back({layerWeights(frame, kDecoderWeights, *decoder, head, name), band(name, true)});
         between.push_back("→");
     }
-    maps.push_back({&frame.ctx, ref(TensorId::XQuery), band(decoder ? "O_dec" : "X_dec", decoder == nullptr), 0.16f});
+    maps.push_back({ref(TensorId::XQuery), band(decoder ? "O_dec" : "X_dec", decoder == nullptr), 0.16f});
     between.push_back("→");
-    maps.push_back({&frame.ctx, ref(TensorId::QHeads, head), band(named("Q", head), false)});
+    maps.push_back({ref(TensorId::QHeads, head), band(named("Q", head), false)});
     return showMapRow(frame, box, maps, between);
 }
 
@@ -138,7 +134,7 @@ void crossMaps(LessonFrame& frame, const Box& box, int head) {
     HeatmapOptions weights;
     weights.rowSums = true;
     weights.caption = named("A", head);
-    showMapRow(frame, box, {{&frame.ctx, ref(TensorId::Scores, head), scores}, {&frame.ctx, ref(TensorId::AttentionWeights, head), weights}},
+    showMapRow(frame, box, {{ref(TensorId::Scores, head), scores}, {ref(TensorId::AttentionWeights, head), weights}},
                {"softmax →"});
 }
 
