@@ -127,15 +127,17 @@ float decoderBand(LessonFrame& frame, const Box& box, int head) {
     return showMapRow(frame, box, maps, between);
 }
 
+// S_i → softmax → A_i of the cross-attention, l_dec × l_enc each, as a scene laid out by the stages' rules.
 void crossMaps(LessonFrame& frame, const Box& box, int head) {
-    HeatmapOptions scores;
-    scores.colorbar = ColorbarSide::Below;
-    scores.caption = named("S", head, " = ") + named("Q", head, " ") + named("K", head, "ᵀ");
-    HeatmapOptions weights;
+    const core::Trace& t = frame.ctx.run.trace;
+    scene::Map scores = scene::traceMap(t, TensorId::Scores, head);
+    scores.colorbar = scene::Colorbar::Below;
+    scores.title = named("S", head, " = ") + named("Q", head, " ") + named("K", head, "ᵀ");
+    scene::Map weights = scene::traceMap(t, TensorId::AttentionWeights, head);
     weights.rowSums = true;
-    weights.caption = named("A", head);
-    showMapRow(frame, box, {{ref(TensorId::Scores, head), scores}, {ref(TensorId::AttentionWeights, head), weights}},
-               {"softmax →"});
+    weights.title = named("A", head);
+    const scene::Figure figure{scene::Line{{scores, scene::Operator{"softmax →"}, weights}}, "", "", {}};
+    showScene(frame, {core::StageId::Softmax, {figure}, std::nullopt}, box);
 }
 
 void notCross(LessonFrame& frame) {
@@ -179,7 +181,10 @@ void drawCrossLesson(LessonFrame& frame) {
         const float decoder = decoderBand(frame, {{top.min.x + gap, top.min.y + line}, top.max}, head);
         below = std::max({box.min.y, encoder, decoder}) + gap;
     }
-    crossMaps(frame, {{box.min.x, below}, {box.max.x, std::max(box.max.y, below + box.height())}}, head);
+    // S_i and A_i keep square cells (token × token): as tall as the width lets them be, the page scrolling; zoomed
+    // out, that height times the zoom, as the box is (remainingBox), so the maps never grow as the zoom goes down.
+    const float height = std::max(box.height(), 0.45f * box.width() * std::min(frame.ctx.state.zoom, 1.0f));
+    crossMaps(frame, {{box.min.x, below}, {box.max.x, std::max(box.max.y, below + height)}}, head);
 }
 
 }  // namespace attnviz::ui

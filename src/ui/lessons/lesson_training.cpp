@@ -102,14 +102,18 @@ void drawTrainingLesson(LessonFrame& frame) {
                    ". Random weights spread each row almost evenly; training makes heads pick the few tokens that matter to them.",
         Tone::Point);
     ImGui::Spacing();
-    HeatmapOptions trainedMap = compactMap("trained · A" + subscript(head));
-    HeatmapOptions untrainedMap = compactMap("untrained · A" + subscript(head));
     const MatrixRef ref{MatrixSource::Trace, TensorId::AttentionWeights, head}, before = untrainedWeights(frame, *untrained, head);
     // One colour scale for both, with its colorbar: on its own "0 … map max" the untrained map's even 0.07s would
     // be drawn as bright as the trained map's 1.0.
-    trainedMap.range = untrainedMap.range = sharedWeightsRange({{&ctx, ref}, {&ctx, before}});
-    untrainedMap.colorbar = ColorbarSide::Right;
-    showMapRow(frame, remainingBox(frame), {{ref, trainedMap}, {before, untrainedMap}}, {"vs"});
+    const colormap::Range shared = sharedWeightsRange({{&ctx, ref}, {&ctx, before}});
+    scene::Map trainedMap = scene::traceMap(ctx.run.trace, TensorId::AttentionWeights, head);
+    trainedMap.title = "trained · " + withHead("A", head);
+    trainedMap.colorbar = scene::Colorbar::None;
+    scene::Map untrainedMap = computedMap(before.computed);
+    untrainedMap.title = "untrained · " + withHead("A", head);
+    trainedMap.range = untrainedMap.range = std::pair{shared.lo, shared.hi};
+    const scene::Figure figure{scene::Line{{trainedMap, scene::Operator{"vs"}, untrainedMap}}, "", "", {}};
+    showScene(frame, {core::StageId::Softmax, {figure}, std::nullopt}, remainingBox(frame));
 }
 
 }  // namespace attnviz::ui
