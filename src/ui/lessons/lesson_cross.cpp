@@ -181,9 +181,11 @@ void drawCrossLesson(LessonFrame& frame) {
         const float decoder = decoderBand(frame, {{top.min.x + gap, top.min.y + line}, top.max}, head);
         below = std::max({box.min.y, encoder, decoder}) + gap;
     }
-    // S_i and A_i keep square cells (token × token): as tall as the width lets them be, the page scrolling; zoomed
-    // out, that height times the zoom, as the box is (remainingBox), so the maps never grow as the zoom goes down.
-    const float height = std::max(box.height(), 0.45f * box.width() * std::min(frame.ctx.state.zoom, 1.0f));
+    // S_i and A_i keep square cells (token × token): as tall as the width lets them be, up to half the screen, the
+    // page scrolling; zoomed out, that height times the zoom, as the box is (remainingBox), so the maps never grow
+    // as the zoom goes down.
+    const float wanted = std::min(0.45f * box.width(), 0.5f * ImGui::GetMainViewport()->WorkSize.y);
+    const float height = std::max(box.height(), wanted * std::min(frame.ctx.state.zoom, 1.0f));
     crossMaps(frame, {{box.min.x, below}, {box.max.x, std::max(box.max.y, below + height)}}, head);
 }
 
