@@ -39,6 +39,8 @@ struct Computed {
     core::Matrix mask;        // empty, or 1 = keep / 0 = masked, one row (broadcast down) or one per row: hatched cells
     std::string name;         // "A₀ naive"
     std::string paperShape;   // "l × l"
+    std::string tensorShape;  // the whole tensor as PyTorch holds it, "b × h × l × l" and "1 × 4 × 15 × 15"; empty:
+    std::string numericShape; // the matrix alone (paperShape, rows × cols)
     core::Axis rowAxis = core::Axis::Features, colAxis = core::Axis::Features;
     bool probability = false; // weights in [0, 1] (sequential colours); else signed values on a symmetric range
 };

@@ -27,7 +27,8 @@ enum Matrix { kEncoderWeights, kDecoderWeights };
 MatrixRef layerWeights(LessonFrame& frame, Matrix matrix, const core::Trace& layer, int head, const std::string& name) {
     const int batch = frame.ctx.state.batch;
     const core::Axis tokens = matrix == kEncoderWeights ? core::Axis::KeyTokens : core::Axis::QueryTokens;
-    const ComputedSpec spec{name, matrix == kEncoderWeights ? "l_enc × l_enc" : "l_dec × l_dec", tokens, tokens, true};
+    const ComputedSpec spec{name, matrix == kEncoderWeights ? "l_enc × l_enc" : "l_dec × l_dec", tokens, tokens, true,
+                            core::symbolicShape(TensorId::AttentionWeights, layer), layer[TensorId::AttentionWeights].shapeString()};
     const auto mask = [&] { return layer[TensorId::Mask].empty() ? core::Matrix() : core::Matrix(layer[TensorId::Mask].slice(batch, 0)); };
     return computedRef(computedMatrix(frame, matrix, head, 0, spec, [&] { return core::Matrix(layer[TensorId::AttentionWeights].slice(batch, head)); }, mask));
 }

@@ -94,6 +94,8 @@ std::shared_ptr<const scene::Computed> computedMatrix(LessonFrame& frame, int ma
         if (mask) c.mask = mask();
         c.name = spec.name;
         c.paperShape = spec.paperShape;
+        c.tensorShape = spec.tensorShape;
+        c.numericShape = spec.numericShape;
         c.rowAxis = spec.rowAxis;
         c.colAxis = spec.colAxis;
         c.probability = spec.probability;

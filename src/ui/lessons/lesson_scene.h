@@ -114,6 +114,7 @@ struct ComputedSpec {
     std::string paperShape;
     core::Axis rowAxis = core::Axis::Features, colAxis = core::Axis::Features;
     bool probability = false;
+    std::string tensorShape, numericShape;  // the whole tensor's, when it is a slice of one ("b × h × l × l")
 };
 std::shared_ptr<const scene::Computed> computedMatrix(LessonFrame& frame, int matrix, int head, int variant, const ComputedSpec& spec,
                                                       const std::function<core::Matrix()>& values,

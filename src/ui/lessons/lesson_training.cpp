@@ -50,7 +50,8 @@ std::shared_ptr<const core::ModelRun> untrainedRun(LessonFrame& frame) {
 MatrixRef untrainedWeights(LessonFrame& frame, const core::ModelRun& untrained, int head) {
     const core::Trace& t = untrained.trace;
     const int batch = frame.ctx.state.batch;
-    const ComputedSpec spec{withHead("A", head, " untrained"), "l × l", core::Axis::QueryTokens, core::Axis::KeyTokens, true};
+    const ComputedSpec spec{withHead("A", head, " untrained"), "l × l", core::Axis::QueryTokens, core::Axis::KeyTokens, true,
+                            core::symbolicShape(TensorId::AttentionWeights, t), t[TensorId::AttentionWeights].shapeString()};
     const auto mask = [&] { return t[TensorId::Mask].empty() ? core::Matrix() : core::Matrix(t[TensorId::Mask].slice(batch, 0)); };
     return computedRef(computedMatrix(frame, kUntrainedWeights, head, 0, spec,
                                       [&] { return core::Matrix(t[TensorId::AttentionWeights].slice(batch, head)); }, mask));

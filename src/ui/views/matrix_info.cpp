@@ -86,7 +86,7 @@ MatrixInfo traceMatrix(const core::ModelRun& run, const MatrixRef& ref) {
     return info;
 }
 
-// A question view's matrix: it says its own name, shape and axes; it is one b × h slice, so PyTorch's shape is its own.
+// A question view's matrix: it says its own name, shapes and axes.
 MatrixInfo computedMatrix(const scene::Computed& computed) {
     MatrixInfo info;
     info.rows = static_cast<int>(computed.values.rows());
@@ -95,8 +95,8 @@ MatrixInfo computedMatrix(const scene::Computed& computed) {
     info.colAxis = computed.colAxis;
     info.name = computed.name;
     info.paperShape = computed.paperShape;
-    info.tensorShape = computed.paperShape;
-    info.numericShape = std::to_string(info.rows) + " × " + std::to_string(info.cols);
+    info.tensorShape = computed.tensorShape.empty() ? computed.paperShape : computed.tensorShape;
+    info.numericShape = computed.numericShape.empty() ? std::to_string(info.rows) + " × " + std::to_string(info.cols) : computed.numericShape;
     info.probability = computed.probability;
     return info;
 }
