@@ -562,4 +562,40 @@ TEST_CASE("texture keys: the same head, layer and sentence under another source,
     CHECK(render::TextureKeyHash{}(question) == render::TextureKeyHash{}(Key(question)));
 }
 
+// The computed matrices drawn this frame whose name is `name` (a question view's own, not the run's).
+std::vector<std::shared_ptr<const scene::Computed>> computedDrawn(const ui::App& app, const std::string& name) {
+    std::vector<std::shared_ptr<const scene::Computed>> found;
+    for (const ui::DrawnHeatmap& d : app.drawnHeatmaps()) {
+        if (d.matrix.source == ui::MatrixSource::Computed && d.matrix.computed->name == name) found.push_back(d.matrix.computed);
+    }
+    return found;
+}
+
+TEST_CASE("computed maps: the masks view's broadcast is the stored mask repeated down every query row") {
+    LessonApp t(Lesson::Masks);
+    const auto broadcast = computedDrawn(t.app, "mask");
+    REQUIRE(broadcast.size() == 3);  // three heads' tiles, one matrix
+    const core::Matrix& full = broadcast.front()->values;
+    const core::MatrixView stored = t.trace()[TensorId::Mask].slice(t.app.state().batch, 0);  // 1 × l
+    REQUIRE(full.rows() == t.trace().queryLength);
+    for (Eigen::Index r = 0; r < full.rows(); ++r) CHECK(full.row(r) == stored.row(0));
+    CHECK(broadcast.front()->mask == full);  // its zeros drawn hatched
+    CHECK(computedDrawn(t.app, "sentence 2").size() == 1);
+}
+
+TEST_CASE("computed maps: the training view's untrained A is its own run's, every row a distribution, near uniform") {
+    LessonApp t(Lesson::Training);
+    const auto untrained = computedDrawn(t.app, "A₀ untrained");
+    REQUIRE(untrained.size() == 1);
+    const core::Matrix& a = untrained.front()->values;
+    const core::Trace& trained = t.trace();
+    REQUIRE(a.rows() == trained.queryLength);
+    for (Eigen::Index r = 0; r < a.rows(); ++r) CHECK(a.row(r).sum() == doctest::Approx(1.0).epsilon(1e-5));
+    CHECK(a.maxCoeff() < 0.2f);  // N(0, 0.02²) weights: scores near 0, weights near 1/l
+    CHECK(trained[TensorId::AttentionWeights].slice(0, 0).maxCoeff() > 0.5f);
+    CHECK(untrained.front()->numericShape == trained[TensorId::AttentionWeights].shapeString());
+    CHECK(t.report().shows("trained · A₀"));
+    CHECK(t.report().shows("untrained · A₀"));
+}
+
 }  // namespace attnviz::test
