@@ -70,20 +70,22 @@ float headTiles(LessonFrame& frame, const Box& box, const std::function<MatrixRe
     return bottom;
 }
 
+// One term of X W^Q = Q: the input's tokens on the left only, feature numbers above the others, no colorbars (the
+// tiles below share Q's colours).
+scene::Map term(const core::Trace& trace, TensorId tensor, bool rowLabels) {
+    scene::Map map = scene::traceMap(trace, tensor);
+    map.rowLabels = rowLabels;
+    map.colLabels = tensor != TensorId::X;
+    map.colorbar = scene::Colorbar::None;
+    return map;
+}
+
 void fusedView(LessonFrame& frame, Box box, const colormap::Range& qRange) {
-    HeatmapOptions input;
-    input.title = TitleStyle::Compact;
-    input.colLabels = false;
-    input.colorbar = ColorbarSide::None;
-    HeatmapOptions weights;
-    weights.title = TitleStyle::Compact;
-    weights.rowLabels = false;
-    weights.colorbar = ColorbarSide::None;
-    HeatmapOptions product = weights;
-    product.range = qRange;
-    const float bottom = showMapRow(frame, takeTop(box, box.height() * 0.62f),
-                                    {{ref(TensorId::X), input}, {ref(TensorId::WQ), weights}, {ref(TensorId::Q), product}},
-                                    {"×", "="});
+    const core::Trace& t = frame.ctx.run.trace;
+    scene::Map product = term(t, TensorId::Q, false);
+    product.range = std::pair{qRange.lo, qRange.hi};
+    const scene::Line xTimesW{{term(t, TensorId::X, true), scene::Operator{"×"}, term(t, TensorId::WQ, false), scene::Operator{"="}, product}};
+    const float bottom = showScene(frame, {core::StageId::SplitHeads, {scene::Figure{xTimesW, "", "", {}}}, std::nullopt}, takeTop(box, box.height() * 0.62f)).extent.y1;
     box.min.y = bottom + 8.0f;
     const float line = sayAt(frame, box.min, box.width(), "↓ split: Q_i = columns i·d_k … (i+1)·d_k − 1 of Q  (.view(b, l, h, d_k).transpose(1, 2))",
                              Tone::Code);
