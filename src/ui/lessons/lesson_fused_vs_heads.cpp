@@ -44,25 +44,25 @@ MatrixRef headProduct(LessonFrame& frame, int head) {
     }));
 }
 
-HeatmapOptions tile(const std::string& caption, int head, bool rowLabels) {
-    HeatmapOptions o = compactMap(caption, rowLabels, false);
-    o.frameHead = head;
-    return o;
-}
-
-// h tiles of one per-head matrix (mapOf(i)), on one cell size, in the head colors, captioned prefix + "ᵢ" + suffix.
+// h tiles of one per-head matrix (mapOf(i)), a scene line on one cell size, each framed in its head's colour and
+// captioned prefix + "ᵢ" + suffix.
 float headTiles(LessonFrame& frame, const Box& box, const std::function<MatrixRef(int)>& mapOf, const std::string& prefix,
                 const std::string& suffix, std::optional<colormap::Range> range) {
     const int heads = std::min(frame.ctx.run.trace.dims.heads, kMaxTiles);
-    std::vector<MapItem> maps;
+    scene::Line tiles;
     for (int i = 0; i < heads; ++i) {
-        HeatmapOptions o = tile(prefix + subscript(i) + suffix, i, i == 0);
-        o.range = range;
-        maps.push_back({mapOf(i), o});
+        scene::Map map = sceneMap(frame, mapOf(i));
+        map.title = prefix + subscript(i) + suffix;
+        map.frame = i;
+        map.rowLabels = i == 0;
+        map.colLabels = false;
+        map.colorbar = scene::Colorbar::None;
+        if (range) map.range = std::pair{range->lo, range->hi};
+        tiles.terms.emplace_back(std::move(map));
     }
     const bool more = heads < frame.ctx.run.trace.dims.heads;
-    const Box tiles{box.min, {box.max.x, box.max.y - (more ? ImGui::GetFontSize() + 4.0f : 0.0f)}};  // room for the note
-    const float bottom = showMapRow(frame, tiles, maps, std::vector<std::string>(static_cast<std::size_t>(heads), ""));
+    const Box room{box.min, {box.max.x, box.max.y - (more ? ImGui::GetFontSize() + 4.0f : 0.0f)}};  // room for the note
+    const float bottom = showScene(frame, {core::StageId::SplitHeads, {scene::Figure{tiles, "", "", {}}}, std::nullopt}, room).extent.y1;
     if (more) {
         sayAt(frame, {box.min.x, bottom + 2.0f}, box.width(),
               "(the first " + std::to_string(heads) + " of " + std::to_string(frame.ctx.run.trace.dims.heads) + " heads)", Tone::Dim);

@@ -121,6 +121,10 @@ scene::Map computedMap(const std::shared_ptr<const scene::Computed>& computed) {
     return map;
 }
 
+scene::Map sceneMap(const LessonFrame& frame, const MatrixRef& ref) {
+    return ref.computed ? computedMap(ref.computed) : scene::traceMap(frame.ctx.run.trace, ref.tensor, ref.head);
+}
+
 MatrixRef computedRef(const std::shared_ptr<const scene::Computed>& computed) {
     MatrixRef ref;
     ref.source = MatrixSource::Computed;

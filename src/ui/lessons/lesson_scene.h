@@ -124,6 +124,8 @@ std::shared_ptr<const scene::Computed> computedMatrix(LessonFrame& frame, int ma
 std::string withHead(const char* symbol, int head, const char* suffix = "");
 // The map of a computed matrix (its axes, labels and colours), for a scene.
 scene::Map computedMap(const std::shared_ptr<const scene::Computed>& computed);
+// The scene map of a reference: a computed matrix's (computedMap) or the run's tensor (scene::traceMap).
+scene::Map sceneMap(const LessonFrame& frame, const MatrixRef& ref);
 // The heatmap widget's reference to it, for showMapRow.
 MatrixRef computedRef(const std::shared_ptr<const scene::Computed>& computed);
 
