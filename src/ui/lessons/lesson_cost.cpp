@@ -33,9 +33,17 @@ const char* formula(StageId stage) {
     }
 }
 
-// The run's sizes with l_q = l_k = `length` (or the run itself for 0): costs depend on the sizes only.
+// The run's sizes with l_q = l_k = `length` (or the run's own for 0), without any tensor: costs depend on the sizes only.
 core::Trace sizedAs(const core::Trace& trace, int length) {
-    core::Trace sized = emptyTraceLike(trace);
+    core::Trace sized;
+    sized.dims = trace.dims;
+    sized.mask = trace.mask;
+    sized.cross = trace.cross;
+    sized.batch = trace.batch;
+    sized.queryLength = trace.queryLength;
+    sized.keyLength = trace.keyLength;
+    sized.queryLengths = trace.queryLengths;
+    sized.keyLengths = trace.keyLengths;
     if (length > 0) sized.queryLength = sized.keyLength = length;
     return sized;
 }

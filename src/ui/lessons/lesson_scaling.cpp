@@ -107,16 +107,16 @@ void explain(LessonFrame& frame, const core::RowSharpness& sharpness) {
 void drawScalingLesson(LessonFrame& frame) {
     scaleControls(frame);
     headPicker(frame);
-    const std::function<core::RowSharpness(const core::ModelRun&)> compute = [](const core::ModelRun& run) { return core::rowSharpness(run.trace); };
-    const core::RowSharpness& sharpness = frame.derived.value(DerivedRuns::Kind::Sharpness, frame.ctx.run, compute);
-    explain(frame, sharpness);
+    const std::shared_ptr<const core::RowSharpness> sharpness =
+        frame.computed.get<core::RowSharpness>({static_cast<int>(Lesson::Scaling)}, [&] { return core::rowSharpness(frame.ctx.run.trace); });
+    explain(frame, *sharpness);
     ImGui::Spacing();
     Box box = remainingBox(frame);
     const int head = frame.ctx.state.head;
     const float gap = std::round(24.0f * frame.ctx.scale);
     HeatmapOptions weights;
     weights.rowSums = false;
-    const MapItem map{&frame.ctx, {MatrixSource::Trace, TensorId::AttentionWeights, head}, weights};
+    const MapItem map{{MatrixSource::Trace, TensorId::AttentionWeights, head}, weights};
     if (frame.ctx.state.zoom > 1.0f) {
         // Zoomed in, the charts give way first: A across the whole width, they under it (the page scrolls).
         const float height = box.height();
@@ -128,8 +128,8 @@ void drawScalingLesson(LessonFrame& frame) {
     }
     const float uniform = std::log(static_cast<float>(frame.ctx.run.trace.keyLength));
     showChart(frame, takeTop(box, box.height() / 2.0f),
-              sharpnessChart(frame, sharpness.entropy, "entropy of each row of A" + subscript(head) + " (nats; top = uniform)", uniform));
-    showChart(frame, box, sharpnessChart(frame, sharpness.maxWeight, "largest weight of each row (1 = saturated)", 1.0f));
+              sharpnessChart(frame, sharpness->entropy, "entropy of each row of A" + subscript(head) + " (nats; top = uniform)", uniform));
+    showChart(frame, box, sharpnessChart(frame, sharpness->maxWeight, "largest weight of each row (1 = saturated)", 1.0f));
 }
 
 }  // namespace attnviz::ui

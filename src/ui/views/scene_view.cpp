@@ -32,6 +32,7 @@ MatrixSource sourceOf(scene::Source source) {
     switch (source) {
         case scene::Source::TokenEmbeddings: return MatrixSource::TokenEmbeddings;
         case scene::Source::Positions: return MatrixSource::Positions;
+        case scene::Source::Computed: return MatrixSource::Computed;
         case scene::Source::Trace: break;
     }
     return MatrixSource::Trace;
@@ -39,7 +40,7 @@ MatrixSource sourceOf(scene::Source source) {
 
 }  // namespace
 
-MatrixRef matrixRef(const scene::Map& map) { return {sourceOf(map.source), map.tensor, map.head}; }
+MatrixRef matrixRef(const scene::Map& map) { return {sourceOf(map.source), map.tensor, map.head, map.computed}; }
 
 HeatmapOptions heatmapOptions(const ViewContext& ctx, const scene::Map& map) {
     HeatmapOptions o;
@@ -49,6 +50,7 @@ HeatmapOptions heatmapOptions(const ViewContext& ctx, const scene::Map& map) {
     o.transposed = map.transposed;
     o.rowSums = map.rowSums;
     if (map.rangeOf) o.range = ctx.summaries.get(ctx.run, *map.rangeOf).range;
+    if (map.range) o.range = colormap::Range{map.range->first, map.range->second};
     o.caption = map.title;
     o.frameHead = map.frame;
     if (map.frame) o.title = TitleStyle::Compact;  // a head's tile is narrow: its name and numbers on one line
