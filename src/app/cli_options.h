@@ -76,6 +76,7 @@ struct GuiOptions {
     bool modelView = false;                            // --model-view: open a trained model's layers × heads
     bool present = false;                              // --present: start in presentation mode (full screen)
     bool allHeads = false;                             // --all-heads: every head's map instead of the focused one
+    std::optional<int> zoom;                           // --zoom STEP: Ctrl+= pressed STEP times (−2 … 6; 0 is 100 %)
     std::string fetchRepo;                             // --model REPO_ID not cached: fetched once the window is up
     int fetchLayer = -1;                               // its --layer
 };

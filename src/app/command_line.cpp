@@ -64,6 +64,7 @@ void addGuiOptions(CLI::App& cli, GuiOptions& gui) {
     cli.add_option("--size", gui.size, "Window size WxH, e.g. 1600x1000");
     cli.add_flag("--model-view", gui.modelView, "Open the model view: every layer x head of a trained model");
     cli.add_flag("--all-heads", gui.allHeads, "Open on every head's map side by side (A toggles)");
+    cli.add_option("--zoom", gui.zoom, "Open zoomed: the number of Ctrl+= steps (-2 to 6; 0 is 100 %)")->check(CLI::Range(-2, 6));
     cli.add_flag("--present", gui.present, "Start presenting: full screen, large type, side panels away (F5 toggles, B blanks)");
     cli.add_option("--lesson", gui.lesson,
                    "Open a question view: masks, cross, fused, slicing, rows, scaling, pooling, cost, dims, training, rope or lines");

@@ -170,6 +170,7 @@ ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options
     state.modelView = options.modelView && spec.trainedModel() != nullptr;
     if (plan.lesson) ui::openLesson(state, *plan.lesson);
     state.presenting = options.present;
+    if (options.zoom) state.zoom = ui::kZoomSteps[*options.zoom + 2];  // kZoomSteps[2] is 100 %
     if (options.allHeads) state.allHeads = true;  // moves to the lesson's stage, may add sentences
     if ((saved == std::nullopt && !session) || options.head != 0) state.head = plan.head;
     if (state.exportDirectory.empty()) state.exportDirectory = defaultExportDirectory().string();

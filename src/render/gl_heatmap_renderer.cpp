@@ -223,7 +223,7 @@ public:
         handles_.clear();
     }
 
-    HeatmapHandle heatmap(std::uint64_t key, const MatrixSlice& slice, bool transpose, Downsample how) override {
+    HeatmapHandle heatmap(const TextureKey& key, const MatrixSlice& slice, bool transpose, Downsample how) override {
         if (const auto found = handles_.find(key); found != handles_.end()) return found->second;
         if (slice.rows <= 0 || slice.cols <= 0) return {};
         CachedMatrix matrix = keptCopy(slice, transpose, how);
@@ -234,7 +234,7 @@ public:
         return handle;
     }
 
-    HeatmapHandle find(std::uint64_t key) const override {
+    HeatmapHandle find(const TextureKey& key) const override {
         const auto found = handles_.find(key);
         return found == handles_.end() ? HeatmapHandle{} : found->second;
     }
@@ -295,7 +295,7 @@ private:
     }
 
     // Moves the previous generation's textures of `key` into `matrix` when its values are the same, bit for bit.
-    bool takeUnchangedTextures(std::uint64_t key, CachedMatrix& matrix) {
+    bool takeUnchangedTextures(const TextureKey& key, CachedMatrix& matrix) {
         const auto found = previous_.find(key);
         if (found == previous_.end()) return false;
         CachedMatrix& old = found->second;
@@ -411,8 +411,8 @@ private:
     std::uint64_t frame_ = 0;  // counts beginFrame() calls: which textures the current frame has drawn
     bool started_ = false;
     std::vector<CachedMatrix> matrices_;                       // handle id − 1 → matrix
-    std::unordered_map<std::uint64_t, CachedMatrix> previous_;  // the last generation's, during its successor's first frame
-    std::unordered_map<std::uint64_t, HeatmapHandle> handles_;  // caller's key → handle
+    std::unordered_map<TextureKey, CachedMatrix, TextureKeyHash> previous_;  // the last generation's, during its successor's first frame
+    std::unordered_map<TextureKey, HeatmapHandle, TextureKeyHash> handles_;  // caller's key → handle
     std::deque<DrawRequest> requests_;                          // stable addresses for the callbacks
     RendererStats stats_;
 };

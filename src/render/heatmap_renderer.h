@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
@@ -30,6 +31,39 @@ struct MatrixSlice {
     int rows = 0;
     int cols = 0;
     std::shared_ptr<const void> owner;  // the storage of a derived slice; null for a view into stored data
+};
+
+// What a texture holds, field by field (no bit layout): equal keys within one generation mean the same matrix, so
+// the model view's layer 3 head 0, a question view's matrix and the stage's A₀ never share a texture by accident.
+struct TextureKey {
+    // Whose matrix: the run's (a Trace tensor or an embedding extra), the model view's (every layer's A), or a
+    // question view's own computation.
+    enum class Source : std::uint8_t { Trace, TokenEmbeddings, Positions, ModelView, Question };
+    // What the texture holds of it: the values, each row divided by its largest value, or the matrix as a mask.
+    enum class Content : std::uint8_t { Values, RowNormalised, Mask };
+    Source source = Source::Trace;
+    int owner = 0;     // Question: which question view (ui's Lesson); otherwise 0
+    int tensor = 0;    // Trace: the core::TensorId; Question: which of the view's matrices; otherwise 0
+    int layer = 0;     // ModelView: the layer
+    int batch = 0;     // the sentence
+    int head = 0;
+    int variant = 0;   // an option that changes the numbers (a question view's pooling, the model view's hidden tokens)
+    bool transposed = false;
+    Content content = Content::Values;
+    friend bool operator==(const TextureKey&, const TextureKey&) = default;
+};
+
+// Every field mixed in (boost's hash_combine step), so keys that differ in any field rarely collide in a bucket.
+struct TextureKeyHash {
+    std::size_t operator()(const TextureKey& key) const {
+        std::size_t seed = 0;
+        const auto mix = [&seed](std::size_t value) { seed ^= value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2); };
+        for (const int field : {static_cast<int>(key.source), key.owner, key.tensor, key.layer, key.batch, key.head, key.variant,
+                                static_cast<int>(key.transposed), static_cast<int>(key.content)}) {
+            mix(std::hash<int>{}(field));
+        }
+        return seed;
+    }
 };
 
 // An uploaded matrix; 0 means "none" (nothing uploaded, or the upload failed).
@@ -74,17 +108,17 @@ public:
     // the first time the key is asked for and ignored afterwards, so calling this every frame costs a hash lookup;
     // textures are made from the copy at the sizes draw() needs. With `transpose`, the matrix is stored as
     // cols × rows (for drawing Kᵀ from K without a copy in the caller).
-    virtual HeatmapHandle heatmap(std::uint64_t key, const MatrixSlice& slice, bool transpose = false,
+    virtual HeatmapHandle heatmap(const TextureKey& key, const MatrixSlice& slice, bool transpose = false,
                                   Downsample how = Downsample::Strongest) = 0;
     // The same, reading the matrix only when the key is new this generation: for matrices that cost something
     // to read (a derived score map is one GEMM per read, core/derived_maps.h).
-    HeatmapHandle heatmap(std::uint64_t key, const std::function<MatrixSlice()>& read, bool transpose = false,
+    HeatmapHandle heatmap(const TextureKey& key, const std::function<MatrixSlice()>& read, bool transpose = false,
                           Downsample how = Downsample::Strongest) {
         if (const HeatmapHandle known = find(key)) return known;
         return heatmap(key, read(), transpose, how);
     }
     // The handle `key` was given this generation, or none.
-    virtual HeatmapHandle find(std::uint64_t key) const = 0;
+    virtual HeatmapHandle find(const TextureKey& key) const = 0;
 
     // Appends to `list` a draw of `handle` filling [min, max] (ImGui screen coordinates), then
     // ImDrawCallback_ResetRenderState so ImGui's own drawing resumes with its state. If the rectangle has

@@ -18,7 +18,7 @@ public:
         handles_.clear();
     }
 
-    HeatmapHandle heatmap(std::uint64_t key, const MatrixSlice& slice, bool /*transpose*/, Downsample /*how*/) override {
+    HeatmapHandle heatmap(const TextureKey& key, const MatrixSlice& slice, bool /*transpose*/, Downsample /*how*/) override {
         if (const auto found = handles_.find(key); found != handles_.end()) return found->second;
         if (slice.rows <= 0 || slice.cols <= 0) return {};
         ++stats_.uploads;
@@ -27,7 +27,7 @@ public:
         return handle;
     }
 
-    HeatmapHandle find(std::uint64_t key) const override {
+    HeatmapHandle find(const TextureKey& key) const override {
         const auto found = handles_.find(key);
         return found == handles_.end() ? HeatmapHandle{} : found->second;
     }
@@ -45,7 +45,7 @@ private:
     std::uint64_t generation_ = 0;
     bool started_ = false;
     std::uint32_t nextId_ = 0;
-    std::unordered_map<std::uint64_t, HeatmapHandle> handles_;
+    std::unordered_map<TextureKey, HeatmapHandle, TextureKeyHash> handles_;
     RendererStats stats_;
 };
 

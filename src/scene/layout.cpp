@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 namespace attnviz::scene {
@@ -60,6 +61,9 @@ public:
     // Between two maps with no operator between them (a head's tiles).
     float tileGap() const { return std::round(rules_.gap() / 2.0f); }
     static bool followsMap(const std::vector<Term>& terms, std::size_t i) { return i > 0 && std::holds_alternative<Map>(terms[i - 1]); }
+    static bool followsOperator(const std::vector<Term>& terms, std::size_t i) { return i > 0 && std::holds_alternative<Operator>(terms[i - 1]); }
+    // Where text and rows end on the right: the page (Rules::pageWidth) when it is narrower than `box`.
+    float pageRight(const Rect& box) const { return rules_.pageWidth > 0.0f ? std::min(box.x1, box.x0 + rules_.pageWidth) : box.x1; }
 
     Quality quality(const Layout& layout) const {
         Quality q;
@@ -81,14 +85,15 @@ public:
 
     // The formula (and the hint, when `withHint`) across the top of `box`; returns the box below them.
     Rect header(Layout& layout, const Figure& figure, Rect box, bool withHint) const {
+        const float right = pageRight(box);
         if (!figure.formula.empty()) {
-            const float h = metrics_.textHeight(figure.formula, TextRole::Formula, box.width());
-            text(layout, figure.formula, TextRole::Formula, {box.x0, box.y0, box.x1, box.y0 + h});
+            const float h = metrics_.textHeight(figure.formula, TextRole::Formula, right - box.x0);
+            text(layout, figure.formula, TextRole::Formula, {box.x0, box.y0, right, box.y0 + h});
             box.y0 += h + 6.0f * rules_.scale;
         }
         if (withHint && !figure.hint.empty()) {
-            const float h = metrics_.textHeight(figure.hint, TextRole::Hint, box.width());
-            text(layout, figure.hint, TextRole::Hint, {box.x0, box.y0, box.x1, box.y0 + h});
+            const float h = metrics_.textHeight(figure.hint, TextRole::Hint, right - box.x0);
+            text(layout, figure.hint, TextRole::Hint, {box.x0, box.y0, right, box.y0 + h});
             box.y0 += h;
         }
         if (!figure.formula.empty() || withHint) box.y0 += std::round(10.0f * rules_.scale);
@@ -96,6 +101,11 @@ public:
     }
 
     Layout line(const std::vector<Term>& terms, Rect box) const;
+    Layout line(const std::vector<Term>& terms, Rect box, float weightShare, bool& weightBound) const;
+    // The shares of a line's width its weight matrices may take, tried in order while one reads better.
+    static constexpr float kWeightShares[] = {0.34f, 0.42f, 0.5f};
+    void placeRows(Layout& layout, const std::vector<Term>& terms, const std::vector<Insets>& insets, std::vector<float>& cellW,
+                   std::vector<float>& cellH, std::vector<float>& width, const Rect& box) const;
     Layout stack(const Stack& stack, Rect box) const;
     Layout textbook(const Product& product, Rect box) const;
     float notesHeight(const std::vector<Note>& notes, float width) const;
@@ -132,8 +142,24 @@ void shareCompactWeightCells(const std::vector<Term>& terms, float availW, const
 }
 
 // Terms side by side. Maps with token rows share one cell height, so their rows line up; a map with feature rows
-// (a weight matrix, Kᵀ) gets square cells of its own, up to a third of the width.
+// (a weight matrix, Kᵀ) gets square cells of its own, up to a third of the width, or up to half of it when that
+// reads better (a weight the width binds beside token rows that cannot grow taller: the height is not wasted).
 Layout Placer::line(const std::vector<Term>& terms, Rect box) const {
+    bool weightBound = false;
+    Layout best = line(terms, box, kWeightShares[0], weightBound);
+    Quality bestQuality = quality(best);
+    for (std::size_t s = 1; s < std::size(kWeightShares) && weightBound; ++s) {
+        Layout wider = line(terms, box, kWeightShares[s], weightBound);
+        const Quality q = quality(wider);
+        if (!(bestQuality < q)) break;
+        best = std::move(wider), bestQuality = q;
+    }
+    return best;
+}
+
+// The line with its weight matrices taking at most `weightShare` of the width; `weightBound`: one was bound by it.
+Layout Placer::line(const std::vector<Term>& terms, Rect box, float weightShare, bool& weightBound) const {
+    weightBound = false;
     Layout layout;
     const float gap = rules_.gap(), maxCell = rules_.maxCell();
     float fixedW = 0.0f, fixedTop = 0.0f, fixedBottom = 0.0f, squareCols = 0.0f, otherCols = 0.0f, tokenRowCount = 0.0f;
@@ -166,7 +192,8 @@ Layout Placer::line(const std::vector<Term>& terms, Rect box) const {
         squares[i] = std::min(availH / static_cast<float>(map->rows), maxCell);
         if (tokenColumns(*map)) continue;
         if (map->compactWeight) continue;  // the compact weights' share is a joint one (shareCompactWeightCells)
-        squares[i] = std::min(squares[i], availW * 0.34f / static_cast<float>(map->cols));
+        const float bound = availW * weightShare / static_cast<float>(map->cols);
+        if (bound < squares[i]) squares[i] = bound, weightBound = true;
         squaresW += squares[i] * static_cast<float>(map->cols);
     }
     shareCompactWeightCells(terms, availW, metrics_, squares, squaresW);
@@ -186,30 +213,83 @@ Layout Placer::line(const std::vector<Term>& terms, Rect box) const {
     }
     ch = std::max(ch, 0.5f);
     const auto cellWidth = [&](const Map& map) { return tokenColumns(map) ? ch : cw; };
-    float tallest = 0.0f;
-    for (std::size_t i = 0; i < terms.size(); ++i) {
-        if (const Map* map = std::get_if<Map>(&terms[i])) {
-            tallest = std::max(tallest, static_cast<float>(map->rows) * (squares[i] > 0.0f ? squares[i] : ch));
-        }
-    }
-    const float centre = box.y0 + fixedTop + tallest / 2.0f;
-    float x = box.x0;
+    std::vector<float> cellW(terms.size(), 0.0f), cellH(terms.size(), 0.0f), width(terms.size(), 0.0f);
     for (std::size_t i = 0; i < terms.size(); ++i) {
         if (const auto* op = std::get_if<Operator>(&terms[i])) {
-            const float w = metrics_.textWidth(op->glyph, TextRole::Operator);
-            const float h = metrics_.textHeight(op->glyph, TextRole::Operator, 0.0f);
-            text(layout, op->glyph, TextRole::Operator, {x + gap / 2.0f, centre - h / 2.0f, x + gap / 2.0f + w, centre + h / 2.0f});
-            x += w + gap;
+            width[i] = metrics_.textWidth(op->glyph, TextRole::Operator) + gap;
             continue;
         }
         const Map& map = std::get<Map>(terms[i]);
-        const float cellW = squares[i] > 0.0f && !tokenColumns(map) ? squares[i] : cellWidth(map);
-        const float cellH = squares[i] > 0.0f ? squares[i] : ch;
-        const float height = cellH * static_cast<float>(map.rows);
-        this->map(layout, map, x + insets[i].left, centre - height / 2.0f, cellW, cellH);
-        x += insets[i].left + cellW * static_cast<float>(map.cols) + insets[i].right;
+        cellW[i] = squares[i] > 0.0f && !tokenColumns(map) ? squares[i] : cellWidth(map);
+        cellH[i] = squares[i] > 0.0f ? squares[i] : ch;
+        width[i] = insets[i].left + cellW[i] * static_cast<float>(map.cols) + insets[i].right;
     }
+    placeRows(layout, terms, insets, cellW, cellH, width, box);
     return layout;
+}
+
+// The terms of a line in rows: one row, or on a page narrower than the box (Rules::pageWidth) as many as the
+// terms need, a new row starting where a map or an operator with its right operand would cross the page's right
+// edge. A map wider than the page alone is scaled down to its width. In each row the maps' middles line up.
+void Placer::placeRows(Layout& layout, const std::vector<Term>& terms, const std::vector<Insets>& insets, std::vector<float>& cellW,
+                       std::vector<float>& cellH, std::vector<float>& width, const Rect& box) const {
+    const float gap = rules_.gap();
+    const float page = rules_.pageWidth > 0.0f ? std::min(rules_.pageWidth, box.width()) : std::numeric_limits<float>::infinity();
+    // Chunks that never part: a map, or an operator with the map after it.
+    std::vector<std::size_t> starts;
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+        if (i == 0 || !followsOperator(terms, i)) starts.push_back(i);
+    }
+    starts.push_back(terms.size());
+    std::vector<std::size_t> rowStarts{0};
+    float x = 0.0f;
+    for (std::size_t c = 0; c + 1 < starts.size(); ++c) {
+        float w = 0.0f, cells = 0.0f;
+        for (std::size_t i = starts[c]; i < starts[c + 1]; ++i) {
+            w += width[i];
+            if (const Map* map = std::get_if<Map>(&terms[i])) cells += cellW[i] * static_cast<float>(map->cols);
+        }
+        if (w > page && cells > 0.0f) {  // alone too wide: its maps' cells shrink to the page
+            const float factor = std::max(0.05f, (page - (w - cells)) / cells);
+            for (std::size_t i = starts[c]; i < starts[c + 1]; ++i) {
+                const Map* map = std::get_if<Map>(&terms[i]);
+                if (map == nullptr) continue;
+                width[i] -= cellW[i] * static_cast<float>(map->cols) * (1.0f - factor);
+                cellW[i] *= factor;
+                cellH[i] *= factor;
+            }
+            w = page;
+        }
+        if (x > 0.0f && x + w > page + 0.01f) rowStarts.push_back(starts[c]), x = 0.0f;
+        x += w;
+    }
+    rowStarts.push_back(terms.size());
+    float y = box.y0;
+    for (std::size_t r = 0; r + 1 < rowStarts.size(); ++r) {
+        float top = 0.0f, bottom = 0.0f, tallest = 0.0f;
+        for (std::size_t i = rowStarts[r]; i < rowStarts[r + 1]; ++i) {
+            if (const Map* map = std::get_if<Map>(&terms[i])) {
+                top = std::max(top, insets[i].top);
+                bottom = std::max(bottom, insets[i].bottom);
+                tallest = std::max(tallest, static_cast<float>(map->rows) * cellH[i]);
+            }
+        }
+        const float centre = y + top + tallest / 2.0f;
+        x = box.x0;
+        for (std::size_t i = rowStarts[r]; i < rowStarts[r + 1]; ++i) {
+            if (const auto* op = std::get_if<Operator>(&terms[i])) {
+                const float w = width[i] - gap;
+                const float h = metrics_.textHeight(op->glyph, TextRole::Operator, 0.0f);
+                text(layout, op->glyph, TextRole::Operator, {x + gap / 2.0f, centre - h / 2.0f, x + gap / 2.0f + w, centre + h / 2.0f});
+            } else {
+                const Map& map = std::get<Map>(terms[i]);
+                const float height = cellH[i] * static_cast<float>(map.rows);
+                this->map(layout, map, x + insets[i].left, centre - height / 2.0f, cellW[i], cellH[i]);
+            }
+            x += width[i];
+        }
+        y = centre + tallest / 2.0f + bottom + gap;
+    }
 }
 
 // The feature columns' cell width of a laid-out line (its maps with token rows and feature columns share one).
@@ -234,8 +314,16 @@ void append(Layout& into, Layout&& part) {
     into.extent = unite(into.extent, part.extent);
 }
 
+// Moves everything placed in `layout` down by `dy`.
+void moveDown(Layout& layout, float dy) {
+    for (PlacedMap& m : layout.maps) m.cells.y0 += dy, m.cells.y1 += dy;
+    for (PlacedText& t : layout.texts) t.box.y0 += dy, t.box.y1 += dy, t.swatchBox.y0 += dy, t.swatchBox.y1 += dy;
+    layout.extent.y0 += dy, layout.extent.y1 += dy;
+}
+
 // Lines in equal shares of the height. Each is laid out in the full width first; a line whose feature cells came
-// out wider than the narrowest line's is laid out again in the width it used, less what narrows them to it.
+// out wider than the narrowest line's is laid out again in the width it used, less what narrows them to it. A
+// line wrapped onto more rows than its share holds (Rules::pageWidth) pushes the lines below it down.
 Layout Placer::stack(const Stack& stack, Rect box) const {
     const float gap = rules_.gap(), count = static_cast<float>(stack.lines.size());
     const float share = (box.height() - gap * (count - 1.0f)) / count;
@@ -247,13 +335,16 @@ Layout Placer::stack(const Stack& stack, Rect box) const {
         if (const float cw = featureCellWidth(lines.back()); cw > 0.0f) narrowest = std::min(narrowest, cw);
     }
     Layout layout;
+    float pushed = 0.0f;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const float cw = featureCellWidth(lines[i]);
+        const float y0 = box.y0 + static_cast<float>(i) * (share + gap);
         if (cw > narrowest + 0.01f) {
-            const float y0 = box.y0 + static_cast<float>(i) * (share + gap);
             const float width = (lines[i].extent.x1 - box.x0) - (cw - narrowest) * featureColumns(lines[i]);
             lines[i] = line(stack.lines[i].terms, {box.x0, y0, box.x0 + width, y0 + share});
         }
+        moveDown(lines[i], pushed);
+        pushed += std::max(0.0f, lines[i].extent.y1 - (y0 + pushed + share));
         append(layout, std::move(lines[i]));
     }
     return layout;
@@ -268,6 +359,7 @@ float Placer::notesHeight(const std::vector<Note>& notes, float width) const {
 
 // Notes flow left to right under the maps, a swatch before each legend entry, wrapping to new rows.
 void Placer::notes(Layout& layout, const std::vector<Note>& notes, Rect box) const {
+    box.x1 = pageRight(box);
     const float line = metrics_.textHeight("Ag", TextRole::Hint, 0.0f);
     const float swatch = std::round(line * 0.7f), pad = std::round(6.0f * rules_.scale), spacing = std::round(24.0f * rules_.scale);
     float x = box.x0, y = box.y0, rowHeight = 0.0f;
@@ -332,13 +424,18 @@ Layout Placer::textbook(const Product& product, Rect box) const {
         c.chk = top.isWeight() ? cw : std::min(chkMax, std::max(3.0f * cw, tokenRows(top) ? rules_.comfortableRow() : 0.0f));
         return c;
     };
+    // On a page narrower than the box (Rules::pageWidth), a pair that would cross its right edge starts a new band
+    // of pairs below, right of the left operand's column.
     const auto place = [&](const Cells& c) {
         Layout layout;
-        const float xL = box.x0 + li.left, yT = box.y0 + topTop;
-        const float yR = yT + k * c.chk + topBottom + gap + resultTop;
+        const float xL = box.x0 + li.left;
+        float yT = box.y0 + topTop, yR = yT + k * c.chk + topBottom + gap + resultTop;
         map(layout, left, xL, yR, c.cwL, c.chm);
-        float x = xL + k * c.cwL + li.right + gap;
+        const float firstX = xL + k * c.cwL + li.right + gap, band = yR - yT + m * c.chm + bottom + gap + topTop;
+        float x = firstX;
         for (std::size_t j = 0; j < product.pairs.size(); ++j) {
+            const float pairW = pairLeft[j] + static_cast<float>(product.pairs[j].result.cols) * c.cw + pairRight[j];
+            if (x > firstX && x + pairW > pageRight(box) + 0.01f) x = firstX, yT += band, yR += band;
             const float xR = x + pairLeft[j];
             map(layout, product.pairs[j].top, xR, yT, c.cw, c.chk);
             map(layout, product.pairs[j].result, xR, yR, c.cw, c.chm);
@@ -358,18 +455,20 @@ Layout Placer::textbook(const Product& product, Rect box) const {
     return best ? *best : Layout{};
 }
 
-// Stage 0: the token boxes, then the hint and the notes under them (the boxes leave them room).
+// Stage 0: the token boxes, then the hint and the notes under them (the boxes leave them room); rows and words
+// wrap at the page.
 Layout Placer::tokens(const Figure& figure, const Tokens& tokens, const Rect& box) const {
-    const float hintH = figure.hint.empty() ? 0.0f : metrics_.textHeight(figure.hint, TextRole::Hint, box.width()) + std::round(8.0f * rules_.scale);
-    const Rect boxes{box.x0, box.y0, box.x1, box.y1 - rules_.gap() - hintH - notesHeight(figure.notes, box.width())};
+    const Rect page{box.x0, box.y0, pageRight(box), box.y1};
+    const float hintH = figure.hint.empty() ? 0.0f : metrics_.textHeight(figure.hint, TextRole::Hint, page.width()) + std::round(8.0f * rules_.scale);
+    const Rect boxes{page.x0, page.y0, page.x1, page.y1 - rules_.gap() - hintH - notesHeight(figure.notes, page.width())};
     Layout layout = layoutTokenBoxes(tokens, boxes, metrics_, rules_);
     float y = layout.extent.y1 + rules_.gap();
     if (!figure.hint.empty()) {
-        const float h = metrics_.textHeight(figure.hint, TextRole::Hint, box.width());
-        text(layout, figure.hint, TextRole::Hint, {box.x0, y, box.x1, y + h});
+        const float h = metrics_.textHeight(figure.hint, TextRole::Hint, page.width());
+        text(layout, figure.hint, TextRole::Hint, {page.x0, y, page.x1, y + h});
         y += h + std::round(8.0f * rules_.scale);
     }
-    notes(layout, figure.notes, {box.x0, y, box.x1, box.y1});
+    notes(layout, figure.notes, {page.x0, y, page.x1, page.y1});
     return layout;
 }
 
@@ -380,7 +479,7 @@ Layout Placer::figure(const Figure& figure, const Rect& box) const {
         const Rect below = header(layout, figure, box, withHint);
         Layout maps;
         bool oneLine = false;
-        const float notesH = notesHeight(figure.notes, below.width());
+        const float notesH = notesHeight(figure.notes, pageRight(below) - below.x0);
         const Rect room{below.x0, below.y0, below.x1, below.y1 - notesH};
         if (const auto* line = std::get_if<Line>(&figure.composition)) {
             maps = this->line(line->terms, room);
@@ -389,7 +488,11 @@ Layout Placer::figure(const Figure& figure, const Rect& box) const {
         } else {
             const Product& product = std::get<Product>(figure.composition);
             maps = textbook(product, room);
+            if (product.pairs.size() > 1 && maps.extent.x1 > pageRight(room) + 0.5f) {  // wider than the page: fitted to it
+                maps = textbook(product, {room.x0, room.y0, pageRight(room), room.y1});
+            }
             if (product.pairs.size() == 1) {
+                if (maps.extent.x1 > pageRight(room) + 0.5f) maps = {};  // wider than the page: in one line, wrapped
                 Layout inLine = this->line({product.left, Operator{"×"}, product.pairs[0].top, Operator{"="}, product.pairs[0].result}, room);
                 const Quality a = quality(maps), b = quality(inLine);
                 if (maps.maps.empty() || a < b) maps = std::move(inLine), oneLine = true;  // the textbook on a tie

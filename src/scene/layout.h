@@ -2,8 +2,8 @@
 // rectangles. The rules live here and nowhere else: one label floor, square cells for token × token maps and
 // weight matrices, cells no more than 3:1 elsewhere (token rows may grow to their labels' height), products in
 // the textbook layout (left operand beside the result, right operand above it) or, when that would cost the token
-// labels, in one line "left × top = result", stacked lines sharing one feature cell width, notes flowed under the
-// maps, and side content (charts, tiles) given room only when the maps keep their labels at full size without it.
+// labels, in one line "left × top = result", stacked lines sharing one feature cell width, lines wrapped onto
+// more rows on a page narrower than the box (zoomed in), notes flowed under the maps, and side content (charts, tiles) given room only when the maps keep their labels at full size without it.
 // No ImGui: the screen and the tests supply the metrics.
 //
 //        ┌ formula ┐   ┌ top ┐             line:   ┌ a ┐  op  ┌ b ┐  op  ┌ c ┐
@@ -64,6 +64,11 @@ struct Rules {
     LabelSizes labels;
     float smallestCell = 0.0f;  // pixels; a figure with a cell smaller than this does not read (exports draw whole pixels: 1)
     float largestCell = 0.0f;  // pixels; 0: 46 × scale (exported figures set theirs: 40, or --cell-size in room enough)
+    // > 0: the page is this wide, narrower than the box (zoomed in, the maps are sized for a magnified box but the
+    // page is not): a line of terms wider than it wraps onto more rows, each operator with its right operand; a
+    // product's pairs wrap into bands, or a product too wide in the textbook layout is drawn in one wrapped line;
+    // text wraps to the page. The layout then grows downwards past the box (the page scrolls), never sideways.
+    float pageWidth = 0.0f;
     float maxCell() const { return largestCell > 0.0f ? largestCell : 46.0f * scale; }  // bigger cells add nothing but emptiness
     float gap() const;                                      // between maps
     float labelledCell() const { return 0.85f * labels.floor - kLabelSlack; }  // the smallest token cell whose label is drawn

@@ -12,15 +12,41 @@
 #include "core/model.h"
 #include "core/stages.h"
 
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
 namespace attnviz::scene {
 
-// Where a map's values come from: a Trace tensor, or the embedding stage's two extras (l × d_model each).
-enum class Source { Trace, TokenEmbeddings, Positions };
+// Where a map's values come from: a Trace tensor, the embedding stage's two extras (l × d_model each), or a matrix a
+// question view computed (Map::computed).
+enum class Source { Trace, TokenEmbeddings, Positions, Computed };
+
+// A matrix a question view computed, not one the Trace holds (the naive slicing's A₀, a pooled vector, an untrained
+// layer's weights): its values for one sentence, what its axes count, its name and its colours. `identity` names it
+// for the renderer's texture cache: a view gives one identity to one content for as long as the run stays.
+struct Computed {
+    struct Identity {
+        int owner = 0;    // the question view (ui's Lesson)
+        int matrix = 0;   // which of its matrices
+        int head = 0;
+        int variant = 0;  // an option that changes the numbers (the pooling and number of classes)
+        int batch = 0;    // the sentence
+        friend bool operator==(const Identity&, const Identity&) = default;
+    };
+    Identity identity;
+    core::Matrix values;      // rows × cols, as stored (a map may draw it transposed)
+    core::Matrix mask;        // empty, or 1 = keep / 0 = masked, one row (broadcast down) or one per row: hatched cells
+    std::string name;         // "A₀ naive"
+    std::string paperShape;   // "l × l"
+    std::string tensorShape;  // the whole tensor as PyTorch holds it, "b × h × l × l" and "1 × 4 × 15 × 15"; empty:
+    std::string numericShape; // the matrix alone (paperShape, rows × cols)
+    core::Axis rowAxis = core::Axis::Features, colAxis = core::Axis::Features;
+    bool probability = false; // weights in [0, 1] (sequential colours); else signed values on a symmetric range
+};
 enum class Colorbar { Right, Below, None };
 
 // One heatmap term. rows × cols and the axes are as displayed (after transposition).
@@ -40,6 +66,8 @@ struct Map {
     int headsPerColour = 1;                 // head block i in the colour of i / headsPerColour: under grouped-query
                                             // attention each query head in the colour of the K/V head it shares
     std::optional<int> focusRow;            // a row outlined and its label bold: the query the lecture follows ("it")
+    std::optional<std::pair<float, float>> range;  // lo, hi: a scale the view chose (two maps compared on one)
+    std::shared_ptr<const Computed> computed;  // Source::Computed: the values, kept alive while the scene is drawn
     bool compactWeight = false;             // a weight beside its siblings (W^Q, W^K, W^V together): still square,
                                             // held to a smaller side than a weight alone (Rules::minCompactWeightSide)
 

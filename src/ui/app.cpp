@@ -121,17 +121,6 @@ PanelLayout layoutPanels(const AppState& state, float width, float scale) {
     return layout;
 }
 
-// The box a stage's maps are laid out in at `zoom` (the user's step, above presenting's own), for a stage panel
-// whose content is `content` inside a window of `window` (the centre's width, the whole height). Zoom 1 and
-// below: the panel. Above 1 the stage is magnified: the box zoom 1 would give (the chrome grown with the type —
-// timeline, stage text, padding — handed back) times the zoom, so type and maps grow together and the panel
-// scrolls. Side panels fold before that (layoutPanels), so side content gives way first.
-ImVec2 magnifiedStage(ImVec2 content, ImVec2 window, float zoom) {
-    if (zoom <= 1.0f) return content;
-    const auto grow = [&](float inside, float whole) { return std::floor(inside + (zoom - 1.0f) * whole); };
-    return {grow(content.x, window.x), grow(content.y, window.y)};
-}
-
 // The way back from folded panels, on its own line above the stage.
 void foldedNotice(AppState& state) {
     ImGui::AlignTextToFramePadding();
@@ -211,12 +200,8 @@ void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float 
         const float textScale = scale / std::max(1.0f, state_.zoom);
         const float textHeight = std::clamp(stageTextFit_.x, std::round(60.0f * textScale), std::round(150.0f * textScale));
         const ImVec2 stageSize{centreSize.x, centreSize.y - textHeight - ImGui::GetStyle().ItemSpacing.y};
-        const ImVec2 padding = ImGui::GetStyle().WindowPadding;
-        const ImVec2 content{stageSize.x - 2.0f * padding.x, stageSize.y - 2.0f * padding.y};
-        const ImVec2 magnified = magnifiedStage(content, {centreSize.x, ImGui::GetMainViewport()->WorkSize.y}, state_.zoom);
-        const bool scrolls = magnified.x > content.x + 0.5f || magnified.y > content.y + 0.5f;
-        if (scrolls) ImGui::SetNextWindowContentSize(magnified);
-        ImGui::BeginChild("stage", stageSize, true, scrolls ? ImGuiWindowFlags_HorizontalScrollbar : kPanelFlags);
+        // Zoomed in, the stage is magnified and scrolls downwards (drawStageView), never sideways.
+        ImGui::BeginChild("stage", stageSize, true, state_.zoom > 1.0f ? ImGuiWindowFlags_None : kPanelFlags);
         drawStageView(ctx);
         ImGui::EndChild();
         ImGui::BeginChild("stage text", {centreSize.x, textHeight}, true);

@@ -10,17 +10,19 @@
 #include "colormap/colormap.h"
 #include "core/model.h"
 #include "core/stages.h"
+#include "scene/scene.h"
 #include "ui/lessons/lesson_state.h"
 #include "ui/session/session_state.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
 namespace attnviz::ui {
 
-// Matrices a ModelRun has besides its Trace: stage 1 draws E[ids] + PE = X.
-enum class MatrixSource { Trace, TokenEmbeddings, Positions };
+// Matrices a ModelRun has besides its Trace (stage 1 draws E[ids] + PE = X), and matrices a question view computed.
+enum class MatrixSource { Trace, TokenEmbeddings, Positions, Computed };
 
 // One matrix on screen: a Trace tensor's (batch, head) slice, or one of the extras. The batch element is
 // AppState::batch for every matrix on screen, so it is not repeated here.
@@ -28,6 +30,7 @@ struct MatrixRef {
     MatrixSource source = MatrixSource::Trace;
     core::TensorId tensor = core::TensorId::X;  // when source == Trace
     int head = 0;                               // for b × h × … tensors; 0 otherwise
+    std::shared_ptr<const scene::Computed> computed;  // when source == Computed: its values, name and axes
     friend bool operator==(const MatrixRef&, const MatrixRef&) = default;
 };
 

@@ -16,6 +16,14 @@
 namespace attnviz::test {
 namespace {
 
+// A texture key told apart by one number (the renderer hashes every field; these tests need only distinct keys).
+render::TextureKey keyNumber(int number) {
+    render::TextureKey key;
+    key.tensor = number;
+    return key;
+}
+
+
 using colormap::Colormap;
 using colormap::Rgb8;
 
@@ -33,7 +41,7 @@ render::RgbaImage drawRow(GlWindow& window, render::HeatmapRenderer& r, const st
                           const render::HeatmapStyle& style, float width, float height = 16.0f) {
     return window.frame([&](ImDrawList& list) {
         r.beginFrame(1);
-        r.draw(list, r.heatmap(1, row(values)), {0.0f, 0.0f}, {width, height}, style);
+        r.draw(list, r.heatmap(keyNumber(1), row(values)), {0.0f, 0.0f}, {width, height}, style);
     });
 }
 
@@ -88,8 +96,8 @@ TEST_CASE("masked cells are hatched in the masked color, with a mask broadcast d
     const std::vector<float> mask{1.0f, 0.0f};                 // 1 × 2: column 1 masked in every row
     const render::RgbaImage image = window.frame([&](ImDrawList& list) {
         renderer->beginFrame(1);
-        const render::HeatmapHandle m = renderer->heatmap(2, {mask, 1, 2});
-        renderer->draw(list, renderer->heatmap(1, {values, 2, 2}), {0, 0}, {200, 100}, {Colormap::Viridis, 0.0f, 1.0f, m});
+        const render::HeatmapHandle m = renderer->heatmap(keyNumber(2), {mask, 1, 2});
+        renderer->draw(list, renderer->heatmap(keyNumber(1), {values, 2, 2}), {0, 0}, {200, 100}, {Colormap::Viridis, 0.0f, 1.0f, m});
     });
     const Rgb8 grey = colormap::kMaskedColor;
     const Rgb8 dark{static_cast<std::uint8_t>(grey.r * 0.7f), static_cast<std::uint8_t>(grey.g * 0.7f), static_cast<std::uint8_t>(grey.b * 0.7f)};
@@ -128,7 +136,7 @@ TEST_CASE("a matrix larger than the texture limit is pooled on upload and still 
     values[150 * 300 + 250] = 1.0f;  // row 150, column 250
     const render::RgbaImage image = window.frame([&](ImDrawList& list) {
         renderer->beginFrame(1);
-        renderer->draw(list, renderer->heatmap(1, {values, 200, 300}), {0, 0}, {300, 200}, {Colormap::Viridis, 0.0f, 1.0f, {}});
+        renderer->draw(list, renderer->heatmap(keyNumber(1), {values, 200, 300}), {0, 0}, {300, 200}, {Colormap::Viridis, 0.0f, 1.0f, {}});
     });
     // 200 × 300 under a 64 limit: shrunk to 64 × 64 texels. The spike's texel is block (48, 53): source rows
     // [⌊48·200/64⌋, ⌊49·200/64⌋) = [150, 153) and columns [⌊53·300/64⌋, ⌊54·300/64⌋) = [248, 253). Drawn at
@@ -157,7 +165,7 @@ TEST_CASE("768 columns in 208 pixels get 208 texels: no column drawn twice as wi
     for (std::size_t i = 0; i < ramp.size(); ++i) ramp[i] = static_cast<float>(i);
     const render::RgbaImage image = window.frame([&](ImDrawList& list) {
         renderer->beginFrame(1);
-        renderer->draw(list, renderer->heatmap(1, row(ramp), false, render::Downsample::Mean), {0.0f, 0.0f}, {208.0f, 16.0f},
+        renderer->draw(list, renderer->heatmap(keyNumber(1), row(ramp), false, render::Downsample::Mean), {0.0f, 0.0f}, {208.0f, 16.0f},
                        {Colormap::Viridis, 0.0f, 767.0f, {}});
     });
     int wrong = 0;
@@ -176,7 +184,7 @@ TEST_CASE("a window resize leaves one texture per size drawn, not one per size p
     for (int width = 100; width < 200; width += 10) {
         window.frame([&](ImDrawList& list) {
             renderer->beginFrame(1);
-            renderer->draw(list, renderer->heatmap(1, row(values)), {0.0f, 0.0f}, {static_cast<float>(width), 16.0f}, {});
+            renderer->draw(list, renderer->heatmap(keyNumber(1), row(values)), {0.0f, 0.0f}, {static_cast<float>(width), 16.0f}, {});
         });
     }
     CHECK(renderer->stats().pooledUploads == 10);
@@ -190,21 +198,21 @@ TEST_CASE("textures upload once per generation and only when their values change
     for (int frame = 0; frame < 3; ++frame) {
         window.frame([&](ImDrawList& list) {
             renderer->beginFrame(5);
-            renderer->draw(list, renderer->heatmap(9, {values, 2, 2}), {0, 0}, {64, 64}, {frame == 1 ? Colormap::Magma : Colormap::Viridis, 0.0f, 3.0f + static_cast<float>(frame), {}});
+            renderer->draw(list, renderer->heatmap(keyNumber(9), {values, 2, 2}), {0, 0}, {64, 64}, {frame == 1 ? Colormap::Magma : Colormap::Viridis, 0.0f, 3.0f + static_cast<float>(frame), {}});
         });
     }
     CHECK(renderer->stats().uploads == 1);
     // A new generation with the same values keeps the texture; with other values it uploads them.
     window.frame([&](ImDrawList& list) {
         renderer->beginFrame(6);
-        renderer->draw(list, renderer->heatmap(9, {values, 2, 2}), {0, 0}, {64, 64}, {});
+        renderer->draw(list, renderer->heatmap(keyNumber(9), {values, 2, 2}), {0, 0}, {64, 64}, {});
     });
     CHECK(renderer->stats().uploads == 1);
     CHECK(renderer->stats().reusedTextures == 1);
     const std::vector<float> changed{0.0f, 1.0f, 2.0f, 3.5f};
     const render::RgbaImage image = window.frame([&](ImDrawList& list) {
         renderer->beginFrame(7);
-        renderer->draw(list, renderer->heatmap(9, {changed, 2, 2}), {0, 0}, {64, 64}, {Colormap::Viridis, 0.0f, 3.5f, {}});
+        renderer->draw(list, renderer->heatmap(keyNumber(9), {changed, 2, 2}), {0, 0}, {64, 64}, {Colormap::Viridis, 0.0f, 3.5f, {}});
     });
     CHECK(renderer->stats().uploads == 2);
     CHECK(renderer->stats().reusedTextures == 1);
@@ -220,7 +228,7 @@ TEST_CASE("a transposed upload draws cols × rows") {
                                     0.6f, 0.7f, 0.8f};  // 2 × 3 → drawn 3 × 2
     const render::RgbaImage image = window.frame([&](ImDrawList& list) {
         renderer->beginFrame(1);
-        renderer->draw(list, renderer->heatmap(1, {values, 2, 3}, true), {0, 0}, {100, 150}, {Colormap::Viridis, 0.0f, 1.0f, {}});
+        renderer->draw(list, renderer->heatmap(keyNumber(1), {values, 2, 3}, true), {0, 0}, {100, 150}, {Colormap::Viridis, 0.0f, 1.0f, {}});
     });
     CHECK(pixel(image, 75, 25) == colormap::sample(Colormap::Viridis, 0.6f, 0.0f, 1.0f));   // display (0, 1) = source (1, 0)
     CHECK(pixel(image, 25, 125) == colormap::sample(Colormap::Viridis, 0.2f, 0.0f, 1.0f));  // display (2, 0) = source (0, 2)
@@ -236,7 +244,7 @@ TEST_CASE("a 2048-row matrix keeps a CPU copy pooled to 1024 rows, and draws the
         auto renderer = render::createGlRenderer({shaderDir()});
         const render::RgbaImage image = window.frame([&](ImDrawList& list) {
             renderer->beginFrame(1);
-            renderer->draw(list, renderer->heatmap(1, {values, kRows, kCols}), {0, 0}, {64, static_cast<float>(height)},
+            renderer->draw(list, renderer->heatmap(keyNumber(1), {values, kRows, kCols}), {0, 0}, {64, static_cast<float>(height)},
                            {Colormap::Viridis, 0.0f, 1.0f, {}});
         });
         CHECK(renderer->stats().keptValues == static_cast<std::size_t>(1024) * kCols);  // 4 MiB, not 8, for 2048²

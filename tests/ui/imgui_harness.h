@@ -8,7 +8,9 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -138,6 +140,22 @@ public:
         ImGui::GetStyle() = style;
     }
     render::HeatmapRenderer& renderer() { return *renderer_; }
+    // How far (pixels) the last frame drew right of the visible area in the child windows whose name contains
+    // `child` ("/stage_": the stage panel): more than a pixel of anti-aliasing means the content needs a horizontal
+    // scrollbar. The visible area's right edge is the widest clip rectangle of the window's draw list (a clip pushed
+    // inside it, around a map's cells, never reaches past the window's).
+    static float drawnPastRightEdge(const char* child) {
+        const ImDrawData* data = ImGui::GetDrawData();
+        float past = 0.0f;
+        for (int l = 0; data != nullptr && l < data->CmdListsCount; ++l) {
+            const ImDrawList& list = *data->CmdLists[l];
+            if (list._OwnerName == nullptr || std::strstr(list._OwnerName, child) == nullptr) continue;
+            float right = -1e9f;
+            for (const ImDrawCmd& cmd : list.CmdBuffer) right = std::max(right, cmd.ClipRect.z);
+            for (const ImDrawVert& v : list.VtxBuffer) past = std::max(past, v.pos.x - right);
+        }
+        return past;
+    }
 
 private:
     std::unique_ptr<render::HeatmapRenderer> renderer_;

@@ -2,7 +2,8 @@
 // every short sequence and many random longer ones of F5, Esc, Ctrl+=, Ctrl+−, Ctrl+0 and window resizes end in
 // the style, scale and text size a fresh start in the same state has; and, with App drawn, the maps' area after
 // toggles equals a fresh start's and does not shrink when the zoom goes up. Every stage drawn as a scene keeps
-// its token labels at the floor, a grouped-query model's split and RoPE step included.
+// its token labels at the floor, a grouped-query model's split and RoPE step included; no stage draws past its
+// panel's right edge at any zoom (zoomed in, its lines wrap and it scrolls downwards only).
 #include "app/gui_style.h"
 #include "imgui_harness.h"
 #include "io/model_folder.h"
@@ -105,6 +106,7 @@ public:
         return area;
     }
     ui::App& app() { return app_; }
+    static float drawnPastRightEdge() { return ImGuiHarness::drawnPastRightEdge("/stage_"); }
     // The smallest cell extent along a token axis of the maps drawn this frame (rows of token rows, columns of
     // token columns): the label floor's test, since a token label is drawn when its cell is ≥ 0.85 × its size.
     float smallestTokenCell() const {
@@ -308,6 +310,26 @@ TEST_CASE("every stage at 1024x768, 1280x800 and 1920x1080, presenting or not, z
     }
 }
 
+TEST_CASE("no stage ever needs a horizontal scrollbar: 864x720 to 1920x1080, presenting or not, zoom -2 ... +3") {
+    int sideways = 0;
+    for (Size size : {Size{864, 720}, Size{1024, 768}, Size{1280, 800}, Size{1920, 1080}}) {
+        for (bool presenting : {false, true}) {
+            for (int stage = 0; stage < core::kStageCount; ++stage) {
+                for (std::size_t step = 0; step < 6; ++step) {  // kZoomSteps[2] is 1: steps -2 … +3
+                    LectureHall hall(size, ui::kZoomSteps[step], presenting, static_cast<core::StageId>(stage));
+                    const float past = hall.drawnPastRightEdge();
+                    if (past > 1.5f) {
+                        ++sideways;
+                        MESSAGE("stage " << stage << " " << size.width << "x" << size.height << std::string(presenting ? " presenting" : "") << " zoom "
+                                         << ui::kZoomSteps[step] << ": " << past << " px right of the panel");
+                    }
+                }
+            }
+        }
+    }
+    CHECK(sideways == 0);
+}
+
 // The decoder fixture with grouped-query attention (8 query heads sharing 2 K/V heads) and rotary positions.
 ui::AppState groupedQueryState(core::StageId stage, bool ropeStep) {
     ui::AppState state;
@@ -360,17 +382,19 @@ TEST_CASE("R toggles stage 3's RoPE step") {
     CHECK_FALSE(hall.app().state().ropeStep);
 }
 
-TEST_CASE("zooming in at 864x720 keeps S and A whole from top to bottom: the stage text and charts give way first") {
+TEST_CASE("zooming in at 864x720 keeps S and A whole, each within the window's height, and scrolls only downwards") {
     LectureHall hall({864, 720});
     const float before = hall.mapArea();
     hall.press(kKeyEqual, true);
     hall.press(kKeyEqual, true);
     REQUIRE(hall.app().state().zoom > 1.2f);
-    REQUIRE(!hall.app().drawnHeatmaps().empty());
+    REQUIRE(hall.app().drawnHeatmaps().size() >= 2);
     for (const ui::DrawnHeatmap& d : hall.app().drawnHeatmaps()) {
         CHECK(d.min.y >= 0.0f);
-        CHECK(d.max.y <= 720.0f);
+        CHECK(d.max.y - d.min.y <= 720.0f);
+        CHECK(d.max.x <= 864.0f);
     }
+    CHECK(hall.drawnPastRightEdge() <= 1.5f);
     CHECK(hall.mapArea() > before);
 }
 

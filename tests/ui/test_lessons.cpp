@@ -15,6 +15,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <set>
+#include <unordered_map>
+#include <vector>
 #include <filesystem>
 #include <string>
 
@@ -447,6 +451,151 @@ TEST_CASE("free d_k and d_v: W^O becomes h·d_v × d_model and the other views f
                                     [](const ui::DrawnHeatmap& d) { return d.matrix == traceRef(TensorId::WO); });
     REQUIRE(drawn != t.app.drawnHeatmaps().end());
     CHECK(drawn->rows == 32);
+}
+
+// The null renderer, reading every matrix it is handed (find() answers none, so every map is read every frame) and
+// remembering each key's values for the generation: a key given two different matrices in one generation is a conflict.
+class ContentCheckingRenderer final : public render::HeatmapRenderer {
+public:
+    explicit ContentCheckingRenderer(render::HeatmapRenderer& inner) : inner_(inner) {}
+    void beginFrame(std::uint64_t generation) override {
+        if (generation != generation_) {
+            generation_ = generation;
+            contents_.clear();
+            sources_.clear();
+        }
+        inner_.beginFrame(generation);
+    }
+    render::HeatmapHandle heatmap(const render::TextureKey& key, const render::MatrixSlice& slice, bool transpose, render::Downsample how) override {
+        std::vector<float> values(slice.values.begin(), slice.values.end());
+        values.push_back(static_cast<float>(slice.rows));
+        const auto [known, isNew] = contents_.emplace(key, values);
+        if (!isNew && (known->second.size() != values.size() ||
+                       std::memcmp(known->second.data(), values.data(), values.size() * sizeof(float)) != 0)) {
+            ++conflicts;
+        }
+        sources_.insert(static_cast<int>(key.source));
+        if (sources_.count(static_cast<int>(render::TextureKey::Source::ModelView)) > 0 &&
+            sources_.count(static_cast<int>(render::TextureKey::Source::Question)) > 0) {
+            modelViewBesideQuestion = true;
+        }
+        keys.push_back(key);
+        return inner_.heatmap(key, slice, transpose, how);
+    }
+    render::HeatmapHandle find(const render::TextureKey& /*key*/) const override { return {}; }
+    void draw(ImDrawList& list, render::HeatmapHandle handle, ImVec2 min, ImVec2 max, const render::HeatmapStyle& style) override {
+        inner_.draw(list, handle, min, max, style);
+    }
+    render::RendererStats stats() const override { return inner_.stats(); }
+    int conflicts = 0;
+    bool modelViewBesideQuestion = false;  // one generation held both the model view's and a question view's textures
+    std::vector<render::TextureKey> keys;
+
+private:
+    render::HeatmapRenderer& inner_;
+    std::uint64_t generation_ = ~0ULL;
+    std::unordered_map<render::TextureKey, std::vector<float>, render::TextureKeyHash> contents_;
+    std::set<int> sources_;
+};
+
+TEST_CASE("texture keys: equal keys hold the same matrix, and the model view, a question view and a stage never share one") {
+    LessonApp t(Lesson::Training);  // attnviz's own trained model, beside its untrained copy
+    ContentCheckingRenderer checking(t.ui.renderer());
+    const auto frames = [&] {
+        for (int i = 0; i < 2; ++i) t.ui.frame(t.app, checking);
+        t.app.waitForRun();
+        for (int i = 0; i < 2; ++i) t.ui.frame(t.app, checking);
+    };
+    frames();
+    ui::AppState& state = t.app.state();
+    const ui::Lesson open = state.lesson.open;
+    state.lesson.open = Lesson::None;  // the model view, every layer's A₀, in the stage view's place
+    state.modelView = true;
+    frames();
+    state.modelView = false;
+    state.lesson.open = open;  // the same run: the training view's untrained A₀ beside the model view's textures
+    frames();
+    CHECK(checking.modelViewBesideQuestion);
+    for (const int head : {0, 1}) {  // the same head as the untrained map and as the model view's maps
+        state.head = head;
+        frames();
+    }
+    // Every question view with its options, head and sentence changes: none may give one key two contents.
+    for (const ui::LessonInfo& info : ui::lessons()) {
+        ui::openLesson(state, info.id);
+        frames();
+        state.head = 1;
+        state.lesson.classes = 3;
+        frames();
+        state.lesson.classes = 2;
+        state.lesson.fusedView = ui::FusedView::PerHead;
+        if (state.batch + 1 < static_cast<int>(state.spec.sentences.size())) ++state.batch;
+        frames();
+        state.lesson.fusedView = ui::FusedView::Fused;
+    }
+    CHECK(checking.conflicts == 0);
+    const auto has = [&](render::TextureKey::Source source) {
+        return std::any_of(checking.keys.begin(), checking.keys.end(), [&](const render::TextureKey& k) { return k.source == source; });
+    };
+    CHECK(has(render::TextureKey::Source::ModelView));
+    CHECK(has(render::TextureKey::Source::Question));
+    CHECK(has(render::TextureKey::Source::Trace));
+}
+
+TEST_CASE("texture keys: the same head, layer and sentence under another source, owner or variant is another texture") {
+    using Key = render::TextureKey;
+    Key stage;  // the stage view's A₀
+    stage.tensor = static_cast<int>(TensorId::AttentionWeights);
+    Key modelView = stage;  // the model view's layer 0, head 0
+    modelView.source = Key::Source::ModelView;
+    Key question = stage;  // a question view's own A₀ (the untrained model's)
+    question.source = Key::Source::Question;
+    question.owner = static_cast<int>(Lesson::Training);
+    Key otherVariant = question;
+    otherVariant.variant = 1;
+    Key otherOwner = question;
+    otherOwner.owner = static_cast<int>(Lesson::Slicing);
+    const std::vector<Key> keys{stage, modelView, question, otherVariant, otherOwner};
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        for (std::size_t j = 0; j < keys.size(); ++j) CHECK((keys[i] == keys[j]) == (i == j));
+    }
+    CHECK(render::TextureKeyHash{}(question) == render::TextureKeyHash{}(Key(question)));
+}
+
+// The computed matrices drawn this frame whose name is `name` (a question view's own, not the run's).
+std::vector<std::shared_ptr<const scene::Computed>> computedDrawn(const ui::App& app, const std::string& name) {
+    std::vector<std::shared_ptr<const scene::Computed>> found;
+    for (const ui::DrawnHeatmap& d : app.drawnHeatmaps()) {
+        if (d.matrix.source == ui::MatrixSource::Computed && d.matrix.computed->name == name) found.push_back(d.matrix.computed);
+    }
+    return found;
+}
+
+TEST_CASE("computed maps: the masks view's broadcast is the stored mask repeated down every query row") {
+    LessonApp t(Lesson::Masks);
+    const auto broadcast = computedDrawn(t.app, "mask");
+    REQUIRE(broadcast.size() == 3);  // three heads' tiles, one matrix
+    const core::Matrix& full = broadcast.front()->values;
+    const core::MatrixView stored = t.trace()[TensorId::Mask].slice(t.app.state().batch, 0);  // 1 × l
+    REQUIRE(full.rows() == t.trace().queryLength);
+    for (Eigen::Index r = 0; r < full.rows(); ++r) CHECK(full.row(r) == stored.row(0));
+    CHECK(broadcast.front()->mask == full);  // its zeros drawn hatched
+    CHECK(computedDrawn(t.app, "sentence 2").size() == 1);
+}
+
+TEST_CASE("computed maps: the training view's untrained A is its own run's, every row a distribution, near uniform") {
+    LessonApp t(Lesson::Training);
+    const auto untrained = computedDrawn(t.app, "A₀ untrained");
+    REQUIRE(untrained.size() == 1);
+    const core::Matrix& a = untrained.front()->values;
+    const core::Trace& trained = t.trace();
+    REQUIRE(a.rows() == trained.queryLength);
+    for (Eigen::Index r = 0; r < a.rows(); ++r) CHECK(a.row(r).sum() == doctest::Approx(1.0).epsilon(1e-5));
+    CHECK(a.maxCoeff() < 0.2f);  // N(0, 0.02²) weights: scores near 0, weights near 1/l
+    CHECK(trained[TensorId::AttentionWeights].slice(0, 0).maxCoeff() > 0.5f);
+    CHECK(untrained.front()->numericShape == trained[TensorId::AttentionWeights].shapeString());
+    CHECK(t.report().shows("trained · A₀"));
+    CHECK(t.report().shows("untrained · A₀"));
 }
 
 }  // namespace attnviz::test

@@ -67,12 +67,12 @@ class CountingRenderer final : public render::HeatmapRenderer {
 public:
     explicit CountingRenderer(render::HeatmapRenderer& inner) : inner_(inner) {}
     void beginFrame(std::uint64_t generation) override { inner_.beginFrame(generation); }
-    render::HeatmapHandle heatmap(std::uint64_t key, const render::MatrixSlice& slice, bool transpose, render::Downsample how) override {
+    render::HeatmapHandle heatmap(const render::TextureKey& key, const render::MatrixSlice& slice, bool transpose, render::Downsample how) override {
         ++handedOver;
-        modelViewMaps += static_cast<int>((key >> 56) & 1);  // the model view's keys (panel_model_view.cpp)
+        modelViewMaps += static_cast<int>(key.source == render::TextureKey::Source::ModelView);
         return inner_.heatmap(key, slice, transpose, how);
     }
-    render::HeatmapHandle find(std::uint64_t key) const override { return inner_.find(key); }
+    render::HeatmapHandle find(const render::TextureKey& key) const override { return inner_.find(key); }
     void draw(ImDrawList& list, render::HeatmapHandle handle, ImVec2 min, ImVec2 max, const render::HeatmapStyle& style) override {
         inner_.draw(list, handle, min, max, style);
     }

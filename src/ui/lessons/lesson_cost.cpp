@@ -33,9 +33,17 @@ const char* formula(StageId stage) {
     }
 }
 
-// The run's sizes with l_q = l_k = `length` (or the run itself for 0): costs depend on the sizes only.
+// The run's sizes with l_q = l_k = `length` (or the run's own for 0), without any tensor: costs depend on the sizes only.
 core::Trace sizedAs(const core::Trace& trace, int length) {
-    core::Trace sized = emptyTraceLike(trace);
+    core::Trace sized;
+    sized.dims = trace.dims;
+    sized.mask = trace.mask;
+    sized.cross = trace.cross;
+    sized.batch = trace.batch;
+    sized.queryLength = trace.queryLength;
+    sized.keyLength = trace.keyLength;
+    sized.queryLengths = trace.queryLengths;
+    sized.keyLengths = trace.keyLengths;
     if (length > 0) sized.queryLength = sized.keyLength = length;
     return sized;
 }
@@ -89,7 +97,7 @@ void costTable(LessonFrame& frame, const std::vector<core::StageCost>& costs) {
         ImGui::TableNextColumn();
         bar(c.bytes, bytesMax, IM_COL32(230, 130, 30, 255));
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(formula(c.stage));
+        ImGui::TextWrapped("%s", formula(c.stage));  // wraps in its column rather than being cut at the panel's edge
         frame.report.texts.push_back(std::string(stage.title) + ": " + core::formatFlops(c.flops) + ", " + core::formatBytes(c.bytes));
     }
     ImGui::EndTable();

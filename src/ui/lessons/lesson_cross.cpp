@@ -20,18 +20,18 @@ using core::TensorId;
 
 MatrixRef ref(TensorId tensor, int head = 0) { return {MatrixSource::Trace, tensor, head}; }
 
-// One self-attention layer before the cross-attention, as a run the heatmap widget can draw: its weights A,
-// its mask and its output O, labelled with that side's tokens.
-core::ModelRun layerRun(const core::ModelRun& main, const core::Trace& layer, const std::vector<std::vector<std::string>>& tokens) {
-    core::ModelRun run = emptyLike(main);
-    run.tokens = run.queryTokens = tokens;
-    run.trace = emptyTraceLike(layer);
-    for (TensorId id : {TensorId::AttentionWeights, TensorId::Mask, TensorId::Output}) run.trace[id] = layer[id];
-    return run;
-}
+// What the cross view computes: head i's weights in the self-attention layers before the cross-attention (the
+// encoder's, l_enc × l_enc, and the decoder's causal one, l_dec × l_dec), masked as in their layer.
+enum Matrix { kEncoderWeights, kDecoderWeights };
 
-core::ModelRun encoderRun(const core::ModelRun& main) { return layerRun(main, *main.encoderTrace, main.tokens); }
-core::ModelRun decoderRun(const core::ModelRun& main) { return layerRun(main, *main.decoderTrace, main.queryTokens); }
+MatrixRef layerWeights(LessonFrame& frame, Matrix matrix, const core::Trace& layer, int head, const std::string& name) {
+    const int batch = frame.ctx.state.batch;
+    const core::Axis tokens = matrix == kEncoderWeights ? core::Axis::KeyTokens : core::Axis::QueryTokens;
+    const ComputedSpec spec{name, matrix == kEncoderWeights ? "l_enc × l_enc" : "l_dec × l_dec", tokens, tokens, true,
+                            core::symbolicShape(TensorId::AttentionWeights, layer), layer[TensorId::AttentionWeights].shapeString()};
+    const auto mask = [&] { return layer[TensorId::Mask].empty() ? core::Matrix() : core::Matrix(layer[TensorId::Mask].slice(batch, 0)); };
+    return computedRef(computedMatrix(frame, matrix, head, 0, spec, [&] { return core::Matrix(layer[TensorId::AttentionWeights].slice(batch, head)); }, mask));
+}
 
 // "A₂ suffix" (appending: GCC 12 warns falsely on "A" + std::string temporaries, -Wrestrict).
 std::string named(const char* symbol, int head, const char* suffix = "") {
@@ -98,19 +98,17 @@ void explain(LessonFrame& frame) {
 float encoderBand(LessonFrame& frame, const Box& box, int head) {
     std::vector<MapItem> maps;
     std::vector<std::string> between;
-    ViewContext& main = frame.ctx;
-    DerivedRun* encoder = frame.ctx.run.encoderTrace ? frame.derived.get(DerivedRuns::Kind::Encoder, frame.ctx.run, encoderRun) : nullptr;
-    std::optional<ViewContext> encoderView;
+    const core::Trace* encoder = frame.ctx.run.encoderTrace ? &*frame.ctx.run.encoderTrace : nullptr;
     if (encoder != nullptr) {
-        encoderView.emplace(derivedView(frame, *encoder));
-        maps.push_back({&*encoderView, ref(TensorId::AttentionWeights, head), band(named("A", head, " encoder"), true)});
+        const std::string name = named("A", head, " encoder");
+        maps.push_back({layerWeights(frame, kEncoderWeights, *encoder, head, name), band(name, true)});
         between.push_back("→");
     }
-    maps.push_back({&main, ref(TensorId::X), band(encoder ? "O_enc = X" : "X_enc", encoder == nullptr), 0.16f});
+    maps.push_back({ref(TensorId::X), band(encoder ? "O_enc = X" : "X_enc", encoder == nullptr), 0.16f});
     between.push_back("→");
-    maps.push_back({&main, ref(TensorId::KHeads, head), band(named("K", head), false)});
+    maps.push_back({ref(TensorId::KHeads, head), band(named("K", head), false)});
     between.push_back("");
-    maps.push_back({&main, ref(TensorId::VHeads, head), band(named("V", head), false)});
+    maps.push_back({ref(TensorId::VHeads, head), band(named("V", head), false)});
     return showMapRow(frame, box, maps, between);
 }
 
@@ -118,28 +116,29 @@ float encoderBand(LessonFrame& frame, const Box& box, int head) {
 float decoderBand(LessonFrame& frame, const Box& box, int head) {
     std::vector<MapItem> maps;
     std::vector<std::string> between;
-    DerivedRun* decoder = frame.ctx.run.decoderTrace ? frame.derived.get(DerivedRuns::Kind::Decoder, frame.ctx.run, decoderRun) : nullptr;
-    std::optional<ViewContext> decoderView;
+    const core::Trace* decoder = frame.ctx.run.decoderTrace ? &*frame.ctx.run.decoderTrace : nullptr;
     if (decoder != nullptr) {
-        decoderView.emplace(derivedView(frame, *decoder));
-        maps.push_back({&*decoderView, ref(TensorId::AttentionWeights, head), band(named("A", head, " decoder"), true)});
+        const std::string name = named("A", head, " decoder");
+        maps.push_back({layerWeights(frame, kDecoderWeights, *decoder, head, name), band(name, true)});
         between.push_back("→");
     }
-    maps.push_back({&frame.ctx, ref(TensorId::XQuery), band(decoder ? "O_dec" : "X_dec", decoder == nullptr), 0.16f});
+    maps.push_back({ref(TensorId::XQuery), band(decoder ? "O_dec" : "X_dec", decoder == nullptr), 0.16f});
     between.push_back("→");
-    maps.push_back({&frame.ctx, ref(TensorId::QHeads, head), band(named("Q", head), false)});
+    maps.push_back({ref(TensorId::QHeads, head), band(named("Q", head), false)});
     return showMapRow(frame, box, maps, between);
 }
 
+// S_i → softmax → A_i of the cross-attention, l_dec × l_enc each, as a scene laid out by the stages' rules.
 void crossMaps(LessonFrame& frame, const Box& box, int head) {
-    HeatmapOptions scores;
-    scores.colorbar = ColorbarSide::Below;
-    scores.caption = named("S", head, " = ") + named("Q", head, " ") + named("K", head, "ᵀ");
-    HeatmapOptions weights;
+    const core::Trace& t = frame.ctx.run.trace;
+    scene::Map scores = scene::traceMap(t, TensorId::Scores, head);
+    scores.colorbar = scene::Colorbar::Below;
+    scores.title = named("S", head, " = ") + named("Q", head, " ") + named("K", head, "ᵀ");
+    scene::Map weights = scene::traceMap(t, TensorId::AttentionWeights, head);
     weights.rowSums = true;
-    weights.caption = named("A", head);
-    showMapRow(frame, box, {{&frame.ctx, ref(TensorId::Scores, head), scores}, {&frame.ctx, ref(TensorId::AttentionWeights, head), weights}},
-               {"softmax →"});
+    weights.title = named("A", head);
+    const scene::Figure figure{scene::Line{{scores, scene::Operator{"softmax →"}, weights}}, "", "", {}};
+    showScene(frame, {core::StageId::Softmax, {figure}, std::nullopt}, box);
 }
 
 void notCross(LessonFrame& frame) {
@@ -183,7 +182,12 @@ void drawCrossLesson(LessonFrame& frame) {
         const float decoder = decoderBand(frame, {{top.min.x + gap, top.min.y + line}, top.max}, head);
         below = std::max({box.min.y, encoder, decoder}) + gap;
     }
-    crossMaps(frame, {{box.min.x, below}, {box.max.x, std::max(box.max.y, below + box.height())}}, head);
+    // S_i and A_i keep square cells (token × token): as tall as the width lets them be, up to half the screen, the
+    // page scrolling; zoomed out, that height times the zoom, as the box is (remainingBox), so the maps never grow
+    // as the zoom goes down.
+    const float wanted = std::min(0.45f * box.width(), 0.5f * ImGui::GetMainViewport()->WorkSize.y);
+    const float height = std::max(box.height(), wanted * std::min(frame.ctx.state.zoom, 1.0f));
+    crossMaps(frame, {{box.min.x, below}, {box.max.x, std::max(box.max.y, below + height)}}, head);
 }
 
 }  // namespace attnviz::ui

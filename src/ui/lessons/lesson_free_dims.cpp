@@ -66,10 +66,10 @@ void drawFreeDimsLesson(LessonFrame& frame) {
     weights.rowLabels = false;
     const float gap = std::round(16.0f * frame.ctx.scale);
     box.min.y = showMapRow(frame, takeTop(box, box.height() * 0.5f),
-                           {{&frame.ctx, ref(TensorId::WQ), weights}, {&frame.ctx, ref(TensorId::WV), weights}}, {""}) + gap;
+                           {{ref(TensorId::WQ), weights}, {ref(TensorId::WV), weights}}, {""}) + gap;
     HeatmapOptions product = weights;
     product.colorbar = ColorbarSide::Right;
-    showMapRow(frame, box, {{&frame.ctx, ref(TensorId::Concat), o}, {&frame.ctx, ref(TensorId::WO), weights}, {&frame.ctx, ref(TensorId::Output), product}},
+    showMapRow(frame, box, {{ref(TensorId::Concat), o}, {ref(TensorId::WO), weights}, {ref(TensorId::Output), product}},
                {"×", "="});
 }
 

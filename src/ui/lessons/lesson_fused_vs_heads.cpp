@@ -10,6 +10,7 @@
 #include "ui/views/matrix_info.h"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 
 namespace attnviz::ui {
@@ -21,47 +22,47 @@ constexpr int kMaxTiles = 8;  // heads drawn side by side
 
 MatrixRef ref(TensorId tensor, int head = 0) { return {MatrixSource::Trace, tensor, head}; }
 
-// W_i^Q as 1 × h × d_model × d_k and X W_i^Q as b × h × l × d_k, each head's product computed on its own.
-core::ModelRun perHeadQuery(const core::ModelRun& main) {
-    core::ModelRun run = emptyLike(main);
-    const core::Trace& t = main.trace;
-    const int h = t.dims.heads, dk = t.dims.dK, dModel = t.dims.dModel;
-    const core::Tensor& input = t.cross ? t[TensorId::XQuery] : t[TensorId::X];
-    core::Tensor blocks({1, h, dModel, dk});
-    core::Tensor q({t.batch, h, t.queryLength, dk});
-    for (int i = 0; i < h; ++i) {
-        Eigen::Map<core::Matrix> w(blocks.sliceData(i), dModel, dk);
-        w = core::headBlock(main.weights.wq, i, dk);
-        for (int b = 0; b < t.batch; ++b) {
-            Eigen::Map<core::Matrix> out(q.sliceData(b * h + i), t.queryLength, dk);
-            out = input.slice(b) * w;
-            if (main.weights.hasBiases()) out.rowwise() += main.weights.bq.segment(i * dk, dk);
-        }
-    }
-    run.trace[TensorId::WQ] = std::move(blocks);
-    run.trace[TensorId::QHeads] = std::move(q);
-    return run;
+// What the per-head view computes: each head's own W_i^Q (d_model × d_k) and its product X W_i^Q (l × d_k),
+// computed on its own (not cut from the fused Q).
+enum Matrix { kHeadWeights, kHeadProduct };
+
+MatrixRef headWeights(LessonFrame& frame, int head) {
+    const core::Dimensions& d = frame.ctx.run.trace.dims;
+    const ComputedSpec spec{withHead("W", head, "^Q"), "d_model × d_k", core::Axis::Features, core::Axis::Features, false};
+    return computedRef(computedMatrix(frame, kHeadWeights, head, 0, spec, [&] { return core::Matrix(core::headBlock(frame.ctx.run.weights.wq, head, d.dK)); }));
 }
 
-HeatmapOptions tile(const std::string& caption, int head, bool rowLabels) {
-    HeatmapOptions o = compactMap(caption, rowLabels, false);
-    o.frameHead = head;
-    return o;
+MatrixRef headProduct(LessonFrame& frame, int head) {
+    const core::ModelRun& run = frame.ctx.run;
+    const core::Trace& t = run.trace;
+    const ComputedSpec spec{withHead("X W", head, "^Q"), "l × d_k", core::Axis::QueryTokens, core::Axis::Features, false};
+    return computedRef(computedMatrix(frame, kHeadProduct, head, 0, spec, [&] {
+        const core::Tensor& input = t.cross ? t[TensorId::XQuery] : t[TensorId::X];
+        core::Matrix out = input.slice(frame.ctx.state.batch) * core::headBlock(run.weights.wq, head, t.dims.dK);
+        if (run.weights.hasBiases()) out.rowwise() += run.weights.bq.segment(head * t.dims.dK, t.dims.dK);
+        return out;
+    }));
 }
 
-// h tiles of one per-head tensor, on one cell size, in the head colors, captioned prefix + "ᵢ" + suffix.
-float headTiles(LessonFrame& frame, const Box& box, ViewContext& view, TensorId tensor, const std::string& prefix, const std::string& suffix,
-                std::optional<colormap::Range> range) {
+// h tiles of one per-head matrix (mapOf(i)), a scene line on one cell size, each framed in its head's colour and
+// captioned prefix + "ᵢ" + suffix.
+float headTiles(LessonFrame& frame, const Box& box, const std::function<MatrixRef(int)>& mapOf, const std::string& prefix,
+                const std::string& suffix, std::optional<colormap::Range> range) {
     const int heads = std::min(frame.ctx.run.trace.dims.heads, kMaxTiles);
-    std::vector<MapItem> maps;
+    scene::Line tiles;
     for (int i = 0; i < heads; ++i) {
-        HeatmapOptions o = tile(prefix + subscript(i) + suffix, i, i == 0);
-        o.range = range;
-        maps.push_back({&view, ref(tensor, i), o});
+        scene::Map map = sceneMap(frame, mapOf(i));
+        map.title = prefix + subscript(i) + suffix;
+        map.frame = i;
+        map.rowLabels = i == 0;
+        map.colLabels = false;
+        map.colorbar = scene::Colorbar::None;
+        if (range) map.range = std::pair{range->lo, range->hi};
+        tiles.terms.emplace_back(std::move(map));
     }
     const bool more = heads < frame.ctx.run.trace.dims.heads;
-    const Box tiles{box.min, {box.max.x, box.max.y - (more ? ImGui::GetFontSize() + 4.0f : 0.0f)}};  // room for the note
-    const float bottom = showMapRow(frame, tiles, maps, std::vector<std::string>(static_cast<std::size_t>(heads), ""));
+    const Box room{box.min, {box.max.x, box.max.y - (more ? ImGui::GetFontSize() + 4.0f : 0.0f)}};  // room for the note
+    const float bottom = showScene(frame, {core::StageId::SplitHeads, {scene::Figure{tiles, "", "", {}}}, std::nullopt}, room).extent.y1;
     if (more) {
         sayAt(frame, {box.min.x, bottom + 2.0f}, box.width(),
               "(the first " + std::to_string(heads) + " of " + std::to_string(frame.ctx.run.trace.dims.heads) + " heads)", Tone::Dim);
@@ -69,37 +70,37 @@ float headTiles(LessonFrame& frame, const Box& box, ViewContext& view, TensorId 
     return bottom;
 }
 
+// One term of X W^Q = Q: the input's tokens on the left only, feature numbers above the others, no colorbars (the
+// tiles below share Q's colours).
+scene::Map term(const core::Trace& trace, TensorId tensor, bool rowLabels) {
+    scene::Map map = scene::traceMap(trace, tensor);
+    map.rowLabels = rowLabels;
+    map.colLabels = tensor != TensorId::X;
+    map.colorbar = scene::Colorbar::None;
+    return map;
+}
+
 void fusedView(LessonFrame& frame, Box box, const colormap::Range& qRange) {
-    ViewContext& main = frame.ctx;
-    HeatmapOptions input;
-    input.title = TitleStyle::Compact;
-    input.colLabels = false;
-    input.colorbar = ColorbarSide::None;
-    HeatmapOptions weights;
-    weights.title = TitleStyle::Compact;
-    weights.rowLabels = false;
-    weights.colorbar = ColorbarSide::None;
-    HeatmapOptions product = weights;
-    product.range = qRange;
-    const float bottom = showMapRow(frame, takeTop(box, box.height() * 0.62f),
-                                    {{&main, ref(TensorId::X), input}, {&main, ref(TensorId::WQ), weights}, {&main, ref(TensorId::Q), product}},
-                                    {"×", "="});
+    const core::Trace& t = frame.ctx.run.trace;
+    scene::Map product = term(t, TensorId::Q, false);
+    product.range = std::pair{qRange.lo, qRange.hi};
+    const scene::Line xTimesW{{term(t, TensorId::X, true), scene::Operator{"×"}, term(t, TensorId::WQ, false), scene::Operator{"="}, product}};
+    const float bottom = showScene(frame, {core::StageId::SplitHeads, {scene::Figure{xTimesW, "", "", {}}}, std::nullopt}, takeTop(box, box.height() * 0.62f)).extent.y1;
     box.min.y = bottom + 8.0f;
     const float line = sayAt(frame, box.min, box.width(), "↓ split: Q_i = columns i·d_k … (i+1)·d_k − 1 of Q  (.view(b, l, h, d_k).transpose(1, 2))",
                              Tone::Code);
     box.min.y += line + 6.0f;
-    headTiles(frame, box, main, TensorId::QHeads, "Q", "", qRange);
+    headTiles(frame, box, [](int i) { return ref(TensorId::QHeads, i); }, "Q", "", qRange);
 }
 
-void perHeadView(LessonFrame& frame, Box box, DerivedRun& perHead, const colormap::Range& qRange) {
-    ViewContext view = derivedView(frame, perHead);
+void perHeadView(LessonFrame& frame, Box box, const colormap::Range& qRange) {
     const float line = sayAt(frame, box.min, box.width(), "h separate matrices W_i^Q (d_model × d_k), one linear layer per head:", Tone::Plain);
     box.min.y += line + 4.0f;
-    const float bottom = headTiles(frame, takeTop(box, box.height() * 0.62f), view, TensorId::WQ, "W", "^Q", std::nullopt);
+    const float bottom = headTiles(frame, takeTop(box, box.height() * 0.62f), [&](int i) { return headWeights(frame, i); }, "W", "^Q", std::nullopt);
     box.min.y = bottom + 8.0f;
     const float below = sayAt(frame, box.min, box.width(), "↓ each head multiplies the whole X by its own W_i^Q:  Q_i = X W_i^Q", Tone::Code);
     box.min.y += below + 6.0f;
-    headTiles(frame, box, view, TensorId::QHeads, "X W", "^Q", qRange);
+    headTiles(frame, box, [&](int i) { return headProduct(frame, i); }, "X W", "^Q", qRange);
 }
 
 // "W^Q = [W₀^Q | W₁^Q | … | W₇^Q]"
@@ -142,8 +143,7 @@ void drawFusedVsHeadsLesson(LessonFrame& frame) {
     explain(frame);
     ImGui::Spacing();
     const colormap::Range qRange = frame.ctx.summaries.get(frame.ctx.run, TensorId::Q).range;  // both Q_i on one scale
-    DerivedRun* split = perHead ? frame.derived.get(DerivedRuns::Kind::PerHeadQuery, frame.ctx.run, perHeadQuery) : nullptr;
-    if (split != nullptr) perHeadView(frame, remainingBox(frame), *split, qRange);
+    if (perHead) perHeadView(frame, remainingBox(frame), qRange);
     else fusedView(frame, remainingBox(frame), qRange);
 }
 

@@ -26,8 +26,6 @@ constexpr int kMaxSentences = 4;
 constexpr int kMinSentences = 2;
 constexpr int kBroadcastTiles = 3;  // heads drawn for "broadcast to every head"; the rest are the same
 
-MatrixRef ref(TensorId tensor, int head = 0) { return {MatrixSource::Trace, tensor, head}; }
-
 // [SECTION] Controls
 
 void batchEditor(LessonFrame& frame) {
@@ -44,7 +42,10 @@ void batchEditor(LessonFrame& frame) {
         ImGui::EndDisabled();
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show sentence %d below", i);
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.62f);
+        // The sentence takes what its token count and button leave, so the row never passes the panel's edge.
+        const float spacing = ImGui::GetStyle().ItemSpacing.x;
+        const float after = ImGui::CalcTextSize("00 tokens + 00 <pad>").x + buttonWidth("remove") + 2.0f * spacing;
+        ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - after, ImGui::GetFontSize() * 6.0f));
         inputTextKeepingWideCharacters("##sentence", sentences[static_cast<std::size_t>(i)]);
         ImGui::SameLine();
         if (i < run.trace.batch) {
@@ -157,19 +158,30 @@ void fullyMaskedSentence(LessonFrame& frame) {
 
 // [SECTION] Maps
 
-// The stored mask expanded to l_q × l_k per sentence (b × 1 × l_q × l_k): what one head sees after broadcasting.
-core::ModelRun broadcastMask(const core::ModelRun& main) {
-    core::ModelRun run = emptyLike(main);
-    const core::Tensor& mask = main.trace[TensorId::Mask];
-    const int b = main.trace.batch, lq = main.trace.queryLength, lk = main.trace.keyLength;
-    core::Tensor full({b, 1, lq, lk});
-    for (int s = 0; s < b; ++s) {
-        const core::MatrixView m = mask.slice(s, 0);
-        Eigen::Map<core::Matrix> out(full.sliceData(s), lq, lk);
-        for (int r = 0; r < lq; ++r) out.row(r) = m.row(m.rows() == 1 ? 0 : r);
-    }
-    run.trace[TensorId::Mask] = std::move(full);
-    return run;
+// What the masks view computes: each sentence's mask as stored, and the shown sentence's broadcast to l_q × l_k.
+enum Matrix { kStoredMask, kBroadcastMask };
+
+// Sentence `s`'s mask exactly as stored (1 × l_k for a padding mask, l_q × l_k otherwise): yellow 1, hatched 0.
+std::shared_ptr<const scene::Computed> storedMaskOf(LessonFrame& frame, int s) {
+    const core::Tensor& mask = frame.ctx.run.trace[TensorId::Mask];
+    const bool strip = mask.dim(2) == 1;
+    const ComputedSpec spec{"sentence " + std::to_string(s), strip ? "1 × l" : "l × l", strip ? core::Axis::Broadcast : core::Axis::QueryTokens,
+                            core::Axis::KeyTokens, true};
+    const auto stored = [&] { return core::Matrix(mask.slice(s, 0)); };
+    return computedMatrix(frame, kStoredMask, 0, s, spec, stored, stored);
+}
+
+// The shown sentence's mask expanded to l_q × l_k: what one head sees after broadcasting.
+std::shared_ptr<const scene::Computed> broadcastMaskOf(LessonFrame& frame) {
+    const core::Trace& t = frame.ctx.run.trace;
+    const ComputedSpec spec{"mask", "l × l", core::Axis::QueryTokens, core::Axis::KeyTokens, true};
+    const auto full = [&] {
+        const core::MatrixView m = t[TensorId::Mask].slice(frame.ctx.state.batch, 0);
+        core::Matrix out(t.queryLength, t.keyLength);
+        for (int r = 0; r < t.queryLength; ++r) out.row(r) = m.row(m.rows() == 1 ? 0 : r);
+        return out;
+    };
+    return computedMatrix(frame, kBroadcastMask, 0, 0, spec, full, full);
 }
 
 HeatmapOptions compact(const std::string& caption) {
@@ -196,32 +208,29 @@ void storedMask(LessonFrame& frame, const Box& box) {
     Box rest{{box.min.x, box.min.y + titleHeight}, box.max};
     const float slot = strips ? stripHeight(frame) : rest.width() / static_cast<float>(t.batch);
     for (int s = 0; s < t.batch; ++s) {
-        ViewContext view = sentenceView(frame, s);
         HeatmapOptions o = compact("sentence " + std::to_string(s));
         o.rowLabels = o.colLabels = false;  // each sentence has its own tokens: the cells' 1/0 and hatching say enough
         if (s == frame.ctx.state.batch) o.frameHead = 0;
         const Box cell = strips ? Box{{rest.min.x, rest.min.y + slot * static_cast<float>(s)}, {rest.max.x, rest.min.y + slot * static_cast<float>(s + 1) - 4.0f}}
                                 : Box{{rest.min.x + slot * static_cast<float>(s), rest.min.y}, {rest.min.x + slot * static_cast<float>(s + 1) - lineHeight * 0.5f, rest.max.y}};
-        showMapInBox(frame, view, ref(TensorId::Mask), cell, o);
+        showMapInBox(frame, computedRef(storedMaskOf(frame, s)), cell, o);
     }
 }
 
 // The shown sentence's mask as every head receives it after broadcasting.
 void broadcastTiles(LessonFrame& frame, const Box& box) {
     const core::Trace& t = frame.ctx.run.trace;
-    DerivedRun* full = frame.derived.get(DerivedRuns::Kind::BroadcastMask, frame.ctx.run, broadcastMask);
-    if (full == nullptr) return;
+    const MatrixRef full = computedRef(broadcastMaskOf(frame));
     const int tiles = std::min(kBroadcastTiles, t.dims.heads);
     const float titleHeight = sayAt(frame, box.min, box.width(), "Broadcast: every one of the h = " + std::to_string(t.dims.heads) +
                                                                       " heads gets the same l × l mask", Tone::Plain) + 4.0f;
     const Box rest{{box.min.x, box.min.y + titleHeight}, box.max};
     const float slot = rest.width() / static_cast<float>(tiles + (t.dims.heads > tiles ? 1 : 0));
     for (int i = 0; i < tiles; ++i) {
-        ViewContext view = derivedView(frame, *full);
         HeatmapOptions o = compact("head " + std::to_string(i));
         o.rowLabels = o.colLabels = false;
         o.frameHead = i;
-        showMapInBox(frame, view, ref(TensorId::Mask), {{rest.min.x + slot * static_cast<float>(i), rest.min.y},
+        showMapInBox(frame, full, {{rest.min.x + slot * static_cast<float>(i), rest.min.y},
                                                         {rest.min.x + slot * static_cast<float>(i + 1) - 10.0f, rest.max.y}}, o);
     }
     if (t.dims.heads > tiles) {

@@ -24,26 +24,28 @@ constexpr int kMaxClasses = 8;
 
 MatrixRef ref(TensorId tensor, int head = 0) { return {MatrixSource::Trace, tensor, head}; }
 
-// The pooled vectors (b × 1 × d_model, in the Output slot) and logits (b × 1 × classes, in the Concat slot).
-core::ModelRun pooledRun(const core::ModelRun& main, Pooling pooling, int classes) {
-    const core::SeededLayer& seeded = core::seededChoices(main.spec);
-    const core::PoolingResult result = core::poolAndClassify(main.trace, seeded.prependCls, pooling, classes, seeded.seed);
-    core::ModelRun run = emptyLike(main);
-    const int b = main.trace.batch;
-    core::Tensor pooled({b, 1, main.dims.dModel});
-    core::Tensor logits({b, 1, classes});
-    for (int s = 0; s < b; ++s) {
-        Eigen::Map<core::Matrix>(pooled.sliceData(s), 1, main.dims.dModel) = result.pooled.row(s);
-        Eigen::Map<core::Matrix>(logits.sliceData(s), 1, classes) = result.logits.row(s);
-    }
-    run.trace[TensorId::Output] = std::move(pooled);
-    run.trace[TensorId::Concat] = std::move(logits);
-    return run;
+// What the pooling view computes, per pooling and number of classes (the variant): the pooled vectors and logits of
+// every sentence, and the shown sentence's rows of them.
+enum Matrix { kPooling, kPooled, kLogits };
+constexpr int kOwner = static_cast<int>(Lesson::Pooling);
+
+std::shared_ptr<const core::PoolingResult> pooled(LessonFrame& frame, Pooling pooling, int classes, int variant) {
+    const core::ModelRun& run = frame.ctx.run;
+    return frame.computed.get<core::PoolingResult>({kOwner, kPooling, 0, variant}, [&] {
+        const core::SeededLayer& seeded = core::seededChoices(run.spec);
+        return core::poolAndClassify(run.trace, seeded.prependCls, pooling, classes, seeded.seed);
+    });
+}
+
+// Row `batch` of one of the result's matrices (pooled: b × d_model, logits: b × classes) as a 1 × n map.
+MatrixRef rowMap(LessonFrame& frame, Matrix matrix, int variant, const std::string& name, const core::Matrix& all) {
+    const ComputedSpec spec{name, matrix == kPooled ? "1 × d_model" : "1 × classes", core::Axis::Features, core::Axis::Features, false};
+    return computedRef(computedMatrix(frame, matrix, 0, variant, spec, [&] { return core::Matrix(all.row(frame.ctx.state.batch)); }));
 }
 
 // Softmax of one sentence's logits, "class 0: 41 %  class 1: …".
-std::string probabilities(const core::Tensor& logits, int batch) {
-    const core::MatrixView row = logits.slice(batch);
+std::string probabilities(const core::Matrix& logits, int batch) {
+    const core::RowVector row = logits.row(batch);
     const float top = row.maxCoeff();
     double sum = 0.0;
     for (Eigen::Index c = 0; c < row.cols(); ++c) sum += std::exp(static_cast<double>(row(0, c) - top));
@@ -93,24 +95,22 @@ HeatmapOptions vectorOptions(const std::string& caption) { return compactMap(cap
 void poolingColumn(LessonFrame& frame, Box box, Pooling pooling) {
     const int classes = frame.ctx.state.lesson.classes;
     const int variant = classes * 2 + (pooling == Pooling::Cls ? 1 : 0);
-    DerivedRun* pooled = frame.derived.get(DerivedRuns::Kind::Pooling, variant, frame.ctx.run,
-                                           [&](const core::ModelRun& main) { return pooledRun(main, pooling, classes); });
-    if (pooled == nullptr) return;
+    const std::shared_ptr<const core::PoolingResult> result = pooled(frame, pooling, classes, variant);
+    if (result == nullptr) return;
     const bool cls = pooling == Pooling::Cls;
     const float line = sayAt(frame, box.min, box.width(), cls ? "[CLS] pooling: take row 0 of O" : "Mean pooling: average the real tokens' rows", Tone::Point);
     box.min.y += line + 4.0f;
     showChart(frame, takeTop(box, box.height() * 0.5f), mixChart(frame, pooling));
-    ViewContext view = derivedView(frame, *pooled);
     box.min.y += std::round(8.0f * frame.ctx.scale);
     HeatmapOptions pooledVector = vectorOptions(cls ? "pooled = O[0]" : "pooled = mean of O's rows");
     pooledVector.range = frame.ctx.summaries.get(frame.ctx.run, TensorId::Output).range;  // O's colours: the two vectors compare
-    const float bottom = showMapRow(frame, takeTop(box, ImGui::GetFontSize() * 3.2f), {{&view, ref(TensorId::Output), pooledVector, 1.0f}}, {}, Zoomed::KeepRow);
+    const float bottom = showMapRow(frame, takeTop(box, ImGui::GetFontSize() * 3.2f), {{rowMap(frame, kPooled, variant, "pooled", result->pooled), pooledVector, 1.0f}}, {}, Zoomed::KeepRow);
     box.min.y = bottom + 6.0f;
     const float logitsBottom = showMapRow(frame, takeTop(box, ImGui::GetFontSize() * 3.2f),
-                                          {{&view, ref(TensorId::Concat), vectorOptions("logits"),
+                                          {{rowMap(frame, kLogits, variant, "logits", result->logits), vectorOptions("logits"),
                                             std::min(1.0f, 0.12f * static_cast<float>(classes))}}, {}, Zoomed::KeepRow);
     sayAt(frame, {box.min.x, logitsBottom + 4.0f}, box.width(),
-          "logits = pooled · W_cls;  " + probabilities(pooled->run.trace[TensorId::Concat], frame.ctx.state.batch), Tone::Plain);
+          "logits = pooled · W_cls;  " + probabilities(result->logits, frame.ctx.state.batch), Tone::Plain);
 }
 
 void controls(LessonFrame& frame) {
@@ -147,7 +147,9 @@ void drawPoolingLesson(LessonFrame& frame) {
     output.title = TitleStyle::Compact;
     output.colLabels = false;
     output.colorbar = ColorbarSide::None;
-    box.min.y = showMapRow(frame, takeTop(box, box.height() * 0.3f), {{&frame.ctx, ref(TensorId::Output), output}}, {}, Zoomed::KeepRow) + std::round(10.0f * frame.ctx.scale);
+    Box row = takeTop(box, box.height() * 0.3f);
+    row.max.x -= 3.0f;  // room for the [CLS] row's outline, drawn around the cells
+    box.min.y = showMapRow(frame, row, {{ref(TensorId::Output), output}}, {}, Zoomed::KeepRow) + std::round(10.0f * frame.ctx.scale);
     outlineRow(lastDrawn(frame.ctx.drawn, ref(TensorId::Output)), 0);  // the [CLS] row
     const float gap = std::round(28.0f * frame.ctx.scale);
     const Box left = takeLeft(box, (box.width() - gap) / 2.0f);

@@ -102,7 +102,7 @@ void drawRowByRowLesson(LessonFrame& frame) {
     product.colorbar = ColorbarSide::Right;
     const TensorId x = inputOf(run.trace);
     const float bottom = showMapRow(frame, takeTop(box, box.height() * 0.58f),
-                                    {{&frame.ctx, ref(x), input}, {&frame.ctx, ref(TensorId::WQ), weights}, {&frame.ctx, ref(TensorId::Q), product}},
+                                    {{ref(x), input}, {ref(TensorId::WQ), weights}, {ref(TensorId::Q), product}},
                                     {"×", "="});
     outlineRow(lastDrawn(frame.ctx.drawn, ref(x)), t);
     outlineRow(lastDrawn(frame.ctx.drawn, ref(TensorId::Q)), t);

@@ -32,28 +32,31 @@ void scaleControls(LessonFrame& frame) {
     const int dK = frame.ctx.run.trace.dims.dK;
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("scale");
-    ImGui::SameLine();
+    // On a narrow window the controls wrap, never past its edge.
+    sameLineIfFits(checkboxWidth("1/√d_k (default)"));
     if (ImGui::RadioButton("1/√d_k (default)", !a.scale.has_value())) a.scale.reset();
-    ImGui::SameLine();
+    sameLineIfFits(checkboxWidth("1 (no scaling)"));
     if (ImGui::RadioButton("1 (no scaling)", a.scale == 1.0f)) a.scale = 1.0f;
-    ImGui::SameLine();
+    sameLineIfFits(checkboxWidth("1/d_k"));
     if (ImGui::RadioButton("1/d_k", a.scale == 1.0f / static_cast<float>(dK))) a.scale = 1.0f / static_cast<float>(dK);
-    ImGui::SameLine();
+    const float sliderWidth = std::round(200.0f * frame.ctx.scale);
+    sameLineIfFits(sliderWidth);
     float value = a.scale.value_or(defaultScale(dK));
-    ImGui::SetNextItemWidth(std::round(200.0f * frame.ctx.scale));
+    ImGui::SetNextItemWidth(sliderWidth);
     if (ImGui::SliderFloat("##scale", &value, 0.01f, 4.0f, "%.4f", ImGuiSliderFlags_Logarithmic)) a.scale = value;
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("d_k  ");
     for (int choice : kDkChoices) {
-        ImGui::SameLine();
         const std::string label = std::to_string(choice) + "##dk";
+        sameLineIfFits(checkboxWidth(label.c_str()));
         if (ImGui::RadioButton(label.c_str(), dK == choice)) {
             if (a.dK == 0) a.dModel = a.heads * choice;  // d_k = d_model / h: grow d_model
             else a.dK = choice;                            // free d_k: set it
         }
     }
-    ImGui::SameLine();
-    ImGui::TextDisabled(a.dK == 0 ? "(sets d_model = h · d_k)" : "(free d_k)");
+    const char* note = a.dK == 0 ? "(sets d_model = h · d_k)" : "(free d_k)";
+    sameLineIfFits(ImGui::CalcTextSize(note).x);
+    ImGui::TextDisabled("%s", note);
 }
 
 // Mean over the rows that have a distribution (fully masked rows are NaN and skipped).
@@ -104,16 +107,16 @@ void explain(LessonFrame& frame, const core::RowSharpness& sharpness) {
 void drawScalingLesson(LessonFrame& frame) {
     scaleControls(frame);
     headPicker(frame);
-    const std::function<core::RowSharpness(const core::ModelRun&)> compute = [](const core::ModelRun& run) { return core::rowSharpness(run.trace); };
-    const core::RowSharpness& sharpness = frame.derived.value(DerivedRuns::Kind::Sharpness, frame.ctx.run, compute);
-    explain(frame, sharpness);
+    const std::shared_ptr<const core::RowSharpness> sharpness =
+        frame.computed.get<core::RowSharpness>({static_cast<int>(Lesson::Scaling)}, [&] { return core::rowSharpness(frame.ctx.run.trace); });
+    explain(frame, *sharpness);
     ImGui::Spacing();
     Box box = remainingBox(frame);
     const int head = frame.ctx.state.head;
     const float gap = std::round(24.0f * frame.ctx.scale);
     HeatmapOptions weights;
     weights.rowSums = false;
-    const MapItem map{&frame.ctx, {MatrixSource::Trace, TensorId::AttentionWeights, head}, weights};
+    const MapItem map{{MatrixSource::Trace, TensorId::AttentionWeights, head}, weights};
     if (frame.ctx.state.zoom > 1.0f) {
         // Zoomed in, the charts give way first: A across the whole width, they under it (the page scrolls).
         const float height = box.height();
@@ -125,8 +128,8 @@ void drawScalingLesson(LessonFrame& frame) {
     }
     const float uniform = std::log(static_cast<float>(frame.ctx.run.trace.keyLength));
     showChart(frame, takeTop(box, box.height() / 2.0f),
-              sharpnessChart(frame, sharpness.entropy, "entropy of each row of A" + subscript(head) + " (nats; top = uniform)", uniform));
-    showChart(frame, box, sharpnessChart(frame, sharpness.maxWeight, "largest weight of each row (1 = saturated)", 1.0f));
+              sharpnessChart(frame, sharpness->entropy, "entropy of each row of A" + subscript(head) + " (nats; top = uniform)", uniform));
+    showChart(frame, box, sharpnessChart(frame, sharpness->maxWeight, "largest weight of each row (1 = saturated)", 1.0f));
 }
 
 }  // namespace attnviz::ui

@@ -15,8 +15,6 @@
 namespace attnviz::ui {
 namespace {
 
-constexpr int kKeySpaceShift = 56;  // textureKey() uses bits 0–49
-
 ImVec4 toneColor(Tone tone) {
     switch (tone) {
         case Tone::Point: return {0.1f, 0.3f, 0.6f, 1.0f};
@@ -34,8 +32,9 @@ std::string captionOf(const ViewContext& view, const MatrixRef& ref, const Heatm
     return options.caption.empty() ? matrixInfo(view.run, ref, view.state.batch).name : options.caption;
 }
 
-// The map `view` drew last (drawHeatmap appends it to view.drawn), as the report keeps it.
-void reportDrawn(LessonFrame& frame, const ViewContext& view, const MatrixRef& ref, const HeatmapOptions& options) {
+// The map drawn last (drawHeatmap appends it to ViewContext::drawn), as the report keeps it.
+void reportDrawn(LessonFrame& frame, const MatrixRef& ref, const HeatmapOptions& options) {
+    const ViewContext& view = frame.ctx;
     frame.report.figures.push_back(captionOf(view, ref, options));
     if (view.drawn.empty()) return;
     const DrawnHeatmap& d = view.drawn.back();
@@ -72,98 +71,65 @@ float ShownMap::smallestTokenCell() const {
 bool LessonReport::says(std::string_view fragment) const { return anyContains(texts, fragment); }
 bool LessonReport::shows(std::string_view fragment) const { return anyContains(figures, fragment); }
 
-// [SECTION] Derived runs
+// [SECTION] Computed matrices
 
-render::HeatmapHandle KeySpaceRenderer::heatmap(std::uint64_t key, const render::MatrixSlice& slice, bool transpose, render::Downsample how) {
-    return inner_->heatmap(key | space_ << kKeySpaceShift, slice, transpose, how);
-}
-
-render::HeatmapHandle KeySpaceRenderer::find(std::uint64_t key) const { return inner_->find(key | space_ << kKeySpaceShift); }
-
-void KeySpaceRenderer::draw(ImDrawList& list, render::HeatmapHandle handle, ImVec2 min, ImVec2 max, const render::HeatmapStyle& style) {
-    inner_->draw(list, handle, min, max, style);
-}
-
-render::RendererStats KeySpaceRenderer::stats() const { return inner_->stats(); }
-
-core::Trace emptyTraceLike(const core::Trace& t) {
-    core::Trace shell;
-    shell.dims = t.dims;
-    shell.mask = t.mask;
-    shell.fill = t.fill;
-    shell.softmax = t.softmax;
-    shell.cross = t.cross;
-    shell.batch = t.batch;
-    shell.queryLength = t.queryLength;
-    shell.keyLength = t.keyLength;
-    shell.queryLengths = t.queryLengths;
-    shell.keyLengths = t.keyLengths;
-    shell.fullyMaskedRows = t.fullyMaskedRows;
-    shell.perHeadMaxDifference = t.perHeadMaxDifference;
-    return shell;
-}
-
-core::ModelRun emptyLike(const core::ModelRun& main) {
-    core::ModelRun run;
-    run.dims = main.dims;
-    run.tokens = main.tokens;
-    run.queryTokens = main.queryTokens;
-    run.trace = emptyTraceLike(main.trace);
-    return run;
-}
-
-int DerivedRuns::keySpace(Kind kind, int variant) {
-    return 1 + static_cast<int>(kind) * kVariants + std::clamp(variant, 0, kVariants - 1);
-}
-
-DerivedRun* DerivedRuns::get(Kind kind, int variant, const core::ModelRun& main, const Builder& build) {
-    const int space = keySpace(kind, variant);
-    if (const auto found = runs_.find(space); found != runs_.end()) return found->second.get();
-    if (errors_.count(space) > 0) return nullptr;
-    try {
-        return runs_.emplace(space, std::make_unique<DerivedRun>(build(main), static_cast<std::uint64_t>(space))).first->second.get();
-    } catch (const core::InputError& error) {
-        errors_[space] = error.what();
-        return nullptr;
-    }
-}
-
-const std::string& DerivedRuns::error(Kind kind, int variant) const {
+const std::string& ComputedCache::error(const Key& key) const {
     static const std::string none;
-    const auto found = errors_.find(keySpace(kind, variant));
+    const auto found = errors_.find(tupleOf(key));
     return found != errors_.end() ? found->second : none;
 }
 
-void DerivedRuns::clear() {
-    runs_.clear();
-    errors_.clear();
+void ComputedCache::clear() {
     values_.clear();
+    errors_.clear();
 }
 
-// [SECTION] Frame
-
-AppState& ScratchStates::next(const AppState& main, int batch) {
-    if (used_ == pool_.size()) pool_.push_back(std::make_unique<AppState>());
-    AppState& s = *pool_[used_++];
-    s.batch = batch;
-    s.head = main.head;
-    s.sequential = main.sequential;
-    s.diverging = main.diverging;
-    s.showValues = main.showValues;
-    s.hovered.reset();
-    s.pinned.reset();
-    return s;
+std::shared_ptr<const scene::Computed> computedMatrix(LessonFrame& frame, int matrix, int head, int variant, const ComputedSpec& spec,
+                                                      const std::function<core::Matrix()>& values, const std::function<core::Matrix()>& mask) {
+    const scene::Computed::Identity identity{static_cast<int>(frame.report.lesson), matrix, head, variant, frame.ctx.state.batch};
+    return frame.computed.get<scene::Computed>(identity, [&] {
+        scene::Computed c;
+        c.identity = identity;
+        c.values = values();
+        if (mask) c.mask = mask();
+        c.name = spec.name;
+        c.paperShape = spec.paperShape;
+        c.tensorShape = spec.tensorShape;
+        c.numericShape = spec.numericShape;
+        c.rowAxis = spec.rowAxis;
+        c.colAxis = spec.colAxis;
+        c.probability = spec.probability;
+        return c;
+    });
 }
 
-ViewContext derivedView(LessonFrame& frame, DerivedRun& derived) {
-    derived.renderer.bind(frame.ctx.renderer);
-    return {frame.scratch.next(frame.ctx.state, frame.ctx.state.batch), derived.run, derived.renderer, frame.ctx.fonts,
-            frame.noExplanation, derived.summaries, frame.scratchDrawn, frame.ctx.scale, frame.ctx.computing};
+std::string withHead(const char* symbol, int head, const char* suffix) {
+    std::string name = symbol;
+    name += subscript(head);
+    name += suffix;
+    return name;
 }
 
-ViewContext sentenceView(LessonFrame& frame, int batch) {
-    return {frame.scratch.next(frame.ctx.state, batch), frame.ctx.run, frame.ctx.renderer, frame.ctx.fonts, frame.noExplanation,
-            frame.ctx.summaries, frame.scratchDrawn, frame.ctx.scale, frame.ctx.computing};
+scene::Map computedMap(const std::shared_ptr<const scene::Computed>& computed) {
+    scene::Map map;
+    map.source = scene::Source::Computed;
+    map.computed = computed;
+    map.rows = static_cast<int>(computed->values.rows());
+    map.cols = static_cast<int>(computed->values.cols());
+    map.rowAxis = computed->rowAxis;
+    map.colAxis = computed->colAxis;
+    return map;
+}
+
+scene::Map sceneMap(const LessonFrame& frame, const MatrixRef& ref) {
+    return ref.computed ? computedMap(ref.computed) : scene::traceMap(frame.ctx.run.trace, ref.tensor, ref.head);
+}
+
+MatrixRef computedRef(const std::shared_ptr<const scene::Computed>& computed) {
+    MatrixRef ref;
+    ref.source = MatrixSource::Computed;
+    ref.computed = computed;
+    return ref;
 }
 
 // [SECTION] Layout
@@ -172,13 +138,14 @@ Box remainingBox(LessonFrame& frame) {
     const ImVec2 windowPos = ImGui::GetWindowPos();
     const ImVec2 contentMin = ImGui::GetWindowContentRegionMin(), contentMax = ImGui::GetWindowContentRegionMax();
     const ImVec2 cursor = ImGui::GetCursorScreenPos();
-    // The maps' box scales with the zoom, as the stage's does (App's magnifiedStage): zoomed in, it grows by
+    // The maps' box scales with the zoom, as the stage's does (drawStageView): zoomed in, it grows by
     // (zoom − 1) window heights and the page scrolls; zoomed out, it is the box zoom 1 would give times the zoom
-    // (the text above it shrinks with the type), so maps never grow when the type shrinks.
+    // in both directions (the text above it shrinks with the type), so maps never grow when the type shrinks; but
+    // never narrower than kMinMapsWidth: the label floor does not shrink with the type.
     const float zoom = frame.ctx.state.zoom, height = contentMax.y - contentMin.y;
     const float change = zoom > 1.0f ? (zoom - 1.0f) * ImGui::GetMainViewport()->WorkSize.y : (zoom - 1.0f) * height;
-    const float right = windowPos.x + contentMax.x;
-    const float width = right - cursor.x;
+    const float right = windowPos.x + contentMax.x, page = right - cursor.x;
+    const float width = std::max(page * std::min(1.0f, zoom), std::min(page, kMinMapsWidth));
     const float bottom = std::max(windowPos.y + contentMax.y + change, cursor.y + kMinMapsHeight * frame.ctx.scale);  // scrolls with the content
     frame.contentBottom = std::max(frame.contentBottom, bottom);
     return {cursor, {cursor.x + width, bottom}};
@@ -197,19 +164,10 @@ HeatmapOptions compactMap(const std::string& caption, bool rowLabels, bool colLa
 
 namespace {
 
-// The width a stacked map's cells take in a box `width` wide beside `decorations` (its labels, colorbar), so that
-// a map the width binds does not narrow from one zoom step to the next as its labels grow: what the top zoom step
-// would leave them (the page's chrome and the decorations grown with the type: the display's width less both,
-// scaled from this zoom to the top one), rounded down to a tenth of the display so a pixel of rounding in the
-// type does not move it; at most what this zoom leaves, at least that share of it times zoom / top zoom (side
-// panels still open, which fold further in).
-float stackedCellsWidth(const LessonFrame& frame, float width, float decorations) {
-    const float display = ImGui::GetMainViewport()->WorkSize.x, available = width - decorations;
-    const float zoom = frame.ctx.state.zoom, topZoom = std::max(kZoomSteps[std::size(kZoomSteps) - 1], zoom);
-    const float tenth = display / 10.0f;
-    const float atTopZoom = std::floor((display - (display - available) * topZoom / zoom) / tenth) * tenth;
-    return std::clamp(atTopZoom, available * zoom / topZoom, available);
-}
+// The width a stacked map's cells take in a box `width` wide beside `decorations` (its labels, colorbar): at most
+// 60 % of the window's width, the rest left to the decorations and the page's margins, so that a map does not
+// narrow from one zoom step to the next as its labels and the margins grow (until they need more than that).
+float stackedCellsWidth(float width, float decorations) { return std::min(width - decorations, 0.6f * ImGui::GetMainViewport()->WorkSize.x); }
 
 // Zoomed in, maps side by side would narrow as their labels and titles grow (the width binds them, or binds them
 // a step further in). So each map gets a row of its own across the width (stackedCellsWidth; its cells as tall as
@@ -222,8 +180,8 @@ float stackedMapRow(LessonFrame& frame, const Box& box, const std::vector<MapIte
     for (std::size_t i = 0; i < maps.size(); ++i) {
         MapItem alone = maps[i];
         alone.widthShare = 0.0f;
-        const Insets insets = heatmapInsets(*alone.view, alone.ref, alone.options);
-        const float cells = stackedCellsWidth(frame, box.width(), insets.left + insets.right);
+        const Insets insets = heatmapInsets(frame.ctx, alone.ref, alone.options);
+        const float cells = stackedCellsWidth(box.width(), insets.left + insets.right);
         y = showMapRow(frame, {{box.min.x, y}, {box.min.x + insets.left + insets.right + cells, y + insets.top + insets.bottom + cells}}, {alone}, {}, Zoomed::KeepRow);
         if (i + 1 == maps.size()) break;
         y += gap;
@@ -255,9 +213,9 @@ float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>&
     bool square = true, anySized = false;  // square cells only when every map that takes cells by count is square
     for (std::size_t i = 0; i < maps.size(); ++i) {
         const MapItem& m = maps[i];
-        insets.push_back(heatmapInsets(*m.view, m.ref, m.options));
-        shapes.push_back(displayShape(*m.view, m.ref, m.options.transposed));
-        const MatrixInfo info = matrixInfo(m.view->run, m.ref, m.view->state.batch);
+        insets.push_back(heatmapInsets(ctx, m.ref, m.options));
+        shapes.push_back(displayShape(ctx, m.ref, m.options.transposed));
+        const MatrixInfo info = matrixInfo(ctx.run, m.ref, ctx.state.batch);
         weights.push_back(m.widthShare <= 0.0f && info.rowAxis == Axis::Features && info.colAxis == Axis::Features);
         const bool tokenRows = m.options.rowLabels && core::isTokens(m.options.transposed ? info.colAxis : info.rowAxis);
         const scene::LabelSizes labels = scene::labelSizes(smallPx, ctx.state.presenting && m.options.lectureLabels);
@@ -300,7 +258,7 @@ float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>&
         const float ch = square ? cw : squareWeights ? weightCell : rowHeight(shapes[i].x, anySized ? cw : width / shapes[i].y, floorRows[i]);
         const ImVec2 min{x + insets[i].left, box.min.y + top};
         const ImVec2 max{min.x + width, min.y + ch * shapes[i].x};
-        showMap(frame, *m.view, m.ref, min, max, m.options);
+        showMap(frame, m.ref, min, max, m.options);
         lowest = std::max(lowest, max.y + insets[i].bottom);
         x = max.x + insets[i].right;
         if (i + 1 == maps.size()) break;
@@ -315,16 +273,15 @@ float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>&
     return lowest;
 }
 
-HeatmapResult showMapInBox(LessonFrame& frame, ViewContext& view, const MatrixRef& ref, const Box& box, const HeatmapOptions& options) {
-    const HeatmapResult result = drawHeatmapInBox(view, ref, box.min, box.max, options);
-    reportDrawn(frame, view, ref, options);
+HeatmapResult showMapInBox(LessonFrame& frame, const MatrixRef& ref, const Box& box, const HeatmapOptions& options) {
+    const HeatmapResult result = drawHeatmapInBox(frame.ctx, ref, box.min, box.max, options);
+    reportDrawn(frame, ref, options);
     return result;
 }
 
-HeatmapResult showMap(LessonFrame& frame, ViewContext& view, const MatrixRef& ref, ImVec2 cellsMin, ImVec2 cellsMax,
-                      const HeatmapOptions& options) {
-    const HeatmapResult result = drawHeatmap(view, ref, cellsMin, cellsMax, options);
-    reportDrawn(frame, view, ref, options);
+HeatmapResult showMap(LessonFrame& frame, const MatrixRef& ref, ImVec2 cellsMin, ImVec2 cellsMax, const HeatmapOptions& options) {
+    const HeatmapResult result = drawHeatmap(frame.ctx, ref, cellsMin, cellsMax, options);
+    reportDrawn(frame, ref, options);
     return result;
 }
 
@@ -347,7 +304,7 @@ scene::Layout placeScene(LessonFrame& frame, const scene::Scene& scene, scene::R
     for (std::size_t i = 0; i < layout.maps.size() && before + i < ctx.drawn.size(); ++i) {
         const scene::Map& map = layout.maps[i].map;
         const DrawnHeatmap& d = ctx.drawn[before + i];
-        frame.report.figures.push_back(matrixInfo(ctx.run, d.matrix, ctx.state.batch).name);
+        frame.report.figures.push_back(map.title.empty() ? matrixInfo(ctx.run, d.matrix, ctx.state.batch).name : map.title);
         frame.report.maps.push_back({frame.report.figures.back(), d.min, d.max, d.rows, d.cols, map.rowLabels && core::isTokens(map.rowAxis),
                                      map.colLabels && core::isTokens(map.colAxis), false});
     }
@@ -373,7 +330,9 @@ scene::Layout stackedLine(LessonFrame& frame, const scene::Scene& scene, const s
             continue;
         }
         const scene::Scene single{scene.stage, {scene::Figure{scene::Line{{term}}, "", ""}}, std::nullopt};
-        scene::Layout one = placeScene(frame, single, {box.min.x, y, box.max.x, y + box.width()});
+        const scene::Insets in = ScreenMetrics(frame.ctx).decorations(std::get<scene::Map>(term));
+        const float cells = stackedCellsWidth(box.width(), in.left + in.right);  // as showMapRow's stacked maps
+        scene::Layout one = placeScene(frame, single, {box.min.x, y, box.min.x + in.left + in.right + cells, y + in.top + in.bottom + cells});
         for (scene::PlacedMap& m : one.maps) stacked.maps.push_back(std::move(m));
         y = one.extent.y1 + gap;
     }

@@ -1,8 +1,8 @@
 // lesson_scene.h — what every lesson view (lesson_*.cpp) draws with:
 //   * LessonFrame: the main ViewContext plus the lesson's per-run cache and the report of what it showed;
-//   * DerivedRun: matrices a lesson computed (naive slicing, the encoder layer, per-head W_i^Q …) put into the
-//     Trace slots whose names and axes fit them, so the one heatmap widget draws them with token labels, with
-//     value ranges and texture keys of their own;
+//   * computed matrices: what a lesson computed (naive slicing, the encoder layer, per-head W_i^Q …) as
+//     scene::Computed, which scenes and the heatmap widget draw with the run's token labels, with value ranges
+//     and texture keys of their own (render::TextureKey::Source::Question), cached per run (ComputedCache);
 //   * boxes, a row of maps on one cell size, a scene laid out by scene/layout.h, charts and text that are drawn
 //     and also reported (LessonReport), so UI tests can assert on what a learner sees and measure where it went.
 //
@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -63,110 +64,87 @@ struct LessonReport {
     bool shows(std::string_view fragment) const;  // some figure caption contains `fragment`
 };
 
-// [SECTION] Derived runs
+// [SECTION] Computed matrices
 
-// Draws through the app's renderer with every texture key moved into a key space of its own, so a derived
-// run's "A₂" never reuses the main run's texture. Frames are begun by the app, not here.
-class KeySpaceRenderer final : public render::HeatmapRenderer {
+// What a lesson computed from the run on screen (the naive slicing's model, the encoder layer, a pooling's logits),
+// built on first use and dropped when the run changes. A computed map's texture key is its scene::Computed identity,
+// so what is cached under one key must not change while the run stays; keys name the lesson, what it computed,
+// and the option (variant) and sentence it depends on.
+class ComputedCache {
 public:
-    explicit KeySpaceRenderer(std::uint64_t space) : space_(space) {}
-    void bind(render::HeatmapRenderer& inner) { inner_ = &inner; }
-    void beginFrame(std::uint64_t /*generation*/) override {}
-    render::HeatmapHandle heatmap(std::uint64_t key, const render::MatrixSlice& slice, bool transpose, render::Downsample how) override;
-    using render::HeatmapRenderer::heatmap;
-    render::HeatmapHandle find(std::uint64_t key) const override;
-    void draw(ImDrawList& list, render::HeatmapHandle handle, ImVec2 min, ImVec2 max, const render::HeatmapStyle& style) override;
-    render::RendererStats stats() const override;
-
-private:
-    std::uint64_t space_;
-    render::HeatmapRenderer* inner_ = nullptr;
-};
-
-struct DerivedRun {
-    core::ModelRun run;  // the main run's tokens and sizes; only the Trace slots the lesson filled hold data
-    SummaryCache summaries;
-    KeySpaceRenderer renderer;
-    DerivedRun(core::ModelRun r, std::uint64_t space) : run(std::move(r)), renderer(space) {}
-};
-
-// A Trace's sizes, lengths and mask flags without any tensor.
-core::Trace emptyTraceLike(const core::Trace& trace);
-// The main run's tokens and sizes with an empty Trace (emptyTraceLike): a lesson fills the slots it needs.
-core::ModelRun emptyLike(const core::ModelRun& main);
-
-// What a lesson derived from the run on screen, built on first use and dropped when the run changes (the
-// textures go with the run's generation, so a derived run must never change while it is cached).
-class DerivedRuns {
-public:
-    enum class Kind { BroadcastMask, Encoder, Decoder, PerHeadQuery, NaiveSlicing, Sharpness, Pooling, Untrained };
-    static constexpr int kVariants = 32;  // variants per kind (0 … 31): each has a texture key space of its own
-    using Builder = std::function<core::ModelRun(const core::ModelRun& main)>;
-    // The derived run of `kind` (and `variant`, for a lesson option that changes the numbers, such as the
-    // pooling); `build` runs only when it is not cached. Null when `build` threw InputError (see error()).
-    DerivedRun* get(Kind kind, int variant, const core::ModelRun& main, const Builder& build);
-    DerivedRun* get(Kind kind, const core::ModelRun& main, const Builder& build) { return get(kind, 0, main, build); }
-    const std::string& error(Kind kind, int variant = 0) const;
-    // A value (not a run) a lesson computed from the run on screen, cached the same way: row sharpness …
+    using Key = scene::Computed::Identity;
+    // The value of `key`; `compute` runs only when it is not cached. Null when `compute` threw InputError (error()).
     template <typename T>
-    const T& value(Kind kind, const core::ModelRun& main, const std::function<T(const core::ModelRun&)>& compute) {
-        std::shared_ptr<const void>& slot = values_[keySpace(kind, 0)];
-        if (!slot) slot = std::make_shared<const T>(compute(main));
-        return *static_cast<const T*>(slot.get());
+    std::shared_ptr<const T> get(const Key& key, const std::function<T()>& compute) {
+        const auto k = tupleOf(key);
+        if (const auto found = values_.find(k); found != values_.end()) return std::static_pointer_cast<const T>(found->second);
+        if (errors_.count(k) > 0) return nullptr;
+        try {
+            auto value = std::make_shared<const T>(compute());
+            values_.emplace(k, value);
+            return value;
+        } catch (const core::InputError& error) {
+            errors_[k] = error.what();
+            return nullptr;
+        }
     }
+    const std::string& error(const Key& key) const;
     void clear();
 
 private:
-    static int keySpace(Kind kind, int variant);
-    std::map<int, std::unique_ptr<DerivedRun>> runs_;  // by key space
-    std::map<int, std::string> errors_;
-    std::map<int, std::shared_ptr<const void>> values_;
+    using Tuple = std::tuple<int, int, int, int, int>;
+    static Tuple tupleOf(const Key& key) { return {key.owner, key.matrix, key.head, key.variant, key.batch}; }
+    std::map<Tuple, std::shared_ptr<const void>> values_;
+    std::map<Tuple, std::string> errors_;
 };
 
 // [SECTION] Frame
 
-// View-only AppStates for maps that are not the main run's focused sentence: each view gets its own (so two
-// sentences can be on screen together), hovering them changes nothing in the app. Reused frame after frame.
-class ScratchStates {
-public:
-    // A state with `main`'s view choices (colormaps, numbers in cells, head) at batch element `batch`.
-    AppState& next(const AppState& main, int batch);
-    void reset() { used_ = 0; }
-
-private:
-    std::vector<std::unique_ptr<AppState>> pool_;
-    std::size_t used_ = 0;
-};
-
 struct LessonFrame {
     ViewContext& ctx;        // the main run, the app's state (lesson controls edit ctx.state) and renderer
-    DerivedRuns& derived;
+    ComputedCache& computed;
     LessonReport& report;
-    ScratchStates& scratch;
-    std::vector<DrawnHeatmap>& scratchDrawn;  // what derived and other-sentence maps drew (not the app's list)
-    const std::optional<Explanation>& noExplanation;
     float contentBottom = 0.0f;  // the lowest y the lesson's maps may use (remainingBox); the panel scrolls to it
 };
 
-// A context that draws `derived` (its own state, no hover explanation) with the main context's fonts and scale.
-ViewContext derivedView(LessonFrame& frame, DerivedRun& derived);
-// The main run at another batch element (the mask of sentence 2 while sentence 0 is on screen).
-ViewContext sentenceView(LessonFrame& frame, int batch);
+// What a lesson computed, as a matrix a map can show: `values` of the sentence on screen, named and with the axes
+// given, cached under `matrix` (the lesson's own number for it), `head` and `variant` for this run.
+struct ComputedSpec {
+    std::string name;
+    std::string paperShape;
+    core::Axis rowAxis = core::Axis::Features, colAxis = core::Axis::Features;
+    bool probability = false;
+    std::string tensorShape, numericShape;  // the whole tensor's, when it is a slice of one ("b × h × l × l")
+};
+std::shared_ptr<const scene::Computed> computedMatrix(LessonFrame& frame, int matrix, int head, int variant, const ComputedSpec& spec,
+                                                      const std::function<core::Matrix()>& values,
+                                                      const std::function<core::Matrix()>& mask = {});
+// "A₂ naive": a symbol, the head's subscript, a suffix (appended: GCC 12 warns falsely on "A" + std::string
+// temporaries, -Wrestrict).
+std::string withHead(const char* symbol, int head, const char* suffix = "");
+// The map of a computed matrix (its axes, labels and colours), for a scene.
+scene::Map computedMap(const std::shared_ptr<const scene::Computed>& computed);
+// The scene map of a reference: a computed matrix's (computedMap) or the run's tensor (scene::traceMap).
+scene::Map sceneMap(const LessonFrame& frame, const MatrixRef& ref);
+// The heatmap widget's reference to it, for showMapRow.
+MatrixRef computedRef(const std::shared_ptr<const scene::Computed>& computed);
 
 // [SECTION] Layout
 
 // From the ImGui cursor to the bottom right of the current window's content region, but at least
 // kMinMapsHeight tall: on a small window the lesson scrolls rather than squeezing its maps to nothing.
 inline constexpr float kMinMapsHeight = 300.0f;  // pixels at UI scale 1: two rows of a 12-token map with labels
+// Zoomed out, the maps' box narrows with the zoom, but not below this many pixels (not scaled: the label floor,
+// 9 px, is not): two 15-token maps side by side keep their labels.
+inline constexpr float kMinMapsWidth = 560.0f;
 Box remainingBox(LessonFrame& frame);
 
 // The lessons' small maps: a compact title with `caption`, no colorbar, no head bands; row and column labels
 // as asked.
 HeatmapOptions compactMap(const std::string& caption, bool rowLabels = true, bool colLabels = true);
 
-// One map of a row: which context draws it (main, derived, another sentence) and how.
+// One map of a row: the run's or a computed matrix (computedRef), and how it is drawn.
 struct MapItem {
-    ViewContext* view;
     MatrixRef ref;
     HeatmapOptions options;
     float widthShare = 0.0f;  // > 0: its cells take this share of the row's width (a wide d_model map squeezed)
@@ -180,17 +158,16 @@ enum class Zoomed { Stack, KeepRow };
 float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>& maps, const std::vector<std::string>& between = {},
                  Zoomed zoomed = Zoomed::Stack);
 // One map fitted into a box (heatmap_view's drawHeatmapInBox), reported.
-HeatmapResult showMapInBox(LessonFrame& frame, ViewContext& view, const MatrixRef& ref, const Box& box, const HeatmapOptions& options);
-HeatmapResult showMap(LessonFrame& frame, ViewContext& view, const MatrixRef& ref, ImVec2 cellsMin, ImVec2 cellsMax,
-                      const HeatmapOptions& options);
-// A scene of the main run's maps (scene/scene.h) laid out by the stages' rules (scene/layout.h) from the top of
+HeatmapResult showMapInBox(LessonFrame& frame, const MatrixRef& ref, const Box& box, const HeatmapOptions& options);
+HeatmapResult showMap(LessonFrame& frame, const MatrixRef& ref, ImVec2 cellsMin, ImVec2 cellsMax, const HeatmapOptions& options);
+// A scene of the run's or computed maps (scene/scene.h) laid out by the stages' rules (scene/layout.h) from the top of
 // `box`, painted and reported. When its token rows would be too short for their labels at the floor (14 px
 // presenting), the box grows downwards until they are not (the lesson panel scrolls). Zoomed in, a line of maps
 // is stacked, each map across the whole width, so the maps grow with the zoom instead of narrowing as the labels
 // grow. Returns the layout.
 scene::Layout showScene(LessonFrame& frame, const scene::Scene& scene, const Box& box);
 void showChart(LessonFrame& frame, const Box& box, const RowChart& chart);
-// The cells of the latest drawing of `ref` in `drawn` (ViewContext::drawn or LessonFrame::scratchDrawn), to
+// The cells of the latest drawing of `ref` in `drawn` (ViewContext::drawn), to
 // draw over them (a row being multiplied, the columns a naive head never sees).
 std::optional<DrawnHeatmap> lastDrawn(const std::vector<DrawnHeatmap>& drawn, const MatrixRef& ref);
 // A thick outline around one displayed row of a drawn map (nothing when it was not drawn).
@@ -227,7 +204,7 @@ bool radioChoices(const char* label, Enum& value, std::initializer_list<std::pai
     ImGui::TextUnformatted(label);
     bool changed = false;
     for (const auto& [choice, name] : choices) {
-        ImGui::SameLine();
+        sameLineIfFits(checkboxWidth(name));  // a narrow window: the choices wrap, never past its edge
         if (ImGui::RadioButton(name, value == choice) && value != choice) {
             value = choice;
             changed = true;

@@ -3,8 +3,8 @@
 // model (head i sees only columns i·d_k … of X) for head i: its attention weights and output, visibly
 // different, with the largest output difference.
 //
-// What it deliberately does not do: compute the naive model (core::naiveSlicingAttention does); it copies its
-// weights and output into a run for drawing and dims the columns of X the naive head never sees.
+// What it deliberately does not do: compute the naive model (core::naiveSlicingAttention does); it shows its
+// weights and output as computed maps and dims the columns of X the naive head never sees.
 #include "core/lessons.h"
 #include "ui/views/drawing.h"
 #include "ui/lessons/lesson_views.h"
@@ -21,19 +21,27 @@ using core::TensorId;
 
 MatrixRef ref(TensorId tensor, int head = 0) { return {MatrixSource::Trace, tensor, head}; }
 
-core::ModelRun naiveRun(const core::ModelRun& main) {
-    core::NaiveSlicing naive = core::naiveSlicingAttention(main.trace, main.weights);
-    core::ModelRun run = emptyLike(main);
-    run.trace[TensorId::AttentionWeights] = std::move(naive.attentionWeights);
-    run.trace[TensorId::Output] = std::move(naive.output);
-    run.trace[TensorId::Mask] = main.trace[TensorId::Mask];
-    return run;
+// What the slicing view computes: the naive model (every sentence and head), and the maps shown of it.
+enum Matrix { kNaiveModel, kNaiveWeights, kNaiveOutput };
+
+std::shared_ptr<const core::NaiveSlicing> naiveModel(LessonFrame& frame) {
+    const core::ModelRun& run = frame.ctx.run;
+    return frame.computed.get<core::NaiveSlicing>({static_cast<int>(Lesson::Slicing), kNaiveModel},
+                                                  [&] { return core::naiveSlicingAttention(run.trace, run.weights); });
 }
 
-float largestDifference(const core::Tensor& a, const core::Tensor& b) {
-    float largest = 0.0f;
-    for (std::size_t k = 0; k < a.size(); ++k) largest = std::max(largest, std::fabs(a.data[k] - b.data[k]));
-    return largest;
+// The naive head's weights A_i naive (l × l, masked as the real ones) and output O naive (l × d_model) of the sentence shown.
+MatrixRef naiveWeights(LessonFrame& frame, const core::NaiveSlicing& naive, int head) {
+    const core::Trace& t = frame.ctx.run.trace;
+    const int batch = frame.ctx.state.batch;
+    const ComputedSpec spec{withHead("A", head, " naive"), "l × l", core::Axis::QueryTokens, core::Axis::KeyTokens, true};
+    const auto mask = [&] { return t[TensorId::Mask].empty() ? core::Matrix() : core::Matrix(t[TensorId::Mask].slice(batch, 0)); };
+    return computedRef(computedMatrix(frame, kNaiveWeights, head, 0, spec, [&] { return core::Matrix(naive.attentionWeights.slice(batch, head)); }, mask));
+}
+
+MatrixRef naiveOutput(LessonFrame& frame, const core::NaiveSlicing& naive) {
+    const ComputedSpec spec{"O naive", "l × d_model", core::Axis::QueryTokens, core::Axis::Features, false};
+    return computedRef(computedMatrix(frame, kNaiveOutput, 0, 0, spec, [&] { return core::Matrix(naive.output.slice(frame.ctx.state.batch)); }));
 }
 
 HeatmapOptions small(const std::string& caption, bool colLabels) { return compactMap(caption, true, colLabels); }
@@ -56,7 +64,7 @@ void frameWhole(const DrawnHeatmap& x, int head) {
 // One column: its heading, X (whole or sliced), A_i and O, stacked.
 struct Column {
     std::string title;
-    ViewContext* view;  // draws A_i and O
+    MatrixRef weights, output;  // A_i and O, real or naive
     bool sliced;
     colormap::Range outputRange;  // O and O_naive on one scale, so their colors compare
     colormap::Range weightsRange; // A_i and A_i naive likewise
@@ -72,17 +80,17 @@ void drawColumn(LessonFrame& frame, Box box, const Column& column, int head) {
     const std::string i = subscript(head);
     const std::string xCaption = column.sliced ? "X[:, " + std::to_string(head * d.dK) + ":" + std::to_string((head + 1) * d.dK) + "]" : "X, all of it";
     const MatrixRef x = ref(frame.ctx.run.trace.cross ? TensorId::XQuery : TensorId::X);
-    box.min.y = showMapRow(frame, takeTop(box, share), {{&frame.ctx, x, small(xCaption, false)}}, {}, Zoomed::KeepRow) + 6.0f;
+    box.min.y = showMapRow(frame, takeTop(box, share), {{x, small(xCaption, false)}}, {}, Zoomed::KeepRow) + 6.0f;
     if (const std::optional<DrawnHeatmap> drawn = lastDrawn(frame.ctx.drawn, x)) {
         if (column.sliced) markSlice(*drawn, head, d.dK);
         else frameWhole(*drawn, head);
     }
     HeatmapOptions weights = small("A" + i + (column.sliced ? " naive" : ""), true);
     weights.range = column.weightsRange;
-    box.min.y = showMapRow(frame, takeTop(box, box.height() * 0.58f), {{column.view, ref(TensorId::AttentionWeights, head), weights}}, {}, Zoomed::KeepRow) + 6.0f;
+    box.min.y = showMapRow(frame, takeTop(box, box.height() * 0.58f), {{column.weights, weights}}, {}, Zoomed::KeepRow) + 6.0f;
     HeatmapOptions output = small(column.sliced ? "O naive" : "O", false);
     output.range = column.outputRange;
-    showMapRow(frame, box, {{column.view, ref(TensorId::Output), output}}, {}, Zoomed::KeepRow);
+    showMapRow(frame, box, {{column.output, output}}, {}, Zoomed::KeepRow);
 }
 
 }  // namespace
@@ -90,17 +98,17 @@ void drawColumn(LessonFrame& frame, Box box, const Column& column, int head) {
 void drawSlicingLesson(LessonFrame& frame) {
     const core::Dimensions& d = frame.ctx.run.trace.dims;
     const int head = frame.ctx.state.head;
-    DerivedRun* naive = frame.derived.get(DerivedRuns::Kind::NaiveSlicing, frame.ctx.run, naiveRun);
+    const std::shared_ptr<const core::NaiveSlicing> naive = naiveModel(frame);
     const std::string dm = std::to_string(d.dModel), dk = std::to_string(d.dK);
     say(frame, "Every head receives the whole X (l × d_model, " + dm + " columns) and gets down to d_k = " + dk +
                    " columns through its own W_i^Q (d_model × d_k): each column of Q_i mixes all " + dm + " features of X. "
                    "The reduction comes from the matrix, not from cutting X.");
     if (naive == nullptr) {
-        say(frame, frame.derived.error(DerivedRuns::Kind::NaiveSlicing), Tone::Warning);
+        say(frame, frame.computed.error({static_cast<int>(Lesson::Slicing), kNaiveModel}), Tone::Warning);
         return;
     }
     say(frame, "The naive alternative — head i sees only columns i·d_k … (i+1)·d_k − 1 of X and a d_k × d_k block of W — computes "
-               "something else: largest |O_naive − O| = " + formatValue(largestDifference(naive->run.trace[TensorId::Output], frame.ctx.run.trace[TensorId::Output])) +
+               "something else: largest |O_naive − O| = " + formatValue(naive->largestOutputDifference) +
                ". Each naive head would see " + dk + " of the " + dm + " features and nothing of the rest.",
         Tone::Point);
     headPicker(frame);
@@ -108,16 +116,16 @@ void drawSlicingLesson(LessonFrame& frame) {
     Box box = remainingBox(frame);
     const float gap = std::round(24.0f * frame.ctx.scale);
     const Box left = takeLeft(box, (box.width() - gap) / 2.0f);
-    ViewContext naiveView = derivedView(frame, *naive);
     const colormap::Range real = frame.ctx.summaries.get(frame.ctx.run, TensorId::Output).range;
-    const colormap::Range other = naive->summaries.get(naive->run, TensorId::Output).range;
-    const float largest = std::max({std::fabs(real.lo), real.hi, std::fabs(other.lo), other.hi});
+    float naiveLargest = 0.0f;
+    for (std::size_t k = 0; k < naive->output.size(); ++k) naiveLargest = std::max(naiveLargest, std::fabs(naive->output.data[k]));
+    const float largest = std::max({std::fabs(real.lo), real.hi, naiveLargest});
     const colormap::Range outputs{-largest, largest};
-    const MatrixRef a = ref(TensorId::AttentionWeights, head);
-    const colormap::Range weights = sharedWeightsRange({{&frame.ctx, a}, {&naiveView, a}});
-    drawColumn(frame, left, {"What happens: head " + std::to_string(head) + " gets all of X", &frame.ctx, false, outputs, weights}, head);
+    const MatrixRef a = ref(TensorId::AttentionWeights, head), aNaive = naiveWeights(frame, *naive, head);
+    const colormap::Range weights = sharedWeightsRange({{&frame.ctx, a}, {&frame.ctx, aNaive}});
+    drawColumn(frame, left, {"What happens: head " + std::to_string(head) + " gets all of X", a, ref(TensorId::Output), false, outputs, weights}, head);
     drawColumn(frame, {{box.min.x + gap, box.min.y}, box.max},
-               {"Naive slicing (wrong): head " + std::to_string(head) + " gets a slice", &naiveView, true, outputs, weights}, head);
+               {"Naive slicing (wrong): head " + std::to_string(head) + " gets a slice", aNaive, naiveOutput(frame, *naive), true, outputs, weights}, head);
 }
 
 }  // namespace attnviz::ui

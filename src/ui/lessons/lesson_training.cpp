@@ -34,10 +34,27 @@ std::shared_ptr<const core::TrainedModel> untrainedOf(const std::shared_ptr<cons
     return copy;
 }
 
-core::ModelRun untrainedRun(const core::ModelRun& main) {
-    core::ModelSpec spec = main.spec;
-    spec.trained()->model = untrainedOf(main.spec.trained()->model);
-    return core::runModel(spec);
+// What the training view computes: the untrained model's run on the same sentences, and its weights shown.
+enum Matrix { kUntrainedRun, kUntrainedWeights };
+constexpr int kOwner = static_cast<int>(Lesson::Training);
+
+std::shared_ptr<const core::ModelRun> untrainedRun(LessonFrame& frame) {
+    return frame.computed.get<core::ModelRun>({kOwner, kUntrainedRun}, [&] {
+        core::ModelSpec spec = frame.ctx.run.spec;
+        spec.trained()->model = untrainedOf(frame.ctx.run.spec.trained()->model);
+        return core::runModel(spec);
+    });
+}
+
+// The untrained layer's A_i on the sentence shown, masked as the trained one.
+MatrixRef untrainedWeights(LessonFrame& frame, const core::ModelRun& untrained, int head) {
+    const core::Trace& t = untrained.trace;
+    const int batch = frame.ctx.state.batch;
+    const ComputedSpec spec{withHead("A", head, " untrained"), "l × l", core::Axis::QueryTokens, core::Axis::KeyTokens, true,
+                            core::symbolicShape(TensorId::AttentionWeights, t), t[TensorId::AttentionWeights].shapeString()};
+    const auto mask = [&] { return t[TensorId::Mask].empty() ? core::Matrix() : core::Matrix(t[TensorId::Mask].slice(batch, 0)); };
+    return computedRef(computedMatrix(frame, kUntrainedWeights, head, 0, spec,
+                                      [&] { return core::Matrix(t[TensorId::AttentionWeights].slice(batch, head)); }, mask));
 }
 
 std::string fixed(double value, int digits) {
@@ -72,9 +89,9 @@ void drawTrainingLesson(LessonFrame& frame) {
         return;
     }
     headPicker(frame);
-    DerivedRun* untrained = frame.derived.get(DerivedRuns::Kind::Untrained, ctx.run, untrainedRun);
+    const std::shared_ptr<const core::ModelRun> untrained = untrainedRun(frame);
     if (untrained == nullptr) {
-        say(frame, frame.derived.error(DerivedRuns::Kind::Untrained), Tone::Warning);
+        say(frame, frame.computed.error({kOwner, kUntrainedRun}), Tone::Warning);
         return;
     }
     const int head = ctx.state.head, batch = ctx.state.batch, layer = trained->layer;
@@ -82,19 +99,22 @@ void drawTrainingLesson(LessonFrame& frame) {
     say(frame, "Left: layer " + std::to_string(layer) + ", head " + std::to_string(head) + " of " + name +
                    " as trained. Right: the same layer and head with the weights the model started from (random, N(0, 0.02²)), "
                    "on the same sentence.");
-    say(frame, "Trained: " + peakedness(ctx.run, batch, head) + ". Untrained: " + peakedness(untrained->run, batch, head) +
+    say(frame, "Trained: " + peakedness(ctx.run, batch, head) + ". Untrained: " + peakedness(*untrained, batch, head) +
                    ". Random weights spread each row almost evenly; training makes heads pick the few tokens that matter to them.",
         Tone::Point);
     ImGui::Spacing();
-    ViewContext before = derivedView(frame, *untrained);
-    HeatmapOptions trainedMap = compactMap("trained · A" + subscript(head));
-    HeatmapOptions untrainedMap = compactMap("untrained · A" + subscript(head));
-    const MatrixRef ref{MatrixSource::Trace, TensorId::AttentionWeights, head};
+    const MatrixRef ref{MatrixSource::Trace, TensorId::AttentionWeights, head}, before = untrainedWeights(frame, *untrained, head);
     // One colour scale for both, with its colorbar: on its own "0 … map max" the untrained map's even 0.07s would
     // be drawn as bright as the trained map's 1.0.
-    trainedMap.range = untrainedMap.range = sharedWeightsRange({{&ctx, ref}, {&before, ref}});
-    untrainedMap.colorbar = ColorbarSide::Right;
-    showMapRow(frame, remainingBox(frame), {{&ctx, ref, trainedMap}, {&before, ref, untrainedMap}}, {"vs"});
+    const colormap::Range shared = sharedWeightsRange({{&ctx, ref}, {&ctx, before}});
+    scene::Map trainedMap = scene::traceMap(ctx.run.trace, TensorId::AttentionWeights, head);
+    trainedMap.title = "trained · " + withHead("A", head);
+    trainedMap.colorbar = scene::Colorbar::None;
+    scene::Map untrainedMap = computedMap(before.computed);
+    untrainedMap.title = "untrained · " + withHead("A", head);
+    trainedMap.range = untrainedMap.range = std::pair{shared.lo, shared.hi};
+    const scene::Figure figure{scene::Line{{trainedMap, scene::Operator{"vs"}, untrainedMap}}, "", "", {}};
+    showScene(frame, {core::StageId::Softmax, {figure}, std::nullopt}, remainingBox(frame));
 }
 
 }  // namespace attnviz::ui

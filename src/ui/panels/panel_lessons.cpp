@@ -140,9 +140,7 @@ void LessonPanel::draw(ViewContext& ctx) {
         ctx.state.batch = pending;
         pending = -1;
     }
-    scratch_.reset();
-    scratchDrawn_.clear();
-    LessonFrame frame{ctx, derived_, report_, scratch_, scratchDrawn_, noExplanation_};
+    LessonFrame frame{ctx, computed_, report_};
     header(frame, lessonInfo(lesson));
     drawLessonView(lesson, frame);
     // When the maps did not fit (a small window), the content reaches down to their bottom and the child scrolls.

@@ -2,7 +2,7 @@
 // the centre of the window, in place of the stage view: its question, what opening it changed, buttons to
 // export its stage and to go back, then the lesson's own view (lesson_*.cpp).
 //
-// LessonPanel keeps, per run, what the lessons derived from it (DerivedRuns) and the report of what the open
+// LessonPanel keeps, per run, what the lessons computed from it (ComputedCache) and the report of what the open
 // lesson showed in the last frame (for tests). It does not compute the forward pass or decide what a lesson
 // shows; App owns one and clears it when the run changes.
 #pragma once
@@ -18,16 +18,13 @@ public:
     void drawBar(AppState& state, const Fonts& fonts, float scale);
     // The open lesson (AppState::lesson.open != None) into the current child window.
     void draw(ViewContext& ctx);
-    // The run on screen changed: what was derived from the old one goes.
-    void clear() { derived_.clear(); }
+    // The run on screen changed: what was computed from the old one goes.
+    void clear() { computed_.clear(); }
     const LessonReport& report() const { return report_; }
 
 private:
-    DerivedRuns derived_;
+    ComputedCache computed_;
     LessonReport report_;
-    ScratchStates scratch_;
-    std::vector<DrawnHeatmap> scratchDrawn_;
-    std::optional<Explanation> noExplanation_;
 };
 
 }  // namespace attnviz::ui

@@ -23,10 +23,15 @@ namespace {
 const ImU32 kLabelColor = IM_COL32(60, 60, 60, 255);
 const ImU32 kNamedColor = IM_COL32(230, 120, 0, 255);  // the frame of a head heads.json names
 
-// Texture keys of the model view live above the stage views' (matrix_info.cpp uses bits 0–49).
-std::uint64_t modelViewKey(int layer, int head, int batch, bool hidden) {
-    return 1ULL << 56 | static_cast<std::uint64_t>(hidden) << 55 | static_cast<std::uint64_t>(layer) << 36 |
-           static_cast<std::uint64_t>(head) << 16 | static_cast<std::uint64_t>(batch);
+// The model view's texture of one layer's head (its own source: never a stage's or a question view's texture).
+render::TextureKey modelViewKey(int layer, int head, int batch, bool hidden) {
+    render::TextureKey key;
+    key.source = render::TextureKey::Source::ModelView;
+    key.layer = layer;
+    key.head = head;
+    key.batch = batch;
+    key.variant = hidden ? 1 : 0;  // special tokens hidden: rows renormalised, other numbers
+    return key;
 }
 
 // Layer `layer`, head `head` of the sentence shown: its unpadded l × l map, or the special tokens left out.
@@ -42,7 +47,7 @@ core::Matrix headMap(const ViewContext& ctx, int layer, int head, const std::vec
 // Reads a map (an l × l copy, renormalised when special tokens are hidden) only in the first frame of a run that
 // draws it: afterwards its texture and its largest weight are known, and a frame copies nothing.
 void drawMap(ViewContext& ctx, int layer, int head, const std::vector<int>* keep, ImVec2 min, ImVec2 max) {
-    const std::uint64_t key = modelViewKey(layer, head, ctx.state.batch, keep != nullptr);
+    const render::TextureKey key = modelViewKey(layer, head, ctx.state.batch, keep != nullptr);
     render::HeatmapHandle handle = ctx.renderer.find(key);
     std::optional<float> top = ctx.summaries.mapTop(key);
     if (!handle || !top) {

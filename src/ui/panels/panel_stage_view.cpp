@@ -220,6 +220,8 @@ scene::SceneChoices sceneChoices(const ViewContext& ctx) {
 std::optional<Box> paintScene(ViewContext& ctx, const scene::Scene& scene, const Box& box) {
     const scene::Layout layout = layoutInBox(ctx, scene, box);
     paintLayout(ctx, layout);
+    ImGui::SetCursorScreenPos({box.min.x, std::max(ImGui::GetCursorScreenPos().y, layout.extent.y1)});  // the panel scrolls to the maps' end
+    ImGui::Dummy({0.0f, 0.0f});
     if (!layout.side) return std::nullopt;
     Box side{{layout.side->x0, layout.side->y0 + gapOf(ctx)}, {layout.side->x1, layout.side->y1}};
     if (!scene.side->heading.empty()) {
@@ -415,10 +417,12 @@ void drawStageView(ViewContext& ctx) {
     }
     header(ctx);
     const ImVec2 min = ImGui::GetCursorScreenPos();
-    // Zoomed out, the maps shrink with the type: they take the zoom's share of the box (zoom in magnifies the
-    // panel instead, app.cpp), so the maps never get smaller when the zoom goes up.
-    const float shrink = std::min(1.0f, ctx.state.zoom);
-    const ImVec2 max{min.x + (windowMax.x - min.x) * shrink, min.y + (windowMax.y - min.y) * shrink};
+    // Zoomed out, the maps shrink with the type: they take the zoom's share of the box, so the maps never get
+    // smaller when the zoom goes up. Zoomed in, the box grows downwards by (zoom − 1) window heights and the panel
+    // scrolls; its width stays the panel's (a scene's lines wrap, layoutInBox).
+    const float zoom = ctx.state.zoom, shrink = std::min(1.0f, zoom);
+    const float grown = zoom > 1.0f ? std::floor((zoom - 1.0f) * ImGui::GetMainViewport()->WorkSize.y) : 0.0f;
+    const ImVec2 max{min.x + (windowMax.x - min.x) * shrink, min.y + (windowMax.y - min.y) * shrink + grown};
     const Box box{min, max};
     const std::optional<TensorId> tensor = perHeadTensor(ctx.state.stage);
     const bool allHeadsView = ctx.state.allHeads && tensor && ctx.state.stage != StageId::SplitHeads && ctx.state.stage != StageId::Concat;
@@ -427,6 +431,9 @@ void drawStageView(ViewContext& ctx) {
     } else {
         drawStage(ctx, box);
     }
+    if (zoom <= 1.0f) return;
+    ImGui::SetCursorScreenPos({min.x, std::max(ImGui::GetCursorScreenPos().y, max.y)});  // the panel scrolls to the box's end at least
+    ImGui::Dummy({0.0f, 0.0f});
 }
 
 }  // namespace attnviz::ui

@@ -124,10 +124,23 @@ bool rowNormalisedColors(const ViewContext& ctx, const MatrixRef& ref, const Mat
     return followsProbabilityScale(ref, info) && ctx.state.probabilityScale == colormap::ProbabilityScale::RowMax;
 }
 
+// A question view's matrix: [0, 1] for weights, else ±max|x| over its finite values, and which special values it has.
+ValueSummary computedSummary(const scene::Computed& computed) {
+    ValueSummary s;
+    float largest = 0.0f;
+    for (const float v : computed.values.reshaped()) {
+        s.hasNan = s.hasNan || std::isnan(v);
+        s.hasInfinity = s.hasInfinity || std::isinf(v);
+        if (std::isfinite(v)) largest = std::max(largest, std::fabs(v));
+    }
+    s.range = computed.probability ? colormap::Range{0.0f, 1.0f} : colormap::Range{-std::max(largest, 1e-6f), std::max(largest, 1e-6f)};
+    return s;
+}
+
 ValueSummary summaryFor(ViewContext& ctx, const MatrixRef& ref, const MatrixInfo& info, const HeatmapOptions& o) {
-    ValueSummary s = ctx.summaries.get(ctx.run, rangeTensor(ref));
+    ValueSummary s = ref.source == MatrixSource::Computed ? computedSummary(*ref.computed) : ctx.summaries.get(ctx.run, rangeTensor(ref));
     // A trained model's E[ids] and P get their own range; the seeded layer's keep X's, so E + P = X adds up in colour.
-    if (ref.source != MatrixSource::Trace && ctx.run.spec.trainedModel()) s.range = ctx.summaries.embeddings(ctx.run);
+    if ((ref.source == MatrixSource::TokenEmbeddings || ref.source == MatrixSource::Positions) && ctx.run.spec.trainedModel()) s.range = ctx.summaries.embeddings(ctx.run);
     if (followsProbabilityScale(ref, info)) {
         s.range = ctx.summaries.probabilityRange(matrixSlice(ctx.run, ref, ctx.state.batch), ctx.state.probabilityScale);
     }
@@ -145,6 +158,12 @@ render::MatrixSlice colorSlice(const ViewContext& ctx, const MatrixRef& ref, boo
 
 // The mask texture that goes with a matrix whose masked cells should be hatched.
 render::HeatmapHandle maskFor(ViewContext& ctx, const MatrixRef& ref) {
+    if (ref.source == MatrixSource::Computed) {
+        const core::Matrix& mask = ref.computed->mask;
+        if (mask.size() == 0) return {};
+        return ctx.renderer.heatmap(textureKey(ref, ctx.state.batch, false, true),
+                                    render::MatrixSlice{{mask.data(), static_cast<std::size_t>(mask.size())}, static_cast<int>(mask.rows()), static_cast<int>(mask.cols())});
+    }
     const bool masks = ref.source == MatrixSource::Trace &&
                        (ref.tensor == core::TensorId::MaskedScores || ref.tensor == core::TensorId::AttentionWeights ||
                         ref.tensor == core::TensorId::Mask);
@@ -153,8 +172,12 @@ render::HeatmapHandle maskFor(ViewContext& ctx, const MatrixRef& ref) {
     return ctx.renderer.heatmap(textureKey(mask, ctx.state.batch, false), matrixSlice(ctx.run, mask, ctx.state.batch));
 }
 
-bool cellMasked(const ViewContext& ctx, const render::HeatmapHandle& mask, int row, int col) {
+bool cellMasked(const ViewContext& ctx, const MatrixRef& ref, const render::HeatmapHandle& mask, int row, int col) {
     if (!mask) return false;
+    if (ref.source == MatrixSource::Computed) {
+        const core::Matrix& m = ref.computed->mask;
+        return m(m.rows() == 1 ? 0 : row, col) == 0.0f;
+    }
     const render::MatrixSlice m = matrixSlice(ctx.run, {MatrixSource::Trace, core::TensorId::Mask, 0}, ctx.state.batch);
     return valueAt(m, m.rows == 1 ? 0 : row, col) == 0.0f;
 }
@@ -236,7 +259,7 @@ void drawValues(const ViewContext& ctx, ImDrawList& list, const Grid& g, const M
         for (int c = 0; c < f.cols; ++c) {
             const auto [sr, sc] = displayed(r, c, transposed);
             const float v = valueAt(values, sr, sc);
-            const bool masked = cellMasked(ctx, mask, sr, sc);
+            const bool masked = cellMasked(ctx, ref, mask, sr, sc);
             const colormap::Rgb8 bg = masked ? colormap::kMaskedColor : colormap::sample(map, valueAt(colors, sr, sc), s.range.lo, s.range.hi);
             const std::string text = shortForm ? formatProbabilityCell(v) : formatCell(v);
             const float w = textWidth(small, size, text);
@@ -497,12 +520,19 @@ void tokenTooltip(const ViewContext& ctx, const Grid& g, const Fitted& f, const 
     }
 }
 
+// "A₀ naive [it, animal] = 0.31": a question view's cell, which the inspector does not explain.
+void computedTooltip(const ViewContext& ctx, const scene::Computed& computed, int row, int col) {
+    const std::string rowName = axisLabel(ctx.run, computed.rowAxis, ctx.state.batch, row);
+    const std::string colName = axisLabel(ctx.run, computed.colAxis, ctx.state.batch, col);
+    ImGui::SetTooltip("%s [%s, %s] = %s", computed.name.c_str(), rowName.c_str(), colName.c_str(), formatValue(computed.values(row, col)).c_str());
+}
+
 // Hover and click over the cells: sets AppState::hovered (in the matrix's own coordinates), pins on click, and
 // asks for the cell editor on a double-click (the value field) or right-click (the cell menu).
 HeatmapResult interact(ViewContext& ctx, const MatrixRef& ref, const Grid& g, const Fitted& f, const HeatmapOptions& o) {
     const bool transposed = o.transposed;
     HeatmapResult result;
-    ImGui::PushID(static_cast<int>(textureKey(ref, 0, transposed) & 0x7fffffff));
+    ImGui::PushID(static_cast<int>(render::TextureKeyHash{}(textureKey(ref, 0, transposed)) & 0x7fffffff));
     ImGui::SetCursorScreenPos(g.min);
     ImGui::InvisibleButton("cells", {std::max(1.0f, g.max.x - g.min.x), std::max(1.0f, g.max.y - g.min.y)});
     result.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
@@ -511,8 +541,13 @@ HeatmapResult interact(ViewContext& ctx, const MatrixRef& ref, const Grid& g, co
         const int r = std::clamp(static_cast<int>((mouse.y - g.min.y) / g.ch), 0, f.rows - 1);
         const int c = std::clamp(static_cast<int>((mouse.x - g.min.x) / g.cw), 0, f.cols - 1);
         const auto [sr, sc] = displayed(r, c, transposed);
-        ctx.state.hovered = CellRef{ref, sr, sc};
         result.hovered = true;
+        if (ref.source == MatrixSource::Computed) {  // a question view's own matrix: its value, nothing for the inspector
+            computedTooltip(ctx, *ref.computed, sr, sc);
+            ImGui::PopID();
+            return result;
+        }
+        ctx.state.hovered = CellRef{ref, sr, sc};
         const bool doubleClicked = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);  // keeps the first click's pin
         if (result.clicked && o.pinOnClick && !doubleClicked) ctx.state.pinned = ctx.state.pinned == ctx.state.hovered ? std::nullopt : ctx.state.hovered;
         const bool rightClicked = ImGui::IsMouseClicked(ImGuiMouseButton_Right);

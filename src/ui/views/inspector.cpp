@@ -418,6 +418,7 @@ std::optional<Explanation> explainCell(const core::ModelRun& run, const CellRef&
         case MatrixSource::TokenEmbeddings: explainEmbedding(ctx, e); break;
         case MatrixSource::Positions: explainPosition(ctx, e); break;
         case MatrixSource::Trace: explainTrace(ctx, e); break;
+        case MatrixSource::Computed: break;  // a question view's matrix: its tooltip says its value, nothing more
     }
     return e;
 }

@@ -86,12 +86,28 @@ MatrixInfo traceMatrix(const core::ModelRun& run, const MatrixRef& ref) {
     return info;
 }
 
+// A question view's matrix: it says its own name, shapes and axes.
+MatrixInfo computedMatrix(const scene::Computed& computed) {
+    MatrixInfo info;
+    info.rows = static_cast<int>(computed.values.rows());
+    info.cols = static_cast<int>(computed.values.cols());
+    info.rowAxis = computed.rowAxis;
+    info.colAxis = computed.colAxis;
+    info.name = computed.name;
+    info.paperShape = computed.paperShape;
+    info.tensorShape = computed.tensorShape.empty() ? computed.paperShape : computed.tensorShape;
+    info.numericShape = computed.numericShape.empty() ? std::to_string(info.rows) + " × " + std::to_string(info.cols) : computed.numericShape;
+    info.probability = computed.probability;
+    return info;
+}
+
 }  // namespace
 
 bool hasMatrix(const core::ModelRun& run, const MatrixRef& ref) {
     switch (ref.source) {
         case MatrixSource::TokenEmbeddings: return !run.embeddings.empty();
         case MatrixSource::Positions: return !run.positions.empty();
+        case MatrixSource::Computed: return ref.computed && ref.computed->values.size() > 0;
         case MatrixSource::Trace: {
             // A reference kept from an earlier run (a pinned cell) may name a head this run no longer has.
             const core::Tensor& tensor = run.trace[ref.tensor];
@@ -109,6 +125,7 @@ render::MatrixSlice matrixSlice(const core::ModelRun& run, const MatrixRef& ref,
     switch (ref.source) {
         case MatrixSource::Trace: return sliceOf(core::mapSlice(run.trace, ref.tensor, batch, ref.head));
         case MatrixSource::TokenEmbeddings: return sliceOf(run.embeddings.slice(batch));
+        case MatrixSource::Computed: return sliceOf(core::MatrixView(ref.computed->values.data(), ref.computed->values.rows(), ref.computed->values.cols()));
         case MatrixSource::Positions: break;
     }
     // PE has a row per position of the longest sentence; show the positions X uses.
@@ -118,6 +135,7 @@ render::MatrixSlice matrixSlice(const core::ModelRun& run, const MatrixRef& ref,
 
 MatrixInfo matrixInfo(const core::ModelRun& run, const MatrixRef& ref, int batch) {
     if (ref.source == MatrixSource::Trace) return traceMatrix(run, ref);
+    if (ref.source == MatrixSource::Computed) return computedMatrix(*ref.computed);
     MatrixInfo info;
     const render::MatrixSlice slice = matrixSlice(run, ref, batch);  // a view: embeddings and positions are stored
     info.rows = slice.rows;
@@ -145,12 +163,29 @@ std::string axisLabel(const core::ModelRun& run, Axis axis, int batch, int index
     return index < static_cast<int>(sentence.size()) ? core::displayText(sentence[static_cast<std::size_t>(index)]) : "<pad>";
 }
 
-std::uint64_t textureKey(const MatrixRef& ref, int batch, bool transposed, bool isMask, bool rowNormalised) {
-    const auto source = static_cast<std::uint64_t>(ref.source);
-    const auto tensor = static_cast<std::uint64_t>(ref.tensor);
-    return source | tensor << 4 | static_cast<std::uint64_t>(batch) << 12 | static_cast<std::uint64_t>(ref.head) << 24 |
-           static_cast<std::uint64_t>(transposed) << 48 | static_cast<std::uint64_t>(isMask) << 49 |
-           static_cast<std::uint64_t>(rowNormalised) << 50;
+render::TextureKey textureKey(const MatrixRef& ref, int batch, bool transposed, bool isMask, bool rowNormalised) {
+    using Key = render::TextureKey;
+    Key key;
+    key.batch = batch;
+    key.head = ref.head;
+    key.transposed = transposed;
+    key.content = isMask ? Key::Content::Mask : rowNormalised ? Key::Content::RowNormalised : Key::Content::Values;
+    switch (ref.source) {
+        case MatrixSource::Trace: key.source = Key::Source::Trace, key.tensor = static_cast<int>(ref.tensor); break;
+        case MatrixSource::TokenEmbeddings: key.source = Key::Source::TokenEmbeddings; break;
+        case MatrixSource::Positions: key.source = Key::Source::Positions; break;
+        case MatrixSource::Computed: {
+            const scene::Computed::Identity& id = ref.computed->identity;
+            key.source = Key::Source::Question;
+            key.owner = id.owner;
+            key.tensor = id.matrix;
+            key.head = id.head;
+            key.variant = id.variant;
+            key.batch = id.batch;
+            break;
+        }
+    }
+    return key;
 }
 
 core::TensorId rangeTensor(const MatrixRef& ref) {

@@ -48,9 +48,10 @@ inline float valueAt(const render::MatrixSlice& m, int row, int col) {
 std::string axisLabel(const core::ModelRun& run, Axis axis, int batch, int index);
 // "₂" for head 2: the scene's, one spelling of head numbers for the screen and the figures.
 using scene::subscript;
-// A key for HeatmapRenderer::heatmap(): one per (matrix, batch, transposed, mask-or-values).
-// `rowNormalised`: the texture holds each row divided by its largest value (the "row max" colour range).
-std::uint64_t textureKey(const MatrixRef& ref, int batch, bool transposed, bool isMask = false, bool rowNormalised = false);
+// A key for HeatmapRenderer::heatmap(): one per (matrix, batch, transposed, mask-or-values); a question view's
+// matrix by its identity (its own source, never equal to a run tensor's key). `rowNormalised`: the texture holds
+// each row divided by its largest value (the "row max" colour range).
+render::TextureKey textureKey(const MatrixRef& ref, int batch, bool transposed, bool isMask = false, bool rowNormalised = false);
 // The tensor whose range colors `ref`: E[ids], PE and X share X's, so E + PE = X reads in one scale.
 core::TensorId rangeTensor(const MatrixRef& ref);
 

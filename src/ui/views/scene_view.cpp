@@ -4,6 +4,7 @@
 #include "ui/views/token_boxes.h"
 
 #include <cfloat>
+#include <cmath>
 
 namespace attnviz::ui {
 namespace {
@@ -39,6 +40,7 @@ MatrixSource sourceOf(scene::Source source) {
     switch (source) {
         case scene::Source::TokenEmbeddings: return MatrixSource::TokenEmbeddings;
         case scene::Source::Positions: return MatrixSource::Positions;
+        case scene::Source::Computed: return MatrixSource::Computed;
         case scene::Source::Trace: break;
     }
     return MatrixSource::Trace;
@@ -46,7 +48,7 @@ MatrixSource sourceOf(scene::Source source) {
 
 }  // namespace
 
-MatrixRef matrixRef(const scene::Map& map) { return {sourceOf(map.source), map.tensor, map.head}; }
+MatrixRef matrixRef(const scene::Map& map) { return {sourceOf(map.source), map.tensor, map.head, map.computed}; }
 
 HeatmapOptions heatmapOptions(const ViewContext& ctx, const scene::Map& map) {
     HeatmapOptions o;
@@ -56,6 +58,7 @@ HeatmapOptions heatmapOptions(const ViewContext& ctx, const scene::Map& map) {
     o.transposed = map.transposed;
     o.rowSums = map.rowSums;
     if (map.rangeOf) o.range = ctx.summaries.get(ctx.run, *map.rangeOf).range;
+    if (map.range) o.range = colormap::Range{map.range->first, map.range->second};
     o.caption = map.title;
     o.frameHead = map.frame;
     if (map.frame) o.title = TitleStyle::Compact;  // a head's tile is narrow: its name and numbers on one line
@@ -80,7 +83,13 @@ float ScreenMetrics::textHeight(std::string_view text, scene::TextRole role, flo
 }
 
 scene::Layout layoutInBox(const ViewContext& ctx, const scene::Scene& scene, const Box& box) {
-    return scene::layoutScene(scene, rectOf(box), ScreenMetrics(ctx), layoutRules(ctx));
+    scene::Rules rules = layoutRules(ctx);
+    scene::Rect sizing = rectOf(box);
+    if (ctx.state.zoom > 1.0f) {
+        rules.pageWidth = box.width();
+        sizing.x1 += std::floor((ctx.state.zoom - 1.0f) * ImGui::GetWindowWidth());
+    }
+    return scene::layoutScene(scene, sizing, ScreenMetrics(ctx), rules);
 }
 
 void paintLayout(ViewContext& ctx, const scene::Layout& layout) {

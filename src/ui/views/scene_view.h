@@ -25,7 +25,9 @@ MatrixRef matrixRef(const scene::Map& map);
 HeatmapOptions heatmapOptions(const ViewContext& ctx, const scene::Map& map);
 scene::Rect rectOf(const Box& box);
 
-// The scene laid out in `box` with this frame's type and rules.
+// The scene laid out in `box` with this frame's type and rules. Zoomed in, the maps are sized for the box
+// widened by (zoom − 1) of the window's width, as if the whole stage were magnified, but a line that does not fit
+// `box`'s width wraps onto more rows (scene::Rules::pageWidth): the stage scrolls downwards, never sideways.
 scene::Layout layoutInBox(const ViewContext& ctx, const scene::Scene& scene, const Box& box);
 // Draws every map, operator and text of `layout`.
 void paintLayout(ViewContext& ctx, const scene::Layout& layout);

@@ -29,7 +29,7 @@ const ValueSummary& SummaryCache::get(const core::ModelRun& run, TensorId tensor
     return summaries_.emplace(tensor, s).first->second;
 }
 
-std::optional<float> SummaryCache::mapTop(std::uint64_t key) const {
+std::optional<float> SummaryCache::mapTop(const render::TextureKey& key) const {
     const auto found = mapTops_.find(key);
     return found == mapTops_.end() ? std::nullopt : std::optional(found->second);
 }

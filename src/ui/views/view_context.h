@@ -17,6 +17,7 @@
 #include <string>
 #include <optional>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -52,8 +53,8 @@ public:
     colormap::Range probabilityRange(const render::MatrixSlice& slice, colormap::ProbabilityScale scale);
     // The largest value of the map drawn under texture `key`, once the panel drawing it has read the map (the model
     // view colours each map to its own largest weight, and reads each map only when the run changes).
-    std::optional<float> mapTop(std::uint64_t key) const;
-    void setMapTop(std::uint64_t key, float top) { mapTops_[key] = top; }
+    std::optional<float> mapTop(const render::TextureKey& key) const;
+    void setMapTop(const render::TextureKey& key, float top) { mapTops_[key] = top; }
     // The widest of an axis's labels, by what they depend on (the axis, how many, the batch element, the type size):
     // every heatmap's insets measure them every frame, and at l = 1024 measuring 2 × 1024 labels per map was a fifth
     // of the UI thread's time while editing (perf, bench_gui editing/l:1024/…).
@@ -72,7 +73,7 @@ private:
     std::map<core::TensorId, ValueSummary> summaries_;
     std::optional<colormap::Range> embeddings_;
     std::map<std::pair<const float*, std::size_t>, colormap::Range> largestWeights_;  // MapMax ranges by values' span
-    std::map<std::uint64_t, float> mapTops_;
+    std::unordered_map<render::TextureKey, float, render::TextureKeyHash> mapTops_;
     std::map<LabelsKey, float> widestLabels_;
 };
 
