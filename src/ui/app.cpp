@@ -97,12 +97,10 @@ struct PanelLayout {
     float controlsWidth = 0.0f, sideWidth = 0.0f, centreWidth = 0.0f;
 };
 
-PanelLayout layoutPanels(const AppState& state, float width, float scale) {
+// The user's panels at `scale`, the side panel and then the controls folded while the centre is narrower than
+// `needed` (unless the user asked to keep them).
+PanelLayout foldPanels(const AppState& state, float width, float scale, float needed) {
     PanelLayout layout;
-    if (state.presenting) {
-        layout.centreWidth = width;
-        return layout;
-    }
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     auto place = [&](bool controls, bool side) {
         layout.controls = controls;
@@ -113,11 +111,26 @@ PanelLayout layoutPanels(const AppState& state, float width, float scale) {
     };
     place(state.showControls, state.showSidePanel);
     if (state.keepPanelsWhenNarrow) return layout;
-    const float needed = kMinCentreWidth * scale;
     if (layout.centreWidth < needed && layout.side) place(layout.controls, false);
     if (layout.centreWidth < needed && layout.controls) place(false, layout.side);
     layout.folded = layout.controls != state.showControls || layout.side != state.showSidePanel;
     return layout;
+}
+
+// The panels of this frame. Zoomed in, the panels widen with the type, so they fold before the centre gets
+// narrower than zoom 1 gives it: the magnified maps get at least the width they had (the side panels fold first).
+PanelLayout layoutPanels(const AppState& state, float width, float scale) {
+    if (state.presenting) {
+        PanelLayout layout;
+        layout.centreWidth = width;
+        return layout;
+    }
+    float needed = kMinCentreWidth * scale;
+    if (state.zoom > 1.0f) {
+        const float unzoomed = scale / state.zoom;
+        needed = std::max(needed, foldPanels(state, width, unzoomed, kMinCentreWidth * unzoomed).centreWidth);
+    }
+    return foldPanels(state, width, scale, needed);
 }
 
 // The way back from folded panels, on its own line above the stage.
