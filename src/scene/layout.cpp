@@ -90,7 +90,7 @@ public:
             text(layout, figure.hint, TextRole::Hint, {box.x0, box.y0, right, box.y0 + h});
             box.y0 += h;
         }
-        if (!figure.formula.empty() || withHint) box.y0 += std::round(10.0f * rules_.scale);
+        if (!figure.formula.empty() || (withHint && !figure.hint.empty())) box.y0 += std::round(10.0f * rules_.scale);  // no text, no space
         return box;
     }
 

@@ -92,7 +92,7 @@ RowChart mixChart(const LessonFrame& frame, Pooling pooling) {
 HeatmapOptions vectorOptions(const std::string& caption) { return compactMap(caption, false, false); }
 
 // One pooling's column: what it mixes, the pooled vector, the logits and their softmax. Zoomed in, the vectors
-// are stacked across the page (Zoomed::Stack). Returns the y below the softmax line.
+// are stacked across the page (showMapRow). Returns the y below the softmax line.
 float poolingColumn(LessonFrame& frame, Box box, Pooling pooling) {
     const int classes = frame.ctx.state.lesson.classes;
     const int variant = classes * 2 + (pooling == Pooling::Cls ? 1 : 0);

@@ -70,7 +70,7 @@ struct Column {
     colormap::Range weightsRange; // A_i and A_i naive likewise
 };
 
-// Zoomed in, each map is stacked across the page (Zoomed::Stack) rather than kept in the column's share of the box.
+// Zoomed in, each map is stacked across the page (showMapRow) rather than kept in the column's share of the box.
 // Returns the y below O.
 float drawColumn(LessonFrame& frame, Box box, const Column& column, int head) {
     const core::Dimensions& d = frame.ctx.run.trace.dims;
