@@ -93,7 +93,7 @@ constexpr float kMinCentreWidth = 760.0f;
 // away (the side panel first, then the controls).
 struct PanelLayout {
     bool controls = false, side = false;
-    bool folded = false;  // a panel the user wants is folded because the window is narrow
+    bool folded = false;  // a panel the user wants is folded: the window is narrow, or narrow for the zoom
     float controlsWidth = 0.0f, sideWidth = 0.0f, centreWidth = 0.0f;
 };
 
@@ -136,7 +136,7 @@ PanelLayout layoutPanels(const AppState& state, float width, float scale) {
 // The way back from folded panels, on its own line above the stage.
 void foldedNotice(AppState& state) {
     ImGui::AlignTextToFramePadding();
-    ImGui::TextColored({0.35f, 0.35f, 0.35f, 1.0f}, "The window is narrow: the side panels are folded so the maps stay readable.");
+    ImGui::TextColored({0.35f, 0.35f, 0.35f, 1.0f}, "The side panels are folded so the maps stay readable at this window size and zoom.");
     ImGui::SameLine();
     if (ImGui::SmallButton("Show them")) state.keepPanelsWhenNarrow = true;
 }
