@@ -96,7 +96,7 @@ public:
             text(layout, figure.hint, TextRole::Hint, {box.x0, box.y0, right, box.y0 + h});
             box.y0 += h;
         }
-        if (!figure.formula.empty() || withHint) box.y0 += std::round(10.0f * rules_.scale);
+        if (!figure.formula.empty() || (withHint && !figure.hint.empty())) box.y0 += std::round(10.0f * rules_.scale);  // no text, no space
         return box;
     }
 
@@ -202,6 +202,11 @@ Layout Placer::line(const std::vector<Term>& terms, Rect box, float weightShare,
     // labels' height).
     const float maxRowsH = tokenRowCount > 0.0f ? std::min(availH / tokenRowCount, maxCell) : 0.0f;
     float ch = maxRowsH, cw = 0.0f;
+    // Without token columns the width left does not depend on the rows' height: start at the tallest row the 3:1
+    // rule (or the comfortable row) allows, not at a quarter-pixel step below it that moves with the box.
+    if (squareCols == 0.0f && otherCols > 0.0f) {
+        ch = std::min(ch, std::max(3.0f * std::min((availW - squaresW) / otherCols, maxCell), rules_.comfortableRow()));
+    }
     // Steps of a quarter pixel, with a stop at the comfortable row on the way: a row a step short of it would
     // lose its full-size label (and the hint or side room that wait for full labels).
     const auto smaller = [&](float h) { return h > rules_.comfortableRow() && h - 0.25f < rules_.comfortableRow() ? rules_.comfortableRow() : h - 0.25f; };

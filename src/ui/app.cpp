@@ -94,16 +94,14 @@ constexpr float kMinCentreWidth = 760.0f;
 // away (the side panel first, then the controls).
 struct PanelLayout {
     bool controls = false, side = false;
-    bool folded = false;  // a panel the user wants is folded because the window is narrow
+    bool folded = false;  // a panel the user wants is folded: the window is narrow, or narrow for the zoom
     float controlsWidth = 0.0f, sideWidth = 0.0f, centreWidth = 0.0f;
 };
 
-PanelLayout layoutPanels(const AppState& state, float width, float scale) {
+// The user's panels at `scale`, the side panel and then the controls folded while the centre is narrower than
+// `needed` (unless the user asked to keep them).
+PanelLayout foldPanels(const AppState& state, float width, float scale, float needed) {
     PanelLayout layout;
-    if (state.presenting) {
-        layout.centreWidth = width;
-        return layout;
-    }
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     auto place = [&](bool controls, bool side) {
         layout.controls = controls;
@@ -114,17 +112,32 @@ PanelLayout layoutPanels(const AppState& state, float width, float scale) {
     };
     place(state.showControls, state.showSidePanel);
     if (state.keepPanelsWhenNarrow) return layout;
-    const float needed = kMinCentreWidth * scale;
     if (layout.centreWidth < needed && layout.side) place(layout.controls, false);
     if (layout.centreWidth < needed && layout.controls) place(false, layout.side);
     layout.folded = layout.controls != state.showControls || layout.side != state.showSidePanel;
     return layout;
 }
 
+// The panels of this frame. Zoomed in, the panels widen with the type, so they fold before the centre gets
+// narrower than zoom 1 gives it: the magnified maps get at least the width they had (the side panels fold first).
+PanelLayout layoutPanels(const AppState& state, float width, float scale) {
+    if (state.presenting) {
+        PanelLayout layout;
+        layout.centreWidth = width;
+        return layout;
+    }
+    float needed = kMinCentreWidth * scale;
+    if (state.zoom > 1.0f) {
+        const float unzoomed = scale / state.zoom;
+        needed = std::max(needed, foldPanels(state, width, unzoomed, kMinCentreWidth * unzoomed).centreWidth);
+    }
+    return foldPanels(state, width, scale, needed);
+}
+
 // The way back from folded panels, on its own line above the stage.
 void foldedNotice(AppState& state) {
     ImGui::AlignTextToFramePadding();
-    ImGui::TextColored({0.35f, 0.35f, 0.35f, 1.0f}, "The window is narrow: the side panels are folded so the maps stay readable.");
+    ImGui::TextColored({0.35f, 0.35f, 0.35f, 1.0f}, "The side panels are folded so the maps stay readable at this window size and zoom.");
     ImGui::SameLine();
     if (ImGui::SmallButton("Show them")) state.keepPanelsWhenNarrow = true;
 }

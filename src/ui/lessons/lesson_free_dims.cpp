@@ -16,8 +16,6 @@ using core::TensorId;
 
 constexpr int kMaxFreeWidth = 512;
 
-MatrixRef ref(TensorId tensor) { return {MatrixSource::Trace, tensor, 0}; }
-
 void controls(LessonFrame& frame) {
     core::AttentionConfig& a = frame.ctx.state.spec.attention;
     const core::Dimensions& d = frame.ctx.run.trace.dims;
@@ -58,19 +56,25 @@ void drawFreeDimsLesson(LessonFrame& frame) {
     explain(frame);
     ImGui::Spacing();
     Box box = remainingBox(frame);
-    HeatmapOptions o;
-    o.title = TitleStyle::Compact;
-    o.colLabels = false;
-    o.colorbar = ColorbarSide::None;
-    HeatmapOptions weights = o;
-    weights.rowLabels = false;
+    const core::Trace& t = frame.ctx.run.trace;
+    // Both lines as scenes (the stages' layout): W^Q beside W^V, then Z × W^O = O.
+    const auto unlabelled = [&](TensorId tensor) {
+        scene::Map map = scene::traceMap(t, tensor);
+        map.rowLabels = map.colLabels = false;
+        map.colorbar = scene::Colorbar::None;
+        return map;
+    };
+    const auto line = [](std::vector<scene::Term> terms) {
+        return scene::Scene{core::StageId::Output, {scene::Figure{scene::Line{std::move(terms)}, "", "", {}}}, std::nullopt};
+    };
     const float gap = std::round(16.0f * frame.ctx.scale);
-    box.min.y = showMapRow(frame, takeTop(box, box.height() * 0.5f),
-                           {{ref(TensorId::WQ), weights}, {ref(TensorId::WV), weights}}, {""}) + gap;
-    HeatmapOptions product = weights;
-    product.colorbar = ColorbarSide::Right;
-    showMapRow(frame, box, {{ref(TensorId::Concat), o}, {ref(TensorId::WO), weights}, {ref(TensorId::Output), product}},
-               {"×", "="});
+    box.min.y = showScene(frame, line({unlabelled(TensorId::WQ), unlabelled(TensorId::WV)}), takeTop(box, box.height() * 0.5f)).extent.y1 + gap;
+    scene::Map concat = scene::traceMap(t, TensorId::Concat);
+    concat.colLabels = false;
+    concat.colorbar = scene::Colorbar::None;
+    scene::Map output = unlabelled(TensorId::Output);
+    output.colorbar = scene::Colorbar::Right;
+    showScene(frame, line({concat, scene::Operator{"×"}, unlabelled(TensorId::WO), scene::Operator{"="}, output}), box);
 }
 
 }  // namespace attnviz::ui

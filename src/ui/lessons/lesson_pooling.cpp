@@ -91,12 +91,13 @@ RowChart mixChart(const LessonFrame& frame, Pooling pooling) {
 
 HeatmapOptions vectorOptions(const std::string& caption) { return compactMap(caption, false, false); }
 
-// One pooling's column: what it mixes, the pooled vector, the logits and their softmax.
-void poolingColumn(LessonFrame& frame, Box box, Pooling pooling) {
+// One pooling's column: what it mixes, the pooled vector, the logits and their softmax. Zoomed in, the vectors
+// are stacked across the page (showMapRow). Returns the y below the softmax line.
+float poolingColumn(LessonFrame& frame, Box box, Pooling pooling) {
     const int classes = frame.ctx.state.lesson.classes;
     const int variant = classes * 2 + (pooling == Pooling::Cls ? 1 : 0);
     const std::shared_ptr<const core::PoolingResult> result = pooled(frame, pooling, classes, variant);
-    if (result == nullptr) return;
+    if (result == nullptr) return box.min.y;
     const bool cls = pooling == Pooling::Cls;
     const float line = sayAt(frame, box.min, box.width(), cls ? "[CLS] pooling: take row 0 of O" : "Mean pooling: average the real tokens' rows", Tone::Point);
     box.min.y += line + 4.0f;
@@ -104,12 +105,12 @@ void poolingColumn(LessonFrame& frame, Box box, Pooling pooling) {
     box.min.y += std::round(8.0f * frame.ctx.scale);
     HeatmapOptions pooledVector = vectorOptions(cls ? "pooled = O[0]" : "pooled = mean of O's rows");
     pooledVector.range = frame.ctx.summaries.get(frame.ctx.run, TensorId::Output).range;  // O's colours: the two vectors compare
-    const float bottom = showMapRow(frame, takeTop(box, ImGui::GetFontSize() * 3.2f), {{rowMap(frame, kPooled, variant, "pooled", result->pooled), pooledVector, 1.0f}}, {}, Zoomed::KeepRow);
+    const float bottom = showMapRow(frame, takeTop(box, ImGui::GetFontSize() * 3.2f), {{rowMap(frame, kPooled, variant, "pooled", result->pooled), pooledVector, 1.0f}});
     box.min.y = bottom + 6.0f;
     const float logitsBottom = showMapRow(frame, takeTop(box, ImGui::GetFontSize() * 3.2f),
                                           {{rowMap(frame, kLogits, variant, "logits", result->logits), vectorOptions("logits"),
-                                            std::min(1.0f, 0.12f * static_cast<float>(classes))}}, {}, Zoomed::KeepRow);
-    sayAt(frame, {box.min.x, logitsBottom + 4.0f}, box.width(),
+                                            std::min(1.0f, 0.12f * static_cast<float>(classes))}});
+    return logitsBottom + 4.0f + sayAt(frame, {box.min.x, logitsBottom + 4.0f}, box.width(),
           "logits = pooled · W_cls;  " + probabilities(result->logits, frame.ctx.state.batch), Tone::Plain);
 }
 
@@ -149,9 +150,17 @@ void drawPoolingLesson(LessonFrame& frame) {
     output.colorbar = ColorbarSide::None;
     Box row = takeTop(box, box.height() * 0.3f);
     row.max.x -= 3.0f;  // room for the [CLS] row's outline, drawn around the cells
-    box.min.y = showMapRow(frame, row, {{ref(TensorId::Output), output}}, {}, Zoomed::KeepRow) + std::round(10.0f * frame.ctx.scale);
+    box.min.y = showMapRow(frame, row, {{ref(TensorId::Output), output}}) + std::round(10.0f * frame.ctx.scale);
     outlineRow(lastDrawn(frame.ctx.drawn, ref(TensorId::Output)), 0);  // the [CLS] row
     const float gap = std::round(28.0f * frame.ctx.scale);
+    if (frame.ctx.state.zoom > 1.0f) {
+        // Zoomed in, side by side the columns would narrow as their labels grow: mean pooling goes under [CLS]
+        // pooling, each across the page (the page scrolls).
+        const float height = std::max(box.height() / 2.0f, std::round(200.0f * frame.ctx.scale));  // O stacked may fill the box
+        const float bottom = poolingColumn(frame, {box.min, {box.max.x, box.min.y + height}}, Pooling::Cls) + gap;
+        poolingColumn(frame, {{box.min.x, bottom}, {box.max.x, bottom + height}}, Pooling::Mean);
+        return;
+    }
     const Box left = takeLeft(box, (box.width() - gap) / 2.0f);
     poolingColumn(frame, left, Pooling::Cls);
     poolingColumn(frame, {{box.min.x + gap, box.min.y}, box.max}, Pooling::Mean);

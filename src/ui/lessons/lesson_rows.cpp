@@ -92,20 +92,20 @@ void drawRowByRowLesson(LessonFrame& frame) {
         Tone::Point);
     ImGui::Spacing();
     Box box = remainingBox(frame);
-    HeatmapOptions input;
-    input.title = TitleStyle::Compact;
-    input.colLabels = false;
-    input.colorbar = ColorbarSide::None;
-    HeatmapOptions weights = input;
-    weights.rowLabels = false;
-    HeatmapOptions product = weights;
-    product.colorbar = ColorbarSide::Right;
     const TensorId x = inputOf(run.trace);
-    const float bottom = showMapRow(frame, takeTop(box, box.height() * 0.58f),
-                                    {{ref(x), input}, {ref(TensorId::WQ), weights}, {ref(TensorId::Q), product}},
-                                    {"×", "="});
-    outlineRow(lastDrawn(frame.ctx.drawn, ref(x)), t);
-    outlineRow(lastDrawn(frame.ctx.drawn, ref(TensorId::Q)), t);
+    // X × W^Q = Q as a scene (the stages' layout): row t outlined, with its label bold, in X and in Q.
+    scene::Map input = scene::traceMap(run.trace, x);
+    input.colLabels = false;
+    input.colorbar = scene::Colorbar::None;
+    input.focusRow = t;
+    scene::Map weights = scene::traceMap(run.trace, TensorId::WQ);
+    weights.rowLabels = weights.colLabels = false;
+    weights.colorbar = scene::Colorbar::None;
+    scene::Map product = scene::traceMap(run.trace, TensorId::Q);
+    product.rowLabels = product.colLabels = false;
+    product.focusRow = t;
+    const scene::Figure figure{scene::Line{{input, scene::Operator{"×"}, weights, scene::Operator{"="}, product}}, "", "", {}};
+    const float bottom = showScene(frame, {core::StageId::Project, {figure}, std::nullopt}, takeTop(box, box.height() * 0.58f)).extent.y1;
     box.min.y = bottom + std::round(12.0f * frame.ctx.scale);
     box.max.y = std::max(box.max.y, box.min.y + std::round(160.0f * frame.ctx.scale));  // stacked maps (zoomed in) push the charts down
     const float gap = std::round(24.0f * frame.ctx.scale);

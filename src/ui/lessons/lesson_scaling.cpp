@@ -114,16 +114,16 @@ void drawScalingLesson(LessonFrame& frame) {
     Box box = remainingBox(frame);
     const int head = frame.ctx.state.head;
     const float gap = std::round(24.0f * frame.ctx.scale);
-    HeatmapOptions weights;
-    weights.rowSums = false;
-    const MapItem map{{MatrixSource::Trace, TensorId::AttentionWeights, head}, weights};
+    // A_i as a scene (the stages' layout: square cells, its shape and colorbar).
+    const scene::Figure figure{scene::Line{{scene::traceMap(frame.ctx.run.trace, TensorId::AttentionWeights, head)}}, "", "", {}};
+    const scene::Scene weights{core::StageId::Softmax, {figure}, std::nullopt};
     if (frame.ctx.state.zoom > 1.0f) {
         // Zoomed in, the charts give way first: A across the whole width, they under it (the page scrolls).
         const float height = box.height();
-        box.min.y = showMapRow(frame, {box.min, {box.max.x, box.min.y + box.width()}}, {map}) + gap;
+        box.min.y = showScene(frame, weights, {box.min, {box.max.x, box.min.y + box.width()}}).extent.y1 + gap;
         box.max.y = std::max(box.max.y, box.min.y + height);
     } else {
-        showMapRow(frame, takeLeft(box, box.width() * 0.46f), {map});
+        showScene(frame, weights, takeLeft(box, box.width() * 0.46f));
         box.min.x += gap;
     }
     const float uniform = std::log(static_cast<float>(frame.ctx.run.trace.keyLength));

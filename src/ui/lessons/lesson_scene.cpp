@@ -169,6 +169,8 @@ namespace {
 // narrow from one zoom step to the next as its labels and the margins grow (until they need more than that).
 float stackedCellsWidth(float width, float decorations) { return std::min(width - decorations, 0.6f * ImGui::GetMainViewport()->WorkSize.x); }
 
+float mapsSideBySide(LessonFrame& frame, const Box& box, const std::vector<MapItem>& maps, const std::vector<std::string>& between);
+
 // Zoomed in, maps side by side would narrow as their labels and titles grow (the width binds them, or binds them
 // a step further in). So each map gets a row of its own across the width (stackedCellsWidth; its cells as tall as
 // they are wide at most; a squeezed wide map takes the width too), the operator between them pointing down, and
@@ -182,7 +184,7 @@ float stackedMapRow(LessonFrame& frame, const Box& box, const std::vector<MapIte
         alone.widthShare = 0.0f;
         const Insets insets = heatmapInsets(frame.ctx, alone.ref, alone.options);
         const float cells = stackedCellsWidth(box.width(), insets.left + insets.right);
-        y = showMapRow(frame, {{box.min.x, y}, {box.min.x + insets.left + insets.right + cells, y + insets.top + insets.bottom + cells}}, {alone}, {}, Zoomed::KeepRow);
+        y = mapsSideBySide(frame, {{box.min.x, y}, {box.min.x + insets.left + insets.right + cells, y + insets.top + insets.bottom + cells}}, {alone}, {});
         if (i + 1 == maps.size()) break;
         y += gap;
         if (i >= between.size() || between[i].empty()) continue;
@@ -194,11 +196,9 @@ float stackedMapRow(LessonFrame& frame, const Box& box, const std::vector<MapIte
     return y;
 }
 
-}  // namespace
-
-float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>& maps, const std::vector<std::string>& between, Zoomed zoomed) {
+// The maps in one row, on one cell size (showMapRow, not zoomed in).
+float mapsSideBySide(LessonFrame& frame, const Box& box, const std::vector<MapItem>& maps, const std::vector<std::string>& between) {
     ViewContext& ctx = frame.ctx;
-    if (zoomed == Zoomed::Stack && ctx.state.zoom > 1.0f) return stackedMapRow(frame, box, maps, between);
     ImFont* large = font(ctx.fonts.large);
     const auto operatorWidth = [&](std::size_t i) {
         return (i < between.size() ? large->CalcTextSizeA(large->FontSize, FLT_MAX, 0.0f, between[i].c_str()).x : 0.0f) +
@@ -271,6 +271,12 @@ float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>&
     }
     frame.contentBottom = std::max(frame.contentBottom, lowest);
     return lowest;
+}
+
+}  // namespace
+
+float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>& maps, const std::vector<std::string>& between) {
+    return frame.ctx.state.zoom > 1.0f ? stackedMapRow(frame, box, maps, between) : mapsSideBySide(frame, box, maps, between);
 }
 
 HeatmapResult showMapInBox(LessonFrame& frame, const MatrixRef& ref, const Box& box, const HeatmapOptions& options) {

@@ -150,13 +150,10 @@ struct MapItem {
     float widthShare = 0.0f;  // > 0: its cells take this share of the row's width (a wide d_model map squeezed)
 };
 // Maps side by side on one cell size (square cells when every map is square in tokens), top-aligned, with
-// `between[i]` in large type between map i and i + 1; rows line up. Zoomed in, with Zoomed::Stack, the maps are
-// stacked instead, each across the width, so they grow with the zoom rather than narrowing as their labels grow;
-// the box grows downwards (the page scrolls). KeepRow: a row whose place on the page is its meaning (the naive
-// and correct columns side by side, a pooled vector's strip). Returns the y below the tallest (the last) map.
-enum class Zoomed { Stack, KeepRow };
-float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>& maps, const std::vector<std::string>& between = {},
-                 Zoomed zoomed = Zoomed::Stack);
+// `between[i]` in large type between map i and i + 1; rows line up. Zoomed in, the maps are stacked instead, each
+// across the width, so they grow with the zoom rather than narrowing as their labels grow; the box grows
+// downwards (the page scrolls). Returns the y below the tallest (the last) map.
+float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>& maps, const std::vector<std::string>& between = {});
 // One map fitted into a box (heatmap_view's drawHeatmapInBox), reported.
 HeatmapResult showMapInBox(LessonFrame& frame, const MatrixRef& ref, const Box& box, const HeatmapOptions& options);
 HeatmapResult showMap(LessonFrame& frame, const MatrixRef& ref, ImVec2 cellsMin, ImVec2 cellsMax, const HeatmapOptions& options);

@@ -70,7 +70,9 @@ struct Column {
     colormap::Range weightsRange; // A_i and A_i naive likewise
 };
 
-void drawColumn(LessonFrame& frame, Box box, const Column& column, int head) {
+// Zoomed in, each map is stacked across the page (showMapRow) rather than kept in the column's share of the box.
+// Returns the y below O.
+float drawColumn(LessonFrame& frame, Box box, const Column& column, int head) {
     const core::Dimensions& d = frame.ctx.run.trace.dims;
     const float line = sayAt(frame, box.min, box.width(), column.title, column.sliced ? Tone::Warning : Tone::Point);
     box.min.y += line + 6.0f;
@@ -80,17 +82,17 @@ void drawColumn(LessonFrame& frame, Box box, const Column& column, int head) {
     const std::string i = subscript(head);
     const std::string xCaption = column.sliced ? "X[:, " + std::to_string(head * d.dK) + ":" + std::to_string((head + 1) * d.dK) + "]" : "X, all of it";
     const MatrixRef x = ref(frame.ctx.run.trace.cross ? TensorId::XQuery : TensorId::X);
-    box.min.y = showMapRow(frame, takeTop(box, share), {{x, small(xCaption, false)}}, {}, Zoomed::KeepRow) + 6.0f;
+    box.min.y = showMapRow(frame, takeTop(box, share), {{x, small(xCaption, false)}}) + 6.0f;
     if (const std::optional<DrawnHeatmap> drawn = lastDrawn(frame.ctx.drawn, x)) {
         if (column.sliced) markSlice(*drawn, head, d.dK);
         else frameWhole(*drawn, head);
     }
     HeatmapOptions weights = small("A" + i + (column.sliced ? " naive" : ""), true);
     weights.range = column.weightsRange;
-    box.min.y = showMapRow(frame, takeTop(box, box.height() * 0.58f), {{column.weights, weights}}, {}, Zoomed::KeepRow) + 6.0f;
+    box.min.y = showMapRow(frame, takeTop(box, box.height() * 0.58f), {{column.weights, weights}}) + 6.0f;
     HeatmapOptions output = small(column.sliced ? "O naive" : "O", false);
     output.range = column.outputRange;
-    showMapRow(frame, box, {{column.output, output}}, {}, Zoomed::KeepRow);
+    return showMapRow(frame, box, {{column.output, output}});
 }
 
 }  // namespace
@@ -115,7 +117,6 @@ void drawSlicingLesson(LessonFrame& frame) {
     ImGui::Spacing();
     Box box = remainingBox(frame);
     const float gap = std::round(24.0f * frame.ctx.scale);
-    const Box left = takeLeft(box, (box.width() - gap) / 2.0f);
     const colormap::Range real = frame.ctx.summaries.get(frame.ctx.run, TensorId::Output).range;
     float naiveLargest = 0.0f;
     for (std::size_t k = 0; k < naive->output.size(); ++k) naiveLargest = std::max(naiveLargest, std::fabs(naive->output.data[k]));
@@ -123,9 +124,18 @@ void drawSlicingLesson(LessonFrame& frame) {
     const colormap::Range outputs{-largest, largest};
     const MatrixRef a = ref(TensorId::AttentionWeights, head), aNaive = naiveWeights(frame, *naive, head);
     const colormap::Range weights = sharedWeightsRange({{&frame.ctx, a}, {&frame.ctx, aNaive}});
-    drawColumn(frame, left, {"What happens: head " + std::to_string(head) + " gets all of X", a, ref(TensorId::Output), false, outputs, weights}, head);
-    drawColumn(frame, {{box.min.x + gap, box.min.y}, box.max},
-               {"Naive slicing (wrong): head " + std::to_string(head) + " gets a slice", aNaive, naiveOutput(frame, *naive), true, outputs, weights}, head);
+    const Column whole{"What happens: head " + std::to_string(head) + " gets all of X", a, ref(TensorId::Output), false, outputs, weights};
+    const Column slice{"Naive slicing (wrong): head " + std::to_string(head) + " gets a slice", aNaive, naiveOutput(frame, *naive), true, outputs, weights};
+    if (frame.ctx.state.zoom > 1.0f) {
+        // Zoomed in, side by side the columns would narrow as their labels grow: the naive column goes under the
+        // real one, each map across the page, so they grow with the zoom (the page scrolls).
+        const float bottom = drawColumn(frame, box, whole, head) + gap;
+        drawColumn(frame, {{box.min.x, bottom}, {box.max.x, bottom + box.height()}}, slice, head);
+        return;
+    }
+    const Box left = takeLeft(box, (box.width() - gap) / 2.0f);
+    drawColumn(frame, left, whole, head);
+    drawColumn(frame, {{box.min.x + gap, box.min.y}, box.max}, slice, head);
 }
 
 }  // namespace attnviz::ui
