@@ -258,6 +258,13 @@ core::Matrix SafetensorsFile::matrix(const std::string& tensor) const {
     return out;
 }
 
+const float* SafetensorsFile::mappedFloats(const std::string& tensor) const {
+    const SafetensorsEntry& entry = matrixEntry(tensor);
+    const std::span<const std::byte> raw = rawBytes(entry);
+    if (entry.dtype != "F32" || reinterpret_cast<std::uintptr_t>(raw.data()) % alignof(float) != 0) return nullptr;
+    return reinterpret_cast<const float*>(raw.data());
+}
+
 core::Matrix SafetensorsFile::transposedMatrix(const std::string& tensor) const {
     const SafetensorsEntry& entry = matrixEntry(tensor);
     const std::span<const std::byte> raw = rawBytes(entry);

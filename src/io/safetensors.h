@@ -57,6 +57,9 @@ public:
     // The same transposed (cols × rows), written straight from the mapping for F32: nn.Linear's out × in weights
     // become in × out without a second copy of the tensor.
     core::Matrix transposedMatrix(const std::string& tensor) const;
+    // The tensor's float32 values in place in the mapping (row-major as stored, valid while this file lives), or
+    // nullptr when it is not F32 or not on a float boundary (then matrix() copies or widens it).
+    const float* mappedFloats(const std::string& tensor) const;
     std::string fileName() const { return path_.string(); }
 
 private:
