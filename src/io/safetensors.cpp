@@ -242,7 +242,7 @@ int guardMapping(const void* data, std::size_t size) {
     std::call_once(installed, [] {
         struct sigaction action {};
         action.sa_sigaction = onBusError;
-        action.sa_flags = SA_SIGINFO | SA_NODEFER;
+        action.sa_flags = SA_SIGINFO;
         sigemptyset(&action.sa_mask);
         ::sigaction(SIGBUS, &action, &previousBusAction);
     });
