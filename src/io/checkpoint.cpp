@@ -207,7 +207,7 @@ public:
     explicit CheckpointFiles(const fs::path& folder) {
         std::error_code error;
         if (fs::exists(folder / kSingleFile, error)) {
-            files_.push_back(std::make_unique<SafetensorsFile>(folder / kSingleFile));
+            files_.push_back(std::make_shared<const SafetensorsFile>(folder / kSingleFile));
             for (const auto& [name, entry] : files_.back()->entries()) where_[name] = 0;
             name_ = files_.back()->fileName();
             return;
@@ -226,7 +226,7 @@ public:
             auto [slot, added] = opened.try_emplace(shard, files_.size());
             if (added) {
                 if (!fs::is_regular_file(folder / shard, error)) fail(index, "names the shard \"" + shard + "\", which is not in " + folder.string() + ".");
-                files_.push_back(std::make_unique<SafetensorsFile>(folder / shard));
+                files_.push_back(std::make_shared<const SafetensorsFile>(folder / shard));
             }
             if (!files_[slot->second]->has(tensor)) fail(index, "says \"" + tensor + "\" is in " + shard + ", which does not hold it.");
             where_[tensor] = slot->second;
@@ -244,12 +244,14 @@ public:
         return most == values.end() ? std::string() : most->first;
     }
     const SafetensorsFile& fileOf(const std::string& tensor) const { return *files_[where_.at(tensor)]; }
+    // The file holding `tensor`, shared: a weight read in place from its mapping keeps it open.
+    std::shared_ptr<const SafetensorsFile> sharedFileOf(const std::string& tensor) const { return files_[where_.at(tensor)]; }
     // The file named in errors about a missing tensor: the single file, or the index.
     const std::string& name() const { return name_; }
 
 private:
     std::string name_;
-    std::vector<std::unique_ptr<SafetensorsFile>> files_;
+    std::vector<std::shared_ptr<const SafetensorsFile>> files_;
     std::map<std::string, std::size_t> where_;  // tensor → index into files_
 };
 
@@ -257,8 +259,8 @@ private:
 
 // Whether every value is finite, in one vectorised pass over the contiguous data: x − x is 0 for a finite x and NaN
 // for NaN or ±∞, and a NaN makes the sum NaN. (Eigen's allFinite walked a row-major matrix column by column.)
-bool allFinite(const core::Matrix& m) {
-    const Eigen::Map<const Eigen::ArrayXf> flat(m.data(), m.size());
+bool allFinite(const float* values, Eigen::Index count) {
+    const Eigen::Map<const Eigen::ArrayXf> flat(values, count);
     return !std::isnan((flat - flat).sum());
 }
 
@@ -283,14 +285,23 @@ public:
                                       " but config.json implies " + std::to_string(transposed ? cols : rows) + " × " +
                                       std::to_string(transposed ? rows : cols) + ".");
         }
-        if (allFinite(m)) return m;  // the loop below only finds the first bad index
-        for (Eigen::Index i = 0; i < m.size(); ++i) {
-            if (!std::isfinite(m.data()[i])) {
-                fail(file.fileName(), "tensor \"" + core::echoed(stored) + "\" holds " + (std::isnan(m.data()[i]) ? "NaN" : "an infinity") +
-                                          " at index " + std::to_string(i) + ".");
-            }
-        }
+        checkFinite(file, stored, m.data(), m.size());
         return m;
+    }
+    // nn.Linear's out × in weight as the core applies it, in × out: F32 read in place from the mapping (never
+    // copied; the weight keeps the file mapped), other dtypes widened and transposed into the model.
+    core::LinearWeight linear(const std::string& name, Eigen::Index in, Eigen::Index out) const {
+        const std::string stored = find(name);
+        const SafetensorsFile& file = files_.fileOf(stored);
+        const float* values = file.mappedFloats(stored);
+        if (values == nullptr) return read(name, in, out, Orientation::Transposed);
+        const std::vector<std::int64_t>& shape = file.entries().at(stored).shape;
+        if (shape.size() != 2 || shape[0] != out || shape[1] != in) {
+            fail(file.fileName(), "tensor \"" + core::echoed(stored) + "\" is " + shapeText(shape) + " but config.json implies " +
+                                      std::to_string(out) + " × " + std::to_string(in) + ".");
+        }
+        checkFinite(file, stored, values, out * in);
+        return core::LinearWeight(values, out, in, files_.sharedFileOf(stored));
     }
     core::RowVector vector(const std::string& name, Eigen::Index size) const { return read(name, 1, size); }
     bool has(const std::string& name) const {
@@ -302,6 +313,21 @@ public:
     }
 
 private:
+    static std::string shapeText(const std::vector<std::int64_t>& shape) {
+        std::string text;
+        for (std::int64_t size : shape) text += (text.empty() ? "" : " × ") + std::to_string(size);
+        return text.empty() ? "a scalar" : text;
+    }
+    // FileError naming the first value that is not finite; the vectorised pass first, as most tensors are clean.
+    static void checkFinite(const SafetensorsFile& file, const std::string& stored, const float* values, Eigen::Index count) {
+        if (allFinite(values, count)) return;
+        for (Eigen::Index i = 0; i < count; ++i) {
+            if (!std::isfinite(values[i])) {
+                fail(file.fileName(), "tensor \"" + core::echoed(stored) + "\" holds " + (std::isnan(values[i]) ? "NaN" : "an infinity") +
+                                          " at index " + std::to_string(i) + ".");
+            }
+        }
+    }
     std::string find(const std::string& name) const {
         for (const std::string& candidate : candidates(name)) {
             if (files_.has(candidate)) return candidate;
@@ -373,9 +399,9 @@ core::BlockWeights bertBlock(const TensorReader& t, const core::TransformerConfi
     a.wo = linearWeight(t, p + "attention.output.dense.weight", d, d);
     a.bo = t.vector(p + "attention.output.dense.bias", d);
     block.ln1 = t.norm(p + "attention.output.LayerNorm", d);
-    block.mlpIn = linearWeight(t, p + "intermediate.dense.weight", d, c.dFf);
+    block.mlpIn = t.linear(p + "intermediate.dense.weight", d, c.dFf);
     block.mlpInBias = t.vector(p + "intermediate.dense.bias", c.dFf);
-    block.mlpOut = linearWeight(t, p + "output.dense.weight", c.dFf, d);
+    block.mlpOut = t.linear(p + "output.dense.weight", c.dFf, d);
     block.mlpOutBias = t.vector(p + "output.dense.bias", d);
     block.ln2 = t.norm(p + "output.LayerNorm", d);
     return block;
@@ -439,9 +465,9 @@ core::BlockWeights llamaBlock(const TensorReader& t, const core::TransformerConf
     }
     block.ln1.gamma = t.vector(p + "input_layernorm.weight", d);
     block.ln2.gamma = t.vector(p + "post_attention_layernorm.weight", d);
-    block.mlpGate = linearWeight(t, p + "mlp.gate_proj.weight", d, c.dFf);
-    block.mlpIn = linearWeight(t, p + "mlp.up_proj.weight", d, c.dFf);
-    block.mlpOut = linearWeight(t, p + "mlp.down_proj.weight", c.dFf, d);
+    block.mlpGate = t.linear(p + "mlp.gate_proj.weight", d, c.dFf);
+    block.mlpIn = t.linear(p + "mlp.up_proj.weight", d, c.dFf);
+    block.mlpOut = t.linear(p + "mlp.down_proj.weight", c.dFf, d);
     return block;
 }
 

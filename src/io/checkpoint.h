@@ -15,7 +15,9 @@
 // partial rotary, MLP biases, another activation) is refused in one sentence.
 //
 // Orientation: the core applies every layer as X · W (in × out). GPT-2 stores its layers as Conv1D, already
-// in × out; BERT's nn.Linear stores out × in, so its matrices are transposed here.
+// in × out; nn.Linear (BERT, the Llama family) stores out × in, so its matrices are transposed here, except the MLP's
+// F32 weights: they stay in the memory-mapped file as stored (core::LinearWeight keeps the file open and multiplies
+// by them transposed), so opening copies none of them; BF16 and F16 weights are widened into the model.
 //
 // Errors: one io::FileError whose message names the file, the tensor and what is wrong (a missing tensor, a
 // shape that does not follow from config.json, a NaN), or for a folder that cannot be opened as a model, what
@@ -38,7 +40,8 @@ core::TransformerConfig readTransformerConfig(const std::filesystem::path& confi
 // finite. Throws FileError.
 core::TransformerModel loadTransformer(const std::filesystem::path& folder);
 
-// The bytes the float32 weights of a model with this config take (what loadTransformer allocates; it refuses with
+// The bytes the float32 weights of a model with this config take (at most what loadTransformer allocates, less
+// the F32 MLP weights it leaves in the mapping; it refuses with
 // io::OutOfMemory, "needs 6.1 GB; this machine has 3.2 GB free", before allocating when they exceed what is free).
 std::uint64_t weightBytes(const core::TransformerConfig& config);
 

@@ -7,9 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <limits>
+#include <mutex>
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -193,6 +197,76 @@ std::vector<float> decodeTensor(std::span<const std::byte> bytes, const std::str
     return values;
 }
 
+// [SECTION] a file cut short while mapped
+//
+// Weights read in place (mappedFloats) live in the mapping as long as the model. Were the file truncated on disk
+// meanwhile (a checkpoint saved again in place: safetensors' save_file opens it with "wb"), the next read of a page
+// past its new end would raise SIGBUS, even through MAP_PRIVATE. (A file replaced by rename, as the hub cache and
+// atomic writers do, keeps the old inode mapped: nothing happens.) The handler below catches SIGBUS inside a live
+// mapping, puts zero pages over the whole mapping (mmap with MAP_FIXED, a system call and async-signal-safe) and
+// returns, so the read goes on with zeros; cutShort() says so. A SIGBUS anywhere else goes to the previous handler.
+
+namespace {
+
+struct LiveMapping {
+    std::atomic<std::uintptr_t> begin{0};  // 0: a free slot
+    std::atomic<std::uintptr_t> end{0};
+    std::atomic<bool> cut{false};
+};
+constexpr std::size_t kMaxLiveMappings = 256;  // files mapped at once (shards of every open model); beyond: copied
+std::array<LiveMapping, kMaxLiveMappings> liveMappings;
+struct sigaction previousBusAction {};
+
+void onBusError(int signal, siginfo_t* info, void* context) {
+    const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+    for (LiveMapping& mapping : liveMappings) {
+        const std::uintptr_t begin = mapping.begin.load(), end = mapping.end.load();
+        if (begin == 0 || address < begin || address >= end) continue;
+        if (::mmap(reinterpret_cast<void*>(begin), end - begin, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
+            mapping.cut.store(true);
+            return;  // the faulting read runs again and finds zeros
+        }
+    }
+    if ((previousBusAction.sa_flags & SA_SIGINFO) != 0 && previousBusAction.sa_sigaction != nullptr) {
+        previousBusAction.sa_sigaction(signal, info, context);
+    } else if (previousBusAction.sa_handler != SIG_DFL && previousBusAction.sa_handler != SIG_IGN) {
+        previousBusAction.sa_handler(signal);
+    } else {
+        ::signal(SIGBUS, SIG_DFL);  // returning re-runs the read, which now ends the process as without us
+    }
+}
+
+// The slot now guarding [data, data + size), or −1 when every slot is taken (the caller then copies its tensors).
+int guardMapping(const void* data, std::size_t size) {
+    static std::once_flag installed;
+    std::call_once(installed, [] {
+        struct sigaction action {};
+        action.sa_sigaction = onBusError;
+        action.sa_flags = SA_SIGINFO;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGBUS, &action, &previousBusAction);
+    });
+    const auto begin = reinterpret_cast<std::uintptr_t>(data);
+    for (std::size_t slot = 0; slot < liveMappings.size(); ++slot) {
+        std::uintptr_t expected = 0;
+        if (!liveMappings[slot].begin.compare_exchange_strong(expected, begin)) continue;
+        liveMappings[slot].cut.store(false);
+        liveMappings[slot].end.store(begin + size);
+        return static_cast<int>(slot);
+    }
+    return -1;
+}
+
+void releaseGuard(int slot) {
+    if (slot < 0) return;
+    liveMappings[static_cast<std::size_t>(slot)].end.store(0);
+    liveMappings[static_cast<std::size_t>(slot)].begin.store(0);
+}
+
+}  // namespace
+
+bool SafetensorsFile::cutShort() const { return guard_ >= 0 && liveMappings[static_cast<std::size_t>(guard_)].cut.load(); }
+
 SafetensorsFile::SafetensorsFile(const std::filesystem::path& path) : path_(path) {
     const RegularFile file(path);  // a FIFO or device is refused here, without blocking
     size_ = static_cast<std::size_t>(file.size());
@@ -210,11 +284,12 @@ SafetensorsFile::SafetensorsFile(const std::filesystem::path& path) : path_(path
         throw;
     }
     bufferStart_ = 8 + static_cast<std::size_t>(readLength(bytes()));
+    if (data_ != nullptr) guard_ = guardMapping(data_, size_);
 }
 
 SafetensorsFile::SafetensorsFile(SafetensorsFile&& other) noexcept
     : path_(std::move(other.path_)), data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)),
-      bufferStart_(other.bufferStart_), entries_(std::move(other.entries_)) {}
+      bufferStart_(other.bufferStart_), guard_(std::exchange(other.guard_, -1)), entries_(std::move(other.entries_)) {}
 
 void SafetensorsFile::releasePages(std::span<const std::byte> copied) const {
     // The mapping's pages count as this process's memory until unmapped: copying a 500 MB checkpoint would briefly
@@ -226,6 +301,7 @@ void SafetensorsFile::releasePages(std::span<const std::byte> copied) const {
 }
 
 SafetensorsFile::~SafetensorsFile() {
+    releaseGuard(guard_);
     if (data_ != nullptr) ::munmap(data_, size_);
 }
 
@@ -256,6 +332,14 @@ core::Matrix SafetensorsFile::matrix(const std::string& tensor) const {
     }
     releasePages(raw);
     return out;
+}
+
+const float* SafetensorsFile::mappedFloats(const std::string& tensor) const {
+    const SafetensorsEntry& entry = matrixEntry(tensor);
+    const std::span<const std::byte> raw = rawBytes(entry);
+    const bool aligned = reinterpret_cast<std::uintptr_t>(raw.data()) % alignof(float) == 0;
+    if (entry.dtype != "F32" || !aligned || guard_ < 0) return nullptr;  // unguarded: a cut file could not be survived
+    return reinterpret_cast<const float*>(raw.data());
 }
 
 core::Matrix SafetensorsFile::transposedMatrix(const std::string& tensor) const {

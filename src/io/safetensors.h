@@ -57,6 +57,11 @@ public:
     // The same transposed (cols × rows), written straight from the mapping for F32: nn.Linear's out × in weights
     // become in × out without a second copy of the tensor.
     core::Matrix transposedMatrix(const std::string& tensor) const;
+    // The tensor's float32 values in place in the mapping (row-major as stored, valid while this file lives), or
+    // nullptr when it is not F32 or not on a float boundary (then matrix() copies or widens it). Should the file
+    // be truncated on disk while mapped, reads past its new end give zeros instead of SIGBUS, and cutShort() is true.
+    const float* mappedFloats(const std::string& tensor) const;
+    bool cutShort() const;
     std::string fileName() const { return path_.string(); }
 
 private:
@@ -68,6 +73,7 @@ private:
     void* data_ = nullptr;
     std::size_t size_ = 0;
     std::size_t bufferStart_ = 0;
+    int guard_ = -1;  // the slot of the SIGBUS guard watching this mapping (safetensors.cpp), −1 when none
     std::map<std::string, SafetensorsEntry> entries_;
 };
 

@@ -343,7 +343,7 @@ TEST_CASE("a weight near float32's limit: the pass stops at the first layer and 
     CHECK_THROWS_WITH_AS(core::runTransformer(model, {{2, 57, 58, 3}}, 0, config),
                          doctest::Contains("The model overflows: layer 1, head 1 gives attention weights that are not finite"), core::InputError);
     model.weights.blocks[1].attention.wq.col(9).setZero();
-    model.weights.blocks[0].mlpOut.col(0).setConstant(3e38f);  // output feature 0: a sum of 64 such products
+    model.weights.blocks[0].mlpOut.editable().col(0).setConstant(3e38f);  // output feature 0: a sum of 64 such products
     model.weights.blocks[0].mlpOutBias(0) = 3e38f;
     CHECK_THROWS_WITH_AS(core::runTransformer(model, {{2, 57, 58, 3}}, 0, config),
                          doctest::Contains("layer 0 (after its feed-forward part)"), core::InputError);

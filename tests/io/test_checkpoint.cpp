@@ -173,7 +173,22 @@ TEST_CASE("checkpoint: GPT-2's c_attn splits by columns into W^Q, W^K, W^V; BERT
     CHECK(bert.weights.blocks[2].mlpIn == intermediate.transpose());
     CHECK(bert.weights.blocks[0].ln1.gamma == bertFile.matrix("bert.encoder.layer.0.attention.output.LayerNorm.gamma"));
     // Both naming variants and storage dtypes give the same numbers.
-    CHECK(io::loadTransformer(kModels / "bert-plain-f16").weights.blocks[2].mlpIn == bert.weights.blocks[2].mlpIn);
+    CHECK(io::loadTransformer(kModels / "bert-plain-f16").weights.blocks[2].mlpIn.dense() == bert.weights.blocks[2].mlpIn.dense());
+}
+
+TEST_CASE("checkpoint: F32 MLP weights stay in the mapped file; a file cut short on disk then reads as zeros, not SIGBUS") {
+    const test::ScratchDir dir("cut-short");
+    const fs::path folder = copyOf(dir, "bert-original-names");
+    const core::TransformerModel bert = io::loadTransformer(folder);
+    const core::LinearWeight& weight = bert.weights.blocks[2].mlpIn;
+    REQUIRE(weight.isMapped());
+    const io::SafetensorsFile file(folder / "model.safetensors");
+    CHECK(weight == core::Matrix(file.matrix("bert.encoder.layer.2.intermediate.dense.weight").transpose()));
+    CHECK_FALSE(file.cutShort());
+    fs::resize_file(folder / "model.safetensors", 8);  // as a save in place ("wb") leaves it for a moment
+    CHECK(weight.dense().isZero());  // each read past the new end would have raised SIGBUS
+    CHECK(file.matrix("bert.encoder.layer.2.intermediate.dense.weight").isZero());
+    CHECK(file.cutShort());
 }
 
 TEST_CASE("heads.json: entries are checked against the model's layers and heads") {

@@ -43,12 +43,20 @@ RowVector affine(const RowVector& x, const Matrix& w, const RowVector& b) {
     return out;
 }
 
+// The same through an MLP weight, owned or mapped.
+RowVector affine(const RowVector& x, const LinearWeight& w, const RowVector& b) {
+    RowVector out(w.cols());
+    w.multiplyInto(x, 0, w.cols(), out);
+    if (b.size() > 0) out += b;
+    return out;
+}
+
 // The block's feed-forward part on the one row (transformer.cpp's mlp, without its column blocks across
 // cores: one row is bound by reading the weights, and handing work to threads cost more than it saved).
 RowVector feedForwardRow(const RowVector& x, const BlockWeights& block, ModelFamily family) {
     if (family == ModelFamily::Llama) {  // SwiGLU: down(silu(gate(x)) ⊙ up(x))
-        const RowVector gated = silu(x * block.mlpGate).cwiseProduct(x * block.mlpIn);
-        return gated * block.mlpOut;
+        const RowVector gated = silu(affine(x, block.mlpGate, {})).cwiseProduct(affine(x, block.mlpIn, {}));
+        return affine(gated, block.mlpOut, {});
     }
     return affine(geluTanh(affine(x, block.mlpIn, block.mlpInBias)), block.mlpOut, block.mlpOutBias);  // GPT-2
 }

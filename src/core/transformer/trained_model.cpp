@@ -87,8 +87,8 @@ void reset(LayerNormWeights& norm) {
 }
 
 void redrawBlock(BlockWeights& block, SplitMix64& random) {
-    for (Matrix* m : {&block.attention.wq, &block.attention.wk, &block.attention.wv, &block.attention.wo, &block.mlpIn, &block.mlpGate,
-                      &block.mlpOut}) {
+    for (Matrix* m : {&block.attention.wq, &block.attention.wk, &block.attention.wv, &block.attention.wo, &block.mlpIn.editable(),
+                      &block.mlpGate.editable(), &block.mlpOut.editable()}) {
         redraw(*m, random);
     }
     for (RowVector* gamma : {&block.attention.qNorm, &block.attention.kNorm}) gamma->setOnes();

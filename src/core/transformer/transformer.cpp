@@ -107,7 +107,7 @@ void checkIds(const TransformerConfig& config, const std::vector<std::vector<int
 constexpr int kColumnBlocks = 8;
 
 // X · W + b (rows × in → rows × out), column blocks across cores when the product is big enough.
-Matrix linear(const Matrix& x, const Matrix& w, const RowVector& b) {
+Matrix linear(const Matrix& x, const LinearWeight& w, const RowVector& b) {
     Matrix out(x.rows(), w.cols());
     const Eigen::Index blockWidth = (w.cols() + kColumnBlocks - 1) / kColumnBlocks;
     const bool big = static_cast<double>(x.rows()) * x.cols() * w.cols() > 4.0e6;
@@ -115,7 +115,7 @@ Matrix linear(const Matrix& x, const Matrix& w, const RowVector& b) {
         const Eigen::Index first = block * blockWidth;
         const Eigen::Index width = std::min(blockWidth, w.cols() - first);
         if (width <= 0) return;
-        out.middleCols(first, width).noalias() = x * w.middleCols(first, width);
+        w.multiplyInto(x, first, width, out.middleCols(first, width));
         if (b.size() > 0) out.middleCols(first, width).rowwise() += b.segment(first, width);
     });
     return out;

@@ -2,8 +2,9 @@
 // layer.
 //
 // What a checkpoint becomes once io::loadCheckpoint has read it: the config values attnviz needs and every
-// weight as a row-major float32 matrix, oriented so that a layer is always `X · W + b` (in × out), whatever the
-// checkpoint stored (GPT-2's Conv1D is in × out already; nn.Linear is out × in and io transposes it).
+// weight as a float32 matrix, oriented so that a layer is always `X · W + b` (in × out), whatever the checkpoint
+// stored (GPT-2's Conv1D is in × out already; nn.Linear is out × in and io transposes it, except the MLP's F32
+// weights, which stay in the mapped file as stored: LinearWeight).
 // The Llama family (HF model_type llama — SmolLM too —, mistral, qwen2, qwen3) is a pre-norm decoder: RMSNorm,
 // rotary positions (no position table), grouped-query attention, a SwiGLU MLP, a final RMSNorm and an LM head.
 //
@@ -18,6 +19,7 @@
 #include "core/attention.h"
 #include "core/matrix.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +65,51 @@ struct TransformerConfig {
     int headWidth() const { return headDim > 0 ? headDim : dModel / heads; }
 };
 
+// A Linear layer's weight W, applied as X · W (in × out). Held one of two ways:
+//  * owned: an in × out matrix in the model (GPT-2's Conv1D as stored, a widened BF16/F16 tensor, tests);
+//  * mapped: nn.Linear's out × in float32 values read in place from a memory-mapped checkpoint, never copied;
+//    `storage` keeps the mapping alive as long as any model holding the weight. The product multiplies by the
+//    stored matrix transposed (Eigen's GEMM packs either layout).
+class LinearWeight {
+public:
+    LinearWeight() = default;
+    LinearWeight(Matrix inByOut) : owned_(std::move(inByOut)) {}  // NOLINT(google-explicit-constructor): W = matrix
+    template <typename Derived>
+    LinearWeight(const Eigen::MatrixBase<Derived>& inByOut) : owned_(inByOut) {}  // NOLINT(google-explicit-constructor)
+    LinearWeight(const float* outByIn, Eigen::Index out, Eigen::Index in, std::shared_ptr<const void> storage)
+        : mapped_(outByIn), mappedOut_(out), mappedIn_(in), storage_(std::move(storage)) {}
+
+    bool isMapped() const { return mapped_ != nullptr; }
+    Eigen::Index rows() const { return isMapped() ? mappedIn_ : owned_.rows(); }   // in
+    Eigen::Index cols() const { return isMapped() ? mappedOut_ : owned_.cols(); }  // out
+    Eigen::Index size() const { return rows() * cols(); }
+    // Every value in storage order (in × out owned, out × in mapped): what a finiteness check reads.
+    const float* data() const { return isMapped() ? mapped_ : owned_.data(); }
+    // Columns [first, first + width) of x · W into `out` (x.rows() × width).
+    template <typename Out>
+    void multiplyInto(const Eigen::Ref<const Matrix>& x, Eigen::Index first, Eigen::Index width, Out&& out) const {
+        if (isMapped()) {
+            out.noalias() = x * MatrixView(mapped_, mappedOut_, mappedIn_).middleRows(first, width).transpose();
+        } else {
+            out.noalias() = x * owned_.middleCols(first, width);
+        }
+    }
+    // In × out as a matrix of its own (a copy when mapped).
+    Matrix dense() const { return isMapped() ? Matrix(MatrixView(mapped_, mappedOut_, mappedIn_).transpose()) : owned_; }
+    // The owned matrix, to change values (the untrained copy, tests); a mapped weight becomes owned first.
+    Matrix& editable() {
+        if (isMapped()) *this = LinearWeight(dense());
+        return owned_;
+    }
+    friend bool operator==(const LinearWeight& a, const Matrix& b) { return a.rows() == b.rows() && a.cols() == b.cols() && a.dense() == b; }
+
+private:
+    Matrix owned_;
+    const float* mapped_ = nullptr;
+    Eigen::Index mappedOut_ = 0, mappedIn_ = 0;
+    std::shared_ptr<const void> storage_;
+};
+
 struct LayerNormWeights {
     RowVector gamma;  // 1 × d_model ("weight")
     RowVector beta;   // 1 × d_model ("bias"); empty for an RMSNorm
@@ -80,10 +127,10 @@ struct BlockWeights {
     // the MLP + residual.
     // Llama family (pre-norm, RMSNorm: γ only): ln1 = input_layernorm, ln2 = post_attention_layernorm.
     LayerNormWeights ln1, ln2;
-    Matrix mlpIn;        // d_model × d_ff  (GPT-2 mlp.c_fc, BERT intermediate.dense, Llama mlp.up_proj)
+    LinearWeight mlpIn;   // d_model × d_ff  (GPT-2 mlp.c_fc, BERT intermediate.dense, Llama mlp.up_proj)
     RowVector mlpInBias;  // 1 × d_ff; empty for Llama
-    Matrix mlpGate;      // d_model × d_ff  (Llama mlp.gate_proj: SwiGLU's silu(X·gate) ⊙ (X·up)); empty otherwise
-    Matrix mlpOut;       // d_ff × d_model (GPT-2 mlp.c_proj, BERT output.dense, Llama mlp.down_proj)
+    LinearWeight mlpGate; // d_model × d_ff  (Llama mlp.gate_proj: SwiGLU's silu(X·gate) ⊙ (X·up)); empty otherwise
+    LinearWeight mlpOut;  // d_ff × d_model (GPT-2 mlp.c_proj, BERT output.dense, Llama mlp.down_proj)
     RowVector mlpOutBias; // 1 × d_model; empty for Llama
 };
 
