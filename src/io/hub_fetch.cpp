@@ -396,7 +396,8 @@ PlannedFile describeFile(Http& http, const RepoReference& ref, const std::string
 }
 
 Plan planFetch(Http& http, const RepoReference& ref, const std::string& endpoint) {
-    auto [commit, siblings] = listRevision(http, ref, endpoint);
+    auto [commit, listedSiblings] = listRevision(http, ref, endpoint);
+    const std::vector<Sibling>& siblings = listedSiblings;  // a lambda cannot capture a structured binding in clang 14
     Plan plan{commit, {}};
     const auto has = [&](const char* name) { return std::any_of(siblings.begin(), siblings.end(), [&](const Sibling& s) { return s.name == name; }); };
     if (!has("config.json")) throw FileError(ref.repoId + " has no config.json: it is not a transformers model.");
