@@ -4,6 +4,8 @@
 #include "io/model_library.h"
 #include "io/session.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cmath>
 #include <string_view>
 #include <utility>

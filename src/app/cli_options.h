@@ -8,12 +8,15 @@
 #include "core/model.h"
 #include "io/hub_cache.h"
 
-#include <CLI/CLI.hpp>
-
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
+
+// CLI11 is a large header-only library: only the files that build and parse the command line include it.
+namespace CLI {
+class App;
+}
 
 namespace attnviz::app {
 

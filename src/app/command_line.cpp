@@ -4,6 +4,8 @@
 #include "app/version.h"
 #include "core/transformer/prediction.h"
 
+#include <CLI/CLI.hpp>
+
 #include <ostream>
 
 namespace attnviz::app {

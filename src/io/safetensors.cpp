@@ -265,6 +265,11 @@ void releaseGuard(int slot) {
 
 }  // namespace
 
+bool anyMappedFileCutShort() {
+    return std::any_of(liveMappings.begin(), liveMappings.end(),
+                       [](const LiveMapping& mapping) { return mapping.begin.load() != 0 && mapping.cut.load(); });
+}
+
 bool SafetensorsFile::cutShort() const { return guard_ >= 0 && liveMappings[static_cast<std::size_t>(guard_)].cut.load(); }
 
 SafetensorsFile::SafetensorsFile(const std::filesystem::path& path) : path_(path) {

@@ -77,4 +77,8 @@ private:
     std::map<std::string, SafetensorsEntry> entries_;
 };
 
+// Whether a checkpoint file still mapped by an open model was cut short on disk (its lost weights now read as
+// zeros): the app says so until the model is reopened and the old mapping is released.
+bool anyMappedFileCutShort();
+
 }  // namespace attnviz::io

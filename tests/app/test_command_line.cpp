@@ -247,7 +247,7 @@ TEST_CASE("exit codes: a FIFO config.json, a model too large for memory and an o
     fs::remove(model / "config.json");
     fs::copy_file(dir / "config.json", model / "config.json");
 
-#if !defined(__SANITIZE_ADDRESS__)  // AddressSanitizer's shadow memory cannot start under an address-space limit
+#if !defined(ATTNVIZ_SANITIZED)  // AddressSanitizer's shadow memory cannot start under an address-space limit
     // 16,000,000 tokens × width 32: 2.0 GB of float32 weights, under a 1 GB address-space limit.
     std::string config = attnviz::io::readWholeFile(dir / "config.json");
     const std::string vocabulary = "\"vocab_size\": 64";

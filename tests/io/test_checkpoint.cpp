@@ -189,6 +189,7 @@ TEST_CASE("checkpoint: F32 MLP weights stay in the mapped file; a file cut short
     CHECK(weight.dense().isZero());  // each read past the new end would have raised SIGBUS
     CHECK(file.matrix("bert.encoder.layer.2.intermediate.dense.weight").isZero());
     CHECK(file.cutShort());
+    CHECK(io::anyMappedFileCutShort());  // what the app's notice asks
 }
 
 TEST_CASE("heads.json: entries are checked against the model's layers and heads") {

@@ -20,7 +20,7 @@ namespace {
 
 int actionCount() {
     const char* text = std::getenv("ATTNVIZ_SOAK_ACTIONS");
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(ATTNVIZ_SANITIZED)
     constexpr int kDefault = 1'000;
 #else
     constexpr int kDefault = 10'000;
