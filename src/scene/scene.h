@@ -28,7 +28,16 @@ enum class Source { Trace, TokenEmbeddings, Positions, Computed };
 // A matrix a question view computed, not one the Trace holds (the naive slicing's A₀, a pooled vector, an untrained
 // layer's weights): its values for one sentence, what its axes count, its name and its colours. `identity` names it
 // for the renderer's texture cache: a view gives one identity to one content for as long as the run stays.
-struct Computed {
+// A computed matrix in words, as the question view states it and the map draws it.
+struct ComputedDescription {
+    std::string name;         // "A₀ naive"
+    std::string paperShape;   // "l × l"
+    core::Axis rowAxis = core::Axis::Features, colAxis = core::Axis::Features;
+    bool probability = false; // weights in [0, 1] (sequential colours); else signed values on a symmetric range
+    std::string tensorShape;  // the whole tensor as PyTorch holds it, "b × h × l × l" and "1 × 4 × 15 × 15"; empty:
+    std::string numericShape; // the matrix alone (paperShape, rows × cols)
+};
+struct Computed : ComputedDescription {
     struct Identity {
         int owner = 0;    // the question view (ui's Lesson)
         int matrix = 0;   // which of its matrices
@@ -40,12 +49,6 @@ struct Computed {
     Identity identity;
     core::Matrix values;      // rows × cols, as stored (a map may draw it transposed)
     core::Matrix mask;        // empty, or 1 = keep / 0 = masked, one row (broadcast down) or one per row: hatched cells
-    std::string name;         // "A₀ naive"
-    std::string paperShape;   // "l × l"
-    std::string tensorShape;  // the whole tensor as PyTorch holds it, "b × h × l × l" and "1 × 4 × 15 × 15"; empty:
-    std::string numericShape; // the matrix alone (paperShape, rows × cols)
-    core::Axis rowAxis = core::Axis::Features, colAxis = core::Axis::Features;
-    bool probability = false; // weights in [0, 1] (sequential colours); else signed values on a symmetric range
 };
 enum class Colorbar { Right, Below, None };
 

@@ -88,17 +88,10 @@ std::shared_ptr<const scene::Computed> computedMatrix(LessonFrame& frame, int ma
                                                       const std::function<core::Matrix()>& values, const std::function<core::Matrix()>& mask) {
     const scene::Computed::Identity identity{static_cast<int>(frame.report.lesson), matrix, head, variant, frame.ctx.state.batch};
     return frame.computed.get<scene::Computed>(identity, [&] {
-        scene::Computed c;
+        scene::Computed c{spec};
         c.identity = identity;
         c.values = values();
         if (mask) c.mask = mask();
-        c.name = spec.name;
-        c.paperShape = spec.paperShape;
-        c.tensorShape = spec.tensorShape;
-        c.numericShape = spec.numericShape;
-        c.rowAxis = spec.rowAxis;
-        c.colAxis = spec.colAxis;
-        c.probability = spec.probability;
         return c;
     });
 }

@@ -109,13 +109,7 @@ struct LessonFrame {
 
 // What a lesson computed, as a matrix a map can show: `values` of the sentence on screen, named and with the axes
 // given, cached under `matrix` (the lesson's own number for it), `head` and `variant` for this run.
-struct ComputedSpec {
-    std::string name;
-    std::string paperShape;
-    core::Axis rowAxis = core::Axis::Features, colAxis = core::Axis::Features;
-    bool probability = false;
-    std::string tensorShape, numericShape;  // the whole tensor's, when it is a slice of one ("b × h × l × l")
-};
+using ComputedSpec = scene::ComputedDescription;
 std::shared_ptr<const scene::Computed> computedMatrix(LessonFrame& frame, int matrix, int head, int variant, const ComputedSpec& spec,
                                                       const std::function<core::Matrix()>& values,
                                                       const std::function<core::Matrix()>& mask = {});
