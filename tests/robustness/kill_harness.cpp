@@ -94,13 +94,18 @@ std::chrono::microseconds timeCompleteRun(const std::vector<std::string>& comman
 CampaignReport runKillCampaign(const KillCampaign& campaign) {
     CampaignReport report;
     std::mt19937_64 random(campaign.seed);
-    std::uniform_int_distribution<std::int64_t> delays(0, campaign.longestDelay.count());
-    for (int run = 0; run < campaign.runs; ++run) {
-        const std::chrono::microseconds delay(delays(random));
+    std::chrono::microseconds longestDelay = campaign.longestDelay;
+    const auto goOn = [&](int run) {
+        if (run < campaign.runs) return true;
+        return campaign.sawEnough && run < campaign.mostRuns && !campaign.sawEnough(report);
+    };
+    for (int run = 0; goOn(run); ++run) {
+        const std::chrono::microseconds delay(std::uniform_int_distribution<std::int64_t>(0, longestDelay.count())(random));
         if (campaign.before) campaign.before(run);
         const KillOutcome outcome = runKilledAfter(campaign.command, delay);
         ++report.runs;
         ++(outcome.killed ? report.killed : report.finished);
+        if (!outcome.killed) longestDelay = std::min(longestDelay, delay * 6 / 5);
         const std::string problem = campaign.check ? campaign.check(outcome) : std::string();
         if (!problem.empty()) {
             report.failures.push_back("run " + std::to_string(run) + (outcome.killed ? " (killed after " : " (finished, due at ") +
