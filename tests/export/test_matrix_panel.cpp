@@ -2,12 +2,16 @@
 // color (with a non-square, asymmetric matrix, so a transposed or column-major mix-up fails), special values
 // get their own colors and a legend, masked cells are grey and hatched, and scale multiplies every length.
 #include "colormap/colormap.h"
+#include "export/colorbar.h"
 #include "export/matrix_panel.h"
+#include "export/number_text.h"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 using namespace attnviz;
 using namespace attnviz::exporting;
@@ -192,4 +196,25 @@ TEST_CASE("panel: row sums stand right of the cells, before the colorbar, and th
         for (int x = placed.rect.right() + 8; x < placed.rect.right() + 14; ++x) sumInk += canvas.pixel(x, y) == kLight.background ? 0 : 1;
     }
     CHECK(sumInk > 10);
+}
+
+TEST_CASE("colorbar ticks: one value reads the same on every bar (\"0\" under W^Q's step of 0.1 and X's step of 1)") {
+    CHECK(formatTick(0.0f, 0.1f) == "0");
+    CHECK(formatTick(0.0f, 1.0f) == "0");
+    CHECK(formatTick(-0.0f, 0.05f) == "0");
+    CHECK(formatTick(1.0f, 0.5f) == "1");
+    CHECK(formatTick(0.5f, 0.25f) == "0.5");
+    CHECK(formatTick(0.25f, 0.25f) == "0.25");
+    CHECK(formatTick(-0.1f, 0.1f) == "\u22120.1");
+    CHECK(formatTick(20.0f, 10.0f) == "20");
+    // W^Q of a random 128-wide layer (range ±0.153) and X (range ±1.99), each bar 300 base pixels tall: their 0 ticks agree.
+    const auto labelAtZero = [](colormap::Range range) {
+        for (const ColorbarTick& tick : colorbarTicks(range, 300)) {
+            if (std::fabs(tick.value) < 1e-6f) return tick.label;
+        }
+        return std::string("(no tick at 0)");
+    };
+    CHECK(labelAtZero({-0.153f, 0.153f}) == "0");
+    CHECK(labelAtZero({-1.99f, 1.99f}) == "0");
+    CHECK(labelAtZero({-1.29f, 1.29f}) == "0");
 }
