@@ -258,9 +258,25 @@ Figure drawStageFigure(const core::ModelRun& run, StageId stage, int head, int b
     return composeFigure(stageFigureBlocks(run, stage, std::move(body), note, 0, ropeStep), std::move(title), style);
 }
 
+// The RoPE step's slide body: the maps, and right of them the turning pairs, as large as the height
+// allows (they are the picture that teaches RoPE) but no wider than kRotaryShareOfSlide of the width.
+constexpr float kRotaryShareOfSlide = 0.4f;
+
+std::vector<StackedBlock> ropeSlideBody(const core::ModelRun& run, int head, int batch, const FigureStyle& style, SceneBox box) {
+    std::unique_ptr<Block> pairs = rotaryPairsBlockIn(run, head, batch, static_cast<int>(box.width * kRotaryShareOfSlide),
+                                                      static_cast<int>(box.height));
+    const SceneBox mapsBox{box.width - static_cast<float>(pairs->width() + kBodyGap), box.height, box.largestCell};
+    std::vector<std::unique_ptr<Block>> side;
+    side.push_back(sceneBlock(run, exportedScene(run, StageId::SplitHeads, head, batch, true), batch, style, sceneBoxFor(mapsBox, style)));
+    side.push_back(std::move(pairs));
+    std::vector<StackedBlock> body;
+    body.push_back({std::make_unique<FlowBlock>(std::move(side), static_cast<int>(box.width), kBodyGap, kBodyGap), 0, true});
+    return body;
+}
+
 // The stage figure drawn kSlideZoom times larger on a 16:9 canvas: the maps fill the room the heading, the words
 // and the code line leave (X appears once: the scene's product shows it once, or Q alone when the three do not
-// read).
+// read); the RoPE step's turning pairs beside its maps.
 Figure drawSlideFigure(const core::ModelRun& run, StageId stage, int head, int batch, const FigureStyle& style, bool ropeStep) {
     checkSelection(run, head, batch, style);
     checkRopeStep(run, stage, ropeStep);
@@ -271,8 +287,8 @@ Figure drawSlideFigure(const core::ModelRun& run, StageId stage, int head, int b
     int words = 0;  // the heading, formula, explanation and code line
     for (const StackedBlock& b : stageFigureBlocks(run, stage, {}, note, width, ropeStep)) words += b.gapBefore + b.block->height();
     const SceneBox box{static_cast<float>(width), static_cast<float>(height - words - kBodyGap), kMaxAutoCell};
-    std::vector<StackedBlock> blocks =
-        stageFigureBlocks(run, stage, stageBody(run, stage, head, batch, zoomed, box, ropeStep), note, width, ropeStep);
+    std::vector<StackedBlock> body = ropeStep ? ropeSlideBody(run, head, batch, zoomed, box) : stageBody(run, stage, head, batch, zoomed, box);
+    std::vector<StackedBlock> blocks = stageFigureBlocks(run, stage, std::move(body), note, width, ropeStep);
     std::string title = "Stage " + stageHeading(run, stage, ropeStep) + (note.empty() ? "" : ", " + note);
     return composeOnCanvas(std::move(blocks), std::move(title), kSlideWidth / kSlideZoom, kSlideHeight / kSlideZoom, zoomed);
 }

@@ -54,7 +54,8 @@ void forEachMap(const scene::Scene& scene, Visit visit) {
 
 // [SECTION] What each map shows
 
-// The panel of one map: its symbol and shape as title and caption (the stage's words say the rest).
+// The panel of one map: its symbol and shape as title and caption (the stage's words say the rest); a map beside
+// one with the same rows has its shape too (the RoPE step's four maps, Q K V in a line), as on screen.
 PanelContent contentOf(const core::ModelRun& run, const scene::Map& map, int batch, const FigureStyle& style) {
     if (map.source != scene::Source::Trace) return embeddingContent(run, map.source == scene::Source::Positions, batch, style);
     std::optional<colormap::Range> range;
@@ -62,7 +63,7 @@ PanelContent contentOf(const core::ModelRun& run, const scene::Map& map, int bat
     PanelContent content = panelContent(run, {map.tensor, map.head, map.transposed}, batch, style, range, true);
     content.title = map.title.empty() ? matrixSymbol(map.tensor, std::to_string(map.head)) + (map.transposed ? "^T" : "")
                                       : map.title + (map.transposed ? "^T" : "");
-    content.captions.resize(map.rowLabels && !map.frame ? 1 : 0);  // a neighbour's rows, or a head's tile: its symbol alone
+    content.captions.resize(map.frame ? 0 : 1);  // every map its shape, as on screen; a head's tile its symbol alone
     content.rowSums = map.rowSums;
     content.headsPerColour = map.headsPerColour;
     content.frameColour = map.frame;
