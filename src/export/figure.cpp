@@ -265,7 +265,8 @@ constexpr float kRotaryShareOfSlide = 0.4f;
 std::vector<StackedBlock> ropeSlideBody(const core::ModelRun& run, int head, int batch, const FigureStyle& style, SceneBox box) {
     std::unique_ptr<Block> pairs = rotaryPairsBlockIn(run, head, batch, static_cast<int>(box.width * kRotaryShareOfSlide),
                                                       static_cast<int>(box.height));
-    const SceneBox mapsBox{box.width - static_cast<float>(pairs->width() + kBodyGap), box.height, box.largestCell};
+    SceneBox mapsBox = box;
+    mapsBox.width -= static_cast<float>(pairs->width() + kBodyGap);
     std::vector<std::unique_ptr<Block>> side;
     side.push_back(sceneBlock(run, exportedScene(run, StageId::SplitHeads, head, batch, true), batch, style, sceneBoxFor(mapsBox, style)));
     side.push_back(std::move(pairs));
@@ -286,7 +287,10 @@ Figure drawSlideFigure(const core::ModelRun& run, StageId stage, int head, int b
     const std::string note = selectionNote(run, requestsShown(run, stage, head, ropeStep), batch);
     int words = 0;  // the heading, formula, explanation and code line
     for (const StackedBlock& b : stageFigureBlocks(run, stage, {}, note, width, ropeStep)) words += b.gapBefore + b.block->height();
-    const SceneBox box{static_cast<float>(width), static_cast<float>(height - words - kBodyGap), kMaxAutoCell};
+    // Cells in whole pixels of the slide, none under a pixel at 1080p: the maps a screen shows at this size fit, stage
+    // 2's fused projection X × [W^Q W^K W^V] = [Q K V] among them.
+    const SceneBox box{static_cast<float>(width), static_cast<float>(height - words - kBodyGap), kMaxAutoCell, zoomed.scale,
+                       1.0f / static_cast<float>(kSlideZoom)};
     std::vector<StackedBlock> body = ropeStep ? ropeSlideBody(run, head, batch, zoomed, box) : stageBody(run, stage, head, batch, zoomed, box);
     std::vector<StackedBlock> blocks = stageFigureBlocks(run, stage, std::move(body), note, width, ropeStep);
     std::string title = "Stage " + stageHeading(run, stage, ropeStep) + (note.empty() ? "" : ", " + note);
