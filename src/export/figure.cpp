@@ -258,17 +258,23 @@ Figure drawStageFigure(const core::ModelRun& run, StageId stage, int head, int b
     return composeFigure(stageFigureBlocks(run, stage, std::move(body), note, 0, ropeStep), std::move(title), style);
 }
 
-// The RoPE step's slide body: the maps, and right of them the turning pairs, as large as the height
-// allows (they are the picture that teaches RoPE) but no wider than kRotaryShareOfSlide of the width.
-constexpr float kRotaryShareOfSlide = 0.4f;
+// The RoPE step's slide body: the maps, and right of them the turning pairs, as large as 40 % of the slide's width
+// allows (they are the picture that teaches RoPE; half the width cost llama-gqa-llama3's slide K's maps), or less
+// when the maps do not fit beside them.
+constexpr float kRotaryShares[] = {0.4f, 0.35f, 0.3f};
 
 std::vector<StackedBlock> ropeSlideBody(const core::ModelRun& run, int head, int batch, const FigureStyle& style, SceneBox box) {
-    std::unique_ptr<Block> pairs = rotaryPairsBlockIn(run, head, batch, static_cast<int>(box.width * kRotaryShareOfSlide),
-                                                      static_cast<int>(box.height));
-    SceneBox mapsBox = box;
-    mapsBox.width -= static_cast<float>(pairs->width() + kBodyGap);
+    const scene::Scene maps = exportedScene(run, StageId::SplitHeads, head, batch, true);
+    std::unique_ptr<Block> pairs, laidOut;
+    for (const float share : kRotaryShares) {
+        pairs = rotaryPairsBlockIn(run, head, batch, static_cast<int>(box.width * share), static_cast<int>(box.height));
+        SceneBox mapsBox = box;
+        mapsBox.width -= static_cast<float>(pairs->width() + kBodyGap);
+        laidOut = sceneBlock(run, maps, batch, style, sceneBoxFor(mapsBox, style));
+        if (laidOut->width() <= static_cast<int>(mapsBox.width) && laidOut->height() <= static_cast<int>(mapsBox.height)) break;
+    }
     std::vector<std::unique_ptr<Block>> side;
-    side.push_back(sceneBlock(run, exportedScene(run, StageId::SplitHeads, head, batch, true), batch, style, sceneBoxFor(mapsBox, style)));
+    side.push_back(std::move(laidOut));
     side.push_back(std::move(pairs));
     std::vector<StackedBlock> body;
     body.push_back({std::make_unique<FlowBlock>(std::move(side), static_cast<int>(box.width), kBodyGap, kBodyGap), 0, true});

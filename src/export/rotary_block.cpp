@@ -47,9 +47,7 @@ public:
             captionWidth_ = std::max(captionWidth_, static_cast<int>(std::ceil(textWidth(thetaCaption(j, pairs_.frequencies(j)), kLabelSize, FontFace::Regular))));
         }
         const std::string heading = "Head " + std::to_string(head) + "'s q, pair by pair: grey before RoPE, coloured after, each token at its own position";
-        // One line over a row of squares as wide as it; wrapped to the squares' width over a narrower grid.
-        const bool wrapped = grid_.columns < pairs_.pairCount();
-        heading_ = wrapped ? wrapText(heading, static_cast<float>(squaresWidth()), kHeadingSize, FontFace::Bold) : std::vector{heading};
+        heading_ = grid_.headingWraps ? wrapText(heading, static_cast<float>(squaresWidth()), kHeadingSize, FontFace::Bold) : std::vector{heading};
     }
     int width() const override {
         int widest = squaresWidth();
@@ -166,7 +164,7 @@ std::unique_ptr<Block> rotaryPairsBlockIn(const core::ModelRun& run, int head, i
     std::unique_ptr<Block> block;
     for (int side = RotaryGrid{}.side; side >= kMinSide; side -= 2) {
         for (int columns = 1; columns <= turned.pairs.pairCount(); ++columns) {
-            block = std::make_unique<RotaryPairsBlock>(turned.pairs, turned.tokens, head, RotaryGrid{side, columns});
+            block = std::make_unique<RotaryPairsBlock>(turned.pairs, turned.tokens, head, RotaryGrid{side, columns, true});
             if (block->width() <= maxWidth && block->height() <= maxHeight) return block;
         }
     }
