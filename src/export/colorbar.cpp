@@ -70,4 +70,61 @@ void drawColorbar(Canvas& canvas, int x, int y, int height, int scale, colormap:
     }
 }
 
+// [SECTION] The horizontal bar
+
+namespace {
+
+constexpr int kBelowBarHeight = 8;
+constexpr int kBelowLabelGap = 6;  // base pixels between two labels
+
+// lo, 0 when the range holds it, and hi.
+std::vector<ColorbarTick> belowTicks(colormap::Range range) {
+    std::vector<ColorbarTick> ticks{{range.lo, formatRangeEnd(range.lo)}};
+    if (range.lo < 0.0f && range.hi > 0.0f) ticks.push_back({0.0f, "0"});
+    if (range.hi > range.lo) ticks.push_back({range.hi, formatRangeEnd(range.hi)});
+    return ticks;
+}
+
+}  // namespace
+
+int colorbarBelowHeight() {
+    return kBelowBarHeight + kTickLength + kTickLabelGap + static_cast<int>(std::ceil(lineMetrics(kTickSize, FontFace::Regular).height()));
+}
+
+int colorbarBelowMinWidth(colormap::Range range) {
+    const std::vector<ColorbarTick> ticks = belowTicks(range);
+    return static_cast<int>(std::ceil(textWidth(ticks.front().label, kTickSize, FontFace::Regular) +
+                                      textWidth(ticks.back().label, kTickSize, FontFace::Regular))) + kBelowLabelGap;
+}
+
+void drawColorbarBelow(Canvas& canvas, int x, int y, int width, int scale, colormap::Colormap map, colormap::Range range,
+                       const Theme& theme) {
+    const int barX = x * scale, barY = y * scale, barWidth = width * scale, barHeight = kBelowBarHeight * scale;
+    for (int column = 0; column < barWidth; ++column) {
+        const float t = (static_cast<float>(column) + 0.5f) / static_cast<float>(barWidth);
+        const float value = range.lo + t * (range.hi - range.lo);
+        canvas.fillRect({barX + column, barY, 1, barHeight}, opaque(colormap::sample(map, value, range.lo, range.hi)));
+    }
+    canvas.strokeRect({barX - scale, barY - scale, barWidth + 2 * scale, barHeight + 2 * scale}, theme.frame, scale);
+    const TextStyle style{kTickSize * scale, FontFace::Regular, theme.secondaryText};
+    const float baseline = static_cast<float>(y + kBelowBarHeight + kTickLength + kTickLabelGap) + lineMetrics(kTickSize, FontFace::Regular).ascent;
+    const std::vector<ColorbarTick> ticks = belowTicks(range);
+    const auto labelWidth = [](const ColorbarTick& tick) { return textWidth(tick.label, kTickSize, FontFace::Regular); };
+    // lo's label from the bar's left end, hi's ending at its right end, 0's centred on its tick when it clears both.
+    const float loRight = static_cast<float>(x) + labelWidth(ticks.front()) + kBelowLabelGap;
+    const float hiLeft = static_cast<float>(x + width) - labelWidth(ticks.back()) - kBelowLabelGap;
+    for (std::size_t i = 0; i < ticks.size(); ++i) {
+        const ColorbarTick& tick = ticks[i];
+        const float span = range.hi - range.lo;
+        const float at = static_cast<float>(x) + (span > 0.0f ? (tick.value - range.lo) / span * static_cast<float>(width) : 0.0f);
+        float left = at - labelWidth(tick) / 2.0f;
+        if (i == 0) left = static_cast<float>(x);
+        else if (i + 1 == ticks.size()) left = static_cast<float>(x + width) - labelWidth(tick);
+        else if (left < loRight || left + labelWidth(tick) > hiLeft) continue;
+        const int tickX = std::clamp(static_cast<int>(std::lround(at * static_cast<float>(scale))), barX, barX + barWidth - scale);
+        canvas.fillRect({tickX, barY + barHeight, scale, kTickLength * scale}, theme.frame);
+        drawText(canvas, left * static_cast<float>(scale), baseline * static_cast<float>(scale), tick.label, style);
+    }
+}
+
 }  // namespace attnviz::exporting

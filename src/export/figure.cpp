@@ -258,9 +258,32 @@ Figure drawStageFigure(const core::ModelRun& run, StageId stage, int head, int b
     return composeFigure(stageFigureBlocks(run, stage, std::move(body), note, 0, ropeStep), std::move(title), style);
 }
 
+// The RoPE step's slide body: the maps, and right of them the turning pairs, as large as 40 % of the slide's width
+// allows (they are the picture that teaches RoPE; half the width cost llama-gqa-llama3's slide K's maps), or less
+// when the maps do not fit beside them.
+constexpr float kRotaryShares[] = {0.4f, 0.35f, 0.3f};
+
+std::vector<StackedBlock> ropeSlideBody(const core::ModelRun& run, int head, int batch, const FigureStyle& style, SceneBox box) {
+    const scene::Scene maps = exportedScene(run, StageId::SplitHeads, head, batch, true);
+    std::unique_ptr<Block> pairs, laidOut;
+    for (const float share : kRotaryShares) {
+        pairs = rotaryPairsBlockIn(run, head, batch, static_cast<int>(box.width * share), static_cast<int>(box.height));
+        SceneBox mapsBox = box;
+        mapsBox.width -= static_cast<float>(pairs->width() + kBodyGap);
+        laidOut = sceneBlock(run, maps, batch, style, sceneBoxFor(mapsBox, style));
+        if (laidOut->width() <= static_cast<int>(mapsBox.width) && laidOut->height() <= static_cast<int>(mapsBox.height)) break;
+    }
+    std::vector<std::unique_ptr<Block>> side;
+    side.push_back(std::move(laidOut));
+    side.push_back(std::move(pairs));
+    std::vector<StackedBlock> body;
+    body.push_back({std::make_unique<FlowBlock>(std::move(side), static_cast<int>(box.width), kBodyGap, kBodyGap), 0, true});
+    return body;
+}
+
 // The stage figure drawn kSlideZoom times larger on a 16:9 canvas: the maps fill the room the heading, the words
 // and the code line leave (X appears once: the scene's product shows it once, or Q alone when the three do not
-// read).
+// read); the RoPE step's turning pairs beside its maps.
 Figure drawSlideFigure(const core::ModelRun& run, StageId stage, int head, int batch, const FigureStyle& style, bool ropeStep) {
     checkSelection(run, head, batch, style);
     checkRopeStep(run, stage, ropeStep);
@@ -270,9 +293,12 @@ Figure drawSlideFigure(const core::ModelRun& run, StageId stage, int head, int b
     const std::string note = selectionNote(run, requestsShown(run, stage, head, ropeStep), batch);
     int words = 0;  // the heading, formula, explanation and code line
     for (const StackedBlock& b : stageFigureBlocks(run, stage, {}, note, width, ropeStep)) words += b.gapBefore + b.block->height();
-    const SceneBox box{static_cast<float>(width), static_cast<float>(height - words - kBodyGap), kMaxAutoCell};
-    std::vector<StackedBlock> blocks =
-        stageFigureBlocks(run, stage, stageBody(run, stage, head, batch, zoomed, box, ropeStep), note, width, ropeStep);
+    // Cells in whole pixels of the slide, none under a pixel at 1080p: the maps a screen shows at this size fit, stage
+    // 2's fused projection X × [W^Q W^K W^V] = [Q K V] among them.
+    const SceneBox box{static_cast<float>(width), static_cast<float>(height - words - kBodyGap), kMaxAutoCell, zoomed.scale,
+                       1.0f / static_cast<float>(kSlideZoom)};
+    std::vector<StackedBlock> body = ropeStep ? ropeSlideBody(run, head, batch, zoomed, box) : stageBody(run, stage, head, batch, zoomed, box);
+    std::vector<StackedBlock> blocks = stageFigureBlocks(run, stage, std::move(body), note, width, ropeStep);
     std::string title = "Stage " + stageHeading(run, stage, ropeStep) + (note.empty() ? "" : ", " + note);
     return composeOnCanvas(std::move(blocks), std::move(title), kSlideWidth / kSlideZoom, kSlideHeight / kSlideZoom, zoomed);
 }

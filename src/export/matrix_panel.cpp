@@ -21,6 +21,7 @@ constexpr int kColumnLabelGap = 4;
 constexpr int kStripeThickness = 5;
 constexpr int kStripeGap = 2;
 constexpr int kColorbarGap = 16;
+constexpr int kColorbarGapBelow = 8;
 constexpr int kRowSumGap = 8;
 constexpr int kHeaderGap = 12;
 constexpr int kCaptionGap = 4;
@@ -59,9 +60,9 @@ std::vector<int> candidateSteps(int count, int headBlock) {
 }
 
 // Label every step-th cell, the smallest step whose cells leave `needed` base pixels per label.
-int labelStep(int count, int cellSize, float needed, int headBlock) {
+int labelStep(int count, float cellSize, float needed, int headBlock) {
     for (int step : candidateSteps(count, headBlock)) {
-        if (static_cast<float>(step * cellSize) >= needed) return step;
+        if (static_cast<float>(step) * cellSize >= needed) return step;
     }
     return std::max(count, 1);
 }
@@ -83,6 +84,7 @@ MatrixPanel::MatrixPanel(PanelContent content, PanelOptions options)
     if (rowCount() == 0 || colCount() == 0) throw std::invalid_argument("A matrix panel needs at least one cell.");
     options_.cellWidth = std::max(options_.cellWidth, 1);
     options_.cellHeight = std::max(options_.cellHeight, 1);
+    options_.cellDivisions = std::max(options_.cellDivisions, 1);
     measureLabels();
     chooseCellValueSize();
     layOut();
@@ -112,7 +114,7 @@ void MatrixPanel::measureLabels() {
     const PanelAxis& rows = content_.rows;
     const PanelAxis& cols = content_.cols;
 
-    const int rowStep = labelStep(rowCount(), options_.cellHeight, kDenseLabelEm * kLabelSize, rows.headBlock);
+    const int rowStep = labelStep(rowCount(), cellHeightBase(), kDenseLabelEm * kLabelSize, rows.headBlock);
     rowText_.assign(static_cast<std::size_t>(rowCount()), {});
     float widestRow = 0.0f;
     const auto labelRow = [&](int r) {
@@ -139,7 +141,7 @@ void MatrixPanel::measureLabels() {
         widestIndex = textWidth(std::to_string(colCount() - 1), kLabelSize, FontFace::Regular);
     }
     const float neededPerColumn = cols.tokens ? kDenseLabelEm * kLabelSize : widestIndex + 6.0f;
-    const int colStep = labelStep(colCount(), options_.cellWidth, neededPerColumn, cols.headBlock);
+    const int colStep = labelStep(colCount(), cellWidthBase(), neededPerColumn, cols.headBlock);
     colText_.assign(static_cast<std::size_t>(colCount()), {});
     float longestColumn = 0.0f;
     for (int c = 0; c < colCount(); c += colStep) {
@@ -153,10 +155,10 @@ void MatrixPanel::measureLabels() {
 
 void MatrixPanel::chooseCellValueSize() {
     cellValueSize_ = 0.0f;
-    float size = std::min(kMaxCellValueSize, 0.55f * static_cast<float>(options_.cellHeight));
+    float size = std::min(kMaxCellValueSize, 0.55f * cellHeightBase());
     if (!options_.cellValues || size < kMinCellValueSize) return;
     // Widths are proportional to the size: measure at 1 px and solve for the largest size that fits.
-    const float room = static_cast<float>(options_.cellWidth - 2 * kCellValuePadding);
+    const float room = cellWidthBase() - 2.0f * kCellValuePadding;
     for (int r = 0; r < rowCount(); ++r) {
         for (int c = 0; c < colCount(); ++c) {
             if (isMasked(r, c) && !content_.isMaskMatrix) continue;
@@ -211,21 +213,28 @@ void MatrixPanel::layOut() {
     if (hasTopStripe()) y += kStripeThickness + kStripeGap;
     heatmapY_ = y;
 
-    colorbarHeight_ = hasColorbar() ? std::max(heatmapHeight(), kColorbarMinHeight) : 0;
+    colorbarHeight_ = hasColorbarRight() ? std::max(heatmapHeight(), kColorbarMinHeight) : 0;
     const int rowStripe = content_.rows.headBlock > 0 ? kStripeThickness + kStripeGap : 0;
     const int heatmapOffset = rowLabelWidth_ + kLabelGap + rowStripe;
     int bodyWidth = heatmapOffset + heatmapWidth() + sumsWidth();
-    if (hasColorbar()) {
+    if (hasColorbarRight()) {
         bodyWidth += kColorbarGap + colorbarWidth(content_.range, colorbarHeight_);
     } else if (!content_.cols.tokens) {
         // The last column's index label is centred on its cell and may stick out by half its width.
         bodyWidth += ceilToInt(textWidth(colText_.back(), kLabelSize, FontFace::Regular) / 2.0f);
     }
+    // A bar under the cells wider than they are (its end labels need it) hangs out on both sides, or to the right
+    // where the row labels leave no room on the left.
+    const int overhang = hasColorbarBelow() ? colorbarBelowWidth() - heatmapWidth() : 0;
+    const int overhangLeft = std::min(overhang / 2, heatmapOffset);
+    bodyWidth = std::max(bodyWidth, heatmapOffset + heatmapWidth() + overhang - overhangLeft);
     width_ = std::max(bodyWidth, ceilToInt(headerWidth));
     bodyX_ = (width_ - bodyWidth) / 2;
     heatmapX_ = bodyX_ + heatmapOffset;
+    colorbarBelowX_ = heatmapX_ - overhangLeft;
 
-    const int bodyBottom = heatmapY_ + std::max(heatmapHeight(), colorbarHeight_);
+    int bodyBottom = heatmapY_ + std::max(heatmapHeight(), colorbarHeight_);
+    if (hasColorbarBelow()) bodyBottom += kColorbarGapBelow + colorbarBelowHeight();
     legend_ = options_.legend ? legendEntries() : std::vector<LegendEntry>{};
     if (legend_.empty()) {
         height_ = bodyBottom + ceilToInt(lineMetrics(kTickSize, FontFace::Regular).descent) + 2;
@@ -249,6 +258,8 @@ void MatrixPanel::layOut() {
     height_ = y + lineHeight + 2;
 }
 
+int MatrixPanel::colorbarBelowWidth() const { return std::max(heatmapWidth(), colorbarBelowMinWidth(content_.range)); }
+
 int MatrixPanel::sumsWidth() const { return rowSumWidth_ > 0 ? kRowSumGap + rowSumWidth_ : 0; }
 
 PanelInsets MatrixPanel::insets() const {
@@ -258,6 +269,14 @@ PanelInsets MatrixPanel::insets() const {
 float labelledCellSize() { return kDenseLabelEm * kLabelSize; }
 
 // [SECTION] Drawing
+
+int MatrixPanel::cellPixels(int parts, int scale) const {
+    if (scale % options_.cellDivisions != 0) {
+        throw std::invalid_argument("A panel with cells in 1/" + std::to_string(options_.cellDivisions) + " base pixels is drawn at scale " +
+                                    std::to_string(scale) + ".");
+    }
+    return parts * (scale / options_.cellDivisions);
+}
 
 HeatmapPlacement MatrixPanel::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme) const {
     drawHeader(canvas, x, y, scale, theme);
@@ -270,7 +289,11 @@ HeatmapPlacement MatrixPanel::draw(Canvas& canvas, int x, int y, int scale, cons
     drawCellValues(canvas, placed, scale);
     drawFocusRow(canvas, placed, scale);
     drawRowSums(canvas, x, y, scale, theme);
-    if (hasColorbar()) {
+    if (hasColorbarBelow()) {
+        drawColorbarBelow(canvas, x + colorbarBelowX_, y + heatmapY_ + heatmapHeight() + kColorbarGapBelow, colorbarBelowWidth(), scale,
+                          content_.map, content_.range, theme);
+    }
+    if (hasColorbarRight()) {
         drawColorbar(canvas, x + heatmapX_ + heatmapWidth() + sumsWidth() + kColorbarGap, y + heatmapY_, colorbarHeight_, scale,
                      content_.map, content_.range, theme);
     }
@@ -303,7 +326,7 @@ void MatrixPanel::drawRowLabels(Canvas& canvas, int x, int y, int scale, const T
     for (int r = 0; r < rowCount(); ++r) {
         const std::string& text = rowText_[static_cast<std::size_t>(r)];
         if (text.empty()) continue;
-        const float middle = static_cast<float>(y + heatmapY_) + (r + 0.5f) * options_.cellHeight;
+        const float middle = static_cast<float>(y + heatmapY_) + (r + 0.5f) * cellHeightBase();
         const Rgba8 color = isFocusRow(r) ? kFocusColour : r >= content_.rows.paddingFrom ? theme.secondaryText : theme.text;
         const FontFace face = isFocusRow(r) ? FontFace::Bold : FontFace::Regular;
         drawText(canvas, (right - textWidth(text, kLabelSize, face)) * scale, (middle + kCapMiddleEm * kLabelSize) * scale, text,
@@ -321,7 +344,7 @@ void MatrixPanel::drawRowSums(Canvas& canvas, int x, int y, int scale, const The
     for (int r = 0; r < rowCount(); ++r) {
         const std::string& text = rowSumText_[static_cast<std::size_t>(r)];
         if (text.empty()) continue;
-        const float middle = static_cast<float>(y + heatmapY_) + (r + 0.5f) * options_.cellHeight;
+        const float middle = static_cast<float>(y + heatmapY_) + (r + 0.5f) * cellHeightBase();
         drawText(canvas, left * scale, (middle + kCapMiddleEm * kLabelSize) * scale, text,
                  {kLabelSize * scale, FontFace::Regular, theme.secondaryText});
     }
@@ -334,7 +357,7 @@ void MatrixPanel::drawColumnLabels(Canvas& canvas, int x, int y, int scale, cons
     for (int c = 0; c < colCount(); ++c) {
         const std::string& text = colText_[static_cast<std::size_t>(c)];
         if (text.empty()) continue;
-        const float middle = static_cast<float>(x + heatmapX_) + (c + 0.5f) * options_.cellWidth;
+        const float middle = static_cast<float>(x + heatmapX_) + (c + 0.5f) * cellWidthBase();
         const Rgba8 color = c >= content_.cols.paddingFrom ? theme.secondaryText : theme.text;
         const TextStyle style{kLabelSize * scale, FontFace::Regular, color};
         if (content_.cols.tokens) {
@@ -350,12 +373,12 @@ void MatrixPanel::drawStripes(Canvas& canvas, int x, int y, int scale) const {
     const int top = (y + heatmapY_ - kStripeGap - kStripeThickness) * scale;
     const int left = (x + heatmapX_) * scale;
     if (content_.head) {
-        canvas.fillRect({left, top, heatmapWidth() * scale, kStripeThickness * scale},
+        canvas.fillRect({left, top, colCount() * cellPixels(options_.cellWidth, scale), kStripeThickness * scale},
                         opaque(colormap::headColor(*content_.head / content_.headsPerColour)));
     } else if (const int block = content_.cols.headBlock; block > 0) {
         for (int c = 0, head = 0; c < colCount(); c += block, ++head) {
-            const int width = std::min(block, colCount() - c) * options_.cellWidth * scale;
-            canvas.fillRect({left + c * options_.cellWidth * scale, top, width, kStripeThickness * scale},
+            const int width = std::min(block, colCount() - c) * cellPixels(options_.cellWidth, scale);
+            canvas.fillRect({left + c * cellPixels(options_.cellWidth, scale), top, width, kStripeThickness * scale},
                             opaque(colormap::headColor(head / content_.headsPerColour)));
         }
     }
@@ -363,8 +386,8 @@ void MatrixPanel::drawStripes(Canvas& canvas, int x, int y, int scale) const {
         const int stripeLeft = (x + heatmapX_ - kStripeGap - kStripeThickness) * scale;
         const int heatmapTop = (y + heatmapY_) * scale;
         for (int r = 0, head = 0; r < rowCount(); r += block, ++head) {
-            const int height = std::min(block, rowCount() - r) * options_.cellHeight * scale;
-            canvas.fillRect({stripeLeft, heatmapTop + r * options_.cellHeight * scale, kStripeThickness * scale, height},
+            const int height = std::min(block, rowCount() - r) * cellPixels(options_.cellHeight, scale);
+            canvas.fillRect({stripeLeft, heatmapTop + r * cellPixels(options_.cellHeight, scale), kStripeThickness * scale, height},
                             opaque(colormap::headColor(head)));
         }
     }
@@ -372,11 +395,11 @@ void MatrixPanel::drawStripes(Canvas& canvas, int x, int y, int scale) const {
 
 HeatmapPlacement MatrixPanel::drawCells(Canvas& canvas, int x, int y, int scale, const Theme& theme) const {
     HeatmapPlacement placed;
-    placed.rect = {(x + heatmapX_) * scale, (y + heatmapY_) * scale, heatmapWidth() * scale, heatmapHeight() * scale};
     placed.rows = rowCount();
     placed.cols = colCount();
-    placed.cellWidth = options_.cellWidth * scale;
-    placed.cellHeight = options_.cellHeight * scale;
+    placed.cellWidth = cellPixels(options_.cellWidth, scale);
+    placed.cellHeight = cellPixels(options_.cellHeight, scale);
+    placed.rect = {(x + heatmapX_) * scale, (y + heatmapY_) * scale, placed.cols * placed.cellWidth, placed.rows * placed.cellHeight};
     const bool greyMasked = content_.isMaskMatrix || content_.maskedLook == MaskedLook::GreyHatched;
     const Rgba8 hatch = greyMasked ? theme.hatch : kHatchOverColor;
     Drawing::Cells cells{placed.rect.x, placed.rect.y, placed.cellWidth, placed.cellHeight, placed.cols, placed.rows, {}};

@@ -5,12 +5,14 @@
 //                 column labels                       tokens (drawn upwards) or feature indices
 //                 head color stripe                   one head's color, or one color per head block
 //   row labels  ▕ heatmap cells ▏ Σ  colorbar + ticks   (Σ: each row's sum, when asked)
+//                 (or the colorbar here, under the cells)
 //                 legend                              masked / NaN / ±∞ swatches, only for what is present
 //
 // A panel is measured once (in base pixels, at scale 1) and can then be drawn at any scale: every length is
 // multiplied by the scale, so a figure at scale 2 is exactly twice as wide as at scale 1. Cells are whole
-// pixels and are filled with exactly colormap::sample(map, value, lo, hi) (or a special color), so a cell's
-// centre pixel can be checked against the colormap.
+// pixels (whole base pixels, or whole parts of one at scales that divide into them: PanelOptions::cellDivisions)
+// and are filled with exactly colormap::sample(map, value, lo, hi) (or a special color), so a cell's centre pixel
+// can be checked against the colormap.
 //
 // What this file deliberately does not do: slice tensors, choose titles or colormaps (figure.cpp and
 // notation.cpp do), or place panels next to each other.
@@ -61,9 +63,14 @@ struct PanelContent {
 };
 
 struct PanelOptions {
-    int cellWidth = 16;   // base pixels
-    int cellHeight = 16;  // base pixels
+    int cellWidth = 16;   // base pixels (or parts of one: cellDivisions)
+    int cellHeight = 16;
+    // > 1: cellWidth and cellHeight count 1/cellDivisions of a base pixel, and the panel is drawn only at scales that
+    // are multiples of it (a slide's maps: half base pixels, whole pixels of the slide at 1080p). Everything else
+    // stays in whole base pixels; the cells' box is rounded up to them.
+    int cellDivisions = 1;
     bool colorbar = true;
+    bool colorbarBelow = false;  // the colorbar under the cells, as wide as they are (labels: lo, 0, hi), not at the right
     bool cellValues = true;  // print values in cells when every value fits
     bool rowLabels = true;   // false: a panel right of another with the same rows leaves them out
     bool legend = true;      // false: panels in a grid share one legend (on the last panel)
@@ -97,7 +104,7 @@ public:
     // The heatmap's vertical middle, from the panel's top (operators between panels line up on it).
     int heatmapMiddle() const { return heatmapY_ + heatmapHeight() / 2; }
     int heatmapTop() const { return heatmapY_; }
-    int heatmapHeight() const { return rowCount() * options_.cellHeight; }
+    int heatmapHeight() const { return wholeBasePixels(rowCount() * options_.cellHeight); }
     int heatmapLeft() const { return heatmapX_; }
     PanelInsets insets() const;
 
@@ -113,8 +120,15 @@ private:
 
     int rowCount() const { return static_cast<int>(content_.values.rows()); }
     int colCount() const { return static_cast<int>(content_.values.cols()); }
-    int heatmapWidth() const { return colCount() * options_.cellWidth; }
+    int heatmapWidth() const { return wholeBasePixels(colCount() * options_.cellWidth); }
+    int wholeBasePixels(int parts) const { return (parts + options_.cellDivisions - 1) / options_.cellDivisions; }
+    float cellWidthBase() const { return static_cast<float>(options_.cellWidth) / static_cast<float>(options_.cellDivisions); }
+    int cellPixels(int parts, int scale) const;  // `parts` of a cell side at `scale`, in final pixels
+    float cellHeightBase() const { return static_cast<float>(options_.cellHeight) / static_cast<float>(options_.cellDivisions); }
     bool hasColorbar() const { return options_.colorbar && !content_.isMaskMatrix; }
+    bool hasColorbarRight() const { return hasColorbar() && !options_.colorbarBelow; }
+    bool hasColorbarBelow() const { return hasColorbar() && options_.colorbarBelow; }
+    int colorbarBelowWidth() const;  // the cells' width, or what its labels need when more
     int sumsWidth() const;  // the row sums' column and the gap before it
     bool hasTopStripe() const { return content_.head.has_value() || content_.cols.headBlock > 0; }
     bool isMasked(int row, int col) const;
@@ -151,7 +165,8 @@ private:
     float cellValueSize_ = 0.0f;  // 0: values not printed
     int bodyX_ = 0;               // left of the row labels
     int heatmapX_ = 0, heatmapY_ = 0;
-    int colorbarHeight_ = 0;
+    int colorbarHeight_ = 0;  // the one at the right
+    int colorbarBelowX_ = 0;  // from the panel's left
     int titleBaseline_ = 0;
     std::vector<int> captionBaselines_;
     std::vector<LegendEntry> legend_;

@@ -36,6 +36,14 @@ std::string tidy(std::string text) {
     return result;
 }
 
+// "0.50" → "0.5", "1.0" → "1", "-0.0" → "-0": a tick's label depends on its value, not on its bar's step.
+std::string withoutTrailingZeros(std::string text) {
+    if (text.find('.') == std::string::npos) return text;
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+    return text;
+}
+
 std::string special(float value) {
     if (std::isnan(value)) return "NaN";
     return value > 0 ? "\u221E" : std::string(kMinus) + "\u221E";
@@ -58,7 +66,7 @@ std::string formatTick(float value, float step) {
     int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-6)));
     const float mantissa = step / std::pow(10.0f, -static_cast<float>(decimals));
     if (std::fabs(mantissa - std::round(mantissa)) > 1e-3f) ++decimals;  // 0.25 needs two decimals
-    return tidy(printed("%.*f", value, decimals));
+    return tidy(withoutTrailingZeros(printed("%.*f", value, decimals)));
 }
 
 std::string formatRangeEnd(float value) {

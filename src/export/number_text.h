@@ -1,8 +1,9 @@
 // number_text.h — numbers as figure text: cell values, colorbar ticks and range ends, with a real minus sign.
 //
 // Cell values must fit in a small square, so they are compact ("0.23", "−4.1", "312", "−1e9"); tick labels
-// have as many decimals as their step needs ("0.25", "0.5" with step 0.25 → "0.50"); range ends keep three
-// significant digits so the exact extent of the color scale can be read.
+// are rounded to the decimals their step needs and written without trailing zeros, so one value reads the same
+// on every colorbar ("0" under a step of 0.1 or of 1; "0.25", "0.5" and "1" with step 0.25); range ends keep
+// three significant digits so the exact extent of the color scale can be read.
 // What this file deliberately does not do: localisation (the decimal point is always '.').
 #pragma once
 

@@ -18,7 +18,8 @@ namespace attnviz::exporting {
 namespace {
 
 constexpr int kPairs = 4;
-constexpr int kSide = 210, kGap = 28;  // base pixels: a pair's square and the room between two
+constexpr int kGap = 28;  // base pixels between two squares
+constexpr int kMinSide = 80;  // base pixels: a smaller square's arrows and token labels run together
 constexpr int kMaxLabelledPositions = 12;
 constexpr float kHeadingSize = 13.0f;
 constexpr Rgba8 kGuide{200, 200, 200, 255};
@@ -39,29 +40,43 @@ std::string thetaCaption(int j, float theta) {
 
 class RotaryPairsBlock : public Block {
 public:
-    RotaryPairsBlock(core::RotaryPairs pairs, std::vector<std::string> tokens, int head)
-        : pairs_(std::move(pairs)), tokens_(std::move(tokens)),
-          heading_("Head " + std::to_string(head) + "'s q, pair by pair: grey before RoPE, coloured after, each token at its own position") {}
-    int width() const override {
-        const int squares = pairs_.pairCount() * kSide + (pairs_.pairCount() - 1) * kGap;
-        return std::max(squares, static_cast<int>(std::ceil(textWidth(heading_, kHeadingSize, FontFace::Bold))));
+    RotaryPairsBlock(core::RotaryPairs pairs, std::vector<std::string> tokens, int head, RotaryGrid grid)
+        : pairs_(std::move(pairs)), tokens_(std::move(tokens)), grid_(grid) {
+        grid_.columns = std::clamp(grid_.columns, 1, std::max(1, pairs_.pairCount()));
+        for (int j = 0; j < pairs_.pairCount(); ++j) {
+            captionWidth_ = std::max(captionWidth_, static_cast<int>(std::ceil(textWidth(thetaCaption(j, pairs_.frequencies(j)), kLabelSize, FontFace::Regular))));
+        }
+        const std::string heading = "Head " + std::to_string(head) + "'s q, pair by pair: grey before RoPE, coloured after, each token at its own position";
+        heading_ = grid_.headingWraps ? wrapText(heading, static_cast<float>(squaresWidth()), kHeadingSize, FontFace::Bold) : std::vector{heading};
     }
-    int height() const override { return headingHeight() + kSide + captionHeight(); }
+    int width() const override {
+        int widest = squaresWidth();
+        for (const std::string& line : heading_) widest = std::max(widest, static_cast<int>(std::ceil(textWidth(line, kHeadingSize, FontFace::Bold))));
+        return widest;
+    }
+    int height() const override { return headingHeight() + rows() * (grid_.side + captionHeight()) + (rows() - 1) * kGap / 2; }
     void draw(Canvas& canvas, int x, int y, int scale, const Theme& theme, std::vector<PlacedHeatmap>&) const override {
         const float s = static_cast<float>(scale);
-        drawText(canvas, static_cast<float>(x) * s, (static_cast<float>(y) + lineMetrics(kHeadingSize, FontFace::Bold).ascent) * s, heading_,
-                 {kHeadingSize * s, FontFace::Bold, theme.text});
-        const int top = y + headingHeight();
+        const LineMetrics heading = lineMetrics(kHeadingSize, FontFace::Bold);
+        for (std::size_t i = 0; i < heading_.size(); ++i) {
+            drawText(canvas, static_cast<float>(x) * s, (static_cast<float>(y) + heading.ascent + static_cast<float>(i) * headingLineHeight()) * s,
+                     heading_[i], {kHeadingSize * s, FontFace::Bold, theme.text});
+        }
         for (int j = 0; j < pairs_.pairCount(); ++j) {
-            const int left = x + j * (kSide + kGap);
+            const int left = x + (j % grid_.columns) * pitch();
+            const int top = y + headingHeight() + (j / grid_.columns) * (grid_.side + captionHeight() + kGap / 2);
             square(canvas, left, top, j, s);
-            drawText(canvas, static_cast<float>(left) * s, (static_cast<float>(top + kSide + 6) + lineMetrics(kLabelSize, FontFace::Regular).ascent) * s,
+            drawText(canvas, static_cast<float>(left) * s, (static_cast<float>(top + grid_.side + 6) + lineMetrics(kLabelSize, FontFace::Regular).ascent) * s,
                      thetaCaption(j, pairs_.frequencies(j)), {kLabelSize * s, FontFace::Regular, theme.secondaryText});
         }
     }
 
 private:
-    static int headingHeight() { return static_cast<int>(std::ceil(lineMetrics(kHeadingSize, FontFace::Bold).height())) + 10; }
+    int rows() const { return (pairs_.pairCount() + grid_.columns - 1) / grid_.columns; }
+    int pitch() const { return std::max(grid_.side, captionWidth_) + kGap; }  // a square's θ caption never runs into the next
+    int squaresWidth() const { return (grid_.columns - 1) * pitch() + std::max(grid_.side, captionWidth_); }
+    static float headingLineHeight() { return std::ceil(lineMetrics(kHeadingSize, FontFace::Bold).height()); }
+    int headingHeight() const { return static_cast<int>(headingLineHeight() * static_cast<float>(heading_.size())) + 10; }
     static int captionHeight() { return static_cast<int>(std::ceil(lineMetrics(kLabelSize, FontFace::Regular).height())) + 8; }
 
     static void line(Canvas& canvas, float x0, float y0, float x1, float y1, float width, Rgba8 colour, float s) {
@@ -79,7 +94,7 @@ private:
 
     // Pair j's square: its frame, the circle the vectors' lengths reach, the axes, an arrow per position.
     void square(Canvas& canvas, int left, int top, int j, float s) const {
-        const float x0 = static_cast<float>(left), y0 = static_cast<float>(top), side = static_cast<float>(kSide);
+        const float x0 = static_cast<float>(left), y0 = static_cast<float>(top), side = static_cast<float>(grid_.side);
         const float cx = x0 + side / 2.0f, cy = y0 + side / 2.0f, radius = side * 0.40f;
         canvas.strokeRect({static_cast<int>(x0 * s), static_cast<int>(y0 * s), static_cast<int>(side * s), static_cast<int>(side * s)}, kGuide,
                           static_cast<int>(s));
@@ -113,19 +128,47 @@ private:
 
     core::RotaryPairs pairs_;
     std::vector<std::string> tokens_;
-    std::string heading_;
+    RotaryGrid grid_;
+    int captionWidth_ = 0;              // the widest "pair j:  θⱼ = …", base pixels
+    std::vector<std::string> heading_;  // its lines
 };
 
 }  // namespace
 
-std::unique_ptr<Block> rotaryPairsBlock(const core::ModelRun& run, int head, int batch) {
+namespace {
+
+struct TurnedPairs {
+    core::RotaryPairs pairs;
+    std::vector<std::string> tokens;  // one per position, as displayed
+};
+
+TurnedPairs turnedPairs(const core::ModelRun& run, int head, int batch) {
     const int pairs = std::min(kPairs, run.trace.dims.dK / 2);
     std::optional<core::RotaryPairs> turned = core::rotaryPairsOfRun(run, batch, head, false, pairs);
     if (!turned) throw ExportError("The RoPE step needs a model with rotary positions (a Llama, Mistral or Qwen folder); this model has none.");
     std::vector<std::string> tokens;
     for (const std::string& token : run.queryTokens.at(static_cast<std::size_t>(batch))) tokens.push_back(core::displayText(token));
     tokens.resize(static_cast<std::size_t>(turned->positionCount()));
-    return std::make_unique<RotaryPairsBlock>(std::move(*turned), std::move(tokens), head);
+    return {std::move(*turned), std::move(tokens)};
+}
+
+}  // namespace
+
+std::unique_ptr<Block> rotaryPairsBlock(const core::ModelRun& run, int head, int batch, RotaryGrid grid) {
+    TurnedPairs turned = turnedPairs(run, head, batch);
+    return std::make_unique<RotaryPairsBlock>(std::move(turned.pairs), std::move(turned.tokens), head, grid);
+}
+
+std::unique_ptr<Block> rotaryPairsBlockIn(const core::ModelRun& run, int head, int batch, int maxWidth, int maxHeight) {
+    const TurnedPairs turned = turnedPairs(run, head, batch);
+    std::unique_ptr<Block> block;
+    for (int side = RotaryGrid{}.side; side >= kMinSide; side -= 2) {
+        for (int columns = 1; columns <= turned.pairs.pairCount(); ++columns) {
+            block = std::make_unique<RotaryPairsBlock>(turned.pairs, turned.tokens, head, RotaryGrid{side, columns, true});
+            if (block->width() <= maxWidth && block->height() <= maxHeight) return block;
+        }
+    }
+    return block;  // the smallest squares in one row, though they do not fit
 }
 
 }  // namespace attnviz::exporting

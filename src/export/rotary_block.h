@@ -12,8 +12,19 @@
 
 namespace attnviz::exporting {
 
-// Head `head`'s q rows of sentence `batch`, its first four pairs, under a one-line heading. Throws ExportError for
-// a run without rotary positions.
-std::unique_ptr<Block> rotaryPairsBlock(const core::ModelRun& run, int head, int batch);
+// The pairs' squares: each `side` base pixels, `columns` to a row (a stage figure: all in one row; a slide: as many
+// as make them largest beside the maps).
+struct RotaryGrid {
+    int side = 210;
+    int columns = 4;
+    bool headingWraps = false;  // the heading wrapped to the squares' width (a slide), else one line over them
+};
+
+// Head `head`'s q rows of sentence `batch`, its first four pairs, under a heading. Throws ExportError for a run
+// without rotary positions.
+std::unique_ptr<Block> rotaryPairsBlock(const core::ModelRun& run, int head, int batch, RotaryGrid grid = {});
+// The same with the largest squares (down to 80 base pixels) that fit maxWidth × maxHeight in some number of
+// columns (the fewest at that size), the heading wrapped to their width.
+std::unique_ptr<Block> rotaryPairsBlockIn(const core::ModelRun& run, int head, int batch, int maxWidth, int maxHeight);
 
 }  // namespace attnviz::exporting

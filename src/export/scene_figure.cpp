@@ -54,7 +54,10 @@ void forEachMap(const scene::Scene& scene, Visit visit) {
 
 // [SECTION] What each map shows
 
-// The panel of one map: its symbol and shape as title and caption (the stage's words say the rest).
+// The panel of one map: its symbol and shape as title and caption (the stage's words say the rest). Every map has
+// its shape, as on screen: a map beside one whose rows it shares (the RoPE step's q and k after the first, Q K V in
+// stage 2's fused line) in numbers ("13 × 128"), which are narrower than its cells, where "l × h·d_k = 13 × 128"
+// would push its neighbours apart. Tiles (a head's, stage 2's compact weights) are narrower still: their symbol alone.
 PanelContent contentOf(const core::ModelRun& run, const scene::Map& map, int batch, const FigureStyle& style) {
     if (map.source != scene::Source::Trace) return embeddingContent(run, map.source == scene::Source::Positions, batch, style);
     std::optional<colormap::Range> range;
@@ -62,7 +65,10 @@ PanelContent contentOf(const core::ModelRun& run, const scene::Map& map, int bat
     PanelContent content = panelContent(run, {map.tensor, map.head, map.transposed}, batch, style, range, true);
     content.title = map.title.empty() ? matrixSymbol(map.tensor, std::to_string(map.head)) + (map.transposed ? "^T" : "")
                                       : map.title + (map.transposed ? "^T" : "");
-    content.captions.resize(map.rowLabels && !map.frame ? 1 : 0);  // a neighbour's rows, or a head's tile: its symbol alone
+    content.captions.resize(map.frame || map.compactWeight ? 0 : 1);  // every map its shape; a tile its symbol alone
+    if (!map.rowLabels && !content.captions.empty()) {
+        content.captions.front() = std::to_string(content.values.rows()) + " \u00D7 " + std::to_string(content.values.cols());
+    }
     content.rowSums = map.rowSums;
     content.headsPerColour = map.headsPerColour;
     content.frameColour = map.frame;
@@ -70,26 +76,31 @@ PanelContent contentOf(const core::ModelRun& run, const scene::Map& map, int bat
     return content;
 }
 
-// The exporter's panels carry their colorbar at the right; the layout reserves what decorations() reports.
-PanelOptions optionsOf(const scene::Map& map, int cellWidth, int cellHeight, bool cellValues) {
+// The colorbar where the scene puts it (at the right, or under the cells); the layout reserves what decorations() reports.
+PanelOptions optionsOf(const scene::Map& map, int cellWidth, int cellHeight, int cellDivisions, bool cellValues) {
     PanelOptions options;
     options.cellWidth = cellWidth;
     options.cellHeight = cellHeight;
+    options.cellDivisions = cellDivisions;
     options.colorbar = map.colorbar != scene::Colorbar::None;
+    options.colorbarBelow = map.colorbar == scene::Colorbar::Below;
     options.cellValues = cellValues;
     options.rowLabels = map.rowLabels;
     return options;
 }
 
-// Cells in whole base pixels: the layout's rounded down (a hair of slack so 12.0 stays 12).
-int wholeCell(float extent, int count) { return std::max(1, static_cast<int>(std::floor(extent / static_cast<float>(count) + 1e-3f))); }
+// Cells in whole base pixels, or whole 1/divisions of one: the layout's rounded down (a hair of slack so 12.0 stays 12).
+int wholeCell(float extent, int count, int divisions) {
+    return std::max(1, static_cast<int>(std::floor(extent / static_cast<float>(count) * static_cast<float>(divisions) + 1e-3f)));
+}
 
 // Each map's content, made once, and the room its decorations take: first at labelled cells, where every label is
 // drawn, and at the sides as much as at 1-pixel cells, where a title wider than the cells sticks out most; then
 // (measureAt) as drawn at the cells a first layout gave it.
 class Panels {
 public:
-    Panels(const core::ModelRun& run, int batch, const FigureStyle& style) : run_(run), batch_(batch), style_(style) {}
+    Panels(const core::ModelRun& run, int batch, const FigureStyle& style, int cellDivisions)
+        : run_(run), batch_(batch), style_(style), divisions_(cellDivisions) {}
 
     const PanelContent& content(const scene::Map& map) const { return entry(map).content; }
     const PanelInsets& insets(const scene::Map& map) const { return entry(map).insets; }
@@ -98,7 +109,8 @@ public:
         for (const scene::PlacedMap& placed : layout.maps) {
             const scene::Map& m = placed.map;
             Entry& e = entry(m);
-            const PanelOptions cells = optionsOf(m, wholeCell(placed.cells.width(), m.cols), wholeCell(placed.cells.height(), m.rows), false);
+            const PanelOptions cells = optionsOf(m, wholeCell(placed.cells.width(), m.cols, divisions_), wholeCell(placed.cells.height(), m.rows, divisions_),
+                                                 divisions_, false);
             e.insets = MatrixPanel(e.content, cells).insets();
         }
     }
@@ -115,9 +127,9 @@ private:
                       static_cast<int>(m.colorbar), m.title, m.frame.value_or(-1)};
         if (auto found = entries_.find(key); found != entries_.end()) return found->second;
         Entry made{contentOf(run_, m, batch_, style_), {}};
-        const int labelled = ceilToInt(labelledCellSize());
-        const PanelInsets small = MatrixPanel(made.content, optionsOf(m, 1, 1, false)).insets();
-        const PanelInsets large = MatrixPanel(made.content, optionsOf(m, labelled, labelled, false)).insets();
+        const int labelled = ceilToInt(labelledCellSize()) * divisions_;
+        const PanelInsets small = MatrixPanel(made.content, optionsOf(m, 1, 1, divisions_, false)).insets();
+        const PanelInsets large = MatrixPanel(made.content, optionsOf(m, labelled, labelled, divisions_, false)).insets();
         made.insets = {std::max(small.left, large.left), large.top, std::max(small.right, large.right), large.bottom};
         return entries_.emplace(key, std::move(made)).first->second;
     }
@@ -125,6 +137,7 @@ private:
     const core::ModelRun& run_;
     int batch_;
     const FigureStyle& style_;
+    int divisions_;
     mutable std::map<Key, Entry> entries_;
 };
 
@@ -194,8 +207,8 @@ private:
 // Every placed map as a MatrixPanel with whole-pixel cells, every placed text, from (0, 0).
 class SceneBlock : public Block {
 public:
-    SceneBlock(const scene::Layout& layout, const Panels& panels, const FigureStyle& style) {
-        for (const scene::PlacedMap& placed : layout.maps) placeMap(placed, panels, style);
+    SceneBlock(const scene::Layout& layout, const Panels& panels, const FigureStyle& style, int cellDivisions) {
+        for (const scene::PlacedMap& placed : layout.maps) placeMap(placed, panels, style, cellDivisions);
         tokens_ = layout.tokens;
         for (const scene::PlacedText& text : layout.texts) {
             texts_.push_back(text);
@@ -222,12 +235,13 @@ private:
     };
 
     // Cells rounded down, centred in the layout's room: the room a rounding gives back is shared on both sides.
-    void placeMap(const scene::PlacedMap& placed, const Panels& panels, const FigureStyle& style) {
+    void placeMap(const scene::PlacedMap& placed, const Panels& panels, const FigureStyle& style, int divisions) {
         const scene::Map& m = placed.map;
-        const int cw = wholeCell(placed.cells.width(), m.cols), ch = wholeCell(placed.cells.height(), m.rows);
-        const float x = placed.cells.x0 + (placed.cells.width() - static_cast<float>(cw * m.cols)) / 2.0f;
-        const float y = placed.cells.y0 + (placed.cells.height() - static_cast<float>(ch * m.rows)) / 2.0f;
-        MatrixPanel panel(panels.content(m), optionsOf(m, cw, ch, style.cellValues));
+        const int cw = wholeCell(placed.cells.width(), m.cols, divisions), ch = wholeCell(placed.cells.height(), m.rows, divisions);
+        const float part = 1.0f / static_cast<float>(divisions);
+        const float x = placed.cells.x0 + (placed.cells.width() - static_cast<float>(cw * m.cols) * part) / 2.0f;
+        const float y = placed.cells.y0 + (placed.cells.height() - static_cast<float>(ch * m.rows) * part) / 2.0f;
+        MatrixPanel panel(panels.content(m), optionsOf(m, cw, ch, divisions, style.cellValues));
         const int px = static_cast<int>(std::lround(x)) - panel.heatmapLeft(), py = static_cast<int>(std::lround(y)) - panel.heatmapTop();
         std::optional<MatrixRequest> request;
         if (m.source == scene::Source::Trace) request = MatrixRequest{m.tensor, m.head, m.transposed};
@@ -379,12 +393,12 @@ std::vector<MatrixRequest> sceneRequests(const scene::Scene& scene) {
 
 SceneBox sceneBoxFor(SceneBox box, const FigureStyle& style) {
     if (style.cellSize == 0) return box;
-    return {static_cast<float>(kMaxFigureSide), static_cast<float>(kMaxFigureSide), style.cellSize};
+    return {static_cast<float>(kMaxFigureSide), static_cast<float>(kMaxFigureSide), style.cellSize};  // whole base pixels
 }
 
 std::unique_ptr<Block> sceneBlock(const core::ModelRun& run, const scene::Scene& scene, int batch, const FigureStyle& style,
                                   SceneBox box) {
-    Panels panels(run, batch, style);
+    Panels panels(run, batch, style, box.cellDivisions);
     const ExportMetrics metrics(panels);
     // Token rows keep every label down to the panel's labelled cell; at full size from a row a label fits in.
     const float labelled = labelledCellSize();
@@ -392,11 +406,11 @@ std::unique_ptr<Block> sceneBlock(const core::ModelRun& run, const scene::Scene&
     const float labelFloor = (labelled + scene::kLabelSlack) / 0.85f;  // so that Rules::labelledCell() == labelled
     rules.labels = {labelFloor, std::max(labelFloor, kLabelSize)};
     rules.largestCell = static_cast<float>(box.largestCell);
-    rules.smallestCell = 1.0f;  // whole base pixels
+    rules.smallestCell = box.smallestCell;
     const auto laidOut = [&](float scale) {
         const scene::Rect room{0.0f, 0.0f, box.width * scale, box.height * scale};
         panels.measureAt(scene::layoutScene(scene, room, metrics, rules));
-        return std::make_unique<SceneBlock>(scene::layoutScene(scene, room, metrics, rules), panels, style);
+        return std::make_unique<SceneBlock>(scene::layoutScene(scene, room, metrics, rules), panels, style, box.cellDivisions);
     };
     // The largest box whose picture fits the room.
     if (style.cellSize == 0) {

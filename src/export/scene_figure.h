@@ -3,9 +3,10 @@
 // metrics; each placed map is a MatrixPanel (cells, title, labels, head bands, colorbar, row sums) whose cells go
 // where the layout put them; the operators and the hint are typeset where the layout put them.
 //
-// The layout works in base pixels (rules at scale 1). Cells are whole base pixels: each map's cell size is the
-// layout's rounded down (maps that share a cell size in the layout still share it) and the map is centred in
-// the room the layout gave it, so a figure at scale 2 is exactly twice the one at scale 1.
+// The layout works in base pixels (rules at scale 1). Cells are whole base pixels (a slide's: whole pixels of the
+// slide, SceneBox::cellDivisions): each map's cell size is the layout's rounded down (maps that share a cell size in
+// the layout still share it) and the map is centred in the room the layout gave it, so a figure at scale 2 is
+// exactly twice the one at scale 1 (a slide: the same layout, its cells rounded to its own pixels).
 //
 // Stage 0's token boxes are painted the same way: each where the layout put it, in whole base pixels.
 //
@@ -41,6 +42,12 @@ std::vector<MatrixRequest> sceneRequests(const scene::Scene& scene);
 struct SceneBox {
     float width = 0.0f, height = 0.0f;
     int largestCell = 40;
+    // Cells are whole 1/cellDivisions of a base pixel, the figure drawn at a multiple of it (a slide: its scale, so
+    // cells are whole pixels of the slide), and no cell is smaller than smallestCell base pixels (a slide: half of
+    // one, a pixel at 1080p, whatever its scale: the same figure of the scene at every scale). Stage 2's fused
+    // projection X × [W^Q W^K W^V] = [Q K V] fits a slide so, as on screen.
+    int cellDivisions = 1;
+    float smallestCell = 1.0f;
 };
 // `box` for automatic cells; with the --cell-size option (style.cellSize > 0) every cell is that size, in as much
 // room as it needs.

@@ -260,6 +260,14 @@ std::pair<std::string, std::size_t> scriptArgument(const std::string& text, std:
     return {text.substr(at, end - at), end};
 }
 
+// Whether the "_" at text[at] joins two words of a code identifier (rope_theta, num_key_value_heads) rather than
+// lowering a subscript (d_k, d_model, q_m, W_i): two or more letters or digits on both sides.
+bool isIdentifierJoint(const std::string& text, std::size_t at, const std::string& argument) {
+    std::size_t before = 0;
+    while (before < at && isAsciiAlnum(text[at - before - 1])) ++before;
+    return before >= 2 && argument.size() >= 2;
+}
+
 void appendRun(std::vector<FormulaRun>& runs, std::string_view text, Script script) {
     if (text.empty()) return;
     if (!runs.empty() && runs.back().script == script) {
@@ -375,6 +383,8 @@ std::vector<FormulaRun> parseFormula(std::string_view ascii) {
         const char c = text[at];
         if (c == '_' || c == '^') {
             auto [argument, next] = scriptArgument(text, at + 1);
+            const bool braced = at + 1 < text.size() && text[at + 1] == '{';
+            if (c == '_' && !braced && isIdentifierJoint(text, at, argument)) argument.clear();  // rope_theta: literal
             if (!argument.empty()) {
                 appendRun(runs, argument, c == '_' ? Script::Subscript : Script::Superscript);
                 at = next;

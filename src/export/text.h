@@ -4,6 +4,10 @@
 // and exactly proportional to the size, so a layout measured at scale 1 holds at scale 2 with every number
 // doubled. Tokens are drawn as they are (never parsed); formulas written in the ASCII notation of stages.h
 // ("A_2 = softmax(Q_2 K_2^T / sqrt(d_k))") are typeset with real subscripts and superscripts by drawFormula.
+// Code identifiers in the same text stay as typed: an "_" with two or more letters or digits on both sides
+// ("rope_theta", "rotate_half", "num_key_value_heads") joins words, it does not lower one. Math symbols have a
+// one-letter base (d_k, d_model, q_m, θ_j, W_i); a symbol with a longer base writes its subscript in braces
+// ("max_{j}"), which always lowers.
 // Text goes through core::displayText first (right-to-left runs in visual order, "[U+1F600]" for characters
 // beyond U+FFFF, as on screen); a character DejaVu lacks is drawn from a fallback font (io/fallback_fonts.h),
 // and one no font has shows as a hollow box of the same advance, never as nothing and never a crash.
@@ -64,7 +68,8 @@ void drawText(Canvas& canvas, float x, float baseline, std::string_view utf8, co
 // glyphs' tops face left, as the column labels of a heatmap read.
 void drawTextUpwards(Canvas& canvas, float baselineX, float y, std::string_view utf8, const TextStyle& style);
 
-// [SECTION] Formulas: "_" and "^" take a {group} or a run of letters and digits as sub/superscript;
+// [SECTION] Formulas: "_" and "^" take a {group} or a run of letters and digits as sub/superscript, except an
+// "_" between two words of two or more letters or digits (an identifier: literal);
 // "sqrt" becomes √, "*" becomes ·, "->" becomes →, "..." becomes ….
 enum class Script { Normal, Subscript, Superscript };
 struct FormulaRun {

@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 
 using namespace attnviz;
 using namespace attnviz::exporting;
@@ -402,6 +403,47 @@ TEST_CASE("slide: every stage is 16:9, 1920 x 1080 at scale 1 and twice that at 
     const Figure big = drawSlideFigure(run, core::StageId::Softmax, 0, 0, twice);
     CHECK(big.image.width() == 3840);
     CHECK(big.image.height() == 2160);
+}
+
+TEST_CASE("slide: stage 2 shows Q, K and V, as the screen does: X × [W^Q W^K W^V] = [Q K V] when the three products do not fit") {
+    using core::TensorId;
+    const std::set<TensorId> projections{TensorId::X, TensorId::WQ, TensorId::WK, TensorId::WV, TensorId::Q, TensorId::K, TensorId::V};
+    for (const int dModel : {64, 128}) {
+        core::ModelSpec spec;  // the seeded layer; at d_model 128 the products' weights would be strips on a slide
+        spec.attention.dModel = dModel;
+        spec.attention.heads = 4;
+        const core::ModelRun run = core::runModel(spec);
+        for (const int scale : {1, 2}) {
+            CAPTURE(dModel);
+            CAPTURE(scale);
+            FigureStyle style;
+            style.scale = scale;
+            const Figure slide = drawSlideFigure(run, core::StageId::Project, 0, 0, style);
+            std::multiset<TensorId> shown;
+            for (const PlacedHeatmap& h : slide.heatmaps) {
+                shown.insert(h.tensor);
+                CHECK(h.where.rect.x >= 0);
+                CHECK(h.where.rect.right() <= slide.image.width());
+                CHECK(h.where.rect.bottom() <= slide.image.height());
+                CHECK(h.where.cellWidth >= 1);
+            }
+            CHECK(std::set<TensorId>(shown.begin(), shown.end()) == projections);
+            CHECK(shown.size() == projections.size());  // X once
+            if (dModel != 128) continue;
+            // The fused line: the weights side by side between X and Q, Q K V on X's rows.
+            const PlacedHeatmap &x = heatmapOf(slide, TensorId::X), &wq = heatmapOf(slide, TensorId::WQ), &wv = heatmapOf(slide, TensorId::WV);
+            const PlacedHeatmap &q = heatmapOf(slide, TensorId::Q), &k = heatmapOf(slide, TensorId::K), &v = heatmapOf(slide, TensorId::V);
+            CHECK(x.where.rect.right() < wq.where.rect.x);
+            CHECK(wv.where.rect.right() < q.where.rect.x);
+            CHECK(q.where.rect.right() < k.where.rect.x);
+            CHECK(k.where.rect.right() < v.where.rect.x);
+            for (const PlacedHeatmap* result : {&q, &k, &v}) {
+                CHECK(result->where.rect.y == x.where.rect.y);
+                CHECK(result->where.cellHeight == x.where.cellHeight);
+            }
+            CHECK(wq.where.cellWidth == wv.where.cellWidth);  // the weights share one cell size
+        }
+    }
 }
 
 TEST_CASE("slide: at GPT-2's d_model the embedding slide shows X alone rather than failing to fit E[ids] + P = X") {

@@ -2,12 +2,18 @@
 // color (with a non-square, asymmetric matrix, so a transposed or column-major mix-up fails), special values
 // get their own colors and a legend, masked cells are grey and hatched, and scale multiplies every length.
 #include "colormap/colormap.h"
+#include "export/colorbar.h"
 #include "export/matrix_panel.h"
+#include "export/number_text.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <limits>
+#include <string>
+#include <vector>
 
 using namespace attnviz;
 using namespace attnviz::exporting;
@@ -192,4 +198,79 @@ TEST_CASE("panel: row sums stand right of the cells, before the colorbar, and th
         for (int x = placed.rect.right() + 8; x < placed.rect.right() + 14; ++x) sumInk += canvas.pixel(x, y) == kLight.background ? 0 : 1;
     }
     CHECK(sumInk > 10);
+}
+
+TEST_CASE("colorbar ticks: one value reads the same on every bar (\"0\" under W^Q's step of 0.1 and X's step of 1)") {
+    CHECK(formatTick(0.0f, 0.1f) == "0");
+    CHECK(formatTick(0.0f, 1.0f) == "0");
+    CHECK(formatTick(-0.0f, 0.05f) == "0");
+    CHECK(formatTick(1.0f, 0.5f) == "1");
+    CHECK(formatTick(0.5f, 0.25f) == "0.5");
+    CHECK(formatTick(0.25f, 0.25f) == "0.25");
+    CHECK(formatTick(-0.1f, 0.1f) == "\u22120.1");
+    CHECK(formatTick(20.0f, 10.0f) == "20");
+    // W^Q of a random 128-wide layer (range ±0.153) and X (range ±1.99), each bar 300 base pixels tall: their 0 ticks agree.
+    const auto labelAtZero = [](colormap::Range range) {
+        for (const ColorbarTick& tick : colorbarTicks(range, 300)) {
+            if (std::fabs(tick.value) < 1e-6f) return tick.label;
+        }
+        return std::string("(no tick at 0)");
+    };
+    CHECK(labelAtZero({-0.153f, 0.153f}) == "0");
+    CHECK(labelAtZero({-1.99f, 1.99f}) == "0");
+    CHECK(labelAtZero({-1.29f, 1.29f}) == "0");
+}
+
+TEST_CASE("panel: cells in halves of a base pixel are whole pixels at even scales, and refuse an odd one") {
+    core::Matrix values(3, 5);
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 5; ++c) values(r, c) = static_cast<float>(r * 5 + c) / 14.0f;
+    }
+    PanelOptions halves = plainCells(3);  // 1.5 base pixels a cell
+    halves.cellDivisions = 2;
+    const MatrixPanel panel(contentFor(values, colormap::Colormap::Viridis, {0.0f, 1.0f}), halves);
+    CHECK(panel.heatmapHeight() == 5);  // 3 rows of 1.5 base pixels: the room rounded up to whole base pixels
+    for (int scale : {2, 4}) {
+        Canvas canvas(panel.width() * scale, panel.height() * scale, kLight.background);
+        const HeatmapPlacement placed = panel.draw(canvas, 0, 0, scale, kLight);
+        CHECK(placed.cellWidth == 3 * scale / 2);
+        CHECK(placed.rect.width == 5 * 3 * scale / 2);
+        for (int r = 0; r < 3; ++r) {
+            for (int c = 0; c < 5; ++c) {
+                CHECK(centreOf(canvas, placed, r, c) == opaque(colormap::sample(colormap::Colormap::Viridis, values(r, c), 0.0f, 1.0f)));
+            }
+        }
+    }
+    Canvas odd(panel.width() * 3, panel.height() * 3, kLight.background);
+    CHECK_THROWS_AS(panel.draw(odd, 0, 0, 3, kLight), std::invalid_argument);
+}
+
+TEST_CASE("panel: a colorbar below the cells, as the screen draws one under X in stage 2, keeps the right side free") {
+    core::Matrix values(3, 40);
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 40; ++c) values(r, c) = static_cast<float>(c - 20) / 10.0f;  // −2 … 1.9
+    }
+    PanelOptions right = plainCells(4), below = plainCells(4), none = plainCells(4);
+    below.colorbarBelow = true;
+    none.colorbar = false;
+    const colormap::Range range{-2.0f, 2.0f};
+    const MatrixPanel atRight(contentFor(values, colormap::Colormap::Coolwarm, range), right);
+    const MatrixPanel under(contentFor(values, colormap::Colormap::Coolwarm, range), below);
+    const MatrixPanel without(contentFor(values, colormap::Colormap::Coolwarm, range), none);
+    CHECK(under.insets().right == without.insets().right);
+    CHECK(atRight.insets().right > without.insets().right + kColorbarBarWidth);
+    CHECK(under.insets().bottom > without.insets().bottom + 8);
+    const int scale = 2;
+    Canvas canvas(under.width() * scale, under.height() * scale, kLight.background);
+    const HeatmapPlacement placed = under.draw(canvas, 0, 0, scale, kLight);
+    // The bar's ends, a few pixels under the cells: lo's colour at the left, hi's at the right.
+    const int barY = placed.rect.bottom() + 10 * scale;
+    const auto near = [](Rgba8 a, colormap::Rgb8 b) { return std::abs(a.r - b.r) + std::abs(a.g - b.g) + std::abs(a.b - b.b) <= 12; };
+    CHECK(near(canvas.pixel(placed.rect.x + 1, barY), colormap::sample(colormap::Colormap::Coolwarm, range.lo, range.lo, range.hi)));
+    CHECK(near(canvas.pixel(placed.rect.right() - 2, barY), colormap::sample(colormap::Colormap::Coolwarm, range.hi, range.lo, range.hi)));
+    std::vector<std::string> labels;
+    for (const Drawing::Primitive& p : canvas.drawing().primitives) {
+        if (const auto* text = std::get_if<Drawing::Text>(&p)) labels.push_back(text->utf8);
+    }
+    for (const char* label : {"\u22122", "0", "2"}) CHECK_MESSAGE(std::find(labels.begin(), labels.end(), label) != labels.end(), label);
 }

@@ -186,6 +186,41 @@ TEST_CASE("export --stage rope: a Llama model's q and k before and after RoPE, a
     CHECK(linesOf(drawStageFigure(run, core::StageId::SplitHeads, 5, 0, request.style)) == 0);
 }
 
+TEST_CASE("the RoPE step's slide: the turning pairs beside the maps, every map with its shape, identifiers as typed") {
+    const core::ModelRun& run = llamaRun();
+    FigureStyle style;
+    style.scale = 1;
+    const Figure slide = drawSlideFigure(run, core::StageId::SplitHeads, 0, 0, style, true);
+    REQUIRE(slide.image.width() == kSlideWidth);
+    REQUIRE(slide.image.height() == kSlideHeight);
+    REQUIRE(slide.heatmaps.size() == 4);
+    int mapsRight = 0;
+    for (const PlacedHeatmap& h : slide.heatmaps) mapsRight = std::max(mapsRight, h.where.rect.right());
+    // The pairs: 3 squares (d_k = 6) of arrows, each line inside the slide and right of the maps.
+    const std::vector<std::string> texts = textsOf(slide);
+    for (const char* caption : {"pair 0:", "pair 1:", "pair 2:"}) {
+        CHECK_MESSAGE(std::any_of(texts.begin(), texts.end(), [&](const std::string& t) { return t.rfind(caption, 0) == 0; }), caption);
+    }
+    CHECK(linesOf(slide) > 3 * 2 * 14);  // 3 pairs × (before + after) × 14 positions: the arrows at least
+    for (const Drawing::Primitive& p : slide.image.drawing().primitives) {
+        const auto* line = std::get_if<Drawing::Line>(&p);
+        if (line == nullptr) continue;
+        CHECK(std::min(line->x0, line->x1) > static_cast<float>(mapsRight));
+        CHECK(std::max(line->x0, line->x1) < static_cast<float>(kSlideWidth - kFigureMargin));
+        CHECK(std::min(line->y0, line->y1) > static_cast<float>(kFigureMargin));
+        CHECK(std::max(line->y0, line->y1) < static_cast<float>(kSlideHeight - kFigureMargin));
+    }
+    // Each of the four maps has its shape under its title, not only the first: l × d_k = 14 × 6 under the first, whose
+    // rows the others share, the numbers under the others.
+    CHECK(std::count(texts.begin(), texts.end(), " = 14 \u00D7 6") == 1);
+    CHECK(std::count(texts.begin(), texts.end(), "14 \u00D7 6") == 3);
+    // Code identifiers are drawn as typed, not with a word lowered into a subscript.
+    CHECK(std::any_of(texts.begin(), texts.end(), [](const std::string& t) { return t.find("rope_theta") != std::string::npos; }));
+    CHECK(std::any_of(texts.begin(), texts.end(), [](const std::string& t) { return t.find("HF's rotate_half pairs") != std::string::npos; }));
+    CHECK_FALSE(contains(texts, "theta"));
+    CHECK_FALSE(contains(texts, "half"));
+}
+
 TEST_CASE("export --stage rope writes PNG, SVG and PDF through the command, and refuses a model without rotary positions in one sentence") {
     const test::ScratchDir dir("rope");
     app::ExportOptions options;
