@@ -218,7 +218,7 @@ void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float 
     ImGui::BeginGroup();
     if (state_.lesson.open != Lesson::None) {  // a question view takes the place of the stage and its text
         ImGui::BeginChild("lesson", centreSize, true);  // scrolls on windows too small for its maps
-        lessons_.draw(ctx);
+        lessons_.draw(ctx, prediction_);
         ImGui::EndChild();
     } else {
         // The stage text's panel fits its text, between 60 and 150 px at scale 1 (longer text scrolls); what it
@@ -245,7 +245,9 @@ void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float 
     const float height = ImGui::GetContentRegionAvail().y;
     drawHeadsGrid(ctx, std::round(height * 0.26f));
     if (state_.stage >= core::StageId::Softmax) tokenLines_.draw(ctx, std::round(height * 0.34f));
-    prediction_.draw(ctx, std::round(height * (state_.stage >= core::StageId::Softmax ? 0.3f : 0.46f)));
+    if (state_.lesson.open != Lesson::NextToken) {  // that view draws the prediction itself, large
+        prediction_.draw(ctx, std::round(height * (state_.stage >= core::StageId::Softmax ? 0.3f : 0.46f)));
+    }
     ImGui::BeginChild("inspector", {0.0f, 0.0f}, true);
     drawInspector(ctx);
     ImGui::EndChild();

@@ -81,7 +81,8 @@ TEST_CASE("every lesson opens from the Questions bar on the default sentence, ma
         CHECK(t.report().says(std::string(info.question)));
         CHECK(t.report().texts.size() >= 3);  // the question, where it belongs, and at least one plain sentence
         CHECK(t.app.error().empty());
-        if (info.id != Lesson::Cost) CHECK_FALSE(t.report().figures.empty());
+        // The cost view is tables; the next-token view on the bundled BERT asks for a [MASK] before it has bars.
+        if (info.id != Lesson::Cost && info.id != Lesson::NextToken) CHECK_FALSE(t.report().figures.empty());
         CHECK(ui::findLesson(info.key) == info.id);
     }
     CHECK_FALSE(ui::findLesson("nonsense"));

@@ -103,7 +103,7 @@ TEST_CASE("stage 0 at 1024x768 and 1280x800, presenting or not, 24 tokens: every
 TEST_CASE("stage 2 \"Q, K, V together\" at 1024x768 and 1280x800, presenting or not: X, the three weights and Q, K, V, no fallback") {
     using core::TensorId;
     for (Size size : kProjectorSizes) {
-        for (const auto [presenting, trained] : {std::pair{false, false}, std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
+        for (const auto& [presenting, trained] : {std::pair{false, false}, std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
             CAPTURE(size.width);
             CAPTURE(presenting);
             CAPTURE(trained);

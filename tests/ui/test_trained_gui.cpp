@@ -678,4 +678,40 @@ TEST_CASE("prediction panel: BERT fills a typed [MASK]; the seeded layer and a B
     CHECK(seeded.predictionPanel().message().find("predicts no token") != std::string::npos);
 }
 
+TEST_CASE("the next-token view: presenting, P shows the ten next tokens in large type (the right panel is away); P again closes it") {
+    ImGuiHarness ui({1024.0f, 768.0f});
+    ui::AppState state = llamaGqaState({"the cat sat"});
+    state.presenting = true;
+    ui::App app(std::move(state));
+    settle(ui, app);
+    REQUIRE(app.run() != nullptr);
+    const ui::PredictionPanel& panel = app.predictionPanel();
+    CHECK(panel.shown().empty());  // presenting folds the right panel: nothing predicted on screen
+    ui.pressKey(app, 'P');
+    settle(ui, app);
+    ui.frames(app, 2);
+    REQUIRE(app.state().lesson.open == ui::Lesson::NextToken);
+    CHECK(app.state().presenting);
+    CHECK(app.state().spec.trainedModel() != nullptr);  // the open model's prediction, not the seeded layer's
+    const int length = static_cast<int>(app.run()->tokenIds[0].size());
+    REQUIRE(panel.shown().size() == 10);
+    CHECK(panel.shownPosition() == length - 1);
+    const auto expected = core::topTokens(core::predictionLogits(app.run()->spec.trainedModel()->transformer, *app.run()->modelPass, 0, length - 1), 10, 1.0f);
+    CHECK(panel.shown().front().id == expected.front().id);
+    CHECK(panel.cache().ids() == app.run()->tokenIds[0]);  // the cache follows the view too
+    CHECK(app.lessonReport().says("LM head"));
+    // A bar a back row reads: taller than a line of the presenting body text (the right panel's bars are one line).
+    CHECK(panel.shownBarHeight() >= 1.4f * ImGui::GetTextLineHeight());
+    ui.pressKey(app, 'P');
+    ui.frames(app, 2);
+    CHECK(app.state().lesson.open == ui::Lesson::None);
+
+    ui::App seeded{ui::AppState{}};
+    settle(ui, seeded);
+    ui::openLesson(seeded.state(), ui::Lesson::NextToken);
+    settle(ui, seeded);
+    CHECK(seeded.state().lesson.open == ui::Lesson::NextToken);
+    CHECK(seeded.lessonReport().says("predicts no token"));
+}
+
 }  // namespace attnviz::test

@@ -118,6 +118,7 @@ std::string setUp(Lesson lesson, AppState& state) {
     if (lesson == Lesson::Training) return setUpTraining(state);
     if (lesson == Lesson::Rope && turnsItsOwnPositions(state.spec)) return {};
     if (lesson == Lesson::Lines) return {};  // the open model's own head: a trained head's lines are the figure to present
+    if (lesson == Lesson::NextToken) return {};  // the open model's own prediction: the seeded layer has none
     const std::string switched = setUpSeededLayer(state);
     return switched + setUpFor(lesson, state);
 }
@@ -138,6 +139,7 @@ const std::vector<LessonInfo>& lessons() {
         {Lesson::Training, "training", "Trained vs random", "What does training change?", StageId::Softmax},
         {Lesson::Rope, "rope", "RoPE", "Why do rotary positions give relative offsets?", StageId::SplitHeads},
         {Lesson::Lines, "lines", "Lines", "Which words does each word attend to?", StageId::Softmax},
+        {Lesson::NextToken, "next", "Next token", "What does the model predict next?", StageId::Output},
     };
     return all;
 }

@@ -30,6 +30,8 @@
 
 namespace attnviz::ui {
 
+class PredictionPanel;
+
 // [SECTION] Report
 
 // Where a lesson drew one map, and what its token labels need.
@@ -105,6 +107,7 @@ struct LessonFrame {
     ComputedCache& computed;
     LessonReport& report;
     float contentBottom = 0.0f;  // the lowest y the lesson's maps may use (remainingBox); the panel scrolls to it
+    PredictionPanel* prediction = nullptr;  // the app's prediction and KV cache, which the next-token view draws large
 };
 
 // What a lesson computed, as a matrix a map can show: `values` of the sentence on screen, named and with the axes

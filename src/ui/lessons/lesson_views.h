@@ -23,5 +23,6 @@ void drawFreeDimsLesson(LessonFrame& frame);      // lesson_free_dims.cpp
 void drawTrainingLesson(LessonFrame& frame);      // lesson_training.cpp
 void drawRopeLesson(LessonFrame& frame);          // lesson_rope.cpp
 void drawLinesLesson(LessonFrame& frame);         // lesson_lines.cpp
+void drawNextTokenLesson(LessonFrame& frame);     // lesson_next_token.cpp
 
 }  // namespace attnviz::ui

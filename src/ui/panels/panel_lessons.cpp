@@ -4,6 +4,7 @@
 #include "ui/lessons/lesson_catalog.h"
 #include "ui/lessons/lesson_views.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace attnviz::ui {
@@ -25,22 +26,45 @@ float textWidthIn(ImFont* wanted, const char* text) {
     return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x;
 }
 
-// The line (0, 1, …) each question button goes on: after the title on the first, as many as fit in `width`.
-std::vector<int> buttonLines(float width, float titleWidth) {
+constexpr const char* kMoreLabel = "More \xe2\x96\xbe";  // "More ▾"
+
+float buttonWidth(std::string_view label) {
     const ImGuiStyle& style = ImGui::GetStyle();
-    std::vector<int> lines;
+    return ImGui::CalcTextSize(std::string(label).c_str()).x + 2.0f * style.FramePadding.x + style.ItemSpacing.x;
+}
+
+// How many question buttons fit on the bar's one line after the title, in `width`: all of them, or as many as
+// leave room for the "More ▾" button that lists the rest.
+std::size_t buttonsThatFit(float width, float titleWidth) {
     float x = titleWidth;
-    int line = 0;
+    std::size_t fit = 0;
     for (const LessonInfo& info : lessons()) {
-        const float w = ImGui::CalcTextSize(std::string(info.label).c_str()).x + 2.0f * style.FramePadding.x + style.ItemSpacing.x;
-        if (x + w > width && x > titleWidth) {
-            ++line;
-            x = titleWidth;
-        }
-        x += w;
-        lines.push_back(line);
+        x += buttonWidth(info.label);
+        if (x > width) break;
+        ++fit;
     }
-    return lines;
+    if (fit == lessons().size()) return fit;
+    for (x = titleWidth + buttonWidth(kMoreLabel), fit = 0; fit < lessons().size(); ++fit) {
+        x += buttonWidth(lessons()[fit].label);
+        if (x > width) break;
+    }
+    return fit;
+}
+
+// "More ▾": the questions the bar had no room for, as a menu of their labels; the one open is checked.
+void moreButton(AppState& state, std::size_t firstHidden) {
+    const bool openInside = std::any_of(lessons().begin() + static_cast<std::ptrdiff_t>(firstHidden), lessons().end(),
+                                        [&](const LessonInfo& info) { return info.id == state.lesson.open; });
+    if (openInside) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::Button(kMoreLabel)) ImGui::OpenPopup("more questions");
+    if (openInside) ImGui::PopStyleColor();
+    if (!ImGui::BeginPopup("more questions")) return;
+    for (std::size_t i = firstHidden; i < lessons().size(); ++i) {
+        const LessonInfo& info = lessons()[i];
+        if (ImGui::MenuItem(std::string(info.label).c_str(), nullptr, state.lesson.open == info.id)) openLesson(state, info.id);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(info.question).c_str());
+    }
+    ImGui::EndPopup();
 }
 
 void drawLessonView(Lesson lesson, LessonFrame& frame) {
@@ -57,6 +81,7 @@ void drawLessonView(Lesson lesson, LessonFrame& frame) {
         case Lesson::Training: drawTrainingLesson(frame); break;
         case Lesson::Rope: drawRopeLesson(frame); break;
         case Lesson::Lines: drawLinesLesson(frame); break;
+        case Lesson::NextToken: drawNextTokenLesson(frame); break;
         case Lesson::None: break;
     }
 }
@@ -105,32 +130,33 @@ void LessonPanel::drawBar(AppState& state, const Fonts& fonts, float scale) {
         closeLesson(state);
         state.stage = steppedTo;
     }
-    // The buttons wrap onto further lines on a narrow window instead of running off its edge; the title shortens
-    // first when that saves a line (a line of the questions bar is a line the maps lose).
+    // One line, whatever the width and zoom (a line of the questions bar is a line the maps lose): the buttons that
+    // do not fit go under "More ▾"; the title shortens first when that keeps a button on the bar.
+    const float width = ImGui::GetContentRegionAvail().x;
     const char* title = "Questions learners ask:";
-    std::vector<int> lines = buttonLines(ImGui::GetContentRegionAvail().x, textWidthIn(fonts.bold, title));
-    if (const std::vector<int> shorter = buttonLines(ImGui::GetContentRegionAvail().x, textWidthIn(fonts.bold, "Questions:"));
-        !lines.empty() && !shorter.empty() && shorter.back() < lines.back()) {
+    std::size_t shown = buttonsThatFit(width, textWidthIn(fonts.bold, title));
+    if (const std::size_t shorter = buttonsThatFit(width, textWidthIn(fonts.bold, "Questions:")); shorter > shown) {
         title = "Questions:";
-        lines = shorter;
+        shown = shorter;
     }
-    const int lineCount = lines.empty() ? 1 : lines.back() + 1;
-    const float height = lineCount * ImGui::GetFrameHeightWithSpacing() + std::round(6.0f * scale);
+    const float height = ImGui::GetFrameHeightWithSpacing() + std::round(6.0f * scale);
     ImGui::BeginChild("questions", {0.0f, height}, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     ImGui::AlignTextToFramePadding();
     ImGui::PushFont(font(fonts.bold));
     ImGui::TextUnformatted(title);
     ImGui::PopFont();
-    const float indent = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x;
-    for (std::size_t i = 0; i < lessons().size(); ++i) {
-        if (i == 0 || lines[i] == lines[i - 1]) ImGui::SameLine();
-        else ImGui::SetCursorPosX(indent);
+    for (std::size_t i = 0; i < shown; ++i) {
+        ImGui::SameLine();
         lessonButton(state, lessons()[i]);
+    }
+    if (shown < lessons().size()) {
+        ImGui::SameLine();
+        moreButton(state, shown);
     }
     ImGui::EndChild();
 }
 
-void LessonPanel::draw(ViewContext& ctx) {
+void LessonPanel::draw(ViewContext& ctx, PredictionPanel& prediction) {
     const Lesson lesson = ctx.state.lesson.open;
     if (lesson == Lesson::None) return;
     report_ = {};  // this frame's (presenting, drawBar does not run)
@@ -141,6 +167,7 @@ void LessonPanel::draw(ViewContext& ctx) {
         pending = -1;
     }
     LessonFrame frame{ctx, computed_, report_};
+    frame.prediction = &prediction;
     header(frame, lessonInfo(lesson));
     drawLessonView(lesson, frame);
     // When the maps did not fit (a small window), the content reaches down to their bottom and the child scrolls.

@@ -16,8 +16,9 @@ public:
     // The Questions bar, once per frame before draw(). Also closes the open lesson when the timeline or a key
     // moved away from its stage.
     void drawBar(AppState& state, const Fonts& fonts, float scale);
-    // The open lesson (AppState::lesson.open != None) into the current child window.
-    void draw(ViewContext& ctx);
+    // The open lesson (AppState::lesson.open != None) into the current child window; the next-token view draws
+    // `prediction` (the app's, with its KV cache).
+    void draw(ViewContext& ctx, PredictionPanel& prediction);
     // The run on screen changed: what was computed from the old one goes.
     void clear() { computed_.clear(); }
     const LessonReport& report() const { return report_; }

@@ -21,6 +21,7 @@ void keysHelp() {
     ImGui::TextUnformatted("1 – 9     focus head 1 – 9 (head 0 – 8)");
     ImGui::TextUnformatted("A         all heads / focused head");
     ImGui::TextUnformatted("L         token → token lines of the focused head, large (presenting too); L again closes them");
+    ImGui::TextUnformatted("P         what the model predicts next, large, with Append (presenting too); P again closes it");
     ImGui::TextUnformatted("Space     autoplay (presenting: next stage)");
     ImGui::TextUnformatted("F5        present: full screen, large type; B blanks the screen, Esc leaves");
     ImGui::TextUnformatted("Ctrl+= / Ctrl+− / Ctrl+0   zoom in / out / actual size (remembered)");

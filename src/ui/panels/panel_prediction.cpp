@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 
@@ -192,21 +193,30 @@ void PredictionPanel::drawBars(ViewContext& ctx, const core::TrainedModel& model
     const std::string& after = ctx.run.tokens[static_cast<std::size_t>(ctx.state.batch)][static_cast<std::size_t>(position_)];
     ImGui::TextDisabled("%s %s", kind == core::PredictionKind::NextToken ? "after" : "at", after.c_str());
     ImDrawList& list = *ImGui::GetWindowDrawList();
-    const float rowHeight = ImGui::GetTextLineHeight() + 2.0f;
+    // A line of text a bar, taller (up to the large type's height, which the labels then take) when the panel has
+    // room: the next-token view fills a projector's screen with them.
+    ImFont* large = font(ctx.fonts.large);
+    const float controlsHeight = 2.0f * ImGui::GetFrameHeightWithSpacing();
+    const float roomy = (ImGui::GetContentRegionAvail().y - controlsHeight) / static_cast<float>(kTopCount) - ImGui::GetStyle().ItemSpacing.y;
+    const float barHeight = std::floor(std::clamp(roomy, ImGui::GetTextLineHeight() + 2.0f, large->FontSize * 1.5f));
+    ImFont* labelFont = barHeight >= large->FontSize + 4.0f ? large : ImGui::GetFont();
+    const float textY = std::round((barHeight - labelFont->FontSize) * 0.5f);
+    barHeight_ = barHeight;
     for (const core::TokenChoice& choice : top_) {
         const ImVec2 at = ImGui::GetCursorScreenPos();
-        list.AddRectFilled(at, {at.x + width * choice.probability, at.y + rowHeight}, kBarColour);
-        if (last && choice.id == picked) list.AddRect(at, {at.x + width, at.y + rowHeight}, kNewColour, 0.0f, 0, 2.0f);
+        list.AddRectFilled(at, {at.x + width * choice.probability, at.y + barHeight}, kBarColour);
+        if (last && choice.id == picked) list.AddRect(at, {at.x + width, at.y + barHeight}, kNewColour, 0.0f, 0, 2.0f);
         ImGui::PushID(choice.id);
-        if (ImGui::Selectable("##choice", false, 0, {width, rowHeight}) && last) chosen = choice.id;
+        if (ImGui::Selectable("##choice", false, 0, {width, barHeight}) && last) chosen = choice.id;
         ImGui::PopID();
         const std::string percentLabel = percentText(choice.probability);
         const char* percent = percentLabel.c_str();
-        const float percentX = at.x + width - ImGui::CalcTextSize(percent).x - 4.0f;
-        list.PushClipRect(at, {percentX - 4.0f, at.y + rowHeight}, true);  // a long label stops short of the percentage
-        list.AddText({at.x + 4.0f, at.y + 1.0f}, ImGui::GetColorU32(ImGuiCol_Text), choiceLabel(*model.tokenizer, choice.id).c_str());
+        const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
+        const float percentX = at.x + width - labelFont->CalcTextSizeA(labelFont->FontSize, FLT_MAX, 0.0f, percent).x - 4.0f;
+        list.PushClipRect(at, {percentX - 4.0f, at.y + barHeight}, true);  // a long label stops short of the percentage
+        list.AddText(labelFont, labelFont->FontSize, {at.x + 4.0f, at.y + textY}, ink, choiceLabel(*model.tokenizer, choice.id).c_str());
         list.PopClipRect();
-        list.AddText({percentX, at.y + 1.0f}, ImGui::GetColorU32(ImGuiCol_Text), percent);
+        list.AddText(labelFont, labelFont->FontSize, {percentX, at.y + textY}, ink, percent);
     }
 }
 
@@ -269,9 +279,10 @@ void PredictionPanel::drawCache(float width, float height) {
     if (layers == 0 || length == 0) return;
     const ImVec2 at = ImGui::GetCursorScreenPos();
     const ImVec2 avail{width, std::max(height - (at.y - top), static_cast<float>(layers))};  // at least 1 px a layer
-    const float rowHeight = std::clamp((avail.y - 2.0f) / static_cast<float>(layers), 1.0f, 10.0f);
+    const float largest = std::max(10.0f, ImGui::GetTextLineHeight());  // a cell: the large view's type makes them larger
+    const float rowHeight = std::clamp((avail.y - 2.0f) / static_cast<float>(layers), 1.0f, largest);
     const int shownTokens = std::min(length, static_cast<int>(avail.x / 2.0f));  // at least 2 px a token
-    const float cell = std::min(10.0f, avail.x / static_cast<float>(std::max(shownTokens, 1)));
+    const float cell = std::min(largest, avail.x / static_cast<float>(std::max(shownTokens, 1)));
     const int first = length - shownTokens;
     for (int layer = 0; layer < layers; ++layer) {
         const float y = at.y + rowHeight * static_cast<float>(layer);

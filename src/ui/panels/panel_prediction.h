@@ -36,6 +36,7 @@ public:
     // What the panel showed last frame (tests): the top tokens, the position they follow, the cache.
     const std::vector<core::TokenChoice>& shown() const { return top_; }
     int shownPosition() const { return position_; }
+    float shownBarHeight() const { return barHeight_; }  // a bar's height in pixels: a line of text, more when roomy
     // The cache as the worker last left it (a copy), and what the panel showed of its progress last frame.
     core::KvCache cache() const { return follower_->cache(); }
     const KvCacheFollower::Progress& cacheProgress() const { return cacheProgress_; }
@@ -61,6 +62,7 @@ private:
     float topTemperature_ = 0.0f;  // top_ is softmax(logits_ / this)
     std::vector<core::TokenChoice> top_;
     std::optional<int> hovered_;  // the sentence token the pointer is on
+    float barHeight_ = 0.0f;
 
     std::unique_ptr<KvCacheFollower> follower_ = std::make_unique<KvCacheFollower>();
     KvCacheFollower::Progress cacheProgress_;  // read once a frame

@@ -418,10 +418,13 @@ void drawStageView(ViewContext& ctx) {
     header(ctx);
     const ImVec2 min = ImGui::GetCursorScreenPos();
     // Zoomed out, the maps shrink with the type: they take the zoom's share of the box, so the maps never get
-    // smaller when the zoom goes up. Zoomed in, the box grows downwards by (zoom − 1) window heights and the panel
-    // scrolls; its width stays the panel's (a scene's lines wrap, layoutInBox).
+    // smaller when the zoom goes up. Zoomed in, the box grows downwards by (zoom² − 1) window heights and the panel
+    // scrolls; its width stays the panel's (a scene's lines wrap, layoutInBox). zoom², not zoom: the type's area
+    // grows with zoom², and a page of fixed width needs that much more height for the maps to grow as much (with
+    // zoom − 1, stage 2 at 1280 × 800 lost 2.4 % of its map area from zoom 1.15 to 1.3 once the questions bar
+    // kept to one line).
     const float zoom = ctx.state.zoom, shrink = std::min(1.0f, zoom);
-    const float grown = zoom > 1.0f ? std::floor((zoom - 1.0f) * ImGui::GetMainViewport()->WorkSize.y) : 0.0f;
+    const float grown = zoom > 1.0f ? std::floor((zoom * zoom - 1.0f) * ImGui::GetMainViewport()->WorkSize.y) : 0.0f;
     const ImVec2 max{min.x + (windowMax.x - min.x) * shrink, min.y + (windowMax.y - min.y) * shrink + grown};
     const Box box{min, max};
     const std::optional<TensorId> tensor = perHeadTensor(ctx.state.stage);

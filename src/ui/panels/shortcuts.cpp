@@ -95,6 +95,7 @@ void applyShortcuts(AppState& state, int heads) {
     if (ImGui::IsKeyPressed('A', false)) state.allHeads = !state.allHeads;
     if (ImGui::IsKeyPressed('R', false) && state.stage == core::StageId::SplitHeads) state.ropeStep = !state.ropeStep;
     if (ImGui::IsKeyPressed('L', false)) openLesson(state, Lesson::Lines);  // the line view, presenting too; L again closes it
+    if (ImGui::IsKeyPressed('P', false)) openLesson(state, Lesson::NextToken);  // the prediction, large; P again closes it
     for (int digit = 1; digit <= 9; ++digit) {
         if (digit <= heads && ImGui::IsKeyPressed('0' + digit, false)) {
             state.head = digit - 1;

@@ -1,0 +1,67 @@
+// lesson_next_token.cpp — "What does the model predict next?": the open model's prediction drawn large enough to
+// present (presenting hides the right panel, where it otherwise lives). A decoder: the ten most likely next tokens
+// with their probabilities, the temperature, Append, and the KV cache growing by one row a token; BERT with a
+// masked-word head: the fills of a typed [MASK]; a model without a head and the seeded layer: why nothing is predicted.
+//
+// What it deliberately does not do: compute logits or hold the cache. It draws the app's PredictionPanel (the same
+// cache and choices as the right panel, which gives way while this view is open) under a paragraph saying where
+// the numbers come from.
+#include "ui/lessons/lesson_views.h"
+#include "ui/panels/panel_prediction.h"
+
+#include "core/transformer/prediction.h"
+
+#include <algorithm>
+#include <string>
+
+namespace attnviz::ui {
+namespace {
+
+// 151936 → "151 936": thousands apart, as the cost view writes them.
+std::string formatted(int count) {
+    const std::string digits = std::to_string(count);
+    std::string grouped;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ' ';
+        grouped += digits[i];
+    }
+    return grouped;
+}
+
+// Where the bars come from, for the model on screen.
+std::string explanation(const core::TrainedModel& model, core::PredictionKind kind) {
+    const core::TransformerConfig& config = model.transformer.config;
+    const std::string vocabulary = formatted(config.vocabSize) + "-piece vocabulary";
+    if (kind == core::PredictionKind::MaskedWord) {
+        return "BERT learns to fill a blanked-out word: its masked-word head turns the last layer's row at [MASK] (1 × d_model) "
+               "into one logit per piece of its " + vocabulary + ", and softmax at temperature T turns them into the bars. "
+               "Type [MASK] into the sentence; hover another token to see what the head says there.";
+    }
+    const bool tied = config.family == core::ModelFamily::Gpt2 || config.tiedEmbeddings;
+    return "The last token's row of the last layer (1 × d_model, after the final norm) times the LM head (" +
+           std::string(tied ? "the token embedding table E, transposed: tied weights" : "lm_head, d_model × vocab") +
+           ") gives one logit per piece of the " + vocabulary + "; softmax(logits / T) gives the bars (T < 1 sharpens them, "
+           "T > 1 flattens them). Append adds the piece picked (the most likely, or the one clicked): the sentence grows by "
+           "one token, and only that token's query row is computed, against the keys and values every layer cached.";
+}
+
+}  // namespace
+
+void drawNextTokenLesson(LessonFrame& frame) {
+    ViewContext& ctx = frame.ctx;
+    const core::TrainedModel* model = ctx.run.spec.trained() ? ctx.run.spec.trained()->model.get() : nullptr;
+    const core::PredictionKind kind = model ? core::predictionKind(model->transformer) : core::PredictionKind::None;
+    if (model && kind != core::PredictionKind::None) say(frame, explanation(*model, kind));
+    ImGui::Spacing();
+    if (!frame.prediction) return;
+    // At least ten bars and their controls tall: on a small window the view scrolls instead of squeezing them.
+    const float barsHeight = 16.0f * ImGui::GetTextLineHeightWithSpacing();
+    const float height = std::max(ImGui::GetContentRegionAvail().y, barsHeight);
+    frame.prediction->draw(ctx, height);
+    if (!frame.prediction->message().empty()) frame.report.texts.push_back(frame.prediction->message());
+    for (const core::TokenChoice& choice : frame.prediction->shown()) {
+        frame.report.figures.push_back("bar of token " + std::to_string(choice.id));
+    }
+}
+
+}  // namespace attnviz::ui
