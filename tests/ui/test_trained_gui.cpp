@@ -714,4 +714,24 @@ TEST_CASE("the next-token view: presenting, P shows the ten next tokens in large
     CHECK(seeded.lessonReport().says("predicts no token"));
 }
 
+TEST_CASE("the next-token view on BERT: a click on a word hides it behind [MASK], and the masked-word head fills it") {
+    ImGuiHarness ui({1280.0f, 800.0f});
+    ui::App app(bundledState());
+    settle(ui, app);
+    ui::openLesson(app.state(), ui::Lesson::NextToken);
+    settle(ui, app);
+    const std::vector<ui::ShownButton>& words = app.lessonReport().buttons;
+    const auto street = std::find_if(words.begin(), words.end(), [](const ui::ShownButton& b) { return b.label == "street"; });
+    REQUIRE(street != words.end());
+    CHECK(app.predictionPanel().shown().empty());  // no [MASK] yet: nothing to fill
+    ui.click(app, {(street->min.x + street->max.x) / 2, (street->min.y + street->max.y) / 2});
+    CHECK(app.state().spec.sentences[0] == "The animal didn't cross the [MASK] because it was too tired");
+    settle(ui, app);
+    ui.frames(app, 2);
+    CHECK(app.lessonReport().buttons.empty());  // masked: the words give way to the fills
+    REQUIRE(app.predictionPanel().shown().size() == 10);
+    const std::vector<std::string>& tokens = app.run()->tokens[0];
+    CHECK(tokens.at(static_cast<std::size_t>(app.predictionPanel().shownPosition())) == "[MASK]");
+}
+
 }  // namespace attnviz::test

@@ -12,7 +12,9 @@
 #include "core/transformer/prediction.h"
 
 #include <algorithm>
+#include <cctype>
 #include <string>
+#include <vector>
 
 namespace attnviz::ui {
 namespace {
@@ -45,6 +47,36 @@ std::string explanation(const core::TrainedModel& model, core::PredictionKind ki
            "one token, and only that token's query row is computed, against the keys and values every layer cached.";
 }
 
+// The sentence's words as buttons; a click puts [MASK] in the word's place (an edit of the sentence, so Ctrl+Z puts
+// it back). Punctuation after a word stays: "tired." becomes "[MASK].".
+void maskAWord(LessonFrame& frame) {
+    AppState& state = frame.ctx.state;
+    if (state.batch < 0 || state.batch >= static_cast<int>(state.spec.sentences.size())) return;
+    std::string& sentence = state.spec.sentences[static_cast<std::size_t>(state.batch)];
+    say(frame, "Click a word to hide it behind [MASK]:", Tone::Point);
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    std::size_t start = sentence.find_first_not_of(' ');
+    for (int word = 0; start != std::string::npos; ++word) {
+        const std::size_t end = std::min(sentence.find(' ', start), sentence.size());
+        std::size_t letters = end;
+        while (letters > start && std::ispunct(static_cast<unsigned char>(sentence[letters - 1])) != 0) --letters;
+        if (letters > start) {
+            const std::string text = sentence.substr(start, letters - start);
+            const float width = ImGui::CalcTextSize(text.c_str()).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+            if (word > 0 && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();  // else the next line
+            ImGui::PushID(word);
+            const bool clicked = ImGui::Button(text.c_str());
+            ImGui::PopID();
+            frame.report.buttons.push_back({text, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()});
+            if (clicked) {
+                sentence.replace(start, letters - start, "[MASK]");
+                return;
+            }
+        }
+        start = sentence.find_first_not_of(' ', end);
+    }
+}
+
 }  // namespace
 
 void drawNextTokenLesson(LessonFrame& frame) {
@@ -52,6 +84,10 @@ void drawNextTokenLesson(LessonFrame& frame) {
     const core::TrainedModel* model = ctx.run.spec.trained() ? ctx.run.spec.trained()->model.get() : nullptr;
     const core::PredictionKind kind = model ? core::predictionKind(model->transformer) : core::PredictionKind::None;
     if (model && kind != core::PredictionKind::None) say(frame, explanation(*model, kind));
+    const std::vector<std::string>& sentences = ctx.state.spec.sentences;
+    const bool masked = ctx.state.batch >= 0 && ctx.state.batch < static_cast<int>(sentences.size()) &&
+                        sentences[static_cast<std::size_t>(ctx.state.batch)].find("[MASK]") != std::string::npos;
+    if (kind == core::PredictionKind::MaskedWord && !masked) maskAWord(frame);
     ImGui::Spacing();
     if (!frame.prediction) return;
     // At least ten bars and their controls tall: on a small window the view scrolls instead of squeezing them.

@@ -55,6 +55,12 @@ struct ShownLines {
     std::optional<int> focus;  // the bold query row
 };
 
+// A button a lesson drew among its own content (not its header's), where it went.
+struct ShownButton {
+    std::string label;
+    ImVec2 min, max;
+};
+
 // What the open lesson put on screen this frame (App::lessonReport()).
 struct LessonReport {
     Lesson lesson = Lesson::None;
@@ -62,6 +68,7 @@ struct LessonReport {
     std::vector<std::string> figures;  // the caption of every map and chart drawn, in order
     std::vector<ShownMap> maps;        // every map drawn, in order
     std::optional<ShownLines> lines;   // the line view's rows and labels, when it drew
+    std::vector<ShownButton> buttons;  // the next-token view's words to mask
     bool says(std::string_view fragment) const;   // some text contains `fragment`
     bool shows(std::string_view fragment) const;  // some figure caption contains `fragment`
 };
