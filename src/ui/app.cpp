@@ -59,13 +59,29 @@ void App::waitForRun() {
 }
 
 void App::clampViewToRun() {
-    const core::Trace& trace = run_->trace;
-    state_.batch = std::clamp(state_.batch, 0, trace.batch - 1);
-    state_.head = std::clamp(state_.head, 0, trace.dims.heads - 1);
+    if (awaited_ && state_.head == awaited_->shownHead && state_.batch == awaited_->shownBatch) {  // unchanged since
+        state_.head = awaited_->head;
+        state_.batch = awaited_->batch;
+    }
+    awaited_.reset();
+    keepViewInRun();
+    if (run_->spec == state_.spec) awaited_.reset();  // the run of the inputs on screen: what it lacks will not come
     // Cells of the old run may not exist any more.
     const auto fits = [&](const std::optional<CellRef>& cell) { return cell && explainCell(*run_, *cell, state_.batch); };
     if (!fits(state_.pinned)) state_.pinned.reset();
     state_.hovered.reset();
+}
+
+// Views draw the run on screen, which may be older than the inputs: a head or sentence it does not have is shown
+// as the nearest it has, and the one asked for comes back when a run that has it lands (clampViewToRun).
+void App::keepViewInRun() {
+    const core::Trace& trace = run_->trace;
+    const int head = std::clamp(state_.head, 0, trace.dims.heads - 1), batch = std::clamp(state_.batch, 0, trace.batch - 1);
+    if (head == state_.head && batch == state_.batch) return;
+    if (!awaited_) awaited_ = AwaitedView{state_.head, state_.batch, head, batch};
+    else awaited_->shownHead = head, awaited_->shownBatch = batch;
+    state_.head = head;
+    state_.batch = batch;
 }
 
 void App::frame(render::HeatmapRenderer& renderer, const Fonts& fonts, float scale) {
@@ -195,6 +211,7 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
     }
     const ImVec2 centreSize{layout.centreWidth, avail.y};
     if (run_) {
+        keepViewInRun();
         ViewContext ctx{state_, *run_, renderer, fonts, explanation_, summaries_, drawn_, scale, runner_.busy(), &drawnTokens_};
         drawRunPanels(ctx, scale, centreSize, layout.side ? layout.sideWidth : 0.0f);
     } else {
@@ -240,6 +257,7 @@ void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float 
     }
     ImGui::EndGroup();
     if (sideWidth <= 0.0f) return;
+    keepViewInRun();  // the centre may have closed a question view, restoring a head of the run still to come
     ImGui::SameLine();
     ImGui::BeginChild("side", {sideWidth, centreSize.y}, false, kPanelFlags);
     const float height = ImGui::GetContentRegionAvail().y;

@@ -65,6 +65,7 @@ private:
     void requestRun();
     void takeFinishedRun();
     void clampViewToRun();
+    void keepViewInRun();
     void drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, float scale);
     void drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float sideWidth);
 
@@ -75,6 +76,14 @@ private:
     ModelRunner runner_;
     std::shared_ptr<const core::ModelRun> run_;
     std::uint64_t generation_ = 0;
+    // A head and sentence asked for that the run on screen does not have (closing a question view restores the
+    // user's head while the question's smaller run is still shown): what was shown instead, and what comes back
+    // when a run that has them lands.
+    struct AwaitedView {
+        int head = 0, batch = 0;
+        int shownHead = 0, shownBatch = 0;
+    };
+    std::optional<AwaitedView> awaited_;
     std::string error_;
     SummaryCache summaries_;
     std::optional<Explanation> explanation_;

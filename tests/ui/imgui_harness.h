@@ -19,7 +19,7 @@ namespace attnviz::test {
 
 // GLFW's key codes, which the real backend puts in io.KeysDown[] (digits and letters are ASCII).
 inline constexpr int kKeyLeft = 263, kKeyRight = 262, kKeyHome = 268, kKeyEnd = 269, kKeySpace = 32, kKeyEscape = 256,
-                     kKeyBackspace = 259, kKeyEnter = 257, kKeyPageUp = 266, kKeyPageDown = 267;
+                     kKeyBackspace = 259, kKeyEnter = 257, kKeyPageUp = 266, kKeyPageDown = 267, kKeyF5 = 294;
 
 class ImGuiHarness {
 public:

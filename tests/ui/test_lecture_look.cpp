@@ -140,7 +140,7 @@ private:
     ui::App app_;
 };
 
-constexpr int kKeyF5 = 294, kKeyEqual = 61, kKeyMinus = 45, kKeyZero = 48;
+constexpr int kKeyEqual = 61, kKeyMinus = 45, kKeyZero = 48;
 
 int keyOf(ui::ViewKey key) {
     switch (key) {

@@ -1,10 +1,11 @@
 // test_soak.cpp — 10,000 random user actions in the windowless harness, with a fixed seed: typing and deleting
 // characters, pasting 5,000 characters, changing heads, sizes and masks, stepping stages, hovering, clicking
-// anywhere, exporting. After every action: no crash (sanitizers catch the rest), no NaN on screen unless the
+// anywhere, exporting, opening question views and presenting. After every action: no crash (sanitizers catch the rest), no NaN on screen unless the
 // run explains it, and at the end the peak memory stays bounded. ATTNVIZ_SOAK_ACTIONS overrides the count
 // (the sanitizer build runs 1,000 by default: each frame is ~10× slower there).
 #include "app/gui_export.h"
 #include "imgui_harness.h"
+#include "ui/lessons/lesson_catalog.h"
 
 #include <doctest/doctest.h>
 
@@ -75,7 +76,7 @@ struct Soak {
 
     void act() {
         core::ModelSpec& spec = app.state().spec;
-        switch (random() % 12) {
+        switch (random() % 13) {
             case 0: ui.type(app, static_cast<unsigned>("abcxyz ',.é"[random() % 11])); sentence() += static_cast<char>('a' + random() % 26); break;
             case 1: if (!sentence().empty()) sentence().pop_back(); break;  // delete (may empty it: an error, kept run)
             case 2: sentence() = random() % 8 == 0 ? randomWords(random, 5000) : randomWords(random, 10 + random() % 60); break;
@@ -93,8 +94,20 @@ struct Soak {
             case 9: ui.click(app, ImVec2(uniform(0, 1600), uniform(0, 1000))); break;
             case 10: spec.attention.scale = random() % 3 == 0 ? std::optional<float>{} : std::optional<float>{uniform(-1e3f, 1e3f)}; break;
             case 11: if (random() % 50 == 0 && app.run() != nullptr) exportStage(); break;
+            case 12: openQuestionView(); break;
         }
         ui.frame(app);
+    }
+
+    // A question view from the bar (closing the open one), or the keys that open the line and next-token views,
+    // or F5: each view then meets the random inputs that follow.
+    void openQuestionView() {
+        const std::vector<ui::LessonInfo>& all = ui::lessons();
+        switch (random() % 3) {
+            case 0: ui::openLesson(app.state(), all[random() % all.size()].id); break;
+            case 1: ui.pressKey(app, random() % 2 ? 'L' : 'P'); break;
+            case 2: ui.pressKey(app, kKeyF5); break;
+        }
     }
 
     void exportStage() {
