@@ -291,17 +291,14 @@ public:
     // nn.Linear's out × in weight as the core applies it, in × out: F32 read in place from the mapping (never
     // copied; the weight keeps the file mapped), other dtypes widened and transposed into the model.
     core::LinearWeight linear(const std::string& name, Eigen::Index in, Eigen::Index out) const {
-        const std::string stored = find(name);
-        const SafetensorsFile& file = files_.fileOf(stored);
-        const float* values = file.mappedFloats(stored);
-        if (values == nullptr) return read(name, in, out, Orientation::Transposed);
-        const std::vector<std::int64_t>& shape = file.entries().at(stored).shape;
-        if (shape.size() != 2 || shape[0] != out || shape[1] != in) {
-            fail(file.fileName(), "tensor \"" + core::echoed(stored) + "\" is " + shapeText(shape) + " but config.json implies " +
-                                      std::to_string(out) + " × " + std::to_string(in) + ".");
-        }
-        checkFinite(file, stored, values, out * in);
-        return core::LinearWeight(values, out, in, files_.sharedFileOf(stored));
+        if (std::optional<core::WeightMatrix> stored = mapped(name, out, in)) return core::LinearWeight::mappedOutByIn(std::move(*stored));
+        return read(name, in, out, Orientation::Transposed);
+    }
+    // rows × cols as stored (a token table, an LM head): F32 read in place from the mapping like linear(), other
+    // dtypes widened into the model.
+    core::WeightMatrix table(const std::string& name, Eigen::Index rows, Eigen::Index cols) const {
+        if (std::optional<core::WeightMatrix> stored = mapped(name, rows, cols)) return std::move(*stored);
+        return read(name, rows, cols);
     }
     core::RowVector vector(const std::string& name, Eigen::Index size) const { return read(name, 1, size); }
     bool has(const std::string& name) const {
@@ -317,6 +314,21 @@ private:
         std::string text;
         for (std::int64_t size : shape) text += (text.empty() ? "" : " × ") + std::to_string(size);
         return text.empty() ? "a scalar" : text;
+    }
+    // The rows × cols F32 tensor in place in its file's mapping, shape and values checked; nullopt when it is stored
+    // as another dtype (or the file cannot be guarded against being cut short), so the caller copies it instead.
+    std::optional<core::WeightMatrix> mapped(const std::string& name, Eigen::Index rows, Eigen::Index cols) const {
+        const std::string stored = find(name);
+        const SafetensorsFile& file = files_.fileOf(stored);
+        const float* values = file.mappedFloats(stored);
+        if (values == nullptr) return std::nullopt;
+        const std::vector<std::int64_t>& shape = file.entries().at(stored).shape;
+        if (shape.size() != 2 || shape[0] != rows || shape[1] != cols) {
+            fail(file.fileName(), "tensor \"" + core::echoed(stored) + "\" is " + shapeText(shape) + " but config.json implies " +
+                                      std::to_string(rows) + " × " + std::to_string(cols) + ".");
+        }
+        checkFinite(file, stored, values, rows * cols);
+        return core::WeightMatrix(values, rows, cols, files_.sharedFileOf(stored));
     }
     // FileError naming the first value that is not finite; the vectorised pass first, as most tensors are clean.
     static void checkFinite(const SafetensorsFile& file, const std::string& stored, const float* values, Eigen::Index count) {
@@ -410,7 +422,7 @@ core::BlockWeights bertBlock(const TensorReader& t, const core::TransformerConfi
 core::TransformerWeights gpt2Weights(const CheckpointFiles& file, const core::TransformerConfig& c) {
     const TensorReader t(file, "transformer.");
     core::TransformerWeights w;
-    w.tokenEmbeddings = t.read("wte.weight", c.vocabSize, c.dModel);
+    w.tokenEmbeddings = t.table("wte.weight", c.vocabSize, c.dModel);
     w.positionEmbeddings = t.read("wpe.weight", c.maxPositions, c.dModel);
     for (int layer = 0; layer < c.layers; ++layer) w.blocks.push_back(gpt2Block(t, c, layer));
     w.finalLayerNorm = t.norm("ln_f", c.dModel);
@@ -432,7 +444,7 @@ std::optional<core::MaskedLmHead> maskedLmHead(const TensorReader& t, const core
 core::TransformerWeights bertWeights(const CheckpointFiles& file, const core::TransformerConfig& c) {
     const TensorReader t(file, "bert.");
     core::TransformerWeights w;
-    w.tokenEmbeddings = t.read("embeddings.word_embeddings.weight", c.vocabSize, c.dModel);
+    w.tokenEmbeddings = t.table("embeddings.word_embeddings.weight", c.vocabSize, c.dModel);
     w.positionEmbeddings = t.read("embeddings.position_embeddings.weight", c.maxPositions, c.dModel);
     w.tokenTypeEmbeddings = t.read("embeddings.token_type_embeddings.weight", c.typeVocabSize, c.dModel);
     w.embeddingLayerNorm = t.norm("embeddings.LayerNorm", c.dModel);
@@ -474,10 +486,10 @@ core::BlockWeights llamaBlock(const TensorReader& t, const core::TransformerConf
 core::TransformerWeights llamaWeights(const CheckpointFiles& files, const core::TransformerConfig& c) {
     const TensorReader t(files, "model.");
     core::TransformerWeights w;
-    w.tokenEmbeddings = t.read("embed_tokens.weight", c.vocabSize, c.dModel);
+    w.tokenEmbeddings = t.table("embed_tokens.weight", c.vocabSize, c.dModel);
     for (int layer = 0; layer < c.layers; ++layer) w.blocks.push_back(llamaBlock(t, c, layer));
     w.finalLayerNorm.gamma = t.vector("norm.weight", c.dModel);
-    if (!c.tiedEmbeddings) w.lmHead = TensorReader(files, "").read("lm_head.weight", c.vocabSize, c.dModel);
+    if (!c.tiedEmbeddings) w.lmHead = TensorReader(files, "").table("lm_head.weight", c.vocabSize, c.dModel);
     return w;
 }
 
@@ -549,6 +561,13 @@ core::TransformerModel loadTransformer(const fs::path& folder) {
     }
     model.storedDtype = core::echoed(files.mainDtype());
     return model;
+}
+
+bool weightsCutShort(const core::TransformerModel& model) {
+    const auto cut = [](const auto& weight) { return weight.isMapped() && mappedValuesCutShort(weight.data()); };
+    const core::TransformerWeights& w = model.weights;
+    return cut(w.tokenEmbeddings) || cut(w.lmHead) ||
+           std::any_of(w.blocks.begin(), w.blocks.end(), [&](const core::BlockWeights& b) { return cut(b.mlpIn) || cut(b.mlpGate) || cut(b.mlpOut); });
 }
 
 std::string checkModelFolder(const fs::path& folder) {

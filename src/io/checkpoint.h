@@ -17,7 +17,9 @@
 // Orientation: the core applies every layer as X · W (in × out). GPT-2 stores its layers as Conv1D, already
 // in × out; nn.Linear (BERT, the Llama family) stores out × in, so its matrices are transposed here, except the MLP's
 // F32 weights: they stay in the memory-mapped file as stored (core::LinearWeight keeps the file open and multiplies
-// by them transposed), so opening copies none of them; BF16 and F16 weights are widened into the model.
+// by them transposed), so opening copies none of them; so does an F32 token table (core::WeightMatrix, vocab ×
+// d_model as stored: rows read by token id, and the tied LM head's product reads it in place) and an untied LM head.
+// BF16 and F16 weights are widened into the model.
 //
 // Errors: one io::FileError whose message names the file, the tensor and what is wrong (a missing tensor, a
 // shape that does not follow from config.json, a NaN), or for a folder that cannot be opened as a model, what
@@ -41,9 +43,13 @@ core::TransformerConfig readTransformerConfig(const std::filesystem::path& confi
 core::TransformerModel loadTransformer(const std::filesystem::path& folder);
 
 // The bytes the float32 weights of a model with this config take (at most what loadTransformer allocates, less
-// the F32 MLP weights it leaves in the mapping; it refuses with
+// the F32 MLP weights and tables it leaves in the mapping; it refuses with
 // io::OutOfMemory, "needs 6.1 GB; this machine has 3.2 GB free", before allocating when they exceed what is free).
 std::uint64_t weightBytes(const core::TransformerConfig& config);
+
+// Whether a weight `model` reads in place from a mapped file lost its values to that file being cut short on disk
+// (they read as zeros now: io/safetensors.h): the model is no longer the one on disk, and must be read again.
+bool weightsCutShort(const core::TransformerModel& model);
 
 // One sentence saying why `folder` cannot be opened as a model (no config.json, only pytorch_model.bin, another
 // model_type, a missing tokenizer file …), or "" when the files a model needs are all there. Reads only

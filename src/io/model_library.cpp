@@ -2,6 +2,7 @@
 #include "io/model_library.h"
 
 #include "io/assets.h"
+#include "io/checkpoint.h"
 #include "io/memory_budget.h"
 #include "io/model_folder.h"
 
@@ -37,10 +38,13 @@ struct ModelLibrary::Held {
     std::mutex mutex;
     std::map<std::pair<fs::path, bool>, std::weak_ptr<const core::TrainedModel>> models;
 
+    // The held model of that folder, unless its mapped weights file was cut short on disk since (then its weights
+    // read as zeros: the folder is read again, which is what the app's "Reopen the model" asks).
     std::shared_ptr<const core::TrainedModel> find(const fs::path& canonical, bool bundled) {
         const std::lock_guard lock(mutex);
         const auto found = models.find({canonical, bundled});
-        return found == models.end() ? nullptr : found->second.lock();
+        std::shared_ptr<const core::TrainedModel> model = found == models.end() ? nullptr : found->second.lock();
+        return model != nullptr && weightsCutShort(model->transformer) ? nullptr : model;
     }
     void keep(const fs::path& canonical, bool bundled, const std::shared_ptr<const core::TrainedModel>& model) {
         const std::lock_guard lock(mutex);

@@ -6,7 +6,8 @@
 // session files that name a model (io/session.h), the GUI's Open model / Open Recent Model / the model
 // remembered in settings / a model fetched from the Hub (src/ui's session service polls it once a frame), and
 // the question views that need attnviz's bundled model. Libraries built with the default loader share one table
-// of held models for the whole process, so a folder already open anywhere is never read again.
+// of held models for the whole process, so a folder already open anywhere is never read again (unless its mapped
+// weights file was cut short on disk since: io/checkpoint.h weightsCutShort).
 // In the GUI: open(), then take() each frame until it returns the result. A cancelled open's result is dropped;
 // the worker is not interrupted (a folder's files cannot block, io/safe_read.h) and finishes in the background,
 // holding nothing the caller sees.

@@ -270,6 +270,14 @@ bool anyMappedFileCutShort() {
                        [](const LiveMapping& mapping) { return mapping.begin.load() != 0 && mapping.cut.load(); });
 }
 
+bool mappedValuesCutShort(const void* values) {
+    const auto address = reinterpret_cast<std::uintptr_t>(values);
+    return std::any_of(liveMappings.begin(), liveMappings.end(), [address](const LiveMapping& mapping) {
+        const std::uintptr_t begin = mapping.begin.load();
+        return begin != 0 && address >= begin && address < mapping.end.load() && mapping.cut.load();
+    });
+}
+
 bool SafetensorsFile::cutShort() const { return guard_ >= 0 && liveMappings[static_cast<std::size_t>(guard_)].cut.load(); }
 
 SafetensorsFile::SafetensorsFile(const std::filesystem::path& path) : path_(path) {

@@ -80,5 +80,7 @@ private:
 // Whether a checkpoint file still mapped by an open model was cut short on disk (its lost weights now read as
 // zeros): the app says so until the model is reopened and the old mapping is released.
 bool anyMappedFileCutShort();
+// Whether `values` (a pointer mappedFloats gave) lie in a mapping whose file was cut short: they now read as zeros.
+bool mappedValuesCutShort(const void* values);
 
 }  // namespace attnviz::io

@@ -11,6 +11,7 @@
 //   (an open lesson takes the place of the stage view and its text)
 #include "ui/app.h"
 
+#include "io/checkpoint.h"
 #include "io/safetensors.h"
 #include "ui/panels/panels.h"
 
@@ -159,13 +160,20 @@ void foldedNotice(AppState& state) {
     if (ImGui::SmallButton("Show them")) state.keepPanelsWhenNarrow = true;
 }
 
-// The open model's checkpoint was cut short on disk (saved again in place) while its weights were read from the
-// mapped file: the weights it lost read as zeros, so the numbers on screen are no longer the model's.
+// Whether the open model's checkpoint was cut short on disk (saved again in place) while its weights were read from
+// the mapped file: the weights it lost read as zeros, so the numbers on screen are no longer the model's. (Another
+// model still held elsewhere, by the undo history say, does not count.)
+bool openModelCutShort(const AppState& state) {
+    const core::TrainedModel* model = state.spec.trainedModel();
+    return model != nullptr && io::anyMappedFileCutShort() && io::weightsCutShort(model->transformer);
+}
+
+// What openModelCutShort found, with the way back: reading the folder again.
 void cutShortNotice(AppState& state) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextColored({0.85f, 0.25f, 0.2f, 1.0f}, "The model's weights file changed on disk while it was open: the weights it lost read as zeros.");
     const core::TrainedModel* model = state.spec.trainedModel();
-    if (model == nullptr || model->folder.empty()) return;
+    if (model->folder.empty()) return;
     ImGui::SameLine();
     if (ImGui::SmallButton("Reopen the model")) {
         state.session.request = SessionRequest::OpenRecentModel;
@@ -201,7 +209,7 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
 
     const PanelLayout layout = layoutPanels(state_, ImGui::GetContentRegionAvail().x, scale);
     if (layout.folded) foldedNotice(state_);
-    if (io::anyMappedFileCutShort()) cutShortNotice(state_);
+    if (openModelCutShort(state_)) cutShortNotice(state_);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     if (layout.controls) {
         ImGui::BeginChild("controls", {layout.controlsWidth, avail.y}, true);

@@ -127,7 +127,7 @@ TEST_CASE("the untrained copy: N(0, 0.02²) weights, unit LayerNorms, zero biase
     // Every drawn value pooled: mean near 0 and standard deviation near 0.02 (10 + 16 + 2 rows of 4, and 2 blocks).
     std::vector<float> values;
     const auto add = [&](const Matrix& m) { values.insert(values.end(), m.data(), m.data() + m.size()); };
-    add(copy.transformer.weights.tokenEmbeddings);
+    add(copy.transformer.weights.tokenEmbeddings.view());
     add(copy.transformer.weights.positionEmbeddings);
     for (const BlockWeights& b : copy.transformer.weights.blocks) {
         for (const Matrix* m : {&b.attention.wq, &b.attention.wk, &b.attention.wv, &b.attention.wo}) add(*m);

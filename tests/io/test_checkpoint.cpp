@@ -4,12 +4,14 @@
 #include "io/checkpoint.h"
 #include "io/model_folder.h"
 #include "io/memory_budget.h"
+#include "io/model_library.h"
 #include "io/safe_read.h"
 #include "io/safetensors.h"
 #include "io/scratch_dir.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -27,6 +29,7 @@ namespace fs = std::filesystem;
 using namespace attnviz;
 
 const fs::path kModels = fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models";
+const fs::path kDecoders = fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders";
 
 std::string withLength(const std::string& header, const std::string& data) {
     std::string file(8, '\0');
@@ -190,6 +193,48 @@ TEST_CASE("checkpoint: F32 MLP weights stay in the mapped file; a file cut short
     CHECK(file.matrix("bert.encoder.layer.2.intermediate.dense.weight").isZero());
     CHECK(file.cutShort());
     CHECK(io::anyMappedFileCutShort());  // what the app's notice asks
+}
+
+namespace {
+
+// The byte of `file` where `tensor`'s values start (after the 8-byte length and the header).
+std::uintmax_t tensorStart(const fs::path& file, const std::string& tensor) {
+    const io::SafetensorsFile stored(file);
+    std::uint64_t bufferSize = 0;
+    for (const auto& [name, entry] : stored.entries()) bufferSize = std::max(bufferSize, entry.end);
+    return fs::file_size(file) - bufferSize + stored.entries().at(tensor).begin;
+}
+
+}  // namespace
+
+TEST_CASE("checkpoint: an F32 token table (the tied LM head) stays in the mapped file; cut short under it, it reads as zeros, not SIGBUS") {
+    const test::ScratchDir dir("cut-table");
+    fs::copy(kDecoders / "llama-gqa-llama3", dir / "llama", fs::copy_options::recursive);
+    const fs::path file = dir / "llama" / "model.safetensors";
+    const core::Matrix original = io::SafetensorsFile(file).matrix("model.embed_tokens.weight");  // 262 × 48
+    io::ModelLibrary library;
+    const std::shared_ptr<const core::TrainedModel> first = library.openNow(dir / "llama");
+    const core::TransformerWeights& w = first->transformer.weights;
+    REQUIRE(w.tokenEmbeddings.isMapped());
+    CHECK(w.lmHead.size() == 0);  // tied: nextTokenLogits multiplies by the mapped table
+    CHECK(w.tokenEmbeddings == core::WeightMatrix(original));
+    CHECK_FALSE(io::loadTransformer(kDecoders / "llama-mqa-bf16").weights.tokenEmbeddings.isMapped());  // BF16: widened
+    CHECK_FALSE(io::weightsCutShort(first->transformer));
+    CHECK(library.openNow(dir / "llama") == first);  // held: shared, not read again
+
+    fs::resize_file(file, tensorStart(file, "model.embed_tokens.weight"));  // the table and all after it are gone
+    CHECK(w.tokenEmbeddings.row(261).isZero());  // a page wholly past the new end: SIGBUS without the guard
+    CHECK(w.tokenEmbeddings.view().isZero());
+    CHECK(io::weightsCutShort(first->transformer));
+    // Opened again, the folder is read again rather than the held zeros shared: the cut file is refused in a
+    // sentence, and once whole again it gives the stored values.
+    CHECK_THROWS_WITH_AS(library.openNow(dir / "llama"), doctest::Contains("model.safetensors"), io::FileError);
+    fs::copy_file(kDecoders / "llama-gqa-llama3" / "model.safetensors", dir / "llama" / "saved.safetensors");
+    fs::rename(dir / "llama" / "saved.safetensors", file);
+    const std::shared_ptr<const core::TrainedModel> again = library.openNow(dir / "llama");
+    CHECK(again != first);
+    CHECK(again->transformer.weights.tokenEmbeddings == core::WeightMatrix(original));
+    CHECK_FALSE(io::weightsCutShort(again->transformer));
 }
 
 TEST_CASE("heads.json: entries are checked against the model's layers and heads") {

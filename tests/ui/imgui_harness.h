@@ -11,9 +11,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace attnviz::test {
 
@@ -178,6 +181,38 @@ inline int drawnCount(const ui::App& app, const ui::MatrixRef& ref) {
     int count = 0;
     for (const ui::DrawnHeatmap& d : app.drawnHeatmaps()) count += d.matrix == ref ? 1 : 0;
     return count;
+}
+
+// Where the last frame drew `label`: the centre of its first glyph, or nullopt when it was not drawn. Read from the
+// draw lists: each visible glyph of ImGui's font is a quad of four corners, the first at the glyph's (U0, V0), the
+// second on its top row (V0), the fourth on its left column (U0); a glyph cut by a clip rectangle (a button's descender)
+// keeps those. Spaces draw nothing, so `label` is matched without them. ASCII text only.
+inline std::optional<ImVec2> drawnTextAt(const std::string& label) {
+    std::string wanted;
+    for (char c : label) {
+        if (c != ' ') wanted += c;
+    }
+    std::map<std::pair<float, float>, const ImFontGlyph*> glyphs;  // (U0, V0) → glyph
+    for (const ImFont* font : ImGui::GetIO().Fonts->Fonts) {
+        for (const ImFontGlyph& glyph : font->Glyphs) {
+            if (glyph.Visible && glyph.Codepoint < 128) glyphs[{glyph.U0, glyph.V0}] = &glyph;
+        }
+    }
+    const ImDrawData* data = ImGui::GetDrawData();
+    for (int l = 0; data != nullptr && l < data->CmdListsCount; ++l) {
+        const ImVector<ImDrawVert>& v = data->CmdLists[l]->VtxBuffer;
+        std::string text;
+        std::vector<ImVec2> centres;
+        for (int i = 0; i + 3 < v.Size; ++i) {
+            const auto found = glyphs.find({v[i].uv.x, v[i].uv.y});
+            if (found == glyphs.end() || v[i + 1].uv.y != found->second->V0 || v[i + 3].uv.x != found->second->U0) continue;
+            text += static_cast<char>(found->second->Codepoint);
+            centres.push_back({(v[i].pos.x + v[i + 2].pos.x) / 2.0f, (v[i].pos.y + v[i + 2].pos.y) / 2.0f});
+            i += 3;
+        }
+        if (const std::size_t at = text.find(wanted); at != std::string::npos && !wanted.empty()) return centres[at];
+    }
+    return std::nullopt;
 }
 
 inline ui::MatrixRef traceRef(core::TensorId tensor, int head = 0) { return {ui::MatrixSource::Trace, tensor, head}; }

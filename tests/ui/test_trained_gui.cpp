@@ -7,11 +7,13 @@
 // Honesty on screen: the words outside the vocabulary (tokens stage, status line), and a named head's
 // caption with what it does on this sentence.
 // The prediction panel: a decoder's next tokens, Append and its KV cache, undo; BERT's [MASK] fill; why not.
+// A model whose mapped weights file is cut short on disk: the notice, and its Reopen button.
 #include "app/gui_settings.h"
 #include "imgui_harness.h"
 #include "io/memory_budget.h"
 #include "io/model_folder.h"
 #include "io/model_library.h"
+#include "io/safetensors.h"
 #include "io/scratch_dir.h"
 #include "ui/lessons/lesson_catalog.h"
 #include "ui/session/session_actions.h"
@@ -348,8 +350,7 @@ TEST_CASE("trained model: Llama-family decoders open, and every layer, head and 
         state.spec.sentences = {"the cat sat", "at the"};  // the tiny models have positions for 32 byte-level pieces
         ui::App app(std::move(state));
         settle(ui, app);
-        INFO(app.error());
-        REQUIRE(app.run() != nullptr);
+            REQUIRE(app.run() != nullptr);
         CHECK(app.run()->trace.dims.kvHeads == 2);
         const int heads = app.run()->trace.dims.heads;
         for (int layer = 0; layer < 2; ++layer) {
@@ -473,6 +474,68 @@ TEST_CASE("Open Recent Model: a FIFO, a device and a too-large model are dialogs
     CHECK(modalTitle().empty());
     CHECK_FALSE(app.state().spec.trainedModel()->bundled);
     CHECK(app.state().session.recentModels.front() == fifo);
+}
+
+TEST_CASE("a model's weights file cut short on disk: the app says so (no SIGBUS), Reopen says why not while it is cut, and reads it again once whole") {
+    const ScratchDir dir("cut-short-gui");
+    const fs::path fixture = fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3";  // F32, tied
+    fs::copy(fixture, dir / "llama", fs::copy_options::recursive);
+    const fs::path file = dir / "llama" / "model.safetensors";
+    const char* notice = "The model's weights file changed on disk while it was open";
+    ImGuiHarness ui;
+    ui::App app(bundledState());
+    settle(ui, app);
+    const auto reopen = [&](const char* label) {
+        const std::optional<ImVec2> button = drawnTextAt(label);
+        REQUIRE(button.has_value());
+        ui.click(app, *button);
+        untilOpened(ui, app);
+        app.waitForRun();
+        ui.frames(app, 2);
+    };
+    app.state().session.request = ui::SessionRequest::OpenRecentModel;
+    app.state().session.requestPath = dir / "llama";
+    untilOpened(ui, app);
+    REQUIRE(app.state().spec.trainedModel()->folder == (dir / "llama").string());
+    const std::vector<std::string> sentences{"the cat sat on the mat"};
+    app.state().spec.sentences = sentences;
+    settle(ui, app);
+    REQUIRE(app.run() != nullptr);
+    REQUIRE(app.run()->spec.sentences == sentences);
+    const core::Tensor embeddings = app.run()->embeddings;
+    REQUIRE_FALSE(embeddings.data.empty());
+    CHECK(std::any_of(embeddings.data.begin(), embeddings.data.end(), [](float x) { return x != 0.0f; }));
+    CHECK_FALSE(drawnTextAt(notice));
+
+    // Saved again in place, and caught half-way: the file now ends where the token table starts (the app reads its
+    // rows by token id from the mapping), so the next run's first read of a row lands past the end.
+    const io::SafetensorsFile stored(file);
+    std::uint64_t bufferSize = 0;
+    for (const auto& [name, entry] : stored.entries()) bufferSize = std::max(bufferSize, entry.end);
+    fs::resize_file(file, fs::file_size(file) - bufferSize + stored.entries().at("model.embed_tokens.weight").begin);
+    app.state().spec.sentences = {"the dog ran to the old mill"};
+    settle(ui, app);
+    REQUIRE(app.run() != nullptr);
+    CHECK(app.run()->spec.sentences == app.state().spec.sentences);  // the run read the cut table and went on
+    CHECK(std::all_of(app.run()->embeddings.data.begin(), app.run()->embeddings.data.end(), [](float x) { return x == 0.0f; }));
+    CHECK(drawnTextAt(notice));
+
+    reopen("Reopen the model");  // the folder is read again, not the held model shared: the cut file is refused
+    CHECK(modalTitle().starts_with("Could not open the model"));
+    ui.pressKey(app, kKeyEscape);
+    ui.frames(app, 2);
+    CHECK(drawnTextAt(notice));  // the model on screen is still the cut one
+
+    fs::copy_file(fixture / "model.safetensors", dir / "llama" / "saved.safetensors");  // saved whole (by rename)
+    fs::rename(dir / "llama" / "saved.safetensors", file);
+    reopen("Reopen the model");
+    CHECK(modalTitle().empty());
+    CHECK_FALSE(drawnTextAt(notice));
+    app.state().spec.sentences = sentences;
+    settle(ui, app);
+    REQUIRE(app.run() != nullptr);
+    CHECK(app.run()->spec == app.state().spec);
+    CHECK(app.run()->embeddings.data == embeddings.data);  // the model's numbers again
 }
 
 TEST_CASE("the model library: the same folder opened twice shares one model; cancel drops the result") {

@@ -51,7 +51,7 @@ Encoding encodeSentence(const TrainedModel& model, const std::string& sentence, 
 }
 
 // Rows of a table for each sentence's ids (or positions), zero-padded: b × l × d_model.
-Tensor tableRows(const Matrix& table, const std::vector<std::vector<int>>& indices, int length) {
+Tensor tableRows(const Eigen::Ref<const Matrix>& table, const std::vector<std::vector<int>>& indices, int length) {
     const int batch = static_cast<int>(indices.size());
     Tensor rows({batch, length, static_cast<int>(table.cols())});
     for (int b = 0; b < batch; ++b) {
@@ -108,7 +108,7 @@ TrainedModel untrainedCopy(const TrainedModel& model, std::uint64_t seed) {
     copy.bundled = false;
     SplitMix64 random(streamSeed("untrained " + model.name, seed));
     TransformerWeights& w = copy.transformer.weights;
-    for (Matrix* table : {&w.tokenEmbeddings, &w.positionEmbeddings, &w.tokenTypeEmbeddings, &w.lmHead}) redraw(*table, random);
+    for (Matrix* table : {&w.tokenEmbeddings.editable(), &w.positionEmbeddings, &w.tokenTypeEmbeddings, &w.lmHead.editable()}) redraw(*table, random);
     for (LayerNormWeights* norm : {&w.embeddingLayerNorm, &w.finalLayerNorm}) {
         if (norm->gamma.size() > 0) reset(*norm);
     }
@@ -353,7 +353,7 @@ ModelRun runTrainedModel(const ModelSpec& spec, const TrainedLayer& trained, con
     pass.steppedTrace = Trace{};
 
     const int length = *std::max_element(lengths.begin(), lengths.end());
-    run.embeddings = tableRows(model.transformer.weights.tokenEmbeddings, run.tokenIds, length);
+    run.embeddings = tableRows(model.transformer.weights.tokenEmbeddings.view(), run.tokenIds, length);
     if (model.config().family == ModelFamily::Llama) {
         run.positions = Tensor({length, model.config().dModel});  // RoPE models add no position rows: zeros
     } else {

@@ -338,7 +338,8 @@ RowVector nextTokenLogits(const TransformerModel& model, const TransformerPass& 
 }
 
 RowVector nextTokenLogits(const TransformerModel& model, const RowVector& finalHidden) {
-    const Matrix& head = model.weights.lmHead.size() > 0 ? model.weights.lmHead : model.weights.tokenEmbeddings;  // vocab × d_model
+    // vocab × d_model, read where it is (the mapped file for F32): a matrix-vector product, no copy of the table.
+    const MatrixView head = (model.weights.lmHead.size() > 0 ? model.weights.lmHead : model.weights.tokenEmbeddings).view();
     return (head * finalHidden.transpose()).transpose();
 }
 

@@ -4,7 +4,8 @@
 // What a checkpoint becomes once io::loadCheckpoint has read it: the config values attnviz needs and every
 // weight as a float32 matrix, oriented so that a layer is always `X · W + b` (in × out), whatever the checkpoint
 // stored (GPT-2's Conv1D is in × out already; nn.Linear is out × in and io transposes it, except the MLP's F32
-// weights, which stay in the mapped file as stored: LinearWeight).
+// weights, which stay in the mapped file as stored: LinearWeight). The F32 token table (also the tied LM head) stays in
+// the mapped file too (WeightMatrix).
 // The Llama family (HF model_type llama — SmolLM too —, mistral, qwen2, qwen3) is a pre-norm decoder: RMSNorm,
 // rotary positions (no position table), grouped-query attention, a SwiGLU MLP, a final RMSNorm and an LM head.
 //
@@ -65,49 +66,86 @@ struct TransformerConfig {
     int headWidth() const { return headDim > 0 ? headDim : dModel / heads; }
 };
 
-// A Linear layer's weight W, applied as X · W (in × out). Held one of two ways:
-//  * owned: an in × out matrix in the model (GPT-2's Conv1D as stored, a widened BF16/F16 tensor, tests);
-//  * mapped: nn.Linear's out × in float32 values read in place from a memory-mapped checkpoint, never copied;
-//    `storage` keeps the mapping alive as long as any model holding the weight. The product multiplies by the
-//    stored matrix transposed (Eigen's GEMM packs either layout).
-class LinearWeight {
+// A weight matrix of the model (rows × cols, row-major), held one of two ways:
+//  * owned: a matrix of the model's own (a widened BF16/F16 tensor, a transposed one, tests);
+//  * mapped: float32 values read in place from a memory-mapped checkpoint as stored, never copied; `storage` keeps
+//    the mapping alive as long as any model holding the weight (io fills it; the core opens no file).
+// Reads go through view() (a Map of the values, wherever they are) and row().
+class WeightMatrix {
 public:
-    LinearWeight() = default;
-    LinearWeight(Matrix inByOut) : owned_(std::move(inByOut)) {}  // NOLINT(google-explicit-constructor): W = matrix
+    WeightMatrix() = default;
+    WeightMatrix(Matrix values) : owned_(std::move(values)) {}  // NOLINT(google-explicit-constructor): W = matrix
     template <typename Derived>
-    LinearWeight(const Eigen::MatrixBase<Derived>& inByOut) : owned_(inByOut) {}  // NOLINT(google-explicit-constructor)
-    LinearWeight(const float* outByIn, Eigen::Index out, Eigen::Index in, std::shared_ptr<const void> storage)
-        : mapped_(outByIn), mappedOut_(out), mappedIn_(in), storage_(std::move(storage)) {}
+    WeightMatrix(const Eigen::MatrixBase<Derived>& values) : owned_(values) {}  // NOLINT(google-explicit-constructor)
+    WeightMatrix(const float* rowMajor, Eigen::Index rows, Eigen::Index cols, std::shared_ptr<const void> storage)
+        : mapped_(rowMajor), mappedRows_(rows), mappedCols_(cols), storage_(std::move(storage)) {}
 
     bool isMapped() const { return mapped_ != nullptr; }
-    Eigen::Index rows() const { return isMapped() ? mappedIn_ : owned_.rows(); }   // in
-    Eigen::Index cols() const { return isMapped() ? mappedOut_ : owned_.cols(); }  // out
+    Eigen::Index rows() const { return isMapped() ? mappedRows_ : owned_.rows(); }
+    Eigen::Index cols() const { return isMapped() ? mappedCols_ : owned_.cols(); }
     Eigen::Index size() const { return rows() * cols(); }
-    // Every value in storage order (in × out owned, out × in mapped): what a finiteness check reads.
     const float* data() const { return isMapped() ? mapped_ : owned_.data(); }
-    // Columns [first, first + width) of x · W into `out` (x.rows() × width).
-    template <typename Out>
-    void multiplyInto(const Eigen::Ref<const Matrix>& x, Eigen::Index first, Eigen::Index width, Out&& out) const {
-        if (isMapped()) {
-            out.noalias() = x * MatrixView(mapped_, mappedOut_, mappedIn_).middleRows(first, width).transpose();
-        } else {
-            out.noalias() = x * owned_.middleCols(first, width);
-        }
-    }
-    // In × out as a matrix of its own (a copy when mapped).
-    Matrix dense() const { return isMapped() ? Matrix(MatrixView(mapped_, mappedOut_, mappedIn_).transpose()) : owned_; }
-    // The owned matrix, to change values (the untrained copy, tests); a mapped weight becomes owned first.
+    MatrixView view() const { return MatrixView(data(), rows(), cols()); }
+    Eigen::Map<const RowVector> row(Eigen::Index i) const { return Eigen::Map<const RowVector>(data() + i * cols(), cols()); }  // 1 × cols
+    // The owned matrix, to change values (the untrained copy, tests); a mapped matrix is copied first.
     Matrix& editable() {
-        if (isMapped()) *this = LinearWeight(dense());
+        if (isMapped()) *this = WeightMatrix(Matrix(view()));
         return owned_;
     }
-    friend bool operator==(const LinearWeight& a, const Matrix& b) { return a.rows() == b.rows() && a.cols() == b.cols() && a.dense() == b; }
+    friend bool operator==(const WeightMatrix& a, const WeightMatrix& b) {
+        return a.rows() == b.rows() && a.cols() == b.cols() && a.view() == b.view();
+    }
 
 private:
     Matrix owned_;
     const float* mapped_ = nullptr;
-    Eigen::Index mappedOut_ = 0, mappedIn_ = 0;
+    Eigen::Index mappedRows_ = 0, mappedCols_ = 0;
     std::shared_ptr<const void> storage_;
+};
+
+// A Linear layer's weight W, applied as X · W (in × out). Held one of two ways:
+//  * owned: an in × out matrix in the model (GPT-2's Conv1D as stored, a widened BF16/F16 tensor, tests);
+//  * mapped: nn.Linear's out × in float32 values as stored in a memory-mapped checkpoint (a mapped WeightMatrix),
+//    never copied. The product multiplies by the stored matrix transposed (Eigen's GEMM packs either layout).
+class LinearWeight {
+public:
+    LinearWeight() = default;
+    LinearWeight(Matrix inByOut) : stored_(std::move(inByOut)) {}  // NOLINT(google-explicit-constructor): W = matrix
+    template <typename Derived>
+    LinearWeight(const Eigen::MatrixBase<Derived>& inByOut) : stored_(inByOut) {}  // NOLINT(google-explicit-constructor)
+    // nn.Linear's weight as stored, out × in, mapped (io::TensorReader::linear).
+    static LinearWeight mappedOutByIn(WeightMatrix outByIn) {
+        LinearWeight weight;
+        weight.stored_ = std::move(outByIn);
+        return weight;
+    }
+
+    bool isMapped() const { return stored_.isMapped(); }
+    Eigen::Index rows() const { return isMapped() ? stored_.cols() : stored_.rows(); }  // in
+    Eigen::Index cols() const { return isMapped() ? stored_.rows() : stored_.cols(); }  // out
+    Eigen::Index size() const { return stored_.size(); }
+    // Every value in storage order (in × out owned, out × in mapped): what a finiteness check reads.
+    const float* data() const { return stored_.data(); }
+    // Columns [first, first + width) of x · W into `out` (x.rows() × width).
+    template <typename Out>
+    void multiplyInto(const Eigen::Ref<const Matrix>& x, Eigen::Index first, Eigen::Index width, Out&& out) const {
+        if (isMapped()) {
+            out.noalias() = x * stored_.view().middleRows(first, width).transpose();
+        } else {
+            out.noalias() = x * stored_.view().middleCols(first, width);
+        }
+    }
+    // In × out as a matrix of its own (a copy when mapped).
+    Matrix dense() const { return isMapped() ? Matrix(stored_.view().transpose()) : Matrix(stored_.view()); }
+    // The owned matrix, to change values (the untrained copy, tests); a mapped weight becomes owned first.
+    Matrix& editable() {
+        if (isMapped()) stored_ = WeightMatrix(dense());
+        return stored_.editable();
+    }
+    friend bool operator==(const LinearWeight& a, const Matrix& b) { return a.rows() == b.rows() && a.cols() == b.cols() && a.dense() == b; }
+
+private:
+    WeightMatrix stored_;  // in × out owned, out × in mapped
 };
 
 struct LayerNormWeights {
@@ -144,13 +182,15 @@ struct MaskedLmHead {
 };
 
 struct TransformerWeights {
-    Matrix tokenEmbeddings;      // vocab × d_model  (wte / word_embeddings)
+    WeightMatrix tokenEmbeddings;  // vocab × d_model (wte / word_embeddings); F32 read in place from the mapped file
     Matrix positionEmbeddings;   // n_pos × d_model  (wpe / position_embeddings); empty for Llama (RoPE)
     Matrix tokenTypeEmbeddings;  // BERT: type_vocab × d_model (row 0 is used); empty for GPT-2
     LayerNormWeights embeddingLayerNorm;  // BERT's embeddings.LayerNorm; empty for GPT-2
     std::vector<BlockWeights> blocks;     // n_layers
     LayerNormWeights finalLayerNorm;      // GPT-2's ln_f, Llama's model.norm (γ only); empty for BERT
-    Matrix lmHead;  // Llama lm_head.weight: vocab × d_model; empty when tied (the token table) and for GPT-2 / BERT
+    // Llama lm_head.weight: vocab × d_model (F32 mapped, as the token table); empty when tied (the token table) and
+    // for GPT-2 / BERT
+    WeightMatrix lmHead;
     std::optional<MaskedLmHead> maskedLm;  // BERT folders with cls.predictions.* (BertForMaskedLM); none otherwise
 };
 
