@@ -38,10 +38,25 @@ void exportDialog(AppState& state, const RunStatus& status) {
         state.openExportDialog = false;
     }
     if (!ImGui::BeginPopupModal(kExportDialog, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
-    if (ImGui::RadioButton("this stage", !state.exportAllStages)) state.exportAllStages = false;
+    // While the next-token view is open its prediction is a third choice (its Export… picks it).
+    const bool predictionShown = state.lesson.open == Lesson::NextToken;
+    const bool prediction = predictionShown && state.exportPrediction;
+    if (predictionShown) {
+        if (ImGui::RadioButton("the prediction (a 16:9 slide)", prediction)) state.exportPrediction = true;
+        ImGui::SameLine();
+    }
+    if (ImGui::RadioButton("this stage", !prediction && !state.exportAllStages)) {
+        state.exportAllStages = false;
+        state.exportPrediction = false;
+    }
     ImGui::SameLine();
-    if (ImGui::RadioButton("every stage", state.exportAllStages)) state.exportAllStages = true;
+    if (ImGui::RadioButton("every stage", !prediction && state.exportAllStages)) {
+        state.exportAllStages = true;
+        state.exportPrediction = false;
+    }
+    ImGui::BeginDisabled(prediction);  // the prediction is always one slide
     ImGui::Checkbox("as 16:9 slides (1920 × 1080, text at least 24 px)", &state.exportSlides);
+    ImGui::EndDisabled();
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("format");
     for (const auto& [format, label] : {std::pair{ExportFormat::Png, "PNG"}, std::pair{ExportFormat::Svg, "SVG (text as text)"},
@@ -57,7 +72,7 @@ void exportDialog(AppState& state, const RunStatus& status) {
                               scene::hasRopeStep(status.run->trace);
         const ExportRequest request{state.exportAllStages, state.stage, state.head, state.batch, state.exportDirectory,
                                     state.sequential, state.diverging, state.probabilityScale, state.exportSlides,
-                                    state.exportFormat, ropeStep};
+                                    state.exportFormat, ropeStep, prediction, state.prediction.temperature};
         state.status = state.exportPng(*status.run, request);
         ImGui::CloseCurrentPopup();
     }
@@ -72,10 +87,12 @@ void fileMenu(AppState& state, const RunStatus& status) {
     const bool canExport = static_cast<bool>(state.exportPng) && status.run != nullptr;
     if (ImGui::MenuItem("Export this stage…", nullptr, false, canExport)) {
         state.exportAllStages = false;
+        state.exportPrediction = false;
         state.openExportDialog = true;
     }
     if (ImGui::MenuItem("Export every stage…", nullptr, false, canExport)) {
         state.exportAllStages = true;
+        state.exportPrediction = false;
         state.openExportDialog = true;
     }
     if (!state.exportPng) ImGui::TextDisabled("(export is not part of this build)");
