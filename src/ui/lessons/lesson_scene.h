@@ -62,6 +62,7 @@ struct LessonReport {
     std::vector<std::string> figures;  // the caption of every map and chart drawn, in order
     std::vector<ShownMap> maps;        // every map drawn, in order
     std::optional<ShownLines> lines;   // the line view's rows and labels, when it drew
+    ImVec2 exportButton;               // the centre of the header's Export… button (tests click it)
     bool says(std::string_view fragment) const;   // some text contains `fragment`
     bool shows(std::string_view fragment) const;  // some figure caption contains `fragment`
 };

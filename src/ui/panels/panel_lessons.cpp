@@ -109,6 +109,7 @@ void header(LessonFrame& frame, const LessonInfo& info) {
         state.exportPrediction = prediction;
         state.openExportDialog = true;
     }
+    frame.report.exportButton = {(ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x) / 2.0f, (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) / 2.0f};
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
         if (prediction) {

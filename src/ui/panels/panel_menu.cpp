@@ -32,6 +32,18 @@ void keysHelp() {
     ImGui::TextUnformatted("double-click  type a value into a cell of X, W^Q, W^K, W^V, W^O");
 }
 
+}  // namespace
+
+ExportRequest exportRequestOf(const AppState& state, const core::ModelRun& run) {
+    // The RoPE step when the screen shows it: its own figure, as export --stage rope draws it.
+    const bool ropeStep = !state.exportAllStages && state.stage == core::StageId::SplitHeads && state.ropeStep && scene::hasRopeStep(run.trace);
+    const bool prediction = state.lesson.open == Lesson::NextToken && state.exportPrediction;
+    return {state.exportAllStages, state.stage, state.head, state.batch, state.exportDirectory, state.sequential, state.diverging,
+            state.probabilityScale, state.exportSlides, state.exportFormat, ropeStep, prediction, state.prediction.temperature};
+}
+
+namespace {
+
 void exportDialog(AppState& state, const RunStatus& status) {
     if (state.openExportDialog) {
         ImGui::OpenPopup(kExportDialog);
@@ -67,13 +79,7 @@ void exportDialog(AppState& state, const RunStatus& status) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 28.0f);
     ImGui::InputText("folder", &state.exportDirectory);
     if (ImGui::Button("Export") && status.run != nullptr) {
-        // The RoPE step when the screen shows it: its own figure, as export --stage rope draws it.
-        const bool ropeStep = !state.exportAllStages && state.stage == core::StageId::SplitHeads && state.ropeStep &&
-                              scene::hasRopeStep(status.run->trace);
-        const ExportRequest request{state.exportAllStages, state.stage, state.head, state.batch, state.exportDirectory,
-                                    state.sequential, state.diverging, state.probabilityScale, state.exportSlides,
-                                    state.exportFormat, ropeStep, prediction, state.prediction.temperature};
-        state.status = state.exportPng(*status.run, request);
+        state.status = state.exportPng(*status.run, exportRequestOf(state, *status.run));
         ImGui::CloseCurrentPopup();
     }
     ImGui::SameLine();
