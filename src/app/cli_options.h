@@ -109,7 +109,8 @@ struct ExportOptions {
     std::string stage = "all";     // all|N|NAME
     std::string matrix;            // a Trace tensor key, e.g. attention_weights
     std::optional<int> head;
-    std::string kind = "matrix";   // matrix|stage|heads|poster|slide|lines
+    std::string kind = "matrix";   // matrix|stage|heads|poster|slide|lines|next
+    std::optional<float> temperature;  // --kind next: softmax(logits / T); nullopt: 1
     std::string format = "png";    // png|svg|pdf
     int scale = 2;                 // 1–4
     std::string background = "light";  // light|dark|transparent

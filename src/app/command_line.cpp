@@ -30,10 +30,14 @@ void addExportCommand(CLI::App& cli, CommandLine& line) {
     command->footer(kExitCodesHelp);
     addInputOptions(*command, line.inputs);
     command->add_option("-o,--out", e.out, "Output directory (created if missing)")->required();
-    command->add_option("--stage", e.stage, "all, a stage number (0-10) or a stage name such as softmax; rope: stage 3's RoPE step")->capture_default_str();
+    command->add_option("--stage", e.stage, "all, a stage number (0-10) or a stage name such as softmax; rope: stage 3's RoPE step (not with --kind next)")->capture_default_str();
     command->add_option("--matrix", e.matrix, "One matrix of the stage, by name (e.g. attention_weights)");
     command->add_option("--head", e.head, "One head (0-based)");
-    command->add_option("--kind", e.kind, "matrix | stage | heads | poster | slide (16:9, 1920x1080 at scale 1) | lines (token -> token)")->capture_default_str();
+    command->add_option("--kind", e.kind, "matrix | stage | heads | poster | slide (16:9, 1920x1080 at scale 1) | lines (token -> token) | "
+                        "next (a trained model's ten most likely next tokens, or BERT's fills of a [MASK], as a 16:9 slide; "
+                        "no --stage, --matrix or --head)")->capture_default_str();
+    command->add_option("--temperature", e.temperature, "--kind next: the softmax temperature T of its probabilities (default 1)")
+        ->check(CLI::Range(core::kMinTemperature, core::kMaxTemperature));
     command->add_option("--format", e.format, "png | svg | pdf (SVG and PDF keep text as text)")->capture_default_str();
     command->add_option("--scale", e.scale, "Pixel scale 1-4")->capture_default_str();
     command->add_option("--background", e.background, "light | dark | transparent")->capture_default_str();

@@ -28,6 +28,7 @@ exporting::ExportRequest toRequest(const ExportOptions& options) {
     request.matrix = exporting::parseMatrix(options.matrix);
     request.head = options.head;
     request.kind = exporting::parseKind(options.kind);
+    request.temperature = options.temperature;
     request.format = exporting::parseFormat(options.format);
     request.style.scale = exporting::checkScale(options.scale);
     request.style.background = exporting::parseBackground(options.background);

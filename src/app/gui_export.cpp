@@ -5,19 +5,30 @@
 #include "export/exporter.h"
 #include "io/atomic_file.h"
 
+#include "core/transformer/prediction.h"
+
+#include <algorithm>
+
 #include <cstdlib>
 
 namespace attnviz::app {
 namespace {
 
-// One figure per stage ("X · W^Q = Q" side by side), like the CLI's --kind stage, or one 16:9 slide per stage.
+// One figure per stage ("X · W^Q = Q" side by side), like the CLI's --kind stage, or one 16:9 slide per stage; or
+// the prediction's slide (--kind next) at the temperature on screen.
 exporting::ExportRequest toExportRequest(const ui::ExportRequest& wanted) {
     exporting::ExportRequest request;
-    if (!wanted.allStages) request.stage = wanted.stage;
-    request.head = wanted.head;
-    request.ropeStep = wanted.ropeStep;
-    request.kind = wanted.slides ? exporting::FigureKind::Slide : exporting::FigureKind::Stage;
-    if (wanted.slides) request.style.scale = 1;  // 1920 × 1080, a slide's size
+    if (wanted.prediction) {
+        request.kind = exporting::FigureKind::Next;
+        request.temperature = std::clamp(wanted.temperature, core::kMinTemperature, core::kMaxTemperature);
+        request.style.scale = 1;  // 1920 × 1080, a slide's size
+    } else {
+        if (!wanted.allStages) request.stage = wanted.stage;
+        request.head = wanted.head;
+        request.ropeStep = wanted.ropeStep;
+        request.kind = wanted.slides ? exporting::FigureKind::Slide : exporting::FigureKind::Stage;
+        if (wanted.slides) request.style.scale = 1;  // 1920 × 1080, a slide's size
+    }
     request.style.probabilityScale = wanted.probabilityScale;
     request.format = wanted.format == ui::ExportFormat::Svg   ? exporting::FigureFormat::Svg
                      : wanted.format == ui::ExportFormat::Pdf ? exporting::FigureFormat::Pdf

@@ -3,6 +3,7 @@
 
 #include "export/export_error.h"
 #include "export/notation.h"
+#include "export/prediction_figure.h"
 
 #include "scene/scene.h"
 
@@ -112,7 +113,23 @@ void checkRopeStep(const core::ModelRun& run, const ExportRequest& request) {
     }
 }
 
+// --kind next draws the model's prediction, which no stage, matrix or head changes; --temperature changes nothing
+// else. A run that predicts nothing (the seeded layer, a BERT without its head, no [MASK]) is refused here, before
+// any figure is drawn.
+void checkPrediction(const core::ModelRun& run, const ExportRequest& request) {
+    if (request.kind != FigureKind::Next) {
+        if (request.temperature) throw ExportError("--temperature is for --kind next (the model's prediction); leave it out for --kind " + kindName(request.kind) + ".");
+        return;
+    }
+    if (request.stage || request.ropeStep || request.matrix || request.head) {
+        throw ExportError("--kind next draws what the model predicts after the whole sentence, not a stage; leave out --stage, --matrix and --head.");
+    }
+    if (request.temperature) checkTemperature(*request.temperature);
+    for (int batch = 0; batch < run.trace.batch; ++batch) predictedPosition(run, batch);
+}
+
 void checkCombination(const core::ModelRun& run, const ExportRequest& request) {
+    checkPrediction(run, request);
     checkHead(run, request);
     checkRopeStep(run, request);
     if (request.matrix && (request.kind == FigureKind::Stage || request.kind == FigureKind::Slide)) {
@@ -224,6 +241,13 @@ void planLines(const core::ModelRun& run, const ExportRequest& request, int batc
                    StageId::Softmax, {}, head, batch});
 }
 
+// The prediction slide: next.png (next-s1.png for the second sentence).
+void planNext(const core::ModelRun& run, const ExportRequest& request, int batch, std::vector<PlannedFigure>& out) {
+    PlannedFigure figure{"next" + sentenceSuffix(run, batch) + ".png", FigureKind::Next, StageId::Output, {}, 0, batch};
+    figure.temperature = request.temperature.value_or(1.0f);
+    out.push_back(std::move(figure));
+}
+
 void planPoster(const core::ModelRun& run, const ExportRequest& request, int batch, std::vector<PlannedFigure>& out) {
     const int head = request.head.value_or(0);
     out.push_back({"poster" + headSuffix(head) + sentenceSuffix(run, batch) + ".png", FigureKind::Poster,
@@ -250,6 +274,19 @@ std::optional<TensorId> parseMatrix(std::string_view text) {
     throw ExportError("unknown matrix '" + std::string(text) + "'; use one of " + tensorKeys(allTensors()) + ".");
 }
 
+std::string kindName(FigureKind kind) {
+    switch (kind) {
+        case FigureKind::Stage: return "stage";
+        case FigureKind::Heads: return "heads";
+        case FigureKind::Poster: return "poster";
+        case FigureKind::Slide: return "slide";
+        case FigureKind::Lines: return "lines";
+        case FigureKind::Next: return "next";
+        case FigureKind::Matrix: break;
+    }
+    return "matrix";
+}
+
 FigureFormat parseFormat(std::string_view text) {
     if (text == "png") return FigureFormat::Png;
     if (text == "svg") return FigureFormat::Svg;
@@ -264,7 +301,8 @@ FigureKind parseKind(std::string_view text) {
     if (text == "poster") return FigureKind::Poster;
     if (text == "slide") return FigureKind::Slide;
     if (text == "lines") return FigureKind::Lines;
-    throw ExportError("unknown --kind '" + std::string(text) + "'; use matrix, stage, heads, poster, slide or lines.");
+    if (text == "next") return FigureKind::Next;
+    throw ExportError("unknown --kind '" + std::string(text) + "'; use matrix, stage, heads, poster, slide, lines or next.");
 }
 
 Background parseBackground(std::string_view text) {
@@ -320,6 +358,7 @@ std::vector<PlannedFigure> planExport(const core::ModelRun& run, const ExportReq
             case FigureKind::Poster: planPoster(run, request, batch, figures); break;
             case FigureKind::Slide: planSlides(run, request, batch, figures); break;
             case FigureKind::Lines: planLines(run, request, batch, figures); break;
+            case FigureKind::Next: planNext(run, request, batch, figures); break;
         }
     }
     for (PlannedFigure& figure : figures) inFormat(figure, request.format);

@@ -8,6 +8,8 @@
 //   --kind heads   all heads of a per-head matrix:  07-softmax-heads.png (stages split … concat only)
 //   --kind poster  the whole forward pass:           poster-head0.png
 //   --kind lines   token → token lines of one head:  07-softmax-lines-head0.png
+//   --kind next    what the trained model predicts:  next.png (a 16:9 slide; no --stage, --matrix or --head;
+//                  --temperature is this kind's only)
 // --stage rope is stage 3's RoPE step (a model with rotary positions): 03-rope-head0.png with --kind matrix or
 // stage, slide-03-rope-head0.png with --kind slide.
 // Per-head figures carry -headI (head 0 unless --head); with more than one sentence every name gets -sB
@@ -29,7 +31,7 @@
 
 namespace attnviz::exporting {
 
-enum class FigureKind { Matrix, Stage, Heads, Poster, Slide, Lines };  // Slide: a stage as a 16:9 slide
+enum class FigureKind { Matrix, Stage, Heads, Poster, Slide, Lines, Next };  // Slide: a stage as a 16:9 slide; Next: the prediction
 // The file a figure is written as: the same picture as a raster (PNG) or with text as text (SVG, PDF).
 enum class FigureFormat { Png, Svg, Pdf };
 
@@ -38,6 +40,7 @@ struct ExportRequest {
     std::optional<core::TensorId> matrix;  // nullopt: the stage's matrices
     std::optional<int> head;               // nullopt: head 0 (heads figures draw every head)
     bool ropeStep = false;                 // stage 3's RoPE step (--stage rope; stage is then SplitHeads)
+    std::optional<float> temperature;      // --kind next's softmax temperature; nullopt: 1
     FigureKind kind = FigureKind::Matrix;
     FigureFormat format = FigureFormat::Png;
     FigureStyle style;
@@ -47,6 +50,7 @@ std::optional<core::StageId> parseStage(std::string_view text);         // "all"
 bool namesRopeStep(std::string_view stageText);                         // "rope": stage 3's RoPE step
 std::optional<core::TensorId> parseMatrix(std::string_view text);       // "" → nullopt
 FigureKind parseKind(std::string_view text);
+std::string kindName(FigureKind kind);  // the --kind word: "matrix", …, "next"
 FigureFormat parseFormat(std::string_view text);  // png | svg | pdf
 Background parseBackground(std::string_view text);
 std::optional<colormap::Colormap> parseColormap(std::string_view text);  // "" → nullopt (each matrix's own)
@@ -62,6 +66,7 @@ struct PlannedFigure {
     int batch = 0;
     FigureFormat format = FigureFormat::Png;
     bool ropeStep = false;  // Stage and Slide kinds: stage 3's RoPE step instead of the split
+    float temperature = 1.0f;  // Next: softmax(logits / temperature)
 };
 
 std::vector<PlannedFigure> planExport(const core::ModelRun& run, const ExportRequest& request);

@@ -4,6 +4,7 @@
 #include "core/parallel.h"
 #include "export/export_error.h"
 #include "export/pdf_painter.h"
+#include "export/prediction_figure.h"
 #include "export/svg_painter.h"
 #include "io/atomic_file.h"
 
@@ -35,18 +36,6 @@ std::string_view maskWord(core::MaskKind mask) {
     return "none";
 }
 
-std::string_view kindWord(FigureKind kind) {
-    switch (kind) {
-        case FigureKind::Stage: return "stage";
-        case FigureKind::Heads: return "heads";
-        case FigureKind::Poster: return "poster";
-        case FigureKind::Slide: return "slide";
-        case FigureKind::Lines: return "lines";
-        case FigureKind::Matrix: break;
-    }
-    return "matrix";
-}
-
 std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
 
 // Creates the directory if missing; refuses a path that is a file, and (for non-root users) one we may not write.
@@ -76,6 +65,7 @@ void refuseExisting(const fs::path& outDir, const std::vector<PlannedFigure>& pl
 
 std::string stageWord(const PlannedFigure& planned) {
     if (planned.kind == FigureKind::Poster) return "all";
+    if (planned.kind == FigureKind::Next) return "none";
     const core::Stage& s = planned.ropeStep ? core::ropeStep() : core::stage(planned.stage);
     return std::to_string(s.number()) + " " + std::string(s.key);
 }
@@ -100,6 +90,7 @@ Figure drawPlannedFigure(const core::ModelRun& run, const PlannedFigure& planned
         case FigureKind::Poster: return drawPosterFigure(run, planned.head, planned.batch, style);
         case FigureKind::Slide: return drawSlideFigure(run, planned.stage, planned.head, planned.batch, style, planned.ropeStep);
         case FigureKind::Lines: return drawLinesFigure(run, planned.head, planned.batch, style);
+        case FigureKind::Next: return drawPredictionFigure(run, planned.batch, planned.temperature, style);
     }
     throw ExportError("unknown figure kind");
 }
@@ -110,7 +101,7 @@ PngMetadata figureMetadata(const core::ModelRun& run, const PlannedFigure& plann
     std::string description;
     for (const std::string& sentence : run.spec.sentences) description += (description.empty() ? "" : "\n") + sentence;
     PngMetadata metadata;
-    metadata.dotsPerInch = kBaseDotsPerInch * style.scale * (planned.kind == FigureKind::Slide ? kSlideZoom : 1);
+    metadata.dotsPerInch = kBaseDotsPerInch * style.scale * (planned.kind == FigureKind::Slide || planned.kind == FigureKind::Next ? kSlideZoom : 1);
     metadata.text = {
         {"Title", figure.title},
         {"Software", "attnviz " + std::string(kVersion)},
@@ -123,7 +114,7 @@ PngMetadata figureMetadata(const core::ModelRun& run, const PlannedFigure& plann
         {"attnviz.d_k", std::to_string(d.dK)},
         {"attnviz.d_v", std::to_string(d.dV)},
         {"attnviz.mask", std::string(maskWord(run.trace.mask))},
-        {"attnviz.kind", std::string(kindWord(planned.kind))},
+        {"attnviz.kind", std::string(kindName(planned.kind))},
         {"attnviz.stage", stageWord(planned)},
         {"attnviz.sentence", std::to_string(planned.batch)},
     };
@@ -133,7 +124,8 @@ PngMetadata figureMetadata(const core::ModelRun& run, const PlannedFigure& plann
         metadata.text.push_back({"attnviz.query_tokens", nlohmann::json(run.queryTokens).dump()});
     }
     if (planned.matrix) metadata.text.push_back({"attnviz.matrix", std::string(core::tensorInfo(*planned.matrix).key)});
-    if (planned.kind != FigureKind::Heads) metadata.text.push_back({"attnviz.head", std::to_string(planned.head)});
+    if (planned.kind != FigureKind::Heads && planned.kind != FigureKind::Next) metadata.text.push_back({"attnviz.head", std::to_string(planned.head)});
+    if (planned.kind == FigureKind::Next) metadata.text.push_back({"attnviz.temperature", nlohmann::json(planned.temperature).dump()});
     return metadata;
 }
 

@@ -8,6 +8,7 @@
 //   heads   one per-head matrix for every head, in a grid on one shared color scale
 //   poster  every stage of the forward pass, top to bottom, on one image
 //   lines   one head's attention as lines from query tokens to key tokens
+//   next    what a trained model predicts next, as a 16:9 slide (prediction_figure.h)
 //
 // Layout is computed in base pixels and drawn at style.scale, so a figure at scale 2 is exactly twice the size
 // of the same figure at scale 1. The matrix and heads figures choose cell sizes per figure so that every axis of

@@ -61,6 +61,8 @@ struct ExportRequest {
     bool slides = false;         // 16:9 slides (1920 × 1080) instead of figures sized to their content
     ExportFormat format = ExportFormat::Png;
     bool ropeStep = false;       // stage 3's RoPE step, as on screen (one stage only)
+    bool prediction = false;     // the model's prediction (export --kind next, a 16:9 slide) instead of stages
+    float temperature = 1.0f;    // the prediction's, as the next-token view shows it
 };
 // Returns one line for the status bar ("Wrote 11 figures to …" or what went wrong).
 using ExportHook = std::function<std::string(const core::ModelRun&, const ExportRequest&)>;
@@ -121,6 +123,7 @@ struct AppState {
     std::string exportDirectory;
     bool exportAllStages = false;
     bool exportSlides = false;                      // the export dialog's "slides (16:9)"
+    bool exportPrediction = false;                  // the export dialog's "the prediction" (the next-token view's Export…)
     ExportFormat exportFormat = ExportFormat::Png;  // the export dialog's format
     std::string status;
 

@@ -326,3 +326,37 @@ TEST_CASE("dump --model writes what the model predicts: the top k in the manifes
     CHECK(runAttnviz("dump --model random --logits --out " + (dir / "seeded").string()).exitCode == kExitRunError);
     CHECK(runAttnviz("dump --model " + decoder + " --temperature 0 --out " + (dir / "cold").string()).exitCode == kExitUsage);
 }
+
+TEST_CASE("export --kind next: the prediction slide from the command line; what predicts nothing and a bad temperature are refused") {
+    const attnviz::test::ScratchDir dir("export-next");
+    const fs::path reference = fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference";
+    const std::string decoder = " --model " + (reference / "decoders/llama-gqa-llama3").string() + " --sentence \"the cat sat on the mat\"";
+    REQUIRE(runAttnviz("export --kind next --format svg --temperature 0.7" + decoder + " --out " + (dir / "llama").string()).exitCode == kExitOk);
+    CHECK(mentions(attnviz::io::readWholeFile(dir / "llama/next.svg"), "temperature T = 0.7"));
+    const std::string mlm = " --model " + (reference / "predictions/bert-mlm").string();
+    REQUIRE(runAttnviz("export --kind next" + mlm + " --sentence \"the [MASK] sat\" --out " + (dir / "bert").string()).exitCode == kExitOk);
+    CHECK(fs::exists(dir / "bert/next.png"));
+
+    struct Refused {
+        std::string arguments, says;
+        int exitCode = kExitRunError;
+    };
+    const Refused refused[] = {
+        {" --model random", "The seeded layer is one attention layer with random weights and no vocabulary to score"},
+        {mlm + " --sentence \"the cat sat\"", "type [MASK] into --sentence"},
+        {" --model " + (reference / "models/bert-original-names").string() + " --sentence \"the [MASK] sat\"", "no masked-word head"},
+        {decoder + " --stage softmax", "leave out --stage"},
+        {decoder + " --temperature 0", "--temperature", kExitUsage},
+        {decoder + " --temperature 9", "--temperature", kExitUsage},
+    };
+    for (const Refused& r : refused) {
+        CAPTURE(r.arguments);
+        const Finished run = runAttnviz("export --kind next" + r.arguments + " --out " + (dir / "refused").string());
+        CHECK(run.exitCode == r.exitCode);
+        CHECK_MESSAGE(mentions(run.err, r.says), run.err);
+        CHECK_FALSE(fs::exists(dir / "refused"));
+    }
+    const Finished misplaced = runAttnviz("export --kind stage --temperature 0.5" + decoder + " --out " + (dir / "refused").string());
+    CHECK(misplaced.exitCode == kExitRunError);
+    CHECK(mentions(misplaced.err, "--temperature is for --kind next"));
+}

@@ -8,6 +8,7 @@
 // caption with what it does on this sentence.
 // The prediction panel: a decoder's next tokens, Append and its KV cache, undo; BERT's [MASK] fill; why not.
 // A model whose mapped weights file is cut short on disk: the notice, and its Reopen button.
+#include "app/gui_export.h"
 #include "app/gui_settings.h"
 #include "imgui_harness.h"
 #include "io/memory_budget.h"
@@ -795,6 +796,32 @@ TEST_CASE("the next-token view on BERT: a click on a word hides it behind [MASK]
     REQUIRE(app.predictionPanel().shown().size() == 10);
     const std::vector<std::string>& tokens = app.run()->tokens[0];
     CHECK(tokens.at(static_cast<std::size_t>(app.predictionPanel().shownPosition())) == "[MASK]");
+}
+
+TEST_CASE("the next-token view's Export… exports the prediction slide (export --kind next) at the temperature on screen") {
+    ImGuiHarness ui({1280.0f, 800.0f});
+    const ScratchDir out("next-export");
+    ui::AppState state = llamaGqaState({"the cat sat on the mat"});
+    state.exportDirectory = out.path().string();
+    state.exportPng = app::makeExportHook();  // without a hook the button is disabled
+    ui::App app(std::move(state));
+    settle(ui, app);
+    ui::openLesson(app.state(), ui::Lesson::NextToken);
+    settle(ui, app);
+    REQUIRE(app.state().lesson.open == ui::Lesson::NextToken);
+    app.state().prediction.temperature = 0.5f;
+    REQUIRE(app.lessonReport().exportButton.x > 0.0f);
+    ui.click(app, app.lessonReport().exportButton);
+    ui.frames(app, 2);
+    CHECK(app.state().exportPrediction);
+    const ui::ExportRequest request = ui::exportRequestOf(app.state(), *app.run());
+    CHECK(request.prediction);
+    CHECK(request.temperature == 0.5f);
+    const std::string status = app.state().exportPng(*app.run(), request);
+    CHECK_MESSAGE(status == "Wrote " + (out.path() / "next.png").string(), status);
+    // With the view closed the same choices export the stage again.
+    ui::closeLesson(app.state());
+    CHECK_FALSE(ui::exportRequestOf(app.state(), *app.run()).prediction);
 }
 
 }  // namespace attnviz::test

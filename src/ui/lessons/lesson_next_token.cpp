@@ -10,6 +10,7 @@
 #include "ui/panels/panel_prediction.h"
 
 #include "core/transformer/prediction.h"
+#include "core/transformer/prediction_words.h"
 
 #include <algorithm>
 #include <cctype>
@@ -19,31 +20,12 @@
 namespace attnviz::ui {
 namespace {
 
-// 151936 → "151 936": thousands apart, as the cost view writes them.
-std::string formatted(int count) {
-    const std::string digits = std::to_string(count);
-    std::string grouped;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ' ';
-        grouped += digits[i];
-    }
-    return grouped;
-}
-
-// Where the bars come from, for the model on screen.
+// Where the bars come from (the sentence the exported figure writes too), then what the view lets one do.
 std::string explanation(const core::TrainedModel& model, core::PredictionKind kind) {
-    const core::TransformerConfig& config = model.transformer.config;
-    const std::string vocabulary = formatted(config.vocabSize) + "-piece vocabulary";
     if (kind == core::PredictionKind::MaskedWord) {
-        return "BERT learns to fill a blanked-out word: its masked-word head turns the last layer's row at [MASK] (1 × d_model) "
-               "into one logit per piece of its " + vocabulary + ", and softmax at temperature T turns them into the bars. "
-               "Type [MASK] into the sentence; hover another token to see what the head says there.";
+        return core::predictionSource(model) + " Type [MASK] into the sentence; hover another token to see what the head says there.";
     }
-    const bool tied = config.family == core::ModelFamily::Gpt2 || config.tiedEmbeddings;
-    return "The last token's row of the last layer (1 × d_model, after the final norm) times the LM head (" +
-           std::string(tied ? "the token embedding table E, transposed: tied weights" : "lm_head, d_model × vocab") +
-           ") gives one logit per piece of the " + vocabulary + "; softmax(logits / T) gives the bars (T < 1 sharpens them, "
-           "T > 1 flattens them). Append adds the piece picked (the most likely, or the one clicked): the sentence grows by "
+    return core::predictionSource(model) + " Append adds the piece picked (the most likely, or the one clicked): the sentence grows by "
            "one token, and only that token's query row is computed, against the keys and values every layer cached.";
 }
 

@@ -69,6 +69,7 @@ struct LessonReport {
     std::vector<ShownMap> maps;        // every map drawn, in order
     std::optional<ShownLines> lines;   // the line view's rows and labels, when it drew
     std::vector<ShownButton> buttons;  // the next-token view's words to mask
+    ImVec2 exportButton;               // the centre of the header's Export… button (tests click it)
     bool says(std::string_view fragment) const;   // some text contains `fragment`
     bool shows(std::string_view fragment) const;  // some figure caption contains `fragment`
 };

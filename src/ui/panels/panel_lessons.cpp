@@ -102,14 +102,22 @@ void header(LessonFrame& frame, const LessonInfo& info) {
     const ImVec2 below = ImGui::GetCursorPos();
     ImGui::SetCursorPos({right - buttonsWidth, top});
     ImGui::BeginDisabled(!state.exportPng);
+    // The next-token view exports what it shows (export --kind next); the others their stage.
+    const bool prediction = info.id == Lesson::NextToken;
     if (ImGui::Button("Export…")) {
         state.exportAllStages = false;
+        state.exportPrediction = prediction;
         state.openExportDialog = true;
     }
+    frame.report.exportButton = {(ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x) / 2.0f, (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) / 2.0f};
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-        ImGui::SetTooltip("Exports stage %d (%s) with this lesson's inputs, like File → Export this stage.", static_cast<int>(info.home),
-                          std::string(core::stage(info.home).title).c_str());
+        if (prediction) {
+            ImGui::SetTooltip("Exports these bars as a 16:9 slide, like attnviz export --kind next.");
+        } else {
+            ImGui::SetTooltip("Exports stage %d (%s) with this lesson's inputs, like File → Export this stage.", static_cast<int>(info.home),
+                              std::string(core::stage(info.home).title).c_str());
+        }
     }
     ImGui::SameLine();
     if (ImGui::Button("Close ✕")) closeLesson(state);

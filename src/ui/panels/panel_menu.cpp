@@ -32,16 +32,43 @@ void keysHelp() {
     ImGui::TextUnformatted("double-click  type a value into a cell of X, W^Q, W^K, W^V, W^O");
 }
 
+}  // namespace
+
+ExportRequest exportRequestOf(const AppState& state, const core::ModelRun& run) {
+    // The RoPE step when the screen shows it: its own figure, as export --stage rope draws it.
+    const bool ropeStep = !state.exportAllStages && state.stage == core::StageId::SplitHeads && state.ropeStep && scene::hasRopeStep(run.trace);
+    const bool prediction = state.lesson.open == Lesson::NextToken && state.exportPrediction;
+    return {state.exportAllStages, state.stage, state.head, state.batch, state.exportDirectory, state.sequential, state.diverging,
+            state.probabilityScale, state.exportSlides, state.exportFormat, ropeStep, prediction, state.prediction.temperature};
+}
+
+namespace {
+
 void exportDialog(AppState& state, const RunStatus& status) {
     if (state.openExportDialog) {
         ImGui::OpenPopup(kExportDialog);
         state.openExportDialog = false;
     }
     if (!ImGui::BeginPopupModal(kExportDialog, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
-    if (ImGui::RadioButton("this stage", !state.exportAllStages)) state.exportAllStages = false;
+    // While the next-token view is open its prediction is a third choice (its Export… picks it).
+    const bool predictionShown = state.lesson.open == Lesson::NextToken;
+    const bool prediction = predictionShown && state.exportPrediction;
+    if (predictionShown) {
+        if (ImGui::RadioButton("the prediction (a 16:9 slide)", prediction)) state.exportPrediction = true;
+        ImGui::SameLine();
+    }
+    if (ImGui::RadioButton("this stage", !prediction && !state.exportAllStages)) {
+        state.exportAllStages = false;
+        state.exportPrediction = false;
+    }
     ImGui::SameLine();
-    if (ImGui::RadioButton("every stage", state.exportAllStages)) state.exportAllStages = true;
+    if (ImGui::RadioButton("every stage", !prediction && state.exportAllStages)) {
+        state.exportAllStages = true;
+        state.exportPrediction = false;
+    }
+    ImGui::BeginDisabled(prediction);  // the prediction is always one slide
     ImGui::Checkbox("as 16:9 slides (1920 × 1080, text at least 24 px)", &state.exportSlides);
+    ImGui::EndDisabled();
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("format");
     for (const auto& [format, label] : {std::pair{ExportFormat::Png, "PNG"}, std::pair{ExportFormat::Svg, "SVG (text as text)"},
@@ -52,13 +79,7 @@ void exportDialog(AppState& state, const RunStatus& status) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 28.0f);
     ImGui::InputText("folder", &state.exportDirectory);
     if (ImGui::Button("Export") && status.run != nullptr) {
-        // The RoPE step when the screen shows it: its own figure, as export --stage rope draws it.
-        const bool ropeStep = !state.exportAllStages && state.stage == core::StageId::SplitHeads && state.ropeStep &&
-                              scene::hasRopeStep(status.run->trace);
-        const ExportRequest request{state.exportAllStages, state.stage, state.head, state.batch, state.exportDirectory,
-                                    state.sequential, state.diverging, state.probabilityScale, state.exportSlides,
-                                    state.exportFormat, ropeStep};
-        state.status = state.exportPng(*status.run, request);
+        state.status = state.exportPng(*status.run, exportRequestOf(state, *status.run));
         ImGui::CloseCurrentPopup();
     }
     ImGui::SameLine();
@@ -72,10 +93,12 @@ void fileMenu(AppState& state, const RunStatus& status) {
     const bool canExport = static_cast<bool>(state.exportPng) && status.run != nullptr;
     if (ImGui::MenuItem("Export this stage…", nullptr, false, canExport)) {
         state.exportAllStages = false;
+        state.exportPrediction = false;
         state.openExportDialog = true;
     }
     if (ImGui::MenuItem("Export every stage…", nullptr, false, canExport)) {
         state.exportAllStages = true;
+        state.exportPrediction = false;
         state.openExportDialog = true;
     }
     if (!state.exportPng) ImGui::TextDisabled("(export is not part of this build)");

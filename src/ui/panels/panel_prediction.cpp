@@ -7,6 +7,8 @@
 
 #include "ui/views/drawing.h"
 
+#include "core/transformer/prediction_words.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -17,50 +19,11 @@
 namespace attnviz::ui {
 namespace {
 
-constexpr int kTopCount = 10;
+constexpr int kTopCount = core::kShownChoices;
 constexpr ImU32 kCachedColour = IM_COL32(70, 120, 180, 255);
 constexpr ImU32 kNewColour = IM_COL32(235, 130, 40, 255);
 constexpr ImU32 kBarColour = IM_COL32(70, 120, 180, 110);
 constexpr float kCacheShare = 0.36f;  // of the panel's width: the K/V strips beside the bars
-
-// A piece's text drawn readably: a space as "␣", a newline as "↵", a tab as "⇥".
-std::string readable(std::string text) {
-    const std::pair<const char*, const char*> marks[] = {{" ", "\xe2\x90\xa3"}, {"\n", "\xe2\x86\xb5"}, {"\t", "\xe2\x87\xa5"}};
-    for (const auto& [from, to] : marks) {
-        for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + std::string(to).size())) text.replace(at, 1, to);
-    }
-    return text;
-}
-
-// A piece's text, its raw piece when it has none, or its id when the tokenizer has no piece for it (a model whose
-// vocabulary is larger than its tokenizer's).
-std::string choiceLabel(const core::Tokenizer& tokenizer, int id) {
-    const std::string piece = tokenizer.pieceOf(id);
-    if (piece.empty()) return "id " + std::to_string(id) + " (no piece)";
-    const std::string text = core::pieceText(piece);
-    return readable(text.empty() ? piece : text);
-}
-
-// 12.3% ; under 0.1 %, two significant digits (a flat prediction over 49 152 tokens is 0.0020 %, not 0.0 %).
-std::string percentText(float probability) {
-    char text[24];
-    const double percent = 100.0 * probability;
-    if (percent >= 0.1 || percent == 0.0) std::snprintf(text, sizeof text, "%.1f%%", percent);
-    else std::snprintf(text, sizeof text, "%.2g%%", percent);
-    return text;
-}
-
-int firstMask(const core::Tokenizer& tokenizer, const std::vector<int>& ids) {
-    for (std::size_t p = 0; p < ids.size(); ++p) {
-        if (tokenizer.pieceOf(ids[p]) == "[MASK]") return static_cast<int>(p);
-    }
-    return -1;
-}
-
-std::string seededMessage() {
-    return "The seeded layer is one attention layer with random weights and no vocabulary to score, so it predicts no "
-           "token; open a trained model (File \xe2\x96\xb8 Open model) to see what one predicts.";
-}
 
 }  // namespace
 
@@ -106,7 +69,7 @@ void PredictionPanel::draw(ViewContext& ctx, float height) {
     if (kind == core::PredictionKind::None) {
         top_.clear();
         position_ = -1;
-        message_ = model ? core::whyNoPrediction(model->transformer) : seededMessage();
+        message_ = model ? core::whyNoPrediction(model->transformer) : core::seededPredictsNothing("File \xe2\x96\xb8 Open model");
         const float textHeight = ImGui::GetTextLineHeightWithSpacing() * 4.0f + ImGui::GetStyle().WindowPadding.y * 2.0f;
         ImGui::BeginChild("prediction", {0.0f, std::min(height, textHeight)}, true);
         ImGui::PushFont(font(ctx.fonts.bold));
@@ -129,7 +92,7 @@ void PredictionPanel::draw(ViewContext& ctx, float height) {
         cacheProgress_ = follower_->progress();
     }
     drawSentence(run.tokens[batch], kind);
-    const int fallback = kind == core::PredictionKind::NextToken ? static_cast<int>(ids.size()) - 1 : firstMask(*model->tokenizer, ids);
+    const int fallback = kind == core::PredictionKind::NextToken ? static_cast<int>(ids.size()) - 1 : core::firstMaskPosition(*model->tokenizer, ids);
     const int position = hovered_.value_or(fallback);
     if (position < 0) {
         top_.clear();
@@ -209,12 +172,12 @@ void PredictionPanel::drawBars(ViewContext& ctx, const core::TrainedModel& model
         ImGui::PushID(choice.id);
         if (ImGui::Selectable("##choice", false, 0, {width, barHeight}) && last) chosen = choice.id;
         ImGui::PopID();
-        const std::string percentLabel = percentText(choice.probability);
+        const std::string percentLabel = core::percentText(choice.probability);
         const char* percent = percentLabel.c_str();
         const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
         const float percentX = at.x + width - labelFont->CalcTextSizeA(labelFont->FontSize, FLT_MAX, 0.0f, percent).x - 4.0f;
         list.PushClipRect(at, {percentX - 4.0f, at.y + barHeight}, true);  // a long label stops short of the percentage
-        list.AddText(labelFont, labelFont->FontSize, {at.x + 4.0f, at.y + textY}, ink, choiceLabel(*model.tokenizer, choice.id).c_str());
+        list.AddText(labelFont, labelFont->FontSize, {at.x + 4.0f, at.y + textY}, ink, core::choiceLabel(*model.tokenizer, choice.id).c_str());
         list.PopClipRect();
         list.AddText(labelFont, labelFont->FontSize, {percentX, at.y + textY}, ink, percent);
     }

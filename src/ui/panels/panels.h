@@ -24,6 +24,9 @@ void drawControls(AppState& state, const RunStatus& status, const Fonts& fonts, 
 void drawTimeline(AppState& state, const Fonts& fonts, float scale);
 // The window's menu bar: export, view toggles, help.
 void drawMenuBar(AppState& state, const RunStatus& status);
+// What the export dialog's Export asks AppState::exportPng for, from the dialog's choices in `state`: the prediction
+// (export --kind next at the temperature on screen) only while the next-token view is open.
+ExportRequest exportRequestOf(const AppState& state, const core::ModelRun& run);
 // Centre: the current stage's matrices.
 void drawStageView(ViewContext& ctx);
 // A trained model's layers × heads of A in [min, max] (panel_model_view.cpp); the stage view shows it instead of a
