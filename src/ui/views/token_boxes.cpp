@@ -56,7 +56,7 @@ void paintTokenBoxes(const ViewContext& ctx, const std::vector<scene::PlacedToke
             centred(list, small, labelSize, middle, y, kHint, line);
             y += labelHeight;
         }
-        if (ctx.drawnTokens != nullptr) ctx.drawnTokens->push_back({{b.x0, b.y0}, {b.x1, b.y1}, placed.token.text, labelSize});
+        if (ctx.drawnTokens != nullptr) ctx.drawnTokens->push_back({{b.x0, b.y0}, {b.x1, b.y1}, placed.token.text, labelSize, textSize});
     }
 }
 

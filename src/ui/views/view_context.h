@@ -90,7 +90,8 @@ struct DrawnHeatmap {
 struct DrawnToken {
     ImVec2 min, max;
     std::string text;
-    float labelSize = 0.0f;
+    float labelSize = 0.0f;  // its id and position lines'
+    float textSize = 0.0f;   // its text's
 };
 
 struct ViewContext {
