@@ -16,7 +16,9 @@
 #include "ui/views/matrix_info.h"
 
 #include <doctest/doctest.h>
+#include <imgui_internal.h>
 
+#include <cstring>
 #include <filesystem>
 #include <random>
 #include <variant>
@@ -294,6 +296,14 @@ TEST_CASE("presenting at 1024x768 and 1280x800, every stage keeps every token la
 // The bundled BERT adds [CLS] and [SEP]: 22 words are 24 tokens, kTwentyFourTokens' 24 words are 26.
 constexpr const char* kTwentyTwoWords = "the animal did not cross the street because it was too tired and the street was too wide for it to cross";
 
+// The stage's child window ("…/stage_…").
+const ImGuiWindow* stageWindow() {
+    for (const ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
+        if (std::strstr(window->Name, "/stage_") != nullptr) return window;
+    }
+    return nullptr;
+}
+
 ui::AppState bertPresenting(const char* sentence, core::StageId stage) {
     ui::AppState state;
     ui::useTrainedModel(io::loadBundledModel(), state);
@@ -315,6 +325,16 @@ TEST_CASE("presenting the bundled BERT at 1024x768 and 1280x800: every stage kee
                 REQUIRE(hall.app().run()->trace.keyLength == tokens);
                 REQUIRE(!hall.app().drawnHeatmaps().empty());
                 CHECK(hall.smallestTokenCell() >= 0.85f * 14.0f - scene::kLabelSlack);
+                // Rows kept below the stage's bottom are reached by scrolling it.
+                float lowest = 0.0f;
+                for (const ui::DrawnHeatmap& d : hall.app().drawnHeatmaps()) lowest = std::max(lowest, d.max.y);
+                const ImGuiWindow* panel = stageWindow();
+                REQUIRE(panel != nullptr);
+                const float hidden = lowest - (panel->Pos.y + panel->Size.y);
+                if (hidden > 0.0f) {
+                    CHECK((panel->Flags & ImGuiWindowFlags_NoScrollWithMouse) == 0);
+                    CHECK(panel->ScrollMax.y >= hidden);
+                }
             }
         }
     }
