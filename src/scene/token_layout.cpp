@@ -52,8 +52,9 @@ Measured measure(const Tokens& tokens, float boxWidth, const Metrics& metrics) {
     return m;
 }
 
-// The boxes with the token text at `textScale` of its type size and the lines at `labelScale` of theirs.
-Layout placeAt(const Tokens& tokens, const Measured& m, const Rect& box, const Rules& rules, float textScale, float labelScale) {
+// The boxes with the token text at `textScale` of its type size and the lines at `labelScale` of theirs, their rows
+// wrapped at `rowsWidth` (at most the box's width); the headings span the box.
+Layout placeAt(const Tokens& tokens, const Measured& m, const Rect& box, float rowsWidth, const Rules& rules, float textScale, float labelScale) {
     const Spacing s(rules.scale);
     const float tokenH = textScale * m.tokenH, labelH = labelScale * m.labelH;
     Layout layout;
@@ -74,7 +75,7 @@ Layout placeAt(const Tokens& tokens, const Measured& m, const Rect& box, const R
         for (std::size_t i = 0; i < row.tokens.size(); ++i) {
             const float inner = std::max({textScale * m.textW[r][i], 2.0f * tokenH, labelScale * m.linesW[r][i]});
             const float width = std::min(std::ceil(inner) + 2.0f * s.padX, box.width());
-            if (x > box.x0 && x + width > box.x1) x = box.x0, y += height + s.rowGap;
+            if (x > box.x0 && x + width > box.x0 + rowsWidth) x = box.x0, y += height + s.rowGap;
             const Rect at{x, y, x + width, y + height};
             layout.tokens.push_back({row.tokens[i], linesOf(row.tokens[i]), at, textScale, labelScale});
             layout.extent = unite(layout.extent, at);
@@ -94,26 +95,48 @@ float labelShareOf(float textScale, const Measured& m) {
     return std::max(1.0f, 0.5f * textScale * m.tokenH / std::max(m.labelH, 1.0f));
 }
 
-}  // namespace
-
-Layout layoutTokenBoxes(const Tokens& tokens, const Rect& box, const Metrics& metrics, const Rules& rules) {
-    const Measured m = measure(tokens, box.width(), metrics);
+// The text's and the lines' shares of their type sizes. Zoomed in (the page narrower than the box), the largest
+// the rules allow: the page scrolls, and no zoom step gives smaller words than the one below it (the box does not
+// grow as fast as the type). Else the text's height from the largest down, in whole pixels: the first whose rows
+// fit the box. Whole pixels, so that a larger box never gives a smaller one. The lines follow the text
+// (labelShareOf), never under the label floor; the text, never under the floor's height.
+std::pair<float, float> typeScales(const Tokens& tokens, const Measured& m, const Rect& box, const Rules& rules) {
     const float tokenH = std::max(m.tokenH, 1.0f);
     const float largest = std::max(1.0f, rules.tokenGrowth);
-    // Zoomed in (the page narrower than the box), the type is the largest the rules allow: the page scrolls, and
-    // no zoom step gives smaller words than the one below it (the box does not grow as fast as the type).
-    if (rules.pageWidth > 0.0f) return placeAt(tokens, m, box, rules, largest, labelShareOf(largest, m));
-    // Else the text's height from the largest down, in whole pixels: the first whose rows fit the box. Whole
-    // pixels, so that a larger box never gives a smaller one. The lines follow the text (labelShareOf), never
-    // under the label floor; the text, never under the floor's height.
+    if (rules.pageWidth > 0.0f) return {largest, labelShareOf(largest, m)};
     const float labelMin = std::min(1.0f, rules.labels.floor / rules.labels.full);
     const float textMin = std::min(1.0f, labelMin * m.labelH / tokenH);
     for (float h = largest * tokenH;; h = std::ceil(h) - 1.0f) {
         const float f = h / tokenH;
         const float text = std::max(f, textMin), label = std::max(labelShareOf(f, m), labelMin);
-        Layout laid = placeAt(tokens, m, box, rules, text, label);
-        if (laid.extent.y1 <= box.y1 + 0.5f || (text <= textMin && label <= labelMin)) return laid;
+        const bool floor = text <= textMin && label <= labelMin;
+        if (floor || placeAt(tokens, m, box, box.width(), rules, text, label).extent.y1 <= box.y1 + 0.5f) return {text, label};
     }
+}
+
+// The boxes at these scales, wrapped at the narrowest width that needs no more rows than the box's width: rows of
+// even length rather than full rows and a last one of a single token.
+Layout balanced(const Tokens& tokens, const Measured& m, const Rect& box, const Rules& rules, float text, float label) {
+    Layout widest = placeAt(tokens, m, box, box.width(), rules, text, label);
+    float narrow = 0.0f, wide = box.width();
+    for (const PlacedToken& t : widest.tokens) narrow = std::max(narrow, t.box.width());
+    if (narrow >= wide) return widest;
+    Layout best = widest;
+    for (int step = 0; step < 12 && wide - narrow > 1.0f; ++step) {
+        const float width = (narrow + wide) / 2.0f;
+        Layout tried = placeAt(tokens, m, box, width, rules, text, label);
+        if (tried.extent.y1 <= widest.extent.y1 + 0.5f) wide = width, best = std::move(tried);
+        else narrow = width;
+    }
+    return best;
+}
+
+}  // namespace
+
+Layout layoutTokenBoxes(const Tokens& tokens, const Rect& box, const Metrics& metrics, const Rules& rules) {
+    const Measured m = measure(tokens, box.width(), metrics);
+    const auto [text, label] = typeScales(tokens, m, box, rules);
+    return balanced(tokens, m, box, rules, text, label);
 }
 
 }  // namespace attnviz::scene

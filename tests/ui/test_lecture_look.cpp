@@ -344,6 +344,7 @@ TEST_CASE("presenting the bundled BERT at 1024x768 and 1280x800: every stage kee
 struct TokenBoxes {
     std::size_t count = 0;
     float top = 1e9f, bottom = 0.0f, right = 0.0f, labelPx = 1e9f, textPx = 1e9f, boxHeight = 1e9f;
+    std::vector<int> rows;  // boxes per row, top to bottom
 };
 TokenBoxes tokenBoxesOf(const ui::App& app) {
     TokenBoxes boxes;
@@ -355,6 +356,8 @@ TokenBoxes tokenBoxesOf(const ui::App& app) {
         boxes.labelPx = std::min(boxes.labelPx, t.labelSize);
         boxes.textPx = std::min(boxes.textPx, t.textSize);
         boxes.boxHeight = std::min(boxes.boxHeight, t.max.y - t.min.y);
+        if (boxes.rows.empty() || t.min.x <= app.drawnTokens()[boxes.count - 2].min.x) boxes.rows.push_back(0);
+        ++boxes.rows.back();
     }
     return boxes;
 }
@@ -374,6 +377,7 @@ TEST_CASE("presenting at 1024x768 and 1280x800, a short sentence's token boxes g
             MESSAGE(size.width << " '" << sentence << "': text " << boxes.textPx << " px, labels " << boxes.labelPx << " px, boxes to " << filled << " of the stage's height");
             CHECK(boxes.labelPx >= 1.3f * 14.0f);
             CHECK((filled > 0.5f || atCap));
+            CHECK(2 * boxes.rows.back() >= boxes.rows.front());  // rows of even length: no last row of a token or two
             CHECK(boxes.bottom <= stage->w);
             CHECK(boxes.right <= stage->z);
         }
@@ -403,7 +407,7 @@ TEST_CASE("stage 0's token boxes never shrink when the zoom goes up, presenting 
                 CAPTURE(size.width);
                 CAPTURE(presenting);
                 CAPTURE(std::string(sentence));
-                TokenBoxes previous{0, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+                TokenBoxes previous{0, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, {}};
                 for (std::size_t step = 0; step < 6; ++step) {  // kZoomSteps[2] is 1: steps -2 … +3
                     CAPTURE(ui::kZoomSteps[step]);
                     LectureHall hall(size, ui::kZoomSteps[step], presenting, core::StageId::Tokens, sentence, false);
