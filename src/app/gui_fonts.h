@@ -4,7 +4,8 @@
 // frames; characters DejaVu lacks (CJK, Hangul, Devanagari, Thai) are merged in from io/fallback_fonts.h's
 // fonts, only those in use, so a Latin-only session reads no extra font file. Characters beyond U+FFFF, which
 // this ImGui build's 16-bit ImWchar cannot hold, are drawn as core::displayText's "[U+1F600]" by the views;
-// in the sentence's input field they show as "�".
+// in the sentence's input field they show as "�". A display font (ui::Fonts::display: ASCII and ␣, at
+// ui::kDisplayScale the large size) keeps stage 0's grown words sharp.
 //
 // Does not decide the UI scale (gui_main does) and never fails: without fonts-dejavu-core it falls back to
 // ImGui's built-in font and says so once on stderr.

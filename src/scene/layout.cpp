@@ -548,6 +548,34 @@ Layout layoutScene(const Scene& scene, const Rect& box, const Metrics& metrics, 
     return Placer(metrics, rules).scene(scene, box);
 }
 
+Layout layoutSceneKeepingLabels(const Scene& scene, const Rect& box, const Metrics& metrics, const Rules& rules) {
+    Layout best = layoutScene(scene, box, metrics, rules);
+    const auto keepsLabels = [&](const Layout& layout) { return layout.maps.empty() || smallestTokenCell(layout) >= rules.labelledCell(); };
+    const auto take = [&](Layout tried) {
+        if (smallestTokenCell(tried) > smallestTokenCell(best) + 0.01f) best = std::move(tried);
+        return keepsLabels(best);
+    };
+    if (keepsLabels(best)) return best;
+    // Taller: the rows' shortfall as height, a few times over (a layout is not linear in its box).
+    Rect taller = box;
+    for (int round = 0; round < 4; ++round) {
+        float rows = 1.0f;
+        for (const PlacedMap& m : best.maps) {
+            if (core::isTokens(m.map.rowAxis)) rows = std::max(rows, static_cast<float>(m.map.rows));
+        }
+        taller.y1 += rows * (rules.labelledCell() - smallestTokenCell(best)) + 1.0f;
+        if (take(layoutScene(scene, taller, metrics, rules))) return best;
+    }
+    // A line its width binds: its maps sized for a larger box and wrapped at the page's width, as zoomed in.
+    Rules paged = rules;
+    paged.pageWidth = rules.pageWidth > 0.0f ? rules.pageWidth : box.width();
+    for (float k : {1.1f, 1.2f, 1.35f, 1.5f, 2.0f, 3.0f}) {
+        const Rect larger{box.x0, box.y0, box.x0 + k * box.width(), box.y0 + k * box.height()};
+        if (take(layoutScene(scene, larger, metrics, paged))) return best;
+    }
+    return best;
+}
+
 float smallestTokenCell(const Layout& layout) {
     float smallest = std::numeric_limits<float>::infinity();
     for (const PlacedMap& m : layout.maps) {

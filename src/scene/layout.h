@@ -59,6 +59,9 @@ LabelSizes labelSizes(float smallPx, bool lecture);
 // short of the floor keeps its label.
 inline constexpr float kLabelSlack = 0.05f;
 
+// Presenting, stage 0's token type may grow to 3 times its size (Rules::tokenGrowth): words a back row reads.
+inline constexpr float kLectureTokenGrowth = 3.0f;
+
 struct Rules {
     float scale = 1.0f;  // UI scale
     LabelSizes labels;
@@ -69,6 +72,9 @@ struct Rules {
     // product's pairs wrap into bands, or a product too wide in the textbook layout is drawn in one wrapped line;
     // text wraps to the page. The layout then grows downwards past the box (the page scrolls), never sideways.
     float pageWidth = 0.0f;
+    // Stage 0's token boxes: their type grows up to this many times its size while the rows still fit the box (a
+    // short sentence fills the room rather than a strip at its top).
+    float tokenGrowth = 1.5f;
     float maxCell() const { return largestCell > 0.0f ? largestCell : 46.0f * scale; }  // bigger cells add nothing but emptiness
     float gap() const;                                      // between maps
     float labelledCell() const { return 0.85f * labels.floor - kLabelSlack; }  // the smallest token cell whose label is drawn
@@ -95,7 +101,7 @@ struct PlacedToken {
     Token token;
     std::vector<std::string> lines;  // "id 42", "pos 3"
     Rect box;
-    float textScale = 1.0f, labelScale = 1.0f;  // of the roles' type sizes: shrunk when the rows would overflow the box
+    float textScale = 1.0f, labelScale = 1.0f;  // of the roles' type sizes: grown to fill the box, shrunk when the rows would overflow it
 };
 
 struct Layout {
@@ -109,6 +115,11 @@ struct Layout {
 };
 
 Layout layoutScene(const Scene& scene, const Rect& box, const Metrics& metrics, const Rules& rules);
+// layoutScene, except that when no layout of `box` keeps every token label (a token row under the label floor:
+// the bundled BERT's 26 tokens presenting at 1280 × 800), the box grows downwards, or else a line its width binds
+// is sized for a larger box and wraps at the page (as zoomed in), until one does: the page scrolls rather than a
+// label is lost. The screen's stage and question views lay out with it.
+Layout layoutSceneKeepingLabels(const Scene& scene, const Rect& box, const Metrics& metrics, const Rules& rules);
 
 // The smallest extent of a token axis's cells (rows of token rows, columns of token columns) in the layout.
 float smallestTokenCell(const Layout& layout);

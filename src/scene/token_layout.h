@@ -12,8 +12,11 @@ namespace attnviz::scene {
 // reaches below the baseline.
 inline float tokenTextGap(float scale) { return 3.0f * scale; }
 
-// The headings and boxes of `tokens` from the top of `box`; rows wrap at its width. The extent grows below the
-// box when the rows need more height than it has (the stage scrolls).
+// The headings and boxes of `tokens` from the top of `box`; rows wrap at its width. The type is the largest up to
+// Rules::tokenGrowth times its size at which the rows fit the box, else shrunk down to the label floor, the rows
+// wrapped at the narrowest width that needs no more of them (rows of even length); the extent
+// grows below the box when the rows need more height than that (the stage scrolls). Zoomed in (Rules::pageWidth),
+// the type is the largest Rules::tokenGrowth allows, wrapped at the page.
 Layout layoutTokenBoxes(const Tokens& tokens, const Rect& box, const Metrics& metrics, const Rules& rules);
 
 }  // namespace attnviz::scene

@@ -254,8 +254,9 @@ void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float 
         const float textScale = scale / std::max(1.0f, state_.zoom);
         const float textHeight = std::clamp(stageTextFit_.x, std::round(60.0f * textScale), std::round(150.0f * textScale));
         const ImVec2 stageSize{centreSize.x, centreSize.y - textHeight - ImGui::GetStyle().ItemSpacing.y};
-        // Zoomed in, the stage is magnified and scrolls downwards (drawStageView), never sideways.
-        ImGui::BeginChild("stage", stageSize, true, state_.zoom > 1.0f ? ImGuiWindowFlags_None : kPanelFlags);
+        // Zoomed in, the stage is magnified and scrolls downwards (drawStageView), never sideways; at any zoom it
+        // scrolls down to token rows the box could not hold at the label floor (scene::layoutSceneKeepingLabels).
+        ImGui::BeginChild("stage", stageSize, true);
         drawStageView(ctx);
         ImGui::EndChild();
         ImGui::BeginChild("stage text", {centreSize.x, textHeight}, true);

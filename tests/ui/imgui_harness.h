@@ -160,6 +160,22 @@ public:
         return past;
     }
 
+    // The area a child window (its name containing `child`) shows on screen: the union of its draw commands' clip
+    // rectangles (x0, y0, x1, y1); nullopt when it drew nothing.
+    static std::optional<ImVec4> shownArea(const char* child) {
+        const ImDrawData* data = ImGui::GetDrawData();
+        std::optional<ImVec4> area;
+        for (int l = 0; data != nullptr && l < data->CmdListsCount; ++l) {
+            const ImDrawList& list = *data->CmdLists[l];
+            if (list._OwnerName == nullptr || std::strstr(list._OwnerName, child) == nullptr) continue;
+            for (const ImDrawCmd& cmd : list.CmdBuffer) {
+                const ImVec4 c = cmd.ClipRect;
+                area = area ? ImVec4{std::min(area->x, c.x), std::min(area->y, c.y), std::max(area->z, c.z), std::max(area->w, c.w)} : c;
+            }
+        }
+        return area;
+    }
+
 private:
     std::unique_ptr<render::HeatmapRenderer> renderer_;
     float scale_;

@@ -1,7 +1,7 @@
 // test_gui_fonts.cpp — the font atlas grows with the text on screen: Latin, Greek and Cyrillic are there from
 // the start, a new character rebuilds the atlas once (not every frame), characters DejaVu lacks come from the
 // fallback fonts (CJK, Hangul, Devanagari, Thai) and only those in use, and a character no font has draws the
-// visible fallback "�" instead of failing.
+// visible fallback "�" instead of failing. The display font holds ASCII and ␣ only, large.
 #include "app/gui_fonts.h"
 
 #include <doctest/doctest.h>
@@ -27,6 +27,18 @@ TEST_CASE("the base ranges cover Latin, Greek, Cyrillic and the UI's math signs"
         CHECK_MESSAGE(fonts.fonts().regular->FindGlyphNoFallback(c) != nullptr, "U+", std::hex, static_cast<int>(c));
     }
     CHECK_FALSE(fonts.cover({"Η γάτα · Кошка · naïve √d_k"}));
+}
+
+TEST_CASE("the display font for stage 0's grown words: the large face at kDisplayScale its size, ASCII and the space mark only") {
+    const Context context;
+    app::GuiFonts fonts(16.0f);
+    const ImFont* display = fonts.fonts().display;
+    REQUIRE(display != nullptr);
+    CHECK(display->FontSize >= ui::kDisplayScale * fonts.fonts().large->FontSize - 1.0f);
+    for (const ImWchar c : {ImWchar('A'), ImWchar('#'), ImWchar('~'), ImWchar(0x2423)}) {
+        CHECK_MESSAGE(display->FindGlyphNoFallback(c) != nullptr, "U+", std::hex, static_cast<int>(c));
+    }
+    CHECK(display->FindGlyphNoFallback(0xE9) == nullptr);  // é: the word is drawn in the large font
 }
 
 TEST_CASE("a new character rebuilds the atlas once; a character no font has draws the fallback") {

@@ -2,18 +2,23 @@
 // every short sequence and many random longer ones of F5, Esc, Ctrl+=, Ctrl+−, Ctrl+0 and window resizes end in
 // the style, scale and text size a fresh start in the same state has; and, with App drawn, the maps' area after
 // toggles equals a fresh start's and does not shrink when the zoom goes up. Every stage drawn as a scene keeps
-// its token labels at the floor, a grouped-query model's split and RoPE step included; no stage draws past its
-// panel's right edge at any zoom (zoomed in, its lines wrap and it scrolls downwards only).
+// its token labels at the floor, a grouped-query model's split and RoPE step included, and the bundled BERT's
+// at 24 and 26 tokens presenting; no stage draws past its panel's right edge at any zoom (zoomed in, its lines
+// wrap and it scrolls downwards only). Stage 0's token boxes grow to use the stage presenting, keep 62 tokens on
+// screen and never shrink when the zoom goes up.
 #include "app/gui_style.h"
 #include "imgui_harness.h"
 #include "io/model_folder.h"
+#include "io/model_library.h"
 #include "ui/panels/panels.h"
 #include "scene/layout.h"
 #include "ui/session/session_actions.h"
 #include "ui/views/matrix_info.h"
 
 #include <doctest/doctest.h>
+#include <imgui_internal.h>
 
+#include <cstring>
 #include <filesystem>
 #include <random>
 #include <variant>
@@ -283,6 +288,135 @@ TEST_CASE("presenting at 1024x768 and 1280x800, every stage keeps every token la
                 REQUIRE(hall.app().run()->trace.keyLength <= 24);
                 REQUIRE(!hall.app().drawnHeatmaps().empty());
                 CHECK(hall.smallestTokenCell() >= 0.85f * 14.0f - scene::kLabelSlack);
+            }
+        }
+    }
+}
+
+// The bundled BERT adds [CLS] and [SEP]: 22 words are 24 tokens, kTwentyFourTokens' 24 words are 26.
+constexpr const char* kTwentyTwoWords = "the animal did not cross the street because it was too tired and the street was too wide for it to cross";
+
+// The stage's child window ("…/stage_…").
+const ImGuiWindow* stageWindow() {
+    for (const ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
+        if (std::strstr(window->Name, "/stage_") != nullptr) return window;
+    }
+    return nullptr;
+}
+
+ui::AppState bertPresenting(const char* sentence, core::StageId stage) {
+    ui::AppState state;
+    ui::useTrainedModel(io::loadBundledModel(), state);
+    state.presenting = true;
+    state.spec.sentences = {sentence};
+    state.stage = stage;
+    state.showSidePanel = false;
+    return state;
+}
+
+TEST_CASE("presenting the bundled BERT at 1024x768 and 1280x800: every stage keeps 14 px token labels at 24 tokens, and at 26 none under the floor") {
+    for (Size size : {Size{1024, 768}, Size{1280, 800}}) {
+        for (const auto [sentence, tokens] : {std::pair{kTwentyTwoWords, 24}, std::pair{kTwentyFourTokens, 26}}) {
+            for (core::StageId stage : kSceneStages) {
+                CAPTURE(size.width);
+                CAPTURE(tokens);
+                CAPTURE(static_cast<int>(stage));
+                LectureHall hall(size, bertPresenting(sentence, stage));
+                REQUIRE(hall.app().run()->trace.keyLength == tokens);
+                REQUIRE(!hall.app().drawnHeatmaps().empty());
+                CHECK(hall.smallestTokenCell() >= 0.85f * 14.0f - scene::kLabelSlack);
+                // Rows kept below the stage's bottom are reached by scrolling it.
+                float lowest = 0.0f;
+                for (const ui::DrawnHeatmap& d : hall.app().drawnHeatmaps()) lowest = std::max(lowest, d.max.y);
+                const ImGuiWindow* panel = stageWindow();
+                REQUIRE(panel != nullptr);
+                const float hidden = lowest - (panel->Pos.y + panel->Size.y);
+                if (hidden > 0.0f) {
+                    CHECK((panel->Flags & ImGuiWindowFlags_NoScrollWithMouse) == 0);
+                    CHECK(panel->ScrollMax.y >= hidden);
+                }
+            }
+        }
+    }
+}
+
+// Stage 0's token boxes as drawn: the lowest box's bottom and the smallest label.
+struct TokenBoxes {
+    std::size_t count = 0;
+    float top = 1e9f, bottom = 0.0f, right = 0.0f, labelPx = 1e9f, textPx = 1e9f, boxHeight = 1e9f;
+    std::vector<int> rows;  // boxes per row, top to bottom
+};
+TokenBoxes tokenBoxesOf(const ui::App& app) {
+    TokenBoxes boxes;
+    for (const ui::DrawnToken& t : app.drawnTokens()) {
+        ++boxes.count;
+        boxes.top = std::min(boxes.top, t.min.y);
+        boxes.bottom = std::max(boxes.bottom, t.max.y);
+        boxes.right = std::max(boxes.right, t.max.x);
+        boxes.labelPx = std::min(boxes.labelPx, t.labelSize);
+        boxes.textPx = std::min(boxes.textPx, t.textSize);
+        boxes.boxHeight = std::min(boxes.boxHeight, t.max.y - t.min.y);
+        if (boxes.rows.empty() || t.min.x <= app.drawnTokens()[boxes.count - 2].min.x) boxes.rows.push_back(0);
+        ++boxes.rows.back();
+    }
+    return boxes;
+}
+
+TEST_CASE("presenting at 1024x768 and 1280x800, a short sentence's token boxes grow to use the stage: labels well above the floor, more than half its height or the cap") {
+    for (Size size : {Size{1024, 768}, Size{1280, 800}}) {
+        for (const char* sentence : {core::kDefaultSentence.data(), "the cat sat", kTwentyFourTokens}) {
+            CAPTURE(size.width);
+            CAPTURE(std::string(sentence));
+            LectureHall hall(size, 1.0f, true, core::StageId::Tokens, sentence, false);
+            const TokenBoxes boxes = tokenBoxesOf(hall.app());
+            REQUIRE(boxes.count == hall.app().run()->tokens.at(0).size());
+            const std::optional<ImVec4> stage = ImGuiHarness::shownArea("/stage_");
+            REQUIRE(stage);
+            const float filled = (boxes.bottom - stage->y) / (stage->w - stage->y);
+            const bool atCap = boxes.textPx >= scene::kLectureTokenGrowth * ImGui::GetIO().Fonts->Fonts[0]->FontSize - 0.01f;  // the harness's one font
+            MESSAGE(size.width << " '" << sentence << "': text " << boxes.textPx << " px, labels " << boxes.labelPx << " px, boxes to " << filled << " of the stage's height");
+            CHECK(boxes.labelPx >= 1.3f * 14.0f);
+            CHECK((filled > 0.5f || atCap));
+            CHECK(2 * boxes.rows.back() >= boxes.rows.front());  // rows of even length: no last row of a token or two
+            CHECK(boxes.bottom <= stage->w);
+            CHECK(boxes.right <= stage->z);
+        }
+    }
+}
+
+TEST_CASE("presenting at 1024x768 and 1280x800, 62 tokens: every box inside the stage, labels at the floor or more") {
+    std::string sentence;
+    for (int i = 0; i < 62; ++i) sentence += std::string(i == 0 ? "" : " ") + (i % 3 == 0 ? "street" : i % 3 == 1 ? "the" : "because");
+    for (Size size : {Size{1024, 768}, Size{1280, 800}}) {
+        CAPTURE(size.width);
+        LectureHall hall(size, 1.0f, true, core::StageId::Tokens, sentence, false);
+        const TokenBoxes boxes = tokenBoxesOf(hall.app());
+        REQUIRE(boxes.count == 62);
+        const std::optional<ImVec4> stage = ImGuiHarness::shownArea("/stage_");
+        REQUIRE(stage);
+        CHECK(boxes.bottom <= stage->w);
+        CHECK(boxes.right <= stage->z);
+        CHECK(boxes.labelPx >= 14.0f);
+    }
+}
+
+TEST_CASE("stage 0's token boxes never shrink when the zoom goes up, presenting or not, at 1024x768 and 1280x800") {
+    for (Size size : {Size{1024, 768}, Size{1280, 800}}) {
+        for (bool presenting : {false, true}) {
+            for (const char* sentence : {core::kDefaultSentence.data(), "the cat sat", kTwentyFourTokens}) {
+                CAPTURE(size.width);
+                CAPTURE(presenting);
+                CAPTURE(std::string(sentence));
+                TokenBoxes previous{0, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, {}};
+                for (std::size_t step = 0; step < 6; ++step) {  // kZoomSteps[2] is 1: steps -2 … +3
+                    CAPTURE(ui::kZoomSteps[step]);
+                    LectureHall hall(size, ui::kZoomSteps[step], presenting, core::StageId::Tokens, sentence, false);
+                    const TokenBoxes boxes = tokenBoxesOf(hall.app());
+                    CHECK(boxes.labelPx >= previous.labelPx - 0.01f);
+                    CHECK(boxes.textPx >= previous.textPx - 0.01f);
+                    CHECK(boxes.boxHeight >= previous.boxHeight - 0.01f);
+                    previous = boxes;
+                }
             }
         }
     }

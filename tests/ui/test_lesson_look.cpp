@@ -4,7 +4,8 @@
 // rectangles the lesson's painter got (LessonReport::maps) are measured: every labelled token row and column at
 // least 0.85 × its label floor (a label is drawn from there; 14 px presenting, 9 px otherwise and for the tiles of
 // every head), and the maps' area never smaller when the zoom goes up. No question view draws past its panel's right
-// edge (864 × 720 too). The line view keeps its labels at 40 tokens.
+// edge (864 × 720 too). Presenting, 24 and 26 tokens keep every label too (the page scrolls). The line view keeps its
+// labels at 40 tokens.
 #include "app/gui_style.h"
 #include "imgui_harness.h"
 #include "scene/layout.h"
@@ -110,6 +111,27 @@ TEST_CASE("presenting at 1024x768 and 1280x800, the masks view keeps S and A squ
                 CHECK((m.max.x - m.min.x) / static_cast<float>(m.cols) == doctest::Approx((m.max.y - m.min.y) / static_cast<float>(m.rows)));
             }
             CHECK(tokenByToken == 2);
+        }
+    }
+}
+
+// 26 words: two more than the lecture's label rule promises at 14 px; the labels still never go under the floor.
+constexpr const char* kTwentySixTokens = "the animal did not cross the street because it was too tired and the street was too wide for it to cross at night "
+                                         "last year";
+
+TEST_CASE("presenting at 1024x768 and 1280x800, 24 and 26 tokens: every question view with maps keeps every token label at the floor") {
+    for (Size size : {Size{1024, 768}, Size{1280, 800}}) {
+        for (const auto [sentence, tokens] : {std::pair{kTwentyFourTokens, 24}, std::pair{kTwentySixTokens, 26}}) {
+            for (Lesson lesson : kMapViews) {
+                CAPTURE(std::string(ui::lessonInfo(lesson).key));
+                CAPTURE(size.width);
+                CAPTURE(tokens);
+                LessonHall hall(size, lesson, 1.0f, true, sentence);
+                REQUIRE(!hall.report().maps.empty());
+                REQUIRE(hall.app().run()->trace.keyLength >= tokens);  // the pooling view adds a summary token
+                CHECK(hall.smallestTokenCell(false) >= labelledCell(14.0f));
+                CHECK(hall.smallestTokenCell(true) >= labelledCell(9.0f));
+            }
         }
     }
 }

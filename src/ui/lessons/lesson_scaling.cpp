@@ -6,6 +6,7 @@
 // pass (the slider edits AppState::spec.attention.scale and App recomputes).
 #include "core/lessons.h"
 #include "ui/lessons/lesson_views.h"
+#include "ui/views/scene_view.h"
 #include "ui/views/matrix_info.h"
 #include "ui/views/number_format.h"
 
@@ -102,6 +103,9 @@ void explain(LessonFrame& frame, const core::RowSharpness& sharpness) {
         Tone::Point);
 }
 
+// The share of the width A_i takes beside the charts, and the most it may take before the charts go under it.
+constexpr float kBesideShare = 0.46f, kWidestBesideShare = 0.6f;
+
 }  // namespace
 
 void drawScalingLesson(LessonFrame& frame) {
@@ -115,15 +119,21 @@ void drawScalingLesson(LessonFrame& frame) {
     const int head = frame.ctx.state.head;
     const float gap = std::round(24.0f * frame.ctx.scale);
     // A_i as a scene (the stages' layout: square cells, its shape and colorbar).
-    const scene::Figure figure{scene::Line{{scene::traceMap(frame.ctx.run.trace, TensorId::AttentionWeights, head)}}, "", "", {}};
+    const scene::Map a = scene::traceMap(frame.ctx.run.trace, TensorId::AttentionWeights, head);
+    const scene::Figure figure{scene::Line{{a}}, "", "", {}};
     const scene::Scene weights{core::StageId::Softmax, {figure}, std::nullopt};
-    if (frame.ctx.state.zoom > 1.0f) {
-        // Zoomed in, the charts give way first: A across the whole width, they under it (the page scrolls).
+    // A_i beside the charts takes kBesideShare of the width, more when its token columns need it for their labels.
+    const scene::Insets in = ScreenMetrics(frame.ctx).decorations(a);
+    const float labelledWidth = in.left + in.right + static_cast<float>(a.cols) * smallestLabelledCell(frame.ctx) + 1.0f;
+    const float beside = std::max(kBesideShare * box.width(), labelledWidth);
+    if (frame.ctx.state.zoom > 1.0f || beside > kWidestBesideShare * box.width()) {
+        // Zoomed in (or a sentence too long for A beside the charts), the charts give way first: A across the
+        // whole width, they under it (the page scrolls).
         const float height = box.height();
         box.min.y = showScene(frame, weights, {box.min, {box.max.x, box.min.y + box.width()}}).extent.y1 + gap;
         box.max.y = std::max(box.max.y, box.min.y + height);
     } else {
-        showScene(frame, weights, takeLeft(box, box.width() * 0.46f));
+        showScene(frame, weights, takeLeft(box, beside));
         box.min.x += gap;
     }
     const float uniform = std::log(static_cast<float>(frame.ctx.run.trace.keyLength));

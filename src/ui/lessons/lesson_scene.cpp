@@ -44,15 +44,6 @@ void reportDrawn(LessonFrame& frame, const MatrixRef& ref, const HeatmapOptions&
                                  options.colLabels && core::isTokens(cols), !options.lectureLabels});
 }
 
-// The most token rows of any map in `layout`.
-float tokenRowsOf(const scene::Layout& layout) {
-    float rows = 0.0f;
-    for (const scene::PlacedMap& m : layout.maps) {
-        if (core::isTokens(m.map.rowAxis)) rows = std::max(rows, static_cast<float>(m.map.rows));
-    }
-    return rows;
-}
-
 bool anyContains(const std::vector<std::string>& texts, std::string_view fragment) {
     return std::any_of(texts.begin(), texts.end(), [&](const std::string& t) { return t.find(fragment) != std::string::npos; });
 }
@@ -287,16 +278,12 @@ HeatmapResult showMap(LessonFrame& frame, const MatrixRef& ref, ImVec2 cellsMin,
 namespace {
 
 // Lays `scene` out from the top of `room`, growing the room downwards while a token row is too short for its
-// label at the floor; paints and reports it.
+// label at the floor (scene::layoutSceneKeepingLabels); paints and reports it.
 scene::Layout placeScene(LessonFrame& frame, const scene::Scene& scene, scene::Rect room) {
     ViewContext& ctx = frame.ctx;
     const scene::Rules rules = layoutRules(ctx);
     const ScreenMetrics metrics(ctx);
-    scene::Layout layout = scene::layoutScene(scene, room, metrics, rules);
-    if (const float smallest = scene::smallestTokenCell(layout); smallest < rules.labelledCell()) {
-        room.y1 += tokenRowsOf(layout) * (rules.labelledCell() - smallest) + 1.0f;  // the rows' shortfall, as height
-        layout = scene::layoutScene(scene, room, metrics, rules);
-    }
+    const scene::Layout layout = scene::layoutSceneKeepingLabels(scene, room, metrics, rules);
     frame.contentBottom = std::max(frame.contentBottom, layout.extent.y1);
     const std::size_t before = ctx.drawn.size();
     paintLayout(ctx, layout);

@@ -70,28 +70,46 @@ struct Column {
     colormap::Range weightsRange; // A_i and A_i naive likewise
 };
 
+// The shares of a column's height below its title: X takes kXShare, A_i kWeightsShare of what is left, O the rest.
+constexpr float kXShare = 0.29f, kWeightsShare = 0.58f, kMapGap = 6.0f;
+
+// The height below the title at which X, A_i and O (`maps`, drawn with their options) each keep their token rows at
+// the label floor: each map's rows at the smallest labelled cell plus its decorations, divided by its share.
+float heightKeepingLabels(const ViewContext& ctx, const std::vector<std::pair<MatrixRef, HeatmapOptions>>& maps) {
+    std::vector<float> need;
+    for (const auto& [ref, options] : maps) {
+        const Insets in = heatmapInsets(ctx, ref, options);
+        need.push_back(displayShape(ctx, ref, false).x * smallestLabelledCell(ctx) + in.top + in.bottom + 1.0f);
+    }
+    const float rest = std::max((need[1] / kWeightsShare), (need[2] + kMapGap) / (1.0f - kWeightsShare)) + kMapGap;
+    return std::max(need[0] / kXShare, rest / (1.0f - kXShare));
+}
+
 // Zoomed in, each map is stacked across the page (showMapRow) rather than kept in the column's share of the box.
-// Returns the y below O.
+// On a box too short for every token row at the label floor (a long sentence presenting), the column grows
+// downwards and the page scrolls, as a scene's box does (scene::layoutSceneKeepingLabels). Returns the y below O.
 float drawColumn(LessonFrame& frame, Box box, const Column& column, int head) {
     const core::Dimensions& d = frame.ctx.run.trace.dims;
     const float line = sayAt(frame, box.min, box.width(), column.title, column.sliced ? Tone::Warning : Tone::Point);
-    box.min.y += line + 6.0f;
-    // A_i has its keys' labels on top as well as its queries' on the left: it gets the largest share, so on a short
-    // projector box every token label of all three maps stays.
-    const float share = box.height() * 0.29f;
+    box.min.y += line + kMapGap;
     const std::string i = subscript(head);
     const std::string xCaption = column.sliced ? "X[:, " + std::to_string(head * d.dK) + ":" + std::to_string((head + 1) * d.dK) + "]" : "X, all of it";
     const MatrixRef x = ref(frame.ctx.run.trace.cross ? TensorId::XQuery : TensorId::X);
-    box.min.y = showMapRow(frame, takeTop(box, share), {{x, small(xCaption, false)}}) + 6.0f;
+    HeatmapOptions weights = small("A" + i + (column.sliced ? " naive" : ""), true);
+    weights.range = column.weightsRange;
+    HeatmapOptions output = small(column.sliced ? "O naive" : "O", false);
+    output.range = column.outputRange;
+    if (frame.ctx.state.zoom <= 1.0f) {
+        box.max.y = std::max(box.max.y, box.min.y + heightKeepingLabels(frame.ctx, {{x, small(xCaption, false)}, {column.weights, weights}, {column.output, output}}));
+    }
+    // A_i has its keys' labels on top as well as its queries' on the left: it gets the largest share, so on a short
+    // projector box every token label of all three maps stays.
+    box.min.y = showMapRow(frame, takeTop(box, box.height() * kXShare), {{x, small(xCaption, false)}}) + kMapGap;
     if (const std::optional<DrawnHeatmap> drawn = lastDrawn(frame.ctx.drawn, x)) {
         if (column.sliced) markSlice(*drawn, head, d.dK);
         else frameWhole(*drawn, head);
     }
-    HeatmapOptions weights = small("A" + i + (column.sliced ? " naive" : ""), true);
-    weights.range = column.weightsRange;
-    box.min.y = showMapRow(frame, takeTop(box, box.height() * 0.58f), {{column.weights, weights}}) + 6.0f;
-    HeatmapOptions output = small(column.sliced ? "O naive" : "O", false);
-    output.range = column.outputRange;
+    box.min.y = showMapRow(frame, takeTop(box, box.height() * kWeightsShare), {{column.weights, weights}}) + kMapGap;
     return showMapRow(frame, box, {{column.output, output}});
 }
 

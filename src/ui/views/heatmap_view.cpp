@@ -581,7 +581,11 @@ colormap::Range sharedWeightsRange(const std::vector<std::pair<const ViewContext
     return range;
 }
 
-scene::Rules layoutRules(const ViewContext& ctx) { return {ctx.scale, scene::labelSizes(smallSize(ctx), ctx.state.presenting)}; }
+scene::Rules layoutRules(const ViewContext& ctx) {
+    scene::Rules rules{ctx.scale, scene::labelSizes(smallSize(ctx), ctx.state.presenting)};
+    if (ctx.state.presenting) rules.tokenGrowth = scene::kLectureTokenGrowth;
+    return rules;
+}
 float smallestLabelledCell(const ViewContext& ctx) { return layoutRules(ctx).labelledCell(); }
 float comfortableTokenRow(const ViewContext& ctx) { return layoutRules(ctx).comfortableRow(); }
 

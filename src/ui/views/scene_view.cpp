@@ -89,7 +89,7 @@ scene::Layout layoutInBox(const ViewContext& ctx, const scene::Scene& scene, con
         rules.pageWidth = box.width();
         sizing.x1 += std::floor((ctx.state.zoom - 1.0f) * ImGui::GetWindowWidth());
     }
-    return scene::layoutScene(scene, sizing, ScreenMetrics(ctx), rules);
+    return scene::layoutSceneKeepingLabels(scene, sizing, ScreenMetrics(ctx), rules);
 }
 
 void paintLayout(ViewContext& ctx, const scene::Layout& layout) {

@@ -1,6 +1,7 @@
 // token_boxes.cpp — painting stage 0's token boxes with ImGui. See token_boxes.h.
 #include "ui/views/token_boxes.h"
 
+#include "core/unicode.h"
 #include "scene/token_layout.h"
 #include "ui/views/heatmap_view.h"
 
@@ -21,6 +22,18 @@ ImU32 fillOf(scene::Token::Kind kind) {
         case scene::Token::Kind::Piece: break;
     }
     return IM_COL32(225, 236, 252, 255);
+}
+
+// The font for a token's text at `size` pixels: the display font when the text is grown past the large font's
+// size (an upscaled glyph blurs) and the display font has every character of it, else the large one.
+ImFont* wordFont(const ViewContext& ctx, float size, const std::string& text) {
+    ImFont* large = font(ctx.fonts.large);
+    ImFont* display = ctx.fonts.display;
+    if (display == nullptr || size <= 1.25f * large->FontSize) return large;
+    for (char32_t c : core::decodeUtf8(text)) {
+        if (c > 0xFFFF || display->FindGlyphNoFallback(static_cast<ImWchar>(c)) == nullptr) return large;
+    }
+    return display;
 }
 
 // `text` centred on x at `top`, in `f` at `size` pixels.
@@ -50,13 +63,13 @@ void paintTokenBoxes(const ViewContext& ctx, const std::vector<scene::PlacedToke
         // The text and its lines centred in the box's height (the layout's padding above and below).
         const float gap = scene::tokenTextGap(ctx.scale);
         float y = (b.y0 + b.y1) / 2.0f - (textHeight + gap + labelHeight * static_cast<float>(placed.lines.size())) / 2.0f;
-        centred(list, large, textSize, middle, y, padding ? kHint : kText, placed.token.text);
+        centred(list, wordFont(ctx, textSize, placed.token.text), textSize, middle, y, padding ? kHint : kText, placed.token.text);
         y += textHeight + gap;
         for (const std::string& line : placed.lines) {
             centred(list, small, labelSize, middle, y, kHint, line);
             y += labelHeight;
         }
-        if (ctx.drawnTokens != nullptr) ctx.drawnTokens->push_back({{b.x0, b.y0}, {b.x1, b.y1}, placed.token.text, labelSize});
+        if (ctx.drawnTokens != nullptr) ctx.drawnTokens->push_back({{b.x0, b.y0}, {b.x1, b.y1}, placed.token.text, labelSize, textSize});
     }
 }
 

@@ -30,7 +30,11 @@ struct Fonts {
     ImFont* bold = nullptr;     // matrix names, headings
     ImFont* large = nullptr;    // stage title and formula
     ImFont* mono = nullptr;     // PyTorch lines
+    ImFont* display = nullptr;  // stage 0's grown token words: large's typeface at kDisplayScale its size, ASCII only
 };
+// The display font's size as a share of the large one's: stage 0's words grow up to 3 times (presenting), and a
+// glyph drawn from an atlas baked at that size stays sharp where the large one's would blur.
+inline constexpr float kDisplayScale = 2.5f;
 inline ImFont* font(ImFont* wanted) { return wanted != nullptr ? wanted : ImGui::GetFont(); }
 
 // A tensor's display range and whether it holds special values (for the legend).
@@ -90,7 +94,8 @@ struct DrawnHeatmap {
 struct DrawnToken {
     ImVec2 min, max;
     std::string text;
-    float labelSize = 0.0f;
+    float labelSize = 0.0f;  // its id and position lines'
+    float textSize = 0.0f;   // its text's
 };
 
 struct ViewContext {
