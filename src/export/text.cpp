@@ -12,6 +12,7 @@
 
 #include <stb_truetype.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -248,12 +249,38 @@ std::string substituteSymbols(std::string_view ascii) {
 
 bool isAsciiAlnum(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
-// The script argument starting at text[at]: a {group} or a run of ASCII letters and digits. Returns the
-// argument and the index just after it; an empty argument means the marker was a plain character.
-std::pair<std::string, std::size_t> scriptArgument(const std::string& text, std::size_t at) {
+// A superscript's own subscripts ("d_k" in "^(−2j/d_k)") as Unicode subscript letters: runs do not nest.
+std::string lowerSubscriptsInside(const std::string& group) {
+    static const std::pair<char, const char*> forms[] = {
+        {'a', "\u2090"}, {'e', "\u2091"}, {'h', "\u2095"}, {'i', "\u1D62"}, {'j', "\u2C7C"}, {'k', "\u2096"}, {'l', "\u2097"},
+        {'m', "\u2098"}, {'n', "\u2099"}, {'o', "\u2092"}, {'p', "\u209A"}, {'r', "\u1D63"}, {'s', "\u209B"}, {'t', "\u209C"},
+        {'u', "\u1D64"}, {'v', "\u1D65"}, {'x', "\u2093"}, {'0', "\u2080"}, {'1', "\u2081"}, {'2', "\u2082"}, {'3', "\u2083"}};
+    std::string out;
+    for (std::size_t i = 0; i < group.size(); ++i) {
+        const auto form = i + 1 < group.size() && group[i] == '_'
+                              ? std::find_if(std::begin(forms), std::end(forms), [&](const auto& f) { return f.first == group[i + 1]; })
+                              : std::end(forms);
+        if (form != std::end(forms)) {
+            out += form->second;
+            ++i;
+        } else {
+            out += group[i];
+        }
+    }
+    return out;
+}
+
+// The script argument starting at text[at]: a {group}, a parenthesised (group) after "^" (an exponent such as
+// "^(−2j/d_k)", drawn without its parentheses), or a run of ASCII letters and digits. Returns the argument and the
+// index just after it; an empty argument means the marker was a plain character.
+std::pair<std::string, std::size_t> scriptArgument(const std::string& text, std::size_t at, char marker) {
     if (at < text.size() && text[at] == '{') {
         const std::size_t close = text.find('}', at);
         if (close != std::string::npos) return {text.substr(at + 1, close - at - 1), close + 1};
+    }
+    if (marker == '^' && at < text.size() && text[at] == '(') {
+        const std::size_t close = text.find(')', at);
+        if (close != std::string::npos) return {lowerSubscriptsInside(text.substr(at + 1, close - at - 1)), close + 1};
     }
     std::size_t end = at;
     while (end < text.size() && isAsciiAlnum(text[end])) ++end;
@@ -382,7 +409,7 @@ std::vector<FormulaRun> parseFormula(std::string_view ascii) {
     for (std::size_t at = 0; at < text.size();) {
         const char c = text[at];
         if (c == '_' || c == '^') {
-            auto [argument, next] = scriptArgument(text, at + 1);
+            auto [argument, next] = scriptArgument(text, at + 1, c);
             const bool braced = at + 1 < text.size() && text[at + 1] == '{';
             if (c == '_' && !braced && isIdentifierJoint(text, at, argument)) argument.clear();  // rope_theta: literal
             if (!argument.empty()) {

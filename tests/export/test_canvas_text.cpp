@@ -203,13 +203,15 @@ TEST_CASE("formula: sub- and superscripts, groups and symbols") {
 TEST_CASE("formula: code identifiers stay literal, math symbols keep their subscripts") {
     using R = FormulaRun;
     CHECK(parseFormula("rope_theta") == std::vector<FormulaRun>{R{"rope_theta", Script::Normal}});
+    // Parentheses after "_" are not a group: softmax_(x) keeps them.
+    CHECK(parseFormula("f_(x)") == std::vector<FormulaRun>{R{"f_(x)", Script::Normal}});
     CHECK(parseFormula("HF's rotate_half pairs") == std::vector<FormulaRun>{R{"HF's rotate_half pairs", Script::Normal}});
     CHECK(parseFormula("num_key_value_heads = h_kv") ==
           std::vector<FormulaRun>{R{"num_key_value_heads = h", Script::Normal}, R{"kv", Script::Subscript}});
-    // The RoPE step's formula: θ_j and d_k lowered, rope_theta as the config names it.
+    // The RoPE step's formula: θ_j lowered, rope_theta as the config names it, the exponent raised whole.
     CHECK(parseFormula("\u03B8_j = rope_theta^(x/d_k)") ==
-          std::vector<FormulaRun>{R{"\u03B8", Script::Normal}, R{"j", Script::Subscript}, R{" = rope_theta^(x/d", Script::Normal},
-                                  R{"k", Script::Subscript}, R{")", Script::Normal}});
+          std::vector<FormulaRun>{R{"\u03B8", Script::Normal}, R{"j", Script::Subscript}, R{" = rope_theta", Script::Normal},
+                                  R{"x/d\u2096", Script::Superscript}});
     CHECK(parseFormula("d_model q_m W_i2 max_j") ==
           std::vector<FormulaRun>{R{"d", Script::Normal}, R{"model", Script::Subscript}, R{" q", Script::Normal}, R{"m", Script::Subscript},
                                   R{" W", Script::Normal}, R{"i2", Script::Subscript}, R{" max", Script::Normal}, R{"j", Script::Subscript}});
