@@ -77,7 +77,6 @@ TensorPanel makePanel(const core::ModelRun& run, const MatrixRequest& request, i
     return {MatrixPanel(std::move(content), options), request};
 }
 
-constexpr int kSentenceGap = 40;
 constexpr int kHeaderGap = 8;
 constexpr int kBodyGap = 28;
 constexpr int kSectionGap = 64;

@@ -316,7 +316,7 @@ ui::AppState bertPresenting(const char* sentence, core::StageId stage) {
 
 TEST_CASE("presenting the bundled BERT at 1024x768 and 1280x800: every stage keeps 14 px token labels at 24 tokens, and at 26 none under the floor") {
     for (Size size : {Size{1024, 768}, Size{1280, 800}}) {
-        for (const auto [sentence, tokens] : {std::pair{kTwentyTwoWords, 24}, std::pair{kTwentyFourTokens, 26}}) {
+        for (const auto& [sentence, tokens] : {std::pair{kTwentyTwoWords, 24}, std::pair{kTwentyFourTokens, 26}}) {
             for (core::StageId stage : kSceneStages) {
                 CAPTURE(size.width);
                 CAPTURE(tokens);

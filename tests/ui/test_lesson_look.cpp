@@ -121,7 +121,7 @@ constexpr const char* kTwentySixTokens = "the animal did not cross the street be
 
 TEST_CASE("presenting at 1024x768 and 1280x800, 24 and 26 tokens: every question view with maps keeps every token label at the floor") {
     for (Size size : {Size{1024, 768}, Size{1280, 800}}) {
-        for (const auto [sentence, tokens] : {std::pair{kTwentyFourTokens, 24}, std::pair{kTwentySixTokens, 26}}) {
+        for (const auto& [sentence, tokens] : {std::pair{kTwentyFourTokens, 24}, std::pair{kTwentySixTokens, 26}}) {
             for (Lesson lesson : kMapViews) {
                 CAPTURE(std::string(ui::lessonInfo(lesson).key));
                 CAPTURE(size.width);
