@@ -535,10 +535,17 @@ Layout Placer::scene(const Scene& scene, const Rect& box) const {
     return above;
 }
 
+constexpr float kScreenLabelPx = 9.0f, kLectureLabelPx = 14.0f;
+constexpr int kLecturePromisedTokens = 24;  // the longest sentence whose labels the lecture keeps at kLectureLabelPx
 }  // namespace
 
-LabelSizes labelSizes(float smallPx, bool lecture) {
-    const float floor = std::max(lecture ? 14.0f : 9.0f, 0.7f * smallPx);
+float lectureLabelFloor(int tokens) {
+    if (tokens <= kLecturePromisedTokens) return kLectureLabelPx;
+    return std::max(kScreenLabelPx, kLectureLabelPx * static_cast<float>(kLecturePromisedTokens) / static_cast<float>(tokens));
+}
+
+LabelSizes labelSizes(float smallPx, bool lecture, int tokens) {
+    const float floor = std::max(lecture ? lectureLabelFloor(tokens) : kScreenLabelPx, 0.7f * smallPx);
     return {floor, std::max(smallPx, floor)};
 }
 

@@ -51,9 +51,13 @@ struct LabelSizes {
     float floor = 9.0f;
     float full = 13.0f;
 };
+// The lecture's floor for a sentence of `tokens` tokens (the longest token axis shown): 14 px, the size a back row
+// reads on a projector, up to 24 tokens; beyond, 14 × 24 / tokens, so that a longer sentence's maps keep the room
+// 24 tokens had and stay side by side; never under the screen's 9 px (from 38 tokens).
+float lectureLabelFloor(int tokens);
 // The one label floor, for labels whose small type is `smallPx`: 70 % of it, never under 9 px; presenting
-// (`lecture`) never under 14 px, the size a back row reads on a projector.
-LabelSizes labelSizes(float smallPx, bool lecture);
+// (`lecture`) never under lectureLabelFloor(tokens).
+LabelSizes labelSizes(float smallPx, bool lecture, int tokens);
 
 // A token label is drawn when its cell is at least 0.85 × its size, less this much (pixels): a row a rounding
 // short of the floor keeps its label.
