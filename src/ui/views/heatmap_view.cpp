@@ -60,7 +60,7 @@ std::string shortLabel(const ViewContext& ctx, Axis axis, int index) {
 }
 
 // The smallest type cell numbers shrink to: the label floor away from a lecture (scene::labelSizes).
-float labelFloor(const ViewContext& ctx) { return scene::labelSizes(smallSize(ctx), false, longestTokenAxis(ctx)).floor; }
+float labelFloor(const ViewContext& ctx) { return scene::labelSizes(smallSize(ctx), false, 0).floor; }
 
 // Token labels' sizes for a map drawn with `o`: the lecture's floor when presenting, unless it is a thumbnail.
 scene::LabelSizes tokenLabels(const ViewContext& ctx, const HeatmapOptions& o) {
@@ -584,7 +584,8 @@ colormap::Range sharedWeightsRange(const std::vector<std::pair<const ViewContext
 int longestTokenAxis(const ViewContext& ctx) { return std::max(ctx.run.trace.queryLength, ctx.run.trace.keyLength); }
 
 scene::Rules layoutRules(const ViewContext& ctx) {
-    scene::Rules rules{ctx.scale, scene::labelSizes(smallSize(ctx), ctx.state.presenting, longestTokenAxis(ctx))};
+    scene::Rules rules{ctx.scale, scene::labelSizes(smallSize(ctx), ctx.state.presenting, 0)};
+    rules.mapLabelFloor = scene::labelSizes(smallSize(ctx), ctx.state.presenting, longestTokenAxis(ctx)).floor;
     if (ctx.state.presenting) rules.tokenGrowth = scene::kLectureTokenGrowth;
     return rules;
 }
