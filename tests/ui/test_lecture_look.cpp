@@ -3,7 +3,8 @@
 // the style, scale and text size a fresh start in the same state has; and, with App drawn, the maps' area after
 // toggles equals a fresh start's and does not shrink when the zoom goes up. Every stage drawn as a scene keeps
 // its token labels at the floor, a grouped-query model's split and RoPE step included, and the bundled BERT's
-// at 24 and 26 tokens presenting; no stage draws past its panel's right edge at any zoom (zoomed in, its lines
+// at 24 and 26 tokens presenting (beyond 24 at the tapered floor, which keeps the softmax stage's S and A side by
+// side at 26 and 27 tokens at 1024 × 768); no stage draws past its panel's right edge at any zoom (zoomed in, its lines
 // wrap and it scrolls downwards only). Stage 0's token boxes grow to use the stage presenting, keep 62 tokens on
 // screen and never shrink when the zoom goes up.
 #include "app/gui_style.h"
@@ -363,7 +364,7 @@ void checkSoftmaxSideBySide(LectureHall& hall, int tokens) {
     const std::optional<ui::DrawnHeatmap> a = drawnMap(hall.app(), core::TensorId::AttentionWeights);
     REQUIRE(s);
     REQUIRE(a);
-    MESSAGE("S0 x " << s->min.x << " - " << s->max.x << ", y " << s->min.y << " - " << s->max.y << "; A0 x " << a->min.x << " - " << a->max.x
+    INFO("S0 x " << s->min.x << " - " << s->max.x << ", y " << s->min.y << " - " << s->max.y << "; A0 x " << a->min.x << " - " << a->max.x
                     << "; cell " << hall.smallestTokenCell() << " px, floor " << scene::lectureLabelFloor(tokens) << " px");
     CHECK(a->min.x > s->max.x);  // A₀ right of S₀, not under it
     CHECK(hall.smallestTokenCell() >= 0.85f * scene::lectureLabelFloor(tokens) - scene::kLabelSlack);
