@@ -535,10 +535,17 @@ Layout Placer::scene(const Scene& scene, const Rect& box) const {
     return above;
 }
 
+constexpr float kScreenLabelPx = 9.0f, kLectureLabelPx = 14.0f;
+constexpr int kLecturePromisedTokens = 24;  // the longest sentence whose labels the lecture keeps at kLectureLabelPx
 }  // namespace
 
-LabelSizes labelSizes(float smallPx, bool lecture) {
-    const float floor = std::max(lecture ? 14.0f : 9.0f, 0.7f * smallPx);
+float lectureLabelFloor(int tokens) {
+    if (tokens <= kLecturePromisedTokens) return kLectureLabelPx;
+    return std::max(kScreenLabelPx, kLectureLabelPx * static_cast<float>(kLecturePromisedTokens) / static_cast<float>(tokens));
+}
+
+LabelSizes labelSizes(float smallPx, bool lecture, int tokens) {
+    const float floor = std::max(lecture ? lectureLabelFloor(tokens) : kScreenLabelPx, 0.7f * smallPx);
     return {floor, std::max(smallPx, floor)};
 }
 
@@ -550,12 +557,14 @@ Layout layoutScene(const Scene& scene, const Rect& box, const Metrics& metrics, 
 
 Layout layoutSceneKeepingLabels(const Scene& scene, const Rect& box, const Metrics& metrics, const Rules& rules) {
     Layout best = layoutScene(scene, box, metrics, rules);
-    const auto keepsLabels = [&](const Layout& layout) { return layout.maps.empty() || smallestTokenCell(layout) >= rules.labelledCell(); };
-    const auto take = [&](Layout tried) {
-        if (smallestTokenCell(tried) > smallestTokenCell(best) + 0.01f) best = std::move(tried);
-        return keepsLabels(best);
+    const auto keepsLabels = [&](const Layout& layout, const Rules& kept) {
+        return layout.maps.empty() || smallestTokenCell(layout) >= kept.labelledCell();
     };
-    if (keepsLabels(best)) return best;
+    const auto take = [&](Layout tried, const Rules& kept) {
+        if (smallestTokenCell(tried) > smallestTokenCell(best) + 0.01f) best = std::move(tried);
+        return keepsLabels(best, kept);
+    };
+    if (keepsLabels(best, rules)) return best;
     // Taller: the rows' shortfall as height, a few times over (a layout is not linear in its box).
     Rect taller = box;
     for (int round = 0; round < 4; ++round) {
@@ -564,14 +573,16 @@ Layout layoutSceneKeepingLabels(const Scene& scene, const Rect& box, const Metri
             if (core::isTokens(m.map.rowAxis)) rows = std::max(rows, static_cast<float>(m.map.rows));
         }
         taller.y1 += rows * (rules.labelledCell() - smallestTokenCell(best)) + 1.0f;
-        if (take(layoutScene(scene, taller, metrics, rules))) return best;
+        if (take(layoutScene(scene, taller, metrics, rules), rules)) return best;
     }
-    // A line its width binds: its maps sized for a larger box and wrapped at the page's width, as zoomed in.
+    // A line its width binds: its maps sized for a larger box and wrapped at the page's width, as zoomed in, at the
+    // untapered floor (wrapped, the page scrolls anyway: no need for maps smaller than 24 tokens' wrapped ones).
     Rules paged = rules;
     paged.pageWidth = rules.pageWidth > 0.0f ? rules.pageWidth : box.width();
+    paged.mapLabelFloor = 0.0f;
     for (float k : {1.1f, 1.2f, 1.35f, 1.5f, 2.0f, 3.0f}) {
         const Rect larger{box.x0, box.y0, box.x0 + k * box.width(), box.y0 + k * box.height()};
-        if (take(layoutScene(scene, larger, metrics, paged))) return best;
+        if (take(layoutScene(scene, larger, metrics, paged), paged)) return best;
     }
     return best;
 }

@@ -51,9 +51,14 @@ struct LabelSizes {
     float floor = 9.0f;
     float full = 13.0f;
 };
+// The lecture's floor for a sentence of `tokens` tokens (the longest token axis shown): 14 px, the size a back row
+// reads on a projector, up to 24 tokens; beyond, 14 × 24 / tokens, so that a longer sentence's maps keep the room
+// 24 tokens had and stay side by side; never under the screen's 9 px (from 38 tokens).
+float lectureLabelFloor(int tokens);
 // The one label floor, for labels whose small type is `smallPx`: 70 % of it, never under 9 px; presenting
-// (`lecture`) never under 14 px, the size a back row reads on a projector.
-LabelSizes labelSizes(float smallPx, bool lecture);
+// (`lecture`) never under lectureLabelFloor(tokens). `tokens`: the longest token axis of the maps labelled; 0 for
+// labels that do not taper (stage 0's token boxes, the line view, a line wrapped onto more rows).
+LabelSizes labelSizes(float smallPx, bool lecture, int tokens);
 
 // A token label is drawn when its cell is at least 0.85 × its size, less this much (pixels): a row a rounding
 // short of the floor keeps its label.
@@ -75,9 +80,14 @@ struct Rules {
     // Stage 0's token boxes: their type grows up to this many times its size while the rows still fit the box (a
     // short sentence fills the room rather than a strip at its top).
     float tokenGrowth = 1.5f;
+    // > 0: the floor of a map's token labels while its line is not wrapped, under labels.floor beyond 24 tokens
+    // presenting (labelSizes for the maps' token count): such a line keeps side by side what 24 tokens had. A line
+    // wrapped onto more rows (the page scrolls anyway) keeps labels.floor.
+    float mapLabelFloor = 0.0f;
     float maxCell() const { return largestCell > 0.0f ? largestCell : 46.0f * scale; }  // bigger cells add nothing but emptiness
     float gap() const;                                      // between maps
-    float labelledCell() const { return 0.85f * labels.floor - kLabelSlack; }  // the smallest token cell whose label is drawn
+    float labelFloor() const { return mapLabelFloor > 0.0f ? mapLabelFloor : labels.floor; }  // a map's token labels'
+    float labelledCell() const { return 0.85f * labelFloor() - kLabelSlack; }  // the smallest token cell whose label is drawn
     float comfortableRow() const { return labels.full + 5.0f; }  // a token row whose label is drawn at full size
     float minWeightSide() const { return 160.0f * scale; }  // a weight matrix smaller than this reads as a strip
     float minCompactWeightSide() const { return 56.0f * scale; }  // three weights side by side: their shapes still read

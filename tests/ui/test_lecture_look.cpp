@@ -3,7 +3,8 @@
 // the style, scale and text size a fresh start in the same state has; and, with App drawn, the maps' area after
 // toggles equals a fresh start's and does not shrink when the zoom goes up. Every stage drawn as a scene keeps
 // its token labels at the floor, a grouped-query model's split and RoPE step included, and the bundled BERT's
-// at 24 and 26 tokens presenting; no stage draws past its panel's right edge at any zoom (zoomed in, its lines
+// at 24 and 26 tokens presenting (beyond 24 at the tapered floor, which keeps the softmax stage's S and A side by
+// side at 26 and 27 tokens at 1024 × 768); no stage draws past its panel's right edge at any zoom (zoomed in, its lines
 // wrap and it scrolls downwards only). Stage 0's token boxes grow to use the stage presenting, keep 62 tokens on
 // screen and never shrink when the zoom goes up.
 #include "app/gui_style.h"
@@ -20,6 +21,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <variant>
 #include <vector>
@@ -314,7 +316,7 @@ ui::AppState bertPresenting(const char* sentence, core::StageId stage) {
     return state;
 }
 
-TEST_CASE("presenting the bundled BERT at 1024x768 and 1280x800: every stage keeps 14 px token labels at 24 tokens, and at 26 none under the floor") {
+TEST_CASE("presenting the bundled BERT at 1024x768 and 1280x800: every stage keeps 14 px token labels at 24 tokens, and at 26 none under the tapered floor") {
     for (Size size : {Size{1024, 768}, Size{1280, 800}}) {
         for (const auto& [sentence, tokens] : {std::pair{kTwentyTwoWords, 24}, std::pair{kTwentyFourTokens, 26}}) {
             for (core::StageId stage : kSceneStages) {
@@ -324,7 +326,8 @@ TEST_CASE("presenting the bundled BERT at 1024x768 and 1280x800: every stage kee
                 LectureHall hall(size, bertPresenting(sentence, stage));
                 REQUIRE(hall.app().run()->trace.keyLength == tokens);
                 REQUIRE(!hall.app().drawnHeatmaps().empty());
-                CHECK(hall.smallestTokenCell() >= 0.85f * 14.0f - scene::kLabelSlack);
+                const float floor = tokens <= 24 ? 14.0f : scene::lectureLabelFloor(tokens);  // 26 tokens: 12.9 px
+                CHECK(hall.smallestTokenCell() >= 0.85f * floor - scene::kLabelSlack);
                 // Rows kept below the stage's bottom are reached by scrolling it.
                 float lowest = 0.0f;
                 for (const ui::DrawnHeatmap& d : hall.app().drawnHeatmaps()) lowest = std::max(lowest, d.max.y);
@@ -337,6 +340,48 @@ TEST_CASE("presenting the bundled BERT at 1024x768 and 1280x800: every stage kee
                 }
             }
         }
+    }
+}
+
+// 26 and 27 words: past the 24 tokens the lecture keeps at 14 px, where its label floor tapers (14 × 24 / tokens).
+constexpr const char* kTwentySixWords = "the animal did not cross the street because it was too tired and the street was too wide for it to cross at night "
+                                        "last year";
+constexpr const char* kTwentySevenWords = "the animal did not cross the street because it was too tired and the street was too wide for it to cross at "
+                                          "night last year again";
+
+// The cell area of head 0's map of `tensor` drawn this frame, or nothing.
+std::optional<ui::DrawnHeatmap> drawnMap(const ui::App& app, core::TensorId tensor) {
+    for (const ui::DrawnHeatmap& d : app.drawnHeatmaps()) {
+        if (d.matrix.source == ui::MatrixSource::Trace && d.matrix.tensor == tensor && d.matrix.head == 0) return d;
+    }
+    return std::nullopt;
+}
+
+// At 1024x768 presenting, the softmax stage: S₀ and A₀ side by side, unscrolled, every label at the tapered floor.
+void checkSoftmaxSideBySide(LectureHall& hall, int tokens) {
+    REQUIRE(hall.app().run()->trace.keyLength == tokens);
+    const std::optional<ui::DrawnHeatmap> s = drawnMap(hall.app(), core::TensorId::MaskedScores);
+    const std::optional<ui::DrawnHeatmap> a = drawnMap(hall.app(), core::TensorId::AttentionWeights);
+    REQUIRE(s);
+    REQUIRE(a);
+    INFO("S0 x " << s->min.x << " - " << s->max.x << ", y " << s->min.y << " - " << s->max.y << "; A0 x " << a->min.x << " - " << a->max.x
+                    << "; cell " << hall.smallestTokenCell() << " px, floor " << scene::lectureLabelFloor(tokens) << " px");
+    CHECK(a->min.x > s->max.x);  // A₀ right of S₀, not under it
+    CHECK(hall.smallestTokenCell() >= 0.85f * scene::lectureLabelFloor(tokens) - scene::kLabelSlack);
+    const ImGuiWindow* panel = stageWindow();
+    REQUIRE(panel != nullptr);
+    CHECK(panel->ScrollMax.y <= 0.0f);  // the lecturer never scrolls to A₀
+}
+
+TEST_CASE("presenting at 1024x768, 26 and 27 tokens: the softmax stage keeps S and A side by side, unscrolled, every label at the tapered floor") {
+    for (const auto& [sentence, tokens] : {std::pair{kTwentySixWords, 26}, std::pair{kTwentySevenWords, 27}}) {
+        CAPTURE(tokens);
+        LectureHall hall(Size{1024, 768}, 1.0f, true, core::StageId::Softmax, sentence, false);
+        checkSoftmaxSideBySide(hall, tokens);
+    }
+    SUBCASE("the bundled BERT: [CLS], 25 words and [SEP]") {
+        LectureHall hall(Size{1024, 768}, bertPresenting((std::string(kTwentyTwoWords) + " at night again").c_str(), core::StageId::Softmax));
+        checkSoftmaxSideBySide(hall, 27);
     }
 }
 

@@ -2,7 +2,7 @@
 // without a window: grouped-query attention's K and V with their fewer heads and the query heads coloured by the
 // K/V head they share, the split and the concatenation as lines of head tiles, the RoPE step's maps and caption,
 // the focused query row, and the layout rules these add (stacked lines share a cell width, tiles stand apart,
-// notes under the maps).
+// notes under the maps), and the label floor presenting, which tapers with the sentence beyond 24 tokens.
 #include "core/decoder_lessons.h"
 #include "scene/layout.h"
 
@@ -244,7 +244,7 @@ TEST_CASE("the focused query row is outlined in S_i, A_i and the other query-row
 TEST_CASE("layout: stacked lines share one cell width, so K's 2 heads are drawn shorter than Q's 8; tiles stand apart; notes go under the maps") {
     const core::Trace trace = layer(2, false);
     const scene::Scene s = sceneOf(core::StageId::SplitHeads, trace);
-    const scene::Rules rules{1.0f, scene::labelSizes(13.0f, false)};
+    const scene::Rules rules{1.0f, scene::labelSizes(13.0f, false, trace.keyLength)};
     const scene::Layout layout = scene::layoutScene(s, {0.0f, 0.0f, 1600.0f, 1000.0f}, FakeMetrics(), rules);
     REQUIRE(layout.figure == 0);  // all three lines fit with their labels
     REQUIRE(layout.maps.size() == 9 + 3 + 3);
@@ -272,7 +272,7 @@ TEST_CASE("layout: stacked lines share one cell width, so K's 2 heads are drawn 
 
 TEST_CASE("layout: a short box drops K and V before any token label is lost") {
     const core::Trace trace = layer(2, false);
-    const scene::Rules rules{1.0f, scene::labelSizes(20.0f, true)};  // presenting: 14 px labels
+    const scene::Rules rules{1.0f, scene::labelSizes(20.0f, true, trace.keyLength)};  // presenting: 14 px labels
     const scene::Layout layout = scene::layoutScene(sceneOf(core::StageId::SplitHeads, trace), {0.0f, 0.0f, 1000.0f, 420.0f}, FakeMetrics(), rules);
     CHECK(layout.figure > 0);
     CHECK(scene::smallestTokenCell(layout) >= rules.labelledCell());
@@ -281,12 +281,32 @@ TEST_CASE("layout: a short box drops K and V before any token label is lost") {
 TEST_CASE("layout: a line whose width bounds its cells keeps its token rows at the comfortable row, not a step below") {
     const core::Trace trace = layer(8, false);
     const scene::Scene concat = sceneOf(core::StageId::Concat, trace);  // Z₀ … Z₇ → Z: 96 feature columns
-    const scene::Rules rules{1.0f, scene::labelSizes(13.0f, false)};
+    const scene::Rules rules{1.0f, scene::labelSizes(13.0f, false, trace.keyLength)};
     for (float height : {330.0f, 337.3f, 351.9f, 365.1f, 402.7f}) {  // row heights off the quarter-pixel grid
         CAPTURE(height);
         const scene::Layout layout = scene::layoutScene(concat, {0.0f, 0.0f, 800.0f, height}, FakeMetrics(), rules);
         CHECK(scene::smallestTokenCell(layout) >= rules.comfortableRow() - 0.001f);
     }
+}
+
+TEST_CASE("the lecture's label floor: 14 px up to 24 tokens, then 14 x 24 / tokens, never under 9 px; away from a lecture 9 px") {
+    CHECK(scene::lectureLabelFloor(1) == 14.0f);
+    CHECK(scene::lectureLabelFloor(24) == 14.0f);
+    CHECK(scene::lectureLabelFloor(25) == doctest::Approx(13.44).epsilon(0.001));
+    CHECK(scene::lectureLabelFloor(27) == doctest::Approx(12.444).epsilon(0.001));
+    CHECK(scene::lectureLabelFloor(36) == doctest::Approx(9.333).epsilon(0.001));
+    CHECK(scene::lectureLabelFloor(37) == doctest::Approx(9.081).epsilon(0.001));
+    CHECK(scene::lectureLabelFloor(38) == 9.0f);
+    CHECK(scene::lectureLabelFloor(40) == 9.0f);
+    // The rule the layout and the painters read: presenting, the tapered floor (or 70 % of large small type).
+    CHECK(scene::labelSizes(13.0f, true, 24).floor == 14.0f);
+    CHECK(scene::labelSizes(13.0f, true, 27).floor == doctest::Approx(12.444).epsilon(0.001));
+    CHECK(scene::labelSizes(13.0f, true, 27).full == 13.0f);
+    CHECK(scene::labelSizes(13.0f, true, 40).floor == doctest::Approx(9.1));  // 0.7 × 13
+    CHECK(scene::labelSizes(20.0f, true, 40).floor == doctest::Approx(14.0));  // 0.7 × 20
+    CHECK(scene::labelSizes(13.0f, false, 10).floor == doctest::Approx(9.1));
+    CHECK(scene::labelSizes(11.0f, false, 10).floor == 9.0f);
+    CHECK(scene::labelSizes(11.0f, false, 27).floor == 9.0f);
 }
 
 }  // namespace attnviz::test

@@ -202,7 +202,7 @@ float mapsSideBySide(LessonFrame& frame, const Box& box, const std::vector<MapIt
         const MatrixInfo info = matrixInfo(ctx.run, m.ref, ctx.state.batch);
         weights.push_back(m.widthShare <= 0.0f && info.rowAxis == Axis::Features && info.colAxis == Axis::Features);
         const bool tokenRows = m.options.rowLabels && core::isTokens(m.options.transposed ? info.colAxis : info.rowAxis);
-        const scene::LabelSizes labels = scene::labelSizes(smallPx, ctx.state.presenting && m.options.lectureLabels);
+        const scene::LabelSizes labels = scene::labelSizes(smallPx, ctx.state.presenting && m.options.lectureLabels, longestTokenAxis(ctx));
         floorRows.push_back(tokenRows ? 0.85f * labels.floor : 0.0f);
         fixedW += insets.back().left + insets.back().right + (i + 1 < maps.size() ? operatorWidth(i) : 0.0f) + m.widthShare * box.width();
         top = std::max(top, insets.back().top);

@@ -167,7 +167,7 @@ void TokenLinesPanel::draw(ViewContext& ctx, float height) {
     const Box box{min, {min.x + avail.x, min.y + avail.y}};
     ImFont* small = font(ctx.fonts.small);
     TokenLinesStyle style;
-    style.sizes = {scene::labelSizes(small->FontSize, false).floor, small->FontSize};  // a side panel: the screen's floor, never the lecture's
+    style.sizes = {scene::labelSizes(small->FontSize, false, 0).floor, small->FontSize};  // a side panel: the screen's floor, never the lecture's
     style.labelFont = small;
     style.focusFont = small;
     style.maxRow = small->FontSize * 1.5f;

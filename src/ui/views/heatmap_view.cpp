@@ -60,11 +60,11 @@ std::string shortLabel(const ViewContext& ctx, Axis axis, int index) {
 }
 
 // The smallest type cell numbers shrink to: the label floor away from a lecture (scene::labelSizes).
-float labelFloor(const ViewContext& ctx) { return scene::labelSizes(smallSize(ctx), false).floor; }
+float labelFloor(const ViewContext& ctx) { return scene::labelSizes(smallSize(ctx), false, 0).floor; }
 
 // Token labels' sizes for a map drawn with `o`: the lecture's floor when presenting, unless it is a thumbnail.
 scene::LabelSizes tokenLabels(const ViewContext& ctx, const HeatmapOptions& o) {
-    return scene::labelSizes(smallSize(ctx), ctx.state.presenting && o.lectureLabels);
+    return scene::labelSizes(smallSize(ctx), ctx.state.presenting && o.lectureLabels, longestTokenAxis(ctx));
 }
 
 // Measured once per run (SummaryCache::widestLabel), not every frame.
@@ -581,8 +581,11 @@ colormap::Range sharedWeightsRange(const std::vector<std::pair<const ViewContext
     return range;
 }
 
+int longestTokenAxis(const ViewContext& ctx) { return std::max(ctx.run.trace.queryLength, ctx.run.trace.keyLength); }
+
 scene::Rules layoutRules(const ViewContext& ctx) {
-    scene::Rules rules{ctx.scale, scene::labelSizes(smallSize(ctx), ctx.state.presenting)};
+    scene::Rules rules{ctx.scale, scene::labelSizes(smallSize(ctx), ctx.state.presenting, 0)};
+    rules.mapLabelFloor = scene::labelSizes(smallSize(ctx), ctx.state.presenting, longestTokenAxis(ctx)).floor;
     if (ctx.state.presenting) rules.tokenGrowth = scene::kLectureTokenGrowth;
     return rules;
 }

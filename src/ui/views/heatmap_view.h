@@ -64,7 +64,11 @@ HeatmapResult drawHeatmapInBox(ViewContext& ctx, const MatrixRef& ref, ImVec2 bo
 // One colour range for attention-weight maps drawn to be compared (every head; trained against untrained): 0 …
 // the largest of their own ranges under the first view's probability scale, each read in its view's run and batch.
 colormap::Range sharedWeightsRange(const std::vector<std::pair<const ViewContext*, MatrixRef>>& maps);
-// The layout rules for this frame's type: the label floor (presenting: the lecture's), cell sizes, gaps.
+// The sentence length the lecture's label floor tapers with (scene::lectureLabelFloor): the run's longest token
+// axis, queries or keys (padded).
+int longestTokenAxis(const ViewContext& ctx);
+// The layout rules for this frame's type: the label floor (presenting: the lecture's, for longestTokenAxis), cell
+// sizes, gaps.
 scene::Rules layoutRules(const ViewContext& ctx);
 // The shortest token row (or narrowest token column) that still gets its own label, shrunk to the label floor.
 float smallestLabelledCell(const ViewContext& ctx);
