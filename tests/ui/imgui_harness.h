@@ -7,6 +7,7 @@
 #include "ui/app.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -158,6 +159,14 @@ public:
             for (const ImDrawVert& v : list.VtxBuffer) past = std::max(past, v.pos.x - right);
         }
         return past;
+    }
+
+    // How far a child window (its name containing `child`) can scroll down, in pixels: 0 when its content fits.
+    static float scrollRoom(const char* child) {
+        for (const ImGuiWindow* window : GImGui->Windows) {
+            if (window->Active && std::strstr(window->Name, child) != nullptr) return window->ScrollMax.y;
+        }
+        return 0.0f;
     }
 
     // The area a child window (its name containing `child`) shows on screen: the union of its draw commands' clip

@@ -220,7 +220,10 @@ scene::SceneChoices sceneChoices(const ViewContext& ctx) {
 std::optional<Box> paintScene(ViewContext& ctx, const scene::Scene& scene, const Box& box) {
     const scene::Layout layout = layoutInBox(ctx, scene, box);
     paintLayout(ctx, layout);
-    ImGui::SetCursorScreenPos({box.min.x, std::max(ImGui::GetCursorScreenPos().y, layout.extent.y1)});  // the panel scrolls to the maps' end
+    // The panel scrolls to the maps' end, and no further: the cursor stands an item spacing below the last item, and
+    // a dummy there made the content that much taller than a box it fits (a scrollbar for nothing).
+    const float lastItemBottom = ImGui::GetCursorScreenPos().y - ImGui::GetStyle().ItemSpacing.y;
+    ImGui::SetCursorScreenPos({box.min.x, std::max(lastItemBottom, layout.extent.y1)});
     ImGui::Dummy({0.0f, 0.0f});
     if (!layout.side) return std::nullopt;
     Box side{{layout.side->x0, layout.side->y0 + gapOf(ctx)}, {layout.side->x1, layout.side->y1}};
