@@ -1,6 +1,7 @@
 // prediction_words.cpp — see prediction_words.h.
 #include "core/transformer/prediction_words.h"
 
+#include "core/decoder_lessons.h"
 #include "core/transformer/prediction.h"
 
 #include <cstdio>
@@ -24,17 +25,6 @@ std::string readable(const std::string& text) {
         } else shown += c;
     }
     return shown;
-}
-
-// 151936 → "151 936": thousands apart, as the cost view writes them.
-std::string grouped(int count) {
-    const std::string digits = std::to_string(count);
-    std::string text;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) text += ' ';
-        text += digits[i];
-    }
-    return text;
 }
 
 }  // namespace
@@ -63,7 +53,7 @@ int firstMaskPosition(const Tokenizer& tokenizer, const std::vector<int>& ids) {
 
 std::string predictionSource(const TrainedModel& model) {
     const TransformerConfig& config = model.transformer.config;
-    const std::string vocabulary = grouped(config.vocabSize) + "-piece vocabulary";
+    const std::string vocabulary = groupedDigits(config.vocabSize) + "-piece vocabulary";
     if (predictionKind(model.transformer) == PredictionKind::MaskedWord) {
         return "BERT learns to fill a blanked-out word: its masked-word head turns the last layer's row at [MASK] (1 × d_model) "
                "into one logit per piece of its " + vocabulary + ", and softmax at temperature T turns them into the bars.";

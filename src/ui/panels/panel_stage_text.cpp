@@ -1,7 +1,8 @@
 // panel_stage_text.cpp — under the matrices: the stage's formula, its PyTorch line (Annotated Transformer
 // style) and its NumPy equivalent with this run's shapes substituted, each copyable, the plain explanation, and the teaching point this stage makes
-// with this run's numbers (seeds 000–004: shapes, heads see all of X, cost per head, masks broadcast).
+// with this run's numbers (shapes, heads see all of X, cost per head, masks broadcast).
 // The texts come from core::stages() (stage 3's RoPE step: core::ropeStep()); this file only adds the numbers.
+#include "core/decoder_lessons.h"
 #include "core/transformer/transformer.h"
 #include "scene/scene.h"
 #include "ui/panels/panels.h"
@@ -16,17 +17,6 @@ namespace attnviz::ui {
 namespace {
 
 using core::StageId;
-
-// 10816 → "10,816".
-std::string number(long long value) {
-    const std::string digits = std::to_string(value);
-    std::string grouped;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
-        grouped += digits[i];
-    }
-    return grouped;
-}
 
 std::string maskNote(const core::Trace& t) {
     switch (t.mask) {
@@ -83,8 +73,8 @@ std::string teachingNote(const core::ModelRun& run, StageId stage) {
             const std::string lengths = t.cross ? "l_q · l_k" : "l²";
             const std::string numbers = t.cross ? std::to_string(l) + " · " + std::to_string(lk) : std::to_string(l) + "²";
             return "Cost: h · " + lengths + " · d_k = " + std::to_string(d.heads) + " · " + numbers + " · " + std::to_string(d.dK) + " = " +
-                   number(d.heads * l * lk * d.dK) + " multiply-adds, the same as one head of width d_model: " + lengths +
-                   " · d_model = " + number(l * lk * d.dModel) + ".";
+                   core::groupedDigits(d.heads * l * lk * d.dK) + " multiply-adds, the same as one head of width d_model: " + lengths +
+                   " · d_model = " + core::groupedDigits(l * lk * d.dModel) + ".";
         }
         case StageId::Scale: {
             char scale[32];
