@@ -7,6 +7,7 @@
 // [SECTION] the folder
 #include "io/checkpoint.h"
 
+#include "core/limits.h"
 #include "io/json_value_text.h"
 #include "io/memory_budget.h"
 #include "io/safe_read.h"
@@ -19,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <utility>
 
 namespace attnviz::io {
@@ -42,10 +44,21 @@ int readInt(const json& config, const char* key, const std::string& file, std::o
     return config[key].get<int>();
 }
 
-float readFloat(const json& config, const char* key, float fallback, const std::string& file) {
+// The real number `object[key]`, checked to lie in [lowest, highest] (a finite double) before anyone converts it.
+double readNumberIn(const json& object, const char* key, double lowest, double highest, const std::string& file) {
+    const json& value = object[key];
+    if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < lowest || value.get<double>() > highest) {
+        std::ostringstream range;
+        range << lowest << " to " << highest;
+        fail(file, std::string("\"") + key + "\" must be a number from " + range.str() + " (got " + quotedJsonValue(value) + ").");
+    }
+    return value.get<double>();
+}
+
+// A norm's epsilon: within float's normal range (core/limits.h), so the conversion is exact enough and defined.
+float readEpsilon(const json& config, const char* key, float fallback, const std::string& file) {
     if (!config.contains(key)) return fallback;
-    if (!config[key].is_number() || !(config[key].get<double>() > 0.0)) fail(file, std::string("\"") + key + "\" must be a positive number.");
-    return config[key].get<float>();
+    return static_cast<float>(readNumberIn(config, key, core::limits::kMinNormEpsilon, core::limits::kMaxNormEpsilon, file));
 }
 
 void requireString(const json& config, const char* key, const char* wanted, const char* fallback, const std::string& file) {
@@ -62,7 +75,7 @@ core::TransformerConfig gpt2Config(const json& j, const std::string& file) {
     c.dFf = readInt(j, "n_inner", file, 4 * c.dModel);
     c.maxPositions = readInt(j, "n_positions", file, j.contains("n_ctx") ? std::optional<int>(readInt(j, "n_ctx", file)) : std::nullopt);
     c.vocabSize = readInt(j, "vocab_size", file);
-    c.layerNormEps = readFloat(j, "layer_norm_epsilon", 1e-5f, file);
+    c.layerNormEps = readEpsilon(j, "layer_norm_epsilon", 1e-5f, file);
     requireString(j, "activation_function", "gelu_new", "gelu_new", file);
     // Variants of GPT-2's attention attnviz does not compute: refused by name rather than shown wrong.
     for (const auto& [key, standard] : {std::pair{"scale_attn_weights", true}, std::pair{"scale_attn_by_inverse_layer_idx", false},
@@ -84,7 +97,7 @@ core::TransformerConfig bertConfig(const json& j, const std::string& file) {
     c.maxPositions = readInt(j, "max_position_embeddings", file);
     c.vocabSize = readInt(j, "vocab_size", file);
     c.typeVocabSize = readInt(j, "type_vocab_size", file, 2);
-    c.layerNormEps = readFloat(j, "layer_norm_eps", 1e-12f, file);
+    c.layerNormEps = readEpsilon(j, "layer_norm_eps", 1e-12f, file);
     requireString(j, "hidden_act", "gelu", "gelu", file);
     requireString(j, "position_embedding_type", "absolute", "absolute", file);
     return c;
@@ -96,11 +109,12 @@ bool readBool(const json& config, const char* key, bool fallback, const std::str
     return config[key].get<bool>();
 }
 
-double readPositive(const json& object, const char* key, const std::string& file) {
-    if (!object.contains(key) || !object[key].is_number() || !(object[key].get<double>() > 0.0)) {
-        fail(file, std::string("needs \"") + key + "\" as a positive number.");
-    }
-    return object[key].get<double>();
+// A RoPE number (theta, a scaling factor, a context length): positive and at most core::limits::kMaxRopeNumber.
+double readRopeNumber(const json& object, const char* key, const std::string& file) {
+    if (!object.contains(key)) fail(file, std::string("needs \"") + key + "\" as a positive number.");
+    const double value = readNumberIn(object, key, 0.0, core::limits::kMaxRopeNumber, file);
+    if (value == 0.0) fail(file, std::string("\"") + key + "\" must be a positive number.");
+    return value;
 }
 
 // rope_scaling (or, in newer files, rope_parameters): none, "default", or Llama 3's "llama3"; anything else refused.
@@ -110,14 +124,13 @@ std::optional<core::Llama3RopeScaling> ropeScalingOf(const json& j, int maxPosit
     const json& scaling = j[key];
     if (!scaling.is_object()) fail(file, std::string("\"") + key + "\" must be an object or null.");
     const json type = scaling.contains("rope_type") ? scaling["rope_type"] : scaling.contains("type") ? scaling["type"] : json("default");
-    const std::string name = type.is_string() ? type.get<std::string>() : type.dump();
-    if (name == "default") return std::nullopt;
-    if (name != "llama3") fail(file, "uses RoPE scaling \"" + name + "\"; attnviz computes plain RoPE and Llama 3's \"llama3\" scaling only.");
+    if (type == "default") return std::nullopt;
+    if (type != "llama3") fail(file, "uses RoPE scaling " + quotedJsonValue(type) + "; attnviz computes plain RoPE and Llama 3's \"llama3\" scaling only.");
     core::Llama3RopeScaling s;
-    s.factor = readPositive(scaling, "factor", file);
-    s.lowFreqFactor = readPositive(scaling, "low_freq_factor", file);
-    s.highFreqFactor = readPositive(scaling, "high_freq_factor", file);
-    s.originalMaxPositions = scaling.contains("original_max_position_embeddings") ? readPositive(scaling, "original_max_position_embeddings", file)
+    s.factor = readRopeNumber(scaling, "factor", file);
+    s.lowFreqFactor = readRopeNumber(scaling, "low_freq_factor", file);
+    s.highFreqFactor = readRopeNumber(scaling, "high_freq_factor", file);
+    s.originalMaxPositions = scaling.contains("original_max_position_embeddings") ? readRopeNumber(scaling, "original_max_position_embeddings", file)
                                                                                   : static_cast<double>(maxPositions);
     if (!(s.highFreqFactor > s.lowFreqFactor)) fail(file, "has a llama3 RoPE scaling whose high_freq_factor is not above its low_freq_factor.");
     return s;
@@ -139,7 +152,7 @@ std::vector<int> slidingWindowsOf(const json& j, const std::string& type, int la
         for (int i = 0; i < layers; ++i) {
             const json& t = types[static_cast<std::size_t>(i)];
             if (t == "sliding_attention") windows[static_cast<std::size_t>(i)] = window;
-            else if (t != "full_attention") fail(file, "\"layer_types\" holds " + t.dump() + "; attnviz knows full_attention and sliding_attention.");
+            else if (t != "full_attention") fail(file, "\"layer_types\" holds " + quotedJsonValue(t) + "; attnviz knows full_attention and sliding_attention.");
         }
         return windows;
     }
@@ -165,10 +178,10 @@ core::TransformerConfig llamaConfig(const json& j, const std::string& type, cons
     c.dFf = readInt(j, "intermediate_size", file);
     c.maxPositions = readInt(j, "max_position_embeddings", file);
     c.vocabSize = readInt(j, "vocab_size", file);
-    c.layerNormEps = readFloat(j, "rms_norm_eps", 1e-6f, file);
+    c.layerNormEps = readEpsilon(j, "rms_norm_eps", 1e-6f, file);
     // rope_theta at the top level, or inside rope_parameters (newer files); HF's default 10000.
     const bool nested = j.contains("rope_parameters") && j["rope_parameters"].is_object() && j["rope_parameters"].contains("rope_theta");
-    c.ropeTheta = nested ? readPositive(j["rope_parameters"], "rope_theta", file) : j.contains("rope_theta") ? readPositive(j, "rope_theta", file) : 10000.0;
+    c.ropeTheta = nested ? readRopeNumber(j["rope_parameters"], "rope_theta", file) : j.contains("rope_theta") ? readRopeNumber(j, "rope_theta", file) : 10000.0;
     c.ropeScaling = ropeScalingOf(j, c.maxPositions, file);
     c.slidingWindows = slidingWindowsOf(j, type, c.layers, file);
     c.tiedEmbeddings = readBool(j, "tie_word_embeddings", false, file);
@@ -176,7 +189,7 @@ core::TransformerConfig llamaConfig(const json& j, const std::string& type, cons
     requireString(j, "hidden_act", "silu", "silu", file);
     if (readBool(j, "mlp_bias", false, file)) fail(file, "has \"mlp_bias\": true; attnviz computes the bias-free SwiGLU MLP only.");
     if (j.contains("partial_rotary_factor") && j["partial_rotary_factor"] != 1.0) {
-        fail(file, "has \"partial_rotary_factor\" " + j["partial_rotary_factor"].dump() + "; attnviz rotates whole heads only.");
+        fail(file, "has \"partial_rotary_factor\" " + quotedJsonValue(j["partial_rotary_factor"]) + "; attnviz rotates whole heads only.");
     }
     return c;
 }
@@ -197,7 +210,7 @@ constexpr const char* kShardIndex = "model.safetensors.index.json";
 // A shard's name from the index: a plain file name in the model's folder, never a path elsewhere.
 void checkShardName(const std::string& shard, const std::string& index) {
     if (shard.empty() || shard == "." || shard == ".." || shard.find_first_of("/\\") != std::string::npos || shard.find('\0') != std::string::npos) {
-        fail(index, "names the shard \"" + shard + "\"; a shard must be a file name in the model's folder, without a path.");
+        fail(index, "names the shard \"" + core::echoed(shard) + "\"; a shard must be a file name in the model's folder, without a path.");
     }
 }
 
@@ -214,21 +227,21 @@ public:
         }
         const std::string index = (folder / kShardIndex).string();
         name_ = index;
-        const json root = json::parse(readWholeFile(folder / kShardIndex), nullptr, false);
+        const json root = json::parse(readJsonFile(folder / kShardIndex, kMaxShardIndexBytes), nullptr, false);
         if (root.is_discarded() || !root.is_object() || !root.contains("weight_map") || !root["weight_map"].is_object()) {
             fail(index, "is not a shard index: it needs a \"weight_map\" object from tensor names to file names.");
         }
         std::map<std::string, std::size_t> opened;
         for (const auto& [tensor, shardJson] : root["weight_map"].items()) {
-            if (!shardJson.is_string()) fail(index, "maps \"" + tensor + "\" to " + shardJson.dump() + ", not a file name.");
+            if (!shardJson.is_string()) fail(index, "maps \"" + core::echoed(tensor) + "\" to " + quotedJsonValue(shardJson) + ", not a file name.");
             const std::string shard = shardJson.get<std::string>();
             checkShardName(shard, index);
             auto [slot, added] = opened.try_emplace(shard, files_.size());
             if (added) {
-                if (!fs::is_regular_file(folder / shard, error)) fail(index, "names the shard \"" + shard + "\", which is not in " + folder.string() + ".");
+                if (!fs::is_regular_file(folder / shard, error)) fail(index, "names the shard \"" + core::echoed(shard) + "\", which is not in " + folder.string() + ".");
                 files_.push_back(std::make_shared<const SafetensorsFile>(folder / shard));
             }
-            if (!files_[slot->second]->has(tensor)) fail(index, "says \"" + tensor + "\" is in " + shard + ", which does not hold it.");
+            if (!files_[slot->second]->has(tensor)) fail(index, "says \"" + core::echoed(tensor) + "\" is in " + core::echoed(shard) + ", which does not hold it.");
             where_[tensor] = slot->second;
         }
     }

@@ -26,6 +26,8 @@ inline constexpr std::uint64_t kMaxConfigBytes = 4 * kMegabyte;      // config.j
 inline constexpr std::uint64_t kMaxVocabularyBytes = 64 * kMegabyte;  // vocab.txt, vocab.json, merges.txt, .txt vocabularies
 inline constexpr std::uint64_t kMaxReadmeBytes = 1 * kMegabyte;       // README.md (the model card)
 inline constexpr std::uint64_t kMaxSessionBytes = 64 * kMegabyte;     // session files, settings
+// model.safetensors.index.json: ~100 bytes a tensor; Llama-3-70B's is 60 kB, the largest published (~90,000 tensors) ~10 MB.
+inline constexpr std::uint64_t kMaxShardIndexBytes = 32 * kMegabyte;
 inline constexpr std::uint64_t kNoSizeCap = std::numeric_limits<std::uint64_t>::max();
 
 // A file over its kind's cap. A FileError, so callers that do not care treat it as any other; README.md's reader

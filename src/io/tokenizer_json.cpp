@@ -1,6 +1,8 @@
 // tokenizer_json.cpp — tokenizer.json → core::TokenizerDefinition. See tokenizer_json.h.
 #include "io/tokenizer_json.h"
 
+#include "io/json_value_text.h"  // quotedJsonValue, core::echoed
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -18,6 +20,7 @@ using core::PreTokenizerStep;
 
 constexpr int kMaxDepth = 64;
 constexpr long long kMaxId = 1 << 24;
+constexpr std::size_t kMaxParseErrorCharacters = 200;  // nlohmann's message quotes the bytes it last read
 
 // model.vocab and model.merges, read straight into lists while parsing (a JSON tree of Qwen's 151,643 pieces and
 // 151,387 merges takes longer to build than the rest of the file).
@@ -27,7 +30,7 @@ struct ModelLists {
 };
 
 std::string idProblem(const std::string& piece, const std::string& value) {
-    return "the id of \"" + piece + "\" must be a whole number from 0 to " + std::to_string(kMaxId - 1) + " (it is " + value + ").";
+    return "the id of \"" + core::echoed(piece) + "\" must be a whole number from 0 to " + std::to_string(kMaxId - 1) + " (it is " + value + ").";
 }
 
 // "left right" → its two pieces, or nullopt when it is not two pieces separated by one space.
@@ -63,7 +66,7 @@ public:
     }
     int id(const json& value, const std::string& where) const {
         if (!value.is_number_integer() || value.get<long long>() < 0 || value.get<long long>() >= kMaxId) {
-            fail(where + " must be a whole number from 0 to " + std::to_string(kMaxId - 1) + " (it is " + value.dump() + ").");
+            fail(where + " must be a whole number from 0 to " + std::to_string(kMaxId - 1) + " (it is " + quotedJsonValue(value) + ").");
         }
         return value.get<int>();
     }
@@ -91,7 +94,7 @@ public:
         if (value == "MergedWithPrevious") return core::SplitBehavior::MergedWithPrevious;
         if (value == "MergedWithNext") return core::SplitBehavior::MergedWithNext;
         if (value == "Contiguous") return core::SplitBehavior::Contiguous;
-        fail(where + "'s behavior \"" + value + "\" is not one of Removed, Isolated, MergedWithPrevious, MergedWithNext, Contiguous.");
+        fail(where + "'s behavior \"" + core::echoed(value) + "\" is not one of Removed, Isolated, MergedWithPrevious, MergedWithNext, Contiguous.");
     }
 
     NormalizerStep normalizer(const json& step, const std::string& where) const;
@@ -136,7 +139,7 @@ NormalizerStep Reader::normalizer(const json& step, const std::string& where) co
         out.stripLeft = flag(step, "strip_left", true, where);
         out.stripRight = flag(step, "strip_right", true, where);
     } else {
-        fail("the normalizer \"" + type + "\" is not supported (attnviz runs Sequence, NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, "
+        fail("the normalizer \"" + core::echoed(type) + "\" is not supported (attnviz runs Sequence, NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, "
              "BertNormalizer, Prepend, Replace and Strip).");
     }
     return out;
@@ -169,7 +172,7 @@ PreTokenizerStep Reader::preTokenizer(const json& step, const std::string& where
         if (scheme == "always") out.prependScheme = core::PrependScheme::Always;
         else if (scheme == "first") out.prependScheme = core::PrependScheme::First;
         else if (scheme == "never") out.prependScheme = core::PrependScheme::Never;
-        else fail(where + "'s prepend_scheme \"" + scheme + "\" is not always, first or never.");
+        else fail(where + "'s prepend_scheme \"" + core::echoed(scheme) + "\" is not always, first or never.");
         out.split = flag(step, "split", true, where);
     } else if (type == "BertPreTokenizer") out.kind = Kind::Bert;
     else if (type == "Whitespace") out.kind = Kind::Whitespace;
@@ -181,7 +184,7 @@ PreTokenizerStep Reader::preTokenizer(const json& step, const std::string& where
         out.kind = Kind::Punctuation;
         out.behavior = behavior(step, where);
     } else {
-        fail("the pre-tokenizer \"" + type + "\" is not supported (attnviz runs Sequence, ByteLevel, Split, CharDelimiterSplit, Metaspace, "
+        fail("the pre-tokenizer \"" + core::echoed(type) + "\" is not supported (attnviz runs Sequence, ByteLevel, Split, CharDelimiterSplit, Metaspace, "
              "BertPreTokenizer, Whitespace, WhitespaceSplit, Digits and Punctuation).");
     }
     return out;
@@ -199,7 +202,7 @@ core::VocabularyModel Reader::model(const json& model) const {
     if (type == "BPE") out.kind = Kind::Bpe;
     else if (type == "WordPiece") out.kind = Kind::WordPiece;
     else if (type == "WordLevel") out.kind = Kind::WordLevel;
-    else fail("the model \"" + type + "\" is not supported (attnviz runs BPE, WordPiece and WordLevel).");
+    else fail("the model \"" + core::echoed(type) + "\" is not supported (attnviz runs BPE, WordPiece and WordLevel).");
     if (!lists_.vocabulary) fail("the model's \"vocab\" must be an object of piece → id.");
     out.vocabulary.reserve(lists_.vocabulary->size());
     for (auto& [piece, value] : *lists_.vocabulary) out.vocabulary.emplace(std::move(piece), value);
@@ -254,7 +257,7 @@ PostProcessorStep Reader::postProcessor(const json& step, const std::string& whe
         const json& specials = member(step, "special_tokens", where);
         if (!specials.is_object()) fail(where + "'s \"special_tokens\" must be an object.");
         for (const auto& [key, special] : specials.items()) {
-            const std::string at = where + "'s special token \"" + key + "\"";
+            const std::string at = where + "'s special token \"" + core::echoed(key) + "\"";
             if (!special.is_object()) fail(at + " must be an object.");
             const json& ids = list(special, "ids", at);
             const json& tokens = list(special, "tokens", at);
@@ -266,7 +269,7 @@ PostProcessorStep Reader::postProcessor(const json& step, const std::string& whe
             }
         }
     } else {
-        fail("the post-processor \"" + type + "\" is not supported (attnviz runs Sequence, TemplateProcessing, BertProcessing, "
+        fail("the post-processor \"" + core::echoed(type) + "\" is not supported (attnviz runs Sequence, TemplateProcessing, BertProcessing, "
              "RobertaProcessing and ByteLevel).");
     }
     return out;
@@ -327,7 +330,7 @@ public:
     bool end_object() { return close(); }
     bool start_array(std::size_t);
     bool end_array();
-    bool parse_error(std::size_t, const std::string&, const json::exception& problem) { return fail(std::string("is not valid JSON (") + problem.what() + ")."); }
+    bool parse_error(std::size_t, const std::string&, const json::exception& problem) { return fail("is not valid JSON (" + core::echoed(problem.what(), kMaxParseErrorCharacters) + ")."); }
 
 private:
     enum class Capture { None, Vocabulary, Merges };
@@ -401,13 +404,13 @@ bool TreeBuilder::number(long long v, const std::string& text) {
 
 bool TreeBuilder::string(std::string& v) {
     if (capture_ == Capture::None) return value(std::move(v));
-    if (capture_ == Capture::Vocabulary) return fail(idProblem(piece_, "\"" + v + "\""));
+    if (capture_ == Capture::Vocabulary) return fail(idProblem(piece_, "\"" + core::echoed(v) + "\""));
     if (inPair_) {
         pair_.push_back(std::move(v));
         return pair_.size() <= 2 || fail(mergeProblem());
     }
     const auto merge = mergeOf(v);
-    if (!merge) return fail("merge " + std::to_string(lists.merges->size()) + " (\"" + v + "\") is not two pieces separated by one space.");
+    if (!merge) return fail("merge " + std::to_string(lists.merges->size()) + " (\"" + core::echoed(v) + "\") is not two pieces separated by one space.");
     lists.merges->push_back(*merge);
     return true;
 }

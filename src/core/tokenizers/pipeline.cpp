@@ -1,6 +1,7 @@
 // pipeline.cpp — PipelineTokenizer: added tokens, the steps in order, the post-processor and labels. See pipeline.h.
 #include "core/tokenizers/pipeline.h"
 
+#include "core/display_text.h"  // echoed
 #include "core/tokenizer.h"  // InputError
 #include "core/tokenizers/bpe.h"  // Gpt2BpeTokenizer::labelOf
 #include "core/tokenizers/pipeline_internal.h"
@@ -64,12 +65,12 @@ int checkPostProcessor(const PostProcessorStep& step) {
     for (const PostProcessorStep& inner : step.steps) largest = std::max(largest, checkPostProcessor(inner));
     for (const PostProcessorStep::Item& item : step.single) {
         if (item.special && !step.specialTokens.contains(item.name)) {
-            throw InputError("The post-processor's template uses the special token \"" + item.name + "\", which it does not define.");
+            throw InputError("The post-processor's template uses the special token \"" + echoed(item.name) + "\", which it does not define.");
         }
     }
     for (const auto& [name, tokens] : step.specialTokens) {
         for (const auto& [id, piece] : tokens) {
-            if (id < 0) throw InputError("The post-processor gives \"" + piece + "\" the negative id " + std::to_string(id) + ".");
+            if (id < 0) throw InputError("The post-processor gives \"" + echoed(piece) + "\" the negative id " + std::to_string(id) + ".");
             largest = std::max(largest, id);
         }
     }
@@ -121,11 +122,11 @@ std::vector<Segment> PipelineTokenizer::Machinery::segments(std::string_view tex
 PipelineTokenizer::PipelineTokenizer(TokenizerDefinition definition) : definition_(std::move(definition)), machinery_(std::make_unique<Machinery>()) {
     int largest = -1;
     for (const auto& [piece, id] : definition_.model.vocabulary) {
-        if (id < 0) throw InputError("The vocabulary gives " + piece + " the negative id " + std::to_string(id) + ".");
+        if (id < 0) throw InputError("The vocabulary gives \"" + echoed(piece) + "\" the negative id " + std::to_string(id) + ".");
         largest = std::max(largest, id);
     }
     for (const AddedToken& token : definition_.addedTokens) {
-        if (token.id < 0) throw InputError("The added token " + token.content + " has the negative id " + std::to_string(token.id) + ".");
+        if (token.id < 0) throw InputError("The added token \"" + echoed(token.content) + "\" has the negative id " + std::to_string(token.id) + ".");
         largest = std::max(largest, token.id);
     }
     if (definition_.postProcessor) largest = std::max(largest, checkPostProcessor(*definition_.postProcessor));
@@ -163,14 +164,14 @@ void PipelineTokenizer::appendPiece(int id, Encoding& out) const {
     }
 }
 
-void PipelineTokenizer::encodeNormalized(const std::string& text, bool atStart, Encoding& out) const {
+void PipelineTokenizer::encodeNormalized(const std::string& text, bool atStart, pipeline::WorkBudget& budget, Encoding& out) const {
     for (const Segment& segment : machinery_->segments(text, machinery_->normalized)) {
         if (segment.token != nullptr) {
             appendToken(out, segment.token->id, segment.token->content, segment.token->content, segment.token->special);
             continue;
         }
         std::vector<Split> splits{{std::string(segment.text), atStart && segment.offset == 0}};
-        if (definition_.preTokenizer) splits = pipeline::preTokenize(*definition_.preTokenizer, std::move(splits), machinery_->patterns);
+        if (definition_.preTokenizer) splits = pipeline::preTokenize(*definition_.preTokenizer, std::move(splits), machinery_->patterns, budget);
         for (const Split& split : splits) {
             std::vector<int> ids;
             machinery_->runner->encode(split.text, ids);
@@ -179,10 +180,10 @@ void PipelineTokenizer::encodeNormalized(const std::string& text, bool atStart, 
     }
 }
 
-void PipelineTokenizer::encodeText(std::string_view text, bool atStart, Encoding& out) const {
+void PipelineTokenizer::encodeText(std::string_view text, bool atStart, pipeline::WorkBudget& budget, Encoding& out) const {
     std::string normalized(text);
-    if (definition_.normalizer) normalized = pipeline::normalize(*definition_.normalizer, std::move(normalized), machinery_->patterns);
-    encodeNormalized(normalized, atStart, out);
+    if (definition_.normalizer) normalized = pipeline::normalize(*definition_.normalizer, std::move(normalized), machinery_->patterns, budget);
+    encodeNormalized(normalized, atStart, budget, out);
 }
 
 namespace {
@@ -227,9 +228,10 @@ Encoding PipelineTokenizer::encode(std::string_view text) const {
         throw InputError("The text is not valid UTF-8 (at byte " + std::to_string(bad) + ").");
     }
     Encoding out;
+    pipeline::WorkBudget budget(text.size());
     for (const Segment& segment : machinery_->segments(text, machinery_->raw)) {
         if (segment.token != nullptr) appendToken(out, segment.token->id, segment.token->content, segment.token->content, segment.token->special);
-        else encodeText(segment.text, segment.offset == 0, out);
+        else encodeText(segment.text, segment.offset == 0, budget, out);
     }
     if (definition_.postProcessor) postProcess(*definition_.postProcessor, out);
     return out;

@@ -29,6 +29,9 @@
 #include <vector>
 
 namespace attnviz::core {
+namespace pipeline {
+class WorkBudget;
+}
 
 // {"String": "▁"} or {"Regex": "\\s+"}.
 struct TextPattern {
@@ -126,8 +129,8 @@ public:
 
 private:
     struct Machinery;  // compiled patterns, BPE merge table, added-token index
-    void encodeText(std::string_view text, bool atStart, Encoding& out) const;
-    void encodeNormalized(const std::string& text, bool atStart, Encoding& out) const;
+    void encodeText(std::string_view text, bool atStart, pipeline::WorkBudget& budget, Encoding& out) const;
+    void encodeNormalized(const std::string& text, bool atStart, pipeline::WorkBudget& budget, Encoding& out) const;
     void appendPiece(int id, Encoding& out) const;
 
     TokenizerDefinition definition_;

@@ -5,6 +5,7 @@
 
 #include "core/tokenizers/pipeline.h"
 
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -12,11 +13,29 @@
 #include <utility>
 #include <vector>
 
+struct pcre2_real_match_data_8;
+using pcre2_match_data_8 = pcre2_real_match_data_8;
+
 namespace attnviz::core::pipeline {
 
+// What one encode() may spend (core/limits.h): PCRE2 steps, charged as the match limit each attempt ran under, and
+// the bytes the normalizers and pre-tokenizers may make of the text. Each check throws InputError naming the step.
+class WorkBudget {
+public:
+    explicit WorkBudget(std::size_t textBytes);
+    // Charges `steps` of matching `pattern` (its text, quoted in the refusal).
+    void chargeSteps(std::uint64_t steps, std::string_view pattern);
+    // Refuses when `step` (e.g. "the normalizer Replace") has made `bytes` of text, more than the cap.
+    void checkSize(std::size_t bytes, std::string_view step) const;
+
+private:
+    std::size_t textBytes_;
+    std::uint64_t stepsLeft_;
+};
+
 // A compiled pattern: a PCRE2 regular expression in UTF + UCP mode (so \p{L}, \s and \w are Unicode's), or a literal
-// string. Throws InputError when the pattern does not compile; matching throws InputError when PCRE2's match limit
-// is reached (a pattern that backtracks without end).
+// string. Throws InputError when the pattern does not compile; matching throws InputError when one match needs more
+// than PCRE2's largest match limit or the text's budget is spent (a pattern that backtracks without end).
 class Regex {
 public:
     explicit Regex(const TextPattern& pattern);
@@ -24,10 +43,11 @@ public:
     Regex(const Regex&) = delete;
     Regex& operator=(const Regex&) = delete;
     // Every non-overlapping match, left to right, as [begin, end) byte ranges; an empty match is skipped.
-    std::vector<std::pair<std::size_t, std::size_t>> findAll(std::string_view text) const;
+    std::vector<std::pair<std::size_t, std::size_t>> findAll(std::string_view text, WorkBudget& budget) const;
 
 private:
     struct Code;
+    int matchOnce(std::string_view text, std::size_t start, pcre2_match_data_8* match, WorkBudget& budget) const;
     std::unique_ptr<Code> code_;
 };
 
@@ -35,14 +55,14 @@ private:
 using Patterns = std::unordered_map<const TextPattern*, std::unique_ptr<Regex>>;
 void compilePatterns(const TokenizerDefinition& definition, Patterns& patterns);
 
-std::string normalize(const NormalizerStep& step, std::string text, const Patterns& patterns);
+std::string normalize(const NormalizerStep& step, std::string text, const Patterns& patterns, WorkBudget& budget);
 
 // A piece of the text between pre-tokenizer steps; atStart: it begins the whole text (Metaspace's "first").
 struct Split {
     std::string text;
     bool atStart = false;
 };
-std::vector<Split> preTokenize(const PreTokenizerStep& step, std::vector<Split> splits, const Patterns& patterns);
+std::vector<Split> preTokenize(const PreTokenizerStep& step, std::vector<Split> splits, const Patterns& patterns, WorkBudget& budget);
 
 // A word (one pre-token) → vocabulary ids by the BPE, WordPiece or WordLevel model.
 class VocabularyRunner {

@@ -2,6 +2,7 @@
 // as HuggingFace's tokenizers (models/bpe/model.rs, models/wordpiece, models/wordlevel) does. See pipeline.h.
 #include "core/tokenizers/pipeline_internal.h"
 
+#include "core/display_text.h"  // echoed
 #include "core/tokenizer.h"  // InputError
 #include "core/unicode.h"
 
@@ -31,7 +32,7 @@ struct Candidate {
     bool operator>(const Candidate& other) const { return rank != other.rank ? rank > other.rank : position > other.position; }
 };
 
-std::string quoted(const std::string& text) { return "\"" + text + "\""; }
+std::string quoted(const std::string& text) { return "\"" + echoed(text) + "\""; }
 
 }  // namespace
 

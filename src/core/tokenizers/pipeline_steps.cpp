@@ -3,6 +3,8 @@
 // kept, since attnviz needs only the pieces. See pipeline.h.
 #include "core/tokenizers/pipeline_internal.h"
 
+#include "core/display_text.h"  // echoed
+#include "core/limits.h"
 #include "core/tokenizer.h"  // InputError
 #include "core/tokenizers/bpe.h"  // byteToUnicode
 #include "core/unicode.h"
@@ -17,7 +19,6 @@ namespace {
 
 constexpr std::string_view kByteLevelPattern = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
 constexpr std::string_view kWhitespacePattern = R"(\w+|[^\w\s]+)";
-constexpr uint32_t kMatchLimit = 10'000'000;  // PCRE2 backtracking steps per match before giving up
 
 // A piece of a split text: [begin, end) and whether the pattern matched it.
 struct Piece {
@@ -100,6 +101,31 @@ std::vector<Split> splitEach(const std::vector<Split>& splits, const Finder& fin
     return out;
 }
 
+// A normalizer's name in tokenizer.json, for refusals.
+std::string_view nameOf(NormalizerStep::Kind kind) {
+    using Kind = NormalizerStep::Kind;
+    switch (kind) {
+        case Kind::Sequence: return "Sequence";
+        case Kind::Nfc: return "NFC";
+        case Kind::Nfd: return "NFD";
+        case Kind::Nfkc: return "NFKC";
+        case Kind::Nfkd: return "NFKD";
+        case Kind::Lowercase: return "Lowercase";
+        case Kind::StripAccents: return "StripAccents";
+        case Kind::Bert: return "BertNormalizer";
+        case Kind::Prepend: return "Prepend";
+        case Kind::Replace: return "Replace";
+        case Kind::Strip: return "Strip";
+    }
+    return "?";
+}
+
+std::size_t bytesOf(const std::vector<Split>& splits) {
+    std::size_t bytes = 0;
+    for (const Split& split : splits) bytes += split.text.size();
+    return bytes;
+}
+
 const Regex& byteLevelRegex() {
     static const Regex regex(TextPattern{std::string(kByteLevelPattern), true});
     return regex;
@@ -110,24 +136,27 @@ const Regex& whitespaceRegex() {
     return regex;
 }
 
-std::string replaceAll(std::string_view text, const Regex& regex, const std::string& content) {
+std::string replaceAll(std::string_view text, const Regex& regex, const std::string& content, WorkBudget& budget) {
     std::string out;
     std::size_t previous = 0;
-    for (const auto& [begin, end] : regex.findAll(text)) {
+    for (const auto& [begin, end] : regex.findAll(text, budget)) {
         out.append(text.substr(previous, begin - previous));
         out += content;
+        budget.checkSize(out.size(), "normalizer Replace");
         previous = end;
     }
     out.append(text.substr(previous));
     return out;
 }
 
-std::string replaceCharacters(std::string_view text, const std::string& from, const std::string& to) {
+// Metaspace's replacement of every space.
+std::string replaceSpaces(std::string_view text, const std::string& to, std::size_t bytesBefore, const WorkBudget& budget) {
     std::string out;
     for (std::size_t at = 0; at < text.size();) {
-        if (text.compare(at, from.size(), from) == 0) {
+        if (text[at] == ' ') {
             out += to;
-            at += from.size();
+            budget.checkSize(bytesBefore + out.size(), "pre-tokenizer Metaspace");
+            ++at;
         } else {
             out += text[at++];
         }
@@ -173,16 +202,18 @@ std::string byteLevelMapped(const std::string& text) {
     return out;
 }
 
-void metaspace(const PreTokenizerStep& step, std::vector<Split>& splits) {
+void metaspace(const PreTokenizerStep& step, std::vector<Split>& splits, WorkBudget& budget) {
+    std::size_t bytesBefore = 0;  // of the splits already replaced
     for (Split& split : splits) {
-        split.text = replaceCharacters(split.text, " ", step.replacement);
+        split.text = replaceSpaces(split.text, step.replacement, bytesBefore, budget);
+        bytesBefore += split.text.size() + step.replacement.size();
         const bool starts = split.text.compare(0, step.replacement.size(), step.replacement) == 0;
         const bool prepend = step.prependScheme == PrependScheme::Always || (step.prependScheme == PrependScheme::First && split.atStart);
         if (prepend && !starts) split.text = step.replacement + split.text;
     }
     if (step.split) {
         const Regex literal(TextPattern{step.replacement, false});
-        splits = splitEach(splits, [&](std::string_view text) { return literal.findAll(text); }, SplitBehavior::MergedWithNext);
+        splits = splitEach(splits, [&](std::string_view text) { return literal.findAll(text, budget); }, SplitBehavior::MergedWithNext);
     }
 }
 
@@ -198,9 +229,29 @@ void collectPatterns(const PreTokenizerStep& step, Patterns& patterns) {
 
 }  // namespace
 
+WorkBudget::WorkBudget(std::size_t textBytes)
+    : textBytes_(textBytes),
+      stepsLeft_(std::min(limits::kRegexStepsPerTextByte * textBytes + limits::kRegexMaxMatchLimit, limits::kRegexMaxStepsPerText)) {}
+
+void WorkBudget::chargeSteps(std::uint64_t steps, std::string_view pattern) {
+    if (steps > stepsLeft_) {
+        throw InputError("The tokenizer's pattern \"" + echoed(pattern) + "\" needs more matching work than attnviz allows for a text of " +
+                         std::to_string(textBytes_) + " bytes; shorten the text or use another tokenizer.");
+    }
+    stepsLeft_ -= steps;
+}
+
+void WorkBudget::checkSize(std::size_t bytes, std::string_view step) const {
+    if (bytes > limits::kTextGrowth * textBytes_ + limits::kTextGrowthSlack) {
+        throw InputError("The tokenizer's " + std::string(step) + " makes the text of " + std::to_string(textBytes_) + " bytes more than " +
+                         std::to_string(limits::kTextGrowth) + " times longer; attnviz stops there.");
+    }
+}
+
 struct Regex::Code {
     pcre2_code* code = nullptr;
     pcre2_match_context* context = nullptr;
+    std::string text;  // the pattern, for refusals
     ~Code() {
         pcre2_match_context_free(context);
         pcre2_code_free(code);
@@ -215,25 +266,42 @@ Regex::Regex(const TextPattern& pattern) : code_(std::make_unique<Code>()) {
     if (code_->code == nullptr) {
         PCRE2_UCHAR message[256];
         pcre2_get_error_message(error, message, sizeof message);
-        throw InputError("The pattern \"" + pattern.text + "\" does not compile (" + reinterpret_cast<const char*>(message) + " at offset " +
+        throw InputError("The pattern \"" + echoed(pattern.text) + "\" does not compile (" + reinterpret_cast<const char*>(message) + " at offset " +
                          std::to_string(offset) + ").");
     }
     pcre2_jit_compile(code_->code, PCRE2_JIT_COMPLETE);  // optional speed-up; matching works without it
     code_->context = pcre2_match_context_create(nullptr);
-    pcre2_set_match_limit(code_->context, kMatchLimit);
+    pcre2_set_depth_limit(code_->context, limits::kRegexDepthLimit);
+    pcre2_set_heap_limit(code_->context, limits::kRegexHeapLimitKibibytes);
+    code_->text = pattern.text;
 }
 
 Regex::~Regex() = default;
 
-std::vector<std::pair<std::size_t, std::size_t>> Regex::findAll(std::string_view text) const {
+// One pcre2_match from `start`, under limits growing from kRegexFirstMatchLimit (core/limits.h), each attempt charged
+// to the budget. Returns PCRE2's result: ≥ 0 for a match, PCRE2_ERROR_NOMATCH.
+int Regex::matchOnce(std::string_view text, std::size_t start, pcre2_match_data* match, WorkBudget& budget) const {
+    for (std::uint32_t limit = limits::kRegexFirstMatchLimit;; limit = std::min(limit * limits::kRegexLimitGrowth, limits::kRegexMaxMatchLimit)) {
+        budget.chargeSteps(limit, code_->text);
+        pcre2_set_match_limit(code_->context, limit);
+        // The text is valid UTF-8 (checked once by encode); PCRE2 would check all of it again at every match.
+        const int found = pcre2_match(code_->code, reinterpret_cast<PCRE2_SPTR>(text.data()), text.size(), start, PCRE2_NO_UTF_CHECK, match, code_->context);
+        if (found == PCRE2_ERROR_MATCHLIMIT && limit < limits::kRegexMaxMatchLimit) continue;
+        if (found >= 0 || found == PCRE2_ERROR_NOMATCH) return found;
+        PCRE2_UCHAR message[256];
+        pcre2_get_error_message(found, message, sizeof message);
+        throw InputError("The tokenizer's pattern \"" + echoed(code_->text) + "\" gives up on this text (" + reinterpret_cast<const char*>(message) +
+                         "); shorten the text or use another tokenizer.");
+    }
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> Regex::findAll(std::string_view text, WorkBudget& budget) const {
     std::vector<std::pair<std::size_t, std::size_t>> matches;
     pcre2_match_data* match = pcre2_match_data_create_from_pattern(code_->code, nullptr);
     const std::unique_ptr<pcre2_match_data, decltype(&pcre2_match_data_free)> owned(match, &pcre2_match_data_free);
     for (PCRE2_SIZE start = 0; start <= text.size();) {
-        // The text is valid UTF-8 (checked once by encode); PCRE2 would check all of it again at every match.
-        const int found = pcre2_match(code_->code, reinterpret_cast<PCRE2_SPTR>(text.data()), text.size(), start, PCRE2_NO_UTF_CHECK, match, code_->context);
+        const int found = matchOnce(text, start, match, budget);
         if (found == PCRE2_ERROR_NOMATCH) break;
-        if (found < 0) throw InputError("The tokenizer's split pattern gives up on this text (PCRE2 error " + std::to_string(found) + "); shorten it.");
         const PCRE2_SIZE* range = pcre2_get_ovector_pointer(match);
         if (range[1] > range[0] && range[0] >= start) {
             matches.emplace_back(range[0], range[1]);
@@ -252,11 +320,13 @@ void compilePatterns(const TokenizerDefinition& definition, Patterns& patterns) 
     if (definition.preTokenizer) collectPatterns(*definition.preTokenizer, patterns);
 }
 
-std::string normalize(const NormalizerStep& step, std::string text, const Patterns& patterns) {
+namespace {
+
+std::string normalizeOnce(const NormalizerStep& step, std::string text, const Patterns& patterns, WorkBudget& budget) {
     using Kind = NormalizerStep::Kind;
     switch (step.kind) {
         case Kind::Sequence:
-            for (const NormalizerStep& inner : step.steps) text = normalize(inner, std::move(text), patterns);
+            for (const NormalizerStep& inner : step.steps) text = normalize(inner, std::move(text), patterns, budget);
             return text;
         case Kind::Nfc: return normalizeUnicode(text, NormalForm::Nfc);
         case Kind::Nfd: return normalizeUnicode(text, NormalForm::Nfd);
@@ -272,17 +342,17 @@ std::string normalize(const NormalizerStep& step, std::string text, const Patter
         }
         case Kind::Bert: return bertNormalize(step, text);
         case Kind::Prepend: return text.empty() ? text : step.content + text;
-        case Kind::Replace: return replaceAll(text, *patterns.at(&step.pattern), step.content);
+        case Kind::Replace: return replaceAll(text, *patterns.at(&step.pattern), step.content, budget);
         case Kind::Strip: return strip(text, step.stripLeft, step.stripRight);
     }
     return text;
 }
 
-std::vector<Split> preTokenize(const PreTokenizerStep& step, std::vector<Split> splits, const Patterns& patterns) {
+std::vector<Split> preTokenizeOnce(const PreTokenizerStep& step, std::vector<Split> splits, const Patterns& patterns, WorkBudget& budget) {
     using Kind = PreTokenizerStep::Kind;
     switch (step.kind) {
         case Kind::Sequence:
-            for (const PreTokenizerStep& inner : step.steps) splits = preTokenize(inner, std::move(splits), patterns);
+            for (const PreTokenizerStep& inner : step.steps) splits = preTokenize(inner, std::move(splits), patterns, budget);
             return splits;
         case Kind::ByteLevel:
             if (step.addPrefixSpace) {
@@ -290,19 +360,19 @@ std::vector<Split> preTokenize(const PreTokenizerStep& step, std::vector<Split> 
                     if (split.text.empty() || split.text.front() != ' ') split.text.insert(0, 1, ' ');
                 }
             }
-            if (step.useRegex) splits = splitEach(splits, [](std::string_view text) { return byteLevelRegex().findAll(text); }, SplitBehavior::Isolated);
+            if (step.useRegex) splits = splitEach(splits, [&](std::string_view text) { return byteLevelRegex().findAll(text, budget); }, SplitBehavior::Isolated);
             for (Split& split : splits) split.text = byteLevelMapped(split.text);
             return splits;
         case Kind::Split: {
             const Regex& regex = *patterns.at(&step.pattern);
-            return splitEach(splits, [&](std::string_view text) { return regex.findAll(text); }, step.behavior, step.invert);
+            return splitEach(splits, [&](std::string_view text) { return regex.findAll(text, budget); }, step.behavior, step.invert);
         }
-        case Kind::Metaspace: metaspace(step, splits); return splits;
+        case Kind::Metaspace: metaspace(step, splits, budget); return splits;
         case Kind::Bert:
             splits = splitEach(splits, [](std::string_view text) { return characterMatches(text, isWhitespace); }, SplitBehavior::Removed);
             return splitEach(splits, [](std::string_view text) { return characterMatches(text, isPunctuation); }, SplitBehavior::Isolated);
         case Kind::Whitespace:
-            return splitEach(splits, [](std::string_view text) { return whitespaceRegex().findAll(text); }, SplitBehavior::Removed, true);
+            return splitEach(splits, [&](std::string_view text) { return whitespaceRegex().findAll(text, budget); }, SplitBehavior::Removed, true);
         case Kind::WhitespaceSplit:
             return splitEach(splits, [](std::string_view text) { return characterMatches(text, isWhitespace); }, SplitBehavior::Removed);
         case Kind::Digits:
@@ -312,6 +382,20 @@ std::vector<Split> preTokenize(const PreTokenizerStep& step, std::vector<Split> 
             return splitEach(splits, [](std::string_view text) { return characterMatches(text, isPunctuation); }, step.behavior);
     }
     return splits;
+}
+
+}  // namespace
+
+std::string normalize(const NormalizerStep& step, std::string text, const Patterns& patterns, WorkBudget& budget) {
+    std::string out = normalizeOnce(step, std::move(text), patterns, budget);
+    budget.checkSize(out.size(), "normalizer " + std::string(nameOf(step.kind)));
+    return out;
+}
+
+std::vector<Split> preTokenize(const PreTokenizerStep& step, std::vector<Split> splits, const Patterns& patterns, WorkBudget& budget) {
+    std::vector<Split> out = preTokenizeOnce(step, std::move(splits), patterns, budget);
+    budget.checkSize(bytesOf(out), "pre-tokenizer");
+    return out;
 }
 
 }  // namespace attnviz::core::pipeline

@@ -1,0 +1,50 @@
+// limits.h — the limits attnviz's core puts on untrusted input (a tokenizer.json or config.json from the internet,
+// a pasted sentence), each a number written once here with the reason for its value. Core may not use io; io's
+// file-size caps are in io/safe_read.h. One section per subject; the tests and docs/robustness.md cite these names.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace attnviz::core::limits {
+
+// ---- tokenizer.json: the work one encode() may do (issue #31: a hostile file took minutes or all memory) ----
+//
+// PCRE2 patterns (pre-tokenizer Split, normalizer Replace). PCRE2 counts "steps" (backtracking points) per match call
+// but cannot say how many a successful call used, so each call first runs under a small limit and, when that is
+// reached, again under one kRegexLimitGrowth times larger, up to kRegexMaxMatchLimit; the text is charged the limit
+// each attempt ran under (an upper bound on the steps it used, at most kRegexLimitGrowth times too high).
+// kRegexFirstMatchLimit: GPT-2's, Llama-3's and Qwen's patterns match a word of ordinary text in under 100 steps.
+inline constexpr std::uint32_t kRegexFirstMatchLimit = 256;
+inline constexpr std::uint32_t kRegexLimitGrowth = 16;
+// One call: a run of 10,000 spaces under Llama-3's "\s+(?!\S)" needs under 65,536; 10 M is the limit attnviz
+// always had, which issue #31's pattern spent in ~40 ms at every character (so ~4 ns a step).
+inline constexpr std::uint32_t kRegexMaxMatchLimit = 10'000'000;
+// PCRE2's interpreter (used when JIT is unavailable): nesting depth and heap it may take for backtracking.
+inline constexpr std::uint32_t kRegexDepthLimit = 100'000;
+inline constexpr std::uint32_t kRegexHeapLimitKibibytes = 64 * 1024;  // 64 MiB
+// Steps one text may be charged: per byte of the text given to encode(), plus one full-limit call, at most a
+// total. Ordinary text is charged ~64 steps a byte by each Split (a 256-step attempt per ~4-byte word), so 2,048
+// leaves room for a sequence of many patterns; the total (~1 s at ~4 ns a step) bounds a pasted megabyte.
+inline constexpr std::uint64_t kRegexStepsPerTextByte = 2'048;
+inline constexpr std::uint64_t kRegexMaxStepsPerText = 250'000'000;
+
+// The text the normalizers and pre-tokenizers make, in bytes, at most kTextGrowth times the text given to encode()
+// plus kTextGrowthSlack, checked while each step writes. 16: NFKD's largest expansion (U+FDFA, 3 bytes → 33) and a
+// BertNormalizer's spaces around ideographs (3 → 5) stay well inside; the slack covers a Prepend or Metaspace prefix
+// on a short text. A chain of "e → ee" Replace steps doubling the text at each is stopped at the step that crosses.
+inline constexpr std::size_t kTextGrowth = 16;
+inline constexpr std::size_t kTextGrowthSlack = 4'096;
+
+// ---- config.json: the ranges its real numbers may take (issue #31: rms_norm_eps 1e300 became infinity) ----
+//
+// Every real number is range-checked as a double before it is used or converted to float (converting a double
+// beyond float's range is undefined behaviour). A norm's epsilon: real models use 1e-12 … 1e-5; above 1 it would
+// swamp the variance, below 1e-30 it is no longer a normal float (float's smallest is ~1.2e-38).
+inline constexpr double kMinNormEpsilon = 1e-30;
+inline constexpr double kMaxNormEpsilon = 1.0;
+// RoPE's base (rope_theta: 10,000 … 1,000,000 in real models; 5e8 in a few long-context ones) and its scaling's
+// factors and original context length: beyond 1e12 the angles' float arithmetic loses every digit.
+inline constexpr double kMaxRopeNumber = 1e12;
+
+}  // namespace attnviz::core::limits
