@@ -118,6 +118,21 @@ std::string resplitNote(const core::ModelSpec& spec) {
            std::to_string(model.config().heads) + " heads " + model.name + " learned.";
 }
 
+std::vector<std::filesystem::path> inputPaths(const InputOptions& o, const core::ModelSpec& spec) {
+    std::vector<std::filesystem::path> paths;
+    if (o.session) {
+        paths.push_back(*o.session);
+        const io::Session session = io::loadSession(*o.session);
+        const io::WeightFiles& files = session.weightFiles;
+        for (const std::filesystem::path* file : {&files.wq, &files.wk, &files.wv, &files.wo, &files.bq, &files.bk, &files.bv, &files.bo,
+                                                   &files.embeddings, &files.vocabulary, &session.model.folder}) {
+            if (!file->empty()) paths.push_back(*file);
+        }
+    }
+    if (const core::TrainedModel* model = spec.trainedModel(); model && !model->folder.empty()) paths.emplace_back(model->folder);
+    return paths;
+}
+
 core::ModelSpec toModelSpec(const InputOptions& o) {
     if (o.session) return io::openSession(*o.session).spec;
     core::ModelSpec spec;

@@ -63,6 +63,9 @@ core::ModelSpec toModelSpec(const InputOptions& options);
 // For a trained model whose heads --heads re-split: the sentence the app's banner shows ("these 8 heads are a
 // re-split of the trained W^Q …"); empty otherwise.
 std::string resplitNote(const core::ModelSpec& spec);
+// The files and folders a run of `spec` reads (the session file and the weight files it names, a model folder): a
+// dump refuses to write over them (io::writeDump's `inputs`).
+std::vector<std::filesystem::path> inputPaths(const InputOptions& options, const core::ModelSpec& spec);
 
 // GUI-only options of the top-level command.
 struct GuiOptions {
@@ -102,6 +105,7 @@ struct DumpOptions {
     bool logits = false;       // --logits: logits.npy beside the manifest's top k
     int topK = 10;             // --top-k
     float temperature = 1.0f;  // --temperature
+    std::vector<std::filesystem::path> inputs;  // what the run reads (inputPaths): never written over
 };
 
 struct ExportOptions {

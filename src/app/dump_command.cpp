@@ -17,7 +17,7 @@ namespace attnviz::app {
 int runDump(const core::ModelSpec& spec, const DumpOptions& options) {
     try {
         const core::ModelRun run = core::runModel(spec);
-        for (const std::filesystem::path& path : io::writeDump(run, options.out, options.force, {options.logits, options.topK, options.temperature})) {
+        for (const std::filesystem::path& path : io::writeDump(run, options.out, options.force, {options.logits, options.topK, options.temperature}, options.inputs)) {
             std::cout << path.string() << '\n';
         }
         return 0;

@@ -29,7 +29,11 @@ int main(int argc, char** argv) {
             std::cerr << name << ": " << note << '\n';  // the app says the same in its banner
         }
         switch (line.command) {
-            case app::Command::Dump: return app::runDump(spec, line.dump);
+            case app::Command::Dump: {
+                app::DumpOptions dump = line.dump;
+                dump.inputs = app::inputPaths(inputs, spec);
+                return app::runDump(spec, dump);
+            }
             case app::Command::Export: return app::runExport(spec, line.exportOptions);
             default: return app::runGui(spec, gui);
         }

@@ -1,7 +1,7 @@
 // dump.cpp — writes a ModelRun as .npy files + manifest.json. See dump.h for the folder's contents.
 //
 // [SECTION] the list of files (what each one is, in words and symbols)
-// [SECTION] the folder (refuse, create, tidy)
+// [SECTION] the folder (refuse, write beside, swap in)
 // [SECTION] manifest.json (and the predictions in it)
 #include "io/dump.h"
 
@@ -19,6 +19,12 @@
 #include <set>
 #include <string>
 #include <system_error>
+
+#include <cerrno>
+#include <cstdio>    // renameat2, RENAME_EXCHANGE (glibc 2.28 and later)
+#include <cstring>   // strerror
+#include <fcntl.h>   // AT_FDCWD
+#include <unistd.h>  // getpid
 
 namespace attnviz::io {
 namespace {
@@ -130,39 +136,82 @@ std::set<std::string> possibleDumpFileNames() {
 }
 
 // [SECTION] the folder
+//
+// A dump is written into a new hidden sibling of `dir` and then put in place in one step: renamed to `dir` when
+// there is none, else swapped with the old folder (renameat2 RENAME_EXCHANGE), whose files that are not dump files
+// were first hard-linked into the new one (its folders are moved across after the swap). A failure or a kill
+// before the swap leaves the old folder exactly as it was; after it, the new dump is complete.
 
-void prepareDirectory(const fs::path& dir, bool force) {
+// Whether `dir` exists, refusing what cannot hold a dump: a file, a non-empty folder unless forced, a folder holding
+// one of the run's inputs (a forced dump would replace the weights it reads).
+bool checkTarget(const fs::path& dir, bool force, const std::vector<fs::path>& inputs) {
     std::error_code error;
     const fs::file_status status = fs::status(dir, error);
-    if (error && status.type() != fs::file_type::not_found) {
-        throw FileError("Cannot dump into " + quoted(dir) + ": " + error.message() + ".");
-    }
-    if (status.type() == fs::file_type::not_found) {
-        if (!fs::create_directories(dir, error) && error) {
-            throw FileError("Cannot create the directory " + quoted(dir) + ": " + error.message() + ".");
-        }
-        return;
-    }
+    if (status.type() == fs::file_type::not_found) return false;
+    if (error) throw FileError("Cannot dump into " + quoted(dir) + ": " + error.message() + ".");
     if (!fs::is_directory(status)) throw FileError("Cannot dump into " + quoted(dir) + ": it exists and is not a directory.");
+    for (const fs::path& input : inputs) {
+        if (input.empty()) continue;
+        std::error_code ignored;
+        for (fs::path folder = fs::absolute(input, ignored).lexically_normal(); !folder.empty(); folder = folder.parent_path()) {
+            if (fs::equivalent(folder, dir, ignored)) {
+                throw FileError("Cannot dump into " + quoted(dir) + ": it holds " + quoted(input) + ", which this run reads; choose another directory.");
+            }
+            if (folder == folder.root_path()) break;
+        }
+    }
     const bool empty = fs::is_empty(dir, error);
     if (error) throw FileError("Cannot dump into " + quoted(dir) + ": " + error.message() + ".");
     if (!empty && !force) {
         throw FileError("Cannot dump into " + quoted(dir) + ": it is not empty (choose a new or empty directory, or use --force to replace its dump files).");
     }
+    return true;
 }
 
-void removeDumpFile(const fs::path& path) {
+// A new empty folder beside `dir`: ".<name>.dump-<pid>-<n>".
+fs::path createSibling(const fs::path& dir) {
+    fs::path target = fs::absolute(dir).lexically_normal();
+    if (!target.has_filename()) target = target.parent_path();
     std::error_code error;
-    fs::remove(path, error);
-    if (error) throw FileError("Cannot remove the old dump file " + quoted(path) + ": " + error.message() + ".");
+    fs::create_directories(target.parent_path(), error);
+    if (error) throw FileError("Cannot create the directory " + quoted(target.parent_path()) + ": " + error.message() + ".");
+    const std::string prefix = "." + target.filename().string() + ".dump-" + std::to_string(::getpid()) + "-";
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        const fs::path sibling = target.parent_path() / (prefix + std::to_string(attempt));
+        if (fs::create_directory(sibling, error)) return sibling;
+        if (error) break;
+    }
+    throw FileError("Cannot create a folder beside " + quoted(dir) + ": " + (error ? error.message() : "too many exist") + ".");
 }
 
-// With force: dump files of an earlier run that this run does not write go, so the folder matches the manifest.
-void removeStaleDumpFiles(const fs::path& dir, const std::vector<DumpEntry>& entries) {
-    std::set<std::string> stale = possibleDumpFileNames();
-    stale.erase(std::string(kManifestName));
-    for (const DumpEntry& entry : entries) stale.erase(entry.key + ".npy");
-    for (const std::string& name : stale) removeDumpFile(dir / name);
+// The old folder's files that are not dump files, hard-linked into the new one (no bytes copied).
+void linkOtherFiles(const fs::path& oldDir, const fs::path& newDir) {
+    const std::set<std::string> dumpNames = possibleDumpFileNames();
+    for (const fs::directory_entry& entry : fs::directory_iterator(oldDir)) {
+        const std::string name = entry.path().filename().string();
+        if (dumpNames.contains(name) || (entry.is_directory() && !entry.is_symlink())) continue;
+        std::error_code error;
+        fs::create_hard_link(entry.path(), newDir / name, error);
+        if (error) throw FileError("Cannot keep " + quoted(entry.path()) + " in the new dump folder: " + error.message() + ".");
+    }
+}
+
+// After the swap: the old folder's own folders moved into `dir`, then the old folder (its dump files and the
+// second names of the linked files) removed.
+void retireOldFolder(const fs::path& oldDir, const fs::path& dir) {
+    std::error_code error;
+    for (const fs::directory_entry& entry : fs::directory_iterator(oldDir, error)) {
+        std::error_code moved;
+        if (entry.is_directory() && !entry.is_symlink()) fs::rename(entry.path(), dir / entry.path().filename(), moved);
+    }
+    fs::remove_all(oldDir, error);  // only the old dump is left in it: a failure here loses nothing
+}
+
+// Puts the complete folder `written` in place of `dir` in one step (see the section's comment); throws only when
+// nothing has moved. Afterwards `written` names the old folder, when there was one.
+void putInPlace(const fs::path& written, const fs::path& dir, bool dirExists) {
+    const int moved = dirExists ? ::renameat2(AT_FDCWD, written.c_str(), AT_FDCWD, dir.c_str(), RENAME_EXCHANGE) : ::rename(written.c_str(), dir.c_str());
+    if (moved != 0) throw FileError("Cannot put the new dump in place of " + quoted(dir) + ": " + std::strerror(errno) + ".");
 }
 
 // [SECTION] manifest.json
@@ -325,19 +374,9 @@ core::Tensor logitsOf(const core::ModelRun& run) {
     return core::allPredictionLogits(model->transformer, *run.modelPass, run.trace.keyLengths);
 }
 
-}  // namespace
-
-std::vector<fs::path> writeDump(const core::ModelRun& run, const fs::path& dir, bool force, const PredictionOptions& options) {
-    const core::Tensor logits = logitsOf(run);
-    if (options.logits && logits.empty()) {
-        throw core::InputError(run.spec.trained() ? core::whyNoPrediction(run.spec.trainedModel()->transformer) + " (--logits)"
-                                                : "--logits needs a trained model with an LM or masked-word head (--model); the seeded layer predicts no tokens.");
-    }
-    std::optional<json> predictions;
-    if (run.spec.trained()) predictions = predictionsJson(run, logits, options);  // checks k and the temperature
-    prepareDirectory(dir, force);
-    // An old manifest would vouch for a half-replaced folder if this dump stopped early; the new one comes last.
-    if (force) removeDumpFile(dir / kManifestName);
+// Every file of the dump into the empty folder `dir`, manifest.json last; the paths written, in order.
+std::vector<fs::path> writeDumpFiles(const core::ModelRun& run, const fs::path& dir, const PredictionOptions& options, const core::Tensor& logits,
+                                     const std::optional<json>& predictions) {
     const BiasTensors biases = biasTensorsOf(run.weights);
     std::vector<DumpEntry> entries = dumpEntries(run, biases);
     if (options.logits) {
@@ -354,11 +393,39 @@ std::vector<fs::path> writeDump(const core::ModelRun& run, const fs::path& dir, 
             writeNpy(written.back(), *entry.tensor);
         }
     }
-    if (force) removeStaleDumpFiles(dir, entries);
     // Invalid UTF-8 cannot reach here (the tokenizer rejects it), but a replacement character beats a throw.
     const std::string manifest = manifestJson(run, entries, predictions).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
     written.push_back(dir / kManifestName);
     writeFileAtomically(written.back(), manifest);
+    return written;
+}
+
+}  // namespace
+
+std::vector<fs::path> writeDump(const core::ModelRun& run, const fs::path& dir, bool force, const PredictionOptions& options,
+                                const std::vector<fs::path>& inputs) {
+    const core::Tensor logits = logitsOf(run);
+    if (options.logits && logits.empty()) {
+        throw core::InputError(run.spec.trained() ? core::whyNoPrediction(run.spec.trainedModel()->transformer) + " (--logits)"
+                                                : "--logits needs a trained model with an LM or masked-word head (--model); the seeded layer predicts no tokens.");
+    }
+    std::optional<json> predictions;
+    if (run.spec.trained()) predictions = predictionsJson(run, logits, options);  // checks k and the temperature
+    const bool dirExists = checkTarget(dir, force, inputs);
+    const fs::path target = dirExists ? fs::canonical(dir) : dir;  // a link to a folder: the folder is replaced
+    const fs::path sibling = createSibling(target);
+    std::vector<fs::path> written;
+    try {
+        written = writeDumpFiles(run, sibling, options, logits, predictions);
+        if (dirExists) linkOtherFiles(target, sibling);
+        putInPlace(sibling, target, dirExists);
+    } catch (...) {
+        std::error_code error;
+        fs::remove_all(sibling, error);  // the new folder, never put in place
+        throw;
+    }
+    if (dirExists) retireOldFolder(sibling, target);
+    for (fs::path& path : written) path = dir / path.filename();
     return written;
 }
 

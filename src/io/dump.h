@@ -32,12 +32,14 @@ struct PredictionOptions {
 };
 
 // Writes the dump of `run` into `dir` (created with its parents when missing) and returns the paths written, in
-// order, manifest.json last. A non-empty existing `dir` is refused unless `force`; with `force`, files a dump
-// would write are replaced and dump files this run does not produce (say x_query.npy from an earlier
-// cross-attention dump) are removed so the folder matches its manifest; other files are left alone.
+// order, manifest.json last. The dump is written into a new folder beside `dir` and swapped in at the end, so a
+// failure or a kill leaves `dir` as it was. A non-empty existing `dir` is refused unless `force`; with `force`, the
+// old dump files all go (say x_query.npy from an earlier cross-attention dump), so the folder matches its manifest;
+// other files and folders are kept. A `dir` that holds any of `inputs` (the files and folders the run read: a
+// session, its weight files, a model folder) is refused, forced or not.
 // Throws FileError naming the path and the reason; core::InputError, before anything is written, for logits of a
 // run that predicts nothing (the seeded layer, BERT without a head) or a bad k or temperature.
 std::vector<std::filesystem::path> writeDump(const core::ModelRun& run, const std::filesystem::path& dir, bool force,
-                                             const PredictionOptions& predictions = {});
+                                             const PredictionOptions& predictions = {}, const std::vector<std::filesystem::path>& inputs = {});
 
 }  // namespace attnviz::io

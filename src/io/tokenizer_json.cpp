@@ -397,7 +397,7 @@ bool TreeBuilder::open(json container) {
 bool TreeBuilder::number(long long v, const std::string& text) {
     if (capture_ == Capture::None) return text.front() == '-' ? value(static_cast<json::number_integer_t>(v)) : value(static_cast<json::number_unsigned_t>(std::stoull(text)));
     if (capture_ == Capture::Merges) return fail(mergeProblem());
-    if (v < 0 || v >= kMaxId) return fail(idProblem(piece_, text));
+    if (v < 0 || v >= kMaxId) return fail(idProblem(piece_, core::echoed(text)));  // a float's text may be long
     lists.vocabulary->emplace_back(piece_, static_cast<int>(v));
     return true;
 }

@@ -1,5 +1,6 @@
 // test_dump.cpp — io::writeDump: every expected file with the Trace's numbers, a manifest that parses and
-// describes them, refusal of non-empty and non-directory targets, --force semantics, and Debian's NumPy
+// describes them, refusal of non-empty and non-directory targets and of folders holding the run's inputs, --force
+// semantics (a failed forced dump leaves the old one as it was), and Debian's NumPy
 // loading a real dump (tests/reference/check_dump.py, run with /usr/bin/python3).
 // Not tested here: whether the numbers are right (tests/core/test_reference.cpp checks the forward pass).
 #include "io/dump.h"
@@ -11,10 +12,13 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 namespace {
@@ -186,6 +190,68 @@ TEST_CASE("dump: a forced dump removes dump files an earlier run left that this 
     CHECK(names.count("x_query.npy") == 0);
     CHECK(names.count("query_embeddings.npy") == 0);
     CHECK(names.count("mask.npy") == 1);
+}
+
+// Every file under `dir` (not in subfolders), name → bytes.
+std::map<std::string, std::string> contentsOf(const fs::path& dir) {
+    std::map<std::string, std::string> files;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.is_regular_file()) files[entry.path().filename().string()] = attnviz::io::readWholeFile(entry.path());
+    }
+    return files;
+}
+
+TEST_CASE("dump: a forced dump into a folder holding the run's inputs is refused, and the inputs stay as they were") {
+    // Issue #31: `dump --force` into the folder of the session's own weights replaced w_q.npy (float64) with the
+    // dump's W_q (float32). Here the input is the folder's w_q.npy, or the folder itself (a model folder).
+    attnviz::test::ScratchDir scratch("dump");
+    attnviz::io::writeFileAtomically(scratch / "w_q.npy", "the weights this run read");
+    attnviz::io::writeFileAtomically(scratch / "notes.txt", "mine");
+    const ModelRun run = attnviz::core::runModel(paddedBatchSpec());
+    for (const fs::path& input : {scratch / "w_q.npy", scratch.path(), scratch / "." / "w_q.npy"}) {
+        const std::string message = fileErrorOf([&] { attnviz::io::writeDump(run, scratch.path(), true, {}, {input}); });
+        CHECK(contains(message, "which this run reads; choose another directory."));
+    }
+    CHECK(contentsOf(scratch.path()) == std::map<std::string, std::string>{{"notes.txt", "mine"}, {"w_q.npy", "the weights this run read"}});
+    // Inputs elsewhere, or in a subfolder being dumped beside, are no reason to refuse.
+    attnviz::io::writeDump(run, scratch / "out", false, {}, {scratch / "w_q.npy"});
+    CHECK(fileNamesIn(scratch / "out").count("manifest.json") == 1);
+}
+
+TEST_CASE("dump: a forced dump that fails part-way leaves the old dump as it was, files and folders beside it kept") {
+    // Issue #31: a failed `dump --force` left old and new .npy files mixed (and no manifest). The failure here: a
+    // file-size limit (RLIMIT_FSIZE) that the dump's larger files cross, after its smaller ones were written.
+    attnviz::test::ScratchDir scratch("dump");
+    const fs::path dir = scratch / "dump";
+    attnviz::io::writeDump(attnviz::core::runModel(crossSpec()), dir, false);
+    attnviz::io::writeFileAtomically(dir / "notes.txt", "mine");
+    fs::create_directories(dir / "plots");
+    attnviz::io::writeFileAtomically(dir / "plots" / "a.txt", "a plot");
+    const std::map<std::string, std::string> before = contentsOf(dir);
+    ModelSpec bigger = paddedBatchSpec();
+    bigger.attention.dModel = 64;
+    const ModelRun run = attnviz::core::runModel(bigger);
+
+    rlimit original{};
+    REQUIRE(::getrlimit(RLIMIT_FSIZE, &original) == 0);
+    const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails with EFBIG instead
+    rlimit limited = original;
+    limited.rlim_cur = 3'000;
+    REQUIRE(::setrlimit(RLIMIT_FSIZE, &limited) == 0);
+    const std::string message = fileErrorOf([&] { attnviz::io::writeDump(run, dir, true); });
+    ::setrlimit(RLIMIT_FSIZE, &original);
+    std::signal(SIGXFSZ, previousHandler);
+    CHECK(contentsOf(dir) == before);
+    CHECK(attnviz::io::readWholeFile(dir / "plots" / "a.txt") == "a plot");
+    CHECK(fileNamesIn(scratch.path()) == std::set<std::string>{"dump"});  // the half-written new folder is gone
+
+    attnviz::io::writeDump(run, dir, true);  // without the limit: the new dump, with the other files kept
+    const std::map<std::string, std::string> after = contentsOf(dir);
+    CHECK(after.at("notes.txt") == "mine");
+    CHECK(after.count("x_query.npy") == 0);
+    CHECK(after.at("x.npy") != before.at("x.npy"));
+    CHECK(attnviz::io::readWholeFile(dir / "plots" / "a.txt") == "a plot");
+    CHECK(fileNamesIn(scratch.path()) == std::set<std::string>{"dump"});
 }
 
 TEST_CASE("dump: a Trace that derives its score maps (too large to keep them) dumps the very same files") {
