@@ -235,6 +235,51 @@ TEST_CASE("exit codes: 1 for bad input, files and runs, 2 for a bad command line
     CHECK(help.exitCode == kExitOk);
 }
 
+namespace {
+
+// A d × d float64 .npy (NumPy's default dtype, as a lesson's weights usually are): 0.5 on the diagonal.
+void writeFloat64Npy(const fs::path& path, int d) {
+    std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" + std::to_string(d) + ", " + std::to_string(d) + "), }";
+    header.append(64 - (10 + header.size() + 1) % 64, ' ').push_back('\n');
+    std::ofstream out(path, std::ios::binary);
+    out.write("\x93NUMPY\x01\x00", 8);
+    const char length[2] = {static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
+    out.write(length, 2);
+    out << header;
+    for (int i = 0; i < d * d; ++i) {
+        const double value = i % (d + 1) == 0 ? 0.5 : 0.0;
+        out.write(reinterpret_cast<const char*>(&value), sizeof value);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("dump --force into the folder of the session's own weights is refused, and the weights stay as they were") {
+    // Issue #31: the dump replaced the session's float64 w_q.npy … w_o.npy with its own float32 W^Q … W^O.
+    const attnviz::test::ScratchDir dir("dump-inputs");
+    const fs::path lesson = dir / "lesson";
+    fs::create_directories(lesson);
+    attnviz::io::Session session;
+    session.dModel = 16;
+    session.heads = 4;
+    auto& files = session.weightFiles;
+    for (auto [path, name] : {std::pair{&files.wq, "w_q"}, {&files.wk, "w_k"}, {&files.wv, "w_v"}, {&files.wo, "w_o"}}) {
+        *path = lesson / (std::string(name) + ".npy");
+        writeFloat64Npy(*path, 16);
+    }
+    attnviz::io::saveSession(lesson / "lesson.json", session);
+    const std::string weights = attnviz::io::readWholeFile(lesson / "w_q.npy");
+    const std::string sessionArguments = "dump --session " + (lesson / "lesson.json").string() + " --force --out ";
+
+    Finished run = runAttnviz(sessionArguments + lesson.string());
+    CHECK(run.exitCode == kExitRunError);
+    CHECK(mentions(run.err, "which this run reads; choose another directory."));
+    CHECK(attnviz::io::readWholeFile(lesson / "w_q.npy") == weights);
+    run = runAttnviz(sessionArguments + (lesson / "dump").string());  // a folder of its own, even inside: fine
+    CHECK(run.exitCode == kExitOk);
+    CHECK(fs::exists(lesson / "dump" / "manifest.json"));
+}
+
 TEST_CASE("exit codes: a FIFO config.json, a model too large for memory and an overflowing weight end in one line, exit 1") {
     const attnviz::test::ScratchDir dir("hostile-cli");
     const fs::path model = smallBertCopy(dir);
