@@ -7,6 +7,7 @@
 // [SECTION] the folder
 #include "io/checkpoint.h"
 
+#include "core/limits.h"
 #include "io/json_value_text.h"
 #include "io/memory_budget.h"
 #include "io/safe_read.h"
@@ -214,7 +215,7 @@ public:
         }
         const std::string index = (folder / kShardIndex).string();
         name_ = index;
-        const json root = json::parse(readWholeFile(folder / kShardIndex), nullptr, false);
+        const json root = json::parse(readJsonFile(folder / kShardIndex, core::kMaxShardIndexBytes), nullptr, false);
         if (root.is_discarded() || !root.is_object() || !root.contains("weight_map") || !root["weight_map"].is_object()) {
             fail(index, "is not a shard index: it needs a \"weight_map\" object from tensor names to file names.");
         }
@@ -508,7 +509,7 @@ std::string listed(const std::vector<std::string>& names) {
 // bool buffers left out), in the layout safetensors.h reads.
 constexpr const char* kConvertCommand =
     "python3 -c \"import torch,json,struct,itertools as it;"
-    "t={k:v.float().contiguous().numpy() for k,v in torch.load('pytorch_model.bin',map_location='cpu').items() if v.is_floating_point()};"
+    "t={k:v.float().contiguous().numpy() for k,v in torch.load('pytorch_model.bin',map_location='cpu',weights_only=True).items() if v.is_floating_point()};"
     "e=it.accumulate(a.nbytes for a in t.values());"
     "h=json.dumps({k:{'dtype':'F32','shape':list(a.shape),'data_offsets':[n-a.nbytes,n]} for (k,a),n in zip(t.items(),e)}).encode();"
     "open('model.safetensors','wb').write(struct.pack('<Q',len(h))+h+b''.join(a.tobytes() for a in t.values()))\"";
