@@ -29,13 +29,14 @@ std::string lower(std::string_view text) {
     return out;
 }
 
-// The status of "HTTP/1.1 200 OK": three digits, else 0 (no answer the caller understands).
+// The status of "HTTP/1.1 200 OK": 100 to 599, else 0 (no answer the caller understands).
 long statusOf(std::string_view line) {
     const std::size_t space = line.find(' ');
     if (space == std::string_view::npos || line.size() < space + 4) return 0;
     const std::string_view digits = line.substr(space + 1, 3);
     if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) return 0;
-    return std::strtol(std::string(digits).c_str(), nullptr, 10);
+    const long status = std::strtol(std::string(digits).c_str(), nullptr, 10);
+    return status >= 100 && status <= 599 ? status : 0;
 }
 
 // JSON text a server sent, parsed once its size and nesting passed the caps; FileError otherwise.

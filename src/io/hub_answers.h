@@ -26,8 +26,8 @@ struct ResponseHead {
 };
 
 // Adds one header line as libcurl hands it over: "HTTP/1.1 200 OK\r\n" starts a new response (after a redirect or
-// 100 Continue), "Name: value\r\n" adds a header. False when the response's headers pass kHubMaxHeaderBytes: the
-// caller aborts the transfer.
+// 100 Continue; its status is 100 to 599, else 0), "Name: value\r\n" adds a header. False when the response's
+// headers pass kHubMaxHeaderBytes: the caller aborts the transfer.
 bool addHeaderLine(ResponseHead& head, std::string_view line);
 
 // A file of a revision as the API lists it.

@@ -105,13 +105,17 @@ bool isSafeEtag(std::string_view etag) {
 
 // [SECTION] checksums (OpenSSL's EVP digests)
 
-std::string digestFile(const fs::path& path, const EVP_MD* algorithm, std::string_view prefix) {
+// The digest of `prefix` + the file's bytes; FetchCancelled as soon as `cancel` is set (a 5 GB shard takes seconds).
+std::string digestFile(const fs::path& path, const EVP_MD* algorithm, std::string_view prefix, const std::atomic<bool>* cancel) {
     std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
     std::unique_ptr<std::FILE, decltype(&std::fclose)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!context || !file || EVP_DigestInit_ex(context.get(), algorithm, nullptr) != 1) throw FileError("Cannot read " + path.string() + " to check it.");
     EVP_DigestUpdate(context.get(), prefix.data(), prefix.size());
     std::vector<char> buffer(1 << 20);
-    while (const std::size_t count = std::fread(buffer.data(), 1, buffer.size(), file.get())) EVP_DigestUpdate(context.get(), buffer.data(), count);
+    while (const std::size_t count = std::fread(buffer.data(), 1, buffer.size(), file.get())) {
+        if (cancel != nullptr && cancel->load()) throw FetchCancelled("cancelled");
+        EVP_DigestUpdate(context.get(), buffer.data(), count);
+    }
     if (std::ferror(file.get())) throw FileError("Cannot read " + path.string() + " to check it.");
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int length = 0;
@@ -339,6 +343,7 @@ private:
 [[noreturn]] void throwHttpError(const Response& response, const RepoReference& ref, const std::string& endpoint, const std::string& file) {
     const std::string page = endpoint + "/" + ref.repoId;
     const std::string code = response.header("x-error-code");
+    const std::string fileName = core::echoed(file);
     if (response.status == 401 || response.status == 403) {
         throw FileError(ref.repoId + " is gated or private: accept the licence on " + page + " and set HF_TOKEN to a token of that account" +
                         (std::getenv("HF_TOKEN") != nullptr ? " (the HF_TOKEN given was refused)." : "."));
@@ -346,11 +351,11 @@ private:
     if (response.status == 404) {
         if (code == "RevisionNotFound") throw FileError(ref.repoId + " has no revision \"" + ref.revision + "\" on " + endpoint + ".");
         if (code == "EntryNotFound" || (!file.empty() && code != "RepoNotFound")) {
-            throw FileError(ref.repoId + "@" + ref.revision + " has no file " + file + " on " + endpoint + ".");
+            throw FileError(ref.repoId + "@" + ref.revision + " has no file " + fileName + " on " + endpoint + ".");
         }
         throw FileError("There is no model " + ref.repoId + " on " + endpoint + " (check the name; a private repo also needs HF_TOKEN).");
     }
-    throw FileError(endpoint + " answered HTTP " + std::to_string(response.status) + " for " + ref.repoId + (file.empty() ? "" : "/" + file) +
+    throw FileError(endpoint + " answered HTTP " + std::to_string(response.status) + " for " + ref.repoId + (file.empty() ? "" : "/" + fileName) +
                     "; try again later.");
 }
 
@@ -470,14 +475,14 @@ void checkFreeSpace(const fs::path& folder, std::uint64_t needed) {
 }
 
 // The blob's bytes are what the Hub says: its size, and its sha256 (LFS) or git blob sha1.
-std::string checksumProblem(const fs::path& path, const PlannedFile& file) {
+std::string checksumProblem(const fs::path& path, const PlannedFile& file, const std::atomic<bool>* cancel) {
     std::error_code error;
     const std::uint64_t size = fs::file_size(path, error);
     if (error || size != file.size) return "is " + std::to_string(size) + " bytes, the Hub said " + std::to_string(file.size);
     if (file.lfs) {
-        if (digestFile(path, EVP_sha256(), "") != file.etag) return "does not match its sha256 " + file.etag;
+        if (digestFile(path, EVP_sha256(), "", cancel) != file.etag) return "does not match its sha256 " + file.etag;
     } else if (file.gitHashed) {
-        if (digestFile(path, EVP_sha1(), "blob " + std::to_string(size) + std::string(1, '\0')) != file.etag) return "does not match its git hash " + file.etag;
+        if (digestFile(path, EVP_sha1(), "blob " + std::to_string(size) + std::string(1, '\0'), cancel) != file.etag) return "does not match its git hash " + file.etag;
     }
     return "";
 }
@@ -527,11 +532,11 @@ private:
 // A blob already in the cache is reused only when it is what its name promises (its size, and its sha256 or git
 // hash when the Hub gives one): bytes a hostile or broken server left under a checksum's name are removed and
 // fetched again, never trusted forever.
-bool reusableBlob(const fs::path& blob, const PlannedFile& file) {
+bool reusableBlob(const fs::path& blob, const PlannedFile& file, const std::atomic<bool>* cancel) {
     std::error_code error;
     const fs::file_status status = fs::symlink_status(blob, error);
     if (!fs::exists(status)) return false;
-    if (fs::is_regular_file(status) && checksumProblem(blob, file).empty()) return true;
+    if (fs::is_regular_file(status) && checksumProblem(blob, file, cancel).empty()) return true;
     if (!fs::remove(blob, error)) {
         throw FileError("The Hugging Face cache holds " + blob.string() + ", which is not the file its name promises, and attnviz cannot remove it (" +
                         error.message() + "); delete it and fetch again.");
@@ -610,7 +615,7 @@ void downloadBlob(Http& http, const FetchOptions& options, const RepoReference& 
         const bool dropped = result.code == CURLE_PARTIAL_FILE || result.code == CURLE_RECV_ERROR || result.code == CURLE_GOT_NOTHING;
         if (!dropped || attempt == 4) throw FileError(http.transportError(result.code, result.response) + " (" + where + " stays for the next try to resume)");
     }
-    if (const std::string problem = checksumProblem(incomplete, file); !problem.empty()) {
+    if (const std::string problem = checksumProblem(incomplete, file, options.cancel); !problem.empty()) {
         fs::remove(incomplete, error);  // bad bytes: the next try starts over
         throw FileError("Refused " + where + ": what arrived " + problem + ". Nothing was added to the cache.");
     }
@@ -676,7 +681,7 @@ fs::path fetchModel(const RepoReference& ref, const FetchOptions& options) {
         std::vector<const PlannedFile*> missing;
         for (const PlannedFile& file : plan.files) {
             totals.total += file.size;
-            if (!reusableBlob(blobs / file.etag, file)) missing.push_back(&file);
+            if (!reusableBlob(blobs / file.etag, file, options.cancel)) missing.push_back(&file);
         }
         for (const PlannedFile* file : missing) needed += file->size - resumableBytes(blobs / (file->etag + ".incomplete"), file->size);
         checkFreeSpace(blobs, needed);
