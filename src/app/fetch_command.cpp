@@ -9,10 +9,12 @@
 
 #include "io/hub_catalog.h"
 #include "io/hub_fetch.h"
+#include "io/memory_budget.h"
 
 #include <atomic>
 #include <csignal>
 #include <iostream>
+#include <new>
 
 namespace attnviz::app {
 namespace {
@@ -85,8 +87,10 @@ int runFetch(const FetchCommandOptions& options) {
         return 0;
     } catch (const io::FileError& error) {
         std::cerr << "attnviz fetch: " << error.what() << '\n';
+    } catch (const std::bad_alloc&) {
+        std::cerr << "attnviz fetch: " << io::outOfMemoryMessage() << '\n';
     }
-    return 1;
+    return kExitRunError;
 }
 
 }  // namespace attnviz::app

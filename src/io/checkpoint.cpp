@@ -521,7 +521,7 @@ std::string listed(const std::vector<std::string>& names) {
 // bool buffers left out), in the layout safetensors.h reads.
 constexpr const char* kConvertCommand =
     "python3 -c \"import torch,json,struct,itertools as it;"
-    "t={k:v.float().contiguous().numpy() for k,v in torch.load('pytorch_model.bin',map_location='cpu').items() if v.is_floating_point()};"
+    "t={k:v.float().contiguous().numpy() for k,v in torch.load('pytorch_model.bin',map_location='cpu',weights_only=True).items() if v.is_floating_point()};"
     "e=it.accumulate(a.nbytes for a in t.values());"
     "h=json.dumps({k:{'dtype':'F32','shape':list(a.shape),'data_offsets':[n-a.nbytes,n]} for (k,a),n in zip(t.items(),e)}).encode();"
     "open('model.safetensors','wb').write(struct.pack('<Q',len(h))+h+b''.join(a.tobytes() for a in t.values()))\"";

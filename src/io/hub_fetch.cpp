@@ -1,13 +1,18 @@
 // hub_fetch.cpp — the Hub's API, HEAD and resumable GET over libcurl, checked into the cache. See hub_fetch.h.
 #include "io/hub_fetch.h"
 
+#include "core/display_text.h"
+#include "core/limits.h"
 #include "io/checkpoint.h"
+#include "io/hub_answers.h"
+#include "io/safe_read.h"
 
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
 #include <openssl/evp.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/file.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -16,7 +21,9 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -32,14 +39,14 @@ namespace {
 
 // [SECTION] what attnviz reads of a repo
 
+constexpr const char* kShardIndex = "model.safetensors.index.json";
+
+// The files attnviz reads besides the shards, which only model.safetensors.index.json names (planShards).
 bool isWantedFile(const std::string& name) {
     static const std::set<std::string> wanted{
-        "config.json", "model.safetensors", "model.safetensors.index.json", "tokenizer.json", "tokenizer_config.json",
+        "config.json", "model.safetensors", kShardIndex, "tokenizer.json", "tokenizer_config.json",
         "vocab.txt", "vocab.json", "merges.txt", "special_tokens_map.json", "heads.json", "README.md"};
-    if (wanted.count(name) > 0) return true;
-    // Shards named in model.safetensors.index.json: model-00001-of-00002.safetensors
-    return name.rfind("model-", 0) == 0 && name.find("-of-") != std::string::npos && name.size() > 12 &&
-           name.substr(name.size() - 12) == ".safetensors" && name.find('/') == std::string::npos;
+    return wanted.count(name) > 0;
 }
 
 // [SECTION] small helpers
@@ -98,13 +105,17 @@ bool isSafeEtag(std::string_view etag) {
 
 // [SECTION] checksums (OpenSSL's EVP digests)
 
-std::string digestFile(const fs::path& path, const EVP_MD* algorithm, std::string_view prefix) {
+// The digest of `prefix` + the file's bytes; FetchCancelled as soon as `cancel` is set (a 5 GB shard takes seconds).
+std::string digestFile(const fs::path& path, const EVP_MD* algorithm, std::string_view prefix, const std::atomic<bool>* cancel) {
     std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
     std::unique_ptr<std::FILE, decltype(&std::fclose)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!context || !file || EVP_DigestInit_ex(context.get(), algorithm, nullptr) != 1) throw FileError("Cannot read " + path.string() + " to check it.");
     EVP_DigestUpdate(context.get(), prefix.data(), prefix.size());
     std::vector<char> buffer(1 << 20);
-    while (const std::size_t count = std::fread(buffer.data(), 1, buffer.size(), file.get())) EVP_DigestUpdate(context.get(), buffer.data(), count);
+    while (const std::size_t count = std::fread(buffer.data(), 1, buffer.size(), file.get())) {
+        if (cancel != nullptr && cancel->load()) throw FetchCancelled("cancelled");
+        EVP_DigestUpdate(context.get(), buffer.data(), count);
+    }
     if (std::ferror(file.get())) throw FileError("Cannot read " + path.string() + " to check it.");
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int length = 0;
@@ -117,14 +128,20 @@ std::string digestFile(const fs::path& path, const EVP_MD* algorithm, std::strin
 
 // [SECTION] HTTP over libcurl
 
-struct Response {
-    long status = 0;
-    std::map<std::string, std::string> headers;  // the last response's, names lower-case
-    std::string body;                            // API answers and error pages (capped), not downloads
-    std::string header(const std::string& name) const {
-        const auto found = headers.find(name);
-        return found == headers.end() ? "" : found->second;
-    }
+// One request's answer: the last response's status and headers, and the body of API answers and error pages.
+struct Response : ResponseHead {
+    std::string body;
+    std::size_t maxBody = core::kHubMaxAnswerBytes;  // more is refused (bodyTooLarge), the transfer aborted
+    bool headersTooLarge = false;
+    bool bodyTooLarge = false;
+};
+
+// How a download into a blob's .incomplete file ended.
+struct Download {
+    Response response;
+    CURLcode code = CURLE_OK;
+    bool overflowed = false;   // the server sent more than the announced size: aborted, nothing of it kept
+    bool writeFailed = false;  // the disk refused a write (full?)
 };
 
 void initCurlOnce() {
@@ -143,13 +160,14 @@ public:
     Http(const Http&) = delete;
     Http& operator=(const Http&) = delete;
 
-    // GET of a small answer, following redirects (a renamed repo).
-    Response getSmall(const std::string& url) {
+    // GET of an answer of at most `maxBytes`, following redirects (a renamed repo, an index on the CDN).
+    Response getSmall(const std::string& url, std::size_t maxBytes) {
         Response response;
+        response.maxBody = maxBytes;
         prepare(url, response, true);
         curl_easy_setopt(curl_, CURLOPT_WRITEFUNCTION, &Http::appendBody);
         curl_easy_setopt(curl_, CURLOPT_WRITEDATA, &response);
-        perform();
+        perform(response);
         return response;
     }
 
@@ -159,7 +177,7 @@ public:
             Response response;
             prepare(url, response, false);
             curl_easy_setopt(curl_, CURLOPT_NOBODY, 1L);
-            perform();
+            perform(response);
             const std::string location = response.header("location");
             const bool redirect = response.status >= 300 && response.status < 400 && !location.empty();
             if (!redirect || location.front() != '/' || redirects == 5) {
@@ -170,44 +188,48 @@ public:
         }
     }
 
-    // GET into `file` from byte `offset` (Range). Returns the response (body empty unless an error page); sets
-    // `reset` when the server ignored the Range and `file` was emptied. curlCode tells a dropped connection.
-    Response download(const std::string& url, std::FILE* file, std::uint64_t offset, const std::function<bool(std::uint64_t)>& onBytes,
-                      CURLcode& curlCode) {
-        Response response;
-        Sink sink{&response, file, offset, onBytes, this};
-        prepare(url, response, true);
+    // GET into the open file `fd` (holding `offset` bytes, asked for the rest with Range), never past `size` bytes
+    // in all. `onBytes` hears the file's size as bytes arrive. Throws FetchCancelled; a dropped connection is
+    // the result's code, for the caller to resume.
+    Download download(const std::string& url, int fd, std::uint64_t offset, std::uint64_t size, const std::function<void(std::uint64_t)>& onBytes) {
+        Download result;
+        Sink sink{&result, fd, offset, size, onBytes};
+        prepare(url, result.response, true);
         if (offset > 0) curl_easy_setopt(curl_, CURLOPT_RANGE, (std::to_string(offset) + "-").c_str());
         curl_easy_setopt(curl_, CURLOPT_WRITEFUNCTION, &Http::writeFile);
         curl_easy_setopt(curl_, CURLOPT_WRITEDATA, &sink);
-        curl_easy_setopt(curl_, CURLOPT_NOPROGRESS, 0L);
-        curl_easy_setopt(curl_, CURLOPT_XFERINFOFUNCTION, &Http::onTransfer);
-        curl_easy_setopt(curl_, CURLOPT_XFERINFODATA, &sink);
-        curlCode = curl_easy_perform(curl_);
-        curl_easy_setopt(curl_, CURLOPT_RANGE, nullptr);
-        curl_easy_setopt(curl_, CURLOPT_NOPROGRESS, 1L);
+        sink_ = &sink;
+        result.code = curl_easy_perform(curl_);
+        sink_ = nullptr;
         if (cancelled()) throw FetchCancelled("cancelled");
-        if (sink.failed) throw FileError("Cannot write the download into the cache (disk full?).");
-        return response;
+        return result;
     }
 
     bool cancelled() const { return options_.cancel != nullptr && options_.cancel->load(); }
 
-    // A transport failure (no HTTP answer) as one sentence.
-    std::string transportError(CURLcode code) const {
-        return "Cannot reach " + endpoint_ + ": " + (errorText_[0] != '\0' ? std::string(errorText_) : curl_easy_strerror(code)) + ".";
+    // A transfer that ended without a whole answer, as one sentence worded by what happened: nothing reached
+    // (no connection), too slow, too much, or a connection that broke off after the server answered.
+    std::string transportError(CURLcode code, const Response& response) const {
+        if (response.headersTooLarge) return endpoint_ + " sent more than " + byteCountText(core::kHubMaxHeaderBytes) + " of headers; attnviz stopped reading.";
+        if (response.bodyTooLarge) return endpoint_ + " sent an answer larger than " + byteCountText(response.maxBody) + "; attnviz stopped reading.";
+        const std::string detail = errorText_[0] != '\0' ? std::string(errorText_) : curl_easy_strerror(code);
+        if (!connected(response)) return "Cannot reach " + endpoint_ + ": " + detail + ".";
+        if (code == CURLE_OPERATION_TIMEDOUT) {
+            return endpoint_ + " sent less than " + byteCountText(options_.lowSpeedBytesPerSecond) + " a second for " +
+                   std::to_string(options_.lowSpeedSeconds) + " s; attnviz gave up (try again later).";
+        }
+        return "The connection to " + endpoint_ + " broke off: " + detail + ".";
     }
 
 private:
     struct Sink {
-        Response* response;
-        std::FILE* file;
-        std::uint64_t offset;
-        const std::function<bool(std::uint64_t)>& onBytes;
-        Http* http;
+        Download* result;
+        int fd;
+        std::uint64_t offset;  // bytes in the file when the transfer started
+        std::uint64_t size;    // bytes the file must end with
+        const std::function<void(std::uint64_t)>& onBytes;
         std::uint64_t written = 0;
         bool started = false;
-        bool failed = false;
     };
 
     void prepare(const std::string& url, Response& response, bool followRedirects) {
@@ -221,13 +243,18 @@ private:
         curl_easy_setopt(curl_, CURLOPT_SSL_VERIFYHOST, 2L);
         curl_easy_setopt(curl_, CURLOPT_FOLLOWLOCATION, followRedirects ? 1L : 0L);
         curl_easy_setopt(curl_, CURLOPT_MAXREDIRS, 5L);
-        curl_easy_setopt(curl_, CURLOPT_CONNECTTIMEOUT, 10L);
-        curl_easy_setopt(curl_, CURLOPT_LOW_SPEED_LIMIT, 1L);   // a stalled transfer ends after 30 s
-        curl_easy_setopt(curl_, CURLOPT_LOW_SPEED_TIME, 30L);
+        curl_easy_setopt(curl_, CURLOPT_CONNECTTIMEOUT, static_cast<long>(options_.lowSpeedSeconds));
+        curl_easy_setopt(curl_, CURLOPT_LOW_SPEED_LIMIT, static_cast<long>(options_.lowSpeedBytesPerSecond));
+        curl_easy_setopt(curl_, CURLOPT_LOW_SPEED_TIME, static_cast<long>(options_.lowSpeedSeconds));
         curl_easy_setopt(curl_, CURLOPT_USERAGENT, "attnviz");
         curl_easy_setopt(curl_, CURLOPT_NOSIGNAL, 1L);
         curl_easy_setopt(curl_, CURLOPT_HEADERFUNCTION, &Http::onHeader);
         curl_easy_setopt(curl_, CURLOPT_HEADERDATA, &response);
+        // Every phase (connecting, the listing, a HEAD, a body) hears the cancel flag: libcurl calls onTransfer
+        // at least once a second even when nothing arrives (its low-speed check keeps a 1 s timer).
+        curl_easy_setopt(curl_, CURLOPT_NOPROGRESS, 0L);
+        curl_easy_setopt(curl_, CURLOPT_XFERINFOFUNCTION, &Http::onTransfer);
+        curl_easy_setopt(curl_, CURLOPT_XFERINFODATA, this);
         headerList_.reset();
         curl_slist* list = curl_slist_append(nullptr, "Accept-Encoding: identity");
         // The token goes to the endpoint only: never with a first request to another host (the CDN), and libcurl
@@ -239,33 +266,32 @@ private:
         curl_easy_setopt(curl_, CURLOPT_HTTPHEADER, list);
     }
 
-    void perform() {
+    void perform(const Response& response) {
         const CURLcode code = curl_easy_perform(curl_);
-        if (code != CURLE_OK) throw FileError(transportError(code));
+        if (cancelled()) throw FetchCancelled("cancelled");
+        if (code != CURLE_OK) throw FileError(transportError(code, response));
+    }
+
+    // Did the server accept the connection (or answer at all)?
+    bool connected(const Response& response) const {
+        long connects = 0;
+        curl_easy_getinfo(curl_, CURLINFO_NUM_CONNECTS, &connects);
+        return response.status != 0 || response.bytes > 0 || connects > 0;
     }
 
     static std::size_t onHeader(char* data, std::size_t size, std::size_t count, void* user) {
         auto* response = static_cast<Response*>(user);
-        const std::string line(data, size * count);
-        if (line.rfind("HTTP/", 0) == 0) {  // a new response (after a redirect or 100 Continue): start over
-            response->headers.clear();
-            const std::size_t space = line.find(' ');
-            response->status = space == std::string::npos ? 0 : std::strtol(line.c_str() + space + 1, nullptr, 10);
-            return size * count;
-        }
-        const std::size_t colon = line.find(':');
-        if (colon != std::string::npos) {
-            std::string value = line.substr(colon + 1);
-            while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front()))) value.erase(0, 1);
-            while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) value.pop_back();
-            response->headers[lower(line.substr(0, colon))] = value;
-        }
-        return size * count;
+        if (addHeaderLine(*response, std::string_view(data, size * count))) return size * count;
+        response->headersTooLarge = true;
+        return 0;
     }
 
     static std::size_t appendBody(char* data, std::size_t size, std::size_t count, void* user) {
         auto* response = static_cast<Response*>(user);
-        if (response->body.size() + size * count > (64u << 20)) return 0;  // an API answer is never this big
+        if (response->body.size() + size * count > response->maxBody) {
+            response->bodyTooLarge = true;
+            return 0;
+        }
         response->body.append(data, size * count);
         return size * count;
     }
@@ -273,32 +299,41 @@ private:
     static std::size_t writeFile(char* data, std::size_t size, std::size_t count, void* user) {
         auto* sink = static_cast<Sink*>(user);
         const std::size_t bytes = size * count;
-        if (sink->response->status >= 300) return appendBody(data, size, count, sink->response);  // an error page
+        if (sink->result->response.status >= 300) return appendBody(data, size, count, &sink->result->response);  // an error page
         if (!sink->started) {
             sink->started = true;
-            if (sink->offset > 0 && sink->response->status == 200) {  // the server ignored Range: start over
-                if (::ftruncate(::fileno(sink->file), 0) != 0) return 0;
-                std::rewind(sink->file);
+            if (sink->offset > 0 && sink->result->response.status == 200) {  // the server ignored Range: start over
+                if (::ftruncate(sink->fd, 0) != 0) return 0;
                 sink->offset = 0;
             }
         }
-        if (std::fwrite(data, 1, bytes, sink->file) != bytes) {
-            sink->failed = true;
+        if (sink->offset + sink->written + bytes > sink->size) {  // more than announced: never written
+            sink->result->overflowed = true;
             return 0;
+        }
+        for (std::size_t done = 0; done < bytes;) {
+            const ssize_t count = ::write(sink->fd, data + done, bytes - done);
+            if (count <= 0) {
+                sink->result->writeFailed = true;
+                return 0;
+            }
+            done += static_cast<std::size_t>(count);
         }
         sink->written += bytes;
         return bytes;
     }
 
     static int onTransfer(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
-        auto* sink = static_cast<Sink*>(user);
-        if (sink->http->cancelled()) return 1;
-        return sink->onBytes(sink->offset + sink->written) ? 0 : 1;
+        auto* http = static_cast<Http*>(user);
+        if (http->cancelled()) return 1;
+        if (http->sink_ != nullptr) http->sink_->onBytes(http->sink_->offset + http->sink_->written);
+        return 0;
     }
 
     const FetchOptions& options_;
     std::string endpoint_;
     CURL* curl_ = nullptr;
+    Sink* sink_ = nullptr;  // the download under way, if any
     char errorText_[CURL_ERROR_SIZE] = {};
     std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headerList_{nullptr, &curl_slist_free_all};
 };
@@ -308,6 +343,7 @@ private:
 [[noreturn]] void throwHttpError(const Response& response, const RepoReference& ref, const std::string& endpoint, const std::string& file) {
     const std::string page = endpoint + "/" + ref.repoId;
     const std::string code = response.header("x-error-code");
+    const std::string fileName = core::echoed(file);
     if (response.status == 401 || response.status == 403) {
         throw FileError(ref.repoId + " is gated or private: accept the licence on " + page + " and set HF_TOKEN to a token of that account" +
                         (std::getenv("HF_TOKEN") != nullptr ? " (the HF_TOKEN given was refused)." : "."));
@@ -315,11 +351,11 @@ private:
     if (response.status == 404) {
         if (code == "RevisionNotFound") throw FileError(ref.repoId + " has no revision \"" + ref.revision + "\" on " + endpoint + ".");
         if (code == "EntryNotFound" || (!file.empty() && code != "RepoNotFound")) {
-            throw FileError(ref.repoId + "@" + ref.revision + " has no file " + file + " on " + endpoint + ".");
+            throw FileError(ref.repoId + "@" + ref.revision + " has no file " + fileName + " on " + endpoint + ".");
         }
         throw FileError("There is no model " + ref.repoId + " on " + endpoint + " (check the name; a private repo also needs HF_TOKEN).");
     }
-    throw FileError(endpoint + " answered HTTP " + std::to_string(response.status) + " for " + ref.repoId + (file.empty() ? "" : "/" + file) +
+    throw FileError(endpoint + " answered HTTP " + std::to_string(response.status) + " for " + ref.repoId + (file.empty() ? "" : "/" + fileName) +
                     "; try again later.");
 }
 
@@ -339,40 +375,21 @@ struct Plan {
     std::vector<PlannedFile> files;
 };
 
-struct Sibling {
-    std::string name;
-    std::optional<std::string> lfsSha256;
-    std::string blobId;         // the git object id ("blobId")
-};
-
-// Step 1: the commit and the files of the revision.
-std::pair<std::string, std::vector<Sibling>> listRevision(Http& http, const RepoReference& ref, const std::string& endpoint) {
+// Step 1: the commit and the files of the revision; a pinned commit must be the one that answers.
+RevisionListing listRevision(Http& http, const RepoReference& ref, const std::string& endpoint) {
     const std::string url = endpoint + "/api/models/" + ref.repoId + "/revision/" + quote(ref.revision, false) + "?blobs=true";
-    const Response response = http.getSmall(url);
+    const Response response = http.getSmall(url, core::kHubMaxAnswerBytes);
     if (response.status != 200) throwHttpError(response, ref, endpoint, "");
-    const json info = json::parse(response.body, nullptr, false);
-    const std::string where = endpoint + "'s answer for " + ref.repoId;
-    if (!info.is_object() || !info.contains("sha") || !info["sha"].is_string() || !isCommitHash(info["sha"].get<std::string>())) {
-        throw FileError(where + " names no commit.");
+    RevisionListing listing = parseRevisionListing(response.body, endpoint + "'s answer for " + ref.repoId);
+    if (isCommitHash(ref.revision) && listing.commit != ref.revision) {
+        throw FileError(endpoint + " answered with commit " + listing.commit + " when asked for commit " + ref.revision + " of " + ref.repoId +
+                        "; attnviz takes only the commit it was pinned to.");
     }
-    std::vector<Sibling> siblings;
-    if (info.contains("siblings") && info["siblings"].is_array()) {
-        for (const json& entry : info["siblings"]) {
-            if (!entry.is_object() || !entry.contains("rfilename") || !entry["rfilename"].is_string()) continue;
-            Sibling sibling{entry["rfilename"].get<std::string>(), std::nullopt, ""};
-            if (entry.contains("blobId") && entry["blobId"].is_string()) sibling.blobId = entry["blobId"].get<std::string>();
-            if (!isSafeRepoFileName(sibling.name)) throw FileError(where + " lists a file name attnviz refuses: \"" + sibling.name + "\".");
-            if (entry.contains("lfs") && entry["lfs"].is_object() && entry["lfs"].contains("sha256") && entry["lfs"]["sha256"].is_string()) {
-                sibling.lfsSha256 = entry["lfs"]["sha256"].get<std::string>();
-            }
-            siblings.push_back(std::move(sibling));
-        }
-    }
-    return {info["sha"].get<std::string>(), std::move(siblings)};
+    return listing;
 }
 
 // Step 2: one file's blob name, size and download address.
-PlannedFile describeFile(Http& http, const RepoReference& ref, const std::string& endpoint, const std::string& commit, const Sibling& sibling) {
+PlannedFile describeFile(Http& http, const RepoReference& ref, const std::string& endpoint, const std::string& commit, const HubFile& sibling) {
     PlannedFile file{sibling.name};
     const std::string url = endpoint + "/" + ref.repoId + "/resolve/" + commit + "/" + quote(sibling.name, true);
     const Response response = http.head(url, file.url);
@@ -381,8 +398,12 @@ PlannedFile describeFile(Http& http, const RepoReference& ref, const std::string
     file.etag = normalizeEtag(linkedEtag.empty() ? response.header("etag") : linkedEtag);
     file.lfs = !linkedEtag.empty() || sibling.lfsSha256.has_value();
     const std::string size = response.header("x-linked-size").empty() ? response.header("content-length") : response.header("x-linked-size");
-    const std::string where = ref.repoId + "/" + sibling.name;
-    if (response.header("x-repo-commit").empty()) throw FileError(endpoint + " does not look like the Hugging Face Hub (no X-Repo-Commit for " + where + ").");
+    const std::string where = ref.repoId + "/" + core::echoed(sibling.name);
+    const std::string answeredCommit = response.header("x-repo-commit");
+    if (answeredCommit.empty()) throw FileError(endpoint + " does not look like the Hugging Face Hub (no X-Repo-Commit for " + where + ").");
+    if (answeredCommit != commit) {
+        throw FileError(endpoint + " answered for " + where + " from commit " + core::echoed(answeredCommit) + ", not " + commit + " it listed.");
+    }
     if (!isSafeEtag(file.etag)) throw FileError(endpoint + " gave " + where + " an ETag attnviz refuses as a file name.");
     if (file.lfs && (!isHex(file.etag, 64) || (sibling.lfsSha256 && *sibling.lfsSha256 != file.etag))) {
         throw FileError(endpoint + " gave " + where + " no sha256 to check it against (or two different ones).");
@@ -395,16 +416,44 @@ PlannedFile describeFile(Http& http, const RepoReference& ref, const std::string
     return file;
 }
 
+const HubFile* findFile(const RevisionListing& listing, const std::string& name) {
+    const auto found = std::find_if(listing.files.begin(), listing.files.end(), [&](const HubFile& file) { return file.name == name; });
+    return found == listing.files.end() ? nullptr : &*found;
+}
+
+// The shards the repo's model.safetensors.index.json names (read once here, capped), each of them a file the repo
+// lists: nothing else shaped like a shard is fetched.
+std::vector<PlannedFile> planShards(Http& http, const RepoReference& ref, const std::string& endpoint, const RevisionListing& listing,
+                                    const PlannedFile& index) {
+    const std::string where = ref.repoId + "/" + kShardIndex;
+    if (index.size > kMaxShardIndexBytes) {
+        throw FileError(where + " is " + byteCountText(index.size) + "; attnviz reads shard indexes of at most " + byteCountText(kMaxShardIndexBytes) + ".");
+    }
+    const Response response = http.getSmall(index.url, kMaxShardIndexBytes);
+    if (response.status >= 400) throwHttpError(response, ref, endpoint, kShardIndex);
+    std::vector<PlannedFile> shards;
+    for (const std::string& name : shardsOfIndex(response.body, where)) {
+        const HubFile* shard = findFile(listing, name);
+        if (shard == nullptr) throw FileError(where + " names the shard " + core::echoed(name) + ", which " + ref.repoId + " does not hold.");
+        shards.push_back(describeFile(http, ref, endpoint, listing.commit, *shard));
+    }
+    return shards;
+}
+
 Plan planFetch(Http& http, const RepoReference& ref, const std::string& endpoint) {
-    auto [commit, siblings] = listRevision(http, ref, endpoint);
-    Plan plan{commit, {}};
-    const auto has = [&](const char* name) { return std::any_of(siblings.begin(), siblings.end(), [&](const Sibling& s) { return s.name == name; }); };
-    if (!has("config.json")) throw FileError(ref.repoId + " has no config.json: it is not a transformers model.");
-    if (!has("model.safetensors") && !has("model.safetensors.index.json")) {
+    const RevisionListing listing = listRevision(http, ref, endpoint);
+    Plan plan{listing.commit, {}};
+    if (findFile(listing, "config.json") == nullptr) throw FileError(ref.repoId + " has no config.json: it is not a transformers model.");
+    if (findFile(listing, "model.safetensors") == nullptr && findFile(listing, kShardIndex) == nullptr) {
         throw FileError(ref.repoId + " has no model.safetensors on the Hub (attnviz reads safetensors, not pytorch_model.bin).");
     }
-    for (const Sibling& sibling : siblings) {
-        if (isWantedFile(sibling.name)) plan.files.push_back(describeFile(http, ref, endpoint, commit, sibling));
+    for (const HubFile& file : listing.files) {
+        if (isWantedFile(file.name)) plan.files.push_back(describeFile(http, ref, endpoint, listing.commit, file));
+    }
+    const auto index = std::find_if(plan.files.begin(), plan.files.end(), [](const PlannedFile& file) { return file.name == kShardIndex; });
+    if (index != plan.files.end() && findFile(listing, "model.safetensors") == nullptr) {
+        std::vector<PlannedFile> shards = planShards(http, ref, endpoint, listing, *index);
+        plan.files.insert(plan.files.end(), std::make_move_iterator(shards.begin()), std::make_move_iterator(shards.end()));
     }
     return plan;
 }
@@ -426,31 +475,74 @@ void checkFreeSpace(const fs::path& folder, std::uint64_t needed) {
 }
 
 // The blob's bytes are what the Hub says: its size, and its sha256 (LFS) or git blob sha1.
-std::string checksumProblem(const fs::path& path, const PlannedFile& file) {
+std::string checksumProblem(const fs::path& path, const PlannedFile& file, const std::atomic<bool>* cancel) {
     std::error_code error;
     const std::uint64_t size = fs::file_size(path, error);
     if (error || size != file.size) return "is " + std::to_string(size) + " bytes, the Hub said " + std::to_string(file.size);
     if (file.lfs) {
-        if (digestFile(path, EVP_sha256(), "") != file.etag) return "does not match its sha256 " + file.etag;
+        if (digestFile(path, EVP_sha256(), "", cancel) != file.etag) return "does not match its sha256 " + file.etag;
     } else if (file.gitHashed) {
-        if (digestFile(path, EVP_sha1(), "blob " + std::to_string(size) + std::string(1, '\0')) != file.etag) return "does not match its git hash " + file.etag;
+        if (digestFile(path, EVP_sha1(), "blob " + std::to_string(size) + std::string(1, '\0'), cancel) != file.etag) return "does not match its git hash " + file.etag;
     }
     return "";
 }
 
-class FileLock {
+// A file of the cache opened for writing without ever following a symbolic link (O_NOFOLLOW) or blocking on a
+// FIFO (O_NONBLOCK): a link or anything but a regular file planted there is refused and what it points to stays
+// untouched (huggingface_hub follows such a link).
+class CacheFile {
 public:
-    explicit FileLock(const fs::path& path) : fd_(::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644)) {
-        if (fd_ < 0) throw FileError("Cannot write into the cache: " + path.parent_path().string() + ".");
-        if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) throw FileError("Another program is downloading " + path.filename().string() + " right now; try again when it is done.");
+    CacheFile(const fs::path& path, int flags) : fd_(::open(path.c_str(), flags | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644)) {
+        if (fd_ < 0 && errno == ELOOP) {
+            throw FileError(path.string() + " is a symbolic link; attnviz never writes through a link in the Hugging Face cache (delete it and fetch again).");
+        }
+        if (fd_ < 0) throw FileError("Cannot write " + path.string() + ": " + std::strerror(errno) + ".");
+        struct stat info {};
+        if (::fstat(fd_, &info) != 0 || !S_ISREG(info.st_mode)) {
+            ::close(fd_);
+            throw FileError(path.string() + " is not a regular file; attnviz does not write into it (delete it and fetch again).");
+        }
     }
-    ~FileLock() { ::close(fd_); }
-    FileLock(const FileLock&) = delete;
-    FileLock& operator=(const FileLock&) = delete;
+    ~CacheFile() { ::close(fd_); }
+    CacheFile(const CacheFile&) = delete;
+    CacheFile& operator=(const CacheFile&) = delete;
+
+    int descriptor() const { return fd_; }
+    std::uint64_t size() const {
+        struct stat info {};
+        return ::fstat(fd_, &info) == 0 ? static_cast<std::uint64_t>(info.st_size) : 0;
+    }
 
 private:
     int fd_;
 };
+
+class FileLock {
+public:
+    explicit FileLock(const fs::path& path) : file_(path, O_RDWR) {
+        if (::flock(file_.descriptor(), LOCK_EX | LOCK_NB) != 0) {
+            throw FileError("Another program is downloading " + path.filename().string() + " right now; try again when it is done.");
+        }
+    }
+
+private:
+    CacheFile file_;
+};
+
+// A blob already in the cache is reused only when it is what its name promises (its size, and its sha256 or git
+// hash when the Hub gives one): bytes a hostile or broken server left under a checksum's name are removed and
+// fetched again, never trusted forever.
+bool reusableBlob(const fs::path& blob, const PlannedFile& file, const std::atomic<bool>* cancel) {
+    std::error_code error;
+    const fs::file_status status = fs::symlink_status(blob, error);
+    if (!fs::exists(status)) return false;
+    if (fs::is_regular_file(status) && checksumProblem(blob, file, cancel).empty()) return true;
+    if (!fs::remove(blob, error)) {
+        throw FileError("The Hugging Face cache holds " + blob.string() + ", which is not the file its name promises, and attnviz cannot remove it (" +
+                        error.message() + "); delete it and fetch again.");
+    }
+    return false;
+}
 
 struct Totals {
     std::uint64_t done = 0;     // bytes of finished files and of the current one so far
@@ -476,42 +568,56 @@ void report(const FetchOptions& options, Totals& totals, const std::string& name
     options.onProgress(progress);
 }
 
+// The bytes of a partial download that can still complete: none when it is longer than the file (another file's
+// start, or an endless body an older attnviz accepted), which is removed so it cannot hold the disk.
+std::uint64_t resumableBytes(const fs::path& incomplete, std::uint64_t size) {
+    std::error_code error;
+    const fs::file_status status = fs::symlink_status(incomplete, error);
+    if (!fs::is_regular_file(status)) return 0;  // none, or something CacheFile refuses when the download opens it
+    const std::uint64_t partial = fs::file_size(incomplete, error);
+    if (error) return 0;
+    if (partial <= size) return partial;
+    fs::remove(incomplete, error);
+    return 0;
+}
+
 // Step 3: one file into blobs/<etag>, resumed, retried after a dropped connection, checked.
 // `locks`: .locks/models--ORG--NAME, where huggingface_hub keeps its lock files too.
 void downloadBlob(Http& http, const FetchOptions& options, const RepoReference& ref, const fs::path& blobs, const fs::path& locks,
                   const PlannedFile& file, Totals& totals) {
     const fs::path blob = blobs / file.etag;
     const fs::path incomplete = blobs / (file.etag + ".incomplete");
+    const std::string where = ref.repoId + "/" + core::echoed(file.name);
     const FileLock lock(locks / (file.etag + ".lock"));
-    std::unique_ptr<std::FILE, decltype(&std::fclose)> out(std::fopen(incomplete.c_str(), "ab"), &std::fclose);
-    if (!out) throw FileError("Cannot write " + incomplete.string() + ".");
+    const CacheFile out(incomplete, O_WRONLY | O_APPEND);
     const std::uint64_t doneBefore = totals.done;
     std::error_code error;
     for (int attempt = 0;; ++attempt) {
-        std::uint64_t offset = fs::file_size(incomplete, error);
+        std::uint64_t offset = out.size();
         if (offset == file.size) break;
         if (offset > file.size) {  // not this file's start: begin again
-            if (::ftruncate(::fileno(out.get()), 0) != 0) throw FileError("Cannot write " + incomplete.string() + ".");
+            if (::ftruncate(out.descriptor(), 0) != 0) throw FileError("Cannot write " + incomplete.string() + ".");
             offset = 0;
         }
         totals.resumedFrom = offset;
-        CURLcode code = CURLE_OK;
-        const Response response = http.download(file.url, out.get(), offset,
-                                                [&](std::uint64_t fileDone) {
-                                                    report(options, totals, file.name, fileDone, doneBefore, false);
-                                                    return true;
-                                                }, code);
-        std::fflush(out.get());
-        totals.transferredBefore += fs::file_size(incomplete, error) > offset ? fs::file_size(incomplete, error) - offset : 0;
-        if (response.status >= 400) throwHttpError(response, ref, options.endpoint, file.name);
-        if (code == CURLE_OK) break;
-        const bool dropped = code == CURLE_PARTIAL_FILE || code == CURLE_RECV_ERROR || code == CURLE_GOT_NOTHING || code == CURLE_OPERATION_TIMEDOUT;
-        if (!dropped || attempt == 4) throw FileError(http.transportError(code) + " (" + file.name + " stays for the next try to resume)");
+        const Download result = http.download(file.url, out.descriptor(), offset, file.size,
+                                              [&](std::uint64_t fileDone) { report(options, totals, file.name, fileDone, doneBefore, false); });
+        totals.transferredBefore += out.size() > offset ? out.size() - offset : 0;
+        if (result.overflowed) {
+            fs::remove(incomplete, error);  // it can never complete: the next try starts over
+            throw FileError(options.endpoint + " sent more than the " + byteCountText(file.size) + " it announced for " + where +
+                            "; attnviz stopped and kept none of it.");
+        }
+        if (result.writeFailed) throw FileError("Cannot write the download into " + incomplete.string() + " (disk full?); what arrived stays for the next try to resume.");
+        if (result.response.status >= 400) throwHttpError(result.response, ref, options.endpoint, file.name);
+        if (result.code == CURLE_OK) break;
+        // A dropped connection is resumed at once; a server too slow (CURLE_OPERATION_TIMEDOUT) is not asked again.
+        const bool dropped = result.code == CURLE_PARTIAL_FILE || result.code == CURLE_RECV_ERROR || result.code == CURLE_GOT_NOTHING;
+        if (!dropped || attempt == 4) throw FileError(http.transportError(result.code, result.response) + " (" + where + " stays for the next try to resume)");
     }
-    out.reset();
-    if (const std::string problem = checksumProblem(incomplete, file); !problem.empty()) {
+    if (const std::string problem = checksumProblem(incomplete, file, options.cancel); !problem.empty()) {
         fs::remove(incomplete, error);  // bad bytes: the next try starts over
-        throw FileError("Refused " + ref.repoId + "/" + file.name + ": what arrived " + problem + ". Nothing was added to the cache.");
+        throw FileError("Refused " + where + ": what arrived " + problem + ". Nothing was added to the cache.");
     }
     if (fs::exists(blob, error)) fs::remove(incomplete, error);  // another fetch got there first: keep its blob
     else fs::rename(incomplete, blob);
@@ -572,17 +678,16 @@ fs::path fetchModel(const RepoReference& ref, const FetchOptions& options) {
         fs::create_directories(locks);
         Totals totals;
         std::uint64_t needed = 0;
-        std::error_code error;
+        std::vector<const PlannedFile*> missing;
         for (const PlannedFile& file : plan.files) {
             totals.total += file.size;
-            if (fs::exists(blobs / file.etag, error)) continue;
-            const std::uint64_t partial = fs::exists(blobs / (file.etag + ".incomplete"), error) ? fs::file_size(blobs / (file.etag + ".incomplete"), error) : 0;
-            needed += file.size > partial ? file.size - partial : 0;
+            if (!reusableBlob(blobs / file.etag, file, options.cancel)) missing.push_back(&file);
         }
+        for (const PlannedFile* file : missing) needed += file->size - resumableBytes(blobs / (file->etag + ".incomplete"), file->size);
         checkFreeSpace(blobs, needed);
         for (const PlannedFile& file : plan.files) {
             if (http.cancelled()) throw FetchCancelled("cancelled");
-            if (fs::exists(blobs / file.etag, error)) {
+            if (std::find(missing.begin(), missing.end(), &file) == missing.end()) {
                 totals.done += file.size;  // a verified blob is never downloaded (or overwritten) again
                 continue;
             }
@@ -610,7 +715,7 @@ fs::path findOrFetchModel(const RepoReference& ref, const FetchOptions& options)
 }
 
 std::string formatProgress(const FetchProgress& progress) {
-    std::string line = progress.file + "  " + formatBytes(progress.done) + " / " + formatBytes(progress.total);
+    std::string line = core::echoed(progress.file) + "  " + formatBytes(progress.done) + " / " + formatBytes(progress.total);
     if (progress.bytesPerSecond > 0) line += "  " + formatBytes(static_cast<std::uint64_t>(progress.bytesPerSecond)) + "/s";
     if (progress.secondsLeft >= 0) {
         const auto seconds = static_cast<long long>(progress.secondsLeft + 0.5);

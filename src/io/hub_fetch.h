@@ -3,17 +3,23 @@
 //
 // The protocol, as huggingface_hub's hf_api.py and file_download.py speak it (docs/models.md says more):
 //   1. GET  {endpoint}/api/models/{repo}/revision/{revision}?blobs=true → the commit ("sha") and the files
-//      ("siblings": rfilename, size, lfs.sha256). A renamed repo's redirect is followed.
-//   2. HEAD {endpoint}/{repo}/resolve/{commit}/{file} for each file attnviz reads → X-Repo-Commit,
+//      ("siblings": rfilename, size, lfs.sha256). A renamed repo's redirect is followed; a pinned commit must be
+//      the one that answers. Read by hub_answers.h (capped in size and JSON nesting).
+//   2. HEAD {endpoint}/{repo}/resolve/{commit}/{file} for each file attnviz reads → X-Repo-Commit (that commit),
 //      X-Linked-Etag or ETag (the blob's name), X-Linked-Size or Content-Length; only relative redirects are
-//      followed, an absolute Location (the CDN, for LFS files) is where the bytes are.
-//   3. GET the bytes into blobs/<etag>.incomplete, resuming with Range; check the size, the sha256 of LFS files
-//      (= their etag and the API's lfs.sha256) and the git blob sha1 of the rest; rename into blobs/<etag>.
+//      followed, an absolute Location (the CDN, for LFS files) is where the bytes are. Shards: only those
+//      model.safetensors.index.json names (read first, capped).
+//   3. GET the bytes into blobs/<etag>.incomplete, resuming with Range, never past the announced size; check the
+//      size, the sha256 of LFS files (= their etag and the API's lfs.sha256) and the git blob sha1 of the rest;
+//      rename into blobs/<etag>. A blob already there is checked the same way before it is reused.
 //   4. Only when every file is there: snapshots/<commit>/<file> → ../../blobs/<etag>, then refs/<revision>.
-// Never: a file name or etag that could leave the cache, a verified blob overwritten, a half-written file in
-// snapshots/, a download without room on the disk, the token sent to another host, TLS unverified.
+// Never: a file name or etag that could leave the cache, a verified blob overwritten, a write through a link
+// planted in the cache, a half-written file in snapshots/, a download without room on the disk, the token sent
+// to another host, TLS unverified, a request that crawls below 1 kB/s for 30 s (core/limits.h), a cancel
+// unheard for more than a second.
 #pragma once
 
+#include "core/limits.h"
 #include "io/atomic_file.h"  // FileError
 #include "io/hub_cache.h"
 
@@ -40,7 +46,11 @@ struct FetchOptions {
     std::filesystem::path cache;   // hubCacheDir()
     bool offline = false;          // $HF_HUB_OFFLINE (or $TRANSFORMERS_OFFLINE): never touch the network
     std::function<void(const FetchProgress&)> onProgress;  // called from the fetching thread, at most ~10 times a second
-    const std::atomic<bool>* cancel = nullptr;             // set from any thread: the fetch stops soon after
+    const std::atomic<bool>* cancel = nullptr;             // set from any thread: the fetch stops within a second, in any phase
+    // A request moving fewer bytes a second than this for this many seconds in a row ends with an error (tests
+    // lower the time to stay quick).
+    std::uint32_t lowSpeedBytesPerSecond = core::kHubLowSpeedBytesPerSecond;
+    std::uint32_t lowSpeedSeconds = core::kHubLowSpeedSeconds;
 };
 // The options the environment gives (endpoint, token, cache, offline).
 FetchOptions fetchOptionsFromEnvironment();

@@ -7,8 +7,11 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <csignal>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 namespace fs = std::filesystem;
 using namespace attnviz;
@@ -140,4 +143,20 @@ TEST_CASE("attnviz fetch prints the snapshot; --revision records the ref; --list
     const ScopedEnvironment offline("HF_HUB_OFFLINE", "1");
     CHECK(runAttnviz({"dump", "--model", "other/model", "--out", (scratch / "d").string()}, &out, &err) != 0);
     CHECK(err.find("other/model is not in the Hugging Face cache") != std::string::npos);
+}
+
+TEST_CASE("Ctrl-C ends attnviz fetch while the Hub is still sending the file list") {
+    const ScratchDir scratch("hub-interrupt");
+    const HubEnvironment hub(scratch, {"--repo", "gpt2-hf-names=" + kGpt2.string(), "--drip", "listing"});
+    std::thread pressCtrlC([&] {
+        while (hub.server.requests() < 1) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        std::raise(SIGINT);  // fetch's handler only sets its cancel flag
+    });
+    std::string out, err;
+    CHECK(runAttnviz({"fetch", "gpt2-hf-names"}, &out, &err) == 1);
+    pressCtrlC.join();
+    CHECK(err.find("Fetching gpt2-hf-names was cancelled") != std::string::npos);
+    // Before: Ctrl-C was heard only between downloads: the trickling list ran to its end and every HEAD was made.
+    CHECK(hub.server.stats()["drips_completed"] == 0);
+    CHECK(hub.server.requests() == 1);
 }

@@ -156,6 +156,8 @@ TEST_CASE("checkpoint: a damaged model folder is one clear error naming the file
         fs::rename(model / "model.safetensors", model / "pytorch_model.bin");
         CHECK(contains(io::checkModelFolder(model), "has only pytorch_model.bin"));
         CHECK(contains(io::checkModelFolder(model), "torch.load('pytorch_model.bin'"));
+        // The hint runs no pickled code: PyTorch loads tensors only (issue 31).
+        CHECK(contains(io::checkModelFolder(model), "map_location='cpu',weights_only=True)"));
         std::ofstream(model / "config.json") << R"({"model_type": "gemma"})";
         CHECK(contains(io::checkModelFolder(model), "\"gemma\" model; attnviz opens GPT-2 (model_type gpt2), BERT (bert) and Llama-family"));
         CHECK(contains(io::checkModelFolder(dir / "nowhere"), "is not a folder"));

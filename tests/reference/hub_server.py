@@ -21,6 +21,11 @@ Fault options: --gated ID (needs --token), --rename OLD=NEW, --tag NAME (another
 --drop-after N (the first GET of each LFS file stops after N bytes, connection closed), --corrupt (LFS bytes served
 with one byte flipped), --slow (LFS bytes at about 20 kB/s), --huge (LFS sizes announced as 10^14 bytes),
 --hostile-name (the file list holds "../escape.json").
+Hostile servers (issue 31): --drip PHASE (listing, head or body: the first such response trickles at 2 bytes/s for
+4 s, then the rest comes at once; "drips_completed" counts drips sent to their end), --endless (LFS bodies carry no
+Content-Length and run on past their size, up to 8 MB), --nested-answer N (the API answer is N bytes of "["),
+--padded-answer N (N spaces after the API answer's JSON), --any-revision (every revision name answers with the
+repo's commit), --junk-shards N (the file list adds N shard-like names the repo does not hold).
 """
 import argparse
 import hashlib
@@ -96,8 +101,9 @@ class Hub:
                         served[len(served) // 2] ^= 0x01
                     self.blobs[repo.etag(name)] = bytes(served)
         self.lock = threading.Lock()
-        self.stats = {"requests": 0, "ranges": [], "paths": [], "cdn_authorization": 0}
+        self.stats = {"requests": 0, "ranges": [], "paths": [], "cdn_authorization": 0, "drips_completed": 0}
         self.dropped = set()
+        self.dripped = set()
 
     def record(self, handler):
         with self.lock:
@@ -107,14 +113,30 @@ class Hub:
                 self.stats["ranges"].append(handler.headers["Range"])
             if handler.path.startswith("/cdn/") and handler.headers.get("Authorization"):
                 self.stats["cdn_authorization"] += 1
-            if self.args.stats:
-                temporary = self.args.stats + ".tmp"
-                with open(temporary, "w") as f:
-                    json.dump(self.stats, f)
-                os.replace(temporary, self.args.stats)
+            self.save()
+
+    def save(self):
+        if self.args.stats:
+            temporary = self.args.stats + ".tmp"
+            with open(temporary, "w") as f:
+                json.dump(self.stats, f)
+            os.replace(temporary, self.args.stats)
+
+    def drips(self, phase):
+        """Whether this response of `phase` trickles (only the first one does)."""
+        with self.lock:
+            if self.args.drip != phase or phase in self.dripped:
+                return False
+            self.dripped.add(phase)
+            return True
+
+    def drip_completed(self):
+        with self.lock:
+            self.stats["drips_completed"] += 1
+            self.save()
 
     def revision_commit(self, repo, revision):
-        if revision in ("main", repo.commit) or revision in self.args.tag:
+        if revision in ("main", repo.commit) or revision in self.args.tag or self.args.any_revision:
             return repo.commit
         return None
 
@@ -131,14 +153,36 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         self.answer(body=True)
 
-    def send(self, status, headers=(), data=b"", body=True):
+    def send(self, status, headers=(), data=b"", body=True, drip=None):
+        """Sends a whole response; `drip` "head" trickles its header bytes, "body" its body (see trickle)."""
         self.send_response(status)
         for name, value in headers:
             self.send_header(name, value)
         self.send_header("Content-Length", str(len(data)))
+        if drip == "head":
+            self._headers_buffer.append(b"\r\n")
+            head = b"".join(self._headers_buffer)
+            self._headers_buffer = []
+            return self.trickle(head + (data if body else b""))
         self.end_headers()
         if body:
+            if drip == "body":
+                return self.trickle(data)
             self.wfile.write(data)
+
+    def trickle(self, data):
+        """`data` at 2 bytes/s for its first 4 s (8 bytes), then the rest; stops when the client has gone."""
+        try:
+            for offset in range(min(8, len(data))):
+                self.wfile.write(data[offset:offset + 1])
+                self.wfile.flush()
+                time.sleep(0.5)
+            self.wfile.write(data[8:])
+            self.wfile.flush()
+        except OSError:
+            self.close_connection = True
+            return
+        self.hub.drip_completed()
 
     def error(self, status, code, body):
         self.send(status, [("X-Error-Code", code)], json.dumps({"error": code}).encode(), body)
@@ -169,7 +213,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if commit is None:
             return self.error(404, "RevisionNotFound", body)
         if api:
-            return self.send(200, [("Content-Type", "application/json")], json.dumps(self.model_info(repo)).encode(), body)
+            answer = json.dumps(self.model_info(repo)).encode() + b" " * (hub.args.padded_answer or 0)
+            if hub.args.nested_answer:
+                answer = b"[" * hub.args.nested_answer
+            drip = "body" if hub.drips("listing") else None
+            return self.send(200, [("Content-Type", "application/json")], answer, body, drip)
         if filename not in repo.files:
             return self.send(404, [("X-Error-Code", "EntryNotFound"), ("X-Repo-Commit", commit)], b"", body)
         data = repo.files[filename]
@@ -180,7 +228,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             location = "http://localhost:%d/cdn/%s" % (self.server.server_address[1], etag)
             return self.send(302, [("Location", location), ("X-Repo-Commit", commit), ("X-Linked-Etag", '"%s"' % etag),
                                    ("X-Linked-Size", str(size)), ("ETag", '"%s"' % git_blob_sha1(b"pointer"))], b"", body)
-        return self.send(200, [("X-Repo-Commit", commit), ("ETag", '"%s"' % etag)], data, body)
+        drip = "head" if not body and hub.drips("head") else None
+        return self.send(200, [("X-Repo-Commit", commit), ("ETag", '"%s"' % etag)], data, body, drip)
 
     def model_info(self, repo):
         siblings = []
@@ -189,6 +238,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if Repo.is_lfs(name):
                 entry["lfs"] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest(), "pointerSize": 134}
             siblings.append(entry)
+        for index in range(self.hub.args.junk_shards):
+            name = "model-%05d-of-%05d.safetensors" % (index + 1, self.hub.args.junk_shards)
+            siblings.append({"rfilename": name, "size": 4, "blobId": git_blob_sha1(b"junk")})
         if self.hub.args.hostile_name:
             siblings.append({"rfilename": "../escape.json", "size": 2, "blobId": git_blob_sha1(b"{}")})
         return {"id": repo.repo_id, "modelId": repo.repo_id, "sha": repo.commit, "siblings": siblings}
@@ -207,10 +259,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_response(206 if start > 0 else 200)
         if start > 0:
             self.send_header("Content-Range", "bytes %d-%d/%d" % (start, len(data) - 1, len(data)))
+        if hub.args.endless:
+            self.send_header("Connection", "close")
+            self.end_headers()
+            return self.run_on(data[start:]) if body else None
         self.send_header("Content-Length", str(len(data) - start))
         self.end_headers()
         if not body:
             return
+        if hub.drips("body"):
+            return self.trickle(data[start:])
         drop = hub.args.drop_after is not None and etag not in hub.dropped
         if drop:
             hub.dropped.add(etag)
@@ -224,6 +282,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if hub.args.slow:
                 self.wfile.flush()
                 time.sleep(0.05)
+
+
+    def run_on(self, data):
+        """`data`, then zeros up to 8 MB in all, with no length announced: a body that does not stop."""
+        self.close_connection = True
+        try:
+            self.wfile.write(data)
+            for _ in range(max(0, (8 << 20) - len(data)) >> 16):
+                self.wfile.write(bytes(1 << 16))
+        except OSError:
+            pass
 
 
 def serve(args):
@@ -249,6 +318,12 @@ def main():
     parser.add_argument("--slow", action="store_true")
     parser.add_argument("--huge", action="store_true")
     parser.add_argument("--hostile-name", action="store_true")
+    parser.add_argument("--drip", choices=["listing", "head", "body"])
+    parser.add_argument("--endless", action="store_true")
+    parser.add_argument("--nested-answer", type=int)
+    parser.add_argument("--padded-answer", type=int)
+    parser.add_argument("--any-revision", action="store_true")
+    parser.add_argument("--junk-shards", type=int, default=0)
     args = parser.parse_args()
     if args.mode == "write-cache":
         write_cache(args)

@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <memory>
 #include <thread>
 
 namespace attnviz::test {
@@ -122,6 +123,37 @@ TEST_CASE("--model REPO_ID not cached: the window opens on the default model and
     CHECK(app.state().spec.trainedModel()->name == "gpt2-hf-names");
     CHECK(app.state().spec.trained()->layer == 1);
     CHECK_FALSE(dialog.visible());
+}
+
+TEST_CASE("Get a model: Cancel, and closing the window, stop a fetch still listing the repo's files") {
+    const ScratchDir scratch("get-model-quit");
+    const std::filesystem::path gpt2 = std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models/gpt2-hf-names";
+    const ScopedEnvironment cache("HF_HUB_CACHE", (scratch / "hub").string());
+    const ScopedEnvironment offline("HF_HUB_OFFLINE", std::nullopt);
+    const auto untilAsked = [](const HubTestServer& server) {
+        while (server.requests() < 1) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    };
+    // The file list trickles at 2 bytes/s for 4 s; before, Cancel and Quit were heard only once it had all come
+    // (and every HEAD was made), so Quit froze the window meanwhile.
+    {
+        const HubTestServer server({"--repo", "gpt2-hf-names=" + gpt2.string(), "--drip", "listing"}, scratch / "stats-cancel.json");
+        const ScopedEnvironment endpoint("HF_ENDPOINT", server.endpoint());
+        ui::GetModelDialog dialog;
+        dialog.start("gpt2-hf-names");
+        untilAsked(server);
+        dialog.cancel();
+        dialog.waitForFetch();
+        CHECK(server.stats()["drips_completed"] == 0);
+        CHECK(server.requests() == 1);
+    }
+    const HubTestServer server({"--repo", "gpt2-hf-names=" + gpt2.string(), "--drip", "listing"}, scratch / "stats-quit.json");
+    const ScopedEnvironment endpoint("HF_ENDPOINT", server.endpoint());
+    auto dialog = std::make_unique<ui::GetModelDialog>();
+    dialog->start("gpt2-hf-names");
+    untilAsked(server);
+    dialog.reset();  // Quit
+    CHECK(server.stats()["drips_completed"] == 0);
+    CHECK(server.requests() == 1);
 }
 
 }  // namespace attnviz::test

@@ -3,11 +3,14 @@
 #include "ui/panels/panel_get_model.h"
 
 #include "io/hub_catalog.h"
+#include "io/memory_budget.h"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <chrono>
+#include <new>
 
 namespace attnviz::ui {
 namespace {
@@ -21,9 +24,16 @@ bool isCached(const std::vector<io::CachedModel>& cached, std::string_view repoI
 
 }  // namespace
 
+// Quit during a fetch: the worker hears the cancel within a second in any phase (io/hub_fetch.h), so it is
+// waited for that long; should it still be busy (a disk that hangs), it is left to finish on its own rather than
+// freezing the window's close. Its state is shared, so nothing it touches goes away under it.
 GetModelDialog::~GetModelDialog() {
-    cancel_ = true;
-    if (worker_.joinable()) worker_.join();
+    if (!worker_.joinable()) return;
+    shared_->cancel = true;
+    const auto deadline = std::chrono::steady_clock::now() + kQuitWait;
+    while (!shared_->finished && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (shared_->finished) worker_.join();
+    else worker_.detach();
 }
 
 void GetModelDialog::start(const std::string& repoText) {
@@ -38,12 +48,11 @@ void GetModelDialog::start(const std::string& repoText) {
         return;
     }
     fetchingRepo_ = ref.repoId;
-    cancel_ = false;
     pending_ = true;
     shared_ = std::make_shared<Shared>();
-    worker_ = std::thread([shared = shared_, ref, cancel = &cancel_] {
+    worker_ = std::thread([shared = shared_, ref] {
         io::FetchOptions options = io::fetchOptionsFromEnvironment();
-        options.cancel = cancel;
+        options.cancel = &shared->cancel;
         options.onProgress = [&shared](const io::FetchProgress& progress) {
             const std::lock_guard lock(shared->mutex);
             shared->progress = progress;
@@ -55,6 +64,9 @@ void GetModelDialog::start(const std::string& repoText) {
         } catch (const io::FileError& error) {  // FetchCancelled too: its sentence says what stays
             const std::lock_guard lock(shared->mutex);
             shared->error = error.what();
+        } catch (const std::bad_alloc&) {
+            const std::lock_guard lock(shared->mutex);
+            shared->error = io::outOfMemoryMessage();
         } catch (const std::exception& error) {
             const std::lock_guard lock(shared->mutex);
             shared->error = std::string("Unexpected error: ") + error.what();

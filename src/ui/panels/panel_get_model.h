@@ -11,6 +11,7 @@
 #include "ui/app_state.h"
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -24,7 +25,7 @@ namespace attnviz::ui {
 class GetModelDialog {
 public:
     GetModelDialog() = default;
-    ~GetModelDialog();  // cancels a fetch under way and waits for its thread
+    ~GetModelDialog();  // cancels a fetch under way and waits at most kQuitWait for its thread
     GetModelDialog(const GetModelDialog&) = delete;
     GetModelDialog& operator=(const GetModelDialog&) = delete;
 
@@ -42,7 +43,7 @@ public:
     }
     // For tests: fetch `repoText` as the Get button does, and block until the worker has finished.
     void start(const std::string& repoText);
-    void cancel() { cancel_ = true; }  // the Cancel button
+    void cancel() { shared_->cancel = true; }  // the Cancel button
     void waitForFetch();
     // What the progress bar shows now (the worker's latest report).
     io::FetchProgress progress() const;
@@ -55,7 +56,11 @@ private:
         std::optional<std::filesystem::path> snapshot;
         std::string error;
         std::atomic<bool> finished{false};
+        std::atomic<bool> cancel{false};  // the worker's FetchOptions::cancel
     };
+    // How long closing the window waits for a cancelled fetch: it hears cancel within a second (Quit must close
+    // the window within 2 s).
+    static constexpr std::chrono::milliseconds kQuitWait{1500};
     void takeResult(AppState& state);
     void drawCatalog(float scale);
     void drawFetchControls(float scale);
@@ -66,7 +71,6 @@ private:
     std::string fetchingRepo_;
     std::string error_;
     std::vector<io::CachedModel> cached_;  // read when the window appears, and after a fetch
-    std::atomic<bool> cancel_{false};
     std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
     std::thread worker_;
 };
