@@ -1,6 +1,6 @@
 // gemm_baseline.h — the baseline every timing benchmark reports against: a 1024³ float GEMM on all cores (column
-// blocks of the result split across threads, Eigen one thread per block), i.e. the throughput this machine gives a
-// well-shaped matmul at this moment. Shared, noisy machines drift; ratios to this, measured in the same run, do not
+// blocks of the result split across threads, core::gemm — the library ATTNVIZ_GEMM chose — one thread per block),
+// i.e. the throughput this machine gives a well-shaped matmul at this moment. Shared, noisy machines drift; ratios to this, measured in the same run, do not
 // drift much.
 #pragma once
 

@@ -23,6 +23,34 @@ add_library(attnviz::stb ALIAS PkgConfig::STB)
 pkg_check_modules(CAIRO REQUIRED IMPORTED_TARGET cairo-pdf)
 add_library(attnviz::cairo ALIAS PkgConfig::CAIRO)
 
+# The matrix multiply (src/core/gemm.h): every library is optional. ATTNVIZ_GEMM_LIBRARIES lists the ones found
+# (Eigen always), each with a target attnviz::gemm_<name>; the root CMakeLists.txt picks one by ATTNVIZ_GEMM.
+set(ATTNVIZ_GEMM_LIBRARIES Eigen)
+# libdnnl-dev: found by hand, as Debian's dnnl-config.cmake also demands OpenCL's headers.
+find_library(DNNL_LIBRARY dnnl)
+find_path(DNNL_INCLUDE_DIR oneapi/dnnl/dnnl.h)
+if(DNNL_LIBRARY AND DNNL_INCLUDE_DIR)
+  list(APPEND ATTNVIZ_GEMM_LIBRARIES oneDNN)
+  add_library(attnviz_gemm_onednn INTERFACE)
+  target_link_libraries(attnviz_gemm_onednn INTERFACE ${DNNL_LIBRARY} gomp)  # gomp: omp_set_num_threads
+  target_include_directories(attnviz_gemm_onednn INTERFACE ${DNNL_INCLUDE_DIR})
+  add_library(attnviz::gemm_oneDNN ALIAS attnviz_gemm_onednn)
+endif()
+pkg_check_modules(OPENBLAS QUIET IMPORTED_TARGET openblas)   # libopenblas-dev (its cblas.h, not BLIS's)
+if(OPENBLAS_FOUND)
+  list(APPEND ATTNVIZ_GEMM_LIBRARIES OpenBLAS)
+  add_library(attnviz::gemm_OpenBLAS ALIAS PkgConfig::OPENBLAS)
+endif()
+find_library(BLIS_LIBRARY blis)                      # libblis-dev (no pkg-config file)
+find_path(BLIS_INCLUDE_DIR blis.h)
+if(BLIS_LIBRARY AND BLIS_INCLUDE_DIR)
+  list(APPEND ATTNVIZ_GEMM_LIBRARIES BLIS)
+  add_library(attnviz_gemm_blis INTERFACE)
+  target_link_libraries(attnviz_gemm_blis INTERFACE ${BLIS_LIBRARY})
+  target_include_directories(attnviz_gemm_blis INTERFACE ${BLIS_INCLUDE_DIR})
+  add_library(attnviz::gemm_BLIS ALIAS attnviz_gemm_blis)
+endif()
+
 if(ATTNVIZ_BUILD_TESTS)
   find_package(doctest REQUIRED)                     # doctest-dev → doctest::doctest, doctest_discover_tests
 endif()

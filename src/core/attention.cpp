@@ -19,6 +19,7 @@
 #include "core/attention.h"
 
 #include "core/derived_maps.h"
+#include "core/gemm.h"
 #include "core/parallel.h"
 #include "core/random.h"
 
@@ -148,7 +149,7 @@ void linearRowBlock(const Linear& p, int block, int blocks) {
     const Eigen::Index first = rows * block / blocks, last = rows * (block + 1) / blocks;
     if (last <= first) return;
     auto out = asRows(*p.output).middleRows(first, last - first);
-    out.noalias() = in.middleRows(first, last - first) * *p.weight;
+    gemm(in.middleRows(first, last - first), *p.weight, BLayout::AsStored, out);
     if (p.bias->size() > 0) out.rowwise() += *p.bias;
 }
 
@@ -392,7 +393,7 @@ HeadInputs headInputs(const Trace& t, int batchHead) {
 
 // [4] S_panel = Q_i,panel K_iᵀ for query rows first … first + rows − 1.
 void scoresPanel(const HeadInputs& in, int first, int rows, Eigen::Map<Matrix> s) {
-    s.noalias() = in.qi.middleRows(first, rows) * in.ki.transpose();
+    gemm(in.qi.middleRows(first, rows), in.ki, BLayout::Transposed, s);
 }
 
 // The mask row query row `row` reads (a 1 × l_k mask broadcasts over rows), or nullptr without a mask.
@@ -454,7 +455,7 @@ void attendOneHead(const HeadContext& ctx, int batchHead) {
             softmaxRow(masked, largest, a.row(r).data(), lk, fullyMasked[row] != 0, t.softmax);  // [7]
             storeRow(weights + offset, a.row(r).data(), lk, streaming);
         }
-        z.middleRows(first, rows).noalias() = a * vi;  // [8]
+        gemm(a, vi, BLayout::AsStored, z.middleRows(first, rows));  // [8]
     }
 #if defined(__AVX512F__) || defined(__AVX__)
     if (streaming) _mm_sfence();  // streaming stores are weakly ordered: finish them before another thread reads
@@ -601,7 +602,7 @@ void projectRowBlock(const Tensor& x, const Matrix& w, const RowVector& bias, Te
     const Eigen::Index rows = in.rows(), first = rows * block / blocks, last = rows * (block + 1) / blocks;
     if (last <= first) return;
     StridedMap out(qkv.data.data() + first * qkv.cols() + firstColumn, last - first, w.cols(), Eigen::OuterStride<>(qkv.cols()));
-    out.noalias() = in.middleRows(first, last - first) * w;
+    gemm(in.middleRows(first, last - first), w, BLayout::AsStored, out);
     if (bias.size() > 0) out.rowwise() += bias;
 }
 
@@ -668,7 +669,7 @@ void attendLeanHead(const LeanContext& ctx, int batchHead) {
         }
         Eigen::Map<Matrix> s(scratch.data(), rows, n);
         Eigen::Map<Matrix> a(scratch.data() + panelSize, rows, n);
-        s.noalias() = qi.middleRows(first, rows) * ki.middleRows(span.first, n).transpose();  // [4]
+        gemm(qi.middleRows(first, rows), ki.middleRows(span.first, n), BLayout::Transposed, s);  // [4]
         for (int r = 0; r < rows; ++r) {
             const int row = first + r;
             const float* keep = mask ? mask->row(mask->rows() == 1 ? 0 : row).data() + span.first : nullptr;
@@ -681,7 +682,7 @@ void attendLeanHead(const LeanContext& ctx, int batchHead) {
             storeRow(out + span.first, a.row(r).data(), n, streaming);
             std::fill(out + span.last + 1, out + l, 0.0f);
         }
-        z.middleRows(first, rows).noalias() = a * vi.middleRows(span.first, n);  // [8–9]
+        gemm(a, vi.middleRows(span.first, n), BLayout::AsStored, z.middleRows(first, rows));  // [8–9]
     }
 #if defined(__AVX512F__) || defined(__AVX__)
     if (streaming && weights) _mm_sfence();

@@ -38,7 +38,8 @@ void prepareHeads(RowVector& row, int heads, int width, const RowVector& gamma, 
 }
 
 RowVector affine(const RowVector& x, const Matrix& w, const RowVector& b) {
-    RowVector out = x * w;
+    RowVector out(w.cols());
+    gemm(x, w, BLayout::AsStored, out);
     if (b.size() > 0) out += b;
     return out;
 }

@@ -25,7 +25,9 @@ RowVector maskedWordLogits(const TransformerModel& model, const RowVector& lastH
     if (!model.weights.maskedLm) throw InputError(whyNoPrediction(model));
     const MaskedLmHead& head = *model.weights.maskedLm;
     const Matrix transformed = layerNorm(geluErf(lastHidden * head.transform + head.transformBias), head.norm, model.config.layerNormEps);
-    return (model.weights.tokenEmbeddings.view() * transformed.transpose()).transpose() + head.bias;
+    RowVector logits(model.weights.tokenEmbeddings.rows());  // 1 × vocab = transformed · Eᵀ
+    gemm(transformed, model.weights.tokenEmbeddings.view(), BLayout::Transposed, logits);
+    return logits + head.bias;
 }
 
 RowVector predictionLogits(const TransformerModel& model, const TransformerPass& pass, int sentence, int position) {

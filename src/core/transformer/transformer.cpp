@@ -340,7 +340,9 @@ RowVector nextTokenLogits(const TransformerModel& model, const TransformerPass& 
 RowVector nextTokenLogits(const TransformerModel& model, const RowVector& finalHidden) {
     // vocab × d_model, read where it is (the mapped file for F32): a matrix-vector product, no copy of the table.
     const MatrixView head = (model.weights.lmHead.size() > 0 ? model.weights.lmHead : model.weights.tokenEmbeddings).view();
-    return (head * finalHidden.transpose()).transpose();
+    RowVector logits(head.rows());  // 1 × vocab = h (1 × d_model) · headᵀ
+    gemm(finalHidden, head, BLayout::Transposed, logits);
+    return logits;
 }
 
 TransformerPass runTransformer(const TransformerModel& model, const std::vector<std::vector<int>>& ids, int stepped,

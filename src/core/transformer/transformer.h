@@ -19,6 +19,7 @@
 
 #include "core/attention.h"
 #include "core/matrix.h"
+#include "core/gemm.h"
 
 #include <memory>
 #include <optional>
@@ -106,7 +107,7 @@ private:
 // A Linear layer's weight W, applied as X · W (in × out). Held one of two ways:
 //  * owned: an in × out matrix in the model (GPT-2's Conv1D as stored, a widened BF16/F16 tensor, tests);
 //  * mapped: nn.Linear's out × in float32 values as stored in a memory-mapped checkpoint (a mapped WeightMatrix),
-//    never copied. The product multiplies by the stored matrix transposed (Eigen's GEMM packs either layout).
+//    never copied. The product multiplies by the stored matrix transposed (core::gemm takes either layout).
 class LinearWeight {
 public:
     LinearWeight() = default;
@@ -126,13 +127,12 @@ public:
     Eigen::Index size() const { return stored_.size(); }
     // Every value in storage order (in × out owned, out × in mapped): what a finiteness check reads.
     const float* data() const { return stored_.data(); }
-    // Columns [first, first + width) of x · W into `out` (x.rows() × width).
-    template <typename Out>
-    void multiplyInto(const Eigen::Ref<const Matrix>& x, Eigen::Index first, Eigen::Index width, Out&& out) const {
+    // Columns [first, first + width) of x · W into `out` (x.rows() × width), by core::gemm.
+    void multiplyInto(const GemmInput& x, Eigen::Index first, Eigen::Index width, GemmOutput out) const {
         if (isMapped()) {
-            out.noalias() = x * stored_.view().middleRows(first, width).transpose();
+            gemm(x, stored_.view().middleRows(first, width), BLayout::Transposed, out);
         } else {
-            out.noalias() = x * stored_.view().middleCols(first, width);
+            gemm(x, stored_.view().middleCols(first, width), BLayout::AsStored, out);
         }
     }
     // In × out as a matrix of its own (a copy when mapped).
