@@ -19,6 +19,7 @@
 #include <doctest/doctest.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -100,6 +101,12 @@ public:
         ui_.pressKey(app_, key, ctrl);
         follow();
         ui_.frames(app_, 3);
+    }
+    // `key` held down for frames of these durations (see ImGuiHarness::holdKey).
+    void hold(int key, bool ctrl, const std::vector<float>& frameSeconds) {
+        ui_.holdKey(app_, key, ctrl, frameSeconds);
+        follow();
+        ui_.frames(app_, 2);
     }
     void resize(Size size) {
         ImGui::GetIO().DisplaySize = {static_cast<float>(size.width), static_cast<float>(size.height)};
@@ -204,6 +211,28 @@ TEST_CASE("the maps never shrink when the zoom goes up, presenting or not, at 10
                 previous = hall.mapArea();
             }
         }
+    }
+}
+
+TEST_CASE("random runs of F5, Ctrl+= and Ctrl+− held as people hold them, through slow frames: the zoom is the sum of its steps, clamped") {
+    // A press is one step however long the key is held and however slow the frames it is held through (the frame
+    // after F5 rebuilds the fonts): ImGui's key repeat counted a key held across a 0.4 s frame twice.
+    std::mt19937 random(32);
+    LectureHall hall(kStartSize);
+    const int last = static_cast<int>(std::size(ui::kZoomSteps)) - 1;
+    int step = 2;  // kZoomSteps[2] is 100 %
+    for (int press = 0; press < 40; ++press) {
+        const int which = std::uniform_int_distribution<int>(0, 2)(random);
+        std::vector<float> frames(std::uniform_int_distribution<std::size_t>(1, 3)(random), 1.0f / 60.0f);
+        for (float& seconds : frames) seconds = std::bernoulli_distribution(0.25)(random) ? 0.4f : seconds;
+        if (which == 0) {
+            hall.hold(kKeyF5, false, frames);
+        } else {
+            hall.hold(which == 1 ? kKeyEqual : kKeyMinus, true, frames);
+            step = std::clamp(step + (which == 1 ? 1 : -1), 0, last);
+        }
+        CAPTURE(press);
+        REQUIRE(hall.app().state().zoom == doctest::Approx(ui::kZoomSteps[step]));
     }
 }
 
@@ -605,6 +634,48 @@ TEST_CASE("zooming in makes the type larger and the style's sizes never smaller"
             }
         }
     }
+}
+
+// Zoomed out, the stage's box takes the zoom's share of the panel (drawStageView) and the type shrinks with it:
+// A₀'s side shrinks by about the zoom, never by more than zoom² (85 %: 137 px against zoom 1's 276, with the side
+// panel kept).
+TEST_CASE("zooming out at 1280x800 folds the side panels as zoom 1 does: the maps shrink by zoom squared at most") {
+    const auto heightOfA = [](float zoom) {
+        LectureHall hall(kStartSize, zoom);  // the side panels wanted, as on a fresh start
+        const std::optional<ui::DrawnHeatmap> a = drawnMap(hall.app(), core::TensorId::AttentionWeights);
+        REQUIRE(a);
+        return a->max.y - a->min.y;
+    };
+    const float atOne = heightOfA(1.0f);
+    for (float zoom : {ui::kZoomSteps[0], ui::kZoomSteps[1]}) {
+        CAPTURE(zoom);
+        CHECK(heightOfA(zoom) >= zoom * zoom * atOne);
+    }
+}
+
+TEST_CASE("View > Reset to defaults: a borrowed machine's sentence, zoom and folded panels back to a fresh start's, the model kept") {
+    ui::AppState borrowed;
+    ui::useTrainedModel(io::loadBundledModel(), borrowed);
+    const auto model = borrowed.spec.model;
+    borrowed.spec.sentences = {"last week's example sentence"};
+    borrowed.zoom = ui::kZoomSteps[1];
+    borrowed.presenting = true;
+    borrowed.showControls = false;
+    borrowed.showSidePanel = false;
+    borrowed.keepPanelsWhenNarrow = true;
+    borrowed.allHeads = true;
+    borrowed.showValues = false;
+    ui::resetToDefaults(borrowed);
+    const ui::AppState fresh;
+    CHECK(borrowed.spec.sentences == fresh.spec.sentences);
+    CHECK(borrowed.zoom == fresh.zoom);
+    CHECK(borrowed.presenting == fresh.presenting);
+    CHECK(borrowed.showControls == fresh.showControls);
+    CHECK(borrowed.showSidePanel == fresh.showSidePanel);
+    CHECK(borrowed.keepPanelsWhenNarrow == fresh.keepPanelsWhenNarrow);
+    CHECK(borrowed.allHeads == fresh.allHeads);
+    CHECK(borrowed.showValues == fresh.showValues);
+    CHECK(borrowed.spec.model == model);
 }
 
 }  // namespace attnviz::test
