@@ -2,6 +2,7 @@
 #include "export/panel_content.h"
 
 #include "core/derived_maps.h"
+#include "core/narrow_range.h"
 #include "core/stages.h"
 #include "export/export_error.h"
 #include "export/notation.h"
@@ -190,6 +191,11 @@ colormap::Range sharedRange(const core::ModelRun& run, const std::vector<MatrixR
     return colormap::computeRange(values, rangeKind(first, chosenColormap(first, style)));
 }
 
+void markNarrowRange(PanelContent& content, TensorId tensor) {
+    if (tensor != TensorId::AttentionWeights) return;
+    if (std::optional<std::string> narrow = core::narrowRangeNote(rowMajor(content.values))) content.captions.push_back(std::move(*narrow));
+}
+
 PanelContent panelContent(const core::ModelRun& run, const MatrixRequest& request, int batch, const FigureStyle& style,
                           std::optional<colormap::Range> range, bool withCaptions) {
     const TensorId id = request.tensor;
@@ -224,6 +230,7 @@ PanelContent panelContent(const core::ModelRun& run, const MatrixRequest& reques
         content.range = screenRange(run, id, content.map);
     }
     if (weights && withCaptions) content.captions.push_back("colours: " + std::string(colormap::describe(style.probabilityScale)));
+    markNarrowRange(content, id);  // on every export, captioned or not
     if (isPerHead(id)) content.head = request.head;
     return content;
 }

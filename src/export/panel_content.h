@@ -35,6 +35,11 @@ colormap::Colormap chosenColormap(core::TensorId id, const FigureStyle& style);
 colormap::Range sharedRange(const core::ModelRun& run, const std::vector<MatrixRequest>& requests, int batch,
                             const FigureStyle& style);
 
+// Attention weights whose values span less than 0.2 get a last caption line "narrow range: a … b"
+// (core::narrowRangeNote): on "0 … map max" their colours stretch a few hundredths. panelContent calls it; a figure
+// that trims the captions calls it again after.
+void markNarrowRange(PanelContent& content, core::TensorId tensor);
+
 // `range`: a shared color scale, or nullopt for the matrix's own. Captions (shape, slice, axes) are left out
 // when `withCaptions` is false (the heads grid states them once for all panels).
 PanelContent panelContent(const core::ModelRun& run, const MatrixRequest& request, int batch, const FigureStyle& style,

@@ -69,6 +69,7 @@ PanelContent contentOf(const core::ModelRun& run, const scene::Map& map, int bat
     if (!map.rowLabels && !content.captions.empty()) {
         content.captions.front() = std::to_string(content.values.rows()) + " \u00D7 " + std::to_string(content.values.cols());
     }
+    if (!map.frame && !map.compactWeight) markNarrowRange(content, map.tensor);  // trimmed with the captions: back under the shape
     content.rowSums = map.rowSums;
     content.headsPerColour = map.headsPerColour;
     content.frameColour = map.frame;

@@ -136,8 +136,10 @@ PanelLayout foldPanels(const AppState& state, float width, float scale, float ne
     return layout;
 }
 
-// The panels of this frame. Zoomed in, the panels widen with the type, so they fold before the centre gets
-// narrower than zoom 1 gives it: the magnified maps get at least the width they had (the side panels fold first).
+// The panels of this frame. At any zoom they fold before the centre gets narrower than zoom 1 gives it: zoomed
+// in, the panels widen with the type, and the magnified maps get at least the width they had; zoomed out, the
+// panels narrow but no less folds than at zoom 1 (at 1280 × 800 and 85 % the side panel stayed, and the maps
+// shrank to 120 px over an empty chart's room). The side panels fold first.
 PanelLayout layoutPanels(const AppState& state, float width, float scale) {
     if (state.presenting) {
         PanelLayout layout;
@@ -145,7 +147,7 @@ PanelLayout layoutPanels(const AppState& state, float width, float scale) {
         return layout;
     }
     float needed = kMinCentreWidth * scale;
-    if (state.zoom > 1.0f) {
+    if (state.zoom != 1.0f) {
         const float unzoomed = scale / state.zoom;
         needed = std::max(needed, foldPanels(state, width, unzoomed, kMinCentreWidth * unzoomed).centreWidth);
     }
@@ -239,6 +241,24 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
     if (state_.spec != requested_) requestRun();
 }
 
+// An explained cell's Inspector gets the height its explanation took last frame: the token lines and the
+// prediction above it give it up in proportion, each keeping three rows (at 1920 x 1080 the Inspector had 70 px,
+// and its explanation scrolled inside it). `used`: the side panel's height the panels above it take.
+void App::yieldToInspector(const ViewContext& ctx, float used, float height, float& linesHeight, float& predictionHeight) const {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float room = height - used - 3.0f * style.ItemSpacing.y;
+    if (!ctx.explanation || inspectorFit_ <= room) return;
+    const float keep = 3.0f * ImGui::GetFrameHeightWithSpacing() + 2.0f * style.WindowPadding.y;
+    const auto give = [&](float& panel, float share) {
+        if (panel <= keep) return;
+        panel = std::max(keep, std::floor(panel - share));
+    };
+    const float wanted = inspectorFit_ - room, yielding = linesHeight + predictionHeight;
+    if (yielding <= 0.0f) return;
+    give(linesHeight, wanted * linesHeight / yielding);
+    give(predictionHeight, wanted * predictionHeight / yielding);
+}
+
 void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float sideWidth) {
     ImGui::BeginGroup();
     if (state_.lesson.open != Lesson::None) {  // a question view takes the place of the stage and its text
@@ -270,13 +290,18 @@ void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float 
     ImGui::SameLine();
     ImGui::BeginChild("side", {sideWidth, centreSize.y}, false, kPanelFlags);
     const float height = ImGui::GetContentRegionAvail().y;
-    drawHeadsGrid(ctx, std::round(height * 0.26f));
-    if (state_.stage >= core::StageId::Softmax) tokenLines_.draw(ctx, std::round(height * 0.34f));
-    if (state_.lesson.open != Lesson::NextToken) {  // that view draws the prediction itself, large
-        prediction_.draw(ctx, std::round(height * (state_.stage >= core::StageId::Softmax ? 0.3f : 0.46f)));
-    }
+    const float headsHeight = std::round(height * 0.26f);
+    drawHeadsGrid(ctx, headsHeight);
+    const bool lines = state_.stage >= core::StageId::Softmax;
+    const bool prediction = state_.lesson.open != Lesson::NextToken;  // that view draws the prediction itself, large
+    float linesHeight = lines ? std::round(height * 0.34f) : 0.0f;
+    float predictionHeight = prediction ? std::round(height * (lines ? 0.3f : 0.46f)) : 0.0f;
+    yieldToInspector(ctx, headsHeight + linesHeight + predictionHeight, height, linesHeight, predictionHeight);
+    if (lines) tokenLines_.draw(ctx, linesHeight);
+    if (prediction) prediction_.draw(ctx, predictionHeight);
     ImGui::BeginChild("inspector", {0.0f, 0.0f}, true);
     drawInspector(ctx);
+    inspectorFit_ = std::ceil(ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y + ImGui::GetStyle().WindowPadding.y);
     ImGui::EndChild();
     ImGui::EndChild();
 }

@@ -68,6 +68,7 @@ private:
     void keepViewInRun();
     void drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, float scale);
     void drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float sideWidth);
+    void yieldToInspector(const ViewContext& ctx, float used, float height, float& linesHeight, float& predictionHeight) const;
 
     AppState state_;
     SessionController session_;  // undo, files, cell editing: needs state_ first
@@ -93,6 +94,7 @@ private:
     TokenLinesPanel tokenLines_;  // with the lines it found in run_
     PredictionPanel prediction_;  // what the model predicts, with its KV cache
     GetModelDialog getModel_;     // File ▸ Get a model…: its fetch thread and progress
+    float inspectorFit_ = 0.0f;  // the Inspector's content height last frame (yieldToInspector)
     ImVec2 stageTextFit_{0.0f, 0.0f};  // the stage text's panel height as estimated, and as ImGui laid it out
 };
 

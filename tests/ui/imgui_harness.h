@@ -80,6 +80,21 @@ public:
         io.KeyCtrl = false;
         frame(app);
     }
+    // Down for as many frames as `frameSeconds` has, each that long (a slow frame: the font atlas rebuilt after F5),
+    // then up for a frame of 1/60 s: a press as a person makes it, which ImGui's key repeat may see more than once.
+    void holdKey(ui::App& app, int key, bool ctrl, const std::vector<float>& frameSeconds) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.KeyCtrl = ctrl;
+        io.KeysDown[key] = true;
+        for (float seconds : frameSeconds) {
+            io.DeltaTime = seconds;
+            frame(app);
+        }
+        io.KeysDown[key] = false;
+        io.KeyCtrl = false;
+        io.DeltaTime = 1.0f / 60.0f;
+        frame(app);
+    }
     void hover(ui::App& app, ImVec2 at) {
         ImGui::GetIO().MousePos = at;
         frames(app, 2);  // the first frame finds the cell, the second explains it

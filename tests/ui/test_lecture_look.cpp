@@ -19,6 +19,7 @@
 #include <doctest/doctest.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -99,6 +100,16 @@ public:
     void press(int key, bool ctrl = false) {
         ui_.pressKey(app_, key, ctrl);
         follow();
+        ui_.frames(app_, 3);
+    }
+    // `key` held down for frames of these durations (see ImGuiHarness::holdKey).
+    void hold(int key, bool ctrl, const std::vector<float>& frameSeconds) {
+        ui_.holdKey(app_, key, ctrl, frameSeconds);
+        follow();
+        ui_.frames(app_, 2);
+    }
+    void click(ImVec2 at) {
+        ui_.click(app_, at);
         ui_.frames(app_, 3);
     }
     void resize(Size size) {
@@ -207,6 +218,28 @@ TEST_CASE("the maps never shrink when the zoom goes up, presenting or not, at 10
     }
 }
 
+TEST_CASE("random runs of F5, Ctrl+= and Ctrl+− held as people hold them, through slow frames: the zoom is the sum of its steps, clamped") {
+    // A press is one step however long the key is held and however slow the frames it is held through (the frame
+    // after F5 rebuilds the fonts): ImGui's key repeat counted a key held across a 0.4 s frame twice.
+    std::mt19937 random(32);
+    LectureHall hall(kStartSize);
+    const int last = static_cast<int>(std::size(ui::kZoomSteps)) - 1;
+    int step = 2;  // kZoomSteps[2] is 100 %
+    for (int press = 0; press < 40; ++press) {
+        const int which = std::uniform_int_distribution<int>(0, 2)(random);
+        std::vector<float> frames(std::uniform_int_distribution<std::size_t>(1, 3)(random), 1.0f / 60.0f);
+        for (float& seconds : frames) seconds = std::bernoulli_distribution(0.25)(random) ? 0.4f : seconds;
+        if (which == 0) {
+            hall.hold(kKeyF5, false, frames);
+        } else {
+            hall.hold(which == 1 ? kKeyEqual : kKeyMinus, true, frames);
+            step = std::clamp(step + (which == 1 ? 1 : -1), 0, last);
+        }
+        CAPTURE(press);
+        REQUIRE(hall.app().state().zoom == doctest::Approx(ui::kZoomSteps[step]));
+    }
+}
+
 TEST_CASE("with App drawn, random key and resize sequences end in the maps a fresh start in their state draws") {
     const std::vector<Step> steps = allSteps();
     std::mt19937 random(2101);
@@ -299,13 +332,14 @@ TEST_CASE("presenting at 1024x768 and 1280x800, every stage keeps every token la
 // The bundled BERT adds [CLS] and [SEP]: 22 words are 24 tokens, kTwentyFourTokens' 24 words are 26.
 constexpr const char* kTwentyTwoWords = "the animal did not cross the street because it was too tired and the street was too wide for it to cross";
 
-// The stage's child window ("…/stage_…").
-const ImGuiWindow* stageWindow() {
+// The child window whose name contains `name` ("…/stage_…").
+const ImGuiWindow* childWindow(const char* name) {
     for (const ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
-        if (std::strstr(window->Name, "/stage_") != nullptr) return window;
+        if (window->Active && std::strstr(window->Name, name) != nullptr) return window;
     }
     return nullptr;
 }
+const ImGuiWindow* stageWindow() { return childWindow("/stage_"); }
 
 ui::AppState bertPresenting(const char* sentence, core::StageId stage) {
     ui::AppState state;
@@ -603,6 +637,73 @@ TEST_CASE("zooming in makes the type larger and the style's sizes never smaller"
                 CHECK(look.style.ItemSpacing.x >= previous.style.ItemSpacing.x);
                 previous = look;
             }
+        }
+    }
+}
+
+// Zoomed out, the stage's box takes the zoom's share of the panel (drawStageView) and the type shrinks with it:
+// A₀'s side shrinks by about the zoom, never by more than zoom² (85 %: 137 px against zoom 1's 276, with the side
+// panel kept).
+TEST_CASE("zooming out at 1280x800 folds the side panels as zoom 1 does: the maps shrink by zoom squared at most") {
+    const auto heightOfA = [](float zoom) {
+        LectureHall hall(kStartSize, zoom);  // the side panels wanted, as on a fresh start
+        const std::optional<ui::DrawnHeatmap> a = drawnMap(hall.app(), core::TensorId::AttentionWeights);
+        REQUIRE(a);
+        return a->max.y - a->min.y;
+    };
+    const float atOne = heightOfA(1.0f);
+    for (float zoom : {ui::kZoomSteps[0], ui::kZoomSteps[1]}) {
+        CAPTURE(zoom);
+        CHECK(heightOfA(zoom) >= zoom * zoom * atOne);
+    }
+}
+
+TEST_CASE("View > Reset to defaults: a borrowed machine's sentence, zoom and folded panels back to a fresh start's, the model kept") {
+    ui::AppState borrowed;
+    ui::useTrainedModel(io::loadBundledModel(), borrowed);
+    const auto model = borrowed.spec.model;
+    borrowed.spec.sentences = {"last week's example sentence"};
+    borrowed.zoom = ui::kZoomSteps[1];
+    borrowed.presenting = true;
+    borrowed.showControls = false;
+    borrowed.showSidePanel = false;
+    borrowed.keepPanelsWhenNarrow = true;
+    borrowed.allHeads = true;
+    borrowed.showValues = false;
+    ui::resetToDefaults(borrowed);
+    const ui::AppState fresh;
+    CHECK(borrowed.spec.sentences == fresh.spec.sentences);
+    CHECK(borrowed.zoom == fresh.zoom);
+    CHECK(borrowed.presenting == fresh.presenting);
+    CHECK(borrowed.showControls == fresh.showControls);
+    CHECK(borrowed.showSidePanel == fresh.showSidePanel);
+    CHECK(borrowed.keepPanelsWhenNarrow == fresh.keepPanelsWhenNarrow);
+    CHECK(borrowed.allHeads == fresh.allHeads);
+    CHECK(borrowed.showValues == fresh.showValues);
+    CHECK(borrowed.spec.model == model);
+}
+
+// (At 1280 x 800 the weighted sum's explanation, 450 px, is taller than the side panel leaves: it still scrolls.)
+TEST_CASE("a pinned cell's explanation fits the Inspector at 1920x1080: no scrolling inside it") {
+    for (Size size : {Size{1920, 1080}}) {
+        for (core::StageId stage : {core::StageId::Scores, core::StageId::Softmax, core::StageId::WeightedSum}) {
+            CAPTURE(size.width);
+            CAPTURE(static_cast<int>(stage));
+            ui::AppState state = bertPresenting(core::kDefaultSentence.data(), stage);
+            state.presenting = false;
+            state.showSidePanel = true;
+            state.keepPanelsWhenNarrow = true;  // the side panel shown at 1280 too, as after "Show them"
+            LectureHall hall(size, std::move(state));
+            const std::vector<ui::DrawnHeatmap> maps = hall.app().drawnHeatmaps();
+            REQUIRE(!maps.empty());
+            const auto area = [](const ui::DrawnHeatmap& d) { return (d.max.x - d.min.x) * (d.max.y - d.min.y); };
+            const ui::DrawnHeatmap map = *std::max_element(maps.begin(), maps.end(), [&](const auto& a, const auto& b) { return area(a) < area(b); });
+            hall.click({(map.min.x + map.max.x) / 2.0f, (map.min.y + map.max.y) / 2.0f});
+            REQUIRE(hall.app().state().pinned);
+            const ImGuiWindow* inspector = childWindow("/inspector_");
+            REQUIRE(inspector != nullptr);
+            MESSAGE(size.width << " stage " << static_cast<int>(stage) << ": inspector " << inspector->Size.y << " px tall, scrolls " << inspector->ScrollMax.y << " px");
+            CHECK(inspector->ScrollMax.y <= 0.5f);  // 75 px tall: scrolled 17 px (softmax) and 365 px (weighted sum)
         }
     }
 }

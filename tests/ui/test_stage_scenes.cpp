@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 namespace attnviz::test {
@@ -42,9 +43,9 @@ core::Matrix patterned(int rows, int cols, int salt) {
     return m;
 }
 
-// One self-attention layer of 10 tokens, d_model 48, 8 query heads of d_k = 6 sharing `kvHeads` K/V heads,
+// One self-attention layer of `tokens` tokens, d_model 48, 8 query heads of d_k = 6 sharing `kvHeads` K/V heads,
 // with rotary positions or not.
-core::Trace layer(int kvHeads, bool rope) {
+core::Trace layer(int kvHeads, bool rope, int tokens = 10) {
     core::AttentionConfig config;
     config.dModel = 48;
     config.heads = 8;
@@ -56,7 +57,7 @@ core::Trace layer(int kvHeads, bool rope) {
     weights.wk = patterned(48, kvHeads * 6, 3);
     weights.wv = patterned(48, kvHeads * 6, 4);
     weights.wo = patterned(48, 48, 5);
-    return core::forward({{patterned(10, 48, 1)}, {}}, weights, config);
+    return core::forward({{patterned(tokens, 48, 1)}, {}}, weights, config);
 }
 
 scene::Scene sceneOf(core::StageId stage, const core::Trace& trace, scene::SceneChoices choices = {}) {
@@ -307,6 +308,41 @@ TEST_CASE("the lecture's label floor: 14 px up to 24 tokens, then 14 x 24 / toke
     CHECK(scene::labelSizes(13.0f, false, 10).floor == doctest::Approx(9.1));
     CHECK(scene::labelSizes(11.0f, false, 10).floor == 9.0f);
     CHECK(scene::labelSizes(11.0f, false, 27).floor == 9.0f);
+}
+
+// The softmax stage's S and A are one line; too narrow a box for them at the label floor wraps them at the page,
+// one under the other (layoutSceneKeepingLabels), which pushes A below the fold.
+bool sideBySide(const scene::Layout& layout) {
+    const auto cellsOf = [&](TensorId tensor) {
+        for (const scene::PlacedMap& m : layout.maps) {
+            if (m.map.tensor == tensor) return m.cells;
+        }
+        FAIL("no map of tensor " << static_cast<int>(tensor));
+        return scene::Rect{};
+    };
+    return cellsOf(TensorId::AttentionWeights).x0 > cellsOf(TensorId::MaskedScores).x1;
+}
+
+TEST_CASE("layout: 48 tokens' S and A stand side by side from the narrowest box that holds them at the label floor") {
+    const core::Trace trace = layer(8, false, 48);
+    const scene::Scene softmax = sceneOf(core::StageId::Softmax, trace);
+    scene::Rules rules{1.0f, scene::labelSizes(13.0f, false, 0)};
+    rules.mapLabelFloor = scene::labelSizes(13.0f, false, trace.keyLength).floor;  // as the screen sets it
+    std::optional<float> firstSideBySide;  // the narrowest box width laid out side by side, and its cells
+    float cellThere = 0.0f;
+    for (float width = 1000.0f; width <= 1200.0f; width += 0.5f) {
+        CAPTURE(width);
+        const scene::Layout layout = scene::layoutSceneKeepingLabels(softmax, {0.0f, 0.0f, width, 700.0f}, FakeMetrics(), rules);
+        CHECK(scene::smallestTokenCell(layout) >= rules.labelledCell());
+        if (!sideBySide(layout)) {
+            CHECK_FALSE(firstSideBySide);  // once side by side, side by side in every wider box
+        } else if (!firstSideBySide) {
+            firstSideBySide = width, cellThere = scene::smallestTokenCell(layout);
+        }
+    }
+    REQUIRE(firstSideBySide);
+    INFO("side by side from " << *firstSideBySide << " px, cells " << cellThere << " px, floor " << rules.labelledCell() << " px");
+    CHECK(cellThere < rules.labelledCell() + 0.01f);  // half a pixel narrower (5 thousandths of a cell less) stacked them
 }
 
 }  // namespace attnviz::test

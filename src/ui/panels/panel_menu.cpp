@@ -120,6 +120,8 @@ void viewMenu(AppState& state) {
     if (ImGui::MenuItem("Actual size", "Ctrl+0")) applyViewKey(state, ViewKey::ActualSize);
     // The zoom this frame is drawn at, and the body text size it gives (the menu's own font is the body font).
     ImGui::TextDisabled("zoom %d %% · text %.0f px", static_cast<int>(std::lround(state.zoom * 100.0f)), ImGui::GetFontSize());
+    ImGui::Separator();
+    if (ImGui::MenuItem("Reset to defaults")) resetToDefaults(state);  // sentence, zoom and panels: a borrowed machine
     ImGui::EndMenu();
 }
 

@@ -426,9 +426,14 @@ void drawStageView(ViewContext& ctx) {
     // grows with zoom², and a page of fixed width needs that much more height for the maps to grow as much (with
     // zoom − 1, stage 2 at 1280 × 800 lost 2.4 % of its map area from zoom 1.15 to 1.3 once the questions bar
     // kept to one line).
+    // Zoomed out, the bars, panels and text around the stage shrink with the type as well, which leaves the stage
+    // more room than zoom 1 does: the share is of the room zoom 1 would leave it (the screen less the surroundings
+    // grown back by 1 / zoom), so that no zoom step down gives larger maps (1024 × 768, the mask stage: 3.5 %).
     const float zoom = ctx.state.zoom, shrink = std::min(1.0f, zoom);
-    const float grown = zoom > 1.0f ? std::floor((zoom * zoom - 1.0f) * ImGui::GetMainViewport()->WorkSize.y) : 0.0f;
-    const ImVec2 max{min.x + (windowMax.x - min.x) * shrink, min.y + (windowMax.y - min.y) * shrink + grown};
+    const ImVec2 screen = ImGui::GetMainViewport()->WorkSize;
+    const auto roomAtZoomOne = [&](float room, float screenSize) { return std::clamp(screenSize - (screenSize - room) / shrink, 0.0f, room); };
+    const float grown = zoom > 1.0f ? std::floor((zoom * zoom - 1.0f) * screen.y) : 0.0f;
+    const ImVec2 max{min.x + roomAtZoomOne(windowMax.x - min.x, screen.x) * shrink, min.y + roomAtZoomOne(windowMax.y - min.y, screen.y) * shrink + grown};
     const Box box{min, max};
     const std::optional<TensorId> tensor = perHeadTensor(ctx.state.stage);
     const bool allHeadsView = ctx.state.allHeads && tensor && ctx.state.stage != StageId::SplitHeads && ctx.state.stage != StageId::Concat;

@@ -64,6 +64,10 @@ float steppedZoom(float zoom, int direction);
 // itself (app/gui_style.h), so any sequence of them ends in the look a fresh start in that state has.
 enum class ViewKey { Present, Leave, ZoomIn, ZoomOut, ActualSize };
 void applyViewKey(AppState& state, ViewKey key);
+// View ▸ Reset to defaults, for a borrowed machine whose settings remember someone else's class: the default
+// sentence, zoom 100 %, not presenting, both side panels shown (and folded again when the window is narrow), every
+// head's view and the numbers in cells as a fresh start has them. The model stays.
+void resetToDefaults(AppState& state);
 // Moves to the next stage every secondsPerStage while autoplay is on (stops at the last stage).
 void advanceAutoplay(AppState& state, float deltaSeconds);
 

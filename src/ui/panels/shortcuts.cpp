@@ -23,10 +23,14 @@ void setStage(AppState& state, int stage) {
 constexpr int kKeyEqual = 61, kKeyMinus = 45, kKeyZero = 48, kKeypadZero = 320, kKeypadSubtract = 333, kKeypadAdd = 334;
 constexpr int kKeyF5 = 294;
 
+// One step a press, never repeated: ImGui's key repeat counts a key held through a slow frame (the one after F5
+// rebuilds the fonts) as two presses, and a zoom step a person did not ask for is remembered at every start.
+bool pressedOnce(int key) { return ImGui::IsKeyPressed(key, false); }
+
 void zoomKeys(AppState& state) {
-    if (ImGui::IsKeyPressed(kKeyEqual) || ImGui::IsKeyPressed(kKeypadAdd)) applyViewKey(state, ViewKey::ZoomIn);
-    if (ImGui::IsKeyPressed(kKeyMinus) || ImGui::IsKeyPressed(kKeypadSubtract)) applyViewKey(state, ViewKey::ZoomOut);
-    if (ImGui::IsKeyPressed(kKeyZero) || ImGui::IsKeyPressed(kKeypadZero)) applyViewKey(state, ViewKey::ActualSize);
+    if (pressedOnce(kKeyEqual) || pressedOnce(kKeypadAdd)) applyViewKey(state, ViewKey::ZoomIn);
+    if (pressedOnce(kKeyMinus) || pressedOnce(kKeypadSubtract)) applyViewKey(state, ViewKey::ZoomOut);
+    if (pressedOnce(kKeyZero) || pressedOnce(kKeypadZero)) applyViewKey(state, ViewKey::ActualSize);
 }
 
 bool anyKeyPressed() {
@@ -70,6 +74,19 @@ void applyViewKey(AppState& state, ViewKey key) {
         case ViewKey::ZoomOut: state.zoom = steppedZoom(state.zoom, -1); break;
         case ViewKey::ActualSize: state.zoom = 1.0f; break;
     }
+}
+
+void resetToDefaults(AppState& state) {
+    const AppState fresh;
+    state.spec.sentences = fresh.spec.sentences;
+    state.zoom = fresh.zoom;
+    state.presenting = fresh.presenting;
+    state.blanked = fresh.blanked;
+    state.showControls = fresh.showControls;
+    state.showSidePanel = fresh.showSidePanel;
+    state.keepPanelsWhenNarrow = fresh.keepPanelsWhenNarrow;
+    state.allHeads = fresh.allHeads;
+    state.showValues = fresh.showValues;
 }
 
 void applyShortcuts(AppState& state, int heads) {

@@ -21,6 +21,7 @@ namespace {
 constexpr int kMaxLabelChars = 12;
 constexpr ImU32 kTextColor = IM_COL32(30, 30, 30, 255);
 constexpr ImU32 kDimText = IM_COL32(90, 90, 90, 255);
+constexpr ImU32 kNarrowText = IM_COL32(200, 90, 0, 255);  // the narrow-range note: the orange of the followed row
 constexpr ImU32 kFocusColor = IM_COL32(colormap::kFocusRowColor.r, colormap::kFocusRowColor.g, colormap::kFocusRowColor.b, 255);
 
 struct Fitted {
@@ -142,7 +143,9 @@ ValueSummary summaryFor(ViewContext& ctx, const MatrixRef& ref, const MatrixInfo
     // A trained model's E[ids] and P get their own range; the seeded layer's keep X's, so E + P = X adds up in colour.
     if ((ref.source == MatrixSource::TokenEmbeddings || ref.source == MatrixSource::Positions) && ctx.run.spec.trainedModel()) s.range = ctx.summaries.embeddings(ctx.run);
     if (followsProbabilityScale(ref, info)) {
-        s.range = ctx.summaries.probabilityRange(matrixSlice(ctx.run, ref, ctx.state.batch), ctx.state.probabilityScale);
+        const render::MatrixSlice slice = matrixSlice(ctx.run, ref, ctx.state.batch);
+        s.range = ctx.summaries.probabilityRange(slice, ctx.state.probabilityScale);
+        s.narrow = ctx.summaries.narrowRange(slice);
     }
     if (o.range) s.range = *o.range;
     return s;
@@ -460,8 +463,15 @@ void drawColorbar(ViewContext& ctx, ImDrawList& list, const Grid& g, const Measu
     const float size = smallSize(ctx), pad = 4.0f * ctx.scale;
     const std::vector<float> ticks = colorbarTicks(s.range, colormap::isDiverging(map));
     ImVec2 a, b;
+    // A near-uniform probability map's note (core::narrowRangeNote), in orange under the range's note: its colours
+    // stretch a range of a few hundredths.
+    // Beside the map, in the colorbar's narrow column: "narrow range:" over its two ends.
+    std::string narrow = s.narrow.value_or("");
+    if (const std::size_t colon = narrow.find(": "); colon != std::string::npos && o.colorbar == ColorbarSide::Right) narrow.replace(colon, 2, ":\n");
+    const float narrowWrap = m.colorbarRight - 3.0f * pad;
+    const float narrowHeight = s.narrow && o.colorbar == ColorbarSide::Right ? smallFont(ctx)->CalcTextSizeA(size, FLT_MAX, narrowWrap, narrow.c_str()).y + 3.0f : 0.0f;
     if (o.colorbar == ColorbarSide::Right) {
-        const float legend = static_cast<float>(items.size() + (note.empty() ? 0 : 1)) * (size + 3.0f);
+        const float legend = static_cast<float>(items.size() + (note.empty() ? 0 : 1)) * (size + 3.0f) + narrowHeight;
         // Never taller than the cells (it would run into the heading below): a short bar keeps only its end ticks.
         const float height = std::max(g.max.y - g.min.y - legend, size);
         a = {g.max.x + m.sums + 2.0f * pad, g.min.y};
@@ -480,9 +490,11 @@ void drawColorbar(ViewContext& ctx, ImDrawList& list, const Grid& g, const Measu
             list.AddText(smallFont(ctx), size, {b.x + 5.0f, ty}, kTextColor, formatValue(ticks[t]).c_str());
         }
         drawLegend(ctx, list, items, {a.x, b.y + 4.0f});
-        if (!note.empty()) {
-            const float noteY = b.y + 4.0f + static_cast<float>(items.size()) * (size + 3.0f);
-            list.AddText(smallFont(ctx), size, {a.x, noteY}, kDimText, note.c_str());
+        const float noteY = b.y + 4.0f + static_cast<float>(items.size()) * (size + 3.0f);
+        if (!note.empty()) list.AddText(smallFont(ctx), size, {a.x, noteY}, kDimText, note.c_str());
+        if (s.narrow) {
+            const float narrowY = noteY + (note.empty() ? 0.0f : size + 3.0f);
+            list.AddText(smallFont(ctx), size, {a.x, narrowY}, kNarrowText, narrow.c_str(), nullptr, narrowWrap);
         }
     } else {
         a = {g.min.x, g.max.y + pad};
@@ -498,10 +510,10 @@ void drawColorbar(ViewContext& ctx, ImDrawList& list, const Grid& g, const Measu
             list.AddText(smallFont(ctx), size, {std::clamp(x - w / 2.0f, a.x, b.x - w), b.y + 1.0f}, kTextColor, text.c_str());
         }
         drawLegend(ctx, list, items, {b.x + pad, a.y});
-        if (!note.empty()) {
-            const float legendWidth = items.empty() ? 0.0f : size + 4.0f + textWidth(smallFont(ctx), size, "masked") + pad;
-            list.AddText(smallFont(ctx), size, {b.x + pad + legendWidth, a.y}, kDimText, note.c_str());
-        }
+        const float legendWidth = items.empty() ? 0.0f : size + 4.0f + textWidth(smallFont(ctx), size, "masked") + pad;
+        const float noteX = b.x + pad + legendWidth;
+        if (!note.empty()) list.AddText(smallFont(ctx), size, {noteX, a.y}, kDimText, note.c_str());
+        if (s.narrow) list.AddText(smallFont(ctx), size, {noteX, a.y + (note.empty() ? 0.0f : size + 3.0f)}, kNarrowText, narrow.c_str());
     }
     list.AddRect(a, b, IM_COL32(0, 0, 0, 120));
     if (ImGui::IsMouseHoveringRect(a, b) && ImGui::IsWindowHovered()) colorbarTooltip(ctx, s, map, probability, masked);
@@ -619,7 +631,7 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
         textureKey(ref, ctx.state.batch, o.transposed, false, rowNormalised), [&] { return colorSlice(ctx, ref, rowNormalised); }, o.transposed,
         features ? render::Downsample::Mean : render::Downsample::Strongest);
     ctx.renderer.draw(list, values, g.min, g.max, {map, s.range.lo, s.range.hi, mask});
-    ctx.drawn.push_back({ref, g.min, g.max, f.rows, f.cols, o.transposed});
+    ctx.drawn.push_back({ref, g.min, g.max, f.rows, f.cols, o.transposed, o.colorbar != ColorbarSide::None ? s.narrow.value_or("") : ""});
 
     drawGridLines(list, g, f.rows, f.cols);
     if (o.headBlocks) drawHeadBlocks(list, g, f, std::max(1, o.headsPerColour), 2.0f);

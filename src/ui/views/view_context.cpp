@@ -2,6 +2,7 @@
 #include "ui/views/view_context.h"
 
 #include "core/derived_maps.h"
+#include "core/narrow_range.h"
 
 #include <algorithm>
 #include <cmath>
@@ -58,6 +59,13 @@ colormap::Range SummaryCache::probabilityRange(const render::MatrixSlice& slice,
     const std::pair key{slice.values.data(), slice.values.size()};
     if (const auto found = largestWeights_.find(key); found != largestWeights_.end()) return found->second;
     return largestWeights_.emplace(key, colormap::probabilityRange(slice.values, scale)).first->second;
+}
+
+const std::optional<std::string>& SummaryCache::narrowRange(const render::MatrixSlice& slice) {
+    if (slice.owner != nullptr) return scratchNote_ = core::narrowRangeNote(slice.values);  // derived: fresh storage
+    const std::pair key{slice.values.data(), slice.values.size()};
+    if (const auto found = narrowNotes_.find(key); found != narrowNotes_.end()) return found->second;
+    return narrowNotes_.emplace(key, core::narrowRangeNote(slice.values)).first->second;
 }
 
 }  // namespace attnviz::ui

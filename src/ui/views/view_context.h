@@ -42,6 +42,7 @@ struct ValueSummary {
     colormap::Range range;
     bool hasNan = false;
     bool hasInfinity = false;
+    std::optional<std::string> narrow;  // a probability map's core::narrowRangeNote, shown under its colorbar
 };
 
 // Per-run summaries, computed on first use; App clears it when the run changes.
@@ -55,6 +56,8 @@ public:
     // slice, which owns fresh storage, is scanned each time): the all-heads view asks for 16 maps of 2048² every
     // frame, and scanning them was half of such a frame (perf, bench_gui appFrame/l:2048/…/allHeads:1).
     colormap::Range probabilityRange(const render::MatrixSlice& slice, colormap::ProbabilityScale scale);
+    // core::narrowRangeNote of one probability map of the run, remembered as probabilityRange is.
+    const std::optional<std::string>& narrowRange(const render::MatrixSlice& slice);
     // The largest value of the map drawn under texture `key`, once the panel drawing it has read the map (the model
     // view colours each map to its own largest weight, and reads each map only when the run changes).
     std::optional<float> mapTop(const render::TextureKey& key) const;
@@ -69,6 +72,7 @@ public:
         summaries_.clear();
         embeddings_.reset();
         largestWeights_.clear();
+        narrowNotes_.clear();
         mapTops_.clear();
         widestLabels_.clear();
     }
@@ -77,6 +81,8 @@ private:
     std::map<core::TensorId, ValueSummary> summaries_;
     std::optional<colormap::Range> embeddings_;
     std::map<std::pair<const float*, std::size_t>, colormap::Range> largestWeights_;  // MapMax ranges by values' span
+    std::map<std::pair<const float*, std::size_t>, std::optional<std::string>> narrowNotes_;  // by values' span too
+    std::optional<std::string> scratchNote_;  // narrowRange's answer for a derived slice
     std::unordered_map<render::TextureKey, float, render::TextureKeyHash> mapTops_;
     std::map<LabelsKey, float> widestLabels_;
 };
@@ -88,6 +94,7 @@ struct DrawnHeatmap {
     int rows = 0;     // as displayed (after transposition)
     int cols = 0;
     bool transposed = false;
+    std::string narrowNote;  // the narrow-range note under its colorbar (core::narrowRangeNote); empty: none
 };
 
 // A token box as drawn this frame (stage 0): where, its text, and the type size of its id and position lines.
