@@ -243,7 +243,7 @@ private:
         curl_easy_setopt(curl_, CURLOPT_SSL_VERIFYHOST, 2L);
         curl_easy_setopt(curl_, CURLOPT_FOLLOWLOCATION, followRedirects ? 1L : 0L);
         curl_easy_setopt(curl_, CURLOPT_MAXREDIRS, 5L);
-        curl_easy_setopt(curl_, CURLOPT_CONNECTTIMEOUT, static_cast<long>(options_.lowSpeedSeconds));
+        curl_easy_setopt(curl_, CURLOPT_CONNECTTIMEOUT, 10L);
         curl_easy_setopt(curl_, CURLOPT_LOW_SPEED_LIMIT, static_cast<long>(options_.lowSpeedBytesPerSecond));
         curl_easy_setopt(curl_, CURLOPT_LOW_SPEED_TIME, static_cast<long>(options_.lowSpeedSeconds));
         curl_easy_setopt(curl_, CURLOPT_USERAGENT, "attnviz");
