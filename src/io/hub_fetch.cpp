@@ -8,31 +8,27 @@
 #include "io/safe_read.h"
 
 #include <curl/curl.h>
-#include <nlohmann/json.hpp>
 #include <openssl/evp.h>
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <chrono>
-#include <cstdio>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <set>
 #include <vector>
 
 namespace fs = std::filesystem;
-using json = nlohmann::json;
 
 namespace attnviz::io {
 namespace {
