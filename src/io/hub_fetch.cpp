@@ -8,31 +8,27 @@
 #include "io/safe_read.h"
 
 #include <curl/curl.h>
-#include <nlohmann/json.hpp>
 #include <openssl/evp.h>
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <chrono>
-#include <cstdio>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <set>
 #include <vector>
 
 namespace fs = std::filesystem;
-using json = nlohmann::json;
 
 namespace attnviz::io {
 namespace {
@@ -243,7 +239,7 @@ private:
         curl_easy_setopt(curl_, CURLOPT_SSL_VERIFYHOST, 2L);
         curl_easy_setopt(curl_, CURLOPT_FOLLOWLOCATION, followRedirects ? 1L : 0L);
         curl_easy_setopt(curl_, CURLOPT_MAXREDIRS, 5L);
-        curl_easy_setopt(curl_, CURLOPT_CONNECTTIMEOUT, static_cast<long>(options_.lowSpeedSeconds));
+        curl_easy_setopt(curl_, CURLOPT_CONNECTTIMEOUT, 10L);
         curl_easy_setopt(curl_, CURLOPT_LOW_SPEED_LIMIT, static_cast<long>(options_.lowSpeedBytesPerSecond));
         curl_easy_setopt(curl_, CURLOPT_LOW_SPEED_TIME, static_cast<long>(options_.lowSpeedSeconds));
         curl_easy_setopt(curl_, CURLOPT_USERAGENT, "attnviz");

@@ -149,7 +149,7 @@ TEST_CASE("Ctrl-C ends attnviz fetch while the Hub is still sending the file lis
     const ScratchDir scratch("hub-interrupt");
     const HubEnvironment hub(scratch, {"--repo", "gpt2-hf-names=" + kGpt2.string(), "--drip", "listing"});
     std::thread pressCtrlC([&] {
-        while (hub.server.requests() < 1) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        for (int i = 0; i < 500 && hub.server.requests() < 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));  // at most 10 s
         std::raise(SIGINT);  // fetch's handler only sets its cancel flag
     });
     std::string out, err;

@@ -102,7 +102,7 @@ TEST_CASE("hub hostile: cancel stops the listing and a file's metadata, not only
         options.cancel = &cancel;
         const int requestsBefore = std::string(phase) == "listing" ? 1 : 2;
         std::thread canceller([&] {
-            while (server.requests() < requestsBefore) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            for (int i = 0; i < 500 && server.requests() < requestsBefore; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));  // at most 10 s
             cancel = true;
         });
         CHECK_THROWS_AS(io::fetchModel(kRepo, options), io::FetchCancelled);

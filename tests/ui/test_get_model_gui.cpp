@@ -131,7 +131,7 @@ TEST_CASE("Get a model: Cancel, and closing the window, stop a fetch still listi
     const ScopedEnvironment cache("HF_HUB_CACHE", (scratch / "hub").string());
     const ScopedEnvironment offline("HF_HUB_OFFLINE", std::nullopt);
     const auto untilAsked = [](const HubTestServer& server) {
-        while (server.requests() < 1) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        for (int i = 0; i < 500 && server.requests() < 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));  // at most 10 s
     };
     // The file list trickles at 2 bytes/s for 4 s; before, Cancel and Quit were heard only once it had all come
     // (and every HEAD was made), so Quit froze the window meanwhile.
