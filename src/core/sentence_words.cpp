@@ -42,11 +42,6 @@ bool usesStartMarks(const Encoding& encoding) {
     return std::any_of(encoding.labels.begin(), encoding.labels.end(), [](const std::string& label) { return withoutStartMark(label).second; });
 }
 
-std::string twoDecimals(float value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f", static_cast<double>(value));
-    return text;
-}
 
 std::string plural(int count, const char* one, const char* many) { return std::to_string(count) + " " + (count == 1 ? one : many); }
 
@@ -168,6 +163,12 @@ std::vector<WordWeight> heaviestWords(const Encoding& encoding, const std::vecto
     std::stable_sort(weights.begin(), weights.end(), [](const WordWeight& a, const WordWeight& b) { return a.weight > b.weight; });
     if (static_cast<int>(weights.size()) > count) weights.resize(static_cast<std::size_t>(std::max(count, 0)));
     return weights;
+}
+
+std::string twoDecimals(float value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", static_cast<double>(value));
+    return text;
 }
 
 std::string wordWeightsLine(const std::string& query, const std::vector<WordWeight>& keys) {

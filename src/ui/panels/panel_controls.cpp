@@ -131,7 +131,7 @@ void trainedControls(AppState& state, core::TrainedLayer& trained, const RunStat
     if (llama) ImGui::TextWrapped("%d K/V heads · d_k %d · RoPE", config.keyValueHeads(), config.headWidth());
     ImGui::PopStyleColor();
     if (model.bundled) {
-        ImGui::TextWrapped("attnviz's own small model, trained to resolve \"it\".");
+        ImGui::TextWrapped("attnviz's own small model; one head was taught to point \"it\" at a noun.");
         if (ImGui::SmallButton("model card")) ImGui::OpenPopup(kModelCard);
         modelCardPopup(model);
     }

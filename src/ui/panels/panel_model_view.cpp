@@ -63,7 +63,7 @@ void drawMap(ViewContext& ctx, int layer, int head, const std::vector<int>* keep
 
 // What a named head does on this sentence: "it → trophy 0.58, suitcase 0.31".
 std::string readingOf(const ViewContext& ctx, const core::NamedHead& named) {
-    return onThisSentence(ctx.run, ctx.state.batch, named.layer, named.head, defaultQueryRow(ctx.run, ctx.state.batch, &named));
+    return onThisSentence(ctx.run, ctx.state.batch, named, defaultQueryRow(ctx.run, ctx.state.batch, named));
 }
 
 void hoverText(const ViewContext& ctx, int layer, int head, float sink) {

@@ -371,7 +371,7 @@ void trainedModelLine(ViewContext& ctx) {
         ImGui::PopStyleColor();
     } else if (const core::NamedHead* named = model.namedHead(layer, ctx.state.head)) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.65f, 0.35f, 0.0f, 1.0f));
-        ImGui::TextWrapped("Head %d is the %s head: %s", ctx.state.head, named->name.c_str(), named->what.c_str());
+        ImGui::TextWrapped("Head %d is the %s head. %s", ctx.state.head, named->name.c_str(), named->what.c_str());
         ImGui::PopStyleColor();
     }
 }
