@@ -11,6 +11,7 @@
 
 #include "core/transformer/prediction.h"
 #include "core/transformer/prediction_words.h"
+#include "ui/widgets/widget_label.h"
 
 #include <algorithm>
 #include <cctype>
@@ -44,10 +45,10 @@ void maskAWord(LessonFrame& frame) {
         while (letters > start && std::ispunct(static_cast<unsigned char>(sentence[letters - 1])) != 0) --letters;
         if (letters > start) {
             const std::string text = sentence.substr(start, letters - start);
-            const float width = ImGui::CalcTextSize(text.c_str()).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+            const float width = ImGui::CalcTextSize(text.c_str(), nullptr, false).x + 2.0f * ImGui::GetStyle().FramePadding.x;
             if (word > 0 && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();  // else the next line
             ImGui::PushID(word);
-            const bool clicked = ImGui::Button(text.c_str());
+            const bool clicked = ImGui::Button(widgetLabel(text).c_str());
             ImGui::PopID();
             frame.report.buttons.push_back({text, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()});
             if (clicked) {

@@ -12,6 +12,7 @@
 #include "ui/views/rotary_view.h"
 #include "ui/views/row_chart.h"
 #include "ui/views/scene_view.h"
+#include "ui/widgets/widget_label.h"
 
 #include <algorithm>
 #include <array>
@@ -334,7 +335,7 @@ void projectionPicker(AppState& state) {
     }
     if (ImGui::GetContentRegionAvail().x < needed) ImGui::NewLine();  // never past the panel's edge
     for (const auto& [p, label] : choices) {
-        if (ImGui::RadioButton(label, state.projection == p)) state.projection = p;
+        if (ImGui::RadioButton(widgetLabel(label).c_str(), state.projection == p)) state.projection = p;
         ImGui::SameLine();
     }
     ImGui::NewLine();
