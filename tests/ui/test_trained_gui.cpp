@@ -11,6 +11,7 @@
 #include "app/gui_export.h"
 #include "app/gui_settings.h"
 #include "imgui_harness.h"
+#include "io/assets.h"
 #include "io/memory_budget.h"
 #include "io/model_folder.h"
 #include "io/model_library.h"
@@ -778,24 +779,48 @@ TEST_CASE("the next-token view: presenting, P shows the ten next tokens in large
     CHECK(seeded.lessonReport().says("predicts no token"));
 }
 
-TEST_CASE("the next-token view on BERT: a click on a word hides it behind [MASK], and the masked-word head fills it") {
+TEST_CASE("the next-token view on BERT asks what word fits the blank, opens with the last content word masked, and a click hides another") {
     ImGuiHarness ui({1280.0f, 800.0f});
     ui::App app(bundledState());
     settle(ui, app);
     ui::openLesson(app.state(), ui::Lesson::NextToken);
     settle(ui, app);
+    ui.frames(app, 2);
+    CHECK(app.state().spec.sentences[0] == "The animal didn't cross the street because it was too [MASK]");  // "tired"
+    CHECK(app.lessonReport().says("What word fits the blank?"));
+    CHECK_FALSE(app.lessonReport().says("predict next"));
+    REQUIRE(app.predictionPanel().shown().size() == 10);  // filled at once: the view is never empty
     const std::vector<ui::ShownButton>& words = app.lessonReport().buttons;
     const auto street = std::find_if(words.begin(), words.end(), [](const ui::ShownButton& b) { return b.label == "street"; });
     REQUIRE(street != words.end());
-    CHECK(app.predictionPanel().shown().empty());  // no [MASK] yet: nothing to fill
     ui.click(app, {(street->min.x + street->max.x) / 2, (street->min.y + street->max.y) / 2});
     CHECK(app.state().spec.sentences[0] == "The animal didn't cross the [MASK] because it was too tired");
     settle(ui, app);
     ui.frames(app, 2);
-    CHECK(app.lessonReport().buttons.empty());  // masked: the words give way to the fills
     REQUIRE(app.predictionPanel().shown().size() == 10);
     const std::vector<std::string>& tokens = app.run()->tokens[0];
     CHECK(tokens.at(static_cast<std::size_t>(app.predictionPanel().shownPosition())) == "[MASK]");
+    // One click to a model that does predict the next word: a bundled decoder when there is one, else Get a model.
+    const auto decoder = std::find_if(words.begin(), words.end(), [](const ui::ShownButton& b) { return b.label.starts_with("Predict the next word instead"); });
+    REQUIRE(decoder != words.end());
+    ui.click(app, {(decoder->min.x + decoder->max.x) / 2, (decoder->min.y + decoder->max.y) / 2});
+    ui.frames(app, 2);
+    if (io::findBundledDecoder()) {
+        settle(ui, app);
+        CHECK(app.state().spec.trainedModel()->config().family != core::ModelFamily::Bert);
+    } else {
+        CHECK(app.getModelDialog().visible());
+    }
+}
+
+TEST_CASE("the next-token view on BERT: closing it puts the hidden word back") {
+    ImGuiHarness ui({1280.0f, 800.0f});
+    ui::App app(bundledState());
+    settle(ui, app);
+    ui::openLesson(app.state(), ui::Lesson::NextToken);
+    CHECK(app.state().lesson.setupNote == "\"tired\" is hidden behind [MASK]; click another word to hide it instead.");
+    ui::closeLesson(app.state());
+    CHECK(app.state().spec.sentences[0] == std::string(core::kDefaultSentence));
 }
 
 TEST_CASE("the next-token view's Export… exports the prediction slide (export --kind next) at the temperature on screen") {

@@ -1,6 +1,8 @@
 // lesson_catalog.cpp — the lessons as data, and what opening one changes. See lesson_catalog.h.
 #include "ui/lessons/lesson_catalog.h"
 
+#include "core/transformer/prediction.h"
+#include "core/transformer/prediction_words.h"
 #include "io/model_library.h"
 #include "ui/session/session_actions.h"
 
@@ -114,16 +116,39 @@ bool turnsItsOwnPositions(const core::ModelSpec& spec) {
     return spec.trainedModel() && spec.trainedModel()->config().family == core::ModelFamily::Llama;
 }
 
+// The open model's own prediction (the seeded layer has none). A masked model fills a blank, so the view opens with
+// the sentence's last content word already behind [MASK].
+std::string setUpNextToken(AppState& state) {
+    if (!fillsABlank(state) || state.batch < 0 || state.batch >= static_cast<int>(state.spec.sentences.size())) return {};
+    std::string& sentence = state.spec.sentences[static_cast<std::size_t>(state.batch)];
+    const int word = core::lastContentWord(sentence);
+    if (sentence.find("[MASK]") != std::string::npos || word < 0) return {};
+    const core::MaskableWord hidden = core::maskableWords(sentence)[static_cast<std::size_t>(word)];
+    const std::string text = sentence.substr(hidden.start, hidden.length);
+    sentence = core::withMask(sentence, hidden);
+    return "\"" + text + "\" is hidden behind [MASK]; click another word to hide it instead.";
+}
+
 std::string setUp(Lesson lesson, AppState& state) {
     if (lesson == Lesson::Training) return setUpTraining(state);
     if (lesson == Lesson::Rope && turnsItsOwnPositions(state.spec)) return {};
     if (lesson == Lesson::Lines) return {};  // the open model's own head: a trained head's lines are the figure to present
-    if (lesson == Lesson::NextToken) return {};  // the open model's own prediction: the seeded layer has none
+    if (lesson == Lesson::NextToken) return setUpNextToken(state);
     const std::string switched = setUpSeededLayer(state);
     return switched + setUpFor(lesson, state);
 }
 
 }  // namespace
+
+bool fillsABlank(const AppState& state) {
+    const core::TrainedModel* model = state.spec.trainedModel();
+    return model && core::predictionKind(model->transformer) == core::PredictionKind::MaskedWord;
+}
+
+std::string_view lessonQuestion(const LessonInfo& info, const AppState& state) {
+    if (info.id == Lesson::NextToken && fillsABlank(state)) return "What word fits the blank?";  // BERT fills a blank; it does not predict on
+    return info.question;
+}
 
 const std::vector<LessonInfo>& lessons() {
     static const std::vector<LessonInfo> all{

@@ -24,6 +24,11 @@ struct LessonInfo {
 
 // Every lesson, in the order of the Questions bar (Lesson::None excluded).
 const std::vector<LessonInfo>& lessons();
+// The open model fills a [MASK] (BERT's masked-word head) rather than predicting the next token.
+bool fillsABlank(const AppState& state);
+// The question a view asks with the open model: "What word fits the blank?" for the next-token view on a masked
+// model, else info.question.
+std::string_view lessonQuestion(const LessonInfo& info, const AppState& state);
 const LessonInfo& lessonInfo(Lesson lesson);
 std::optional<Lesson> findLesson(std::string_view key);
 // "masks, cross, …": for error messages and --help.

@@ -96,10 +96,11 @@ void header(LessonFrame& frame, const LessonInfo& info) {
     const float right = ImGui::GetWindowContentRegionMax().x, top = ImGui::GetCursorPosY();
     ImGui::PushFont(font(frame.ctx.fonts.large));
     ImGui::PushTextWrapPos(right - buttonsWidth - ImGui::GetStyle().ItemSpacing.x);
-    ImGui::TextWrapped("%s", std::string(info.question).c_str());
+    const std::string question(lessonQuestion(info, state));
+    ImGui::TextWrapped("%s", question.c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopFont();
-    frame.report.texts.emplace_back(info.question);
+    frame.report.texts.push_back(question);
     const ImVec2 below = ImGui::GetCursorPos();
     ImGui::SetCursorPos({right - buttonsWidth, top});
     ImGui::BeginDisabled(!state.exportPng);
