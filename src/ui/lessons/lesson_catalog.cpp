@@ -206,6 +206,11 @@ void openLesson(AppState& state, Lesson lesson) {
     state.autoplay = false;
 }
 
+void openLessonAtStart(AppState& state, Lesson lesson) {
+    openLesson(state, lesson);
+    if (state.lesson.returnTo) state.lesson.returnTo->stage = lessonInfo(lesson).home;
+}
+
 void prepareLesson(AppState& state, Lesson lesson) { state.lesson.setupNote = setUp(lesson, state); }
 
 void closeLesson(AppState& state) {

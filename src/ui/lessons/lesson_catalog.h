@@ -38,6 +38,9 @@ std::string lessonKeys();
 // anything otherwise; AppState::lesson.setupNote says what changed. Opening the open lesson again closes it.
 void openLesson(AppState& state, Lesson lesson);
 void closeLesson(AppState& state);
+// --lesson: opens `lesson` on the start's inputs; closing it stays on the stage it belongs to (the start's stage 0
+// was never the user's).
+void openLessonAtStart(AppState& state, Lesson lesson);
 // Only the input changes of opening `lesson` (its button "Add a decoder sentence" …), noted in setupNote.
 void prepareLesson(AppState& state, Lesson lesson);
 

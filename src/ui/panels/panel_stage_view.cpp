@@ -367,8 +367,10 @@ void trainedModelLine(ViewContext& ctx) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every layer × head of the model on this sentence; click one to step through it");
     if (ctx.run.resplitHeads) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.3f, 0.0f, 1.0f));
-        ImGui::TextWrapped("These %d heads are a re-split of the trained W^Q, W^K, W^V (Q, K, V unchanged), not the %d heads %s learned.",
-                           ctx.run.dims.heads, model.config().heads, model.name.c_str());
+        const std::string resplit = (ctx.run.dims.heads == 1 ? "This head is" : "These " + std::to_string(ctx.run.dims.heads) + " heads are") +
+                                    std::string(" a re-split of the trained W^Q, W^K, W^V (Q, K, V unchanged), not the ") +
+                                    core::counted(model.config().heads, "head", "heads") + " " + model.name + " learned.";
+        ImGui::TextWrapped("%s", resplit.c_str());
         ImGui::PopStyleColor();
     } else if (const core::NamedHead* named = model.namedHead(layer, ctx.state.head)) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.65f, 0.35f, 0.0f, 1.0f));
