@@ -151,7 +151,11 @@ std::string_view lessonQuestion(const LessonInfo& info, const AppState& state) {
 }
 
 const std::vector<LessonInfo>& lessons() {
+    // Ordered by use, so the bar keeps the most used when the rest go under "More ▾": the two a lecture opens on its
+    // own sentence (keys L and P) first.
     static const std::vector<LessonInfo> all{
+        {Lesson::Lines, "lines", "Lines", "Which words does each word attend to?", StageId::Softmax},
+        {Lesson::NextToken, "next", "Next token", "What does the model predict next?", StageId::Output},
         {Lesson::Masks, "masks", "Masks & padding", "How does a mask work on a batch, and where does NaN come from?", StageId::Mask},
         {Lesson::Cross, "cross", "Cross-attention", "Where do Q, K and V come from on the decoder side?", StageId::Softmax},
         {Lesson::FusedVsHeads, "fused", "3 layers or 3·h?", "Why 3 linear layers for Q, K, V instead of 3·h, one per head?", StageId::SplitHeads},
@@ -163,8 +167,6 @@ const std::vector<LessonInfo>& lessons() {
         {Lesson::FreeDims, "dims", "Free d_k, d_v", "Must d_k and d_v be d_model / h?", StageId::Output},
         {Lesson::Training, "training", "Trained vs random", "What does training change?", StageId::Softmax},
         {Lesson::Rope, "rope", "RoPE", "Why do rotary positions give relative offsets?", StageId::SplitHeads},
-        {Lesson::Lines, "lines", "Lines", "Which words does each word attend to?", StageId::Softmax},
-        {Lesson::NextToken, "next", "Next token", "What does the model predict next?", StageId::Output},
     };
     return all;
 }
