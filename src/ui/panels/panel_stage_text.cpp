@@ -18,9 +18,13 @@ namespace {
 
 using core::StageId;
 
-std::string maskNote(const core::Trace& t) {
+std::string maskNote(const core::ModelRun& run) {
+    const core::Trace& t = run.trace;
     switch (t.mask) {
-        case core::MaskKind::None: return "No mask in this run: try the causal or padding mask buttons above (or the mask choice under Inputs).";
+        case core::MaskKind::None:
+            // A trained model's panel has no mask choice: its own architecture decides.
+            if (run.spec.trainedModel()) return "No mask in this run: BERT reads both sides of every word, so one sentence needs none; a batch of sentences of different lengths gets a padding mask.";
+            return "No mask in this run: try the causal or padding mask buttons above (or the mask choice under Inputs).";
         case core::MaskKind::Padding:
             return "Padding mask b × 1 × 1 × l = " + t[core::TensorId::Mask].shapeString() +
                    ": one row, broadcast to every head and every query (PyTorch broadcasting).";
@@ -81,7 +85,7 @@ std::string teachingNote(const core::ModelRun& run, StageId stage) {
             std::snprintf(scale, sizeof scale, "%.4g", static_cast<double>(d.scale));
             return "Scale = 1/√d_k = 1/√" + std::to_string(d.dK) + " = " + scale + ". Both maps use the same colors per value, so the shrink shows.";
         }
-        case StageId::Mask: return maskNote(t);
+        case StageId::Mask: return maskNote(run);
         case StageId::Softmax: return "Every row of A_i sums to 1 (the row Σ column); masked keys get weight 0.";
         case StageId::WeightedSum:
             return "Z_i is l × d_v = " + std::to_string(l) + " × " + std::to_string(d.dV) + " for each of the h = " + std::to_string(d.heads) + " heads.";
