@@ -76,7 +76,12 @@ std::string teachingNote(const core::ModelRun& run, StageId stage) {
             const long long lk = t.keyLength;
             const std::string lengths = t.cross ? "l_q · l_k" : "l²";
             const std::string numbers = t.cross ? std::to_string(l) + " · " + std::to_string(lk) : std::to_string(l) + "²";
-            return "Cost: h · " + lengths + " · d_k = " + std::to_string(d.heads) + " · " + numbers + " · " + std::to_string(d.dK) + " = " +
+            // A RoPE model's scores are of q and k turned by their positions (stage 3's R step), not of Q_i and K_i as projected.
+            const std::string afterRope = t.has(core::TensorId::QHeadsBeforeRope)
+                                              ? "Q_i and K_i here are after RoPE: each row turned by its position (stage 3, R), so a score "
+                                                "depends on the two tokens' offset. "
+                                              : "";
+            return afterRope + "Cost: h · " + lengths + " · d_k = " + std::to_string(d.heads) + " · " + numbers + " · " + std::to_string(d.dK) + " = " +
                    core::groupedDigits(d.heads * l * lk * d.dK) + " multiply-adds, the same as one head of width d_model: " + lengths +
                    " · d_model = " + core::groupedDigits(l * lk * d.dModel) + ".";
         }
