@@ -180,6 +180,18 @@ TEST_CASE("a RoPE model: stage 4 says its Q_i and K_i are after RoPE; BERT's say
     CHECK(stageTextOf(ui, bert).note.find("RoPE") == std::string::npos);
 }
 
+TEST_CASE("a model with llama3 rope_scaling: the RoPE step's numbers say the θ_j include it (they are not rope_theta^(-2j/d_k) alone)") {
+    ImGuiHarness ui;
+    ui::App llama(llamaGqaState({"the cat sat"}));
+    settle(ui, llama);
+    REQUIRE(llama.run()->spec.trainedModel()->config().ropeScaling);
+    llama.state().stage = StageId::SplitHeads;
+    llama.state().ropeStep = true;
+    const std::string note = stageTextOf(ui, llama).note;
+    CHECK_MESSAGE(note.find("llama3 rope_scaling") != std::string::npos, note);
+    CHECK(note.find("divided by 8") != std::string::npos);
+}
+
 TEST_CASE("trained model: the mask stage points to nothing the panel lacks (no mask choice under Inputs)") {
     ImGuiHarness ui;
     ui::App app(bundledState());

@@ -105,6 +105,17 @@ std::string teachingNote(const core::ModelRun& run, StageId stage) {
     return {};
 }
 
+// Llama 3's rope_scaling, when the model has it: the θ_j shown are not rope_theta^(−2j/d_k) alone. "" without it.
+std::string ropeScalingNote(const core::TransformerConfig& config) {
+    if (!config.ropeScaling) return {};
+    const core::Llama3RopeScaling& s = *config.ropeScaling;
+    char text[240];
+    std::snprintf(text, sizeof text, " θ_j include llama3 rope_scaling: a pair turning slower than once per %.4g positions is divided by %.3g, "
+                  "faster than once per %.4g kept, blended between.",
+                  s.originalMaxPositions / s.lowFreqFactor, s.factor, s.originalMaxPositions / s.highFreqFactor);
+    return text;
+}
+
 // The RoPE step's numbers: how many pairs turn, and how fast the fastest and the slowest (a full turn every 2π/θ_j
 // tokens); "" when the run's frequencies are not known here.
 std::string ropeNote(const core::ModelRun& run) {
@@ -119,7 +130,7 @@ std::string ropeNote(const core::ModelRun& run) {
         return std::string(words);
     };
     return "d_k = " + std::to_string(run.trace.dims.dK) + ": " + std::to_string(theta.size()) + " pairs. " + pair(0) + ", " + pair(last) +
-           ": fast pairs tell near tokens apart, slow pairs far ones.";
+           ": fast pairs tell near tokens apart, slow pairs far ones." + (trained ? ropeScalingNote(trained->model->config()) : std::string());
 }
 
 // Stage 3 shows its RoPE step (the R key) and this run's q and k were turned by position.
