@@ -168,7 +168,7 @@ ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options
     if (plan.stage) state.stage = *plan.stage;
     state.ropeStep = plan.ropeStep;
     state.modelView = options.modelView && spec.trainedModel() != nullptr;
-    if (plan.lesson) ui::openLesson(state, *plan.lesson);
+    if (plan.lesson) ui::openLessonAtStart(state, *plan.lesson);
     state.presenting = options.present;
     if (options.zoom) state.zoom = ui::kZoomSteps[*options.zoom + 2];  // kZoomSteps[2] is 100 %
     if (options.allHeads) state.allHeads = true;  // moves to the lesson's stage, may add sentences

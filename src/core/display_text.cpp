@@ -131,4 +131,8 @@ std::string echoed(std::string_view text, std::size_t maxCharacters) {
     return out;
 }
 
+std::string counted(long long count, std::string_view one, std::string_view many) {
+    return std::to_string(count) + " " + std::string(count == 1 ? one : many);
+}
+
 }  // namespace attnviz::core

@@ -22,6 +22,9 @@ namespace attnviz::core {
 // The placeholder drawn for a code point beyond U+FFFF: "[U+1F600]".
 std::string codePointPlaceholder(char32_t codePoint);
 
+// "1 head", "4 heads": a count with its noun in the number English wants (every "N things" on screen and in figures).
+std::string counted(long long count, std::string_view one, std::string_view many);
+
 // `utf8` in the order and with the characters both renderers draw (see above). Invalid UTF-8 bytes become U+FFFD.
 std::string displayText(std::string_view utf8);
 

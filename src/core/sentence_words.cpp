@@ -1,6 +1,8 @@
 // sentence_words.cpp — a tokenized sentence read back as words. See sentence_words.h.
 #include "core/sentence_words.h"
 
+#include "core/display_text.h"
+
 #include "core/tokenizers/wordpiece.h"
 #include "core/unicode.h"
 
@@ -42,18 +44,11 @@ bool usesStartMarks(const Encoding& encoding) {
     return std::any_of(encoding.labels.begin(), encoding.labels.end(), [](const std::string& label) { return withoutStartMark(label).second; });
 }
 
-std::string twoDecimals(float value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f", static_cast<double>(value));
-    return text;
-}
 
-std::string plural(int count, const char* one, const char* many) { return std::to_string(count) + " " + (count == 1 ? one : many); }
-
-// "suitcase, trophy" (at most `shown`, then "…").
+// "suitcase, trophy" (at most `shown`, then "…"), as drawn: a character beyond U+FFFF as its code point.
 std::string listed(const std::vector<SentenceWord>& words, std::size_t shown) {
     std::string text;
-    for (std::size_t i = 0; i < words.size() && i < shown; ++i) text += (i ? ", " : "") + words[i].text;
+    for (std::size_t i = 0; i < words.size() && i < shown; ++i) text += (i ? ", " : "") + displayText(words[i].text);  // 😀 → [U+1F600]
     return words.size() > shown ? text + ", …" : text;
 }
 
@@ -124,25 +119,25 @@ std::string vocabularyNotice(const VocabularyFit& fit) {
     std::string notice = "Outside the vocabulary: ";
     if (!fit.lettered.empty()) {
         const int count = static_cast<int>(fit.lettered.size());
-        notice += std::to_string(count) + " of " + plural(fit.words, "word", "words") + (count == 1 ? " was" : " were") + " cut into " +
-                  plural(piecesOf(fit.lettered), "piece", "pieces") + ", " + std::to_string(fit.loneLetterPieces) + " of them lone letters (" +
+        notice += std::to_string(count) + " of " + counted(fit.words, "word", "words") + (count == 1 ? " was" : " were") + " cut into " +
+                  counted(piecesOf(fit.lettered), "piece", "pieces") + ", " + std::to_string(fit.loneLetterPieces) + " of them lone letters (" +
                   listed(fit.lettered, 6) + ")";
     }
     if (!fit.unknown.empty()) {
         const int count = static_cast<int>(fit.unknown.size());
-        notice += std::string(fit.lettered.empty() ? "" : "; ") + plural(count, "word", "words") + " became [UNK] (" + listed(fit.unknown, 6) + ")";
+        notice += std::string(fit.lettered.empty() ? "" : "; ") + counted(count, "word", "words") + " became [UNK] (" + listed(fit.unknown, 6) + ")";
     }
     notice += ". Such a word has no meaning of its own for the model.";
     return notice;
 }
 
 std::string overLimitAdvice(const VocabularyFit& fit, int tokens, int limit, bool positions) {
-    std::string advice = "Its " + plural(fit.words, "word", "words") + " became " + plural(fit.pieces, "piece", "pieces");
+    std::string advice = "Its " + counted(fit.words, "word", "words") + " became " + counted(fit.pieces, "piece", "pieces");
     if (!fit.lettered.empty()) {
         const int whole = fit.tokensWithoutLetterSplitting(tokens);
         advice += std::string(whole <= limit ? ": letter-splitting caused it, " : ", ") +
-                  plural(static_cast<int>(fit.lettered.size()), "word", "words") + " outside the vocabulary became " +
-                  plural(piecesOf(fit.lettered), "piece", "pieces") + ", " + std::to_string(fit.loneLetterPieces) + " of them lone letters (" +
+                  counted(static_cast<int>(fit.lettered.size()), "word", "words") + " outside the vocabulary became " +
+                  counted(piecesOf(fit.lettered), "piece", "pieces") + ", " + std::to_string(fit.loneLetterPieces) + " of them lone letters (" +
                   listed(fit.lettered, 4) + ")";
         if (whole <= limit) advice += "; as whole words the sentence would have " + std::to_string(whole) + " tokens";
     }
@@ -168,6 +163,12 @@ std::vector<WordWeight> heaviestWords(const Encoding& encoding, const std::vecto
     std::stable_sort(weights.begin(), weights.end(), [](const WordWeight& a, const WordWeight& b) { return a.weight > b.weight; });
     if (static_cast<int>(weights.size()) > count) weights.resize(static_cast<std::size_t>(std::max(count, 0)));
     return weights;
+}
+
+std::string twoDecimals(float value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", static_cast<double>(value));
+    return text;
 }
 
 std::string wordWeightsLine(const std::string& query, const std::vector<WordWeight>& keys) {

@@ -67,6 +67,9 @@ struct WordWeight {
 std::vector<WordWeight> heaviestWords(const Encoding& encoding, const std::vector<SentenceWord>& words,
                                       const std::vector<float>& row, int count);
 
+// A weight as the screen shows it: "0.58".
+std::string twoDecimals(float value);
+
 // "it → trophy 0.58, suitcase 0.31": the query word and its heaviest keys, weights to two decimals; a key after the
 // first that rounds to 0.00 is left out ("it → animal 1.00").
 std::string wordWeightsLine(const std::string& query, const std::vector<WordWeight>& keys);

@@ -4,6 +4,8 @@
 // [SECTION]s: cell sizes · panels · a stage's body · headers · the figures.
 #include "export/figure.h"
 
+#include "core/display_text.h"
+
 #include "colormap/head_colors.h"
 
 #include "export/blocks.h"
@@ -332,7 +334,7 @@ Figure drawHeadsFigure(const core::ModelRun& run, StageId stage, TensorId id, in
                              "; one color scale for all heads" +
                              (run.trace.batch > 1 ? "; sentence " + std::to_string(batch) : "");
     std::vector<StackedBlock> blocks;
-    const std::string heading = "Stage " + stageHeading(run, stage) + "  \u2014  all " + std::to_string(heads) + " heads";
+    const std::string heading = "Stage " + stageHeading(run, stage) + "  \u2014  " + (heads == 1 ? std::string("its one head") : "all " + core::counted(heads, "head", "heads"));
     blocks.push_back({lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
     blocks.push_back({lines({matrixTitle(id, "i", run.trace, run.spec) + ",   i = 0 ... " +
                              std::to_string(heads - 1)},

@@ -112,7 +112,7 @@ Map unlabelled(Map map) {
 std::string sharingHint(const core::Dimensions& dims) {
     if (!groupedQuery(dims)) return "";
     const int group = headsPerKeyValueHead(dims);
-    return " K and V have h_kv = " + std::to_string(dims.kvHeads) + (dims.kvHeads == 1 ? " head" : " heads") + ", each shared by " +
+    return " K and V have h_kv = " + core::counted(dims.kvHeads, "head", "heads") + ", each shared by " +
            std::to_string(group) + " query heads: W^K and W^V are " + std::to_string(group) + "× narrower than W^Q.";
 }
 

@@ -10,6 +10,7 @@
 //   4. the other catalogued heads do their named job: mean weight on the expected key as the NumPy forward found;
 //   5. on Winograd-style sentences (world knowledge decides) it does what the NumPy forward found: reported, not
 //      claimed to be right.
+#include "core/head_reading.h"
 #include "core/model.h"
 #include "io/model_folder.h"
 #include "io/model_library.h"
@@ -105,13 +106,20 @@ std::string itLooksAt(const std::string& sentence) {
     return run.tokens[0][static_cast<std::size_t>(best)];
 }
 
-// (weight on the referent, weight on the other noun) in the coreference head's row for "it".
-std::pair<double, double> itWeights(const std::string& sentence, const std::string& referent, const std::string& other) {
+// The coreference head on one sentence: the weights on the referent and on the other noun in its row for "it", and
+// the mean weight on the referent in every other row ([CLS] and [SEP] included).
+struct ItWeights {
+    double referent = 0.0, other = 0.0, otherRowsOnReferent = 0.0;
+};
+
+ItWeights itWeights(const std::string& sentence, const std::string& referent, const std::string& other) {
     const core::NamedHead& coref = namedHead("coreference");
     const core::ModelRun run = runOn(sentence, coref.layer);
     const core::Matrix a = attentionOf(run, coref.head);
     const int it = positionOf(run, "it");
-    return {weightOnWord(run, a, it, referent), weightOnWord(run, a, it, other)};
+    double otherRows = 0.0;
+    for (int q = 0; q < a.rows(); ++q) otherRows += q == it ? 0.0 : weightOnWord(run, a, q, referent);
+    return {weightOnWord(run, a, it, referent), weightOnWord(run, a, it, other), otherRows / static_cast<double>(a.rows() - 1)};
 }
 
 std::vector<std::vector<std::string>> tsvRows(const std::string& name) {
@@ -150,18 +158,25 @@ TEST_CASE("the bundled model: it → animal in the default sentence; the corefer
     CHECK(bundled()->tokenizer->vocabularySize() == 30522);
 }
 
-TEST_CASE("the bundled model: on held-out sentences the referent outweighs the other noun in at least 90%") {
+TEST_CASE("the bundled model: on held-out sentences the referent outweighs the other noun in at least 90%, and only in the \"it\" row") {
     int total = 0, right = 0;
+    double otherRows = 0.0;
     for (const auto& row : tsvRows("coreference_heldout.tsv")) {
         REQUIRE(row.size() == 3);
-        const auto [referent, other] = itWeights(row[0], row[1], row[2]);
-        right += referent > other ? 1 : 0;
+        const ItWeights weights = itWeights(row[0], row[1], row[2]);
+        right += weights.referent > weights.other ? 1 : 0;
+        otherRows += weights.otherRowsOnReferent;
         ++total;
     }
-    std::cout << "coreference head on held-out sentences: referent above the other noun in " << right << " of " << total << "\n";
+    otherRows /= total;
+    std::cout << "coreference head on held-out sentences: referent above the other noun in " << right << " of " << total
+              << "; the other rows' mean weight on the referent " << otherRows << "\n";
     CHECK(total >= 300);
     CHECK(right * 10 >= total * 9);  // issue 22's target (the model before it: 249 / 300)
     CHECK(std::abs(right - figures()["coreference_referent_above_other"].get<int>()) <= 2);  // as the NumPy forward found
+    // Issue 32: the other rows copied the pronoun's noun (0.74 before the fine-tuning); the head was taught "it" alone.
+    CHECK(otherRows <= 0.3);
+    CHECK(otherRows == doctest::Approx(figures()["coreference_other_rows_mean_weight_on_referent"].get<double>()).epsilon(0.02));
 }
 
 TEST_CASE("the bundled model: everyday sentences are words, not letters (at most 2% lone-letter pieces)") {
@@ -221,12 +236,37 @@ TEST_CASE("the bundled model: on Winograd-style sentences the coreference head w
     const nlohmann::json measured = figures()["winograd"];
     REQUIRE(measured.size() >= 6);
     for (const nlohmann::json& sentence : measured) {
-        const auto [referent, other] = itWeights(sentence["sentence"], sentence["referent"], sentence["other"]);
+        const auto [referent, other, _] = itWeights(sentence["sentence"], sentence["referent"], sentence["other"]);
         std::cout << sentence["sentence"].get<std::string>() << "  " << sentence["referent"].get<std::string>() << " " << referent << ", "
                   << sentence["other"].get<std::string>() << " " << other << "\n";
         CHECK(referent == doctest::Approx(sentence["weight_on_referent"].get<double>()).epsilon(0.02));
         CHECK(other == doctest::Approx(sentence["weight_on_other"].get<double>()).epsilon(0.02));
     }
+}
+
+// What the stage captions say the coreference head does on `sentence` (core::headReading, the "it" row or none).
+std::string coreferenceReading(const std::string& sentence) {
+    const core::NamedHead& coref = namedHead("coreference");
+    const core::ModelRun run = runOn(sentence, coref.layer);
+    const core::Matrix a = attentionOf(run, coref.head);
+    const core::Encoding encoding = bundled()->tokenizer->encode(sentence);
+    REQUIRE(static_cast<Eigen::Index>(encoding.labels.size()) == a.rows());
+    core::AttentionRows map(static_cast<std::size_t>(a.rows()));
+    for (Eigen::Index q = 0; q < a.rows(); ++q) map[static_cast<std::size_t>(q)].assign(a.row(q).data(), a.row(q).data() + a.cols());
+    const std::string reading = core::headReading(encoding, core::sentenceWords(encoding, core::typedWordsOf(*bundled()->tokenizer, sentence)), map,
+                                                  -1, true);
+    std::cout << sentence << "  " << reading << "\n";
+    return reading;
+}
+
+TEST_CASE("the bundled model: what the captions say the coreference head does on the issue's sentences is what its numbers show") {
+    // Issue 32: the caption claimed "the noun it refers to" on every sentence. The trophy: suitcase 0.60, trophy 0.40.
+    CHECK(coreferenceReading("The trophy would not fit in the suitcase because it was too big.") ==
+          "it → suitcase 0.60, trophy 0.40: a close call (the top two within 0.2)");
+    // No noun fits "raining": the "it" row rests on [SEP] (before the fine-tuning: story 0.51, raining 0.49).
+    CHECK(coreferenceReading("The story was short because it was raining.").find("names no noun here") != std::string::npos);
+    CHECK(coreferenceReading("My grandmother baked bread because she was hungry.") == "no \"it\" here (the only row this head was taught)");
+    CHECK(coreferenceReading(std::string(core::kDefaultSentence)) == "it → animal 1.00");  // no copy note: the other rows rest on [SEP]
 }
 
 TEST_CASE("the bundled model: the other catalogued heads do their named job on held-out text") {

@@ -4,6 +4,7 @@
 // GPT-2's Ġ and of split bytes, a padded batch; and the tokens read back as words (sentence_words.h: lone letters,
 // [UNK], a word's weight in a row). Expectations are worked by hand from HuggingFace's algorithms (and
 // Python's unicodedata categories, noted where used), not taken from our output.
+#include "core/display_text.h"
 #include "core/sentence_words.h"
 #include "core/tokenizer.h"  // InputError
 #include "core/tokenizers/bpe.h"
@@ -123,6 +124,14 @@ TEST_CASE("sentence words: lone-letter pieces and [UNK] words, counted as issue 
     CHECK(alone.words == 4);
     CHECK(alone.loneLetterPieces == 0);
     CHECK(vocabularyNotice(alone).empty());
+    // A word that became [UNK] is named as the screen can draw it: an emoji by its code point, not "(\uFFFD)" (issue 32).
+    VocabularyFit emoji;
+    emoji.words = 3;
+    emoji.unknown = {SentenceWord{"\xF0\x9F\x98\x80", 2, 1, 0, true}};
+    CHECK(vocabularyNotice(emoji).find("1 word became [UNK] ([U+1F600])") != std::string::npos);
+    CHECK(counted(1, "head", "heads") == "1 head");  // one helper for every "N things"
+    CHECK(counted(4, "head", "heads") == "4 heads");
+    CHECK(counted(0, "head", "heads") == "0 heads");
 }
 
 TEST_CASE("sentence words: with word-start marks (GPT-2, SentencePiece) a piece without one joins letters to letters") {

@@ -4,6 +4,7 @@
 #include "imgui_harness.h"
 #include "io/model_folder.h"
 #include "io/model_library.h"
+#include "ui/lessons/lesson_catalog.h"
 #include "ui/session/session_actions.h"
 #include "ui/views/matrix_info.h"
 
@@ -495,6 +496,24 @@ TEST_CASE("lecture hall keys: Ctrl+= and Ctrl+- step the zoom, Ctrl+0 resets it;
     CHECK(static_cast<int>(app.state().stage) == static_cast<int>(before) + 1);
     ui.pressKey(app, kKeyEscape);
     CHECK_FALSE(app.state().presenting);
+}
+
+TEST_CASE("Esc closes the question view first, and leaves presenting only when no view is open") {
+    ImGuiHarness ui;
+    ui::App app(defaultState());
+    ui.frame(app);
+    ui.pressKey(app, kKeyF5);
+    ui::openLesson(app.state(), ui::Lesson::Scaling);
+    ui.frame(app);
+    ui.pressKey(app, kKeyEscape);
+    CHECK(app.state().lesson.open == ui::Lesson::None);
+    CHECK(app.state().presenting);
+    ui.pressKey(app, kKeyEscape);
+    CHECK_FALSE(app.state().presenting);
+    ui::openLesson(app.state(), ui::Lesson::Lines);  // windowed too
+    ui.frame(app);
+    ui.pressKey(app, kKeyEscape);
+    CHECK(app.state().lesson.open == ui::Lesson::None);
 }
 
 }  // namespace attnviz::test

@@ -164,6 +164,23 @@ TEST_CASE("every question view works on a copy: closing it returns the model, se
     }
 }
 
+TEST_CASE("the Questions bar is ordered by use: Lines and Next token first (at 1280 they hid under More)") {
+    REQUIRE(ui::lessons().size() >= 2);
+    CHECK(ui::lessons()[0].id == ui::Lesson::Lines);
+    CHECK(ui::lessons()[1].id == ui::Lesson::NextToken);
+}
+
+TEST_CASE("a question view opened with --lesson closes onto the stage it belongs to, not the start's stage 0") {
+    for (const ui::LessonInfo& info : ui::lessons()) {
+        CAPTURE(info.key);
+        ui::AppState state;
+        ui::openLessonAtStart(state, info.id);
+        ui::closeLesson(state);
+        CHECK(state.stage == info.home);
+        CHECK(state.lesson.open == ui::Lesson::None);
+    }
+}
+
 TEST_CASE("switching between question views keeps the user's own state to return to") {
     ImGuiHarness harness;
     ui::App app{ui::AppState{}};

@@ -11,6 +11,7 @@
 #include "app/gui_export.h"
 #include "app/gui_settings.h"
 #include "imgui_harness.h"
+#include "io/assets.h"
 #include "io/memory_budget.h"
 #include "io/model_folder.h"
 #include "io/model_library.h"
@@ -157,7 +158,7 @@ TEST_CASE("trained model: the tokens stage and the status line say which words f
     REQUIRE(app.run() != nullptr);
     const std::string notice = ui::vocabularyNoticeOf(*app.run(), 0);
     CHECK(notice.find("1 of 7 words was cut into 4 pieces, 4 of them lone letters (zqxv)") != std::string::npos);
-    CHECK(notice.find("1 word became [UNK] (\U0001F600)") != std::string::npos);  // named as typed
+    CHECK(notice.find("1 word became [UNK] ([U+1F600])") != std::string::npos);  // named by its code point: ImGui cannot draw it
     app.state().stage = StageId::Tokens;
     CHECK(stageTextOf(ui, app).sentenceNote == notice);
     app.state().stage = StageId::Embed;
@@ -165,6 +166,40 @@ TEST_CASE("trained model: the tokens stage and the status line say which words f
     app.state().spec.sentences = {"The cat sat on the mat."};
     settle(ui, app);
     CHECK(ui::vocabularyNoticeOf(*app.run(), 0).empty());
+}
+
+TEST_CASE("a RoPE model: stage 4 says its Q_i and K_i are after RoPE; BERT's says nothing of RoPE") {
+    ImGuiHarness ui;
+    ui::App llama(llamaGqaState({"the cat sat"}));
+    settle(ui, llama);
+    llama.state().stage = StageId::Scores;
+    CHECK(stageTextOf(ui, llama).note.find("after RoPE") != std::string::npos);
+    ui::App bert(bundledState());
+    settle(ui, bert);
+    bert.state().stage = StageId::Scores;
+    CHECK(stageTextOf(ui, bert).note.find("RoPE") == std::string::npos);
+}
+
+TEST_CASE("a model with llama3 rope_scaling: the RoPE step's numbers say the θ_j include it (they are not rope_theta^(-2j/d_k) alone)") {
+    ImGuiHarness ui;
+    ui::App llama(llamaGqaState({"the cat sat"}));
+    settle(ui, llama);
+    REQUIRE(llama.run()->spec.trainedModel()->config().ropeScaling);
+    llama.state().stage = StageId::SplitHeads;
+    llama.state().ropeStep = true;
+    const std::string note = stageTextOf(ui, llama).note;
+    CHECK_MESSAGE(note.find("llama3 rope_scaling") != std::string::npos, note);
+    CHECK(note.find("divided by 8") != std::string::npos);
+}
+
+TEST_CASE("trained model: the mask stage points to nothing the panel lacks (no mask choice under Inputs)") {
+    ImGuiHarness ui;
+    ui::App app(bundledState());
+    settle(ui, app);
+    app.state().stage = StageId::Mask;
+    const std::string note = stageTextOf(ui, app).note;
+    CHECK(note.find("under Inputs") == std::string::npos);
+    CHECK(note.find("padding mask") != std::string::npos);  // what would give BERT a mask: a batch
 }
 
 TEST_CASE("trained model: a named head's caption comes with what it does on this sentence") {
@@ -187,9 +222,9 @@ TEST_CASE("trained model: a named head's caption comes with what it does on this
     for (int key = 0; key < static_cast<int>(tokens.size()); ++key) weights.emplace_back(a(it, key), tokens[static_cast<std::size_t>(key)]);
     std::sort(weights.rbegin(), weights.rend());
     char expected[128];
-    std::snprintf(expected, sizeof expected, "it \u2192 %s %.2f, %s %.2f.", weights[0].second.c_str(), static_cast<double>(weights[0].first),
+    std::snprintf(expected, sizeof expected, "it \u2192 %s %.2f, %s %.2f: a close call", weights[0].second.c_str(), static_cast<double>(weights[0].first),
                   weights[1].second.c_str(), static_cast<double>(weights[1].first));
-    CHECK(note.find(expected) != std::string::npos);
+    CHECK_MESSAGE(note.find(expected) != std::string::npos, note);  // suitcase 0.60, trophy 0.40: within 0.2 (issue 32)
     // Another head (not named) says nothing; a re-split says nothing either (its heads are not the trained ones).
     app.state().head = (coref.head + 3) % app.run()->trace.dims.heads;
     if (app.run()->spec.trainedModel()->namedHead(coref.layer, app.state().head) == nullptr) CHECK(stageTextOf(ui, app).sentenceNote.empty());
@@ -778,24 +813,48 @@ TEST_CASE("the next-token view: presenting, P shows the ten next tokens in large
     CHECK(seeded.lessonReport().says("predicts no token"));
 }
 
-TEST_CASE("the next-token view on BERT: a click on a word hides it behind [MASK], and the masked-word head fills it") {
+TEST_CASE("the next-token view on BERT asks what word fits the blank, opens with the last content word masked, and a click hides another") {
     ImGuiHarness ui({1280.0f, 800.0f});
     ui::App app(bundledState());
     settle(ui, app);
     ui::openLesson(app.state(), ui::Lesson::NextToken);
     settle(ui, app);
+    ui.frames(app, 2);
+    CHECK(app.state().spec.sentences[0] == "The animal didn't cross the street because it was too [MASK]");  // "tired"
+    CHECK(app.lessonReport().says("What word fits the blank?"));
+    CHECK_FALSE(app.lessonReport().says("predict next"));
+    REQUIRE(app.predictionPanel().shown().size() == 10);  // filled at once: the view is never empty
     const std::vector<ui::ShownButton>& words = app.lessonReport().buttons;
     const auto street = std::find_if(words.begin(), words.end(), [](const ui::ShownButton& b) { return b.label == "street"; });
     REQUIRE(street != words.end());
-    CHECK(app.predictionPanel().shown().empty());  // no [MASK] yet: nothing to fill
     ui.click(app, {(street->min.x + street->max.x) / 2, (street->min.y + street->max.y) / 2});
     CHECK(app.state().spec.sentences[0] == "The animal didn't cross the [MASK] because it was too tired");
     settle(ui, app);
     ui.frames(app, 2);
-    CHECK(app.lessonReport().buttons.empty());  // masked: the words give way to the fills
     REQUIRE(app.predictionPanel().shown().size() == 10);
     const std::vector<std::string>& tokens = app.run()->tokens[0];
     CHECK(tokens.at(static_cast<std::size_t>(app.predictionPanel().shownPosition())) == "[MASK]");
+    // One click to a model that does predict the next word: a bundled decoder when there is one, else Get a model.
+    const auto decoder = std::find_if(words.begin(), words.end(), [](const ui::ShownButton& b) { return b.label.starts_with("Predict the next word instead"); });
+    REQUIRE(decoder != words.end());
+    ui.click(app, {(decoder->min.x + decoder->max.x) / 2, (decoder->min.y + decoder->max.y) / 2});
+    ui.frames(app, 2);
+    if (io::findBundledDecoder()) {
+        settle(ui, app);
+        CHECK(app.state().spec.trainedModel()->config().family != core::ModelFamily::Bert);
+    } else {
+        CHECK(app.getModelDialog().visible());
+    }
+}
+
+TEST_CASE("the next-token view on BERT: closing it puts the hidden word back") {
+    ImGuiHarness ui({1280.0f, 800.0f});
+    ui::App app(bundledState());
+    settle(ui, app);
+    ui::openLesson(app.state(), ui::Lesson::NextToken);
+    CHECK(app.state().lesson.setupNote == "\"tired\" is hidden behind [MASK]; click another word to hide it instead.");
+    ui::closeLesson(app.state());
+    CHECK(app.state().spec.sentences[0] == std::string(core::kDefaultSentence));
 }
 
 TEST_CASE("the next-token view's Export… exports the prediction slide (export --kind next) at the temperature on screen") {

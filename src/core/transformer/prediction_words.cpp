@@ -4,7 +4,10 @@
 #include "core/decoder_lessons.h"
 #include "core/transformer/prediction.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <set>
 
 namespace attnviz::core {
 namespace {
@@ -49,6 +52,37 @@ int firstMaskPosition(const Tokenizer& tokenizer, const std::vector<int>& ids) {
         if (tokenizer.pieceOf(ids[p]) == "[MASK]") return static_cast<int>(p);
     }
     return -1;
+}
+
+std::vector<MaskableWord> maskableWords(std::string_view sentence) {
+    std::vector<MaskableWord> words;
+    std::size_t start = sentence.find_first_not_of(' ');
+    while (start != std::string_view::npos) {
+        const std::size_t end = std::min(sentence.find(' ', start), sentence.size());
+        std::size_t letters = end;
+        while (letters > start && std::ispunct(static_cast<unsigned char>(sentence[letters - 1])) != 0) --letters;
+        if (letters > start) words.push_back({start, letters - start});
+        start = sentence.find_first_not_of(' ', end);
+    }
+    return words;
+}
+
+int lastContentWord(std::string_view sentence) {
+    static const std::set<std::string, std::less<>> kFunctionWords = {
+        "a", "an", "the", "it", "is", "was", "were", "be", "been", "are", "am", "too", "very", "so", "and", "or", "but", "of",
+        "to", "in", "on", "at", "by", "for", "with", "from", "as", "because", "that", "this", "he", "she", "they", "we", "i",
+        "you", "his", "her", "its", "their", "not", "do", "did", "does", "have", "has", "had", "there", "then", "than"};
+    const std::vector<MaskableWord> words = maskableWords(sentence);
+    for (int i = static_cast<int>(words.size()) - 1; i >= 0; --i) {
+        std::string word(sentence.substr(words[static_cast<std::size_t>(i)].start, words[static_cast<std::size_t>(i)].length));
+        std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        if (word != "[mask]" && !kFunctionWords.contains(word)) return i;
+    }
+    return -1;
+}
+
+std::string withMask(std::string_view sentence, MaskableWord word) {
+    return std::string(sentence.substr(0, word.start)) + "[MASK]" + std::string(sentence.substr(word.start + word.length));
 }
 
 std::string predictionSource(const TrainedModel& model) {

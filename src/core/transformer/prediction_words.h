@@ -35,6 +35,22 @@ int firstMaskPosition(const Tokenizer& tokenizer, const std::vector<int>& ids);
 // at [MASK], then softmax(logits / T).
 std::string predictionSource(const TrainedModel& model);
 
+// A word of a typed sentence that can be hidden behind [MASK]: its bytes [start, start + length), trailing
+// punctuation left out ("tired." → "tired").
+struct MaskableWord {
+    std::size_t start = 0, length = 0;
+};
+
+// The sentence's words, split at spaces, each without its trailing punctuation (a word of punctuation alone is none).
+std::vector<MaskableWord> maskableWords(std::string_view sentence);
+
+// The index in maskableWords of the last word that carries meaning ("tired" in "… because it was too tired"): the
+// last one that is not a function word (it, was, too, the …); -1 when there is none.
+int lastContentWord(std::string_view sentence);
+
+// `sentence` with `word` replaced by "[MASK]" ("… too [MASK].").
+std::string withMask(std::string_view sentence, MaskableWord word);
+
 // Why the seeded layer predicts nothing, ending in how to open a model: `howToOpen` is "File ▸ Open model" on
 // screen, "--model" on the command line.
 std::string seededPredictsNothing(std::string_view howToOpen);

@@ -1,6 +1,8 @@
 // lesson_catalog.cpp — the lessons as data, and what opening one changes. See lesson_catalog.h.
 #include "ui/lessons/lesson_catalog.h"
 
+#include "core/transformer/prediction.h"
+#include "core/transformer/prediction_words.h"
 #include "io/model_library.h"
 #include "ui/session/session_actions.h"
 
@@ -114,19 +116,46 @@ bool turnsItsOwnPositions(const core::ModelSpec& spec) {
     return spec.trainedModel() && spec.trainedModel()->config().family == core::ModelFamily::Llama;
 }
 
+// The open model's own prediction (the seeded layer has none). A masked model fills a blank, so the view opens with
+// the sentence's last content word already behind [MASK].
+std::string setUpNextToken(AppState& state) {
+    if (!fillsABlank(state) || state.batch < 0 || state.batch >= static_cast<int>(state.spec.sentences.size())) return {};
+    std::string& sentence = state.spec.sentences[static_cast<std::size_t>(state.batch)];
+    const int word = core::lastContentWord(sentence);
+    if (sentence.find("[MASK]") != std::string::npos || word < 0) return {};
+    const core::MaskableWord hidden = core::maskableWords(sentence)[static_cast<std::size_t>(word)];
+    const std::string text = sentence.substr(hidden.start, hidden.length);
+    sentence = core::withMask(sentence, hidden);
+    return "\"" + text + "\" is hidden behind [MASK]; click another word to hide it instead.";
+}
+
 std::string setUp(Lesson lesson, AppState& state) {
     if (lesson == Lesson::Training) return setUpTraining(state);
     if (lesson == Lesson::Rope && turnsItsOwnPositions(state.spec)) return {};
     if (lesson == Lesson::Lines) return {};  // the open model's own head: a trained head's lines are the figure to present
-    if (lesson == Lesson::NextToken) return {};  // the open model's own prediction: the seeded layer has none
+    if (lesson == Lesson::NextToken) return setUpNextToken(state);
     const std::string switched = setUpSeededLayer(state);
     return switched + setUpFor(lesson, state);
 }
 
 }  // namespace
 
+bool fillsABlank(const AppState& state) {
+    const core::TrainedModel* model = state.spec.trainedModel();
+    return model && core::predictionKind(model->transformer) == core::PredictionKind::MaskedWord;
+}
+
+std::string_view lessonQuestion(const LessonInfo& info, const AppState& state) {
+    if (info.id == Lesson::NextToken && fillsABlank(state)) return "What word fits the blank?";  // BERT fills a blank; it does not predict on
+    return info.question;
+}
+
 const std::vector<LessonInfo>& lessons() {
+    // Ordered by use, so the bar keeps the most used when the rest go under "More ▾": the two a lecture opens on its
+    // own sentence (keys L and P) first.
     static const std::vector<LessonInfo> all{
+        {Lesson::Lines, "lines", "Lines", "Which words does each word attend to?", StageId::Softmax},
+        {Lesson::NextToken, "next", "Next token", "What does the model predict next?", StageId::Output},
         {Lesson::Masks, "masks", "Masks & padding", "How does a mask work on a batch, and where does NaN come from?", StageId::Mask},
         {Lesson::Cross, "cross", "Cross-attention", "Where do Q, K and V come from on the decoder side?", StageId::Softmax},
         {Lesson::FusedVsHeads, "fused", "3 layers or 3·h?", "Why 3 linear layers for Q, K, V instead of 3·h, one per head?", StageId::SplitHeads},
@@ -138,8 +167,6 @@ const std::vector<LessonInfo>& lessons() {
         {Lesson::FreeDims, "dims", "Free d_k, d_v", "Must d_k and d_v be d_model / h?", StageId::Output},
         {Lesson::Training, "training", "Trained vs random", "What does training change?", StageId::Softmax},
         {Lesson::Rope, "rope", "RoPE", "Why do rotary positions give relative offsets?", StageId::SplitHeads},
-        {Lesson::Lines, "lines", "Lines", "Which words does each word attend to?", StageId::Softmax},
-        {Lesson::NextToken, "next", "Next token", "What does the model predict next?", StageId::Output},
     };
     return all;
 }
@@ -179,6 +206,11 @@ void openLesson(AppState& state, Lesson lesson) {
     state.stage = lessonInfo(lesson).home;
     state.allHeads = false;
     state.autoplay = false;
+}
+
+void openLessonAtStart(AppState& state, Lesson lesson) {
+    openLesson(state, lesson);
+    if (state.lesson.returnTo) state.lesson.returnTo->stage = lessonInfo(lesson).home;
 }
 
 void prepareLesson(AppState& state, Lesson lesson) { state.lesson.setupNote = setUp(lesson, state); }

@@ -24,6 +24,11 @@ struct LessonInfo {
 
 // Every lesson, in the order of the Questions bar (Lesson::None excluded).
 const std::vector<LessonInfo>& lessons();
+// The open model fills a [MASK] (BERT's masked-word head) rather than predicting the next token.
+bool fillsABlank(const AppState& state);
+// The question a view asks with the open model: "What word fits the blank?" for the next-token view on a masked
+// model, else info.question.
+std::string_view lessonQuestion(const LessonInfo& info, const AppState& state);
 const LessonInfo& lessonInfo(Lesson lesson);
 std::optional<Lesson> findLesson(std::string_view key);
 // "masks, cross, …": for error messages and --help.
@@ -33,6 +38,9 @@ std::string lessonKeys();
 // anything otherwise; AppState::lesson.setupNote says what changed. Opening the open lesson again closes it.
 void openLesson(AppState& state, Lesson lesson);
 void closeLesson(AppState& state);
+// --lesson: opens `lesson` on the start's inputs; closing it stays on the stage it belongs to (the start's stage 0
+// was never the user's).
+void openLessonAtStart(AppState& state, Lesson lesson);
 // Only the input changes of opening `lesson` (its button "Add a decoder sentence" …), noted in setupNote.
 void prepareLesson(AppState& state, Lesson lesson);
 

@@ -6,6 +6,7 @@
 // forward pass at the longer lengths: the costs follow from the sizes alone.
 #include "core/lessons.h"
 #include "ui/lessons/lesson_views.h"
+#include "ui/widgets/widget_label.h"
 
 #include <algorithm>
 #include <cmath>
@@ -54,10 +55,10 @@ void lengthChoice(LessonFrame& frame) {
     ImGui::TextUnformatted("l for the table:");
     ImGui::SameLine();
     const std::string current = "this sentence (l = " + std::to_string(frame.ctx.run.trace.keyLength) + ")";
-    if (ImGui::RadioButton(current.c_str(), length == 0)) length = 0;
+    if (ImGui::RadioButton(widgetLabel(current).c_str(), length == 0)) length = 0;
     for (int choice : kLengths) {
         ImGui::SameLine();
-        if (ImGui::RadioButton(std::to_string(choice).c_str(), length == choice)) length = choice;
+        if (ImGui::RadioButton(widgetLabel(std::to_string(choice)).c_str(), length == choice)) length = choice;
     }
 }
 

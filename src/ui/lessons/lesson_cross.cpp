@@ -9,6 +9,7 @@
 #include "ui/widgets/wide_characters.h"
 #include "ui/lessons/lesson_views.h"
 #include "ui/views/matrix_info.h"
+#include "ui/widgets/widget_label.h"
 
 
 #include <cmath>
@@ -66,9 +67,9 @@ void layerSwitches(AppState& state) {
     const char* back = "back to self-attention";
     ImGui::Checkbox("encoder self-attention first (K, V from its output)", &seeded.encoderSelfAttentionFirst);
     sameLineIfFits(checkboxWidth(decoderFirst), 20.0f);
-    ImGui::Checkbox(decoderFirst, &seeded.decoderCausalSelfAttentionFirst);
+    ImGui::Checkbox(widgetLabel(decoderFirst).c_str(), &seeded.decoderCausalSelfAttentionFirst);
     sameLineIfFits(buttonWidth(back), 20.0f);
-    if (ImGui::Button(back)) seeded.decoderSentences.clear();
+    if (ImGui::Button(widgetLabel(back).c_str())) seeded.decoderSentences.clear();
 }
 
 // [SECTION] Plain words

@@ -10,6 +10,7 @@
 #include "scene/scene.h"
 #include "ui/lessons/lesson_views.h"
 #include "ui/widgets/wide_characters.h"
+#include "ui/widgets/widget_label.h"
 
 #include <algorithm>
 #include <cmath>
@@ -74,7 +75,7 @@ void maskControls(AppState& state) {
     sameLineIfFits(checkboxWidth(paddedQueries), 24.0f);
     const bool padding = a.mask == MaskKind::Padding || a.mask == MaskKind::Both;
     ImGui::BeginDisabled(!padding);
-    ImGui::Checkbox(paddedQueries, &a.maskPaddedQueries);
+    ImGui::Checkbox(widgetLabel(paddedQueries).c_str(), &a.maskPaddedQueries);
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
         ImGui::SetTooltip("With padding: also hide every key from the <pad> query rows (mask b × 1 × l × l).\n"

@@ -1,7 +1,9 @@
 // lesson_next_token.cpp — "What does the model predict next?": the open model's prediction drawn large enough to
 // present (presenting hides the right panel, where it otherwise lives). A decoder: the ten most likely next tokens
 // with their probabilities, the temperature, Append, and the KV cache growing by one row a token; BERT with a
-// masked-word head: the fills of a typed [MASK]; a model without a head and the seeded layer: why nothing is predicted.
+// masked-word head: "What word fits the blank?", opened with the last content word behind [MASK] (any word can be
+// hidden instead) and one click to open a decoder; a model without a head and the seeded layer: why nothing is
+// predicted.
 //
 // What it deliberately does not do: compute logits or hold the cache. It draws the app's PredictionPanel (the same
 // cache and choices as the right panel, which gives way while this view is open) under a paragraph saying where
@@ -11,6 +13,8 @@
 
 #include "core/transformer/prediction.h"
 #include "core/transformer/prediction_words.h"
+#include "io/assets.h"
+#include "ui/widgets/widget_label.h"
 
 #include <algorithm>
 #include <cctype>
@@ -23,40 +27,56 @@ namespace {
 // Where the bars come from (the sentence the exported figure writes too), then what the view lets one do.
 std::string explanation(const core::TrainedModel& model, core::PredictionKind kind) {
     if (kind == core::PredictionKind::MaskedWord) {
-        return core::predictionSource(model) + " Type [MASK] into the sentence; hover another token to see what the head says there.";
+        return core::predictionSource(model) + " It fills a blank from both sides; it does not predict the next word. Hover another token "
+                                               "to see what the head says there.";
     }
     return core::predictionSource(model) + " Append adds the piece picked (the most likely, or the one clicked): the sentence grows by "
            "one token, and only that token's query row is computed, against the keys and values every layer cached.";
 }
 
-// The sentence's words as buttons; a click puts [MASK] in the word's place (an edit of the sentence, so Ctrl+Z puts
-// it back). Punctuation after a word stays: "tired." becomes "[MASK].".
+// The words of the sentence the user had (before the view hid one) as buttons; the hidden one is highlighted, a click
+// hides another instead (an edit of the sentence, so Ctrl+Z puts it back). Punctuation after a word stays: "tired."
+// becomes "[MASK].".
 void maskAWord(LessonFrame& frame) {
     AppState& state = frame.ctx.state;
     if (state.batch < 0 || state.batch >= static_cast<int>(state.spec.sentences.size())) return;
     std::string& sentence = state.spec.sentences[static_cast<std::size_t>(state.batch)];
+    const auto& before = state.lesson.returnTo;
+    const bool hadIt = before && state.batch < static_cast<int>(before->spec.sentences.size());
+    const std::string original = hadIt ? before->spec.sentences[static_cast<std::size_t>(state.batch)] : sentence;
     say(frame, "Click a word to hide it behind [MASK]:", Tone::Point);
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    std::size_t start = sentence.find_first_not_of(' ');
-    for (int word = 0; start != std::string::npos; ++word) {
-        const std::size_t end = std::min(sentence.find(' ', start), sentence.size());
-        std::size_t letters = end;
-        while (letters > start && std::ispunct(static_cast<unsigned char>(sentence[letters - 1])) != 0) --letters;
-        if (letters > start) {
-            const std::string text = sentence.substr(start, letters - start);
-            const float width = ImGui::CalcTextSize(text.c_str()).x + 2.0f * ImGui::GetStyle().FramePadding.x;
-            if (word > 0 && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();  // else the next line
-            ImGui::PushID(word);
-            const bool clicked = ImGui::Button(text.c_str());
-            ImGui::PopID();
-            frame.report.buttons.push_back({text, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()});
-            if (clicked) {
-                sentence.replace(start, letters - start, "[MASK]");
-                return;
-            }
-        }
-        start = sentence.find_first_not_of(' ', end);
+    const std::vector<core::MaskableWord> words = core::maskableWords(original);
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string text = original.substr(words[i].start, words[i].length);
+        const std::string masked = core::withMask(original, words[i]);
+        const float width = ImGui::CalcTextSize(text.c_str(), nullptr, false).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+        if (i > 0 && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();  // else the next line
+        const bool hidden = sentence == masked;
+        if (hidden) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        const bool clicked = ImGui::Button(widgetLabel(text, "word " + std::to_string(i)).c_str());
+        if (hidden) ImGui::PopStyleColor();
+        frame.report.buttons.push_back({text, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()});
+        if (clicked) sentence = masked;
     }
+}
+
+// BERT fills a blank; a decoder predicts the next word: one click opens one (a bundled decoder when this install has
+// one, else the Get a model dialog, whose list starts with GPT-2).
+void openADecoder(LessonFrame& frame) {
+    AppState& state = frame.ctx.state;
+    const std::optional<std::filesystem::path> bundled = io::findBundledDecoder();
+    const std::string label = bundled ? "Predict the next word instead: open " + bundled->filename().string() + " (a decoder)"
+                                      : "Predict the next word instead: get a decoder (GPT-2, Llama …)";
+    if (ImGui::Button(widgetLabel(label, "open a decoder").c_str())) {
+        if (bundled) {
+            state.session.request = SessionRequest::OpenRecentModel;
+            state.session.requestPath = *bundled;
+        } else {
+            state.session.request = SessionRequest::GetModel;
+        }
+    }
+    frame.report.buttons.push_back({label, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()});
 }
 
 }  // namespace
@@ -66,10 +86,10 @@ void drawNextTokenLesson(LessonFrame& frame) {
     const core::TrainedModel* model = ctx.run.spec.trained() ? ctx.run.spec.trained()->model.get() : nullptr;
     const core::PredictionKind kind = model ? core::predictionKind(model->transformer) : core::PredictionKind::None;
     if (model && kind != core::PredictionKind::None) say(frame, explanation(*model, kind));
-    const std::vector<std::string>& sentences = ctx.state.spec.sentences;
-    const bool masked = ctx.state.batch >= 0 && ctx.state.batch < static_cast<int>(sentences.size()) &&
-                        sentences[static_cast<std::size_t>(ctx.state.batch)].find("[MASK]") != std::string::npos;
-    if (kind == core::PredictionKind::MaskedWord && !masked) maskAWord(frame);
+    if (kind == core::PredictionKind::MaskedWord) {
+        openADecoder(frame);
+        maskAWord(frame);
+    }
     ImGui::Spacing();
     if (!frame.prediction) return;
     // At least ten bars and their controls tall: on a small window the view scrolls instead of squeezing them.

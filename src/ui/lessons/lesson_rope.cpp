@@ -11,6 +11,7 @@
 #include "core/decoder_lessons.h"
 #include "ui/lessons/lesson_views.h"
 #include "ui/views/rotary_view.h"
+#include "ui/widgets/widget_label.h"
 
 #include <algorithm>
 #include <cmath>
@@ -71,10 +72,10 @@ void tokenChoice(const char* label, int& index, const std::vector<std::string>& 
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::CalcTextSize("“wwwwwwwwww” (00)").x + ImGui::GetFrameHeight());
     const std::string current = "“" + tokens[static_cast<std::size_t>(shown)] + "” (" + std::to_string(shown) + ")";
-    if (ImGui::BeginCombo("##token", current.c_str())) {
+    if (ImGui::BeginCombo("##token", widgetLabel(current).c_str())) {
         for (int i = 0; i < count; ++i) {
             const std::string item = "“" + tokens[static_cast<std::size_t>(i)] + "” (" + std::to_string(i) + ")";
-            if (ImGui::Selectable(item.c_str(), i == shown)) index = i;
+            if (ImGui::Selectable(widgetLabel(item).c_str(), i == shown)) index = i;
         }
         ImGui::EndCombo();
     }

@@ -8,6 +8,7 @@
 
 #include "ui/views/matrix_info.h"
 #include "ui/views/number_format.h"
+#include "ui/widgets/widget_label.h"
 
 #include <algorithm>
 #include <cmath>
@@ -44,7 +45,7 @@ void rowControls(LessonFrame& frame, int rows) {
     ImGui::SameLine();
     if (ImGui::ArrowButton("next", ImGuiDir_Right)) lesson.row = (lesson.row + 1) % rows;
     ImGui::SameLine(0.0f, 20.0f);
-    if (ImGui::Button(lesson.animateRows ? "❚❚ Pause" : "▶ Animate")) {
+    if (ImGui::Button(widgetLabel(lesson.animateRows ? "❚❚ Pause" : "▶ Animate").c_str())) {
         lesson.animateRows = !lesson.animateRows;
         lesson.rowElapsed = 0.0f;
     }

@@ -9,6 +9,7 @@
 #include "ui/views/scene_view.h"
 #include "ui/views/matrix_info.h"
 #include "ui/views/number_format.h"
+#include "ui/widgets/widget_label.h"
 
 #include <cmath>
 #include <cstdio>
@@ -48,9 +49,9 @@ void scaleControls(LessonFrame& frame) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("d_k  ");
     for (int choice : kDkChoices) {
-        const std::string label = std::to_string(choice) + "##dk";
-        sameLineIfFits(checkboxWidth(label.c_str()));
-        if (ImGui::RadioButton(label.c_str(), dK == choice)) {
+        const std::string text = std::to_string(choice);
+        sameLineIfFits(checkboxWidth(text.c_str()));
+        if (ImGui::RadioButton(widgetLabel(text, "dk" + text).c_str(), dK == choice)) {
             if (a.dK == 0) a.dModel = a.heads * choice;  // d_k = d_model / h: grow d_model
             else a.dK = choice;                            // free d_k: set it
         }

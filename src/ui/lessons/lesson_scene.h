@@ -15,6 +15,7 @@
 #include "ui/views/heatmap_view.h"
 #include "ui/lessons/lesson_state.h"
 #include "ui/views/row_chart.h"
+#include "ui/widgets/widget_label.h"
 
 #include <cstdint>
 #include <functional>
@@ -207,7 +208,7 @@ bool radioChoices(const char* label, Enum& value, std::initializer_list<std::pai
     bool changed = false;
     for (const auto& [choice, name] : choices) {
         sameLineIfFits(checkboxWidth(name));  // a narrow window: the choices wrap, never past its edge
-        if (ImGui::RadioButton(name, value == choice) && value != choice) {
+        if (ImGui::RadioButton(widgetLabel(name).c_str(), value == choice) && value != choice) {
             value = choice;
             changed = true;
         }

@@ -12,6 +12,7 @@
 #include "ui/panels/panel_get_model.h"
 #include "ui/session/session_menu.h"
 #include "ui/views/sentence_notes.h"
+#include "ui/widgets/widget_label.h"
 
 
 #include <algorithm>
@@ -86,12 +87,12 @@ void modelPicker(AppState& state) {
     const core::TrainedModel* model = state.spec.trainedModel();
     const std::string current = model ? model->name + (model->bundled ? " (attnviz's own)" : "") : "untrained (random) weights";
     ImGui::SetNextItemWidth(-FLT_MIN);
-    if (!ImGui::BeginCombo("##model", current.c_str())) return;
+    if (!ImGui::BeginCombo("##model", widgetLabel(current).c_str())) return;
     SessionRequest& request = state.session.request;
     if (ImGui::Selectable("attnviz's own small model (trained)", model && model->bundled)) request = SessionRequest::UseBundledModel;
     if (ImGui::Selectable("untrained (random) weights", model == nullptr)) request = SessionRequest::UseRandomModel;
     for (const std::filesystem::path& folder : state.session.recentModels) {
-        if (ImGui::Selectable(io::modelFolderTitle(folder).c_str(), model && model->folder == folder.string())) {
+        if (ImGui::Selectable(widgetLabel(io::modelFolderTitle(folder)).c_str(), model && model->folder == folder.string())) {
             request = SessionRequest::OpenRecentModel;
             state.session.requestPath = folder;
         }
@@ -102,7 +103,7 @@ void modelPicker(AppState& state) {
         const bool recent = std::find(state.session.recentModels.begin(), state.session.recentModels.end(), cached.snapshot) != state.session.recentModels.end();
         if (recent) continue;
         const std::string label = cached.repoId + "  (" + cached.family + ", " + io::formatBytes(cached.bytes) + ", cached)";
-        if (ImGui::Selectable(label.c_str(), model && model->folder == cached.snapshot.string())) {
+        if (ImGui::Selectable(widgetLabel(label).c_str(), model && model->folder == cached.snapshot.string())) {
             request = SessionRequest::OpenRecentModel;
             state.session.requestPath = cached.snapshot;
         }
@@ -131,7 +132,7 @@ void trainedControls(AppState& state, core::TrainedLayer& trained, const RunStat
     if (llama) ImGui::TextWrapped("%d K/V heads · d_k %d · RoPE", config.keyValueHeads(), config.headWidth());
     ImGui::PopStyleColor();
     if (model.bundled) {
-        ImGui::TextWrapped("attnviz's own small model, trained to resolve \"it\".");
+        ImGui::TextWrapped("attnviz's own small model; one head was taught to point \"it\" at a noun.");
         if (ImGui::SmallButton("model card")) ImGui::OpenPopup(kModelCard);
         modelCardPopup(model);
     }
@@ -150,10 +151,10 @@ void trainedControls(AppState& state, core::TrainedLayer& trained, const RunStat
     }
     ImGui::SetNextItemWidth(width);
     const std::string shown = std::to_string(a.heads) + (a.heads == config.heads ? " (trained)" : " (re-split)");
-    if (ImGui::BeginCombo("heads h", shown.c_str())) {
+    if (ImGui::BeginCombo("heads h", widgetLabel(shown).c_str())) {
         for (int h : core::validHeadCounts(config.dModel)) {
             const std::string label = std::to_string(h) + (h == config.heads ? "  the model's own" : "  re-split");
-            if (ImGui::Selectable(label.c_str(), h == a.heads)) a.heads = h;
+            if (ImGui::Selectable(widgetLabel(label).c_str(), h == a.heads)) a.heads = h;
         }
         ImGui::EndCombo();
     }
@@ -176,7 +177,7 @@ void sizeControls(AppState& state, const RunStatus& status, float scale) {
         const bool active = a.dModel == p.dModel && a.heads == p.heads;
         const std::string label = std::string(p.name) + " " + std::to_string(p.dModel) + "/" + std::to_string(p.heads);
         if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-        if (ImGui::Button(label.c_str(), {buttonWidth, 0.0f})) {
+        if (ImGui::Button(widgetLabel(label).c_str(), {buttonWidth, 0.0f})) {
             a.dModel = p.dModel;
             a.heads = p.heads;
         }
@@ -191,9 +192,9 @@ void sizeControls(AppState& state, const RunStatus& status, float scale) {
         a.heads = nearestValidHeads(a.dModel, a.heads);
     }
     ImGui::SetNextItemWidth(fieldWidth);
-    if (ImGui::BeginCombo("heads h", std::to_string(a.heads).c_str())) {
+    if (ImGui::BeginCombo("heads h", widgetLabel(std::to_string(a.heads)).c_str())) {
         for (int h : core::validHeadCounts(a.dModel)) {
-            if (ImGui::Selectable(std::to_string(h).c_str(), h == a.heads)) a.heads = h;
+            if (ImGui::Selectable(widgetLabel(std::to_string(h)).c_str(), h == a.heads)) a.heads = h;
         }
         ImGui::EndCombo();
     }
@@ -212,9 +213,9 @@ void enumCombo(const char* label, Enum& value, const std::array<std::pair<Enum, 
         if (v == value) current = name;
     }
     ImGui::SetNextItemWidth(width);
-    if (ImGui::BeginCombo(label, current)) {
+    if (ImGui::BeginCombo(widgetLabel(label).c_str(), widgetLabel(current).c_str())) {
         for (const auto& [v, name] : choices) {
-            if (ImGui::Selectable(name, v == value)) value = v;
+            if (ImGui::Selectable(widgetLabel(name).c_str(), v == value)) value = v;
         }
         ImGui::EndCombo();
     }

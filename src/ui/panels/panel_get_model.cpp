@@ -4,6 +4,7 @@
 
 #include "io/hub_catalog.h"
 #include "io/memory_budget.h"
+#include "ui/widgets/widget_label.h"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -128,7 +129,7 @@ void GetModelDialog::drawCatalog(float) {
         const std::string label = std::string(model.repoId) + "  ·  " + io::formatBytes(model.bytes) + "  ·  " + std::string(model.licence) +
                                   (model.gated ? " (gated)" : "") + (isCached(cached_, model.repoId) ? "  ·  cached" : "");
         if (!opens) ImGui::BeginDisabled();
-        if (ImGui::Selectable(label.c_str(), repoText_ == model.repoId)) repoText_ = std::string(model.repoId);
+        if (ImGui::Selectable(widgetLabel(label).c_str(), repoText_ == model.repoId)) repoText_ = std::string(model.repoId);
         if (!opens) ImGui::EndDisabled();
         ImGui::Indent();
         ImGui::PushStyleColor(ImGuiCol_Text, kHintColor);
@@ -149,7 +150,7 @@ void GetModelDialog::drawFetchControls(float) {
     const bool entered = ImGui::InputText("##repo id", &repoText_, ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
     const bool cached = isCached(cached_, repoText_);
-    if ((ImGui::Button(cached ? "Open" : (error_.empty() ? "Get and open" : "Try again")) || entered) && !repoText_.empty()) start(repoText_);
+    if ((ImGui::Button(widgetLabel(cached ? "Open" : (error_.empty() ? "Get and open" : "Try again")).c_str()) || entered) && !repoText_.empty()) start(repoText_);
     if (busy) ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::TextColored(kHintColor, "NAME or ORG/NAME[@REVISION]");

@@ -3,6 +3,7 @@
 
 #include "ui/lessons/lesson_catalog.h"
 #include "ui/lessons/lesson_views.h"
+#include "ui/widgets/widget_label.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +14,7 @@ namespace {
 void lessonButton(AppState& state, const LessonInfo& info) {
     const bool open = state.lesson.open == info.id;
     if (open) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-    if (ImGui::Button(std::string(info.label).c_str())) openLesson(state, info.id);
+    if (ImGui::Button(widgetLabel(std::string(info.label)).c_str())) openLesson(state, info.id);
     if (open) ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("%s\n(stage %d %s)", std::string(info.question).c_str(),
@@ -56,12 +57,12 @@ void moreButton(AppState& state, std::size_t firstHidden) {
     const bool openInside = std::any_of(lessons().begin() + static_cast<std::ptrdiff_t>(firstHidden), lessons().end(),
                                         [&](const LessonInfo& info) { return info.id == state.lesson.open; });
     if (openInside) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-    if (ImGui::Button(kMoreLabel)) ImGui::OpenPopup("more questions");
+    if (ImGui::Button(widgetLabel(kMoreLabel).c_str())) ImGui::OpenPopup("more questions");
     if (openInside) ImGui::PopStyleColor();
     if (!ImGui::BeginPopup("more questions")) return;
     for (std::size_t i = firstHidden; i < lessons().size(); ++i) {
         const LessonInfo& info = lessons()[i];
-        if (ImGui::MenuItem(std::string(info.label).c_str(), nullptr, state.lesson.open == info.id)) openLesson(state, info.id);
+        if (ImGui::MenuItem(widgetLabel(std::string(info.label)).c_str(), nullptr, state.lesson.open == info.id)) openLesson(state, info.id);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(info.question).c_str());
     }
     ImGui::EndPopup();
@@ -95,10 +96,11 @@ void header(LessonFrame& frame, const LessonInfo& info) {
     const float right = ImGui::GetWindowContentRegionMax().x, top = ImGui::GetCursorPosY();
     ImGui::PushFont(font(frame.ctx.fonts.large));
     ImGui::PushTextWrapPos(right - buttonsWidth - ImGui::GetStyle().ItemSpacing.x);
-    ImGui::TextWrapped("%s", std::string(info.question).c_str());
+    const std::string question(lessonQuestion(info, state));
+    ImGui::TextWrapped("%s", question.c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopFont();
-    frame.report.texts.emplace_back(info.question);
+    frame.report.texts.push_back(question);
     const ImVec2 below = ImGui::GetCursorPos();
     ImGui::SetCursorPos({right - buttonsWidth, top});
     ImGui::BeginDisabled(!state.exportPng);

@@ -5,6 +5,7 @@
 #include "scene/scene.h"
 #include "ui/panels/panels.h"
 #include "ui/session/session_menu.h"
+#include "ui/widgets/widget_label.h"
 
 #include <imgui_stdlib.h>
 
@@ -74,7 +75,7 @@ void exportDialog(AppState& state, const RunStatus& status) {
     for (const auto& [format, label] : {std::pair{ExportFormat::Png, "PNG"}, std::pair{ExportFormat::Svg, "SVG (text as text)"},
                                         std::pair{ExportFormat::Pdf, "PDF (text as text)"}}) {
         ImGui::SameLine();
-        if (ImGui::RadioButton(label, state.exportFormat == format)) state.exportFormat = format;
+        if (ImGui::RadioButton(widgetLabel(label).c_str(), state.exportFormat == format)) state.exportFormat = format;
     }
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 28.0f);
     ImGui::InputText("folder", &state.exportDirectory);

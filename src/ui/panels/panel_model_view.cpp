@@ -11,6 +11,7 @@
 #include "ui/panels/panels.h"
 #include "ui/views/sentence_notes.h"
 #include "ui/views/drawing.h"
+#include "ui/widgets/widget_label.h"
 
 #include <algorithm>
 #include <cmath>
@@ -63,7 +64,7 @@ void drawMap(ViewContext& ctx, int layer, int head, const std::vector<int>* keep
 
 // What a named head does on this sentence: "it → trophy 0.58, suitcase 0.31".
 std::string readingOf(const ViewContext& ctx, const core::NamedHead& named) {
-    return onThisSentence(ctx.run, ctx.state.batch, named.layer, named.head, defaultQueryRow(ctx.run, ctx.state.batch, &named));
+    return onThisSentence(ctx.run, ctx.state.batch, named, defaultQueryRow(ctx.run, ctx.state.batch, named));
 }
 
 void hoverText(const ViewContext& ctx, int layer, int head, float sink) {
@@ -90,7 +91,7 @@ void sinkBar(ImDrawList& list, ImVec2 min, float width, float height, float shar
 
 void controlsLine(ViewContext& ctx) {
     const core::TrainedModel& model = *ctx.run.spec.trainedModel();
-    ImGui::Checkbox(model.config().family != core::ModelFamily::Bert ? "hide the first token" : "hide special tokens", &ctx.state.hideSpecialTokens);
+    ImGui::Checkbox(widgetLabel(model.config().family != core::ModelFamily::Bert ? "hide the first token" : "hide special tokens").c_str(), &ctx.state.hideSpecialTokens);
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip(model.config().family != core::ModelFamily::Bert
                               ? "Leave out the first token (decoders put much of their weight there) and renormalise each row"

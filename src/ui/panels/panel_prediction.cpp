@@ -8,6 +8,7 @@
 #include "ui/views/drawing.h"
 
 #include "core/transformer/prediction_words.h"
+#include "ui/widgets/widget_label.h"
 
 #include <imgui.h>
 
@@ -125,18 +126,18 @@ void PredictionPanel::draw(ViewContext& ctx, float height) {
 // prediction.
 void PredictionPanel::drawSentence(const std::vector<std::string>& labels, core::PredictionKind kind) {
     float total = 0.0f;  // the boxes' width in one line: as many lines as they fill, at most three (then it scrolls)
-    for (const std::string& label : labels) total += ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2.0f + ImGui::GetStyle().ItemSpacing.x;
+    for (const std::string& label : labels) total += ImGui::CalcTextSize(label.c_str(), nullptr, false).x + ImGui::GetStyle().FramePadding.x * 2.0f + ImGui::GetStyle().ItemSpacing.x;
     const float lines = std::clamp(std::ceil(total / std::max(1.0f, ImGui::GetContentRegionAvail().x)), 1.0f, 3.0f);
     ImGui::BeginChild("prediction tokens", {0.0f, ImGui::GetFrameHeightWithSpacing() * lines}, false);
     std::optional<int> hoveredNow;
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     for (std::size_t i = 0; i < labels.size(); ++i) {
-        const float width = ImGui::CalcTextSize(labels[i].c_str()).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+        const float width = ImGui::CalcTextSize(labels[i].c_str(), nullptr, false).x + ImGui::GetStyle().FramePadding.x * 2.0f;  // "##e" whole
         if (i > 0 && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
         const bool shown = static_cast<int>(i) == position_;
         if (shown) ImGui::PushStyleColor(ImGuiCol_Button, kind == core::PredictionKind::NextToken ? kNewColour : kCachedColour);
         ImGui::PushID(static_cast<int>(i));
-        ImGui::SmallButton(labels[i].c_str());
+        ImGui::SmallButton(widgetLabel(labels[i]).c_str());
         ImGui::PopID();
         if (shown) ImGui::PopStyleColor();
         if (ImGui::IsItemHovered()) hoveredNow = static_cast<int>(i);

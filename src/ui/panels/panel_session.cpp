@@ -5,6 +5,7 @@
 #include "io/hub_cache.h"
 #include "ui/panels/panel_get_model.h"
 #include "ui/session/session_actions.h"
+#include "ui/widgets/widget_label.h"
 
 #include <imgui.h>
 
@@ -15,9 +16,9 @@ namespace {
 
 // "Open Recent" (session files) or "Open Recent Model" (model folders): each path asks `open` of it.
 void recentMenu(const char* label, std::vector<std::filesystem::path>& recent, SessionRequest open, AppState& state) {
-    if (!ImGui::BeginMenu(label, !recent.empty())) return;
+    if (!ImGui::BeginMenu(widgetLabel(label).c_str(), !recent.empty())) return;
     for (const std::filesystem::path& path : recent) {
-        if (ImGui::MenuItem(io::modelFolderTitle(path).c_str(), nullptr)) {
+        if (ImGui::MenuItem(widgetLabel(io::modelFolderTitle(path)).c_str(), nullptr)) {
             state.session.request = open;
             state.session.requestPath = path;
         }
@@ -35,7 +36,7 @@ void cachedMenu(AppState& state) {
     if (cached.empty()) ImGui::TextDisabled("None in %s yet: File ▸ Get a model… downloads one.", io::hubCacheDir().string().c_str());
     for (const io::CachedModel& model : cached) {
         const std::string label = model.repoId + "  (" + model.family + ", " + io::formatBytes(model.bytes) + ")";
-        if (ImGui::MenuItem(label.c_str())) {
+        if (ImGui::MenuItem(widgetLabel(label).c_str())) {
             state.session.request = SessionRequest::OpenRecentModel;
             state.session.requestPath = model.snapshot;
         }
@@ -70,7 +71,7 @@ void drawSessionFileItems(AppState& state) {
     if (ImGui::MenuItem("Save", "Ctrl+S")) request = SessionRequest::Save;
     if (ImGui::MenuItem("Save As…", "Ctrl+Shift+S")) request = SessionRequest::SaveAs;
     if (const auto& offer = state.session.restoreOffer; offer && offer->onlyOnRequest) {
-        if (ImGui::MenuItem(("Recover unsaved changes of " + offer->when).c_str())) request = SessionRequest::Recover;
+        if (ImGui::MenuItem(widgetLabel(("Recover unsaved changes of " + offer->when)).c_str())) request = SessionRequest::Recover;
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("An earlier run left them; this start used the command line's inputs instead.");
     }
     ImGui::Separator();
@@ -88,13 +89,13 @@ void drawEditMenu(AppState& state) {
     const SessionState& s = state.session;
     const std::string undo = s.undoLabel.empty() ? "Undo" : "Undo " + s.undoLabel;
     const std::string redo = s.redoLabel.empty() ? "Redo" : "Redo " + s.redoLabel;
-    if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, !s.undoLabel.empty())) state.session.request = SessionRequest::Undo;
-    if (ImGui::MenuItem(redo.c_str(), "Ctrl+Y", false, !s.redoLabel.empty())) state.session.request = SessionRequest::Redo;
+    if (ImGui::MenuItem(widgetLabel(undo).c_str(), "Ctrl+Z", false, !s.undoLabel.empty())) state.session.request = SessionRequest::Undo;
+    if (ImGui::MenuItem(widgetLabel(redo).c_str(), "Ctrl+Y", false, !s.redoLabel.empty())) state.session.request = SessionRequest::Redo;
     ImGui::Separator();
     core::SeededLayer* seeded = state.spec.seeded();  // a trained model's cells are not editable
     const std::size_t edits = seeded ? seeded->cellEdits.size() : 0;
     const std::string reset = "Reset edits (" + std::to_string(edits) + (edits == 1 ? " cell)" : " cells)");
-    if (ImGui::MenuItem(reset.c_str(), nullptr, false, edits > 0)) seeded->cellEdits.clear();
+    if (ImGui::MenuItem(widgetLabel(reset).c_str(), nullptr, false, edits > 0)) seeded->cellEdits.clear();
     ImGui::TextDisabled("Double-click a cell of X, W^Q, W^K, W^V or W^O to type a value.");
     ImGui::EndMenu();
 }

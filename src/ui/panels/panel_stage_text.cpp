@@ -18,9 +18,13 @@ namespace {
 
 using core::StageId;
 
-std::string maskNote(const core::Trace& t) {
+std::string maskNote(const core::ModelRun& run) {
+    const core::Trace& t = run.trace;
     switch (t.mask) {
-        case core::MaskKind::None: return "No mask in this run: try the causal or padding mask buttons above (or the mask choice under Inputs).";
+        case core::MaskKind::None:
+            // A trained model's panel has no mask choice: its own architecture decides.
+            if (run.spec.trainedModel()) return "No mask in this run: BERT reads both sides of every word, so one sentence needs none; a batch of sentences of different lengths gets a padding mask.";
+            return "No mask in this run: try the causal or padding mask buttons above (or the mask choice under Inputs).";
         case core::MaskKind::Padding:
             return "Padding mask b × 1 × 1 × l = " + t[core::TensorId::Mask].shapeString() +
                    ": one row, broadcast to every head and every query (PyTorch broadcasting).";
@@ -72,7 +76,12 @@ std::string teachingNote(const core::ModelRun& run, StageId stage) {
             const long long lk = t.keyLength;
             const std::string lengths = t.cross ? "l_q · l_k" : "l²";
             const std::string numbers = t.cross ? std::to_string(l) + " · " + std::to_string(lk) : std::to_string(l) + "²";
-            return "Cost: h · " + lengths + " · d_k = " + std::to_string(d.heads) + " · " + numbers + " · " + std::to_string(d.dK) + " = " +
+            // A RoPE model's scores are of q and k turned by their positions (stage 3's R step), not of Q_i and K_i as projected.
+            const std::string afterRope = t.has(core::TensorId::QHeadsBeforeRope)
+                                              ? "Q_i and K_i here are after RoPE: each row turned by its position (stage 3, R), so a score "
+                                                "depends on the two tokens' offset. "
+                                              : "";
+            return afterRope + "Cost: h · " + lengths + " · d_k = " + std::to_string(d.heads) + " · " + numbers + " · " + std::to_string(d.dK) + " = " +
                    core::groupedDigits(d.heads * l * lk * d.dK) + " multiply-adds, the same as one head of width d_model: " + lengths +
                    " · d_model = " + core::groupedDigits(l * lk * d.dModel) + ".";
         }
@@ -81,7 +90,7 @@ std::string teachingNote(const core::ModelRun& run, StageId stage) {
             std::snprintf(scale, sizeof scale, "%.4g", static_cast<double>(d.scale));
             return "Scale = 1/√d_k = 1/√" + std::to_string(d.dK) + " = " + scale + ". Both maps use the same colors per value, so the shrink shows.";
         }
-        case StageId::Mask: return maskNote(t);
+        case StageId::Mask: return maskNote(run);
         case StageId::Softmax: return "Every row of A_i sums to 1 (the row Σ column); masked keys get weight 0.";
         case StageId::WeightedSum:
             return "Z_i is l × d_v = " + std::to_string(l) + " × " + std::to_string(d.dV) + " for each of the h = " + std::to_string(d.heads) + " heads.";
@@ -94,6 +103,17 @@ std::string teachingNote(const core::ModelRun& run, StageId stage) {
         case StageId::Count: break;
     }
     return {};
+}
+
+// Llama 3's rope_scaling, when the model has it: the θ_j shown are not rope_theta^(−2j/d_k) alone. "" without it.
+std::string ropeScalingNote(const core::TransformerConfig& config) {
+    if (!config.ropeScaling) return {};
+    const core::Llama3RopeScaling& s = *config.ropeScaling;
+    char text[240];
+    std::snprintf(text, sizeof text, " θ_j include llama3 rope_scaling: a pair turning slower than once per %.4g positions is divided by %.3g, "
+                  "faster than once per %.4g kept, blended between.",
+                  s.originalMaxPositions / s.lowFreqFactor, s.factor, s.originalMaxPositions / s.highFreqFactor);
+    return text;
 }
 
 // The RoPE step's numbers: how many pairs turn, and how fast the fastest and the slowest (a full turn every 2π/θ_j
@@ -110,7 +130,7 @@ std::string ropeNote(const core::ModelRun& run) {
         return std::string(words);
     };
     return "d_k = " + std::to_string(run.trace.dims.dK) + ": " + std::to_string(theta.size()) + " pairs. " + pair(0) + ", " + pair(last) +
-           ": fast pairs tell near tokens apart, slow pairs far ones.";
+           ": fast pairs tell near tokens apart, slow pairs far ones." + (trained ? ropeScalingNote(trained->model->config()) : std::string());
 }
 
 // Stage 3 shows its RoPE step (the R key) and this run's q and k were turned by position.

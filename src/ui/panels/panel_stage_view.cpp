@@ -12,6 +12,7 @@
 #include "ui/views/rotary_view.h"
 #include "ui/views/row_chart.h"
 #include "ui/views/scene_view.h"
+#include "ui/widgets/widget_label.h"
 
 #include <algorithm>
 #include <array>
@@ -334,7 +335,7 @@ void projectionPicker(AppState& state) {
     }
     if (ImGui::GetContentRegionAvail().x < needed) ImGui::NewLine();  // never past the panel's edge
     for (const auto& [p, label] : choices) {
-        if (ImGui::RadioButton(label, state.projection == p)) state.projection = p;
+        if (ImGui::RadioButton(widgetLabel(label).c_str(), state.projection == p)) state.projection = p;
         ImGui::SameLine();
     }
     ImGui::NewLine();
@@ -366,12 +367,14 @@ void trainedModelLine(ViewContext& ctx) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every layer × head of the model on this sentence; click one to step through it");
     if (ctx.run.resplitHeads) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.3f, 0.0f, 1.0f));
-        ImGui::TextWrapped("These %d heads are a re-split of the trained W^Q, W^K, W^V (Q, K, V unchanged), not the %d heads %s learned.",
-                           ctx.run.dims.heads, model.config().heads, model.name.c_str());
+        const std::string resplit = (ctx.run.dims.heads == 1 ? "This head is" : "These " + std::to_string(ctx.run.dims.heads) + " heads are") +
+                                    std::string(" a re-split of the trained W^Q, W^K, W^V (Q, K, V unchanged), not the ") +
+                                    core::counted(model.config().heads, "head", "heads") + " " + model.name + " learned.";
+        ImGui::TextWrapped("%s", resplit.c_str());
         ImGui::PopStyleColor();
     } else if (const core::NamedHead* named = model.namedHead(layer, ctx.state.head)) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.65f, 0.35f, 0.0f, 1.0f));
-        ImGui::TextWrapped("Head %d is the %s head: %s", ctx.state.head, named->name.c_str(), named->what.c_str());
+        ImGui::TextWrapped("Head %d is the %s head. %s", ctx.state.head, named->name.c_str(), named->what.c_str());
         ImGui::PopStyleColor();
     }
 }

@@ -4,6 +4,7 @@
 #include "ui/views/drawing.h"
 #include "ui/lessons/lesson_catalog.h"
 #include "ui/panels/panels.h"
+#include "ui/widgets/widget_label.h"
 
 #include <algorithm>
 #include <cmath>
@@ -48,7 +49,7 @@ void drawPlayback(AppState& state, float scale) {
     ImGui::SameLine();
     if (ImGui::Button("Next ▶")) goTo(state, stage + 1);
     ImGui::SameLine();
-    if (ImGui::Button(state.autoplay ? "❚❚ Pause" : "▶ Play", {ImGui::CalcTextSize("❚❚ Pause").x + ImGui::GetStyle().FramePadding.x * 2, 0})) {
+    if (ImGui::Button(widgetLabel(state.autoplay ? "❚❚ Pause" : "▶ Play").c_str(), {ImGui::CalcTextSize("❚❚ Pause").x + ImGui::GetStyle().FramePadding.x * 2, 0})) {
         if (!state.autoplay && stage + 1 >= core::kStageCount) goTo(state, 0);
         state.autoplay = !state.autoplay;
         state.autoplayElapsed = 0.0f;

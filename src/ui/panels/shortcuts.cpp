@@ -40,7 +40,18 @@ bool anyKeyPressed() {
     return false;
 }
 
-// Presenting: slide software's keys. Space and the clicker's keys go forward, B blanks, Esc leaves.
+// Esc undoes the innermost thing on screen: a pinned cell, else an open question view, else presenting.
+void escapeKey(AppState& state) {
+    if (state.pinned) {
+        state.pinned.reset();
+    } else if (state.lesson.open != Lesson::None) {
+        closeLesson(state);
+    } else {
+        applyViewKey(state, ViewKey::Leave);
+    }
+}
+
+// Presenting: slide software's keys. Space and the clicker's keys go forward, B blanks (Esc: escapeKey).
 void presentationKeys(AppState& state) {
     if (state.blanked) {  // any key brings the picture back, and does nothing else
         if (anyKeyPressed()) state.blanked = false;
@@ -48,7 +59,6 @@ void presentationKeys(AppState& state) {
     }
     if (ImGui::IsKeyPressed('B', false)) state.blanked = true;
     if (pressed(ImGuiKey_Space)) setStage(state, static_cast<int>(state.stage) + 1);
-    if (pressed(ImGuiKey_Escape) && !state.pinned) applyViewKey(state, ViewKey::Leave);
 }
 
 }  // namespace
@@ -108,7 +118,7 @@ void applyShortcuts(AppState& state, int heads) {
     if (pressed(ImGuiKey_Home)) setStage(state, 0);
     if (pressed(ImGuiKey_End)) setStage(state, core::kStageCount - 1);
     if (pressed(ImGuiKey_Space) && !state.presenting) state.autoplay = !state.autoplay;
-    if (pressed(ImGuiKey_Escape)) state.pinned.reset();
+    if (pressed(ImGuiKey_Escape)) escapeKey(state);
     if (ImGui::IsKeyPressed('A', false)) state.allHeads = !state.allHeads;
     if (ImGui::IsKeyPressed('R', false) && state.stage == core::StageId::SplitHeads) state.ropeStep = !state.ropeStep;
     if (ImGui::IsKeyPressed('L', false)) openLesson(state, Lesson::Lines);  // the line view, presenting too; L again closes it

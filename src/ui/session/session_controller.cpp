@@ -6,6 +6,7 @@
 
 #include "core/display_text.h"
 #include "ui/session/session_actions.h"
+#include "ui/widgets/widget_label.h"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -138,7 +139,7 @@ void SessionController::pathDialog(AppState& state) {
     const fs::path path = typedPath(*pathText_);
     const PathCheck check = checkTypedPath(model, weights, saving, path);
     ImGui::TextColored(check.problem ? kErrorColor : kHintColor, "%s", check.text.c_str());
-    const bool go = ImGui::Button(model ? "Open" : weights ? "Load" : saving ? (check.exists ? "Replace" : "Save") : "Open") || entered;
+    const bool go = ImGui::Button(widgetLabel(model ? "Open" : weights ? "Load" : saving ? (check.exists ? "Replace" : "Save") : "Open").c_str()) || entered;
     ImGui::SameLine();
     const bool cancel = ImGui::Button("Cancel") || answerKey(ImGuiKey_Escape);
     const bool chosen = go && !path.empty();

@@ -1,7 +1,9 @@
 // sentence_notes.cpp — what the screen says about the sentence with a trained model. See sentence_notes.h.
 #include "ui/views/sentence_notes.h"
 
+#include "core/head_reading.h"
 #include "core/sentence_words.h"
+#include "core/stages.h"
 
 #include <algorithm>
 
@@ -61,27 +63,22 @@ std::string vocabularyNoticeOf(const core::ModelRun& run, int batch) {
     return reading ? core::vocabularyNotice(core::vocabularyFit(reading->words)) : std::string();
 }
 
-std::string onThisSentence(const core::ModelRun& run, int batch, int layer, int head, int query) {
+std::string onThisSentence(const core::ModelRun& run, int batch, const core::NamedHead& named, int query) {
     const std::optional<SentenceReading> reading = readSentence(run, batch);
     if (!reading || !run.modelPass) return {};
-    const std::optional<core::MatrixView> found = attentionMap(run, batch, layer, head);
+    const std::optional<core::MatrixView> found = attentionMap(run, batch, named.layer, named.head);
     const int length = static_cast<int>(reading->encoding.labels.size());
-    if (!found || query < 0 || query >= length || length > found->cols()) return {};
-    const core::MatrixView& map = *found;
-    std::vector<float> row(static_cast<std::size_t>(length));
-    for (int key = 0; key < length; ++key) row[static_cast<std::size_t>(key)] = map(query, key);
-    const auto& words = reading->words;
-    const auto inWord = std::find_if(words.begin(), words.end(), [&](const core::SentenceWord& w) { return query >= w.first && query < w.first + w.count; });
-    const std::string queryWord = inWord != words.end() ? inWord->text : reading->encoding.labels[static_cast<std::size_t>(query)];
-    return core::wordWeightsLine(queryWord, core::heaviestWords(reading->encoding, words, row, 2));
+    if (!found || length > found->cols()) return {};
+    core::AttentionRows map(static_cast<std::size_t>(length), std::vector<float>(static_cast<std::size_t>(length)));
+    for (int q = 0; q < length; ++q) {
+        for (int k = 0; k < length; ++k) map[static_cast<std::size_t>(q)][static_cast<std::size_t>(k)] = (*found)(q, k);
+    }
+    return core::headReading(reading->encoding, reading->words, map, query, isCoreferenceHead(named));
 }
 
-int defaultQueryRow(const core::ModelRun& run, int batch, const core::NamedHead* named) {
+int defaultQueryRow(const core::ModelRun& run, int batch, const core::NamedHead& named) {
+    if (isCoreferenceHead(named)) return -1;  // the reading finds "it" itself, or says the sentence has none
     const auto& tokens = run.queryTokens.at(static_cast<std::size_t>(batch));
-    if (named != nullptr && isCoreferenceHead(*named)) {
-        const auto it = std::find(tokens.begin(), tokens.end(), "it");
-        if (it != tokens.end()) return static_cast<int>(it - tokens.begin());
-    }
     const std::vector<int> text = run.spec.trainedModel() ? core::visibleTokens(*run.spec.trainedModel(), tokens) : std::vector<int>{};
     return text.empty() ? run.trace.queryLengths.at(static_cast<std::size_t>(batch)) - 1 : text.back();
 }
@@ -93,13 +90,13 @@ int focusedQueryRow(const ViewContext& ctx) {
                             m.tensor == core::TensorId::MaskedScores || m.tensor == core::TensorId::AttentionWeights;
         if (square && m.head == ctx.state.head) return ctx.explanation->cell.row;
     }
-    return defaultQueryRow(ctx.run, ctx.state.batch, focusedNamedHead(ctx));
+    return core::followedQueryRow(ctx.run, ctx.state.batch, ctx.state.head);  // the row the stages outline
 }
 
 std::string namedHeadReading(const ViewContext& ctx) {
     const core::NamedHead* named = focusedNamedHead(ctx);
     if (named == nullptr) return {};
-    const std::string reading = onThisSentence(ctx.run, ctx.state.batch, ctx.run.spec.trained()->layer, ctx.state.head, focusedQueryRow(ctx));
+    const std::string reading = onThisSentence(ctx.run, ctx.state.batch, *named, focusedQueryRow(ctx));
     return reading.empty() ? std::string() : "On this sentence, head " + std::to_string(ctx.state.head) + " (" + named->name + "): " + reading + ".";
 }
 

@@ -13,18 +13,18 @@ namespace attnviz::ui {
 // "" when every word is in the vocabulary, and for the seeded layer (its tokens are whole words).
 std::string vocabularyNoticeOf(const core::ModelRun& run, int batch);
 
-// "it → trophy 0.58, suitcase 0.31" (what a head does on this sentence): query row `query` of head `head` in layer
-// `layer` (the model's own heads: from the whole pass when the run kept every layer's A, else from the stepped
-// layer's Trace), its two heaviest words (a word's weight: the sum over its pieces).
-// "" for the seeded layer, a row outside the sentence, or tokens that no longer match the sentence.
-std::string onThisSentence(const core::ModelRun& run, int batch, int layer, int head, int query);
+// What named head `named` does on this sentence (core::headReading: "it → trophy 0.58, suitcase 0.31: a close
+// call …"): query row `query` (-1: the head's own row, "it" for the coreference head) of its map (from the whole pass
+// when the run kept every layer's A, else from the stepped layer's Trace). "" for the seeded layer or tokens that no
+// longer match the sentence.
+std::string onThisSentence(const core::ModelRun& run, int batch, const core::NamedHead& named, int query);
 
-// The row a named head's reading is about when no cell is hovered: "it" under a head named for coreference (what
-// that head is about), else the sentence's last token that is not a special one.
-int defaultQueryRow(const core::ModelRun& run, int batch, const core::NamedHead* named);
+// The row a named head's reading is about in the model view: -1 for the coreference head (its reading finds "it"),
+// else the sentence's last token that is not a special one.
+int defaultQueryRow(const core::ModelRun& run, int batch, const core::NamedHead& named);
 
 // The query row a reader is looking at in the focused head: the hovered (or pinned) cell's row on one of its l × l
-// maps, else defaultQueryRow.
+// maps, else the row the stages outline (core::followedQueryRow), so the reading is about the outlined row.
 int focusedQueryRow(const ViewContext& ctx);
 
 // What the focused head does on this sentence, for beside its heads.json caption (the stage view draws that):

@@ -2,6 +2,7 @@
 #include "ui/widgets/cell_editor.h"
 
 #include "ui/views/matrix_info.h"
+#include "ui/widgets/widget_label.h"
 
 #include <imgui_stdlib.h>
 
@@ -198,7 +199,7 @@ void CellEditor::menuPopup(AppState& state) {
     core::SeededLayer* seeded = state.spec.seeded();
     const std::size_t edits = seeded ? seeded->cellEdits.size() : 0;
     const std::string all = "Reset all edits (" + std::to_string(edits) + ")";
-    if (ImGui::MenuItem(all.c_str(), nullptr, false, edits > 0)) seeded->cellEdits.clear();
+    if (ImGui::MenuItem(widgetLabel(all).c_str(), nullptr, false, edits > 0)) seeded->cellEdits.clear();
     ImGui::EndPopup();
 }
 
