@@ -47,11 +47,7 @@ inline constexpr double kMaxNormEpsilon = 1.0;
 // factors and original context length: beyond 1e12 the angles' float arithmetic loses every digit.
 inline constexpr double kMaxRopeNumber = 1e12;
 
-}  // namespace attnviz::core::limits
-
-namespace attnviz::core {
-
-// [SECTION] the Hugging Face Hub downloader (io/hub_fetch.h)
+// ---- the Hugging Face Hub downloader (io/hub_fetch.h) ----
 
 // A request ends with an error when it moves fewer than kHubLowSpeedBytesPerSecond bytes a second for
 // kHubLowSpeedSeconds seconds in a row. 1 KB/s: the slowest link a student still gets a 90 MB model over in a day,
@@ -70,4 +66,4 @@ inline constexpr std::size_t kHubMaxAnswerBytes = 16'000'000;
 // not how many lines come.
 inline constexpr std::size_t kHubMaxHeaderBytes = 256'000;
 
-}  // namespace attnviz::core
+}  // namespace attnviz::core::limits

@@ -63,17 +63,17 @@ std::string ResponseHead::header(const std::string& name) const {
 bool addHeaderLine(ResponseHead& head, std::string_view line) {
     if (line.rfind("HTTP/", 0) == 0) {
         head = ResponseHead{statusOf(line), {}, line.size()};
-        return line.size() <= core::kHubMaxHeaderBytes;
+        return line.size() <= core::limits::kHubMaxHeaderBytes;
     }
     head.bytes += line.size();
-    if (head.bytes > core::kHubMaxHeaderBytes) return false;
+    if (head.bytes > core::limits::kHubMaxHeaderBytes) return false;
     const std::size_t colon = line.find(':');
     if (colon != std::string_view::npos) head.headers[lower(trimmed(line.substr(0, colon)))] = std::string(trimmed(line.substr(colon + 1)));
     return true;
 }
 
 RevisionListing parseRevisionListing(std::string_view body, const std::string& where) {
-    const json info = parseCapped(body, core::kHubMaxAnswerBytes, where);
+    const json info = parseCapped(body, core::limits::kHubMaxAnswerBytes, where);
     RevisionListing listing;
     const std::optional<std::string> commit = stringAt(info, "sha");
     if (!commit || !isCommitHash(*commit)) throw FileError(where + " names no commit.");

@@ -127,7 +127,7 @@ std::string digestFile(const fs::path& path, const EVP_MD* algorithm, std::strin
 // One request's answer: the last response's status and headers, and the body of API answers and error pages.
 struct Response : ResponseHead {
     std::string body;
-    std::size_t maxBody = core::kHubMaxAnswerBytes;  // more is refused (bodyTooLarge), the transfer aborted
+    std::size_t maxBody = core::limits::kHubMaxAnswerBytes;  // more is refused (bodyTooLarge), the transfer aborted
     bool headersTooLarge = false;
     bool bodyTooLarge = false;
 };
@@ -206,7 +206,7 @@ public:
     // A transfer that ended without a whole answer, as one sentence worded by what happened: nothing reached
     // (no connection), too slow, too much, or a connection that broke off after the server answered.
     std::string transportError(CURLcode code, const Response& response) const {
-        if (response.headersTooLarge) return endpoint_ + " sent more than " + byteCountText(core::kHubMaxHeaderBytes) + " of headers; attnviz stopped reading.";
+        if (response.headersTooLarge) return endpoint_ + " sent more than " + byteCountText(core::limits::kHubMaxHeaderBytes) + " of headers; attnviz stopped reading.";
         if (response.bodyTooLarge) return endpoint_ + " sent an answer larger than " + byteCountText(response.maxBody) + "; attnviz stopped reading.";
         const std::string detail = errorText_[0] != '\0' ? std::string(errorText_) : curl_easy_strerror(code);
         if (!connected(response)) return "Cannot reach " + endpoint_ + ": " + detail + ".";
@@ -374,7 +374,7 @@ struct Plan {
 // Step 1: the commit and the files of the revision; a pinned commit must be the one that answers.
 RevisionListing listRevision(Http& http, const RepoReference& ref, const std::string& endpoint) {
     const std::string url = endpoint + "/api/models/" + ref.repoId + "/revision/" + quote(ref.revision, false) + "?blobs=true";
-    const Response response = http.getSmall(url, core::kHubMaxAnswerBytes);
+    const Response response = http.getSmall(url, core::limits::kHubMaxAnswerBytes);
     if (response.status != 200) throwHttpError(response, ref, endpoint, "");
     RevisionListing listing = parseRevisionListing(response.body, endpoint + "'s answer for " + ref.repoId);
     if (isCommitHash(ref.revision) && listing.commit != ref.revision) {

@@ -49,8 +49,8 @@ struct FetchOptions {
     const std::atomic<bool>* cancel = nullptr;             // set from any thread: the fetch stops within a second, in any phase
     // A request moving fewer bytes a second than this for this many seconds in a row ends with an error (tests
     // lower the time to stay quick).
-    std::uint32_t lowSpeedBytesPerSecond = core::kHubLowSpeedBytesPerSecond;
-    std::uint32_t lowSpeedSeconds = core::kHubLowSpeedSeconds;
+    std::uint32_t lowSpeedBytesPerSecond = core::limits::kHubLowSpeedBytesPerSecond;
+    std::uint32_t lowSpeedSeconds = core::limits::kHubLowSpeedSeconds;
 };
 // The options the environment gives (endpoint, token, cache, offline).
 FetchOptions fetchOptionsFromEnvironment();

@@ -2,7 +2,7 @@
 // io::addHeaderLine, one line at a time (the input split after each '\n').
 //
 // Any bytes must leave a status of 0 or 100 to 599, header names lower-case without surrounding spaces, and a
-// byte count that stops the transfer past core::kHubMaxHeaderBytes. Otherwise the entry point aborts so the
+// byte count that stops the transfer past core::limits::kHubMaxHeaderBytes. Otherwise the entry point aborts so the
 // fuzzer reports the input. Seeds: tests/fuzz/corpus/http_headers/.
 #include "core/limits.h"
 #include "io/hub_answers.h"
@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     while (start < input.size()) {
         const std::size_t end = std::min(input.find('\n', start), input.size() - 1) + 1;
         const bool accepted = attnviz::io::addHeaderLine(head, input.substr(start, end - start));
-        if (accepted != (head.bytes <= attnviz::core::kHubMaxHeaderBytes)) std::abort();
+        if (accepted != (head.bytes <= attnviz::core::limits::kHubMaxHeaderBytes)) std::abort();
         if (!accepted) break;
         start = end;
     }
