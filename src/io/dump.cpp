@@ -88,7 +88,7 @@ void addEmbeddingEntries(const core::ModelRun& run, std::vector<DumpEntry>& entr
                            "b × l_q × d_model", &run.queryEmbeddings});
     }
     const core::TrainedModel* model = run.spec.trainedModel();
-    const bool rotary = model && model->config().family == core::ModelFamily::Llama;
+    const bool rotary = model && model->config().traits().positions == core::PositionKind::Rotary;
     const std::string positions = rotary ? "Zeros: a RoPE model adds no position rows; positions turn q and k inside attention instead."
                                   : model
                                       ? "The model's learned position embeddings, rows 0 … l − 1 (added to the token embeddings before block 0)."
@@ -206,7 +206,7 @@ json modelJson(const core::TrainedModel& model, int layer) {
     json sizes = {{"d_model", config.dModel}, {"heads", config.heads}, {"d_ff", config.dFf},
                   {"max_positions", config.maxPositions}, {"vocab_size", config.vocabSize},
                   {"type_vocab_size", config.typeVocabSize}, {"layer_norm_eps", config.layerNormEps}};
-    if (config.family == core::ModelFamily::Llama) {
+    if (config.traits().groupedQueryAttention) {
         sizes["kv_heads"] = config.keyValueHeads();
         sizes["head_dim"] = config.headWidth();
         sizes["rope_theta"] = config.ropeTheta;
@@ -215,7 +215,7 @@ json modelJson(const core::TrainedModel& model, int layer) {
         sizes["tie_word_embeddings"] = config.tiedEmbeddings;
     }
     return {
-        {"type", !config.modelType.empty() ? config.modelType : config.family == core::ModelFamily::Gpt2 ? "gpt2" : "bert"},
+        {"type", config.traits().modelType},
         {"name", model.name},
         {"path", model.folder},
         {"layer", layer},
