@@ -6,6 +6,7 @@
 #include "io/dump.h"
 
 #include "core/derived_maps.h"
+#include "core/names.h"
 #include "core/stages.h"
 #include "core/transformer/prediction.h"
 #include "io/atomic_file.h"
@@ -167,16 +168,6 @@ void removeStaleDumpFiles(const fs::path& dir, const std::vector<DumpEntry>& ent
 
 // [SECTION] manifest.json
 
-std::string maskName(core::MaskKind mask) {
-    switch (mask) {
-        case core::MaskKind::None: return "none";
-        case core::MaskKind::Padding: return "padding";
-        case core::MaskKind::Causal: return "causal";
-        case core::MaskKind::Both: return "both";
-    }
-    return "unknown";
-}
-
 json parametersJson(const core::ModelRun& run) {
     const core::ModelSpec& spec = run.spec;
     const core::SeededLayer& seeded = core::seededChoices(spec);  // a trained model's: the defaults
@@ -188,9 +179,9 @@ json parametersJson(const core::ModelRun& run) {
         {"scale", run.dims.scale},
         {"scale_is_default", !spec.attention.scale.has_value()},
         {"seed", seeded.seed},
-        {"mask", maskName(spec.attention.mask)},
-        {"fill", spec.attention.fill == core::MaskFill::MinusInfinity ? "-inf" : "-1e9"},
-        {"softmax", spec.attention.softmax == core::SoftmaxMode::PyTorch ? "pytorch" : "safe"},
+        {"mask", core::nameOf(spec.attention.mask)},
+        {"fill", core::nameOf(spec.attention.fill)},
+        {"softmax", core::nameOf(spec.attention.softmax)},
         {"positional", seeded.positional},
         {"cls", seeded.prependCls},
         {"biases", run.weights.hasBiases()},
