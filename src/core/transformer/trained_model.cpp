@@ -124,6 +124,8 @@ TrainedModel untrainedCopy(const TrainedModel& model, std::uint64_t seed) {
 
 std::string TrainedModel::familyName() const { return std::string(config().traits().name); }
 
+// [SECTION] named heads and the attention views' helpers
+
 const NamedHead* TrainedModel::namedHead(int layer, int head) const {
     for (const NamedHead& named : namedHeads) {
         if (named.layer == layer && named.head == head) return &named;
@@ -194,6 +196,8 @@ Matrix firstTokenShare(const Tensor& attention, int batch, int length, bool caus
     }
     return share;
 }
+
+// [SECTION] the stage words of a trained model
 
 namespace {
 
@@ -286,6 +290,8 @@ std::optional<StageWords> trainedStageWords(const TrainedModel& model, int layer
     if (stage == StageId::Embed) return embedWords(model, layer);
     return std::nullopt;
 }
+
+// [SECTION] running the stepped layer
 
 AttentionConfig trainedAttention(const ModelSpec& spec, const TrainedLayer& trained, const std::vector<int>& lengths, bool modelHeads) {
     const TransformerConfig& config = trained.model->config();
