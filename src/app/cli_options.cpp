@@ -1,6 +1,7 @@
 // cli_options.cpp — the input options every subcommand shares, and their translation into a ModelSpec.
 #include "app/cli_options.h"
 
+#include "core/names.h"
 #include "io/model_library.h"
 #include "io/session.h"
 
@@ -13,25 +14,16 @@
 namespace attnviz::app {
 namespace {
 
-core::MaskKind parseMask(std::string_view text) {
-    if (text == "none") return core::MaskKind::None;
-    if (text == "padding") return core::MaskKind::Padding;
-    if (text == "causal") return core::MaskKind::Causal;
-    if (text == "both") return core::MaskKind::Both;
-    throw core::InputError("--mask must be none, padding, causal or both (got \"" + std::string(text) + "\").");
+// The value an option's text names in core's table (core/names.h); a name not in it is refused with the choices.
+template <typename Enum, std::size_t N>
+Enum parseNamed(std::string_view option, std::string_view text, const std::array<core::EnumName<Enum>, N>& names) {
+    if (const std::optional<Enum> value = core::valueNamed(text, names)) return *value;
+    throw core::InputError(std::string(option) + " must be " + core::namesListed(names) + " (got \"" + std::string(text) + "\").");
 }
 
-core::MaskFill parseFill(std::string_view text) {
-    if (text == "-1e9") return core::MaskFill::MinusBillion;
-    if (text == "-inf") return core::MaskFill::MinusInfinity;
-    throw core::InputError("--fill must be -1e9 or -inf (got \"" + std::string(text) + "\").");
-}
-
-core::SoftmaxMode parseSoftmax(std::string_view text) {
-    if (text == "safe") return core::SoftmaxMode::Safe;
-    if (text == "pytorch") return core::SoftmaxMode::PyTorch;
-    throw core::InputError("--softmax must be safe or pytorch (got \"" + std::string(text) + "\").");
-}
+core::MaskKind parseMask(std::string_view text) { return parseNamed("--mask", text, core::kMaskKindNames); }
+core::MaskFill parseFill(std::string_view text) { return parseNamed("--fill", text, core::kMaskFillNames); }
+core::SoftmaxMode parseSoftmax(std::string_view text) { return parseNamed("--softmax", text, core::kSoftmaxModeNames); }
 
 }  // namespace
 

@@ -154,7 +154,7 @@ RelativeScores relativeScores(const RowVector& q, const RowVector& k, const RowV
 }
 
 RowVector rotaryFrequenciesOf(const ModelRun& run) {
-    if (!run.spec.trainedModel() || run.spec.trainedModel()->config().family != ModelFamily::Llama) return {};
+    if (!run.spec.trainedModel() || run.spec.trainedModel()->config().traits().positions != PositionKind::Rotary) return {};
     return rotaryFrequencies(run.spec.trainedModel()->config());
 }
 

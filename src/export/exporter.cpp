@@ -1,6 +1,7 @@
 // exporter.cpp — plan → check → draw → encode → atomic write, and the PNG metadata. See exporter.h.
 #include "export/exporter.h"
 
+#include "core/names.h"
 #include "core/parallel.h"
 #include "export/export_error.h"
 #include "export/pdf_painter.h"
@@ -25,16 +26,6 @@ using core::StageId;
 
 constexpr std::string_view kVersion = ATTNVIZ_VERSION;
 constexpr int kBaseDotsPerInch = 96;
-
-std::string_view maskWord(core::MaskKind mask) {
-    switch (mask) {
-        case core::MaskKind::Padding: return "padding";
-        case core::MaskKind::Causal: return "causal";
-        case core::MaskKind::Both: return "both";
-        case core::MaskKind::None: break;
-    }
-    return "none";
-}
 
 std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
 
@@ -113,7 +104,7 @@ PngMetadata figureMetadata(const core::ModelRun& run, const PlannedFigure& plann
         {"attnviz.h", std::to_string(d.heads)},
         {"attnviz.d_k", std::to_string(d.dK)},
         {"attnviz.d_v", std::to_string(d.dV)},
-        {"attnviz.mask", std::string(maskWord(run.trace.mask))},
+        {"attnviz.mask", std::string(core::nameOf(run.trace.mask))},
         {"attnviz.kind", std::string(kindName(planned.kind))},
         {"attnviz.stage", stageWord(planned)},
         {"attnviz.sentence", std::to_string(planned.batch)},

@@ -1,6 +1,7 @@
 // notation.cpp — titles, axes and default colormaps of every Trace tensor. See notation.h.
 #include "export/notation.h"
 
+#include "core/names.h"
 #include "core/transformer/trained_model.h"
 
 #include <cmath>
@@ -21,14 +22,10 @@ bool usesDefaultScale(const core::Trace& trace) {
     return std::fabs(trace.dims.scale - standard) <= 1e-6f * standard;
 }
 
-std::string_view maskName(core::MaskKind kind) {
-    switch (kind) {
-        case core::MaskKind::Padding: return "padding";
-        case core::MaskKind::Causal: return "causal";
-        case core::MaskKind::Both: return "padding + causal";
-        case core::MaskKind::None: break;
-    }
-    return "none";
+// The mask's name in a figure: "both" spelled out as "padding + causal".
+std::string maskName(core::MaskKind kind) {
+    if (kind != core::MaskKind::Both) return std::string(core::nameOf(kind));
+    return std::string(core::nameOf(core::MaskKind::Padding)) + " + " + std::string(core::nameOf(core::MaskKind::Causal));
 }
 
 AxisNotation tokens(AxisKind kind, std::string role) { return {kind, std::move(role), 0}; }

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -66,9 +67,8 @@ void requireString(const json& config, const char* key, const char* wanted, cons
     if (value != wanted) fail(file, std::string("\"") + key + "\" is \"" + core::echoed(value) + "\"; attnviz computes \"" + wanted + "\" only.");
 }
 
-core::TransformerConfig gpt2Config(const json& j, const std::string& file) {
+core::TransformerConfig gpt2Config(const json& j, const core::FamilyTraits&, const std::string& file) {
     core::TransformerConfig c;
-    c.family = core::ModelFamily::Gpt2;
     c.layers = readInt(j, "n_layer", file);
     c.dModel = readInt(j, "n_embd", file);
     c.heads = readInt(j, "n_head", file);
@@ -87,9 +87,8 @@ core::TransformerConfig gpt2Config(const json& j, const std::string& file) {
     return c;
 }
 
-core::TransformerConfig bertConfig(const json& j, const std::string& file) {
+core::TransformerConfig bertConfig(const json& j, const core::FamilyTraits&, const std::string& file) {
     core::TransformerConfig c;
-    c.family = core::ModelFamily::Bert;
     c.layers = readInt(j, "num_hidden_layers", file);
     c.dModel = readInt(j, "hidden_size", file);
     c.heads = readInt(j, "num_attention_heads", file);
@@ -138,9 +137,9 @@ std::optional<core::Llama3RopeScaling> ropeScalingOf(const json& j, int maxPosit
 
 // Which layers slide a window (HF's layer_types): Mistral every layer when sliding_window is set; Qwen2/3 the layers
 // from max_window_layers on when use_sliding_window is true, or as an explicit layer_types list says.
-std::vector<int> slidingWindowsOf(const json& j, const std::string& type, int layers, const std::string& file) {
-    const bool mistral = type == "mistral", qwen = type == "qwen2" || type == "qwen3";
-    if (!mistral && !qwen) return {};
+std::vector<int> slidingWindowsOf(const json& j, core::SlidingWindows rule, int layers, const std::string& file) {
+    if (rule == core::SlidingWindows::None) return {};
+    const bool mistral = rule == core::SlidingWindows::EveryLayer, qwen = rule == core::SlidingWindows::QwenLayerRule;
     if (qwen && !readBool(j, "use_sliding_window", false, file)) return {};
     if (!j.contains("sliding_window") || j["sliding_window"].is_null()) return {};
     const int window = readInt(j, "sliding_window", file);
@@ -162,10 +161,8 @@ std::vector<int> slidingWindowsOf(const json& j, const std::string& type, int la
 }
 
 // Llama, Mistral, Qwen2, Qwen3 (modeling_llama.py and its siblings): the keys their config classes read.
-core::TransformerConfig llamaConfig(const json& j, const std::string& type, const std::string& file) {
+core::TransformerConfig llamaConfig(const json& j, const core::FamilyTraits& family, const std::string& file) {
     core::TransformerConfig c;
-    c.family = core::ModelFamily::Llama;
-    c.modelType = type;
     c.layers = readInt(j, "num_hidden_layers", file);
     c.dModel = readInt(j, "hidden_size", file);
     c.heads = readInt(j, "num_attention_heads", file);
@@ -183,9 +180,9 @@ core::TransformerConfig llamaConfig(const json& j, const std::string& type, cons
     const bool nested = j.contains("rope_parameters") && j["rope_parameters"].is_object() && j["rope_parameters"].contains("rope_theta");
     c.ropeTheta = nested ? readRopeNumber(j["rope_parameters"], "rope_theta", file) : j.contains("rope_theta") ? readRopeNumber(j, "rope_theta", file) : 10000.0;
     c.ropeScaling = ropeScalingOf(j, c.maxPositions, file);
-    c.slidingWindows = slidingWindowsOf(j, type, c.layers, file);
+    c.slidingWindows = slidingWindowsOf(j, family.slidingWindows, c.layers, file);
     c.tiedEmbeddings = readBool(j, "tie_word_embeddings", false, file);
-    c.attentionBias = type == "qwen2" || readBool(j, "attention_bias", false, file);
+    c.attentionBias = family.attentionBiases == core::AttentionBiases::QkvOnly || readBool(j, "attention_bias", false, file);
     requireString(j, "hidden_act", "silu", "silu", file);
     if (readBool(j, "mlp_bias", false, file)) fail(file, "has \"mlp_bias\": true; attnviz computes the bias-free SwiGLU MLP only.");
     if (j.contains("partial_rotary_factor") && j["partial_rotary_factor"] != 1.0) {
@@ -481,9 +478,9 @@ core::BlockWeights llamaBlock(const TensorReader& t, const core::TransformerConf
         a.bq = t.vector(p + "self_attn.q_proj.bias", q);
         a.bk = t.vector(p + "self_attn.k_proj.bias", kv);
         a.bv = t.vector(p + "self_attn.v_proj.bias", kv);
-        if (c.modelType != "qwen2") a.bo = t.vector(p + "self_attn.o_proj.bias", d);
+        if (c.traits().attentionBiases != core::AttentionBiases::QkvOnly) a.bo = t.vector(p + "self_attn.o_proj.bias", d);
     }
-    if (c.modelType == "qwen3") {
+    if (c.traits().qkNorm) {
         a.qNorm = t.vector(p + "self_attn.q_norm.weight", c.headWidth());
         a.kNorm = t.vector(p + "self_attn.k_norm.weight", c.headWidth());
         a.qkNormEps = c.layerNormEps;
@@ -506,8 +503,23 @@ core::TransformerWeights llamaWeights(const CheckpointFiles& files, const core::
     return w;
 }
 
-bool isLlamaFamily(const std::string& type) { return type == "llama" || type == "mistral" || type == "qwen2" || type == "qwen3"; }
-bool isKnownType(const std::string& type) { return type == "gpt2" || type == "bert" || isLlamaFamily(type); }
+// [SECTION] one reader per tensor layout
+
+struct LayoutReader {
+    core::ModelFamily layout;
+    core::TransformerConfig (*config)(const json& config, const core::FamilyTraits& family, const std::string& file);
+    core::TransformerWeights (*weights)(const CheckpointFiles& files, const core::TransformerConfig& config);
+};
+
+constexpr std::array<LayoutReader, 3> kLayoutReaders{{
+    {core::ModelFamily::Gpt2, gpt2Config, gpt2Weights},
+    {core::ModelFamily::Bert, bertConfig, bertWeights},
+    {core::ModelFamily::Llama, llamaConfig, llamaWeights},
+}};
+
+const LayoutReader& readerOf(core::ModelFamily layout) {
+    return *std::find_if(kLayoutReaders.begin(), kLayoutReaders.end(), [&](const LayoutReader& reader) { return reader.layout == layout; });
+}
 
 // [SECTION] the folder
 
@@ -532,20 +544,19 @@ core::TransformerConfig readTransformerConfig(const fs::path& configJson) {
     const json config = readConfigJson(configJson);
     const std::string type = modelTypeOf(config);
     const std::string file = configJson.string();
-    core::TransformerConfig c;
-    if (type == "gpt2") c = gpt2Config(config, file);
-    else if (type == "bert") c = bertConfig(config, file);
-    else if (isLlamaFamily(type)) return llamaConfig(config, type, file);
-    else fail(file, "has model_type \"" + core::echoed(type) + "\"; attnviz opens gpt2, bert, llama, mistral, qwen2 and qwen3 models.");
-    if (c.dModel % c.heads != 0) fail(file, "says " + std::to_string(c.heads) + " heads, which do not divide the width " + std::to_string(c.dModel) + ".");
+    const core::FamilyTraits* family = core::findModelFamily(type);
+    if (!family) fail(file, "has model_type \"" + core::echoed(type) + "\"; attnviz opens " + core::openedModelTypes() + " models.");
+    core::TransformerConfig c = readerOf(family->layout).config(config, *family, file);
+    c.family = family->layout;
     c.modelType = type;
+    if (!family->groupedQueryAttention && c.dModel % c.heads != 0) fail(file, "says " + std::to_string(c.heads) + " heads, which do not divide the width " + std::to_string(c.dModel) + ".");
     return c;
 }
 
 std::uint64_t weightBytes(const core::TransformerConfig& c) {
     const long double d = c.dModel, ff = c.dFf, vocabulary = c.vocabSize;
     long double embeddings = 0, block = 0;
-    if (c.family == core::ModelFamily::Llama) {
+    if (c.traits().groupedQueryAttention) {
         // W^Q, W^O: d × h·d_k; W^K, W^V: d × h_kv·d_k (grouped); SwiGLU's three d × ff; biases and norms; an LM head
         // of its own unless it is the embedding table.
         const long double query = static_cast<long double>(c.heads) * c.headWidth(), keyValue = static_cast<long double>(c.keyValueHeads()) * c.headWidth();
@@ -567,11 +578,7 @@ core::TransformerModel loadTransformer(const fs::path& folder) {
                                                  std::to_string(model.config.dModel) + ", " + std::to_string(model.config.vocabSize) +
                                                  " tokens)");
     const CheckpointFiles files(folder);
-    switch (model.config.family) {
-        case core::ModelFamily::Gpt2: model.weights = gpt2Weights(files, model.config); break;
-        case core::ModelFamily::Bert: model.weights = bertWeights(files, model.config); break;
-        case core::ModelFamily::Llama: model.weights = llamaWeights(files, model.config); break;
-    }
+    model.weights = readerOf(model.config.family).weights(files, model.config);
     model.storedDtype = core::echoed(files.mainDtype());
     return model;
 }
@@ -596,7 +603,8 @@ std::string checkModelFolder(const fs::path& folder) {
     } catch (const FileError& e) {
         return e.what();
     }
-    if (!isKnownType(type)) {
+    const core::FamilyTraits* family = core::findModelFamily(type);
+    if (!family) {
         return name + " holds a \"" + (type.empty() ? "(no model_type)" : core::echoed(type)) +
                "\" model; attnviz opens GPT-2 (model_type gpt2), BERT (bert) and Llama-family decoders (llama, mistral, qwen2, qwen3).";
     }
@@ -608,13 +616,14 @@ std::string checkModelFolder(const fs::path& folder) {
         return name + " has no model.safetensors (the weights), nor model.safetensors.index.json naming its shards.";
     }
     if (fs::exists(folder / "tokenizer.json", error)) return "";
-    const std::vector<std::string> needed = type != "bert" ? std::vector<std::string>{"vocab.json", "merges.txt"} : std::vector<std::string>{"vocab.txt"};
+    const std::vector<std::string> needed = family->vocabulary == core::VocabularyFiles::ByteLevelBpe ? std::vector<std::string>{"vocab.json", "merges.txt"}
+                                                                                                    : std::vector<std::string>{"vocab.txt"};
     std::vector<std::string> missing;
     for (const std::string& file : needed) {
         if (fileIsMissing(folder / file)) missing.push_back(file);
     }
     if (!missing.empty()) {
-        return name + " lacks the tokenizer's " + listed(missing) + " (a " + (type == "bert" ? "BERT" : type == "gpt2" ? "GPT-2" : type) + " folder needs tokenizer.json or " + listed(needed) +
+        return name + " lacks the tokenizer's " + listed(missing) + " (a " + std::string(family->name) + " folder needs tokenizer.json or " + listed(needed) +
                "; they come with the model's download).";
     }
     return "";

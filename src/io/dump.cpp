@@ -6,6 +6,7 @@
 #include "io/dump.h"
 
 #include "core/derived_maps.h"
+#include "core/names.h"
 #include "core/stages.h"
 #include "core/transformer/prediction.h"
 #include "io/atomic_file.h"
@@ -94,7 +95,7 @@ void addEmbeddingEntries(const core::ModelRun& run, std::vector<DumpEntry>& entr
                            "b × l_q × d_model", &run.queryEmbeddings});
     }
     const core::TrainedModel* model = run.spec.trainedModel();
-    const bool rotary = model && model->config().family == core::ModelFamily::Llama;
+    const bool rotary = model && model->config().traits().positions == core::PositionKind::Rotary;
     const std::string positions = rotary ? "Zeros: a RoPE model adds no position rows; positions turn q and k inside attention instead."
                                   : model
                                       ? "The model's learned position embeddings, rows 0 … l − 1 (added to the token embeddings before block 0)."
@@ -216,16 +217,6 @@ void putInPlace(const fs::path& written, const fs::path& dir, bool dirExists) {
 
 // [SECTION] manifest.json
 
-std::string maskName(core::MaskKind mask) {
-    switch (mask) {
-        case core::MaskKind::None: return "none";
-        case core::MaskKind::Padding: return "padding";
-        case core::MaskKind::Causal: return "causal";
-        case core::MaskKind::Both: return "both";
-    }
-    return "unknown";
-}
-
 json parametersJson(const core::ModelRun& run) {
     const core::ModelSpec& spec = run.spec;
     const core::SeededLayer& seeded = core::seededChoices(spec);  // a trained model's: the defaults
@@ -237,9 +228,9 @@ json parametersJson(const core::ModelRun& run) {
         {"scale", run.dims.scale},
         {"scale_is_default", !spec.attention.scale.has_value()},
         {"seed", seeded.seed},
-        {"mask", maskName(spec.attention.mask)},
-        {"fill", spec.attention.fill == core::MaskFill::MinusInfinity ? "-inf" : "-1e9"},
-        {"softmax", spec.attention.softmax == core::SoftmaxMode::PyTorch ? "pytorch" : "safe"},
+        {"mask", core::nameOf(spec.attention.mask)},
+        {"fill", core::nameOf(spec.attention.fill)},
+        {"softmax", core::nameOf(spec.attention.softmax)},
         {"positional", seeded.positional},
         {"cls", seeded.prependCls},
         {"biases", run.weights.hasBiases()},
@@ -255,7 +246,7 @@ json modelJson(const core::TrainedModel& model, int layer) {
     json sizes = {{"d_model", config.dModel}, {"heads", config.heads}, {"d_ff", config.dFf},
                   {"max_positions", config.maxPositions}, {"vocab_size", config.vocabSize},
                   {"type_vocab_size", config.typeVocabSize}, {"layer_norm_eps", config.layerNormEps}};
-    if (config.family == core::ModelFamily::Llama) {
+    if (config.traits().groupedQueryAttention) {
         sizes["kv_heads"] = config.keyValueHeads();
         sizes["head_dim"] = config.headWidth();
         sizes["rope_theta"] = config.ropeTheta;
@@ -264,7 +255,7 @@ json modelJson(const core::TrainedModel& model, int layer) {
         sizes["tie_word_embeddings"] = config.tiedEmbeddings;
     }
     return {
-        {"type", !config.modelType.empty() ? config.modelType : config.family == core::ModelFamily::Gpt2 ? "gpt2" : "bert"},
+        {"type", config.traits().modelType},
         {"name", model.name},
         {"path", model.folder},
         {"layer", layer},

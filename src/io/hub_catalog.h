@@ -3,6 +3,8 @@
 // or its shards), rounded to three figures; licences as the model cards state them.
 #pragma once
 
+#include "core/transformer/model_family.h"
+
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -37,7 +39,7 @@ inline constexpr std::array<CatalogModel, 7> kModelCatalog{{
 
 // Does attnviz open models of this config.json model_type?
 constexpr bool attnvizOpensFamily(std::string_view family) {
-    return family == "gpt2" || family == "bert" || family == "llama" || family == "mistral" || family == "qwen2" || family == "qwen3";
+    return core::findModelFamily(family) != nullptr;
 }
 
 }  // namespace attnviz::io

@@ -9,6 +9,7 @@
 #include "io/session.h"
 
 #include "colormap/colormap.h"
+#include "core/names.h"
 #include "core/stages.h"
 #include "core/unicode.h"
 #include "io/model_library.h"
@@ -40,27 +41,13 @@ using ordered_json = nlohmann::ordered_json;  // the file lists members in the o
 
 // [SECTION] names
 
+// The attention settings' names are core's (core/names.h); the session's own enums are named here the same way.
 template <typename Enum>
-struct Named {
-    Enum value;
-    std::string_view name;
-};
-constexpr std::array<Named<core::MaskKind>, 4> kMaskNames{{{core::MaskKind::None, "none"},
-                                                           {core::MaskKind::Padding, "padding"},
-                                                           {core::MaskKind::Causal, "causal"},
-                                                           {core::MaskKind::Both, "both"}}};
-constexpr std::array<Named<core::MaskFill>, 2> kFillNames{{{core::MaskFill::MinusBillion, "-1e9"},
-                                                           {core::MaskFill::MinusInfinity, "-inf"}}};
-constexpr std::array<Named<core::SoftmaxMode>, 2> kSoftmaxNames{{{core::SoftmaxMode::Safe, "safe"},
-                                                                 {core::SoftmaxMode::PyTorch, "pytorch"}}};
-
-template <typename Enum, std::size_t N>
-std::string_view nameOf(Enum value, const std::array<Named<Enum>, N>& names) {
-    for (const auto& entry : names) {
-        if (entry.value == value) return entry.name;
-    }
-    return "unknown";
-}
+using Named = core::EnumName<Enum>;
+using core::nameOf;
+constexpr const auto& kMaskNames = core::kMaskKindNames;
+constexpr const auto& kFillNames = core::kMaskFillNames;
+constexpr const auto& kSoftmaxNames = core::kSoftmaxModeNames;
 
 // The cells a user may type into, keyed as the core's TensorInfo names them.
 constexpr std::array<core::TensorId, 6> kEditableMatrices{core::TensorId::X,  core::TensorId::XQuery, core::TensorId::WQ,

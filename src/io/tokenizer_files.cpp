@@ -93,13 +93,14 @@ std::shared_ptr<const core::Tokenizer> loadTokenizerJson(const fs::path& path) {
 
 std::shared_ptr<const core::Tokenizer> loadTokenizer(const fs::path& folder, core::ModelFamily family) {
     if (std::error_code error; fs::exists(folder / kTokenizerJson, error)) return loadTokenizerJson(folder / kTokenizerJson);
+    const bool byteLevelBpe = core::familyTraits(family, {}).vocabulary == core::VocabularyFiles::ByteLevelBpe;
     try {
-        if (family != core::ModelFamily::Bert) {  // GPT-2 and the Llama family: byte-level BPE
+        if (byteLevelBpe) {  // GPT-2 and the Llama family
             return std::make_shared<const core::Gpt2BpeTokenizer>(readVocabularyJson(folder / "vocab.json"), readMerges(folder / "merges.txt"));
         }
         return std::make_shared<const core::WordPieceTokenizer>(linesOf(readFileCapped(folder / "vocab.txt", kMaxVocabularyBytes)), readWordPieceOptions(folder));
     } catch (const core::InputError& error) {
-        fail(folder / (family != core::ModelFamily::Bert ? "vocab.json" : "vocab.txt"), error.what());
+        fail(folder / (byteLevelBpe ? "vocab.json" : "vocab.txt"), error.what());
     }
 }
 

@@ -54,8 +54,8 @@ RowVector affine(const RowVector& x, const LinearWeight& w, const RowVector& b) 
 
 // The block's feed-forward part on the one row (transformer.cpp's mlp, without its column blocks across
 // cores: one row is bound by reading the weights, and handing work to threads cost more than it saved).
-RowVector feedForwardRow(const RowVector& x, const BlockWeights& block, ModelFamily family) {
-    if (family == ModelFamily::Llama) {  // SwiGLU: down(silu(gate(x)) ⊙ up(x))
+RowVector feedForwardRow(const RowVector& x, const BlockWeights& block, MlpKind kind) {
+    if (kind == MlpKind::SwiGlu) {  // SwiGLU: down(silu(gate(x)) ⊙ up(x))
         const RowVector gated = silu(affine(x, block.mlpGate, {})).cwiseProduct(affine(x, block.mlpIn, {}));
         return affine(gated, block.mlpOut, {});
     }
@@ -70,8 +70,8 @@ void appendRow(Matrix& rows, int length, const RowVector& row) {
 }  // namespace
 
 KvCache::KvCache(const TransformerModel& model) {
-    if (model.config.family == ModelFamily::Bert) {
-        throw InputError("A BERT encoder has no KV cache: every row looks at every later token too, so a new token changes them all.");
+    if (!model.config.traits().decoder) {
+        throw InputError("A " + std::string(model.config.traits().name) + " encoder has no KV cache: every row looks at every later token too, so a new token changes them all.");
     }
     layers_.resize(static_cast<std::size_t>(model.config.layers));
 }
@@ -128,17 +128,18 @@ const RowVector& KvCache::append(const TransformerModel& model, int id) {
     }
     if (length() >= c.maxPositions) throw InputError("The sentence is full: the model has positions for " + std::to_string(c.maxPositions) + " tokens.");
     const TransformerWeights& weights = model.weights;
-    const bool llama = c.family == ModelFamily::Llama;
+    const FamilyTraits& family = c.traits();
+    const bool rms = family.norm == NormKind::RmsNorm;
     ids_.push_back(id);
     RowVector h = weights.tokenEmbeddings.row(id);
-    if (!llama) h += weights.positionEmbeddings.row(length() - 1);
+    if (family.positions != PositionKind::Rotary) h += weights.positionEmbeddings.row(length() - 1);
     const auto norm = [&](const RowVector& row, const LayerNormWeights& n) -> RowVector {
-        return llama ? rmsNorm(row, n.gamma, c.layerNormEps) : layerNorm(row, n, c.layerNormEps);
+        return rms ? rmsNorm(row, n.gamma, c.layerNormEps) : layerNorm(row, n, c.layerNormEps);
     };
     for (int layer = 0; layer < c.layers; ++layer) {
         const BlockWeights& block = weights.blocks[static_cast<std::size_t>(layer)];
         h += attendNewRow(model, layer, norm(h, block.ln1));
-        h += feedForwardRow(norm(h, block.ln2), block, c.family);
+        h += feedForwardRow(norm(h, block.ln2), block, family.mlp);
     }
     lastHidden_ = norm(h, weights.finalLayerNorm);
     return lastHidden_;

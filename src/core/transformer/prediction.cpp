@@ -10,13 +10,13 @@
 namespace attnviz::core {
 
 PredictionKind predictionKind(const TransformerModel& model) {
-    if (model.config.family != ModelFamily::Bert) return PredictionKind::NextToken;
+    if (model.config.traits().decoder) return PredictionKind::NextToken;
     return model.weights.maskedLm ? PredictionKind::MaskedWord : PredictionKind::None;
 }
 
 std::string whyNoPrediction(const TransformerModel& model) {
-    if (model.config.family == ModelFamily::Bert && !model.weights.maskedLm) {
-        return "This BERT folder has no masked-word head (cls.predictions.*), so it has nothing to predict words with.";
+    if (predictionKind(model) == PredictionKind::None) {
+        return "This " + std::string(model.config.traits().name) + " folder has no masked-word head (cls.predictions.*), so it has nothing to predict words with.";
     }
     return "";
 }

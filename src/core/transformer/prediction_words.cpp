@@ -92,7 +92,7 @@ std::string predictionSource(const TrainedModel& model) {
         return "BERT learns to fill a blanked-out word: its masked-word head turns the last layer's row at [MASK] (1 × d_model) "
                "into one logit per piece of its " + vocabulary + ", and softmax at temperature T turns them into the bars.";
     }
-    const bool tied = config.family == ModelFamily::Gpt2 || config.tiedEmbeddings;
+    const bool tied = config.traits().lmHeadIsTokenTable || config.tiedEmbeddings;
     return "The last token's row of the last layer (1 × d_model, after the final norm) times the LM head (" +
            std::string(tied ? "the token embedding table E, transposed: tied weights" : "lm_head, d_model × vocab") +
            ") gives one logit per piece of the " + vocabulary + "; softmax(logits / T) gives the bars (T < 1 sharpens them, "

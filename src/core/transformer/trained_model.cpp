@@ -122,19 +122,9 @@ TrainedModel untrainedCopy(const TrainedModel& model, std::uint64_t seed) {
     return copy;
 }
 
-std::string TrainedModel::familyName() const {
-    switch (config().family) {
-        case ModelFamily::Gpt2: return "GPT-2";
-        case ModelFamily::Bert: return "BERT";
-        case ModelFamily::Llama: break;
-    }
-    const std::string& type = config().modelType;
-    if (type == "llama") return "Llama";
-    if (type == "mistral") return "Mistral";
-    if (type == "qwen2") return "Qwen2";
-    if (type == "qwen3") return "Qwen3";
-    return type;
-}
+std::string TrainedModel::familyName() const { return std::string(config().traits().name); }
+
+// [SECTION] named heads and the attention views' helpers
 
 const NamedHead* TrainedModel::namedHead(int layer, int head) const {
     for (const NamedHead& named : namedHeads) {
@@ -152,9 +142,9 @@ const NamedHead* TrainedModel::featuredHead() const {
 
 std::vector<int> visibleTokens(const TrainedModel& model, const std::vector<std::string>& tokens) {
     std::vector<int> keep;
-    const bool gpt2 = model.config().family != ModelFamily::Bert;  // decoders: the first token
+    const bool decoder = model.config().traits().decoder;  // decoders: the first token
     for (std::size_t t = 0; t < tokens.size(); ++t) {
-        const bool special = gpt2 ? t == 0 : tokens[t] == "[CLS]" || tokens[t] == "[SEP]";
+        const bool special = decoder ? t == 0 : tokens[t] == "[CLS]" || tokens[t] == "[SEP]";
         if (!special) keep.push_back(static_cast<int>(t));
     }
     return keep;
@@ -207,19 +197,19 @@ Matrix firstTokenShare(const Tensor& attention, int batch, int length, bool caus
     return share;
 }
 
+// [SECTION] the stage words of a trained model
+
 namespace {
 
 StageWords tokenWords(const TrainedModel& model) {
     const std::string vocabulary = std::to_string(model.config().vocabSize);
-    if (model.config().family == ModelFamily::Llama) {
-        return {"sentence -> byte-level BPE pieces -> ids", "ids = tokenizer(sentence)[\"input_ids\"]  # AutoTokenizer, {b} x {l}",
-                model.familyName() + " cuts the text into BPE pieces from a vocabulary of " + vocabulary +
-                    ": common words are one piece, rare words several. ␣ marks the space a piece starts with; the number "
-                    "under a piece is its id, the row of the embedding table it takes."};
-    }
-    if (model.config().family == ModelFamily::Gpt2) {
-        return {"sentence -> byte-level BPE pieces -> ids", "ids = tokenizer(sentence)[\"input_ids\"]  # GPT2TokenizerFast, {b} x {l}",
-                "GPT-2 cuts the text into byte-level BPE pieces from a vocabulary of " + vocabulary +
+    const FamilyTraits& family = model.config().traits();
+    if (family.vocabulary == VocabularyFiles::ByteLevelBpe) {
+        // GPT-2 has said "byte-level BPE pieces" since its first version; the Llama family "BPE pieces".
+        const std::string_view pieces = family.layout == ModelFamily::Gpt2 ? "byte-level BPE pieces" : "BPE pieces";
+        return {"sentence -> byte-level BPE pieces -> ids",
+                "ids = tokenizer(sentence)[\"input_ids\"]  # " + std::string(family.tokenizerClass) + ", {b} x {l}",
+                std::string(family.name) + " cuts the text into " + std::string(pieces) + " from a vocabulary of " + vocabulary +
                     ": common words are one piece, rare words several. ␣ marks the space a piece starts with; the number "
                     "under a piece is its id, the row of the embedding table it takes."};
     }
@@ -237,7 +227,8 @@ std::string blocksBefore(int layer, const std::string& what) {
 
 StageWords embedWords(const TrainedModel& model, int layer) {
     const std::string n = std::to_string(layer);
-    if (model.config().family == ModelFamily::Llama) {
+    const PositionKind positions = model.config().traits().positions;
+    if (positions == PositionKind::Rotary) {
         return {"h_0 = E[ids],   X = " + trainedInput(model, layer),
                 "h = embed_tokens(ids); h = layers[:" + n + "](h); x = layers[" + n + "].input_layernorm(h)  # {b} x {l} x {d_model}",
                 "Each piece's row of the token table E is h_0: no position table is added (PE shows zeros). Positions enter "
@@ -245,7 +236,7 @@ StageWords embedWords(const TrainedModel& model, int layer) {
                     blocksBefore(layer, "attention and SwiGLU MLP output to this residual stream") + "X is the stream entering block " + n +
                     ", normalised by its RMSNorm (input_layernorm: each row divided by its root mean square, times γ)."};
     }
-    if (model.config().family == ModelFamily::Gpt2) {
+    if (positions == PositionKind::LearnedTable) {
         return {"h_0 = E[ids] + P,   X = " + trainedInput(model, layer),
                 "h = wte(ids) + wpe(pos); h = blocks[:" + n + "](h); x = h" + "[" + n + "].ln_1(h)  # {b} x {l} x {d_model}",
                 "Each piece's row of the token table E plus its position's row of the learned position table P gives h_0. " +
@@ -279,7 +270,7 @@ StageWords stageWords(const ModelRun& run, StageId id) {
     if (const TrainedLayer* trained = run.spec.trained()) {
         if (std::optional<StageWords> words = trainedStageWords(*trained->model, trained->layer, id)) {
             words->pytorch = substituteShapes(words->pytorch, run.trace);
-            const bool rmsNorm = trained->model->config().family == ModelFamily::Llama;
+            const bool rmsNorm = trained->model->config().traits().norm == NormKind::RmsNorm;
             if (id == StageId::Embed && rmsNorm && run.modelPass && run.trace.has(TensorId::X)) words->explanation += rmsNormNumbers(run);
             return *words;
         }
@@ -290,12 +281,8 @@ StageWords stageWords(const ModelRun& run, StageId id) {
 
 std::string trainedInput(const TrainedModel& model, int layer) {
     const std::string stream = "h_" + std::to_string(layer);
-    switch (model.config().family) {
-        case ModelFamily::Gpt2: return "ln_1(" + stream + ")";
-        case ModelFamily::Llama: return "RMSNorm(" + stream + ")";
-        case ModelFamily::Bert: break;
-    }
-    return stream;
+    const std::string_view norm = model.config().traits().inputNorm;
+    return norm.empty() ? stream : std::string(norm) + "(" + stream + ")";
 }
 
 std::optional<StageWords> trainedStageWords(const TrainedModel& model, int layer, StageId stage) {
@@ -304,14 +291,16 @@ std::optional<StageWords> trainedStageWords(const TrainedModel& model, int layer
     return std::nullopt;
 }
 
+// [SECTION] running the stepped layer
+
 AttentionConfig trainedAttention(const ModelSpec& spec, const TrainedLayer& trained, const std::vector<int>& lengths, bool modelHeads) {
     const TransformerConfig& config = trained.model->config();
     AttentionConfig attention = spec.attention;
     const bool ragged = std::adjacent_find(lengths.begin(), lengths.end(), std::not_equal_to<>()) != lengths.end();
-    if (config.family == ModelFamily::Bert) attention.mask = ragged ? MaskKind::Padding : MaskKind::None;
+    if (!config.traits().decoder) attention.mask = ragged ? MaskKind::Padding : MaskKind::None;
     else attention.mask = ragged ? MaskKind::Both : MaskKind::Causal;
     attention.scale.reset();  // the trained model's 1/√d_k
-    if (config.family == ModelFamily::Llama) {
+    if (config.traits().groupedQueryAttention) {
         // Grouped K/V heads, RoPE and the window belong to the trained heads: a Llama-family layer is not re-split.
         return layerAttention(config, trained.layer, attention);
     }
@@ -354,7 +343,7 @@ ModelRun runTrainedModel(const ModelSpec& spec, const TrainedLayer& trained, con
 
     const int length = *std::max_element(lengths.begin(), lengths.end());
     run.embeddings = tableRows(model.transformer.weights.tokenEmbeddings.view(), run.tokenIds, length);
-    if (model.config().family == ModelFamily::Llama) {
+    if (model.config().traits().positions == PositionKind::Rotary) {
         run.positions = Tensor({length, model.config().dModel});  // RoPE models add no position rows: zeros
     } else {
         std::vector<int> positions(static_cast<std::size_t>(length));

@@ -60,11 +60,8 @@ void checkLlamaBlock(const BlockWeights& block, const TransformerConfig& c, cons
     checkWeight(block.mlpOut, c.dFf, c.dModel, name + " MLP down weight");
 }
 
-void checkBlock(const BlockWeights& block, const TransformerConfig& c, const std::string& name) {
-    if (c.family == ModelFamily::Llama) {
-        checkLlamaBlock(block, c, name);
-        return;
-    }
+// A GPT-2 or BERT block: d_model-wide attention with every bias, two LayerNorms, a biased two-layer MLP.
+void checkClassicBlock(const BlockWeights& block, const TransformerConfig& c, const std::string& name) {
     const Weights& a = block.attention;
     checkWeight(a.wq, c.dModel, c.dModel, name + " W^Q");
     checkWeight(a.wk, c.dModel, c.dModel, name + " W^K");
@@ -121,13 +118,13 @@ Matrix linear(const Matrix& x, const LinearWeight& w, const RowVector& b) {
     return out;
 }
 
-Matrix mlp(const Matrix& x, const BlockWeights& block, ModelFamily family) {
-    if (family == ModelFamily::Llama) {  // SwiGLU (modeling_llama.py LlamaMLP): down(silu(gate(x)) ⊙ up(x))
+Matrix mlp(const Matrix& x, const BlockWeights& block, MlpKind kind) {
+    if (kind == MlpKind::SwiGlu) {  // SwiGLU (modeling_llama.py LlamaMLP): down(silu(gate(x)) ⊙ up(x))
         const Matrix gated = silu(linear(x, block.mlpGate, block.mlpInBias)).cwiseProduct(linear(x, block.mlpIn, block.mlpInBias));
         return linear(gated, block.mlpOut, block.mlpOutBias);
     }
     const Matrix inner = linear(x, block.mlpIn, block.mlpInBias);
-    return linear(family == ModelFamily::Gpt2 ? geluTanh(inner) : geluErf(inner), block.mlpOut, block.mlpOutBias);
+    return linear(kind == MlpKind::GeluTanh ? geluTanh(inner) : geluErf(inner), block.mlpOut, block.mlpOutBias);
 }
 
 // [SECTION] the pass
@@ -138,9 +135,10 @@ Matrix embed(const TransformerModel& model, const std::vector<int>& ids) {
     const auto length = static_cast<Eigen::Index>(ids.size());
     Matrix h(length, model.config.dModel);
     for (Eigen::Index p = 0; p < length; ++p) h.row(p) = w.tokenEmbeddings.row(ids[static_cast<std::size_t>(p)]);
-    if (model.config.family == ModelFamily::Llama) return h;  // positions enter as rotations of q and k (RoPE)
+    const PositionKind positions = model.config.traits().positions;
+    if (positions == PositionKind::Rotary) return h;  // positions enter as rotations of q and k (RoPE)
     for (Eigen::Index p = 0; p < length; ++p) h.row(p) += w.positionEmbeddings.row(p);
-    if (model.config.family == ModelFamily::Gpt2) return h;
+    if (positions == PositionKind::LearnedTable) return h;
     h.rowwise() += w.tokenTypeEmbeddings.row(0);
     return layerNorm(h, w.embeddingLayerNorm, model.config.layerNormEps);
 }
@@ -216,8 +214,7 @@ void requireFiniteOutput(const std::vector<Matrix>& rows, int layer) {
 
 void checkTransformer(const TransformerModel& model) {
     const TransformerConfig& c = model.config;
-    const bool llama = c.family == ModelFamily::Llama;
-    const bool headsFit = llama ? c.heads % c.keyValueHeads() == 0 && c.headWidth() % 2 == 0 && (c.headDim > 0 || c.dModel % c.heads == 0)
+    const bool headsFit = c.traits().groupedQueryAttention ? c.heads % c.keyValueHeads() == 0 && c.headWidth() % 2 == 0 && (c.headDim > 0 || c.dModel % c.heads == 0)
                                 : c.dModel % c.heads == 0;
     if (c.layers < 1 || c.dModel < 1 || c.heads < 1 || !headsFit || c.dFf < 1 || c.maxPositions < 1 || c.vocabSize < 1) {
         throw InputError("The model's config is not usable: " + std::to_string(c.layers) + " layers, d_model " + std::to_string(c.dModel) +
@@ -230,10 +227,12 @@ void checkTransformer(const TransformerModel& model) {
     }
     const TransformerWeights& w = model.weights;
     checkWeight(w.tokenEmbeddings, c.vocabSize, c.dModel, "token embedding table");
-    if (llama) {
+    switch (c.family) {  // the weights outside the blocks, as each tensor layout has them
+    case ModelFamily::Llama:
         checkWeight(w.finalLayerNorm.gamma, 1, c.dModel, "final RMSNorm (model.norm) γ");
         if (!c.tiedEmbeddings) checkWeight(w.lmHead, c.vocabSize, c.dModel, "LM head (lm_head)");
-    } else if (c.family == ModelFamily::Bert) {
+        break;
+    case ModelFamily::Bert:
         checkWeight(w.positionEmbeddings, c.maxPositions, c.dModel, "position embedding table");
         if (const std::optional<MaskedLmHead>& mlm = w.maskedLm) {
             checkWeight(mlm->transform, c.dModel, c.dModel, "masked-word head's transform");
@@ -243,13 +242,16 @@ void checkTransformer(const TransformerModel& model) {
         }
         checkWeight(w.tokenTypeEmbeddings, std::max(c.typeVocabSize, 1), c.dModel, "token type table");
         checkNorm(w.embeddingLayerNorm, c.dModel, "embedding LayerNorm");
-    } else {
+        break;
+    case ModelFamily::Gpt2:
         checkWeight(w.positionEmbeddings, c.maxPositions, c.dModel, "position embedding table");
         checkNorm(w.finalLayerNorm, c.dModel, "final LayerNorm (ln_f)");
+        break;
     }
     if (static_cast<int>(w.blocks.size()) != c.layers) {
         throw InputError("The model has " + std::to_string(w.blocks.size()) + " blocks but its config says " + std::to_string(c.layers) + ".");
     }
+    const auto checkBlock = c.family == ModelFamily::Llama ? checkLlamaBlock : checkClassicBlock;
     for (int i = 0; i < c.layers; ++i) checkBlock(w.blocks[static_cast<std::size_t>(i)], c, "layer " + std::to_string(i));
 }
 
@@ -318,7 +320,7 @@ RowVector rotaryFrequencies(const TransformerConfig& config) {
 AttentionConfig layerAttention(const TransformerConfig& config, int layer, AttentionConfig base) {
     base.dModel = config.dModel;
     base.heads = config.heads;
-    if (config.family != ModelFamily::Llama) return base;
+    if (!config.traits().groupedQueryAttention) return base;
     base.kvHeads = config.keyValueHeads();
     base.dK = base.dV = config.headWidth();
     base.scale.reset();  // head_dim^−0.5
@@ -329,7 +331,7 @@ AttentionConfig layerAttention(const TransformerConfig& config, int layer, Atten
 
 RowVector nextTokenLogits(const TransformerModel& model, const TransformerPass& pass, int sentence, int position) {
     const TransformerConfig& c = model.config;
-    if (c.family == ModelFamily::Bert) throw InputError("A BERT encoder predicts no next token.");
+    if (!c.traits().decoder) throw InputError("A " + std::string(c.traits().name) + " encoder predicts no next token.");
     const Tensor& hidden = pass.hiddenStates;
     if (sentence < 0 || sentence >= hidden.dim(1) || position < 0 || position >= hidden.dim(2)) {
         throw InputError("There is no token " + std::to_string(position) + " in sentence " + std::to_string(sentence + 1) + ".");
@@ -365,29 +367,28 @@ TransformerPass runTransformer(const TransformerModel& model, const std::vector<
     storeHidden(pass.hiddenStates, 0, h);
     AttentionConfig other = attention;
     other.comparePerHead = false;
-    const bool gpt2 = c.family == ModelFamily::Gpt2, llama = c.family == ModelFamily::Llama, preNorm = gpt2 || llama;
+    const FamilyTraits& family = c.traits();
+    const bool preNorm = family.normPlacement == NormPlacement::PreNorm;
+    const auto norm = [&](const Matrix& rows, const LayerNormWeights& weights) {  // rows × d_model → rows × d_model
+        return family.norm == NormKind::RmsNorm ? rmsNorm(rows, weights.gamma, c.layerNormEps) : layerNorm(rows, weights, c.layerNormEps);
+    };
     for (int layer = 0; layer < c.layers; ++layer) {
         const BlockWeights& block = model.weights.blocks[static_cast<std::size_t>(layer)];
         AttentionInput input;
         for (const Matrix& rows : h) {
-            input.keyValueSide.push_back(llama  ? rmsNorm(rows, block.ln1.gamma, c.layerNormEps)
-                                         : gpt2 ? layerNorm(rows, block.ln1, c.layerNormEps)
-                                                : rows);
+            input.keyValueSide.push_back(preNorm ? norm(rows, block.ln1) : rows);
         }
         const bool full = layer == stepped && options.steppedTrace;
         const Tensor output = attendLayer(input, block.attention, layerAttention(c, layer, full ? attention : other), layer, full, pass, h);
         for (int b = 0; b < batch; ++b) {
             Matrix& rows = h[static_cast<std::size_t>(b)];
             const auto attended = output.slice(b).topRows(rows.rows());
-            if (llama) {
+            if (preNorm) {
                 rows += attended;
-                rows += mlp(rmsNorm(rows, block.ln2.gamma, c.layerNormEps), block, c.family);
-            } else if (gpt2) {
-                rows += attended;
-                rows += mlp(layerNorm(rows, block.ln2, c.layerNormEps), block, c.family);
+                rows += mlp(norm(rows, block.ln2), block, family.mlp);
             } else {
-                rows = layerNorm(rows + attended, block.ln1, c.layerNormEps);
-                rows = layerNorm(rows + mlp(rows, block, c.family), block.ln2, c.layerNormEps);
+                rows = norm(rows + attended, block.ln1);
+                rows = norm(rows + mlp(rows, block, family.mlp), block.ln2);
             }
         }
         requireFiniteOutput(h, layer);
@@ -396,7 +397,7 @@ TransformerPass runTransformer(const TransformerModel& model, const std::vector<
     }
     if (preNorm) {
         const LayerNormWeights& final = model.weights.finalLayerNorm;
-        for (Matrix& rows : h) rows = llama ? rmsNorm(rows, final.gamma, c.layerNormEps) : layerNorm(rows, final, c.layerNormEps);
+        for (Matrix& rows : h) rows = norm(rows, final);
         storeHidden(pass.hiddenStates, c.layers, h);
     }
     return pass;

@@ -20,6 +20,7 @@
 #include "core/attention.h"
 #include "core/matrix.h"
 #include "core/gemm.h"
+#include "core/transformer/model_family.h"
 
 #include <memory>
 #include <optional>
@@ -27,12 +28,6 @@
 #include <vector>
 
 namespace attnviz::core {
-
-enum class ModelFamily {
-    Gpt2,  // decoder only, pre-LN blocks, causal mask, learned positions, gelu_new (tanh approximation), ln_f
-    Bert,  // encoder, post-LN blocks, no causal mask, learned positions + token type 0, exact (erf) GELU
-    Llama, // decoder, pre-RMSNorm blocks, causal (+ sliding window) mask, RoPE, grouped-query attention, SwiGLU MLP
-};
 
 // Llama 3's rope_scaling {"rope_type": "llama3"} (modeling_rope_utils.py _compute_llama3_parameters): long
 // wavelengths are slowed by `factor`, short ones kept, the band between smoothly interpolated.
@@ -44,7 +39,7 @@ struct Llama3RopeScaling {
 };
 
 struct TransformerConfig {
-    ModelFamily family = ModelFamily::Gpt2;
+    ModelFamily family = ModelFamily::Gpt2;  // the tensor layout; what the family computes is traits()
     int layers = 0;         // n_layers
     int dModel = 0;         // n_embd / hidden_size
     int heads = 0;          // n_head / num_attention_heads
@@ -65,6 +60,8 @@ struct TransformerConfig {
 
     int keyValueHeads() const { return kvHeads > 0 ? kvHeads : heads; }
     int headWidth() const { return headDim > 0 ? headDim : dModel / heads; }
+    // The family's row of the table (model_family.h): norm, positions, MLP, biases, mask, tokenizer.
+    const FamilyTraits& traits() const { return familyTraits(family, modelType); }
 };
 
 // A weight matrix of the model (rows × cols, row-major), held one of two ways:

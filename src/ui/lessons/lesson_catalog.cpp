@@ -113,7 +113,7 @@ void restoreAfterLesson(const LessonReturn& saved, AppState& state) {
 
 // A Llama-family model turns its own q and k: the rotary view shows them rather than the seeded layer's.
 bool turnsItsOwnPositions(const core::ModelSpec& spec) {
-    return spec.trainedModel() && spec.trainedModel()->config().family == core::ModelFamily::Llama;
+    return spec.trainedModel() && spec.trainedModel()->config().traits().positions == core::PositionKind::Rotary;
 }
 
 // The open model's own prediction (the seeded layer has none). A masked model fills a blank, so the view opens with

@@ -128,8 +128,8 @@ void trainedControls(AppState& state, core::TrainedLayer& trained, const RunStat
     const core::TransformerConfig& config = model.config();
     ImGui::PushStyleColor(ImGuiCol_Text, kHintColor);
     ImGui::TextWrapped("%s · %d layers · d_model %d · %d heads", model.familyName().c_str(), config.layers, config.dModel, config.heads);
-    const bool llama = config.family == core::ModelFamily::Llama;
-    if (llama) ImGui::TextWrapped("%d K/V heads · d_k %d · RoPE", config.keyValueHeads(), config.headWidth());
+    const bool grouped = config.traits().groupedQueryAttention;
+    if (grouped) ImGui::TextWrapped("%d K/V heads · d_k %d · RoPE", config.keyValueHeads(), config.headWidth());
     ImGui::PopStyleColor();
     if (model.bundled) {
         ImGui::TextWrapped("attnviz's own small model; one head was taught to point \"it\" at a noun.");
@@ -142,7 +142,7 @@ void trainedControls(AppState& state, core::TrainedLayer& trained, const RunStat
     if (ImGui::SliderInt("layer", &layer, 0, config.layers - 1)) trained.layer = std::clamp(layer, 0, config.layers - 1);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The layer whose attention the stages step through (0 is the first)");
     core::AttentionConfig& a = state.spec.attention;
-    if (llama) {  // grouped K/V heads and RoPE belong to the trained heads: no re-split
+    if (grouped) {  // grouped K/V heads and RoPE belong to the trained heads: no re-split
         ImGui::PushStyleColor(ImGuiCol_Text, kHintColor);
         ImGui::TextWrapped("mask: causal (a decoder: no token sees later ones)%s",
                            config.slidingWindows.empty() ? "" : ", with a sliding window on some layers");
@@ -164,8 +164,9 @@ void trainedControls(AppState& state, core::TrainedLayer& trained, const RunStat
     }
     if (status.run != nullptr) ImGui::TextColored(kHintColor, "d_k = d_model / h = %d", status.run->trace.dims.dK);
     ImGui::PushStyleColor(ImGuiCol_Text, kHintColor);
-    ImGui::TextWrapped("%s", config.family == core::ModelFamily::Gpt2 ? "mask: causal (GPT-2 is a decoder: no token sees later ones)"
-                                                                      : "mask: none for one sentence, padding for a batch (BERT sees both sides)");
+    const std::string name(config.traits().name);
+    ImGui::TextWrapped("%s", (config.traits().decoder ? "mask: causal (" + name + " is a decoder: no token sees later ones)"
+                                                      : "mask: none for one sentence, padding for a batch (" + name + " sees both sides)").c_str());
     ImGui::PopStyleColor();
 }
 

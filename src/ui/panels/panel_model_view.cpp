@@ -91,9 +91,9 @@ void sinkBar(ImDrawList& list, ImVec2 min, float width, float height, float shar
 
 void controlsLine(ViewContext& ctx) {
     const core::TrainedModel& model = *ctx.run.spec.trainedModel();
-    ImGui::Checkbox(widgetLabel(model.config().family != core::ModelFamily::Bert ? "hide the first token" : "hide special tokens").c_str(), &ctx.state.hideSpecialTokens);
+    ImGui::Checkbox(widgetLabel(model.config().traits().decoder ? "hide the first token" : "hide special tokens").c_str(), &ctx.state.hideSpecialTokens);
     if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip(model.config().family != core::ModelFamily::Bert
+        ImGui::SetTooltip(model.config().traits().decoder
                               ? "Leave out the first token (decoders put much of their weight there) and renormalise each row"
                               : "Leave out [CLS] and [SEP] (BERT's middle layers put most weight there) and renormalise each row");
     }
@@ -101,7 +101,7 @@ void controlsLine(ViewContext& ctx) {
     ImGui::TextWrapped("A of every layer × head of %s on this sentence; each map is coloured from 0 to its own largest weight. "
                        "Click one to step through it. The orange bar under a map: the mean share of a row's weight on the first "
                        "token%s (an attention sink).", model.name.c_str(),
-                       model.config().family != core::ModelFamily::Bert ? " (rows 1 … l−1: row 0 has only itself)" : "");
+                       model.config().traits().decoder ? " (rows 1 … l−1: row 0 has only itself)" : "");
     ImGui::PopStyleColor();
     // The heads heads.json names (framed below, their job in the tooltip) and what each does on this sentence.
     std::string readings;
@@ -142,7 +142,7 @@ void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
     const int length = ctx.run.trace.keyLengths[static_cast<std::size_t>(ctx.state.batch)];
     if (hidden) nothingLeftNote(ctx, keep, length);
     const core::Matrix sinks = core::firstTokenShare(ctx.run.modelPass->attentionWeights, ctx.state.batch, length,
-                                                     model.config().family != core::ModelFamily::Bert);  // n_layers × h
+                                                     model.config().traits().decoder);  // n_layers × h
     const float fontSize = ImGui::GetFontSize();
     const ImVec2 origin{min.x + fontSize * 4.5f, ImGui::GetCursorScreenPos().y + fontSize * 1.4f};
     // Heads the model card names get their name under their map: a line of text below every row of maps, under the

@@ -1,6 +1,7 @@
 // history.cpp — the undo stack and the names of its steps. See history.h.
 #include "ui/session/history.h"
 
+#include "core/names.h"
 #include "ui/views/number_format.h"
 
 #include <algorithm>
@@ -14,15 +15,7 @@ namespace {
 
 std::string onOff(bool on) { return on ? "on" : "off"; }
 
-std::string maskName(core::MaskKind kind) {
-    switch (kind) {
-        case core::MaskKind::None: return "none";
-        case core::MaskKind::Padding: return "padding";
-        case core::MaskKind::Causal: return "causal";
-        case core::MaskKind::Both: return "both";
-    }
-    return "?";
-}
+std::string maskName(core::MaskKind kind) { return std::string(core::nameOf(kind)); }
 
 std::string fillName(core::MaskFill fill) { return fill == core::MaskFill::MinusInfinity ? "−∞" : "−1e9"; }
 std::string softmaxName(core::SoftmaxMode mode) { return mode == core::SoftmaxMode::PyTorch ? "as PyTorch" : "safe"; }

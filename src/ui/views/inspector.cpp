@@ -81,15 +81,13 @@ std::string idOf(const Context& ctx, int row) {
 void explainTrainedX(const Context& ctx, const core::TrainedLayer& trained, Explanation& e) {
     const int r = ctx.cell.row, c = ctx.cell.col;
     const core::TrainedModel& model = *trained.model;
-    const core::ModelFamily family = model.config().family;
+    const core::FamilyTraits& family = model.config().traits();
     const std::string layer = std::to_string(trained.layer);
     e.formula = "X" + index2(r, c) + " = " + core::trainedInput(model, trained.layer) + index2(r, c) + " = " +
                 formatValue(ctx.at({MatrixSource::Trace, TensorId::X, 0}, r, c));
-    const std::string after = family == core::ModelFamily::Gpt2    ? ", then normalised by this layer's ln_1."
-                              : family == core::ModelFamily::Llama ? ", then normalised by this layer's RMSNorm."
-                                                                   : ".";
+    const std::string after = family.inputNorm.empty() ? "." : ", then normalised by this layer's " + std::string(family.inputNorm) + ".";
     e.notes.push_back("Row " + std::to_string(r) + " of X is token " + quoted(ctx.label(Axis::KeyTokens, r)) + idOf(ctx, r) +
-                      " as it enters layer " + layer + (family == core::ModelFamily::Llama ? ": its embedding (RoPE adds no position row)" : ": its embedding plus position") +
+                      " as it enters layer " + layer + (family.positions == core::PositionKind::Rotary ? ": its embedding (RoPE adds no position row)" : ": its embedding plus position") +
                       ", changed by every block before" + after);
 }
 

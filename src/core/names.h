@@ -1,0 +1,64 @@
+// names.h — the text of every core enum that is written down or typed in, one table each: what the command line,
+// sessions, settings, dumps, exports and the history call a mask kind, a masked score's fill, a softmax mode. The
+// model families' names (config.json's model_type) are their table's, in transformer/model_family.h.
+//
+// Each name is spelled here once; readers look a value up (nameOf) or a name up (valueNamed), and list the choices
+// for an error message (namesListed: "none, padding, causal or both").
+#pragma once
+
+#include "core/attention.h"
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace attnviz::core {
+
+template <typename Enum>
+struct EnumName {
+    Enum value;
+    std::string_view name;
+};
+
+inline constexpr std::array<EnumName<MaskKind>, 4> kMaskKindNames{{
+    {MaskKind::None, "none"},
+    {MaskKind::Padding, "padding"},
+    {MaskKind::Causal, "causal"},
+    {MaskKind::Both, "both"},
+}};
+inline constexpr std::array<EnumName<MaskFill>, 2> kMaskFillNames{{{MaskFill::MinusBillion, "-1e9"}, {MaskFill::MinusInfinity, "-inf"}}};
+inline constexpr std::array<EnumName<SoftmaxMode>, 2> kSoftmaxModeNames{{{SoftmaxMode::Safe, "safe"}, {SoftmaxMode::PyTorch, "pytorch"}}};
+
+// The name of `value`, or "unknown" for a value the table lacks.
+template <typename Enum, std::size_t N>
+constexpr std::string_view nameOf(Enum value, const std::array<EnumName<Enum>, N>& names) {
+    for (const EnumName<Enum>& entry : names) {
+        if (entry.value == value) return entry.name;
+    }
+    return "unknown";
+}
+
+constexpr std::string_view nameOf(MaskKind value) { return nameOf(value, kMaskKindNames); }
+constexpr std::string_view nameOf(MaskFill value) { return nameOf(value, kMaskFillNames); }
+constexpr std::string_view nameOf(SoftmaxMode value) { return nameOf(value, kSoftmaxModeNames); }
+
+// The value named `name`, or nothing when no entry has that name.
+template <typename Enum, std::size_t N>
+constexpr std::optional<Enum> valueNamed(std::string_view name, const std::array<EnumName<Enum>, N>& names) {
+    for (const EnumName<Enum>& entry : names) {
+        if (entry.name == name) return entry.value;
+    }
+    return std::nullopt;
+}
+
+// Every name, as a sentence lists choices: "none, padding, causal or both".
+template <typename Enum, std::size_t N>
+std::string namesListed(const std::array<EnumName<Enum>, N>& names) {
+    std::string text;
+    for (std::size_t i = 0; i < N; ++i) text += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + std::string(names[i].name);
+    return text;
+}
+
+}  // namespace attnviz::core
