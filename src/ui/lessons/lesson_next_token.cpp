@@ -7,6 +7,7 @@
 // cache and choices as the right panel, which gives way while this view is open) under a paragraph saying where
 // the numbers come from.
 #include "ui/lessons/lesson_views.h"
+#include "core/display_text.h"
 #include "ui/panels/panel_prediction.h"
 
 #include "core/transformer/prediction.h"
@@ -43,7 +44,7 @@ void maskAWord(LessonFrame& frame) {
         std::size_t letters = end;
         while (letters > start && std::ispunct(static_cast<unsigned char>(sentence[letters - 1])) != 0) --letters;
         if (letters > start) {
-            const std::string text = sentence.substr(start, letters - start);
+            const std::string text = core::labelText(sentence.substr(start, letters - start));
             const float width = ImGui::CalcTextSize(text.c_str()).x + 2.0f * ImGui::GetStyle().FramePadding.x;
             if (word > 0 && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();  // else the next line
             ImGui::PushID(word);
