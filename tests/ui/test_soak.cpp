@@ -71,7 +71,9 @@ struct Soak {
     std::mt19937 random{20261121};
     std::filesystem::path exportDir = std::filesystem::temp_directory_path() / "attnviz-soak-export";
 
-    explicit Soak(ui::AppState state) : app(std::move(state)) {}
+    // As the OpenGL 3 backend says on GL >= 3.2 (attnviz asks for 3.3): a window may pass 65,536 vertices in several
+    // draw commands (a 16,384-pixel window's cells and their values do); one command, and so one text, may not.
+    explicit Soak(ui::AppState state) : app(std::move(state)) { ImGui::GetIO().BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset; }
 
     std::string& sentence() { return app.state().spec.sentences.front(); }
     float uniform(float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(random); }

@@ -36,8 +36,8 @@ int codepointCount(const std::string& text) {
     return count;
 }
 
-std::string fitText(const std::string& text, float maxWidth, ImFont* font, float size) {
-    if (text.size() > core::kMaxShownCharacters) return fitText(core::clipped(text), maxWidth, font, size);  // no megabytes measured per frame
+std::string fitText(const std::string& whole, float maxWidth, ImFont* font, float size) {
+    const std::string text = core::clipped(whole);  // no megabytes measured per frame
     if (font->CalcTextSizeA(size, FLT_MAX, 0.0f, text.c_str()).x <= maxWidth) return text;
     const std::string ellipsis = "…";
     std::string fitted;
