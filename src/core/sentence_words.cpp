@@ -1,6 +1,8 @@
 // sentence_words.cpp — a tokenized sentence read back as words. See sentence_words.h.
 #include "core/sentence_words.h"
 
+#include "core/display_text.h"
+
 #include "core/tokenizers/wordpiece.h"
 #include "core/unicode.h"
 
@@ -50,10 +52,10 @@ std::string twoDecimals(float value) {
 
 std::string plural(int count, const char* one, const char* many) { return std::to_string(count) + " " + (count == 1 ? one : many); }
 
-// "suitcase, trophy" (at most `shown`, then "…").
+// "suitcase, trophy" (at most `shown`, then "…"; each word as echoed: a pasted 20,000-character word is 80 of them).
 std::string listed(const std::vector<SentenceWord>& words, std::size_t shown) {
     std::string text;
-    for (std::size_t i = 0; i < words.size() && i < shown; ++i) text += (i ? ", " : "") + words[i].text;
+    for (std::size_t i = 0; i < words.size() && i < shown; ++i) text += (i ? ", " : "") + echoed(words[i].text);
     return words.size() > shown ? text + ", …" : text;
 }
 

@@ -6,6 +6,7 @@
 #include "io/atomic_file.h"
 #include "io/model_folder.h"
 #include "ui/session/session_actions.h"
+#include "ui/views/sentence_notes.h"
 
 #include <doctest/doctest.h>
 
@@ -62,6 +63,10 @@ TEST_CASE("hostile text: a sentence holding one 20,000-character word draws ever
         state.spec.sentences = {"The " + word + " sat."};
         ui::App app(std::move(state));
         settle(ui, app);
+        REQUIRE(app.run() != nullptr);
+        const std::string notice = ui::vocabularyNoticeOf(*app.run(), 0);
+        CHECK(notice.find("acgtacgt") != std::string::npos);  // as the uncased vocabulary spells it
+        CHECK(notice.size() < 300);  // the word as echoed: 80 characters and "…"
         drawEveryStage(ui, app);
     }
 }
