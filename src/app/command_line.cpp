@@ -2,14 +2,59 @@
 #include "app/command_line.h"
 
 #include "app/version.h"
+#include "core/display_text.h"
+#include "core/tokenizer.h"
 #include "core/transformer/prediction.h"
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <ostream>
 
 namespace attnviz::app {
 namespace {
+
+// Every numeric option whose range is known before a model opens, in one place (issue 31): a value outside it, NaN
+// or infinity, or a sign an unsigned option would wrap ("--seed -1" was 2^64 − 1) is a bad command line: one line,
+// exit 2. Ranges that depend on the model (--layer's and --head's top, --heads dividing d_model) are checked once it
+// is open (exit 1); export's --scale and --cell-size by the exporter, which names what is allowed (exit 1).
+struct NumericRange {
+    const char* option;
+    double min, max;
+    const char* said;  // the range as --help and the error say it
+};
+constexpr NumericRange kNumericRanges[] = {
+    {"--token-limit", 1, core::kMaxTokenLimit, "1 to 2048"},
+    {"--layer", 0, std::numeric_limits<int>::max(), "0 or more (0-based)"},
+    {"--head", 0, std::numeric_limits<int>::max(), "0 or more (0-based)"},
+    {"--seed", 0, 18446744073709551615.0, "0 to 18446744073709551615"},
+    {"--top-k", 1, 1000, "1 to 1000"},
+    {"--temperature", 0.05, 5, "0.05 to 5"},  // 0.05 as typed: core::kMinTemperature is the float nearest it
+    {"--zoom", -2, 6, "-2 to 6"},
+    {"--quit-after-frames", 1, 1'000'000, "1 to 1000000"},
+};
+static_assert(core::kMaxTokenLimit == 2048 && core::kMinTemperature == 0.05f && core::kMaxTemperature == 5.0f, "update kNumericRanges' words");
+
+CLI::Validator inRange(const NumericRange& range) {
+    return CLI::Validator(
+        [range](const std::string& text) -> std::string {
+            char* end = nullptr;
+            const double value = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0') return {};  // not a number: the option's own conversion says so
+            if (std::isfinite(value) && value >= range.min && value <= range.max) return {};
+            return std::string(range.option) + " must be " + range.said + " (got " + core::echoed(text) + ")";
+        },
+        range.said);
+}
+
+// Puts kNumericRanges' checks on the options of `command` that have them.
+void checkRanges(CLI::App& command) {
+    for (const NumericRange& range : kNumericRanges) {
+        if (CLI::Option* option = command.get_option_no_throw(range.option)) option->check(inRange(range));
+    }
+}
 
 void addDumpCommand(CLI::App& cli, CommandLine& line) {
     CLI::App* command = cli.add_subcommand("dump", "Write every matrix of the forward pass as .npy plus manifest.json");
@@ -19,9 +64,9 @@ void addDumpCommand(CLI::App& cli, CommandLine& line) {
     command->add_flag("-f,--force", line.dump.force, "Write into a non-empty directory, replacing files");
     command->add_flag("--logits", line.dump.logits, "Also write logits.npy: a trained model's prediction logits at every position");
     command->add_option("--top-k", line.dump.topK, "How many predicted tokens per position the manifest lists (trained models)")
-        ->check(CLI::Range(1, 1000))->capture_default_str();
+        ->capture_default_str();
     command->add_option("--temperature", line.dump.temperature, "Temperature of the manifest's prediction probabilities")
-        ->check(CLI::Range(core::kMinTemperature, core::kMaxTemperature))->capture_default_str();
+        ->capture_default_str();
 }
 
 void addExportCommand(CLI::App& cli, CommandLine& line) {
@@ -36,8 +81,7 @@ void addExportCommand(CLI::App& cli, CommandLine& line) {
     command->add_option("--kind", e.kind, "matrix | stage | heads | poster | slide (16:9, 1920x1080 at scale 1) | lines (token -> token) | "
                         "next (a trained model's ten most likely next tokens, or BERT's fills of a [MASK], as a 16:9 slide; "
                         "no --stage, --matrix or --head)")->capture_default_str();
-    command->add_option("--temperature", e.temperature, "--kind next: the softmax temperature T of its probabilities (default 1)")
-        ->check(CLI::Range(core::kMinTemperature, core::kMaxTemperature));
+    command->add_option("--temperature", e.temperature, "--kind next: the softmax temperature T of its probabilities (default 1)");
     command->add_option("--format", e.format, "png | svg | pdf (SVG and PDF keep text as text)")->capture_default_str();
     command->add_option("--scale", e.scale, "Pixel scale 1-4")->capture_default_str();
     command->add_option("--background", e.background, "light | dark | transparent")->capture_default_str();
@@ -70,13 +114,12 @@ void addGuiOptions(CLI::App& cli, GuiOptions& gui) {
     cli.add_option("--size", gui.size, "Window size WxH, e.g. 1600x1000");
     cli.add_flag("--model-view", gui.modelView, "Open the model view: every layer x head of a trained model");
     cli.add_flag("--all-heads", gui.allHeads, "Open on every head's map side by side (A toggles)");
-    cli.add_option("--zoom", gui.zoom, "Open zoomed: the number of Ctrl+= steps (-2 to 6; 0 is 100 %)")->check(CLI::Range(-2, 6));
+    cli.add_option("--zoom", gui.zoom, "Open zoomed: the number of Ctrl+= steps (-2 to 6; 0 is 100 %)");
     cli.add_flag("--present", gui.present, "Start presenting: full screen, large type, side panels away (F5 toggles, B blanks)");
     cli.add_option("--lesson", gui.lesson,
                    "Open a question view: masks, cross, fused, slicing, rows, scaling, pooling, cost, dims, training, rope, lines or next");
     cli.add_option("--quit-after-frames", gui.quitAfterFrames,
-                   "Exit after N frames without reading or saving settings (for measuring startup and memory)")
-        ->check(CLI::Range(1, 1000000));
+                   "Exit after N frames without reading or saving settings (for measuring startup and memory)");
 }
 
 }  // namespace
@@ -91,6 +134,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::ostream&
     addDumpCommand(cli, line);
     addExportCommand(cli, line);
     addFetchCommand(cli, line);
+    for (CLI::App* command : {&cli, cli.get_subcommand("dump"), cli.get_subcommand("export")}) checkRanges(*command);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes arguments last-first
     if (!reversed.empty()) reversed.pop_back();                     // the program name

@@ -85,8 +85,8 @@ Autosaver::~Autosaver() {
     ::close(lock_);  // releases the lock: what is left is a dead instance's, for the next start to offer
 }
 
-std::optional<ui::RestoreOffer> offerAtStart(std::optional<ui::RestoreOffer> found, bool commandLineChoseInputs) {
-    if (found && commandLineChoseInputs) found->onlyOnRequest = true;
+std::optional<ui::RestoreOffer> offerAtStart(std::optional<ui::RestoreOffer> found, bool onlyOnRequest) {
+    if (found && onlyOnRequest) found->onlyOnRequest = true;
     return found;
 }
 

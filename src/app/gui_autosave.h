@@ -60,9 +60,10 @@ private:
     bool wroteOnce_ = false;
 };
 
-// What this start does with an earlier run's unsaved changes (`found`): asks, or after a logout restores, when the
-// command line chose no inputs; when it did, its inputs win and the changes wait for File ▸ Recover.
-std::optional<ui::RestoreOffer> offerAtStart(std::optional<ui::RestoreOffer> found, bool commandLineChoseInputs);
+// What this start does with an earlier run's unsaved changes (`found`): asks, or after a logout restores, when
+// nothing chose this start's inputs; when the command line did, or the last start died before drawing its inputs
+// (gui_settings.h's DrawingMarker: its Restore could die again), the changes wait for File ▸ Recover.
+std::optional<ui::RestoreOffer> offerAtStart(std::optional<ui::RestoreOffer> found, bool onlyOnRequest);
 
 // The newest autosave a dead instance left in `directory` (one no running attnviz holds the lock of), with the
 // session file it was editing and its time.

@@ -19,6 +19,7 @@
 #include "app/gui_settings.h"
 #include "app/gui_style.h"
 #include "app/input_queue.h"
+#include "core/limits.h"
 #include "io/assets.h"
 #include "render/framebuffer.h"
 #include "render/gl_heatmap_renderer.h"
@@ -146,16 +147,19 @@ PixelSize fittingSize() {
 bool unattended(const GuiOptions& options) { return options.screenshot || options.quitAfterFrames; }
 
 // Startup state: the command line's inputs, or the saved ones when it gave none; the saved view unless
-// --session or --stage/--head say otherwise. Screenshots ignore saved settings, so they are reproducible.
+// --session or --stage/--head say otherwise. Screenshots ignore saved settings, so they are reproducible. After a
+// start that died before drawing (DrawingMarker), neither saved inputs nor the saved view: the status says why.
 ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options, const GuiPlan& plan,
                           const std::optional<SavedSession>& saved, const std::optional<io::Session>& session,
-                          const std::optional<std::filesystem::path>& stateDir) {
+                          const std::optional<std::filesystem::path>& stateDir, bool diedBeforeDrawing) {
     ui::AppState state;
     state.spec = spec;
     if (saved) {
-        if (!session && !options.inputsGiven) restoreInputs(*saved, state);
-        if (!session && !options.inputsGiven && stateDir) requestRememberedModel(*saved, *stateDir / kOpeningMarkerName, state);
-        restoreView(*saved, state);
+        const bool restore = !session && !options.inputsGiven && !diedBeforeDrawing;
+        if (restore) restoreInputs(*saved, state);
+        if (restore && stateDir) requestRememberedModel(*saved, *stateDir / kOpeningMarkerName, state);
+        if (!diedBeforeDrawing) restoreView(*saved, state);
+        if (diedBeforeDrawing) state.status = kDiedBeforeDrawingNote;
         state.session.recent = saved->state.session.recent;
         state.session.recentModels = saved->state.session.recentModels;
     }
@@ -294,7 +298,8 @@ void askBeforeClosing(GLFWwindow* window, ui::AppState& state) {
 // Renders until the window closes (or, for a screenshot, kScreenshotFrames frames and writes the PNG; or
 // --quit-after-frames frames).
 int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapRenderer& renderer, float contentScale,
-             const GuiOptions& options, Autosaver* autosaver, InputQueue& input, const std::optional<std::filesystem::path>& stateDir) {
+             const GuiOptions& options, Autosaver* autosaver, DrawingMarker* drawing, InputQueue& input,
+             const std::optional<std::filesystem::path>& stateDir) {
     FullScreen fullScreen;
     LookKeeper look(ImGui::GetStyle());
     const std::optional<std::filesystem::path>& screenshot = options.screenshot;
@@ -333,6 +338,7 @@ int mainLoop(GLFWwindow* window, ui::App& app, GuiFonts& fonts, render::HeatmapR
             return 0;
         }
         glfwSwapBuffers(window);
+        if (drawing != nullptr) drawing->afterFrame(app.state(), app.computing());
         if (options.quitAfterFrames && frame >= *options.quitAfterFrames) return 0;
         if (app.state().quitRequested) glfwSetWindowShouldClose(window, GLFW_TRUE);
         askBeforeClosing(window, app.state());
@@ -369,11 +375,14 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
     const std::optional<ui::RestoreOffer> crashed = stateDir ? findAutosave(*stateDir) : std::nullopt;
     std::optional<Autosaver> autosaver;
     if (stateDir) autosaver.emplace(*stateDir, crashed.has_value());
+    std::optional<DrawingMarker> drawing;
+    if (stateDir) drawing.emplace(*stateDir / kDrawingMarkerName);
+    const bool diedBeforeDrawing = drawing && drawing->lastStartDied();
 
     hintOpenGl33Core();
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
     PixelSize size = plan->size.value_or(screenshot ? kDefaultSize : fittingSize());
-    if (!plan->size && saved && saved->window.width >= 200 && saved->window.height >= 200) size = {saved->window.width, saved->window.height};
+    if (!plan->size && saved && isWindowSide(saved->window.width) && isWindowSide(saved->window.height)) size = {saved->window.width, saved->window.height};
     if (screenshot) glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_FALSE);  // exactly the pixels asked for
     GLFWwindow* window = glfwCreateWindow(size.width, size.height, "attnviz — multi-head attention, one matrix at a time", nullptr, nullptr);
     if (window == nullptr) {
@@ -392,6 +401,10 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
     float scale = 1.0f, unusedY = 1.0f;
     glfwGetWindowContentScale(window, &scale, &unusedY);
     scale = std::clamp(scale, 1.0f, 4.0f);
+    // No resizing past what the GL driver can allocate (Mesa segfaulted at 32,767 × 32,767): limits are in screen
+    // coordinates, so divided by the content scale (a HiDPI screen has 2 pixels to a coordinate).
+    const int largest = static_cast<int>(static_cast<float>(core::limits::kMaxWindowSide) / scale);
+    glfwSetWindowSizeLimits(window, GLFW_DONT_CARE, GLFW_DONT_CARE, largest, largest);
     styleForProjector(scale);
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ui::keepWideCharactersOnClipboard();
@@ -402,11 +415,13 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
     {
         GuiFonts fonts(std::round(kBaseFontSize * scale));
         const std::unique_ptr<render::HeatmapRenderer> renderer = render::createGlRenderer({shaderDirectory()});
-        ui::App app(initialState(spec, options, *plan, saved, session, stateDir));
-        app.state().session.restoreOffer = offerAtStart(crashed, options.inputsGiven || options.session.has_value());
+        ui::App app(initialState(spec, options, *plan, saved, session, stateDir, diedBeforeDrawing));
+        app.state().session.restoreOffer = offerAtStart(crashed, options.inputsGiven || options.session.has_value() || diedBeforeDrawing);
         if (screenshot) app.waitForRun();
-        status = mainLoop(window, app, fonts, *renderer, scale, options, autosaver ? &*autosaver : nullptr, input, stateDir);
+        status = mainLoop(window, app, fonts, *renderer, scale, options, autosaver ? &*autosaver : nullptr, drawing ? &*drawing : nullptr,
+                          input, stateDir);
         if (stateDir) saveOnExit(window, app, *stateDir);
+        if (drawing) drawing->remove();
         if (autosaver) autosaver->finish(app.state(), stopRequested != 0 ? Autosaver::Ending::Signal : Autosaver::Ending::Window);
     }
     ImGui_ImplOpenGL3_Shutdown();

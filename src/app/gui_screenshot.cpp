@@ -1,6 +1,8 @@
 // gui_screenshot.cpp — --size parsing and PNG writing for --screenshot. See gui_screenshot.h.
 #include "app/gui_screenshot.h"
 
+#include "core/limits.h"
+
 #include <stb_image_write.h>
 
 #include <charconv>
@@ -13,11 +15,13 @@ namespace {
 std::optional<int> parseDimension(std::string_view text) {
     int value = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc{} || end != text.data() + text.size() || value < 200 || value > 16384) return std::nullopt;
+    if (error != std::errc{} || end != text.data() + text.size() || !isWindowSide(value)) return std::nullopt;
     return value;
 }
 
 }  // namespace
+
+bool isWindowSide(int pixels) { return pixels >= core::limits::kMinWindowSide && pixels <= core::limits::kMaxWindowSide; }
 
 std::optional<PixelSize> parseSize(const std::string& text) {
     for (const std::string_view separator : {"x", "X", "×"}) {

@@ -15,6 +15,9 @@ struct PixelSize {
     int height = 0;
 };
 
+// True for a window side attnviz opens: core::limits::kMinWindowSide … core::limits::kMaxWindowSide pixels (core/limits.h says why).
+bool isWindowSide(int pixels);
+
 // "1600x1000" (or "1600×1000") → {1600, 1000}; nullopt for anything else or sizes outside 200–16384.
 std::optional<PixelSize> parseSize(const std::string& text);
 

@@ -288,6 +288,30 @@ void followRememberedModel(const std::filesystem::path& marker, const ui::AppSta
     std::filesystem::remove(marker, error);
 }
 
+DrawingMarker::DrawingMarker(std::filesystem::path file) : file_(std::move(file)) {
+    std::error_code error;
+    lastStartDied_ = std::filesystem::exists(file_, error);
+    try {
+        io::writeFileAtomically(file_, "the inputs of this start have not been drawn yet\n");
+        armed_ = true;
+    } catch (const io::FileError&) {
+        // A read-only state folder: this start still runs, only a crash in it would go unnoticed.
+    }
+}
+
+void DrawingMarker::afterFrame(const ui::AppState& state, bool computing) {
+    if (!armed_) return;
+    const bool opening = state.session.request == ui::SessionRequest::OpenRecentModel || !state.session.openingModel.empty();
+    settledFrames_ = !computing && !opening ? settledFrames_ + 1 : 0;
+    if (settledFrames_ >= 3) remove();
+}
+
+void DrawingMarker::remove() {
+    std::error_code error;
+    std::filesystem::remove(file_, error);
+    armed_ = false;
+}
+
 void restoreView(const SavedSession& saved, ui::AppState& state) {
     const ui::AppState& from = saved.state;
     state.stage = from.stage;

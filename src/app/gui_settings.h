@@ -50,4 +50,31 @@ void followRememberedModel(const std::filesystem::path& marker, const ui::AppSta
 // Copies the saved view (stage, head, colormaps, panels, autoplay speed, export folder) into `state`.
 void restoreView(const SavedSession& saved, ui::AppState& state);
 
+// A start that dies before it has drawn its inputs must not restore them unasked at the next start (issue 31: a
+// remembered sentence aborted every start, and the crash's autosave offered Restore, which aborted again). The
+// marker file is written before the first frame and removed once the inputs are on screen (their run, or its error,
+// drawn for a few frames; the remembered model's open finished) or at a normal exit. A start that finds it restores no saved inputs
+// or view, offers the autosave only in File ▸ Recover, and says why on the status line. It cannot loop: a start
+// that found the marker restores nothing by itself, so another crash needs the user's own click.
+inline constexpr const char* kDrawingMarkerName = "drawing-inputs";
+inline constexpr const char* kDiedBeforeDrawingNote =
+    "attnviz ended before it had drawn the sentence of its last start, so it started with the default inputs this time "
+    "(File ▸ Recover unsaved changes… has that session's autosave, if any).";
+class DrawingMarker {
+public:
+    // Notes whether the last start left `file`, then writes it for this start (quietly nothing when it cannot).
+    explicit DrawingMarker(std::filesystem::path file);
+    bool lastStartDied() const { return lastStartDied_; }
+    // After each frame: removes the marker on the third frame in a row with nothing computing (the run or its error
+    // is on screen) and no remembered model opening.
+    void afterFrame(const ui::AppState& state, bool computing);
+    void remove();  // at a normal exit
+
+private:
+    std::filesystem::path file_;
+    bool lastStartDied_ = false;
+    bool armed_ = false;
+    int settledFrames_ = 0;
+};
+
 }  // namespace attnviz::app

@@ -107,6 +107,23 @@ std::string escapeOf(char32_t c) {
 
 }  // namespace
 
+std::string clipped(std::string_view utf8, std::size_t maxCharacters) {
+    std::size_t at = 0;
+    for (std::size_t characters = 0; at < utf8.size(); ++characters) {
+        if (characters == maxCharacters) return std::string(utf8.substr(0, at)) + "…";
+        utf8proc_int32_t codePoint = 0;
+        const auto* bytes = reinterpret_cast<const utf8proc_uint8_t*>(utf8.data() + at);
+        const utf8proc_ssize_t length = utf8proc_iterate(bytes, static_cast<utf8proc_ssize_t>(utf8.size() - at), &codePoint);
+        at += length <= 0 ? 1 : static_cast<std::size_t>(length);
+    }
+    return std::string(utf8);
+}
+
+std::string labelText(std::string_view token) {
+    // Cut before and after: displayText's cost follows its input, and a placeholder is longer than its character.
+    return clipped(displayText(clipped(token, limits::kMaxLabelCharacters)), limits::kMaxLabelCharacters);
+}
+
 std::string echoed(std::string_view text, std::size_t maxCharacters) {
     std::string out;
     std::size_t characters = 0;

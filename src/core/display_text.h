@@ -14,6 +14,8 @@
 // from the internet must not write escape sequences to the terminal or fill the screen.
 #pragma once
 
+#include "core/limits.h"
+
 #include <string>
 #include <string_view>
 
@@ -28,10 +30,17 @@ std::string counted(long long count, std::string_view one, std::string_view many
 // `utf8` in the order and with the characters both renderers draw (see above). Invalid UTF-8 bytes become U+FFFD.
 std::string displayText(std::string_view utf8);
 
+// `utf8` cut to at most `maxCharacters` characters (code points; an invalid byte counts as one), "…" in place of the
+// rest; line breaks kept. What every text from a user, a file or a model goes through before Dear ImGui draws it.
+std::string clipped(std::string_view utf8, std::size_t maxCharacters = limits::kMaxShownCharacters);
+
+// A token's label as drawn: displayText, at most limits::kMaxLabelCharacters characters (a placeholder counts as its
+// characters).
+std::string labelText(std::string_view token);
+
 // `text` safe to quote in a message, on the terminal or on screen: at most `maxCharacters` characters, then "…";
 // control characters (C0, DEL, C1) and the invisible reorderers (bidi overrides and isolates, line and paragraph
 // separators) escaped as "\x1b" / "\u202e"; invalid UTF-8 bytes as "\xff". Each escape counts as one character.
-inline constexpr std::size_t kMaxEchoedCharacters = 80;
-std::string echoed(std::string_view text, std::size_t maxCharacters = kMaxEchoedCharacters);
+std::string echoed(std::string_view text, std::size_t maxCharacters = limits::kMaxEchoedCharacters);
 
 }  // namespace attnviz::core

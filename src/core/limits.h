@@ -1,12 +1,39 @@
-// limits.h — the limits attnviz's core puts on untrusted input (a tokenizer.json or config.json from the internet,
-// a pasted sentence), each a number written once here with the reason for its value. Core may not use io; io's
-// file-size caps are in io/safe_read.h. One section per subject; the tests and docs/robustness.md cite these names.
+// limits.h — the limits attnviz puts on untrusted input (a pasted sentence, a tokenizer.json or config.json from the
+// internet, a Hub server's answers, text shown on screen), each a number written once here with the reason for its
+// value (issue 31). Core may not use io, so io, ui and app read these from here; io's file-size caps are in
+// io/safe_read.h. One section per subject; the tests and docs/robustness.md cite these names.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 namespace attnviz::core::limits {
+
+// ---- text drawn on screen (the GUI: labels, notices, tooltips, dialogs) ----
+// Dear ImGui 1.86 (Debian's, built with 16-bit indices) gives a window 65,536 vertices, 4 a glyph, and one call that
+// draws a text reserves 4 vertices a byte before it clips: one text of ~16,000 bytes aborts the frame ("Too many
+// vertices in ImDrawList using 16-bit indices"), and laying out megabytes each frame costs seconds and gigabytes.
+// So no text from a user, a file or a model reaches ImGui longer than these; the cut shows as "…".
+
+// A paragraph: a message, notice, tooltip, dialog, model card or quoted sentence. attnviz's longest own messages
+// (the over-the-token-limit advice, a model card's first screen) stay under 1,000 characters; 2,000 characters of
+// 4-byte UTF-8 reserve 32,000 vertices, half a window's.
+inline constexpr std::size_t kMaxShownCharacters = 2'000;
+
+// A token's label (axes, token boxes, line view, predictions): vocabularies' longest entries are ~100 characters
+// (GPT-2's runs of "-" or "=") but a label box holds a few dozen; 2,048 labels of 48 characters at 4 vertices a
+// glyph stay inside what one window draws only because labels beyond the box are clipped or left out.
+inline constexpr std::size_t kMaxLabelCharacters = 48;
+
+// A value a message quotes from a file or a server (a tensor name, a vocabulary line, a config value): one line on a
+// terminal (docs/robustness.md promises it).
+inline constexpr std::size_t kMaxEchoedCharacters = 80;
+
+// The window's side in pixels (--size, settings.json, resizing): Mesa's llvmpipe and most GPUs allocate at most
+// 16,384 × 16,384 (GL_MAX_RENDERBUFFER_SIZE); at 32,767 × 32,767 Mesa segfaults instead of refusing. At least 200
+// for a size asked for (--size, settings.json): below that no panel has room for its first line.
+inline constexpr int kMinWindowSide = 200;
+inline constexpr int kMaxWindowSide = 16'384;
 
 // ---- tokenizer.json: the work one encode() may do (issue #31: a hostile file took minutes or all memory) ----
 //
@@ -60,7 +87,6 @@ inline constexpr std::uint32_t kHubLowSpeedSeconds = 30;
 // is about 3 MB (~300 bytes a file); 16 MB leaves room and keeps the parsed JSON (~10x the text) far below 1 GB.
 // Its nesting is capped too (io::requireJsonDepth: 64 levels), so a megabyte of '[' is refused before parsing.
 inline constexpr std::size_t kHubMaxAnswerBytes = 16'000'000;
-
 
 // The most header bytes one HTTP response may send. The Hub sends ~2 kB; libcurl caps each line at 100 kB but
 // not how many lines come.

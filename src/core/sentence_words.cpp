@@ -45,10 +45,11 @@ bool usesStartMarks(const Encoding& encoding) {
 }
 
 
-// "suitcase, trophy" (at most `shown`, then "…"), as drawn: a character beyond U+FFFF as its code point.
+// "suitcase, trophy" (at most `shown`, then "…"), each word as drawn and echoed: a character beyond U+FFFF as its
+// code point, a pasted 20,000-character word as 80 of them.
 std::string listed(const std::vector<SentenceWord>& words, std::size_t shown) {
     std::string text;
-    for (std::size_t i = 0; i < words.size() && i < shown; ++i) text += (i ? ", " : "") + displayText(words[i].text);  // 😀 → [U+1F600]
+    for (std::size_t i = 0; i < words.size() && i < shown; ++i) text += (i ? ", " : "") + displayText(echoed(words[i].text));  // 😀 → [U+1F600]
     return words.size() > shown ? text + ", …" : text;
 }
 

@@ -11,6 +11,7 @@
 // or whitespace-only sentence, more tokens than the limit.
 #pragma once
 
+#include "core/display_text.h"
 #include "core/tokenizers/tokenizer.h"
 
 #include <stdexcept>
@@ -22,9 +23,10 @@ namespace attnviz::core {
 
 // Every error a user can cause with bad input. The message is one sentence that says what is wrong and what
 // is allowed; callers show it as is.
+// Its message is cut to kMaxShownCharacters where it is made: it may quote what it refuses (issue 31).
 class InputError : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit InputError(std::string_view message) : std::runtime_error(clipped(message)) {}
 };
 
 // One rule for empty input, for every model (seeded, BERT, GPT-2), GUI and CLI: a sentence holding only spaces

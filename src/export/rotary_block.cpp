@@ -147,7 +147,7 @@ TurnedPairs turnedPairs(const core::ModelRun& run, int head, int batch) {
     std::optional<core::RotaryPairs> turned = core::rotaryPairsOfRun(run, batch, head, false, pairs);
     if (!turned) throw ExportError("The RoPE step needs a model with rotary positions (a Llama, Mistral or Qwen folder); this model has none.");
     std::vector<std::string> tokens;
-    for (const std::string& token : run.queryTokens.at(static_cast<std::size_t>(batch))) tokens.push_back(core::displayText(token));
+    for (const std::string& token : run.queryTokens.at(static_cast<std::size_t>(batch))) tokens.push_back(core::labelText(token));
     tokens.resize(static_cast<std::size_t>(turned->positionCount()));
     return {std::move(*turned), std::move(tokens)};
 }

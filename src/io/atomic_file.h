@@ -9,6 +9,8 @@
 // last rename wins), or guarantee the directory entry survives a power cut (the directory fsync is best effort).
 #pragma once
 
+#include "core/display_text.h"
+
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -18,10 +20,11 @@
 namespace attnviz::io {
 
 // Every file problem (cannot open, write, rename, or parse). The message is one sentence that names the path
-// and the reason; callers show it as is.
+// and the reason, cut to core::limits::kMaxShownCharacters where it is made (it may quote a file; issue 31: a 4 MB message
+// cost the GUI 1.1 GB while shown); callers show it as is.
 class FileError : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit FileError(std::string_view message) : std::runtime_error(core::clipped(message)) {}
 };
 
 // The two halves of most FileError messages: the path in single quotes, and the OS's sentence for an errno value

@@ -342,12 +342,12 @@ TokenRow tokenRow(std::string heading, const std::vector<std::string>& tokens, c
         }
         std::optional<int> id;
         if (ids != nullptr && at < ids->size()) id = (*ids)[at];
-        row.tokens.push_back({core::displayText(tokens[at]), id, i, special(tokens[at]) ? Token::Kind::Special : Token::Kind::Piece});
+        row.tokens.push_back({core::labelText(tokens[at]), id, i, special(tokens[at]) ? Token::Kind::Special : Token::Kind::Piece});
     }
     return row;
 }
 
-std::string quoted(const std::string& sentence) { return "\u201C" + core::displayText(sentence) + "\u201D"; }
+std::string quoted(const std::string& sentence) { return "\u201C" + core::clipped(core::displayText(core::clipped(sentence))) + "\u201D"; }
 
 // What the marks inside the pieces mean, for the marks these tokens carry: a trained tokenizer's pieces read as
 // the tokenizer cut them, a space and a word's continuation included.

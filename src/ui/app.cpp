@@ -11,6 +11,7 @@
 //   (an open lesson takes the place of the stage view and its text)
 #include "ui/app.h"
 
+#include "core/display_text.h"
 #include "io/checkpoint.h"
 #include "io/safetensors.h"
 #include "ui/panels/panels.h"
@@ -226,7 +227,7 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
         drawRunPanels(ctx, scale, centreSize, layout.side ? layout.sideWidth : 0.0f);
     } else {
         ImGui::BeginChild("centre", centreSize, true);
-        ImGui::TextWrapped("%s", runner_.busy() ? "Computing the forward pass…" : error_.c_str());
+        ImGui::TextWrapped("%s", runner_.busy() ? "Computing the forward pass…" : core::clipped(error_).c_str());
         ImGui::EndChild();
     }
     ImGui::End();

@@ -405,3 +405,28 @@ TEST_CASE("export --kind next: the prediction slide from the command line; what 
     CHECK(misplaced.exitCode == kExitRunError);
     CHECK(mentions(misplaced.err, "--temperature is for --kind next"));
 }
+
+TEST_CASE("every numeric option with a fixed range refuses values outside it, NaN and wrapping signs: exit 2, one line naming the range") {
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"--layer", "-1"}, {"--token-limit", "2049"}, {"--token-limit", "0"}, {"--seed", "-1"}, {"--head", "-3"},
+             {"--zoom", "7"}, {"--quit-after-frames", "0"}, {"dump", "--out", "d", "--temperature", "nan"},
+             {"dump", "--out", "d", "--temperature", "inf"}, {"dump", "--out", "d", "--top-k", "0"},
+             {"export", "--out", "d", "--kind", "next", "--temperature", "nan"}, {"export", "--out", "d", "--head", "-1"},
+             {"dump", "--out", "d", "--layer", "-2"}, {"export", "--out", "d", "--token-limit", "5000"}}) {
+        CAPTURE(args.front());
+        CAPTURE(args.back());
+        const Parsed p = parse(args);
+        CHECK(p.line.command == Command::Exit);
+        CHECK(p.line.exitCode == kExitUsage);
+        CHECK(p.err.find(" must be ") != std::string::npos);
+    }
+    // The ends of each range are accepted.
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"--token-limit", "2048"}, {"--token-limit", "1"}, {"--seed", "18446744073709551615"}, {"--seed", "0"}, {"--layer", "0"},
+             {"--zoom", "-2"}, {"dump", "--out", "d", "--temperature", "0.05"}, {"dump", "--out", "d", "--top-k", "1000"}}) {
+        CAPTURE(args.back());
+        const Parsed p = parse(args);
+        CHECK(p.line.command != Command::Exit);
+    }
+    CHECK(parse({"--seed", "18446744073709551615"}).line.inputs.seed == 18446744073709551615ull);
+}

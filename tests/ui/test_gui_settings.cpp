@@ -1,6 +1,6 @@
 // test_gui_settings.cpp — the session file in $XDG_STATE_HOME/attnviz: a round trip keeps view and inputs,
 // a damaged or foreign file falls back to defaults field by field, and saved sizes that do not fit are
-// ignored rather than starting the app with an error.
+// ignored rather than starting the app with an error; the marker of a start that died before drawing its inputs.
 #include "app/gui_settings.h"
 
 #include <doctest/doctest.h>
@@ -105,6 +105,43 @@ TEST_CASE("hidden side panels are not restored: the next start shows them") {
     CHECK(state.showControls);
     CHECK(state.showSidePanel);
     CHECK_FALSE(state.showValues);  // other view choices are restored
+}
+
+}  // namespace attnviz::test
+
+namespace attnviz::test {
+
+TEST_CASE("a start that died before drawing its inputs: the next start restores nothing by itself, and this cannot loop") {
+    const std::filesystem::path marker = scratch("drawing") / app::kDrawingMarkerName;
+    ui::AppState settled;
+    {
+        const app::DrawingMarker first(marker);  // a clean start, then it dies at its first frame
+        CHECK_FALSE(first.lastStartDied());
+    }
+    for (int start = 0; start < 3; ++start) {  // each start that dies again before drawing: never a restore
+        const app::DrawingMarker again(marker);
+        CHECK(again.lastStartDied());
+    }
+    {
+        app::DrawingMarker drawn(marker);
+        CHECK(drawn.lastStartDied());
+        drawn.afterFrame(settled, true);  // still computing: not drawn yet
+        drawn.afterFrame(settled, false);
+        drawn.afterFrame(settled, false);
+        CHECK(std::filesystem::exists(marker));
+        drawn.afterFrame(settled, false);  // three settled frames: the inputs are on screen
+        CHECK_FALSE(std::filesystem::exists(marker));
+    }
+    {
+        app::DrawingMarker opening(marker);  // a remembered model still opening keeps the marker
+        CHECK_FALSE(opening.lastStartDied());
+        ui::AppState state;
+        state.session.openingModel = "/models/gpt2";
+        for (int frame = 0; frame < 5; ++frame) opening.afterFrame(state, false);
+        CHECK(std::filesystem::exists(marker));
+        opening.remove();  // a normal exit
+    }
+    CHECK_FALSE(app::DrawingMarker(marker).lastStartDied());
 }
 
 }  // namespace attnviz::test

@@ -1,9 +1,11 @@
 // test_soak.cpp — 10,000 random user actions in the windowless harness, with a fixed seed: typing and deleting
-// characters, pasting 5,000 characters, changing heads, sizes and masks, stepping stages, hovering, clicking
-// anywhere, exporting, opening question views and presenting. After every action: no crash (sanitizers catch the rest), no NaN on screen unless the
+// characters, pasting 5,000 characters or one word of 20,000 (issue 31), changing heads, sizes and masks, stepping
+// stages, hovering, clicking anywhere, exporting, opening question views, presenting, and resizing the window to
+// extremes (1 x 1 to 16,384 x 16,384, the largest attnviz allows). After every action: no crash (sanitizers catch the rest), no NaN on screen unless the
 // run explains it, and at the end the peak memory stays bounded. ATTNVIZ_SOAK_ACTIONS overrides the count
 // (the sanitizer build runs 1,000 by default: each frame is ~10× slower there).
 #include "app/gui_export.h"
+#include "core/limits.h"
 #include "imgui_harness.h"
 #include "ui/lessons/lesson_catalog.h"
 
@@ -69,14 +71,16 @@ struct Soak {
     std::mt19937 random{20261121};
     std::filesystem::path exportDir = std::filesystem::temp_directory_path() / "attnviz-soak-export";
 
-    explicit Soak(ui::AppState state) : app(std::move(state)) {}
+    // As the OpenGL 3 backend says on GL >= 3.2 (attnviz asks for 3.3): a window may pass 65,536 vertices in several
+    // draw commands (a 16,384-pixel window's cells and their values do); one command, and so one text, may not.
+    explicit Soak(ui::AppState state) : app(std::move(state)) { ImGui::GetIO().BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset; }
 
     std::string& sentence() { return app.state().spec.sentences.front(); }
     float uniform(float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(random); }
 
     void act() {
         core::ModelSpec& spec = app.state().spec;
-        switch (random() % 13) {
+        switch (random() % 14) {
             case 0: ui.type(app, static_cast<unsigned>("abcxyz ',.é"[random() % 11])); sentence() += static_cast<char>('a' + random() % 26); break;
             case 1: if (!sentence().empty()) sentence().pop_back(); break;  // delete (may empty it: an error, kept run)
             case 2: sentence() = random() % 8 == 0 ? randomWords(random, 5000) : randomWords(random, 10 + random() % 60); break;
@@ -95,8 +99,16 @@ struct Soak {
             case 10: spec.attention.scale = random() % 3 == 0 ? std::optional<float>{} : std::optional<float>{uniform(-1e3f, 1e3f)}; break;
             case 11: if (random() % 50 == 0 && app.run() != nullptr) exportStage(); break;
             case 12: openQuestionView(); break;
+            case 13: if (random() % 2 == 0) sentence() += " " + std::string(20'000, "ACGT"[random() % 4]); else resizeToExtreme(); break;
         }
         ui.frame(app);
+    }
+
+    // The window at 1 x 1, a side at the largest attnviz opens (core/limits.h), or back to 1600 x 1000.
+    void resizeToExtreme() {
+        const float largest = static_cast<float>(core::limits::kMaxWindowSide);
+        const ImVec2 sizes[] = {{1.0f, 1.0f}, {largest, largest}, {largest, 200.0f}, {1600.0f, 1000.0f}, {1600.0f, 1000.0f}};
+        ImGui::GetIO().DisplaySize = sizes[random() % 5];
     }
 
     // A question view from the bar (closing the open one), or the keys that open the line and next-token views,

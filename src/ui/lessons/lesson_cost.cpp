@@ -5,6 +5,7 @@
 // What it deliberately does not do: count anything itself (core::stageCosts and core::headCost do) or run a
 // forward pass at the longer lengths: the costs follow from the sizes alone.
 #include "core/lessons.h"
+#include "core/display_text.h"
 #include "ui/lessons/lesson_views.h"
 #include "ui/widgets/widget_label.h"
 
@@ -115,7 +116,7 @@ void headComparison(LessonFrame& frame, const core::Trace& sized) {
     const double largest = std::max(cost.allHeadsFlops, cost.oneWideHeadFlops);
     const float labelWidth = ImGui::CalcTextSize("one head of width d_model = 000:  ").x;
     const auto row = [&](const std::string& label, double flops, ImU32 color) {
-        ImGui::TextUnformatted(label.c_str());
+        ImGui::TextUnformatted(core::clipped(label).c_str());
         ImGui::SameLine(labelWidth);
         const float width = ImGui::GetContentRegionAvail().x * 0.55f;
         const ImVec2 at = ImGui::GetCursorScreenPos();

@@ -7,6 +7,7 @@
 // What it deliberately does not do: count anything (core::kvSharingVariants and kvCacheBytes do) or run a model
 // with other K/V heads: the counts follow from the sizes alone.
 #include "core/decoder_lessons.h"
+#include "core/display_text.h"
 #include "core/lessons.h"
 #include "ui/lessons/lesson_views.h"
 
@@ -89,7 +90,7 @@ void sharingTable(LessonFrame& frame, const Subject& s, const std::vector<core::
                                         core::groupedDigits(v.parametersPerLayer() * s.shape.layers), bytes(perLayer), bytes(perToken), bytes(other),
                                         bytes(atLength)}) {
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(cell.c_str());
+            ImGui::TextUnformatted(core::clipped(cell).c_str());
         }
         frame.report.texts.push_back(s.title + " " + v.name + " h_kv = " + std::to_string(v.kvHeads) + (v.own ? " (its own)" : "") +
                                      ": W^Q " + core::groupedDigits(v.wq) + ", W^K " + core::groupedDigits(v.wk) + ", W^V " +

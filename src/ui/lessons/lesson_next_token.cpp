@@ -9,6 +9,7 @@
 // cache and choices as the right panel, which gives way while this view is open) under a paragraph saying where
 // the numbers come from.
 #include "ui/lessons/lesson_views.h"
+#include "core/display_text.h"
 #include "ui/panels/panel_prediction.h"
 
 #include "core/transformer/prediction.h"
@@ -48,7 +49,7 @@ void maskAWord(LessonFrame& frame) {
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     const std::vector<core::MaskableWord> words = core::maskableWords(original);
     for (std::size_t i = 0; i < words.size(); ++i) {
-        const std::string text = original.substr(words[i].start, words[i].length);
+        const std::string text = core::labelText(original.substr(words[i].start, words[i].length));
         const std::string masked = core::withMask(original, words[i]);
         const float width = ImGui::CalcTextSize(text.c_str(), nullptr, false).x + 2.0f * ImGui::GetStyle().FramePadding.x;
         if (i > 0 && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();  // else the next line

@@ -9,6 +9,7 @@
 // would turn them. What it deliberately does not do: rotate or score anything itself (core/decoder_lessons.h), or
 // draw the arrows (views/rotary_view.h, which stage 3 can reuse).
 #include "core/decoder_lessons.h"
+#include "core/display_text.h"
 #include "ui/lessons/lesson_views.h"
 #include "ui/views/rotary_view.h"
 #include "ui/widgets/widget_label.h"
@@ -71,10 +72,10 @@ void tokenChoice(const char* label, int& index, const std::vector<std::string>& 
     ImGui::TextUnformatted(label);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::CalcTextSize("“wwwwwwwwww” (00)").x + ImGui::GetFrameHeight());
-    const std::string current = "“" + tokens[static_cast<std::size_t>(shown)] + "” (" + std::to_string(shown) + ")";
+    const std::string current = "“" + core::labelText(tokens[static_cast<std::size_t>(shown)]) + "” (" + std::to_string(shown) + ")";
     if (ImGui::BeginCombo("##token", widgetLabel(current).c_str())) {
         for (int i = 0; i < count; ++i) {
-            const std::string item = "“" + tokens[static_cast<std::size_t>(i)] + "” (" + std::to_string(i) + ")";
+            const std::string item = "“" + core::labelText(tokens[static_cast<std::size_t>(i)]) + "” (" + std::to_string(i) + ")";
             if (ImGui::Selectable(widgetLabel(item).c_str(), i == shown)) index = i;
         }
         ImGui::EndCombo();

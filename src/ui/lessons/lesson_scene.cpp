@@ -1,6 +1,7 @@
 // lesson_scene.cpp — frames, derived runs, layout and reported text for the lesson views. See lesson_scene.h.
 #include "ui/lessons/lesson_scene.h"
 
+#include "core/display_text.h"
 #include "ui/views/drawing.h"
 #include "ui/views/matrix_info.h"
 #include "ui/views/scene_view.h"
@@ -380,7 +381,7 @@ void headPicker(LessonFrame& frame) {
     const std::string label = "head " + std::to_string(head) + " of " + std::to_string(heads);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(headColor(head)));
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(label.c_str());
+    ImGui::TextUnformatted(core::clipped(label).c_str());
     ImGui::PopStyleColor();
     ImGui::SameLine();
     if (ImGui::ArrowButton("next", ImGuiDir_Right)) head = (head + 1) % heads;
@@ -394,7 +395,7 @@ void say(LessonFrame& frame, const std::string& text, Tone tone) {
     frame.report.texts.push_back(text);
     ImGui::PushFont(toneFont(frame.ctx, tone));
     ImGui::PushStyleColor(ImGuiCol_Text, toneColor(tone));
-    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::TextWrapped("%s", core::clipped(text).c_str());
     ImGui::PopStyleColor();
     ImGui::PopFont();
 }
@@ -402,14 +403,15 @@ void say(LessonFrame& frame, const std::string& text, Tone tone) {
 float sayAt(LessonFrame& frame, ImVec2 at, float width, const std::string& text, Tone tone) {
     frame.report.texts.push_back(text);
     ImFont* f = toneFont(frame.ctx, tone);
-    ImGui::GetWindowDrawList()->AddText(f, f->FontSize, at, ImGui::ColorConvertFloat4ToU32(toneColor(tone)), text.c_str(), nullptr, width);
-    return f->CalcTextSizeA(f->FontSize, FLT_MAX, width, text.c_str()).y;
+    const std::string shown = core::clipped(text);
+    ImGui::GetWindowDrawList()->AddText(f, f->FontSize, at, ImGui::ColorConvertFloat4ToU32(toneColor(tone)), shown.c_str(), nullptr, width);
+    return f->CalcTextSizeA(f->FontSize, FLT_MAX, width, shown.c_str()).y;
 }
 
 void heading(LessonFrame& frame, const std::string& text) {
     frame.report.texts.push_back(text);
     ImGui::PushFont(font(frame.ctx.fonts.bold));
-    ImGui::TextUnformatted(text.c_str());
+    ImGui::TextUnformatted(core::clipped(text).c_str());
     ImGui::PopFont();
 }
 

@@ -5,6 +5,7 @@
 //
 // It edits AppState::spec and computes nothing itself: App sees the spec differ from the last one and recomputes.
 #include "ui/panels/panels.h"
+#include "core/display_text.h"
 #include "ui/widgets/wide_characters.h"
 
 #include "core/attention.h"
@@ -68,7 +69,7 @@ void sentenceField(AppState& state, const RunStatus& status) {
     }
     if (!status.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
-        ImGui::TextWrapped("%s", status.error.c_str());
+        ImGui::TextWrapped("%s", core::clipped(status.error).c_str());
         ImGui::PopStyleColor();
     } else if (status.run != nullptr) {
         const auto& tokens = status.run->tokens.at(static_cast<std::size_t>(std::clamp(state.batch, 0, status.run->trace.batch - 1)));
@@ -92,18 +93,18 @@ void modelPicker(AppState& state) {
     if (ImGui::Selectable("attnviz's own small model (trained)", model && model->bundled)) request = SessionRequest::UseBundledModel;
     if (ImGui::Selectable("untrained (random) weights", model == nullptr)) request = SessionRequest::UseRandomModel;
     for (const std::filesystem::path& folder : state.session.recentModels) {
-        if (ImGui::Selectable(widgetLabel(io::modelFolderTitle(folder)).c_str(), model && model->folder == folder.string())) {
+        if (ImGui::Selectable(widgetLabel(core::clipped(io::modelFolderTitle(folder))).c_str(), model && model->folder == folder.string())) {
             request = SessionRequest::OpenRecentModel;
             state.session.requestPath = folder;
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", folder.string().c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", core::clipped(folder.string()).c_str());
     }
     // The Hugging Face cache's models that are not in the recent list already.
     for (const io::CachedModel& cached : cachedModelsForMenu(ImGui::IsWindowAppearing())) {
         const bool recent = std::find(state.session.recentModels.begin(), state.session.recentModels.end(), cached.snapshot) != state.session.recentModels.end();
         if (recent) continue;
         const std::string label = cached.repoId + "  (" + cached.family + ", " + io::formatBytes(cached.bytes) + ", cached)";
-        if (ImGui::Selectable(widgetLabel(label).c_str(), model && model->folder == cached.snapshot.string())) {
+        if (ImGui::Selectable(widgetLabel(core::clipped(label)).c_str(), model && model->folder == cached.snapshot.string())) {
             request = SessionRequest::OpenRecentModel;
             state.session.requestPath = cached.snapshot;
         }
@@ -117,7 +118,7 @@ void modelPicker(AppState& state) {
 void modelCardPopup(const core::TrainedModel& model) {
     ImGui::SetNextWindowSize({ImGui::GetFontSize() * 40.0f, ImGui::GetFontSize() * 30.0f}, ImGuiCond_Appearing);
     if (!ImGui::BeginPopupModal(kModelCard, nullptr)) return;
-    ImGui::TextWrapped("%s", model.card.empty() ? "This model folder has no README.md." : model.card.c_str());
+    ImGui::TextWrapped("%s", core::clipped(model.card.empty() ? "This model folder has no README.md." : model.card).c_str());
     if (ImGui::Button("Close")) ImGui::CloseCurrentPopup();
     ImGui::EndPopup();
 }
@@ -292,11 +293,11 @@ void drawControls(AppState& state, const RunStatus& status, const Fonts& fonts, 
     heading(fonts, "View");
     viewControls(state, status, scale);
     ImGui::Spacing();
-    if (!state.status.empty()) ImGui::TextWrapped("%s", state.status.c_str());
+    if (!state.status.empty()) ImGui::TextWrapped("%s", core::clipped(state.status).c_str());
     const std::string notice = status.run != nullptr ? vocabularyNoticeOf(*status.run, state.batch) : std::string();
     if (notice.empty()) return;
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.65f, 0.35f, 0.0f, 1.0f));
-    ImGui::TextWrapped("%s", notice.c_str());
+    ImGui::TextWrapped("%s", core::clipped(notice).c_str());
     ImGui::PopStyleColor();
 }
 

@@ -2,6 +2,7 @@
 // panel_get_model.h.
 #include "ui/panels/panel_get_model.h"
 
+#include "core/display_text.h"
 #include "io/hub_catalog.h"
 #include "io/memory_budget.h"
 #include "ui/widgets/widget_label.h"
@@ -164,7 +165,7 @@ void GetModelDialog::drawFetchControls(float) {
     }
     if (!error_.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
-        ImGui::TextWrapped("%s", error_.c_str());
+        ImGui::TextWrapped("%s", core::clipped(error_).c_str());
         ImGui::PopStyleColor();
     }
 }

@@ -2,6 +2,7 @@
 // how it was made. Products list their largest terms and check that the terms add up; softmax cells show
 // their row; masked cells say which mask and why. The facts come from inspector.cpp; this file prints them.
 #include "ui/widgets/cell_editor.h"
+#include "core/display_text.h"
 #include "ui/views/number_format.h"
 #include "ui/panels/panels.h"
 
@@ -25,7 +26,7 @@ void termsTable(const Explanation& e) {
     for (const DotTerm& t : e.terms) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(t.label.c_str());
+        ImGui::TextUnformatted(core::clipped(t.label).c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(formatValue(t.left).c_str());
         ImGui::TableNextColumn();
@@ -52,7 +53,7 @@ void softmaxTable(const SoftmaxDetail& s) {
         if (static_cast<int>(j) == s.column) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(255, 230, 0, 110));
         if (s.masked[j]) ImGui::PushStyleColor(ImGuiCol_Text, kDim);
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted((s.keys[j] + (s.masked[j] ? " (masked)" : "")).c_str());
+        ImGui::TextUnformatted(core::clipped((s.keys[j] + (s.masked[j] ? " (masked)" : ""))).c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(formatValue(s.scores[j]).c_str());
         ImGui::TableNextColumn();
@@ -80,16 +81,16 @@ void drawInspector(ViewContext& ctx) {
         ImGui::SameLine();
         ImGui::TextColored(kPinned, "pinned · Esc to release");
     }
-    ImGui::TextWrapped("%s", e.where.c_str());
+    ImGui::TextWrapped("%s", core::clipped(e.where).c_str());
     ImGui::PushFont(font(ctx.fonts.large));
     ImGui::TextUnformatted(formatValue(e.value).c_str());
     ImGui::PopFont();
     drawEditNote(ctx.state, e.cell);
     ImGui::PushFont(font(ctx.fonts.mono));
-    ImGui::TextWrapped("%s", e.formula.c_str());
+    ImGui::TextWrapped("%s", core::clipped(e.formula).c_str());
     ImGui::PopFont();
     for (const std::string& note : e.notes) {
-        if (!note.empty()) ImGui::TextWrapped("%s", note.c_str());
+        if (!note.empty()) ImGui::TextWrapped("%s", core::clipped(note).c_str());
     }
     ImGui::Spacing();
     if (!e.terms.empty()) termsTable(e);

@@ -5,6 +5,7 @@
 // [SECTION] drawing: the sentence row, the bars, the temperature and Append, the K/V strips
 #include "ui/panels/panel_prediction.h"
 
+#include "core/display_text.h"
 #include "ui/views/drawing.h"
 
 #include "core/transformer/prediction_words.h"
@@ -76,7 +77,7 @@ void PredictionPanel::draw(ViewContext& ctx, float height) {
         ImGui::PushFont(font(ctx.fonts.bold));
         ImGui::TextUnformatted("Prediction");
         ImGui::PopFont();
-        ImGui::TextWrapped("%s", message_.c_str());
+        ImGui::TextWrapped("%s", core::clipped(message_).c_str());
         ImGui::EndChild();
         return;
     }
@@ -99,7 +100,7 @@ void PredictionPanel::draw(ViewContext& ctx, float height) {
         top_.clear();
         position_ = -1;
         message_ = "Type [MASK] into the sentence: the masked-word head fills it with its ten most likely words.";
-        ImGui::TextWrapped("%s", message_.c_str());
+        ImGui::TextWrapped("%s", core::clipped(message_).c_str());
     } else if (kind != core::PredictionKind::NextToken) {
         computeTop(ctx, position);
         drawBars(ctx, *model, kind, ImGui::GetContentRegionAvail().x);
@@ -124,7 +125,9 @@ void PredictionPanel::draw(ViewContext& ctx, float height) {
 
 // The sentence's tokens as small boxes, wrapped; the one the bars are about is highlighted, hovering one shows its
 // prediction.
-void PredictionPanel::drawSentence(const std::vector<std::string>& labels, core::PredictionKind kind) {
+void PredictionPanel::drawSentence(const std::vector<std::string>& tokens, core::PredictionKind kind) {
+    std::vector<std::string> labels;
+    for (const std::string& token : tokens) labels.push_back(core::labelText(token));
     float total = 0.0f;  // the boxes' width in one line: as many lines as they fill, at most three (then it scrolls)
     for (const std::string& label : labels) total += ImGui::CalcTextSize(label.c_str(), nullptr, false).x + ImGui::GetStyle().FramePadding.x * 2.0f + ImGui::GetStyle().ItemSpacing.x;
     const float lines = std::clamp(std::ceil(total / std::max(1.0f, ImGui::GetContentRegionAvail().x)), 1.0f, 3.0f);
@@ -178,7 +181,7 @@ void PredictionPanel::drawBars(ViewContext& ctx, const core::TrainedModel& model
         const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
         const float percentX = at.x + width - labelFont->CalcTextSizeA(labelFont->FontSize, FLT_MAX, 0.0f, percent).x - 4.0f;
         list.PushClipRect(at, {percentX - 4.0f, at.y + barHeight}, true);  // a long label stops short of the percentage
-        list.AddText(labelFont, labelFont->FontSize, {at.x + 4.0f, at.y + textY}, ink, core::choiceLabel(*model.tokenizer, choice.id).c_str());
+        list.AddText(labelFont, labelFont->FontSize, {at.x + 4.0f, at.y + textY}, ink, core::labelText(core::choiceLabel(*model.tokenizer, choice.id)).c_str());
         list.PopClipRect();
         list.AddText(labelFont, labelFont->FontSize, {percentX, at.y + textY}, ink, percent);
     }
@@ -219,7 +222,7 @@ void PredictionPanel::drawCache(float width, float height) {
     ImGui::TextWrapped("KV cache: %d layers \xc3\x97 %d tokens", layers, length);
     if (!progress.error.empty()) {
         message_ = progress.error;
-        ImGui::TextWrapped("%s", message_.c_str());
+        ImGui::TextWrapped("%s", core::clipped(message_).c_str());
     } else if (!progress.caughtUp) {
         char overlay[64];
         std::snprintf(overlay, sizeof overlay, "catching up: %d of %d tokens", std::min(length, progress.target), progress.target);

@@ -2,6 +2,7 @@
 // session_menu.h.
 #include "ui/session/session_menu.h"
 
+#include "core/display_text.h"
 #include "io/hub_cache.h"
 #include "ui/panels/panel_get_model.h"
 #include "ui/session/session_actions.h"
@@ -18,11 +19,11 @@ namespace {
 void recentMenu(const char* label, std::vector<std::filesystem::path>& recent, SessionRequest open, AppState& state) {
     if (!ImGui::BeginMenu(widgetLabel(label).c_str(), !recent.empty())) return;
     for (const std::filesystem::path& path : recent) {
-        if (ImGui::MenuItem(widgetLabel(io::modelFolderTitle(path)).c_str(), nullptr)) {
+        if (ImGui::MenuItem(widgetLabel(core::clipped(io::modelFolderTitle(path))).c_str(), nullptr)) {
             state.session.request = open;
             state.session.requestPath = path;
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", path.string().c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", core::clipped(path.string()).c_str());
     }
     ImGui::Separator();
     if (ImGui::MenuItem("Clear the list")) recent.clear();
@@ -36,7 +37,7 @@ void cachedMenu(AppState& state) {
     if (cached.empty()) ImGui::TextDisabled("None in %s yet: File ▸ Get a model… downloads one.", io::hubCacheDir().string().c_str());
     for (const io::CachedModel& model : cached) {
         const std::string label = model.repoId + "  (" + model.family + ", " + io::formatBytes(model.bytes) + ")";
-        if (ImGui::MenuItem(widgetLabel(label).c_str())) {
+        if (ImGui::MenuItem(widgetLabel(core::clipped(label)).c_str())) {
             state.session.request = SessionRequest::OpenRecentModel;
             state.session.requestPath = model.snapshot;
         }
@@ -109,7 +110,7 @@ void drawWeightsAndEdits(AppState& state) {
         ImGui::Text("weights: %s", folder.c_str());
         if (ImGui::IsItemHovered()) {
             const io::WeightFiles& files = state.session.weightFiles;
-            ImGui::SetTooltip("%s", (files.hasWeights() ? files.wq : files.embeddings).parent_path().string().c_str());
+            ImGui::SetTooltip("%s", core::clipped((files.hasWeights() ? files.wq : files.embeddings).parent_path().string()).c_str());
         }
         if (ImGui::SmallButton("use seeded weights")) useSeededWeights(state);
     }

@@ -3,6 +3,7 @@
 // with this run's numbers (shapes, heads see all of X, cost per head, masks broadcast).
 // The texts come from core::stages() (stage 3's RoPE step: core::ropeStep()); this file only adds the numbers.
 #include "core/decoder_lessons.h"
+#include "core/display_text.h"
 #include "core/transformer/transformer.h"
 #include "scene/scene.h"
 #include "ui/panels/panels.h"
@@ -166,7 +167,7 @@ void drawCodeLine(const char* language, const std::string& code, ViewContext& ct
     ImGui::SameLine();
     ImGui::PushFont(font(ctx.fonts.mono));
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.15f, 0.35f, 0.15f, 1.0f));
-    ImGui::TextWrapped("%s", code.c_str());
+    ImGui::TextWrapped("%s", core::clipped(code).c_str());
     ImGui::PopStyleColor();
     ImGui::PopFont();
 }
@@ -213,13 +214,13 @@ void drawStageText(const StageText& lines, ViewContext& ctx) {
     ImGui::TextUnformatted(lines.formula.c_str());
     ImGui::PopFont();
     for (const auto& [language, code] : lines.code) drawCodeLine(language, code, ctx);
-    ImGui::TextWrapped("%s", lines.explanation.c_str());
+    ImGui::TextWrapped("%s", core::clipped(lines.explanation).c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.1f, 0.3f, 0.6f, 1.0f));
-    ImGui::TextWrapped("%s", lines.note.c_str());
+    ImGui::TextWrapped("%s", core::clipped(lines.note).c_str());
     ImGui::PopStyleColor();
     if (lines.sentenceNote.empty()) return;
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.65f, 0.35f, 0.0f, 1.0f));
-    ImGui::TextWrapped("%s", lines.sentenceNote.c_str());
+    ImGui::TextWrapped("%s", core::clipped(lines.sentenceNote).c_str());
     ImGui::PopStyleColor();
 }
 

@@ -33,7 +33,7 @@ float gapOf(const ViewContext& ctx) { return std::round(18.0f * ctx.scale); }
 
 // `wrapWidth` > 0 wraps the text to that width (a width, not an x coordinate).
 void text(ImFont* f, ImVec2 at, ImU32 color, const std::string& s, float wrapWidth = 0.0f) {
-    ImGui::GetWindowDrawList()->AddText(f, f->FontSize, at, color, s.c_str(), nullptr, wrapWidth);
+    ImGui::GetWindowDrawList()->AddText(f, f->FontSize, at, color, core::clipped(s).c_str(), nullptr, wrapWidth);
 }
 
 // [SECTION] Head tiles
@@ -284,7 +284,7 @@ void rotaryPairsOfHead(ViewContext& ctx, const Box& box) {
     const std::optional<core::RotaryPairs> turned = rotaryPairsOfRun(ctx.run, ctx.state.batch, ctx.state.head, false, pairs);
     if (!turned) return;
     RotaryPlotStyle style;
-    for (const std::string& token : ctx.run.queryTokens.at(static_cast<std::size_t>(ctx.state.batch))) style.positionLabels.push_back(core::displayText(token));
+    for (const std::string& token : ctx.run.queryTokens.at(static_cast<std::size_t>(ctx.state.batch))) style.positionLabels.push_back(core::labelText(token));
     style.highlight = chartRow(ctx);
     drawRotaryPairs(*ImGui::GetWindowDrawList(), box, *turned, style);
 }

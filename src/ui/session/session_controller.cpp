@@ -138,7 +138,7 @@ void SessionController::pathDialog(AppState& state) {
     const bool entered = ImGui::InputText("##path", &*pathText_, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
     const fs::path path = typedPath(*pathText_);
     const PathCheck check = checkTypedPath(model, weights, saving, path);
-    ImGui::TextColored(check.problem ? kErrorColor : kHintColor, "%s", check.text.c_str());
+    ImGui::TextColored(check.problem ? kErrorColor : kHintColor, "%s", core::clipped(check.text).c_str());
     const bool go = ImGui::Button(widgetLabel(model ? "Open" : weights ? "Load" : saving ? (check.exists ? "Replace" : "Save") : "Open").c_str()) || entered;
     ImGui::SameLine();
     const bool cancel = ImGui::Button("Cancel") || answerKey(ImGuiKey_Escape);
@@ -196,7 +196,7 @@ void SessionController::errorDialog() {
     centreNextWindow();
     if (!ImGui::BeginPopupModal((problem->title + kErrorPopup).c_str(), nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
-    ImGui::TextUnformatted(problem->message.c_str());
+    ImGui::TextUnformatted(core::clipped(problem->message).c_str());
     ImGui::PopTextWrapPos();
     ImGui::TextColored(kHintColor, "Nothing was changed.");
     if (ImGui::Button("OK") || answerKey(ImGuiKey_Escape) || answerKey(ImGuiKey_Enter)) {

@@ -1,6 +1,7 @@
 // drawing.cpp — ImDrawList helpers. See drawing.h.
 #include "ui/views/drawing.h"
 
+#include "core/display_text.h"
 #include "colormap/head_colors.h"
 
 #include <algorithm>
@@ -35,7 +36,8 @@ int codepointCount(const std::string& text) {
     return count;
 }
 
-std::string fitText(const std::string& text, float maxWidth, ImFont* font, float size) {
+std::string fitText(const std::string& whole, float maxWidth, ImFont* font, float size) {
+    const std::string text = core::clipped(whole);  // no megabytes measured per frame
     if (font->CalcTextSizeA(size, FLT_MAX, 0.0f, text.c_str()).x <= maxWidth) return text;
     const std::string ellipsis = "…";
     std::string fitted;
@@ -49,7 +51,8 @@ std::string fitText(const std::string& text, float maxWidth, ImFont* font, float
     return fitted + ellipsis;
 }
 
-void addVerticalText(ImDrawList& list, ImFont* font, float size, ImVec2 bottomLeft, ImU32 color, const std::string& text) {
+void addVerticalText(ImDrawList& list, ImFont* font, float size, ImVec2 bottomLeft, ImU32 color, const std::string& label) {
+    const std::string text = core::clipped(label, core::limits::kMaxLabelCharacters);  // laid out unclipped (below): every glyph costs
     const ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, 0.0f, text.c_str());
     // Lay the text out horizontally, then turn each new vertex about its origin: x → up, y → right. ImGui
     // drops glyphs outside the clip rectangle while laying out, so lay out against an unbounded one; the draw

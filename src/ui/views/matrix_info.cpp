@@ -160,7 +160,7 @@ std::string axisLabel(const core::ModelRun& run, Axis axis, int batch, int index
     if (axis == Axis::Broadcast) return "every query";
     const auto& tokens = axis == Axis::QueryTokens ? run.queryTokens : run.tokens;
     const auto& sentence = tokens.at(static_cast<std::size_t>(batch));
-    return index < static_cast<int>(sentence.size()) ? core::displayText(sentence[static_cast<std::size_t>(index)]) : "<pad>";
+    return index < static_cast<int>(sentence.size()) ? core::labelText(sentence[static_cast<std::size_t>(index)]) : "<pad>";
 }
 
 render::TextureKey textureKey(const MatrixRef& ref, int batch, bool transposed, bool isMask, bool rowNormalised) {

@@ -1,6 +1,7 @@
 // scene_view.cpp — painting a laid-out scene with ImGui and the heatmap widget. See scene_view.h.
 #include "ui/views/scene_view.h"
 
+#include "core/display_text.h"
 #include "ui/views/token_boxes.h"
 
 #include <cfloat>
@@ -106,7 +107,7 @@ void paintLayout(ViewContext& ctx, const scene::Layout& layout) {
         ImFont* f = fontFor(ctx.fonts, text.role);
         const float wrap = text.role == scene::TextRole::Operator ? 0.0f : text.box.width();
         if (text.swatch) list.AddRectFilled({text.swatchBox.x0, text.swatchBox.y0}, {text.swatchBox.x1, text.swatchBox.y1}, headColor(*text.swatch));
-        list.AddText(f, f->FontSize, {text.box.x0, text.box.y0}, text.role == scene::TextRole::Hint ? kHint : kText, text.text.c_str(), nullptr, wrap);
+        list.AddText(f, f->FontSize, {text.box.x0, text.box.y0}, text.role == scene::TextRole::Hint ? kHint : kText, core::clipped(text.text).c_str(), nullptr, wrap);
     }
 }
 

@@ -1,6 +1,7 @@
 // token_boxes.cpp — painting stage 0's token boxes with ImGui. See token_boxes.h.
 #include "ui/views/token_boxes.h"
 
+#include "core/display_text.h"
 #include "core/unicode.h"
 #include "scene/token_layout.h"
 #include "ui/views/heatmap_view.h"
@@ -37,7 +38,8 @@ ImFont* wordFont(const ViewContext& ctx, float size, const std::string& text) {
 }
 
 // `text` centred on x at `top`, in `f` at `size` pixels.
-void centred(ImDrawList& list, ImFont* f, float size, float x, float top, ImU32 colour, const std::string& text) {
+void centred(ImDrawList& list, ImFont* f, float size, float x, float top, ImU32 colour, const std::string& label) {
+    const std::string text = core::clipped(label);
     const float width = f->CalcTextSizeA(size, FLT_MAX, 0.0f, text.c_str()).x;
     list.AddText(f, size, {std::round(x - width / 2.0f), top}, colour, text.c_str());
 }

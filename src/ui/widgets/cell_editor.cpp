@@ -1,6 +1,7 @@
 // cell_editor.cpp — cell edits in the spec, the value field and cell menu, the edit marks. See cell_editor.h.
 #include "ui/widgets/cell_editor.h"
 
+#include "core/display_text.h"
 #include "ui/views/matrix_info.h"
 #include "ui/widgets/widget_label.h"
 
@@ -178,7 +179,7 @@ void CellEditor::valuePopup(AppState& state) {
         }
     }
     ImGui::TextDisabled("Enter applies · Esc cancels");
-    if (!error_.empty()) ImGui::TextColored({0.75f, 0.1f, 0.1f, 1.0f}, "%s", error_.c_str());
+    if (!error_.empty()) ImGui::TextColored({0.75f, 0.1f, 0.1f, 1.0f}, "%s", core::clipped(error_).c_str());
     if (edited && ImGui::Button("Reset to the generated value")) {
         resetCellEdit(state.spec, cell_);
         ImGui::CloseCurrentPopup();
