@@ -3,7 +3,7 @@
 
 #include "core/random.h"
 
-#include <iterator>
+#include <algorithm>
 #include <unordered_map>
 
 namespace attnviz::core {
@@ -49,10 +49,19 @@ constexpr const char* kEverydayNouns[] = {
     "money", "music", "ocean", "paper", "parent", "plate", "queen", "road", "sheep", "snow", "soldier", "spoon", "sugar",
     "teacher", "tiger", "village", "water", "winter", "wolf", "blanket", "button", "camera", "cheese"};
 
+// Whether " word" is one piece of `tokenizer` (special tokens such as a BOS aside).
+bool wholePiece(const Tokenizer& tokenizer, const std::string& word) {
+    const Encoding encoding = tokenizer.encode(" " + word);
+    return std::count(encoding.special.begin(), encoding.special.end(), false) == 1;
+}
+
 }  // namespace
 
-std::string repeatedWordSentence(std::uint64_t seed, int words) {
-    std::vector<std::string> pool(std::begin(kEverydayNouns), std::end(kEverydayNouns));
+std::string repeatedWordSentence(std::uint64_t seed, int words, const Tokenizer& tokenizer) {
+    std::vector<std::string> pool;
+    for (const char* noun : kEverydayNouns) {
+        if (wholePiece(tokenizer, noun)) pool.emplace_back(noun);
+    }
     SplitMix64 random(seed);
     std::vector<std::string> chosen;
     for (int k = 0; k < words && !pool.empty(); ++k) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "core/matrix.h"
+#include "core/tokenizers/tokenizer.h"
 
 #include <cstdint>
 #include <optional>
@@ -28,9 +29,9 @@ double previousTokenScore(const Matrix& attention);
 // has a target.
 double inductionScore(const Matrix& attention, const std::vector<int>& ids, int fromQuery = 0);
 
-// `words` everyday nouns drawn at random (seeded, no word twice), then the same words again: the sentence on which
-// an induction head shows itself ("river lamp kettle … river lamp kettle …").
-std::string repeatedWordSentence(std::uint64_t seed, int words);
+// `words` everyday nouns drawn at random (seeded, no word twice) among those `tokenizer` keeps whole (" river" is one
+// piece), then the same words again: the sentence on which an induction head shows itself ("river lamp … river lamp …").
+std::string repeatedWordSentence(std::uint64_t seed, int words, const Tokenizer& tokenizer);
 
 // Next-token accuracy on a sentence that repeats itself: over the rows whose token is new (no earlier occurrence)
 // and over the rows whose token came before (inductionTargets), the share whose most likely next token (`predicted`,

@@ -66,6 +66,7 @@ void drawNextTokenLesson(LessonFrame& frame) {
     const core::TrainedModel* model = ctx.run.spec.trained() ? ctx.run.spec.trained()->model.get() : nullptr;
     const core::PredictionKind kind = model ? core::predictionKind(model->transformer) : core::PredictionKind::None;
     if (model && kind != core::PredictionKind::None) say(frame, explanation(*model, kind));
+    offerBundledDecoder(frame, "A decoder predicts the next token of any sentence; attnviz's own was trained on plain English.");
     const std::vector<std::string>& sentences = ctx.state.spec.sentences;
     const bool masked = ctx.state.batch >= 0 && ctx.state.batch < static_cast<int>(sentences.size()) &&
                         sentences[static_cast<std::size_t>(ctx.state.batch)].find("[MASK]") != std::string::npos;

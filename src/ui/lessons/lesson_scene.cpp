@@ -1,6 +1,8 @@
 // lesson_scene.cpp — frames, derived runs, layout and reported text for the lesson views. See lesson_scene.h.
 #include "ui/lessons/lesson_scene.h"
 
+#include "io/model_library.h"
+#include "ui/session/session_menu.h"
 #include "ui/views/drawing.h"
 #include "ui/views/matrix_info.h"
 #include "ui/views/scene_view.h"
@@ -389,6 +391,18 @@ void headPicker(LessonFrame& frame) {
 }
 
 // [SECTION] Text
+
+bool offerBundledDecoder(LessonFrame& frame, const std::string& why, bool llamaOnly) {
+    const core::TrainedModel* model = frame.ctx.state.spec.trainedModel();
+    const core::ModelFamily family = model != nullptr ? model->config().family : core::ModelFamily::Bert;
+    const bool wanted = family != core::ModelFamily::Bert && (!llamaOnly || family != core::ModelFamily::Gpt2);
+    if (wanted || !io::bundledDecoderFolder()) return false;
+    say(frame, why, Tone::Dim);
+    const char* label = "Open attnviz's own decoder (a small trained Llama)";
+    if (ImGui::Button(label)) requestBundledDecoder(frame.ctx.state);
+    frame.report.buttons.push_back({label, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()});
+    return true;
+}
 
 void say(LessonFrame& frame, const std::string& text, Tone tone) {
     frame.report.texts.push_back(text);
