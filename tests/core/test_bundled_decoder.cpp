@@ -23,6 +23,7 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <algorithm>
 #include <random>
 #include <regex>
 
@@ -242,4 +243,22 @@ TEST_CASE("50 fresh random sequences repeated twice: an induction head (≥ 0.5)
     const CopyFigures copying = measureCopying();
     CHECK(copying.induction >= 0.5);
     CHECK(copying.secondHalf >= 0.8);
+}
+
+TEST_CASE("How does it copy?'s sentence: whole-piece nouns twice; copy accuracy splits new rows from repeated ones") {
+    const std::string sentence = core::repeatedWordSentence(37, 12, *decoder()->tokenizer);
+    // <|begin_of_text|>, the first word (without its space: maybe several pieces), 11 words, then the 12 again.
+    const std::vector<int> ids = decoder()->tokenizer->encode(sentence).ids;
+    REQUIRE(ids.size() >= 25u);
+    CHECK(std::equal(ids.end() - 11, ids.end(), ids.end() - 23));
+    CHECK(core::repeatedWordSentence(37, 12, *decoder()->tokenizer) == sentence);
+    CHECK(core::repeatedWordSentence(38, 12, *decoder()->tokenizer) != sentence);
+    // Predicting each next token right: every row but the last is right; 11 rows repeat an earlier token.
+    std::vector<int> perfect(ids.begin() + 1, ids.end());
+    perfect.push_back(0);
+    const core::CopyAccuracy right = core::copyAccuracy(ids, perfect);
+    CHECK(right.repeatedRows == 10);  // the second copy's 2nd … 11th word (the 12th is the last row)
+    CHECK(right.repeatedTokens == doctest::Approx(1.0));
+    CHECK(right.newTokens == doctest::Approx(1.0));
+    CHECK(core::copyAccuracy(ids, std::vector<int>(ids.size(), -1)).repeatedTokens == doctest::Approx(0.0));
 }

@@ -56,7 +56,7 @@ scene::Map namedHeadMap(LessonFrame& frame, const core::NamedHead& head, const c
 // sentence, so its batch index is 0.
 std::shared_ptr<const core::TransformerPass> everyLayer(LessonFrame& frame, const std::vector<int>& ids) {
     return frame.computed.get<core::TransformerPass>({kOwner, kEveryLayer}, [&] {
-        const core::TransformerModel& model = frame.ctx.run.spec.trained()->model->transformer;
+        const core::TransformerModel& model = frame.ctx.run.spec.trainedModel()->transformer;
         core::AttentionConfig attention;
         attention.dModel = model.config.dModel;
         attention.heads = model.config.heads;
@@ -80,10 +80,14 @@ std::vector<int> predictedTokens(const core::TrainedModel& model, const core::Tr
 
 void drawCopyLesson(LessonFrame& frame) {
     ViewContext& ctx = frame.ctx;
-    const core::TrainedModel* model = ctx.state.spec.trainedModel();
+    const core::TrainedModel* model = ctx.run.spec.trainedModel();  // the model of the run on screen (its ids, its heads)
+    if (ctx.computing && model != ctx.state.spec.trainedModel()) {
+        say(frame, "Opening attnviz's own decoder…", Tone::Dim);
+        return;
+    }
     const core::NamedHead* previous = model ? headNamed(*model, "previous-token") : nullptr;
     const core::NamedHead* induction = model ? headNamed(*model, "induction") : nullptr;
-    if (previous == nullptr || induction == nullptr || !ctx.run.spec.trained()) {
+    if (previous == nullptr || induction == nullptr) {
         if (!offerBundledDecoder(frame, "This question needs a decoder whose heads.json names a previous-token head and an induction head: "
                                         "attnviz's own decoder has both.")) {
             say(frame, "This model's heads.json names no previous-token head and induction head: open attnviz's own decoder "
