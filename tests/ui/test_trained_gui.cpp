@@ -778,6 +778,21 @@ TEST_CASE("the next-token view: presenting, P shows the ten next tokens in large
     CHECK(seeded.lessonReport().says("predicts no token"));
 }
 
+TEST_CASE("the next-token view on BERT offers attnviz's own decoder: one click asks for its folder") {
+    ImGuiHarness ui({1280.0f, 800.0f});
+    ui::App app(bundledState());
+    settle(ui, app);
+    ui::openLesson(app.state(), ui::Lesson::NextToken);
+    settle(ui, app);
+    const std::vector<ui::ShownButton>& buttons = app.lessonReport().buttons;
+    const auto offer = std::find_if(buttons.begin(), buttons.end(), [](const ui::ShownButton& b) { return b.label.rfind("Open attnviz's own decoder", 0) == 0; });
+    REQUIRE(offer != buttons.end());
+    ui.click(app, {(offer->min.x + offer->max.x) / 2, (offer->min.y + offer->max.y) / 2});
+    untilOpened(ui, app);
+    REQUIRE(app.state().spec.trainedModel() != nullptr);
+    CHECK(app.state().spec.trainedModel()->name == "attnviz-mini-llama");
+}
+
 TEST_CASE("the next-token view on BERT: a click on a word hides it behind [MASK], and the masked-word head fills it") {
     ImGuiHarness ui({1280.0f, 800.0f});
     ui::App app(bundledState());
@@ -792,7 +807,8 @@ TEST_CASE("the next-token view on BERT: a click on a word hides it behind [MASK]
     CHECK(app.state().spec.sentences[0] == "The animal didn't cross the [MASK] because it was too tired");
     settle(ui, app);
     ui.frames(app, 2);
-    CHECK(app.lessonReport().buttons.empty());  // masked: the words give way to the fills
+    const std::vector<ui::ShownButton>& left = app.lessonReport().buttons;  // masked: the words give way to the fills
+    CHECK(std::all_of(left.begin(), left.end(), [](const ui::ShownButton& b) { return b.label.rfind("Open attnviz's own decoder", 0) == 0; }));
     REQUIRE(app.predictionPanel().shown().size() == 10);
     const std::vector<std::string>& tokens = app.run()->tokens[0];
     CHECK(tokens.at(static_cast<std::size_t>(app.predictionPanel().shownPosition())) == "[MASK]");
