@@ -2,6 +2,7 @@
 #include "app/cli_options.h"
 
 #include "core/names.h"
+#include "io/model_folder.h"
 #include "io/model_library.h"
 #include "io/session.h"
 
@@ -47,7 +48,8 @@ void addInputOptions(CLI::App& command, InputOptions& o) {
     command.add_option("--model", o.model,
                        "A HuggingFace GPT-2, BERT, Llama, Mistral, Qwen2 or Qwen3 folder (config.json, model.safetensors or shards, "
                        "tokenizer files), a Hub repo id such as gpt2 or ORG/NAME[@REVISION] (from the Hugging Face cache; downloaded "
-                       "first when not cached), or \"random\" for the seeded single layer (default: attnviz's bundled trained model)");
+                       "first when not cached), attnviz-mini-llama for attnviz's bundled decoder (a small trained Llama), attnviz-mini-bert "
+                       "for its bundled BERT, or \"random\" for the seeded single layer (default: attnviz's bundled BERT)");
     command.add_option("--layer", o.layer, "The layer of a trained model to step through (0-based)");
     // A session holds every input; mixing it with single input options would leave it unclear which wins.
     CLI::Option* session = command.add_option("--session", o.session, "Take every input from a saved session file (.json)");
@@ -78,6 +80,7 @@ namespace {
 // The trained model to open, or null for the seeded single layer.
 std::shared_ptr<const core::TrainedModel> chosenModel(const InputOptions& o) {
     if (o.model == kRandomModel) return nullptr;
+    if (o.model == io::kBundledModelName) return io::loadBundledModel();  // by name: the bundled model, as with no --model
     if (!o.model.empty()) {
         const io::ModelArgument argument = io::parseModelArgument(o.model);
         io::ModelLibrary library;

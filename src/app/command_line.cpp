@@ -117,7 +117,7 @@ void addGuiOptions(CLI::App& cli, GuiOptions& gui) {
     cli.add_option("--zoom", gui.zoom, "Open zoomed: the number of Ctrl+= steps (-2 to 6; 0 is 100 %)");
     cli.add_flag("--present", gui.present, "Start presenting: full screen, large type, side panels away (F5 toggles, B blanks)");
     cli.add_option("--lesson", gui.lesson,
-                   "Open a question view: masks, cross, fused, slicing, rows, scaling, pooling, cost, dims, training, rope, lines or next");
+                   "Open a question view: masks, cross, fused, slicing, rows, scaling, pooling, cost, dims, training, rope, lines, next or copy");
     cli.add_option("--quit-after-frames", gui.quitAfterFrames,
                    "Exit after N frames without reading or saving settings (for measuring startup and memory)");
 }

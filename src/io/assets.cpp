@@ -1,11 +1,8 @@
 // assets.cpp — the asset lookup rule. See assets.h.
 #include "io/assets.h"
 
-#include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <system_error>
 
 namespace attnviz::io {
@@ -39,20 +36,6 @@ std::optional<fs::path> findAsset(const fs::path& relative) {
         if (fs::exists(folder / relative, error)) return folder / relative;
     }
     return std::nullopt;
-}
-
-std::optional<std::filesystem::path> findBundledDecoder() {
-    const std::optional<std::filesystem::path> models = findAsset("models");
-    if (!models) return std::nullopt;
-    std::vector<std::filesystem::path> folders;
-    std::error_code error;
-    for (const auto& entry : std::filesystem::directory_iterator(*models, error)) {
-        std::ifstream config(entry.path() / "config.json");
-        const nlohmann::json parsed = nlohmann::json::parse(config, nullptr, false);
-        if (parsed.is_object() && parsed.value("model_type", std::string("bert")) != "bert") folders.push_back(entry.path());
-    }
-    if (folders.empty()) return std::nullopt;
-    return *std::min_element(folders.begin(), folders.end());
 }
 
 }  // namespace attnviz::io

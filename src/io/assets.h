@@ -19,8 +19,5 @@ namespace attnviz::io {
 std::vector<std::filesystem::path> assetSearchPath();
 // `relative` (e.g. "models/attnviz-mini-bert") under the first folder of assetSearchPath() that has it.
 std::optional<std::filesystem::path> findAsset(const std::filesystem::path& relative);
-// A decoder among the bundled models (a folder of models/ whose config.json names a model type other than BERT),
-// the first by name; nullopt when this install bundles none.
-std::optional<std::filesystem::path> findBundledDecoder();
 
 }  // namespace attnviz::io

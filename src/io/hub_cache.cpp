@@ -1,7 +1,9 @@
 // hub_cache.cpp — repo ids, the cache's place and layout, cached snapshots. See hub_cache.h.
 #include "io/hub_cache.h"
 
+#include "io/assets.h"
 #include "io/checkpoint.h"
+#include "io/model_folder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -172,6 +174,9 @@ ModelArgument parseModelArgument(std::string_view text) {
                               path.rfind("../", 0) == 0 || path == "." || path == "..";
     std::error_code error;
     if (explicitPath || fs::exists(path, error)) return {expandHome(path), std::nullopt};
+    if (path == kBundledModelName || path == kBundledDecoderName) {  // a bundled model by name
+        if (const std::optional<fs::path> folder = findAsset(fs::path("models") / path)) return {*folder, std::nullopt};
+    }
     const std::size_t at = path.find('@');
     if (!isValidRepoId(path.substr(0, at))) return {path, std::nullopt};  // not a repo id: the folder's own error says why
     return {fs::path(), parseRepoReference(path)};

@@ -29,7 +29,8 @@ struct RepoReference {
     std::string revision = "main";
 };
 
-// What `--model X` names: a folder, or a repo (then `folder` is empty).
+// What `--model X` names: a folder, or a repo (then `folder` is empty); a bundled model's name (attnviz-mini-bert,
+// attnviz-mini-llama) that is not a folder here names its folder under the assets.
 struct ModelArgument {
     std::filesystem::path folder;
     std::optional<RepoReference> repo;

@@ -22,6 +22,9 @@ std::shared_ptr<const core::TrainedModel> loadModelFolder(const std::filesystem:
 
 // The folder name of attnviz's own small trained model under the assets' models/ directory.
 inline constexpr std::string_view kBundledModelName = "attnviz-mini-bert";
+// The folder name of attnviz's own small trained decoder (a Llama), beside it. It opens as any model folder does
+// (saved and restored by its path); only the BERT is "the bundled model" of sessions and the first screen.
+inline constexpr std::string_view kBundledDecoderName = "attnviz-mini-llama";
 
 // heads.json's text → its heads, each checked against the model's layers and heads. `name` starts every error.
 std::vector<core::NamedHead> parseNamedHeads(std::string_view json, const core::TransformerConfig& config, std::string_view name);

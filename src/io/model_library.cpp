@@ -155,4 +155,6 @@ std::shared_ptr<const core::TrainedModel> ModelLibrary::openBundledNow() {
 
 std::shared_ptr<const core::TrainedModel> loadBundledModel() { return ModelLibrary().openBundledNow(); }
 
+std::optional<fs::path> bundledDecoderFolder() { return findAsset(fs::path("models") / kBundledDecoderName); }
+
 }  // namespace attnviz::io

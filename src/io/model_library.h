@@ -66,4 +66,7 @@ private:
 // attnviz's bundled model through the process's model library (ModelLibrary::openBundledNow).
 std::shared_ptr<const core::TrainedModel> loadBundledModel();
 
+// The folder of attnviz's bundled decoder (io/assets.h finds it), or nullopt when this install has none.
+std::optional<std::filesystem::path> bundledDecoderFolder();
+
 }  // namespace attnviz::io

@@ -1,7 +1,8 @@
 // test_transformer_reference.cpp — trained GPT-2, BERT and Llama-family passes against an independent PyTorch
 // implementation (tests/reference/make_transformer_fixtures.py → tests/reference/models/, make_decoder_fixtures.py →
 // tests/reference/decoders/: llama with GQA 8:2 and llama3 RoPE scaling, MQA in BF16, qwen2 biases + a sliding window
-// on one layer + shards, qwen3 q/k norm + head_dim ≠ d_model / h in F16, mistral's window), in the manner of llm.c's test_gpt2.c:
+// on one layer + shards, qwen3 q/k norm + head_dim ≠ d_model / h in F16, mistral's window; and attnviz's bundled decoder
+// against make_bundled_decoder_reference.py), in the manner of llm.c's test_gpt2.c:
 // every layer's hidden states and attention weights of each sentence of a ragged batch within atol 1e-4, read
 // through io::loadTransformer from four folders (HuggingFace's and plain tensor names; F32, F16 and BF16 storage),
 // which must therefore give the same numbers. Also: the stepped layer the app shows IS that layer of the pass (bit
@@ -87,11 +88,13 @@ Comparison compareAttention(const Tensor& ours, const Tensor& expected, int b) {
     return c;
 }
 
-// The pass of `folder` (under `root`) on the ragged batch of `<family>_ids.json` against `<family>_*.npy` there.
-core::TransformerPass checkAgainstTorch(const std::string& folder, const std::string& family, const fs::path& root = kModels) {
-    const core::TransformerModel model = io::loadTransformer(root / folder);
+// The pass of `folder` (under `root`, or `modelFolder` when given) on the ragged batch of `<family>_ids.json` (the
+// decoders' shared ids.json) against `<family>_*.npy` under `root`.
+core::TransformerPass checkAgainstTorch(const std::string& folder, const std::string& family, const fs::path& root = kModels,
+                                        const fs::path& modelFolder = {}) {
+    const core::TransformerModel model = io::loadTransformer(modelFolder.empty() ? root / folder : modelFolder);
     core::checkTransformer(model);
-    std::ifstream in(root == kModels ? root / (family + "_ids.json") : root / "ids.json");
+    std::ifstream in(root == kModels || !modelFolder.empty() ? root / (family + "_ids.json") : root / "ids.json");
     const auto ids = nlohmann::json::parse(in).get<std::vector<std::vector<int>>>();
     core::TransformerPass pass = core::runTransformer(model, ids, 1, configFor(model, true));
     for (int b = 0; b < static_cast<int>(ids.size()); ++b) {
@@ -107,9 +110,9 @@ core::TransformerPass checkAgainstTorch(const std::string& folder, const std::st
 }
 
 // A decoder folder of tests/reference/decoders: hidden states, attention, and the LM head's logits at every position.
-core::TransformerPass checkDecoder(const std::string& folder) {
-    core::TransformerPass pass = checkAgainstTorch(folder, folder, kDecoders);
-    const core::TransformerModel model = io::loadTransformer(kDecoders / folder);
+core::TransformerPass checkDecoder(const std::string& folder, const fs::path& modelFolder = {}) {
+    core::TransformerPass pass = checkAgainstTorch(folder, folder, kDecoders, modelFolder);
+    const core::TransformerModel model = io::loadTransformer(modelFolder.empty() ? kDecoders / folder : modelFolder);
     const Tensor expected = io::readNpy(kDecoders / (folder + "_logits.npy"));  // l × vocab, sentence 0
     double largest = 0.0;
     for (int position = 0; position < expected.dim(0); ++position) {
@@ -151,6 +154,11 @@ TEST_CASE("Llama (SmolLM, Llama 3): grouped-query 8:2 heads, llama3 RoPE scaling
     CHECK(before.row(0) == after.row(0));
     CHECK((before.row(3) - after.row(3)).norm() > 1e-3f);
     CHECK(std::abs(before.row(3).norm() - after.row(3).norm()) < 1e-5f);  // a rotation keeps the length
+}
+
+TEST_CASE("attnviz-mini-llama, the bundled decoder: every layer and the next-token logits match a float64 PyTorch forward") {
+    // tests/reference/make_bundled_decoder_reference.py: make_decoder_fixtures.py's forward on the committed weights.
+    checkDecoder("attnviz-mini-llama", fs::path(ATTNVIZ_SOURCE_DIR) / "assets/models/attnviz-mini-llama");
 }
 
 TEST_CASE("Llama with one K/V head (multi-query), its own lm_head, in BF16") {

@@ -57,6 +57,16 @@ std::string fetchError(const io::RepoReference& ref, const io::FetchOptions& opt
 
 }  // namespace
 
+TEST_CASE("hub: a bundled model's name names its folder in the assets, not a repo to download") {
+    for (const std::string_view name : {io::kBundledDecoderName, io::kBundledModelName}) {
+        const io::ModelArgument argument = io::parseModelArgument(name);
+        CAPTURE(name);
+        CHECK_FALSE(argument.repo);
+        CHECK(argument.folder.filename() == name);
+        CHECK(fs::exists(argument.folder / "config.json"));
+    }
+}
+
 TEST_CASE("hub: --model is a folder when it is a path or an existing folder, else a repo id") {
     const ScratchDir scratch("hub-argument");
     const ScopedEnvironment home("HOME", scratch.path().string());

@@ -813,6 +813,21 @@ TEST_CASE("the next-token view: presenting, P shows the ten next tokens in large
     CHECK(seeded.lessonReport().says("predicts no token"));
 }
 
+TEST_CASE("the next-token view on BERT offers attnviz's own decoder: one click asks for its folder") {
+    ImGuiHarness ui({1280.0f, 800.0f});
+    ui::App app(bundledState());
+    settle(ui, app);
+    ui::openLesson(app.state(), ui::Lesson::NextToken);
+    settle(ui, app);
+    const std::vector<ui::ShownButton>& buttons = app.lessonReport().buttons;
+    const auto offer = std::find_if(buttons.begin(), buttons.end(), [](const ui::ShownButton& b) { return b.label.rfind("Open attnviz's own decoder", 0) == 0; });
+    REQUIRE(offer != buttons.end());
+    ui.click(app, {(offer->min.x + offer->max.x) / 2, (offer->min.y + offer->max.y) / 2});
+    untilOpened(ui, app);
+    REQUIRE(app.state().spec.trainedModel() != nullptr);
+    CHECK(app.state().spec.trainedModel()->name == "attnviz-mini-llama");
+}
+
 TEST_CASE("the next-token view on BERT asks what word fits the blank, opens with the last content word masked, and a click hides another") {
     ImGuiHarness ui({1280.0f, 800.0f});
     ui::App app(bundledState());
@@ -834,17 +849,13 @@ TEST_CASE("the next-token view on BERT asks what word fits the blank, opens with
     REQUIRE(app.predictionPanel().shown().size() == 10);
     const std::vector<std::string>& tokens = app.run()->tokens[0];
     CHECK(tokens.at(static_cast<std::size_t>(app.predictionPanel().shownPosition())) == "[MASK]");
-    // One click to a model that does predict the next word: a bundled decoder when there is one, else Get a model.
-    const auto decoder = std::find_if(words.begin(), words.end(), [](const ui::ShownButton& b) { return b.label.starts_with("Predict the next word instead"); });
+    // One click to a model that does predict the next word: attnviz's own decoder.
+    const auto decoder = std::find_if(words.begin(), words.end(), [](const ui::ShownButton& b) { return b.label.starts_with("Open attnviz's own decoder"); });
     REQUIRE(decoder != words.end());
     ui.click(app, {(decoder->min.x + decoder->max.x) / 2, (decoder->min.y + decoder->max.y) / 2});
-    ui.frames(app, 2);
-    if (io::findBundledDecoder()) {
-        settle(ui, app);
-        CHECK(app.state().spec.trainedModel()->config().family != core::ModelFamily::Bert);
-    } else {
-        CHECK(app.getModelDialog().visible());
-    }
+    untilOpened(ui, app);
+    REQUIRE(app.state().spec.trainedModel() != nullptr);
+    CHECK(app.state().spec.trainedModel()->config().traits().decoder);
 }
 
 TEST_CASE("the next-token view on BERT: closing it puts the hidden word back") {

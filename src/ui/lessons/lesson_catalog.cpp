@@ -1,9 +1,11 @@
 // lesson_catalog.cpp — the lessons as data, and what opening one changes. See lesson_catalog.h.
 #include "ui/lessons/lesson_catalog.h"
 
+#include "core/head_measures.h"
 #include "core/transformer/prediction.h"
 #include "core/transformer/prediction_words.h"
 #include "io/model_library.h"
+#include "ui/session/session_menu.h"
 #include "ui/session/session_actions.h"
 
 #include <algorithm>
@@ -76,6 +78,29 @@ std::string setUpTraining(AppState& state) {
     return "This installation has no bundled model: open a GPT-2 or BERT folder (File ▸ Open model…).";
 }
 
+// "How does it copy?": attnviz's own decoder (its heads.json names the two heads) on random words repeated twice.
+constexpr std::uint64_t kCopySeed = 37;
+constexpr int kCopyWords = 12;
+
+std::string setUpCopy(AppState& state) {
+    std::string note;
+    if (!showsBundledDecoder(state)) {
+        const std::optional<std::filesystem::path> folder = io::bundledDecoderFolder();
+        if (!folder) return "This installation has no bundled decoder (assets/models/attnviz-mini-llama was not found).";
+        try {
+            useTrainedModel(io::ModelLibrary().openNow(*folder), state);
+            note = "Opened attnviz's own decoder, whose heads.json names a previous-token and an induction head. ";
+        } catch (const io::FileError& error) {
+            return std::string("attnviz's own decoder could not be opened: ") + error.what();
+        }
+    }
+    const core::TrainedModel* model = state.spec.trainedModel();
+    if (model == nullptr) return note;
+    state.spec.sentences = {core::repeatedWordSentence(kCopySeed + static_cast<std::uint64_t>(state.lesson.copySeed), kCopyWords, *model->tokenizer)};
+    state.batch = 0;
+    return note + "The sentence is " + std::to_string(kCopyWords) + " random words, twice.";
+}
+
 // The other question views teach on the seeded layer, whose every control they use.
 std::string setUpSeededLayer(AppState& state) {
     if (!state.spec.trainedModel()) return {};
@@ -134,6 +159,7 @@ std::string setUp(Lesson lesson, AppState& state) {
     if (lesson == Lesson::Rope && turnsItsOwnPositions(state.spec)) return {};
     if (lesson == Lesson::Lines) return {};  // the open model's own head: a trained head's lines are the figure to present
     if (lesson == Lesson::NextToken) return setUpNextToken(state);
+    if (lesson == Lesson::Copy) return setUpCopy(state);
     const std::string switched = setUpSeededLayer(state);
     return switched + setUpFor(lesson, state);
 }
@@ -167,6 +193,7 @@ const std::vector<LessonInfo>& lessons() {
         {Lesson::FreeDims, "dims", "Free d_k, d_v", "Must d_k and d_v be d_model / h?", StageId::Output},
         {Lesson::Training, "training", "Trained vs random", "What does training change?", StageId::Softmax},
         {Lesson::Rope, "rope", "RoPE", "Why do rotary positions give relative offsets?", StageId::SplitHeads},
+        {Lesson::Copy, "copy", "How does it copy?", "How does a decoder repeat what came before? (induction heads)", StageId::Softmax},
     };
     return all;
 }

@@ -168,7 +168,10 @@ void drawKvSharingView(LessonFrame& frame) {
     if (const core::TrainedModel* model = openModel(frame)) {
         subjectView(frame, modelSubject(*model));
     } else {
-        say(frame, "Open a Llama, Qwen or Mistral folder (File ▸ Open model…) to see its own numbers here.", Tone::Dim);
+        if (!offerBundledDecoder(frame, "Open a Llama, Qwen or Mistral folder (File ▸ Open model…) to see its own numbers here, or attnviz's "
+                                        "own decoder: 8 query heads share 2 K/V heads.", true)) {
+            say(frame, "Open a Llama, Qwen or Mistral folder (File ▸ Open model…) to see its own numbers here.", Tone::Dim);
+        }
     }
     if (!frame.ctx.run.spec.trainedModel()) {
         if (std::optional<Subject> s = seededSubject(frame)) subjectView(frame, *s);

@@ -274,6 +274,7 @@ void drawMasksLesson(LessonFrame& frame) {
     say(frame, shapeSentence(t));
     if (t.mask != MaskKind::None) say(frame, fillSentence(t));
     fullyMaskedSentence(frame);
+    offerBundledDecoder(frame, "A decoder is trained behind the causal mask: in attnviz's own decoder every head's row stops at its own token.");
     if (t.mask == MaskKind::None) return;
     ImGui::Spacing();
     const ImVec2 top = ImGui::GetCursorScreenPos();

@@ -14,7 +14,6 @@
 
 #include "core/transformer/prediction.h"
 #include "core/transformer/prediction_words.h"
-#include "io/assets.h"
 #include "ui/widgets/widget_label.h"
 
 #include <algorithm>
@@ -62,24 +61,6 @@ void maskAWord(LessonFrame& frame) {
     }
 }
 
-// BERT fills a blank; a decoder predicts the next word: one click opens one (a bundled decoder when this install has
-// one, else the Get a model dialog, whose list starts with GPT-2).
-void openADecoder(LessonFrame& frame) {
-    AppState& state = frame.ctx.state;
-    const std::optional<std::filesystem::path> bundled = io::findBundledDecoder();
-    const std::string label = bundled ? "Predict the next word instead: open " + bundled->filename().string() + " (a decoder)"
-                                      : "Predict the next word instead: get a decoder (GPT-2, Llama …)";
-    if (ImGui::Button(widgetLabel(label, "open a decoder").c_str())) {
-        if (bundled) {
-            state.session.request = SessionRequest::OpenRecentModel;
-            state.session.requestPath = *bundled;
-        } else {
-            state.session.request = SessionRequest::GetModel;
-        }
-    }
-    frame.report.buttons.push_back({label, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()});
-}
-
 }  // namespace
 
 void drawNextTokenLesson(LessonFrame& frame) {
@@ -87,10 +68,8 @@ void drawNextTokenLesson(LessonFrame& frame) {
     const core::TrainedModel* model = ctx.run.spec.trained() ? ctx.run.spec.trained()->model.get() : nullptr;
     const core::PredictionKind kind = model ? core::predictionKind(model->transformer) : core::PredictionKind::None;
     if (model && kind != core::PredictionKind::None) say(frame, explanation(*model, kind));
-    if (kind == core::PredictionKind::MaskedWord) {
-        openADecoder(frame);
-        maskAWord(frame);
-    }
+    offerBundledDecoder(frame, "A decoder predicts the next token of any sentence; attnviz's own was trained on plain English.");
+    if (kind == core::PredictionKind::MaskedWord) maskAWord(frame);
     ImGui::Spacing();
     if (!frame.prediction) return;
     // At least ten bars and their controls tall: on a small window the view scrolls instead of squeezing them.

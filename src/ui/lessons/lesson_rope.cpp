@@ -107,6 +107,7 @@ void explain(LessonFrame& frame, const RotarySource& s) {
     if (!s.modelsOwn) {
         say(frame, "The seeded layer has no rotary positions (it adds sinusoidal ones to X): its q and k are turned here as a Llama layer "
                    "with rope_theta 10000 would turn them. Open a Llama, Qwen or Mistral folder to see a model's own.", Tone::Dim);
+        offerBundledDecoder(frame, "attnviz's own decoder turns its q and k this way, with its own rope_theta 10000:", true);
     }
 }
 

@@ -2,6 +2,8 @@
 #include "ui/lessons/lesson_scene.h"
 
 #include "core/display_text.h"
+#include "io/model_library.h"
+#include "ui/session/session_menu.h"
 #include "ui/views/drawing.h"
 #include "ui/views/matrix_info.h"
 #include "ui/views/scene_view.h"
@@ -390,6 +392,18 @@ void headPicker(LessonFrame& frame) {
 }
 
 // [SECTION] Text
+
+bool offerBundledDecoder(LessonFrame& frame, const std::string& why, bool llamaOnly) {
+    const core::TrainedModel* model = frame.ctx.state.spec.trainedModel();
+    const bool wanted = model != nullptr && model->config().traits().decoder &&
+                        (!llamaOnly || model->config().traits().positions == core::PositionKind::Rotary);
+    if (wanted || !io::bundledDecoderFolder()) return false;
+    say(frame, why, Tone::Dim);
+    const char* label = "Open attnviz's own decoder (a small trained Llama)";
+    if (ImGui::Button(label)) requestBundledDecoder(frame.ctx.state);
+    frame.report.buttons.push_back({label, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()});
+    return true;
+}
 
 void say(LessonFrame& frame, const std::string& text, Tone tone) {
     frame.report.texts.push_back(text);

@@ -196,6 +196,12 @@ void sameLineIfFits(float width, float spacing = -1.0f);
 float checkboxWidth(const char* label);
 float buttonWidth(const char* label);
 
+// When the model on screen is not a decoder (BERT, the seeded layer; with `llamaOnly`, GPT-2 too: no RoPE, no
+// grouped queries): a line saying `why` this view wants one and a button that opens attnviz's bundled decoder
+// (attnviz-mini-llama), reported in LessonReport::buttons. Returns whether it drew (false when the model is what the
+// view wants, or this install has no bundled decoder).
+bool offerBundledDecoder(LessonFrame& frame, const std::string& why, bool llamaOnly = false);
+
 // "◀ head 2 of 8 ▶" in the head's color: picks AppState::head (keys 1–9 and the heads grid do too).
 void headPicker(LessonFrame& frame);
 

@@ -31,7 +31,7 @@ struct LessonReturn {
     Projection projection{};
 };
 
-enum class Lesson { None, Masks, Cross, FusedVsHeads, Slicing, RowByRow, Scaling, Pooling, Cost, FreeDims, Training, Rope, Lines, NextToken };
+enum class Lesson { None, Masks, Cross, FusedVsHeads, Slicing, RowByRow, Scaling, Pooling, Cost, FreeDims, Training, Rope, Lines, NextToken, Copy };
 
 // "3 layers or 3·h?": W^Q as one fused matrix, as h matrices, or K/V heads shared (MHA → GQA → MQA).
 enum class FusedView { Fused, PerHead, SharedKv };
@@ -52,6 +52,7 @@ struct LessonState {
     int ropeKey = 0;              // rotary positions: the key token whose k it is scored against
     bool ropeEachToken = false;   // rotary positions: every token's q at its own position instead of one q at 0 … 7
     int linesQuery = -1;          // the line view: the query row drawn bold (−1: "it" when the sentence has it)
+    int copySeed = 0;             // "How does it copy?": which random word sequence (Another random sequence adds 1)
 
     std::optional<LessonReturn> returnTo;  // set while a view is open; empty after the user chose another model
 };

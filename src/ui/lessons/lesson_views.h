@@ -24,5 +24,6 @@ void drawTrainingLesson(LessonFrame& frame);      // lesson_training.cpp
 void drawRopeLesson(LessonFrame& frame);          // lesson_rope.cpp
 void drawLinesLesson(LessonFrame& frame);         // lesson_lines.cpp
 void drawNextTokenLesson(LessonFrame& frame);     // lesson_next_token.cpp
+void drawCopyLesson(LessonFrame& frame);          // lesson_copy.cpp
 
 }  // namespace attnviz::ui

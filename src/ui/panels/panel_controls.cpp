@@ -10,6 +10,7 @@
 
 #include "core/attention.h"
 #include "io/hub_cache.h"
+#include "io/model_library.h"
 #include "ui/panels/panel_get_model.h"
 #include "ui/session/session_menu.h"
 #include "ui/views/sentence_notes.h"
@@ -86,11 +87,16 @@ const char* kModelCard = "Model card";
 // The model in use, and the others one click away.
 void modelPicker(AppState& state) {
     const core::TrainedModel* model = state.spec.trainedModel();
-    const std::string current = model ? model->name + (model->bundled ? " (attnviz's own)" : "") : "untrained (random) weights";
+    const bool ownDecoder = showsBundledDecoder(state);
+    const std::string current = model ? model->name + (model->bundled || ownDecoder ? " (attnviz's own)" : "") : "untrained (random) weights";
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (!ImGui::BeginCombo("##model", widgetLabel(current).c_str())) return;
     SessionRequest& request = state.session.request;
-    if (ImGui::Selectable("attnviz's own small model (trained)", model && model->bundled)) request = SessionRequest::UseBundledModel;
+    if (ImGui::Selectable("attnviz's own small model (trained BERT)", model && model->bundled)) request = SessionRequest::UseBundledModel;
+    if (io::bundledDecoderFolder()) {
+        if (ImGui::Selectable("attnviz's own small decoder (trained Llama)", ownDecoder)) requestBundledDecoder(state);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("attnviz-mini-llama: predicts the next word; has a previous-token and an induction head");
+    }
     if (ImGui::Selectable("untrained (random) weights", model == nullptr)) request = SessionRequest::UseRandomModel;
     for (const std::filesystem::path& folder : state.session.recentModels) {
         if (ImGui::Selectable(widgetLabel(core::clipped(io::modelFolderTitle(folder))).c_str(), model && model->folder == folder.string())) {

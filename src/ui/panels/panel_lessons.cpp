@@ -83,6 +83,7 @@ void drawLessonView(Lesson lesson, LessonFrame& frame) {
         case Lesson::Rope: drawRopeLesson(frame); break;
         case Lesson::Lines: drawLinesLesson(frame); break;
         case Lesson::NextToken: drawNextTokenLesson(frame); break;
+        case Lesson::Copy: drawCopyLesson(frame); break;
         case Lesson::None: break;
     }
 }

@@ -4,6 +4,8 @@
 
 #include "core/display_text.h"
 #include "io/hub_cache.h"
+#include "io/model_folder.h"
+#include "io/model_library.h"
 #include "ui/panels/panel_get_model.h"
 #include "ui/session/session_actions.h"
 #include "ui/widgets/widget_label.h"
@@ -58,12 +60,28 @@ void modelItems(AppState& state) {
     recentMenu("Open Recent Model", state.session.recentModels, SessionRequest::OpenRecentModel, state);
     cachedMenu(state);
     const core::TrainedModel* model = state.spec.trainedModel();
-    if (ImGui::MenuItem("attnviz's own small model (trained)", nullptr, model != nullptr && model->bundled)) request = SessionRequest::UseBundledModel;
+    if (ImGui::MenuItem("attnviz's own small model (trained BERT)", nullptr, model != nullptr && model->bundled)) request = SessionRequest::UseBundledModel;
+    if (io::bundledDecoderFolder() && ImGui::MenuItem("attnviz's own small decoder (trained Llama)", nullptr, showsBundledDecoder(state))) {
+        requestBundledDecoder(state);
+    }
     if (ImGui::MenuItem("Untrained (random) weights", nullptr, model == nullptr)) request = SessionRequest::UseRandomModel;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The seeded single layer: every control, but nearly uniform attention");
 }
 
 }  // namespace
+
+bool requestBundledDecoder(AppState& state) {
+    const std::optional<std::filesystem::path> folder = io::bundledDecoderFolder();
+    if (!folder) return false;
+    state.session.request = SessionRequest::OpenRecentModel;
+    state.session.requestPath = *folder;
+    return true;
+}
+
+bool showsBundledDecoder(const AppState& state) {
+    const core::TrainedModel* model = state.spec.trainedModel();
+    return model != nullptr && model->name == io::kBundledDecoderName;
+}
 
 void drawSessionFileItems(AppState& state) {
     SessionRequest& request = state.session.request;

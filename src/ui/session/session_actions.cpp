@@ -175,9 +175,10 @@ void useTrainedModel(std::shared_ptr<const core::TrainedModel> model, AppState& 
     spec.attention.scale.reset();
     const core::NamedHead* featured = model->featuredHead();
     state.head = featured ? featured->head : 0;
-    // The question views teach on the seeded layer, except the one that compares a trained model with its untrained self.
+    // The question views teach on the seeded layer, except the one that compares a trained model with its untrained self
+    // and "How does it copy?", which opens attnviz's own decoder.
     // Choosing a model while another view is open is the user's own choice: the view closes without undoing it.
-    if (state.lesson.open != Lesson::None && state.lesson.open != Lesson::Training) {
+    if (state.lesson.open != Lesson::None && state.lesson.open != Lesson::Training && state.lesson.open != Lesson::Copy) {
         state.lesson.open = Lesson::None;
         state.lesson.returnTo.reset();
     }

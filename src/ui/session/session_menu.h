@@ -16,5 +16,10 @@ void drawSessionFileItems(AppState& state);
 void drawEditMenu(AppState& state);
 // In the controls panel: where the weights come from, and how many cells hold typed-in values.
 void drawWeightsAndEdits(AppState& state);
+// Asks for attnviz's bundled decoder (attnviz-mini-llama) to be opened as a model folder; false (nothing asked) when
+// this install has none. The Model box, the File menu and the decoder lessons' "open the bundled decoder" call it.
+bool requestBundledDecoder(AppState& state);
+// Whether the model on screen is attnviz's bundled decoder.
+bool showsBundledDecoder(const AppState& state);
 
 }  // namespace attnviz::ui
