@@ -8,6 +8,7 @@
 #include "io/hub_cache.h"
 #include "io/hub_fetch.h"
 #include "io/model_folder.h"
+#include "io/safe_read.h"
 #include "io/scratch_dir.h"
 
 #include <doctest/doctest.h>
@@ -178,11 +179,11 @@ TEST_CASE("hub hostile: only the shards the index names are fetched, and the ind
     }
     {
         const ScratchDir scratch("hub-huge-index");
-        const fs::path model = shardedModel(scratch / "model", 17'000'000);
+        const fs::path model = shardedModel(scratch / "model", io::kMaxShardIndexBytes + 1'000'000);
         const HubTestServer server = serve({}, scratch, model);
-        // Before: the 17 MB index was downloaded and read whole, by fetch and by the model folder's reader.
-        CHECK(fetchError(kRepo, optionsFor(server, scratch / "hub")).find("attnviz reads shard indexes of at most 16.0 MB") != std::string::npos);
-        CHECK_THROWS_WITH_AS(io::loadModelFolder(model), doctest::Contains("is 17.0 MB; a file of its kind is at most 16.0 MB"), io::FileError);
+        // Before: a 33 MB index was downloaded and read whole, by fetch and by the model folder's reader.
+        CHECK(fetchError(kRepo, optionsFor(server, scratch / "hub")).find("attnviz reads shard indexes of at most 32.0 MB") != std::string::npos);
+        CHECK_THROWS_WITH_AS(io::loadModelFolder(model), doctest::Contains("is 33.0 MB; a file of its kind is at most 32.0 MB"), io::FileError);
     }
 }
 

@@ -7,6 +7,7 @@
 #include "ui/views/drawing.h"
 #include "ui/views/matrix_info.h"
 #include "ui/views/scene_view.h"
+#include "ui/widgets/widget_label.h"
 
 #include <algorithm>
 #include <cmath>
@@ -400,7 +401,7 @@ bool offerBundledDecoder(LessonFrame& frame, const std::string& why, bool llamaO
     if (wanted || !io::bundledDecoderFolder()) return false;
     say(frame, why, Tone::Dim);
     const char* label = "Open attnviz's own decoder (a small trained Llama)";
-    if (ImGui::Button(label)) requestBundledDecoder(frame.ctx.state);
+    if (ImGui::Button(widgetLabel(label).c_str())) requestBundledDecoder(frame.ctx.state);
     frame.report.buttons.push_back({label, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()});
     return true;
 }
