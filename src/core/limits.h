@@ -20,6 +20,10 @@ namespace attnviz::core::limits {
 // 4-byte UTF-8 reserve 32,000 vertices, half a window's.
 inline constexpr std::size_t kMaxShownCharacters = 2'000;
 
+// A sentence quoted above its tokens (the tokens stage, its slide): about three lines of a wide panel, so a pasted
+// blob leaves the token boxes on screen; the sentence field and the tokens themselves show the rest.
+inline constexpr std::size_t kMaxQuotedSentenceCharacters = 300;
+
 // A token's label (axes, token boxes, line view, predictions): vocabularies' longest entries are ~100 characters
 // (GPT-2's runs of "-" or "=") but a label box holds a few dozen; 2,048 labels of 48 characters at 4 vertices a
 // glyph stay inside what one window draws only because labels beyond the box are clipped or left out.

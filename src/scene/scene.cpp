@@ -347,7 +347,10 @@ TokenRow tokenRow(std::string heading, const std::vector<std::string>& tokens, c
     return row;
 }
 
-std::string quoted(const std::string& sentence) { return "\u201C" + core::clipped(core::displayText(core::clipped(sentence))) + "\u201D"; }
+std::string quoted(const std::string& sentence) {
+    const std::size_t most = core::limits::kMaxQuotedSentenceCharacters;
+    return "\u201C" + core::clipped(core::displayText(core::clipped(sentence, most)), most) + "\u201D";
+}
 
 // What the marks inside the pieces mean, for the marks these tokens carry: a trained tokenizer's pieces read as
 // the tokenizer cut them, a space and a word's continuation included.
