@@ -357,11 +357,16 @@ std::string truncateToWidth(std::string_view utf8, float maxWidth, float size, F
     for (std::size_t i = 0; i < utf8.size(); ++i) {
         if ((static_cast<unsigned char>(utf8[i]) & 0xC0) != 0x80) codePointStarts.push_back(i);
     }
-    for (auto end = codePointStarts.rbegin(); end != codePointStarts.rend(); ++end) {
-        std::string candidate = std::string(utf8.substr(0, *end)) + std::string(ellipsis);
-        if (textWidth(candidate, size, face) <= maxWidth) return candidate;
+    // The longest prefix (whole code points) that fits with the ellipsis, by bisection: a width grows with its
+    // prefix, and trying every prefix from the end cost minutes on a pasted 20,000-letter word (issue 31).
+    const auto withEllipsis = [&](std::size_t prefixEnd) { return std::string(utf8.substr(0, prefixEnd)) + std::string(ellipsis); };
+    std::size_t fits = 0, tooWide = codePointStarts.size();  // prefixes of [0, fits] code points fit; tooWide does not
+    if (codePointStarts.empty() || textWidth(std::string(ellipsis), size, face) > maxWidth) return std::string(ellipsis);
+    while (tooWide - fits > 1) {
+        const std::size_t middle = (fits + tooWide) / 2;
+        (textWidth(withEllipsis(codePointStarts[middle]), size, face) <= maxWidth ? fits : tooWide) = middle;
     }
-    return std::string(ellipsis);
+    return withEllipsis(codePointStarts[fits]);
 }
 
 std::vector<std::string> wrapText(std::string_view utf8, float maxWidth, float size, FontFace face) {
