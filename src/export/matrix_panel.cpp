@@ -5,6 +5,8 @@
 #include "export/colorbar.h"
 #include "export/number_text.h"
 #include "export/text.h"
+#include "scene/axis_labels.h"
+#include "scene/head_bands.h"
 
 #include <algorithm>
 #include <cmath>
@@ -32,8 +34,7 @@ constexpr int kLegendEntryGap = 18;
 constexpr int kLegendLineGap = 5;
 constexpr int kCellValuePadding = 2;
 constexpr float kMinCellValueSize = 7.0f;
-// The vertical middle of capitals and digits above the baseline, in ems (DejaVu Sans: cap height 0.73).
-constexpr float kCapMiddleEm = 0.36f;
+using scene::kCapMiddleEm;  // a label's middle above its baseline
 // Labels of neighbouring rows may share descender and ascender room: a label needs about one em plus a little.
 constexpr float kDenseLabelEm = 1.05f;
 
@@ -43,30 +44,6 @@ constexpr Rgba8 kFocusColour = opaque(colormap::kFocusRowColor);  // the focused
 
 int ceilToInt(float value) { return static_cast<int>(std::ceil(value)); }
 
-// The steps a thinned axis may label every n-th cell with: block-aligned for head-blocked axes.
-std::vector<int> candidateSteps(int count, int headBlock) {
-    std::vector<int> steps;
-    if (headBlock > 1) {
-        for (int d = 1; d < headBlock; ++d) {
-            if (headBlock % d == 0) steps.push_back(d);
-        }
-        for (int step = headBlock; step < 2 * count; step *= 2) steps.push_back(step);
-    } else {
-        for (int power = 1; power < 2 * count; power *= 10) {
-            for (int factor : {1, 2, 5}) steps.push_back(factor * power);
-        }
-    }
-    return steps;
-}
-
-// Label every step-th cell, the smallest step whose cells leave `needed` base pixels per label.
-int labelStep(int count, float cellSize, float needed, int headBlock) {
-    for (int step : candidateSteps(count, headBlock)) {
-        if (static_cast<float>(step) * cellSize >= needed) return step;
-    }
-    return std::max(count, 1);
-}
-
 float rowSum(const core::Matrix& values, int row) {
     float sum = 0.0f;
     for (Eigen::Index c = 0; c < values.cols(); ++c) sum += values(row, c);
@@ -74,6 +51,19 @@ float rowSum(const core::Matrix& values, int row) {
 }
 
 bool isDark(colormap::Rgb8 c) { return 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b < 140.0f; }
+
+float paperTextWidth(std::string_view text, float size, FontFace face) { return textWidth(text, size, face); }
+
+scene::LabelInk labelInk(const Theme& theme) { return {theme.text, theme.secondaryText, kFocusColour}; }
+
+// Axis labels (scene/axis_labels.h) laid out in base pixels, drawn at `scale`.
+void drawLabels(Canvas& canvas, const std::vector<scene::AxisLabel>& labels, int scale) {
+    for (const scene::AxisLabel& label : labels) {
+        const TextStyle style{label.size * scale, label.face, label.color};
+        if (label.upwards) drawTextUpwards(canvas, label.x * scale, label.baseline * scale, label.text, style);
+        else drawText(canvas, label.x * scale, label.baseline * scale, label.text, style);
+    }
+}
 
 }  // namespace
 
@@ -114,7 +104,7 @@ void MatrixPanel::measureLabels() {
     const PanelAxis& rows = content_.rows;
     const PanelAxis& cols = content_.cols;
 
-    const int rowStep = labelStep(rowCount(), cellHeightBase(), kDenseLabelEm * kLabelSize, rows.headBlock);
+    const int rowStep = scene::labelStep(rowCount(), cellHeightBase(), kDenseLabelEm * kLabelSize, rows.headBlock);
     rowText_.assign(static_cast<std::size_t>(rowCount()), {});
     float widestRow = 0.0f;
     const auto labelRow = [&](int r) {
@@ -124,8 +114,7 @@ void MatrixPanel::measureLabels() {
         text = rows.tokens ? truncateToWidth(label, kRowLabelMaxWidth, kLabelSize, face) : label;
         widestRow = std::max(widestRow, textWidth(text, kLabelSize, face));
     };
-    for (int r = 0; options_.rowLabels && r < rowCount(); r += rowStep) labelRow(r);
-    if (options_.rowLabels && content_.focusRow && *content_.focusRow >= 0 && *content_.focusRow < rowCount()) labelRow(*content_.focusRow);
+    for (const int r : scene::labelledCells(options_.rowLabels ? rowCount() : 0, rowStep, content_.focusRow)) labelRow(r);
     rowLabelWidth_ = ceilToInt(widestRow);
 
     rowSumText_.assign(content_.rowSums ? static_cast<std::size_t>(rowCount()) : 0, {});
@@ -141,7 +130,7 @@ void MatrixPanel::measureLabels() {
         widestIndex = textWidth(std::to_string(colCount() - 1), kLabelSize, FontFace::Regular);
     }
     const float neededPerColumn = cols.tokens ? kDenseLabelEm * kLabelSize : widestIndex + 6.0f;
-    const int colStep = labelStep(colCount(), cellWidthBase(), neededPerColumn, cols.headBlock);
+    const int colStep = scene::labelStep(colCount(), cellWidthBase(), neededPerColumn, cols.headBlock);
     colText_.assign(static_cast<std::size_t>(colCount()), {});
     float longestColumn = 0.0f;
     for (int c = 0; c < colCount(); c += colStep) {
@@ -320,18 +309,12 @@ void MatrixPanel::drawHeader(Canvas& canvas, int x, int y, int scale, const Them
     }
 }
 
+// rowText_ holds the labelled rows' texts (empty elsewhere), so every row is offered.
 void MatrixPanel::drawRowLabels(Canvas& canvas, int x, int y, int scale, const Theme& theme) const {
     const int rowStripe = content_.rows.headBlock > 0 ? kStripeThickness + kStripeGap : 0;
-    const float right = static_cast<float>(x + heatmapX_ - rowStripe - kLabelGap);
-    for (int r = 0; r < rowCount(); ++r) {
-        const std::string& text = rowText_[static_cast<std::size_t>(r)];
-        if (text.empty()) continue;
-        const float middle = static_cast<float>(y + heatmapY_) + (r + 0.5f) * cellHeightBase();
-        const Rgba8 color = isFocusRow(r) ? kFocusColour : r >= content_.rows.paddingFrom ? theme.secondaryText : theme.text;
-        const FontFace face = isFocusRow(r) ? FontFace::Bold : FontFace::Regular;
-        drawText(canvas, (right - textWidth(text, kLabelSize, face)) * scale, (middle + kCapMiddleEm * kLabelSize) * scale, text,
-                 {kLabelSize * scale, face, color});
-    }
+    const scene::AxisLabelSpec spec{rowCount(), 1, static_cast<float>(y + heatmapY_), cellHeightBase(),
+                                    static_cast<float>(x + heatmapX_ - rowStripe - kLabelGap), kLabelSize, content_.focusRow, content_.rows.paddingFrom};
+    drawLabels(canvas, scene::rowLabels(spec, [&](int r) { return rowText_[static_cast<std::size_t>(r)]; }, paperTextWidth, labelInk(theme)), scale);
 }
 
 // Σ above the column, each labelled row's sum beside it.
@@ -353,43 +336,31 @@ void MatrixPanel::drawRowSums(Canvas& canvas, int x, int y, int scale, const The
 void MatrixPanel::drawColumnLabels(Canvas& canvas, int x, int y, int scale, const Theme& theme) const {
     const int stripe = hasTopStripe() ? kStripeThickness + kStripeGap : 0;
     const float bandBottom = static_cast<float>(y + heatmapY_ - stripe - kColumnLabelGap);
-    const float descent = lineMetrics(kLabelSize, FontFace::Regular).descent;
-    for (int c = 0; c < colCount(); ++c) {
-        const std::string& text = colText_[static_cast<std::size_t>(c)];
-        if (text.empty()) continue;
-        const float middle = static_cast<float>(x + heatmapX_) + (c + 0.5f) * cellWidthBase();
-        const Rgba8 color = c >= content_.cols.paddingFrom ? theme.secondaryText : theme.text;
-        const TextStyle style{kLabelSize * scale, FontFace::Regular, color};
-        if (content_.cols.tokens) {
-            drawTextUpwards(canvas, (middle + kCapMiddleEm * kLabelSize) * scale, bandBottom * scale, text, style);
-        } else {
-            const float width = textWidth(text, kLabelSize, FontFace::Regular);
-            drawText(canvas, (middle - width / 2.0f) * scale, (bandBottom - descent) * scale, text, style);
-        }
-    }
+    const float edge = content_.cols.tokens ? bandBottom : bandBottom - lineMetrics(kLabelSize, FontFace::Regular).descent;
+    const scene::AxisLabelSpec spec{colCount(), 1, static_cast<float>(x + heatmapX_), cellWidthBase(), edge, kLabelSize, std::nullopt,
+                                    content_.cols.paddingFrom, content_.cols.tokens};
+    drawLabels(canvas, scene::columnLabels(spec, [&](int c) { return colText_[static_cast<std::size_t>(c)]; }, paperTextWidth, labelInk(theme)), scale);
 }
 
 void MatrixPanel::drawStripes(Canvas& canvas, int x, int y, int scale) const {
     const int top = (y + heatmapY_ - kStripeGap - kStripeThickness) * scale;
     const int left = (x + heatmapX_) * scale;
+    const auto bandsAlong = [&](const PanelAxis& axis, int count, int cellSide, float start, int headsPerColour) {
+        return scene::headBands(count, axis.headBlock, start, static_cast<float>(cellPixels(cellSide, scale)), headsPerColour);
+    };
     if (content_.head) {
         canvas.fillRect({left, top, colCount() * cellPixels(options_.cellWidth, scale), kStripeThickness * scale},
                         opaque(colormap::headColor(*content_.head / content_.headsPerColour)));
-    } else if (const int block = content_.cols.headBlock; block > 0) {
-        for (int c = 0, head = 0; c < colCount(); c += block, ++head) {
-            const int width = std::min(block, colCount() - c) * cellPixels(options_.cellWidth, scale);
-            canvas.fillRect({left + c * cellPixels(options_.cellWidth, scale), top, width, kStripeThickness * scale},
-                            opaque(colormap::headColor(head / content_.headsPerColour)));
+    } else {
+        for (const scene::HeadBand& band : bandsAlong(content_.cols, colCount(), options_.cellWidth, static_cast<float>(left), content_.headsPerColour)) {
+            canvas.fillRect({static_cast<int>(band.from), top, static_cast<int>(band.to - band.from), kStripeThickness * scale},
+                            opaque(colormap::headColor(band.colour)));
         }
     }
-    if (const int block = content_.rows.headBlock; block > 0) {
-        const int stripeLeft = (x + heatmapX_ - kStripeGap - kStripeThickness) * scale;
-        const int heatmapTop = (y + heatmapY_) * scale;
-        for (int r = 0, head = 0; r < rowCount(); r += block, ++head) {
-            const int height = std::min(block, rowCount() - r) * cellPixels(options_.cellHeight, scale);
-            canvas.fillRect({stripeLeft, heatmapTop + r * cellPixels(options_.cellHeight, scale), kStripeThickness * scale, height},
-                            opaque(colormap::headColor(head)));
-        }
+    const int stripeLeft = (x + heatmapX_ - kStripeGap - kStripeThickness) * scale;
+    for (const scene::HeadBand& band : bandsAlong(content_.rows, rowCount(), options_.cellHeight, static_cast<float>((y + heatmapY_) * scale), 1)) {
+        canvas.fillRect({stripeLeft, static_cast<int>(band.from), kStripeThickness * scale, static_cast<int>(band.to - band.from)},
+                        opaque(colormap::headColor(band.colour)));
     }
 }
 
@@ -418,19 +389,14 @@ HeatmapPlacement MatrixPanel::drawCells(Canvas& canvas, int x, int y, int scale,
     return placed;
 }
 
+// A line where each head's block but the first begins.
 void MatrixPanel::drawHeadBlockSeparators(Canvas& canvas, const HeatmapPlacement& placed, int scale,
                                           const Theme& theme) const {
     const PixelRect& h = placed.rect;
-    if (const int block = content_.cols.headBlock; block > 0) {
-        for (int c = block; c < colCount(); c += block) {
-            canvas.fillRect({h.x + c * placed.cellWidth - scale / 2, h.y, scale, h.height}, theme.separator);
-        }
-    }
-    if (const int block = content_.rows.headBlock; block > 0) {
-        for (int r = block; r < rowCount(); r += block) {
-            canvas.fillRect({h.x, h.y + r * placed.cellHeight - scale / 2, h.width, scale}, theme.separator);
-        }
-    }
+    const std::vector<scene::HeadBand> cols = scene::headBands(colCount(), content_.cols.headBlock, static_cast<float>(h.x), static_cast<float>(placed.cellWidth));
+    for (std::size_t i = 1; i < cols.size(); ++i) canvas.fillRect({static_cast<int>(cols[i].from) - scale / 2, h.y, scale, h.height}, theme.separator);
+    const std::vector<scene::HeadBand> rows = scene::headBands(rowCount(), content_.rows.headBlock, static_cast<float>(h.y), static_cast<float>(placed.cellHeight));
+    for (std::size_t i = 1; i < rows.size(); ++i) canvas.fillRect({h.x, static_cast<int>(rows[i].from) - scale / 2, h.width, scale}, theme.separator);
 }
 
 void MatrixPanel::drawFrame(Canvas& canvas, const HeatmapPlacement& placed, int scale) const {

@@ -1,6 +1,7 @@
 // layout.cpp — scene + box + metrics + rules → rectangles. See layout.h.
 #include "scene/layout.h"
 
+#include "scene/axis_labels.h"
 #include "scene/token_layout.h"
 
 #include <algorithm>
@@ -565,6 +566,7 @@ LabelSizes labelSizes(float smallPx, bool lecture, int tokens) {
 }
 
 float Rules::gap() const { return std::round(18.0f * scale); }
+float Rules::labelledCell() const { return tokenLabelRoom(labelFloor()); }
 
 Layout layoutScene(const Scene& scene, const Rect& box, const Metrics& metrics, const Rules& rules) {
     return Placer(metrics, rules).scene(scene, box);

@@ -87,7 +87,7 @@ struct Rules {
     float maxCell() const { return largestCell > 0.0f ? largestCell : 46.0f * scale; }  // bigger cells add nothing but emptiness
     float gap() const;                                      // between maps
     float labelFloor() const { return mapLabelFloor > 0.0f ? mapLabelFloor : labels.floor; }  // a map's token labels'
-    float labelledCell() const { return 0.85f * labelFloor() - kLabelSlack; }  // the smallest token cell whose label is drawn
+    float labelledCell() const;  // the smallest token cell whose label is drawn (scene::tokenLabelRoom)
     float comfortableRow() const { return labels.full + 5.0f; }  // a token row whose label is drawn at full size
     float minWeightSide() const { return 160.0f * scale; }  // a weight matrix smaller than this reads as a strip
     float minCompactWeightSide() const { return 56.0f * scale; }  // three weights side by side: their shapes still read

@@ -3,6 +3,7 @@
 
 #include "ui/views/drawing.h"
 
+#include <cfloat>
 #include <cmath>
 #include <variant>
 
@@ -85,6 +86,19 @@ void play(const scene::Drawing::Text& t, ImDrawList& list, ImVec2 origin, const 
 
 void playPrimitive(const scene::Drawing::Primitive& primitive, ImDrawList& list, ImVec2 origin, const Fonts& fonts) {
     std::visit([&](const auto& p) { play(p, list, origin, fonts); }, primitive);
+}
+
+void playLabels(const std::vector<scene::AxisLabel>& labels, ImDrawList& list, const Fonts& fonts) {
+    for (const scene::AxisLabel& label : labels) {
+        const scene::Drawing::Text text{static_cast<int>(std::lround(label.x)), static_cast<int>(std::lround(label.baseline)), label.text, label.size,
+                                        label.face, label.color, label.upwards};
+        play(text, list, {0.0f, 0.0f}, fonts);
+    }
+}
+
+float playedTextWidth(const Fonts& fonts, std::string_view text, float size, scene::FontFace face) {
+    const float pixelHeight = size * kLineHeightPerEm;
+    return fontFor(fonts, face, pixelHeight)->CalcTextSizeA(pixelHeight, FLT_MAX, 0.0f, text.data(), text.data() + text.size()).x;
 }
 
 void playDrawing(const scene::Drawing& drawing, ImDrawList& list, ImVec2 origin, const Fonts& fonts) {

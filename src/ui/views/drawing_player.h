@@ -9,6 +9,7 @@
 // the same rectangles).
 #pragma once
 
+#include "scene/axis_labels.h"
 #include "scene/drawing.h"
 #include "ui/views/view_context.h"
 
@@ -19,10 +20,15 @@ namespace attnviz::ui {
 // DejaVu Sans's line height (hhea ascender 1901 + descender 483 units) per em (2048 units): ImGui sizes fonts by
 // line height (stbtt_ScaleForPixelHeight), the drawing list by em (stbtt_ScaleForMappingEmToPixels).
 inline constexpr float kLineHeightPerEm = (1901.0f + 483.0f) / 2048.0f;
+inline constexpr float kDescentPerEm = 483.0f / 2048.0f;
 
 // Plays every primitive of `drawing` in order, its background first when it is not see-through.
 void playDrawing(const scene::Drawing& drawing, ImDrawList& list, ImVec2 origin, const Fonts& fonts);
 // One primitive (the tests play them one by one to find each one's vertices).
 void playPrimitive(const scene::Drawing::Primitive& primitive, ImDrawList& list, ImVec2 origin, const Fonts& fonts);
+// Axis labels laid out in screen pixels (scene/axis_labels.h), as Text primitives.
+void playLabels(const std::vector<scene::AxisLabel>& labels, ImDrawList& list, const Fonts& fonts);
+// How wide the player draws `text` at `size` ems in `face`: what a layout of played text measures with.
+float playedTextWidth(const Fonts& fonts, std::string_view text, float size, scene::FontFace face);
 
 }  // namespace attnviz::ui

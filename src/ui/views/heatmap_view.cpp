@@ -6,14 +6,18 @@
 #include "ui/views/heatmap_view.h"
 
 #include "colormap/head_colors.h"
+#include "scene/axis_labels.h"
+#include "scene/head_bands.h"
 
 #include "ui/widgets/cell_editor.h"
 #include "ui/views/drawing.h"
+#include "ui/views/drawing_player.h"
 #include "ui/views/matrix_info.h"
 #include "ui/views/number_format.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace attnviz::ui {
 namespace {
@@ -204,18 +208,13 @@ void drawGridLines(ImDrawList& list, const Grid& g, int rows, int cols) {
     for (int r = 1; r < rows; ++r) list.AddLine({g.min.x, g.min.y + r * g.ch}, {g.max.x, g.min.y + r * g.ch}, line);
 }
 
+// The heads' blocks of columns and of rows (scene::headBands), each outlined in its head's colour.
 void drawHeadBlocks(ImDrawList& list, const Grid& g, const Fitted& f, int headsPerColour, float thickness) {
-    if (f.blockCols > 0) {
-        for (int start = 0, head = 0; start < f.cols; start += f.blockCols, ++head) {
-            list.AddRect({g.min.x + start * g.cw, g.min.y}, {g.min.x + std::min(start + f.blockCols, f.cols) * g.cw, g.max.y},
-                         headColor(head / headsPerColour), 0.0f, 0, thickness);
-        }
+    for (const scene::HeadBand& band : scene::headBands(f.cols, f.blockCols, g.min.x, g.cw, headsPerColour)) {
+        list.AddRect({band.from, g.min.y}, {band.to, g.max.y}, headColor(band.colour), 0.0f, 0, thickness);
     }
-    if (f.blockRows > 0) {
-        for (int start = 0, head = 0; start < f.rows; start += f.blockRows, ++head) {
-            list.AddRect({g.min.x, g.min.y + start * g.ch}, {g.max.x, g.min.y + std::min(start + f.blockRows, f.rows) * g.ch},
-                         headColor(head), 0.0f, 0, thickness);
-        }
+    for (const scene::HeadBand& band : scene::headBands(f.rows, f.blockRows, g.min.y, g.ch)) {
+        list.AddRect({g.min.x, band.from}, {g.max.x, band.to}, headColor(band.colour), 0.0f, 0, thickness);
     }
 }
 
@@ -312,14 +311,6 @@ void drawTitle(const ViewContext& ctx, ImDrawList& list, const Fitted& f, const 
     list.PopClipRect();
 }
 
-// Labels every `step`-th index so that labels do not overlap (step 1 when each cell is big enough; a font's
-// size includes room above and below the letters, so labels may crowd slightly).
-int labelStep(float cellExtent, float labelExtent) {
-    int step = 1;
-    while (static_cast<float>(step) * cellExtent < labelExtent * 0.85f - scene::kLabelSlack && step < (1 << 20)) step *= 2;
-    return step;
-}
-
 // Token labels shrink to fit their cells, down to a floor (70 % of the small font, never under 9 px), before any
 // is skipped: every label of a 20-token sentence stays on screen at 1280×800.
 float tokenLabelSize(const ViewContext& ctx, Axis axis, float cellExtent, const scene::LabelSizes& labels) {
@@ -327,21 +318,19 @@ float tokenLabelSize(const ViewContext& ctx, Axis axis, float cellExtent, const 
     return std::clamp(cellExtent / 0.85f, labels.floor, labels.full);
 }
 
-// Row labels, every `step`-th; the focused row's always, in bold and the focus colour.
-void drawRowLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, float width, const scene::LabelSizes& labels,
-                   std::optional<int> focusRow) {
+constexpr scene::LabelInk kLabelInk{{30, 30, 30, 255}, {30, 30, 30, 255}, {colormap::kFocusRowColor.r, colormap::kFocusRowColor.g, colormap::kFocusRowColor.b, 255}};
+
+scene::TextWidthOf screenTextWidth(const ViewContext& ctx) {
+    return [&ctx](std::string_view text, float size, scene::FontFace face) { return playedTextWidth(ctx.fonts, text, size, face); };
+}
+
+// Row labels, every `step`-th; the focused row's always, in bold and the focus colour (scene::rowLabels).
+void drawRowLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, const scene::LabelSizes& labels, std::optional<int> focusRow) {
     const float size = tokenLabelSize(ctx, f.rowAxis, g.ch, labels);
-    const int step = labelStep(g.ch, size);
-    const auto label = [&](int r, ImFont* typeface, ImU32 color) {
-        const std::string text = shortLabel(ctx, f.rowAxis, r);
-        const float w = textWidth(typeface, size, text);
-        const float y = g.min.y + (r + 0.5f) * g.ch - size / 2.0f;
-        list.AddText(typeface, size, {g.min.x - width + (width - w) - 6.0f * ctx.scale, y}, color, text.c_str());
-    };
-    for (int r = 0; r < f.rows; r += step) {
-        if (r != focusRow) label(r, smallFont(ctx), kTextColor);
-    }
-    if (focusRow && *focusRow >= 0 && *focusRow < f.rows) label(*focusRow, font(ctx.fonts.bold), kFocusColor);
+    // Token labels may crowd (scene::tokenLabelRoom); index numbers, which never shrink, keep a whole line each.
+    const int step = scene::labelStep(f.rows, g.ch, isTokens(f.rowAxis) ? scene::tokenLabelRoom(size) : size, f.blockRows);
+    const scene::AxisLabelSpec spec{f.rows, step, g.min.y, g.ch, g.min.x - 6.0f * ctx.scale, size / kLineHeightPerEm, focusRow};
+    playLabels(scene::rowLabels(spec, [&](int r) { return shortLabel(ctx, f.rowAxis, r); }, screenTextWidth(ctx), kLabelInk), list, ctx.fonts);
 }
 
 // The focused query row: an outline across the map, in the colour its label takes.
@@ -350,44 +339,39 @@ void drawFocusRow(ImDrawList& list, const Grid& g, const Fitted& f, std::optiona
     outline(list, g.cellMin(*focusRow, 0), g.cellMax(*focusRow, f.cols - 1), kFocusColor, 2.0f);
 }
 
+// Column labels (scene::columnLabels): tokens upwards from `bottom`, indices centred over their columns, dimmed.
 void drawColumnLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, float bottom, const scene::LabelSizes& labels) {
-    if (isTokens(f.colAxis)) {
-        const float size = tokenLabelSize(ctx, f.colAxis, g.cw, labels);
-        const int step = labelStep(g.cw, size);
-        for (int c = 0; c < f.cols; c += step) {
-            const ImVec2 at{g.min.x + (c + 0.5f) * g.cw - size / 2.0f, bottom - 3.0f};
-            addVerticalText(list, smallFont(ctx), size, at, kTextColor, shortLabel(ctx, f.colAxis, c));
-        }
-        return;
-    }
-    const float size = smallSize(ctx);
-    const int step = labelStep(g.cw, textWidth(smallFont(ctx), size, std::to_string(f.cols - 1)) + 6.0f);
-    for (int c = 0; c < f.cols; c += step) {
-        const std::string label = std::to_string(c);
-        const float w = textWidth(smallFont(ctx), size, label);
-        list.AddText(smallFont(ctx), size, {g.min.x + (c + 0.5f) * g.cw - w / 2.0f, bottom - size - 2.0f}, kDimText, label.c_str());
-    }
+    const bool tokens = isTokens(f.colAxis);
+    const float size = tokenLabelSize(ctx, f.colAxis, g.cw, labels);
+    const float room = tokens ? scene::tokenLabelRoom(size) : textWidth(smallFont(ctx), size, std::to_string(f.cols - 1)) + 6.0f;
+    const float em = size / kLineHeightPerEm;
+    const scene::AxisLabelSpec spec{f.cols, scene::labelStep(f.cols, g.cw, room, f.blockCols), g.min.x, g.cw,
+                                    tokens ? bottom - 3.0f : bottom - 2.0f - kDescentPerEm * em, em, std::nullopt,
+                                    std::numeric_limits<int>::max(), tokens};
+    const scene::LabelInk ink = tokens ? kLabelInk : scene::LabelInk{{90, 90, 90, 255}, {90, 90, 90, 255}, {90, 90, 90, 255}};
+    const auto text = [&](int c) { return tokens ? shortLabel(ctx, f.colAxis, c) : std::to_string(c); };
+    playLabels(scene::columnLabels(spec, text, screenTextWidth(ctx), ink), list, ctx.fonts);
 }
 
+// A band in each head's colour over its block of columns ("head 2" in it when it fits), and beside its rows.
 void drawHeadBands(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, const Measure& m, int headsPerColour) {
     const float size = smallSize(ctx);
-    for (int start = 0, head = 0; f.blockCols > 0 && start < f.cols; start += f.blockCols, ++head) {
-        const ImVec2 a{g.min.x + start * g.cw, g.min.y - m.band}, b{g.min.x + std::min(start + f.blockCols, f.cols) * g.cw, g.min.y - 2.0f};
-        list.AddRectFilled(a, b, headColor(head / headsPerColour));
-        const std::string label = (b.x - a.x > textWidth(smallFont(ctx), size, "head 00") + 4.0f ? "head " : "") + std::to_string(head);
+    for (const scene::HeadBand& band : scene::headBands(f.cols, f.blockCols, g.min.x, g.cw, headsPerColour)) {
+        const ImVec2 a{band.from, g.min.y - m.band}, b{band.to, g.min.y - 2.0f};
+        list.AddRectFilled(a, b, headColor(band.colour));
+        const std::string label = (b.x - a.x > textWidth(smallFont(ctx), size, "head 00") + 4.0f ? "head " : "") + std::to_string(band.head);
         const float w = textWidth(smallFont(ctx), size, label);
         if (w + 2.0f <= b.x - a.x) list.AddText(smallFont(ctx), size, {(a.x + b.x - w) / 2.0f, a.y}, IM_COL32_WHITE, label.c_str());
     }
-    for (int start = 0, head = 0; f.blockRows > 0 && start < f.rows; start += f.blockRows, ++head) {
-        list.AddRectFilled({g.min.x - m.rowBand, g.min.y + start * g.ch}, {g.min.x - 2.0f, g.min.y + std::min(start + f.blockRows, f.rows) * g.ch},
-                           headColor(head));
+    for (const scene::HeadBand& band : scene::headBands(f.rows, f.blockRows, g.min.y, g.ch)) {
+        list.AddRectFilled({g.min.x - m.rowBand, band.from}, {g.min.x - 2.0f, band.to}, headColor(band.colour));
     }
 }
 
 void drawRowSums(const ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, const Fitted& f, bool transposed) {
     const float size = smallSize(ctx);
     const render::MatrixSlice values = matrixSlice(ctx.run, ref, ctx.state.batch);
-    const int step = labelStep(g.ch, size);
+    const int step = scene::labelStep(f.rows, g.ch, scene::tokenLabelRoom(size), f.blockRows);
     list.AddText(smallFont(ctx), size, {g.max.x + 6.0f * ctx.scale, g.min.y - size - 2.0f}, kDimText, "row Σ");
     for (int r = 0; r < f.rows; r += step) {
         double sum = 0.0;
@@ -645,7 +629,7 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
     const float outerLeft = g.min.x - m.rowLabels - m.rowBand;
     const float outerTop = g.min.y - m.title - m.colLabels - m.band;
     drawTitle(ctx, list, f, o, {outerLeft, outerTop}, (g.max.x + m.sums + m.colorbarRight) - outerLeft);
-    if (o.rowLabels) drawRowLabels(ctx, list, g, f, m.rowLabels + m.rowBand, tokenLabels(ctx, o), o.focusRow);
+    if (o.rowLabels) drawRowLabels(ctx, list, g, f, tokenLabels(ctx, o), o.focusRow);
     if (o.colLabels) drawColumnLabels(ctx, list, g, f, g.min.y - m.band, tokenLabels(ctx, o));
     if (o.headBlocks) drawHeadBands(ctx, list, g, f, m, std::max(1, o.headsPerColour));
     if (o.rowSums) drawRowSums(ctx, list, g, ref, f, o.transposed);

@@ -1,6 +1,8 @@
 // row_chart.cpp — bar chart of one matrix row. See row_chart.h.
 #include "ui/views/row_chart.h"
 
+#include "scene/axis_labels.h"
+
 #include "ui/views/drawing.h"
 #include "ui/views/number_format.h"
 
@@ -19,7 +21,7 @@ void drawRowChart(const ViewContext& ctx, ImVec2 min, ImVec2 max, const RowChart
     if (n == 0) return;
     // Labels are vertical, a line high each: with more bars than lines fit, label every `labelStep`-th bar.
     const float estimatedSlot = (max.x - min.x) / static_cast<float>(n);
-    const int labelStep = std::max(1, static_cast<int>(std::ceil(size * 1.2f / std::max(estimatedSlot, 0.01f))));
+    const int labelStep = scene::labelStep(n, estimatedSlot, size * 1.2f);
     float labelHeight = 0.0f;
     for (int j = 0; j < n; j += labelStep) {
         const std::string label = fitText(chart.labels[static_cast<std::size_t>(j)], 70.0f * ctx.scale, small, size);
