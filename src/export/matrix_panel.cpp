@@ -324,13 +324,10 @@ void MatrixPanel::drawRowSums(Canvas& canvas, int x, int y, int scale, const The
     const float descent = lineMetrics(kLabelSize, FontFace::Regular).descent;
     drawText(canvas, left * scale, (static_cast<float>(y + heatmapY_ - kColumnLabelGap) - descent) * scale, "\u03A3",
              {kLabelSize * scale, FontFace::Bold, theme.text});
-    for (int r = 0; r < rowCount(); ++r) {
-        const std::string& text = rowSumText_[static_cast<std::size_t>(r)];
-        if (text.empty()) continue;
-        const float middle = static_cast<float>(y + heatmapY_) + (r + 0.5f) * cellHeightBase();
-        drawText(canvas, left * scale, (middle + kCapMiddleEm * kLabelSize) * scale, text,
-                 {kLabelSize * scale, FontFace::Regular, theme.secondaryText});
-    }
+    scene::AxisLabelSpec spec{rowCount(), 1, static_cast<float>(y + heatmapY_), cellHeightBase(), left, kLabelSize};
+    spec.fromEdge = true;
+    const scene::LabelInk ink{theme.secondaryText, theme.secondaryText, theme.secondaryText};
+    drawLabels(canvas, scene::rowLabels(spec, [&](int r) { return rowSumText_[static_cast<std::size_t>(r)]; }, paperTextWidth, ink), scale);
 }
 
 void MatrixPanel::drawColumnLabels(Canvas& canvas, int x, int y, int scale, const Theme& theme) const {

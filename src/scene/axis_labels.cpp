@@ -73,7 +73,7 @@ std::vector<AxisLabel> rowLabels(const AxisLabelSpec& spec, const LabelTextOf& t
     return labels(spec, textOf, [&](AxisLabel& label, int row) {
         label.face = spec.focus == row ? FontFace::Bold : FontFace::Regular;
         label.color = inkOf(spec, ink, row);
-        label.x = spec.edge - widthOf(label.text, spec.size, label.face);
+        label.x = spec.fromEdge ? spec.edge : spec.edge - widthOf(label.text, spec.size, label.face);
         label.baseline = middleOf(spec, row) + kCapMiddleEm * spec.size;
     });
 }

@@ -59,12 +59,14 @@ struct AxisLabelSpec {
     std::optional<int> focus;
     int paddingFrom = std::numeric_limits<int>::max();  // labels from this cell on are the batch's padding
     bool upwards = false;  // columns of tokens read upwards; column numbers are centred over their cells
+    bool fromEdge = false;  // rows: the labels start at spec.edge (a column of values right of the cells: row sums)
 };
 
 using LabelTextOf = std::function<std::string(int cell)>;  // empty: no label for this cell
 using TextWidthOf = std::function<float(std::string_view text, float size, FontFace face)>;
 
-// Row labels right-aligned at spec.edge, each one's capitals centred on its row; the focused row's bold.
+// Row labels right-aligned at spec.edge (or starting there: fromEdge), each one's capitals centred on its row; the
+// focused row's bold.
 std::vector<AxisLabel> rowLabels(const AxisLabelSpec& spec, const LabelTextOf& textOf, const TextWidthOf& widthOf, const LabelInk& ink);
 // Column labels over the cells: tokens upwards from spec.edge, their capitals centred on the column; numbers centred.
 std::vector<AxisLabel> columnLabels(const AxisLabelSpec& spec, const LabelTextOf& textOf, const TextWidthOf& widthOf, const LabelInk& ink);

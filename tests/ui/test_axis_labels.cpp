@@ -69,6 +69,9 @@ TEST_CASE("row labels: right-aligned at the edge, capitals centred on the row, t
     CHECK(labels[1].color == kInk.focus);
     CHECK(labels[3].color == kInk.padding);
     CHECK_FALSE(labels[2].upwards);
+    scene::AxisLabelSpec sums = rows;
+    sums.fromEdge = true;  // a column of values right of the cells: each starts at the edge
+    CHECK(scene::rowLabels(sums, word, fakeWidth, kInk)[1].x == doctest::Approx(50.0f));
 }
 
 TEST_CASE("column labels: tokens upwards from the edge on their column's middle; numbers centred; empty texts skipped") {

@@ -373,15 +373,17 @@ void drawRowSums(const ViewContext& ctx, ImDrawList& list, const Grid& g, const 
     const render::MatrixSlice values = matrixSlice(ctx.run, ref, ctx.state.batch);
     const int step = scene::labelStep(f.rows, g.ch, scene::tokenLabelRoom(size), f.blockRows);
     list.AddText(smallFont(ctx), size, {g.max.x + 6.0f * ctx.scale, g.min.y - size - 2.0f}, kDimText, "row Σ");
-    for (int r = 0; r < f.rows; r += step) {
+    const auto sumOf = [&](int r) {
         double sum = 0.0;
         for (int c = 0; c < f.cols; ++c) {
             const auto [sr, sc] = displayed(r, c, transposed);
             sum += valueAt(values, sr, sc);
         }
-        const std::string text = formatValue(static_cast<float>(sum));
-        list.AddText(smallFont(ctx), size, {g.max.x + 6.0f * ctx.scale, g.min.y + (r + 0.5f) * g.ch - size / 2.0f}, kTextColor, text.c_str());
-    }
+        return formatValue(static_cast<float>(sum));
+    };
+    scene::AxisLabelSpec spec{f.rows, step, g.min.y, g.ch, g.max.x + 6.0f * ctx.scale, size / kLineHeightPerEm};
+    spec.fromEdge = true;
+    playLabels(scene::rowLabels(spec, sumOf, screenTextWidth(ctx), kLabelInk), list, ctx.fonts);
 }
 
 struct LegendItem {
