@@ -10,10 +10,11 @@
 //      predicted right ≥ 80 % of the time while the first half is near chance;
 //   4. its tokenizer.json gives @huggingface/tokenizers' ids (tokenizer_ids.json, made by
 //      tests/reference/tokenizers/make_bundled_decoder_ids.js) on every held-out line and more.
-// The committed weights had 320 training steps on a shared, busy CPU and do NOT yet meet the issue's numbers for
-// 2 and 3 (the model card says so): those two cases are marked should_fail, so they fail loudly the day a full
-// training run meets them (then drop the marker). What the app computes is checked against the training script's
-// own NumPy figures (figures.json) in separate cases that must pass.
+// The committed weights (10,000 training steps, 87 minutes on one core of a shared machine) meet the perplexity,
+// previous-token and induction-head numbers but not two others (the model card says so): the top-5 rate (15 %, goal
+// 40 %) and the second half's copy accuracy (68 %, goal 80 %). Those two cases are marked should_fail, so they fail
+// loudly the day a retrained model meets them (then drop the marker). What the app computes is checked against the
+// training script's own NumPy figures (figures.json) in separate cases that must pass.
 #include "core/head_measures.h"
 #include "io/model_folder.h"
 
@@ -184,12 +185,16 @@ TEST_CASE("held-out everyday prefixes: the app's perplexity and top-5 are the tr
     CHECK(ours.topFive == doctest::Approx(figures.at("top5_next_word").get<double>()).epsilon(0.01));
 }
 
-TEST_CASE("held-out everyday prefixes: perplexity ≤ 0.8 × Kneser–Ney trigram's, the next word in the top 5 for ≥ 40 %" * doctest::should_fail()) {
+TEST_CASE("held-out everyday prefixes: perplexity ≤ 0.8 × the Kneser–Ney trigram's on the same tokens") {
     const HeldOutFigures ours = measureHeldOut();
     const double kneserNey = readJson(kData / "figures.json").at("kneser_ney_trigram_perplexity").get<double>();
-    std::cout << "bundled decoder: Kneser-Ney trigram perplexity " << kneserNey << " (the training script's)\n";
+    std::cout << "bundled decoder: perplexity " << ours.perplexity << ", Kneser-Ney trigram " << kneserNey
+              << " (the training script's)\n";
     CHECK(ours.perplexity <= 0.8 * kneserNey);
-    CHECK(ours.topFive >= 0.4);
+}
+
+TEST_CASE("held-out everyday prefixes: the next word in the top 5 for ≥ 40 %" * doctest::should_fail()) {
+    CHECK(measureHeldOut().topFive >= 0.4);
 }
 
 TEST_CASE("the bundled decoder is a small Llama: RMSNorm, RoPE, grouped queries, SwiGLU, tied embeddings") {
@@ -233,16 +238,15 @@ TEST_CASE("head measures: a previous-token map scores 1, and an induction map 1 
     CHECK_FALSE(targets[3].has_value());
 }
 
-TEST_CASE("50 fresh random sequences repeated twice: the previous-token head looks one back (≥ 0.8); the first half is at chance") {
+TEST_CASE("50 fresh random sequences repeated twice: a previous-token head (≥ 0.8), an induction head after it (≥ 0.5); the first half is at chance") {
     const CopyFigures copying = measureCopying();
     CHECK(copying.previous >= 0.8);
+    CHECK(copying.induction >= 0.5);
     CHECK(copying.firstHalf <= 0.05);  // near chance: the first half is random words
 }
 
-TEST_CASE("50 fresh random sequences repeated twice: an induction head (≥ 0.5) and the second half copied right (≥ 80 %)" * doctest::should_fail()) {
-    const CopyFigures copying = measureCopying();
-    CHECK(copying.induction >= 0.5);
-    CHECK(copying.secondHalf >= 0.8);
+TEST_CASE("50 fresh random sequences repeated twice: the second half copied right (≥ 80 %)" * doctest::should_fail()) {
+    CHECK(measureCopying().secondHalf >= 0.8);
 }
 
 TEST_CASE("How does it copy?'s sentence: whole-piece nouns twice; copy accuracy splits new rows from repeated ones") {
