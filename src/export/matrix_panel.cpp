@@ -7,6 +7,7 @@
 #include "export/text.h"
 #include "scene/axis_labels.h"
 #include "scene/head_bands.h"
+#include "scene/map_outlines.h"
 
 #include <algorithm>
 #include <cmath>
@@ -217,6 +218,9 @@ void MatrixPanel::layOut() {
     const int overhang = hasColorbarBelow() ? colorbarBelowWidth() - heatmapWidth() : 0;
     const int overhangLeft = std::min(overhang / 2, heatmapOffset);
     bodyWidth = std::max(bodyWidth, heatmapOffset + heatmapWidth() + overhang - overhangLeft);
+    if (content_.frameColour || content_.focusRow) {  // the outlines reach outside the cells (scene/map_outlines.h)
+        bodyWidth = std::max(bodyWidth, heatmapOffset + heatmapWidth() + scene::kFrameWidth);
+    }
     width_ = std::max(bodyWidth, ceilToInt(headerWidth));
     bodyX_ = (width_ - bodyWidth) / 2;
     heatmapX_ = bodyX_ + heatmapOffset;
@@ -274,9 +278,8 @@ HeatmapPlacement MatrixPanel::draw(Canvas& canvas, int x, int y, int scale, cons
     drawStripes(canvas, x, y, scale);
     const HeatmapPlacement placed = drawCells(canvas, x, y, scale, theme);
     drawHeadBlockSeparators(canvas, placed, scale, theme);
-    drawFrame(canvas, placed, scale);
     drawCellValues(canvas, placed, scale);
-    drawFocusRow(canvas, placed, scale);
+    drawOutlines(canvas, placed, scale);
     drawRowSums(canvas, x, y, scale, theme);
     if (hasColorbarBelow()) {
         drawColorbarBelow(canvas, x + colorbarBelowX_, y + heatmapY_ + heatmapHeight() + kColorbarGapBelow, colorbarBelowWidth(), scale,
@@ -396,16 +399,11 @@ void MatrixPanel::drawHeadBlockSeparators(Canvas& canvas, const HeatmapPlacement
     for (std::size_t i = 1; i < rows.size(); ++i) canvas.fillRect({h.x, static_cast<int>(rows[i].from) - scale / 2, h.width, scale}, theme.separator);
 }
 
-void MatrixPanel::drawFrame(Canvas& canvas, const HeatmapPlacement& placed, int scale) const {
-    if (!content_.frameColour) return;
-    canvas.strokeRect(placed.rect, opaque(colormap::headColor(*content_.frameColour)), 2 * scale);
-}
-
-// The focused row: an outline across the map, in the colour its label takes.
-void MatrixPanel::drawFocusRow(Canvas& canvas, const HeatmapPlacement& placed, int scale) const {
-    if (!content_.focusRow || *content_.focusRow < 0 || *content_.focusRow >= rowCount()) return;
-    const PixelRect first = placed.cell(*content_.focusRow, 0);
-    canvas.strokeRect({first.x, first.y, placed.rect.width, first.height}, kFocusColour, 2 * scale);
+// A head's tile framed in its colour, the focused row outlined (scene/map_outlines.h, as on screen).
+void MatrixPanel::drawOutlines(Canvas& canvas, const HeatmapPlacement& placed, int scale) const {
+    scene::MapOutlineSpec spec{placed.rect, rowCount(), content_.focusRow, std::nullopt, false, scale};
+    if (content_.frameColour) spec.frame = opaque(colormap::headColor(*content_.frameColour));
+    for (const Drawing::Stroke& stroke : scene::mapOutlines(spec)) canvas.strokeRect(stroke.rect, stroke.color, stroke.thickness);
 }
 
 void MatrixPanel::drawCellValues(Canvas& canvas, const HeatmapPlacement& placed, int scale) const {

@@ -147,8 +147,7 @@ private:
     HeatmapPlacement drawCells(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
     void drawCellValues(Canvas& canvas, const HeatmapPlacement& placed, int scale) const;
     void drawHeadBlockSeparators(Canvas& canvas, const HeatmapPlacement& placed, int scale, const Theme& theme) const;
-    void drawFrame(Canvas& canvas, const HeatmapPlacement& placed, int scale) const;
-    void drawFocusRow(Canvas& canvas, const HeatmapPlacement& placed, int scale) const;
+    void drawOutlines(Canvas& canvas, const HeatmapPlacement& placed, int scale) const;
     bool isFocusRow(int row) const { return content_.focusRow == row; }
     void drawRowSums(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
     void drawLegend(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;

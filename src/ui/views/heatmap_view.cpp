@@ -8,6 +8,7 @@
 #include "colormap/head_colors.h"
 #include "scene/axis_labels.h"
 #include "scene/head_bands.h"
+#include "scene/map_outlines.h"
 
 #include "ui/widgets/cell_editor.h"
 #include "ui/views/drawing.h"
@@ -26,7 +27,6 @@ constexpr int kMaxLabelChars = 12;
 constexpr ImU32 kTextColor = IM_COL32(30, 30, 30, 255);
 constexpr ImU32 kDimText = IM_COL32(90, 90, 90, 255);
 constexpr ImU32 kNarrowText = IM_COL32(200, 90, 0, 255);  // the narrow-range note: the orange of the followed row
-constexpr ImU32 kFocusColor = IM_COL32(colormap::kFocusRowColor.r, colormap::kFocusRowColor.g, colormap::kFocusRowColor.b, 255);
 
 struct Fitted {
     MatrixInfo info;
@@ -333,10 +333,16 @@ void drawRowLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, cons
     playLabels(scene::rowLabels(spec, [&](int r) { return shortLabel(ctx, f.rowAxis, r); }, screenTextWidth(ctx), kLabelInk), list, ctx.fonts);
 }
 
-// The focused query row: an outline across the map, in the colour its label takes.
-void drawFocusRow(ImDrawList& list, const Grid& g, const Fitted& f, std::optional<int> focusRow) {
-    if (!focusRow || *focusRow < 0 || *focusRow >= f.rows) return;
-    outline(list, g.cellMin(*focusRow, 0), g.cellMax(*focusRow, f.cols - 1), kFocusColor, 2.0f);
+// A head's tile framed in its colour, the focused query row outlined (scene/map_outlines.h, as on paper).
+void drawOutlines(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, const HeatmapOptions& o) {
+    const int left = static_cast<int>(std::lround(g.min.x)), top = static_cast<int>(std::lround(g.min.y));
+    const scene::PixelRect cells{left, top, static_cast<int>(std::lround(g.max.x)) - left, static_cast<int>(std::lround(g.max.y)) - top};
+    scene::MapOutlineSpec spec{cells, f.rows, o.focusRow, std::nullopt, o.emphasized};
+    if (o.frameHead) {
+        const colormap::Rgb8 frame = colormap::headColor(*o.frameHead);
+        spec.frame = scene::Rgba8{frame.r, frame.g, frame.b, 255};
+    }
+    for (const scene::Drawing::Stroke& stroke : scene::mapOutlines(spec)) playPrimitive(stroke, list, {0.0f, 0.0f}, ctx.fonts);
 }
 
 // Column labels (scene::columnLabels): tokens upwards from `bottom`, indices centred over their columns, dimmed.
@@ -622,8 +628,7 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
     drawGridLines(list, g, f.rows, f.cols);
     if (o.headBlocks) drawHeadBlocks(list, g, f, std::max(1, o.headsPerColour), 2.0f);
     drawValues(ctx, list, g, ref, f, s, map, mask, o.transposed);
-    if (o.frameHead) list.AddRect({g.min.x - 2, g.min.y - 2}, {g.max.x + 2, g.max.y + 2}, headColor(*o.frameHead), 0.0f, 0, o.emphasized ? 4.0f : 2.0f);
-    drawFocusRow(list, g, f, o.focusRow);
+    drawOutlines(ctx, list, g, f, o);
     drawHighlights(ctx, list, g, ref, f, o.transposed);
     outlinePointer(ctx, list, g, ref, o.transposed);
     drawEditMarks(ctx, list, ref, g.min, {g.cw, g.ch}, o.transposed);
