@@ -1,15 +1,15 @@
 #version 330 core
-// heatmap.vert — one screen-aligned quad per heatmap, in ImGui's pixel coordinates.
-// Does not transform the data: v_uv runs 0 → 1 across the whole source matrix (row 0 at the top);
-// heatmap.frag rescales it for textures that were pooled into partial blocks.
-layout(location = 0) in vec2 a_position;  // ImGui screen coordinates (logical pixels)
-layout(location = 1) in vec2 a_uv;        // (0, 0) top-left cell … (1, 1) bottom-right cell
-
+// heatmap.vert — one screen-aligned quad per heatmap, in ImGui's pixel coordinates, made from gl_VertexID and
+// the rectangle uniform: no vertex buffer is written per heatmap (under llvmpipe, rewriting one buffer that queued
+// draws still read made every heatmap flush the frame drawn so far).
+// Does not transform the data: v_uv runs 0 → 1 across the whole source matrix (row 0 at the top).
 uniform mat4 u_projection;  // the same orthographic projection ImGui's OpenGL3 backend uses
+uniform vec4 u_rect;        // min.x, min.y, max.x, max.y in ImGui screen coordinates (logical pixels)
 
 out vec2 v_uv;
 
 void main() {
-    v_uv = a_uv;
-    gl_Position = u_projection * vec4(a_position, 0.0, 1.0);
+    vec2 corner = vec2(gl_VertexID & 1, gl_VertexID >> 1);  // a triangle strip: top-left, top-right, bottom-left, bottom-right
+    v_uv = corner;
+    gl_Position = u_projection * vec4(mix(u_rect.xy, u_rect.zw, corner), 0.0, 1.0);
 }

@@ -1,8 +1,8 @@
-// colormap.h — the colormaps of every heatmap, as data, with a CPU sampler that matches the shader exactly.
+// colormap.h — the colormaps of every heatmap, as data, with the CPU sampler that colors every cell.
 //
-// The GUI uploads table(map) as a 256×1 RGBA8 lookup texture and shaders/heatmap.frag samples it with the same
-// index rule as sample() below; the PNG export calls sample() directly. So a cell has the same color on screen
-// and in an exported figure. Special values have their own colors (never a colormap color):
+// The GUI colors each heatmap texture with sample() when it makes it (render/texture_colors.h; the shader only
+// reads the texels); the PNG export calls sample() directly. So a cell has the same color on screen and in an
+// exported figure. Special values have their own colors (never a colormap color):
 //   NaN → magenta-ish, +inf → white-hot, −inf → near-black blue, masked → grey (hatched where drawn).
 #pragma once
 
@@ -42,7 +42,7 @@ ValueClass classify(float value);
 
 // The lookup index of a finite value in [lo, hi]: t = clamp((v − lo) / (hi − lo), 0, 1), index =
 // min(floor(t · 256), 255). A degenerate range (hi ≤ lo) maps everything to the middle (index 128).
-// The shader computes exactly this and samples the texel centre (index + 0.5) / 256.
+// Every heatmap cell on screen and in an export is colored by this rule (sample below).
 int tableIndex(float value, float lo, float hi);
 
 // The color of a value: the special colors for NaN/±inf, the table entry otherwise.

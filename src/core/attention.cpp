@@ -403,15 +403,16 @@ const float* maskRowOf(const HeadInputs& in, int row) {
 
 struct HeadContext {
     Trace* trace;                  // reads the head splits and the mask; writes this head's slices only
-    bool storeMaps;                // S, S·scale, masked S stored; else their statistics go to `stats`, when given
+    bool storeScores;              // S stored; else, like S·scale and masked S always, only its statistics kept
     std::vector<MapStats>* stats;  // b·h entries: one per work item, merged after the pass; nullptr: no statistics
 };
 
 // [3–9] for one (batch, head) pair. [4–8] run over panels of query rows, fused: S_panel = Q_i,panel K_iᵀ lands
-// in a scratch buffer that stays in cache; one pass per row then writes S, S · scale, the masked scores (when
-// stored) and A = softmax to the Trace; Z_panel = A_panel V_i reads A from the same scratch. Each l_q × l_k map
-// thus crosses the memory bus once, written; before, the GEMM's zero-fill, the scale, the copy and the softmax
-// passes each went over whole maps (at l = 2048 a map is 16 MB, far beyond the caches).
+// in a scratch buffer that stays in cache; one pass per row then writes S (when stored) and A = softmax to the
+// Trace, and counts S · scale and the masked scores into their statistics (they are derived from S when read);
+// Z_panel = A_panel V_i reads A from the same scratch. Each stored l_q × l_k map thus crosses the memory bus once,
+// written; before, the GEMM's zero-fill, the scale, the copy and the softmax passes each went over whole maps (at
+// l = 2048 a map is 16 MB, far beyond the caches).
 // Deterministic: panel sizes depend only on l_q and l_k, never on the thread that runs the head.
 void attendOneHead(const HeadContext& ctx, int batchHead) {
     Trace& t = *ctx.trace;
@@ -419,19 +420,16 @@ void attendOneHead(const HeadContext& ctx, int batchHead) {
     const int lq = t.queryLength, lk = t.keyLength;
     const HeadInputs in = headInputs(t, batchHead);
     const MatrixView vi = t[TensorId::VHeads].slice(b, keyValueHead(t.dims, i));  // l_k × d_v
-    std::array<float*, kDerivableMaps.size()> maps{};            // l_q × l_k each, when stored
-    if (ctx.storeMaps) {
-        for (std::size_t k = 0; k < maps.size(); ++k) maps[k] = t[kDerivableMaps[k]].sliceData(batchHead);
-    }
-    MapStats* const stats = ctx.storeMaps || !ctx.stats ? nullptr : &(*ctx.stats)[static_cast<std::size_t>(batchHead)];
-    const bool stageRows = ctx.storeMaps || stats;  // S·scale is needed as a row of its own
+    float* const scores = ctx.storeScores ? t[TensorId::Scores].sliceData(batchHead) : nullptr;  // l_q × l_k, when stored
+    MapStats* const stats = ctx.stats ? &(*ctx.stats)[static_cast<std::size_t>(batchHead)] : nullptr;
+    const bool stageRows = stats != nullptr;  // S·scale is needed as a row of its own
     float* const weights = t[TensorId::AttentionWeights].sliceData(batchHead);  // l_q × l_k
     Eigen::Map<Matrix> z(t[TensorId::ZHeads].sliceData(batchHead), lq, t.dims.dV);
     const std::uint8_t* fullyMasked = &t.fullyMaskedRows[static_cast<std::size_t>(b) * lq];
     const bool streaming = worthStreaming(lq, lk);
-    // Each row's S, S·scale and masked S, once computed: stored, or only counted in the statistics.
+    // Each row's S, S·scale and masked S, once computed: S stored when asked, the rest only counted in the statistics.
     const auto keep = [&](std::size_t map, std::size_t offset, const float* row) {
-        if (ctx.storeMaps) storeRow(maps[map] + offset, row, lk, streaming);
+        if (map == 0 && scores) storeRow(scores + offset, row, lk, streaming);
         else if (stats) (*stats)[map].addAll(row, static_cast<std::size_t>(lk));
     };
 
@@ -468,12 +466,15 @@ bool derivesMaps(const AttentionConfig& config, int batch, int heads, int lq, in
     return static_cast<std::int64_t>(batch) * heads * lq * lk > config.storeMapsUpTo;
 }
 
-// Shapes the four maps; derived ones keep their shape and give their memory back.
-void shapeMaps(Trace& t, bool derive) {
+// Shapes the four maps; derived ones keep their shape and give their memory back. S·scale and the masked scores are
+// always derived (one multiply and one select per element of S: storing them cost more than deriving them when
+// shown); S too when `deriveScores` (one GEMM per slice).
+void shapeMaps(Trace& t, bool deriveScores) {
     const std::vector<int> shape{t.batch, t.dims.heads, t.queryLength, t.keyLength};
     t.derived.fill(false);
     t.stats.fill(std::nullopt);
     for (TensorId id : kDerivableMaps) {
+        const bool derive = deriveScores || id != TensorId::Scores;
         t.derived[static_cast<std::size_t>(id)] = derive;
         if (derive) {
             t[id].shape = shape;
@@ -483,12 +484,14 @@ void shapeMaps(Trace& t, bool derive) {
         }
     }
     t[TensorId::AttentionWeights].reshape(shape);
-    t.derivedCache = derive ? std::make_shared<DerivedSliceCache>(kDerivedCacheBytes) : nullptr;
+    t.derivedCache = std::make_shared<DerivedSliceCache>(kDerivedCacheBytes);
 }
 
+// The derived maps' statistics, merged over the pass's work items (a stored S is read when asked, as any tensor).
 void mergeMapStats(Trace& t, const std::vector<MapStats>& perHead) {
     if (perHead.empty()) return;
     for (std::size_t k = 0; k < kDerivableMaps.size(); ++k) {
+        if (!t.isDerived(kDerivableMaps[k])) continue;
         ValueStats merged;
         for (const MapStats& head : perHead) merged.merge(head[k]);
         t.stats[static_cast<std::size_t>(kDerivableMaps[k])] = merged;
@@ -796,24 +799,32 @@ void deriveMapSlice(const Trace& t, TensorId id, int batchHead, float* out) {
     if (map == kDerivableMaps.size()) throw std::logic_error("deriveMapSlice: only S, S·scale and masked S are derived");
     const int lq = t.queryLength, lk = t.keyLength;
     const HeadInputs in = headInputs(t, batchHead);
-    const std::size_t panelSize = static_cast<std::size_t>(in.panelRows) * lk;
-    FloatBuffer scratch(panelSize + 2 * static_cast<std::size_t>(lk));  // S panel | S · scale row | masked row
-    Eigen::Map<RowVector> work(scratch.data() + panelSize, lk);
-    Eigen::Map<RowVector> masked(scratch.data() + panelSize + lk, lk);
+    const bool scoresStored = !t.isDerived(TensorId::Scores);
+    const std::size_t panelSize = scoresStored ? 0 : static_cast<std::size_t>(in.panelRows) * lk;
+    FloatBuffer scratch(panelSize + 2 * static_cast<std::size_t>(lk));  // S panel (S derived) | S · scale row | masked row
+    float* const work = scratch.data() + panelSize;
+    float* const masked = work + lk;
+    // Row `row` of the map from its row of S: the pass's own multiply and select.
+    const auto finishRow = [&](int row, const float* scores) {
+        float* const destination = out + static_cast<std::size_t>(row) * lk;
+        if (map == 0) {
+            std::copy(scores, scores + lk, destination);
+            return;
+        }
+        scaleAndMaskRow(scores, maskRowOf(in, row), in.scale, in.fill, work, masked, lk);
+        const float* const result = map == 1 ? work : masked;
+        std::copy(result, result + lk, destination);
+    };
+    if (scoresStored) {  // one sweep of the stored rows of S
+        const float* const scores = t[TensorId::Scores].slice(batchHead).data();
+        for (int row = 0; row < lq; ++row) finishRow(row, scores + static_cast<std::size_t>(row) * lk);
+        return;
+    }
     for (int first = 0; first < lq; first += in.panelRows) {
         const int rows = std::min(in.panelRows, lq - first);
         Eigen::Map<Matrix> s(scratch.data(), rows, lk);
         scoresPanel(in, first, rows, s);
-        for (int r = 0; r < rows; ++r) {
-            float* const destination = out + static_cast<std::size_t>(first + r) * lk;
-            if (map == 0) {
-                std::copy(s.row(r).data(), s.row(r).data() + lk, destination);
-                continue;
-            }
-            scaleAndMaskRow(s.row(r).data(), maskRowOf(in, first + r), in.scale, in.fill, work.data(), masked.data(), lk);
-            const float* const row = map == 1 ? work.data() : masked.data();
-            std::copy(row, row + lk, destination);
-        }
+        for (int r = 0; r < rows; ++r) finishRow(first + r, s.row(r).data());
     }
 }
 
@@ -1013,13 +1024,13 @@ void reattendInto(const Weights& weights, const AttentionConfig& config, Trace& 
     // [4–9]
     buildMaskInto(t[TensorId::Mask], config, t.queryLengths, t.keyLengths, lq, lk);
     t.fullyMaskedRows = findFullyMaskedRows(t[TensorId::Mask], b, lq, lk);
-    const bool derive = !config.keepStageMaps || derivesMaps(config, b, h, lq, lk);
-    shapeMaps(t, derive);
+    const bool deriveScores = !config.keepStageMaps || derivesMaps(config, b, h, lq, lk);
+    shapeMaps(t, deriveScores);
     t[TensorId::ZHeads].reshape({b, h, lq, d.dV});
     t[TensorId::Concat].reshape({b, lq, h * d.dV});
     // Statistics of derived maps while each row is in cache, unless nobody asked for the maps at all.
-    std::vector<MapStats> stats(derive && config.keepStageMaps ? static_cast<std::size_t>(b) * h : 0);
-    const HeadContext context{&t, !derive, config.keepStageMaps ? &stats : nullptr};
+    std::vector<MapStats> stats(config.keepStageMaps ? static_cast<std::size_t>(b) * h : 0);
+    const HeadContext context{&t, !deriveScores, config.keepStageMaps ? &stats : nullptr};
     parallelFor(b * h, threaded, [&](int batchHead) { attendOneHead(context, batchHead); });
     mergeMapStats(t, stats);
 

@@ -59,9 +59,9 @@ struct AttentionConfig {
     // Padding also hides the padded QUERY rows (mask b × 1 × l_q × l_k): those rows have no key left, the case
     // where softmax cannot normalise (safe zeros vs PyTorch's NaN). Off: PyTorch's key-padding mask b × 1 × 1 × l_k.
     bool maskPaddedQueries = false;
-    // Memory: when one l_q × l_k map of the batch (b·h·l_q·l_k floats) is larger than this, the Trace keeps only
-    // A of the four maps and derives S, S·scale and the masked scores on demand (derived_maps.h). Not an input
-    // of the numbers: what is derived is bit for bit what would have been stored.
+    // Memory: of the four l_q × l_k maps the Trace stores A and S; S·scale and the masked scores are derived from S
+    // when read (derived_maps.h). When one map of the batch (b·h·l_q·l_k floats) is larger than this, S is derived
+    // too (from Q_i and K_i). Not an input of the numbers: what is derived is bit for bit what the pass computed.
     std::int64_t storeMapsUpTo = 16LL << 20;  // 64 MiB per map: (1024, 768, 12) is stored, (2048, 1024, 16) derived
     // Whether anyone will look at the per-stage maps S, S·scale and masked S (a stage view, `dump`). Off, the pass
     // neither stores them nor records their statistics: they are derived on demand like a large batch's, and their
@@ -184,8 +184,8 @@ struct ValueStats {
 
 class DerivedSliceCache;  // derived_maps.h
 
-// Every intermediate of one forward pass. What it keeps: every tensor, except that a large batch's S, S·scale
-// and masked scores are derived on demand (AttentionConfig::storeMapsUpTo; isDerived): their shape is set and
+// Every intermediate of one forward pass. What it keeps: every tensor, except that S·scale and the masked scores
+// (and a large batch's S: AttentionConfig::storeMapsUpTo) are derived on demand (isDerived): their shape is set and
 // their data empty, and core::mapSlice (derived_maps.h) gives any (batch, head) slice of them.
 struct Trace {
     Dimensions dims;

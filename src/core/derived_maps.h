@@ -1,11 +1,11 @@
-// derived_maps.h — the score maps a large Trace does not store (S_i, S_i·scale, masked S_i), derived on demand,
-// bit for bit what the forward pass would have stored.
+// derived_maps.h — the score maps a Trace does not store (S_i·scale and masked S_i always, S_i in a large Trace),
+// derived on demand, bit for bit what the forward pass computed.
 //
 // Why: at (2048, 1024, 16) each of the four b × h × l_q × l_k maps is 256 MiB, and the GUI holds two Traces
-// while it recomputes (the one on screen and the new one). A Trace over AttentionConfig::storeMapsUpTo keeps A
-// (the softmax: exps over the whole map, and Z needs it) and derives the other three from what it keeps:
-// S_i = Q_i K_iᵀ is one GEMM per head (a few ms at l = 2048, d_k = 64), computed with the forward pass's own
-// panel code (attention.cpp) so the bits are the same; S·scale is one multiply and the masking one select.
+// while it recomputes; at (512, 512, 8) streaming two more maps to memory cost the pass 3 % of its time. A Trace
+// keeps A (the softmax: exps over the whole map, and Z needs it) and S, and derives S·scale (one multiply) and the
+// masking (one select) from S's rows. Over AttentionConfig::storeMapsUpTo it derives S too: S_i = Q_i K_iᵀ, one
+// GEMM per head (a few ms at l = 2048, d_k = 64), by the forward pass's own panel code, so the bits are the same.
 //
 // mapSlice works for every tensor (stored ones are a view, no copy), so readers need not know which is which.
 #pragma once

@@ -1,10 +1,14 @@
 // gl_heatmap_renderer.cpp — the OpenGL 3.3 core HeatmapRenderer (ImPlot's GL heatmap recipe).
 //
-// Per matrix: a GL_R32F texture with NEAREST filtering, uploaded once per generation, and not at all when the
-// matrix is bit for bit what it was in the previous generation. Per colormap: a 256×1
-// RGBA8 lookup texture made from colormap::table(). One GLSL 330 program (shaders/heatmap.{vert,frag},
-// embedded copies as fallback) normalises, clamps and looks up colors, so range and colormap are uniforms.
-// Drawn from an ImDrawList callback followed by ImDrawCallback_ResetRenderState (Mesa crashes without it).
+// Per matrix and drawn size: a GL_RGBA8 texture with NEAREST filtering, its cells colored on the CPU
+// (texture_colors.h) with the colormap and range it is drawn with; made once per generation, and not at all
+// when the matrix is bit for bit what it was in the previous generation. A new colormap or range colors the kept
+// copy again (a few milliseconds for the largest); the matrix is not read again. One GLSL 330 program
+// (shaders/heatmap.{vert,frag}, embedded copies as fallback) reads one texel per pixel, plus the mask's when
+// there is one (GL_R32F). Under a software rasteriser (llvmpipe) that is what a heatmap costs: coloring in the
+// shader took three texture reads, one of them dependent, and the special-value branches, for every pixel of
+// every frame (docs/performance.md). Drawn from an ImDrawList callback followed by ImDrawCallback_ResetRenderState
+// (Mesa crashes without it).
 //
 // Downsampling, when a heatmap has more cells than pixels along an axis or more than GL_MAX_TEXTURE_SIZE: the
 // matrix shrunk to exactly one texel per pixel (downsample.h; its strongest cell or its mean per block, as the
@@ -17,11 +21,13 @@
 #include "render/downsample.h"
 #include "render/embedded_shaders.h"
 #include "render/gl_heatmap_renderer.h"
+#include "render/texture_colors.h"
 
 #include <epoxy/gl.h>
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <deque>
 #include <fstream>
@@ -99,16 +105,13 @@ GLuint loadHeatmapProgram(const std::filesystem::path& dir) {
 }
 
 struct Uniforms {
-    GLint projection, lo, hi, hasMask;
-    GLint nanColor, positiveInfColor, negativeInfColor, maskedColor;
-    GLint values, colormap, mask;
+    GLint projection, rect, hasMask, maskedColor;
+    GLint colors, mask;
 };
 
 Uniforms findUniforms(GLuint program) {
     auto at = [program](const char* name) { return glGetUniformLocation(program, name); };
-    return {at("u_projection"), at("u_lo"), at("u_hi"), at("u_hasMask"),
-            at("u_nanColor"), at("u_positiveInfColor"), at("u_negativeInfColor"), at("u_maskedColor"),
-            at("t_values"), at("t_colormap"), at("t_mask")};
+    return {at("u_projection"), at("u_rect"), at("u_hasMask"), at("u_maskedColor"), at("t_colors"), at("t_mask")};
 }
 
 void setColor(GLint location, colormap::Rgb8 c) {
@@ -142,24 +145,26 @@ GlTexture makeTexture(GLint internalFormat, int width, int height, GLenum format
     return texture;
 }
 
-// A 256 × 1 RGBA8 lookup texture of one colormap.
-GlTexture makeLookupTexture(colormap::Colormap map) {
-    std::array<std::uint8_t, colormap::kTableSize * 4> rgba{};
-    const auto& table = colormap::table(map);
-    for (int i = 0; i < colormap::kTableSize; ++i) {
-        const auto at = static_cast<std::size_t>(i) * 4;
-        rgba[at] = table[static_cast<std::size_t>(i)].r;
-        rgba[at + 1] = table[static_cast<std::size_t>(i)].g;
-        rgba[at + 2] = table[static_cast<std::size_t>(i)].b;
-        rgba[at + 3] = 255;
-    }
-    return makeTexture(GL_RGBA8, colormap::kTableSize, 1, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
-}
-
 constexpr int kKeptCells = 1024;  // most cells per axis of a matrix's CPU copy
 
-// A texture made from a matrix at one size, and the last frame that drew it.
-struct SizedTexture {
+// What a texture of a matrix was made for: its size in texels and how its cells are colored (a colormap and the
+// range's bit patterns), or raw values (`colormap` −1: a mask, read by the shader as numbers).
+struct TextureVariant {
+    int rows = 0;
+    int cols = 0;
+    int colormap = -1;
+    std::uint32_t lo = 0;
+    std::uint32_t hi = 0;
+    friend auto operator<=>(const TextureVariant&, const TextureVariant&) = default;
+};
+
+TextureVariant variantOf(int rows, int cols, const HeatmapStyle* coloring) {
+    if (!coloring) return {rows, cols};
+    return {rows, cols, static_cast<int>(coloring->map), std::bit_cast<std::uint32_t>(coloring->lo), std::bit_cast<std::uint32_t>(coloring->hi)};
+}
+
+// A texture made from a matrix, and the last frame that drew it.
+struct VariantTexture {
     GlTexture texture;
     std::uint64_t drawnInFrame = 0;
 };
@@ -171,7 +176,7 @@ struct CachedMatrix {
     int rows = 0;          // of the matrix itself
     int cols = 0;
     Downsample how = Downsample::Strongest;
-    std::map<std::pair<int, int>, SizedTexture> textures;  // by (texel rows, texel columns)
+    std::map<TextureVariant, VariantTexture> textures;
 };
 
 // [SECTION] Drawing
@@ -182,9 +187,7 @@ class GlHeatmapRenderer;
 struct DrawRequest {
     GlHeatmapRenderer* renderer;
     ImVec2 min, max;
-    GLuint values, mask;
-    GLuint lookup;
-    float lo, hi;
+    GLuint colors, mask;
 };
 
 void drawCallback(const ImDrawList* list, const ImDrawCmd* command);
@@ -196,15 +199,12 @@ public:
         GLint limit = 0;
         glGetIntegerv(GL_MAX_TEXTURE_SIZE, &limit);
         maxTextureSize_ = options.maxTextureSize > 0 ? std::min(options.maxTextureSize, static_cast<int>(limit)) : limit;
-        for (colormap::Colormap map : colormap::allColormaps()) lookups_[map] = makeLookupTexture(map);
-        makeQuad();
+        glGenVertexArrays(1, &vao_);  // no attributes: heatmap.vert makes the quad from gl_VertexID
     }
 
     ~GlHeatmapRenderer() override {
         dropMatrices();
         dropPrevious();
-        for (auto& [map, lookup] : lookups_) glDeleteTextures(1, &lookup.id);
-        glDeleteBuffers(1, &vbo_);
         glDeleteVertexArrays(1, &vao_);
         glDeleteProgram(program_);
     }
@@ -243,13 +243,15 @@ public:
         if (!handle || handle.id > matrices_.size() || max.x <= min.x || max.y <= min.y) return;
         const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
         const ImVec2 pixels{(max.x - min.x) * scale.x, (max.y - min.y) * scale.y};
-        DrawRequest request{this, min, max, textureFor(handle, pixels), 0, lookups_.at(style.map).id, style.lo, style.hi};
-        if (!request.values) return;
-        if (style.mask && style.mask.id <= matrices_.size()) request.mask = textureFor(style.mask, pixels);
+        DrawRequest request{this, min, max, textureFor(handle, pixels, &style), 0};
+        if (!request.colors) return;
+        if (style.mask && style.mask.id <= matrices_.size()) request.mask = textureFor(style.mask, pixels, nullptr);
         requests_.push_back(request);
         list.AddCallback(drawCallback, &requests_.back());
         list.AddCallback(ImDrawCallback_ResetRenderState, nullptr);
     }
+
+    std::uint64_t texturesColored() const { return texturesColored_; }
 
     RendererStats stats() const override {
         RendererStats s = stats_;
@@ -268,32 +270,14 @@ public:
         glUseProgram(program_);
         glDisable(GL_BLEND);  // every texel is opaque: llvmpipe then writes the pixels without reading them first
         setUniforms(*data, r);
-        bindTexture(0, r.values);
-        bindTexture(1, r.lookup);
-        bindTexture(2, r.mask);
+        bindTexture(0, r.colors);
+        bindTexture(1, r.mask);
         glActiveTexture(GL_TEXTURE0);
-        const std::array<float, 16> quad{r.min.x, r.min.y, 0.0f, 0.0f, r.max.x, r.min.y, 1.0f, 0.0f,
-                                         r.min.x, r.max.y, 0.0f, 1.0f, r.max.x, r.max.y, 1.0f, 1.0f};
         glBindVertexArray(vao_);
-        glBindBuffer(GL_ARRAY_BUFFER, vbo_);
-        glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof(quad), quad.data());
         glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     }
 
 private:
-    void makeQuad() {
-        glGenVertexArrays(1, &vao_);
-        glGenBuffers(1, &vbo_);
-        glBindVertexArray(vao_);
-        glBindBuffer(GL_ARRAY_BUFFER, vbo_);
-        glBufferData(GL_ARRAY_BUFFER, 16 * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
-        glEnableVertexAttribArray(0);
-        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(float), nullptr);
-        glEnableVertexAttribArray(1);
-        glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(float), reinterpret_cast<const void*>(2 * sizeof(float)));
-        glBindVertexArray(0);
-    }
-
     // Moves the previous generation's textures of `key` into `matrix` when its values are the same, bit for bit.
     bool takeUnchangedTextures(const TextureKey& key, CachedMatrix& matrix) {
         const auto found = previous_.find(key);
@@ -338,13 +322,15 @@ private:
     }
 
     // The texture to draw a matrix into `pixels`: the kept copy shrunk to one texel per pixel on any axis with more
-    // cells than pixels. A new size drops the sizes this frame has not drawn (the window is being resized), so a
-    // drag leaves one texture behind, not one per size it passed through.
-    GLuint textureFor(HeatmapHandle handle, ImVec2 pixels) {
+    // cells than pixels, colored with `coloring`'s colormap and range (raw values without one: a mask). A new size
+    // or coloring drops the variants this frame has not drawn (the window is being resized, the range changed), so
+    // a drag leaves one texture behind, not one per size it passed through.
+    GLuint textureFor(HeatmapHandle handle, ImVec2 pixels, const HeatmapStyle* coloring) {
         CachedMatrix& m = matrices_[handle.id - 1];
         const int rows = std::min(m.kept.rows, std::max(1, static_cast<int>(pixels.y)));
         const int cols = std::min(m.kept.cols, std::max(1, static_cast<int>(pixels.x)));
-        auto found = m.textures.find({rows, cols});
+        const TextureVariant variant = variantOf(rows, cols, coloring);
+        auto found = m.textures.find(variant);
         if (found == m.textures.end()) {
             std::erase_if(m.textures, [&](auto& entry) {
                 const bool stale = entry.second.drawnInFrame != frame_;
@@ -354,13 +340,19 @@ private:
             const bool smallerThanKept = rows < m.kept.rows || cols < m.kept.cols;
             const PooledMatrix smaller = smallerThanKept ? shrink({m.kept.values, m.kept.rows, m.kept.cols}, rows, cols, m.how) : PooledMatrix{};
             const PooledMatrix& p = smallerThanKept ? smaller : m.kept;
-            const GlTexture texture = makeTexture(GL_R32F, p.cols, p.rows, GL_RED, GL_FLOAT, p.values.data());
+            const GlTexture texture = coloring ? coloredTexture(p, *coloring) : makeTexture(GL_R32F, p.cols, p.rows, GL_RED, GL_FLOAT, p.values.data());
             if (!texture.id) return 0;
             if (rows < m.rows || cols < m.cols) ++stats_.pooledUploads;
-            found = m.textures.emplace(std::make_pair(rows, cols), SizedTexture{texture, frame_}).first;
+            found = m.textures.emplace(variant, VariantTexture{texture, frame_}).first;
         }
         found->second.drawnInFrame = frame_;
         return found->second.texture.id;
+    }
+
+    GlTexture coloredTexture(const PooledMatrix& p, const HeatmapStyle& coloring) {
+        const std::vector<std::uint8_t> rgba = colorRgba(coloring.map, p.values, coloring.lo, coloring.hi);
+        ++texturesColored_;
+        return makeTexture(GL_RGBA8, p.cols, p.rows, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
     }
 
     static bool applyScissor(const ImDrawData& data, const ImVec4& clip) {
@@ -385,16 +377,11 @@ private:
             0.0f, 0.0f, -1.0f, 0.0f,
             (right + left) / (left - right), (top + bottom) / (bottom - top), 0.0f, 1.0f};
         glUniformMatrix4fv(uniforms_.projection, 1, GL_FALSE, projection.data());
-        glUniform1f(uniforms_.lo, r.lo);
-        glUniform1f(uniforms_.hi, r.hi);
+        glUniform4f(uniforms_.rect, r.min.x, r.min.y, r.max.x, r.max.y);
         glUniform1i(uniforms_.hasMask, r.mask != 0 ? 1 : 0);
-        setColor(uniforms_.nanColor, colormap::kNanColor);
-        setColor(uniforms_.positiveInfColor, colormap::kPositiveInfColor);
-        setColor(uniforms_.negativeInfColor, colormap::kNegativeInfColor);
         setColor(uniforms_.maskedColor, colormap::kMaskedColor);
-        glUniform1i(uniforms_.values, 0);
-        glUniform1i(uniforms_.colormap, 1);
-        glUniform1i(uniforms_.mask, 2);
+        glUniform1i(uniforms_.colors, 0);
+        glUniform1i(uniforms_.mask, 1);
     }
 
     static void bindTexture(int unit, GLuint texture) {
@@ -404,9 +391,8 @@ private:
 
     GLuint program_ = 0;
     Uniforms uniforms_{};
-    GLuint vao_ = 0, vbo_ = 0;
+    GLuint vao_ = 0;  // empty: core profile draws need one bound
     int maxTextureSize_ = 0;
-    std::map<colormap::Colormap, GlTexture> lookups_;
     std::uint64_t generation_ = 0;
     std::uint64_t frame_ = 0;  // counts beginFrame() calls: which textures the current frame has drawn
     bool started_ = false;
@@ -415,6 +401,7 @@ private:
     std::unordered_map<TextureKey, HeatmapHandle, TextureKeyHash> handles_;  // caller's key → handle
     std::deque<DrawRequest> requests_;                          // stable addresses for the callbacks
     RendererStats stats_;
+    std::uint64_t texturesColored_ = 0;
 };
 
 void drawCallback(const ImDrawList* /*list*/, const ImDrawCmd* command) {
@@ -426,6 +413,11 @@ void drawCallback(const ImDrawList* /*list*/, const ImDrawCmd* command) {
 
 std::unique_ptr<HeatmapRenderer> createGlRenderer(const GlRendererOptions& options) {
     return std::make_unique<GlHeatmapRenderer>(options);
+}
+
+std::uint64_t texturesColored(const HeatmapRenderer& renderer) {
+    const auto* gl = dynamic_cast<const GlHeatmapRenderer*>(&renderer);
+    return gl ? gl->texturesColored() : 0;
 }
 
 }  // namespace attnviz::render

@@ -5,6 +5,7 @@
 
 #include "render/heatmap_renderer.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 
@@ -18,5 +19,9 @@ struct GlRendererOptions {
 // The OpenGL 3.3 core implementation. Needs a current context (after ImGui_ImplOpenGL3_Init). Throws
 // std::runtime_error with the compiler's log when neither the shader files nor the embedded copies compile.
 std::unique_ptr<HeatmapRenderer> createGlRenderer(const GlRendererOptions& options);
+
+// How many textures a renderer from createGlRenderer has colored on the CPU so far: one per matrix, size, colormap
+// and range drawn, none per frame. For tests and benchmarks; 0 for any other renderer.
+std::uint64_t texturesColored(const HeatmapRenderer& renderer);
 
 }  // namespace attnviz::render

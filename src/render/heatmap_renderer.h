@@ -1,13 +1,13 @@
 // heatmap_renderer.h — the narrow interface between the UI and the GPU: matrices in, textured quads out.
 //
-// A matrix becomes a texture once per Trace (the caller passes a generation number that changes with the
-// Trace), or not at all when its values did not change; its colormap and display range are draw-time
-// parameters, so changing them uploads nothing. Drawing
+// A matrix is copied once per Trace (the caller passes a generation number that changes with the Trace), or
+// not at all when its values did not change; its colormap and display range are draw-time parameters: changing
+// them reads no matrix again (the GL renderer colors its kept copy anew, on the CPU). Drawing
 // goes through an ImDrawList callback, so a heatmap sits in ImGui's draw order like any widget.
 //
 // What this interface deliberately does not expose: any GL type or header (GL lives in gl_*.cpp only, as in
-// Polyscope's render/engine.h), labels, colorbars or hover logic (that is src/ui), and CPU colors (that is
-// src/colormap, which the shader mirrors). A null implementation serves UI tests that have no window.
+// Polyscope's render/engine.h), labels, colorbars or hover logic (that is src/ui), and the colors (that is
+// src/colormap; the GL renderer colors its textures with it). A null one serves UI tests that have no window.
 #pragma once
 
 #include "colormap/colormap.h"

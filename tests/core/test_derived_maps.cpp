@@ -1,6 +1,7 @@
-// test_derived_maps.cpp — a Trace that derives S, S·scale and masked S on demand (core/derived_maps.h) gives the
-// same bits as one that stores them, keeps no memory for them, knows their statistics, and its slice cache stays
-// within budget without invalidating slices still in use. (Against NumPy: test_reference.cpp runs both ways.)
+// test_derived_maps.cpp — a Trace derives S·scale and masked S from its stored S, and a large one S too (from Q_i
+// and K_i, core/derived_maps.h): the same bits either way and as the definition gives them, no memory kept for
+// them, their statistics known, and its slice cache stays within budget without invalidating slices still in use.
+// (Against NumPy: test_reference.cpp runs both ways.)
 #include "core/derived_maps.h"
 #include "core/model.h"
 
@@ -8,6 +9,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace attnviz::core;
 
@@ -33,37 +35,68 @@ ModelSpec paddedSpec(MaskKind mask, MaskFill fill, SoftmaxMode softmax) {
     return spec;
 }
 
+// S·scale and the masked scores from a stored S by their definition, one element at a time: S · scale, then the
+// fill where the mask says 0.
+Matrix stageMapFromScores(const Trace& t, TensorId id, int b, int h) {
+    Matrix map = t[TensorId::Scores].slice(b, h) * t.dims.scale;
+    if (id == TensorId::MaskedScores && !t[TensorId::Mask].empty()) {
+        const MatrixView mask = t[TensorId::Mask].slice(b, h);
+        const float fill = t.fill == MaskFill::MinusInfinity ? -std::numeric_limits<float>::infinity() : -1e9f;
+        for (Eigen::Index r = 0; r < map.rows(); ++r) {
+            for (Eigen::Index c = 0; c < map.cols(); ++c) {
+                if (mask(mask.rows() == 1 ? 0 : r, c) == 0.0f) map(r, c) = fill;
+            }
+        }
+    }
+    return map;
+}
+
+ValueStats statsOf(const Tensor& tensor) {
+    ValueStats stats;
+    stats.addAll(tensor.data.data(), tensor.size());
+    return stats;
+}
+
+// `stored`: the default Trace, which stores S and A and derives S·scale and masked S from S's rows. `derived`:
+// storeMapsUpTo 0, which derives all three from Q_i and K_i (one GEMM per slice). Same bits everywhere.
 void checkSameAsStored(ModelSpec spec) {
     const ModelRun stored = runModel(spec);
     spec.attention.storeMapsUpTo = 0;
     const ModelRun derived = runModel(spec);
     const Trace& s = stored.trace;
     const Trace& d = derived.trace;
+    CHECK_FALSE(s.isDerived(TensorId::Scores));
     for (TensorId id : kDerived) {
         CAPTURE(tensorInfo(id).key);
         REQUIRE(d.isDerived(id));
-        CHECK_FALSE(s.isDerived(id));
+        CHECK(s.isDerived(id) == (id != TensorId::Scores));
         CHECK(d[id].empty());           // no memory kept
+        CHECK(s[id].empty() == s.isDerived(id));
         CHECK(d[id].shape == s[id].shape);
         CHECK(d.has(id));
+        CHECK(s.has(id));
         for (int b = 0; b < d.batch; ++b) {
             for (int h = 0; h < d.dims.heads; ++h) {
-                const MapSlice slice = mapSlice(d, id, b, h);
-                const MatrixView expected = s[id].slice(b, h);
-                REQUIRE(slice.rows == expected.rows());
-                REQUIRE(slice.cols == expected.cols());
-                CHECK(sameBits(slice.data, expected.data(), static_cast<std::size_t>(expected.size())));
+                const MapSlice slice = mapSlice(d, id, b, h), expected = mapSlice(s, id, b, h);
+                REQUIRE(slice.rows == expected.rows);
+                REQUIRE(slice.cols == expected.cols);
+                CHECK(sameBits(slice.data, expected.data, static_cast<std::size_t>(expected.rows) * expected.cols));
+                if (id == TensorId::Scores) continue;
+                const Matrix definition = stageMapFromScores(s, id, b, h);
+                CHECK(sameBits(expected.data, definition.data(), static_cast<std::size_t>(definition.size())));
             }
         }
-        const Tensor whole = materialize(d, id);
-        CHECK(sameBits(whole.data.data(), s[id].data.data(), s[id].size()));
-        // Statistics recorded by the pass equal those read from the stored values.
-        const ValueStats recorded = valueStats(d, id), read = valueStats(s, id);
-        CHECK(recorded.lo == read.lo);
-        CHECK(recorded.hi == read.hi);
-        CHECK(recorded.maxAbs == read.maxAbs);
-        CHECK(recorded.hasNan == read.hasNan);
-        CHECK(recorded.hasInfinity == read.hasInfinity);
+        const Tensor whole = materialize(d, id), wholeStored = materialize(s, id);
+        CHECK(sameBits(whole.data.data(), wholeStored.data.data(), wholeStored.size()));
+        // Statistics recorded by the pass (or read, for a stored S) equal those of the values.
+        const ValueStats read = statsOf(wholeStored);
+        for (const ValueStats& recorded : {valueStats(d, id), valueStats(s, id)}) {
+            CHECK(recorded.lo == read.lo);
+            CHECK(recorded.hi == read.hi);
+            CHECK(recorded.maxAbs == read.maxAbs);
+            CHECK(recorded.hasNan == read.hasNan);
+            CHECK(recorded.hasInfinity == read.hasInfinity);
+        }
     }
     // Everything else is stored either way, bit for bit the same.
     for (TensorId id : {TensorId::AttentionWeights, TensorId::ZHeads, TensorId::Concat, TensorId::Output}) {

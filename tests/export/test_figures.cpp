@@ -61,7 +61,7 @@ std::vector<Figure> everyFigure(const core::ModelRun& run, const FigureStyle& st
     for (const core::Stage& s : core::stages()) {
         figures.push_back(drawStageFigure(run, s.id, head, 0, style));
         for (core::TensorId id : s.shows) {
-            if (!run.trace[id].empty()) figures.push_back(drawMatrixFigure(run, s.id, id, head, 0, style));
+            if (run.trace.has(id)) figures.push_back(drawMatrixFigure(run, s.id, id, head, 0, style));
         }
         if (const auto id = core::perHeadTensor(s.id)) figures.push_back(drawHeadsFigure(run, s.id, *id, 0, style));
     }

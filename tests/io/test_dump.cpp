@@ -3,6 +3,7 @@
 // semantics (a failed forced dump leaves the old one as it was), and Debian's NumPy
 // loading a real dump (tests/reference/check_dump.py, run with /usr/bin/python3).
 // Not tested here: whether the numbers are right (tests/core/test_reference.cpp checks the forward pass).
+#include "core/derived_maps.h"
 #include "io/dump.h"
 
 #include "io/atomic_file.h"
@@ -101,12 +102,12 @@ TEST_CASE("dump: writeDump writes every tensor, the biases, the embeddings and a
     // Each Trace tensor's file holds exactly the Trace's numbers with its shape.
     for (int index = 0; index < attnviz::core::kTensorCount; ++index) {
         const auto id = static_cast<TensorId>(index);
-        if (run.trace[id].empty()) continue;
+        if (!run.trace.has(id)) continue;
         const std::string key(attnviz::core::tensorInfo(id).key);
         CAPTURE(key);
-        const attnviz::core::Tensor read = attnviz::io::readNpy(dir / (key + ".npy"));
-        CHECK(read.shape == run.trace[id].shape);
-        CHECK(std::equal(read.data.begin(), read.data.end(), run.trace[id].data.begin(), run.trace[id].data.end()));
+        const attnviz::core::Tensor read = attnviz::io::readNpy(dir / (key + ".npy")), expected = attnviz::core::materialize(run.trace, id);
+        CHECK(read.shape == expected.shape);
+        CHECK(std::equal(read.data.begin(), read.data.end(), expected.data.begin(), expected.data.end()));
     }
     const attnviz::core::Tensor bq = attnviz::io::readNpy(dir / "b_q.npy");
     CHECK(bq.shape == std::vector<int>{16});

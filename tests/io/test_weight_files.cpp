@@ -3,6 +3,7 @@
 // every matrix through io::openSession and core::runModel; values land where NumPy put them (no transposition);
 // every bad file is refused with a FileError naming it and the problem. Not tested here: session JSON
 // (test_session.cpp) and the core's lookup and edit hooks (tests/core/test_model_hooks.cpp).
+#include "core/derived_maps.h"
 #include "io/weight_files.h"
 
 #include "io/npy.h"
@@ -143,9 +144,9 @@ TEST_CASE("weights: the doc's PyTorch export, opened as a session, reproduces Nu
         const auto id = static_cast<TensorId>(index);
         const std::string key(attnviz::core::tensorInfo(id).key);
         const fs::path file = kFixture / (key + ".npy");
-        CHECK_MESSAGE(fs::exists(file) == !run.trace[id].empty(), key, ": in the fixture and in the trace must agree");
-        if (!fs::exists(file) || run.trace[id].empty()) continue;
-        compareTensor(key, run.trace[id], attnviz::io::readNpy(file));
+        CHECK_MESSAGE(fs::exists(file) == run.trace.has(id), key, ": in the fixture and in the trace must agree");
+        if (!fs::exists(file) || !run.trace.has(id)) continue;
+        compareTensor(key, attnviz::core::materialize(run.trace, id), attnviz::io::readNpy(file));
         ++compared;
     }
     CHECK(compared == 19);  // x, 4 weights, q k v, 3 head splits, scores ×2, mask, masked, weights, z_heads, concat, output

@@ -1,6 +1,7 @@
-// test_gl_heatmap.cpp — the GL renderer draws what the CPU sampler says (shaders/heatmap.frag mirrors
-// colormap::sample exactly), special values and masks get their own colors, a single spike survives when a
-// matrix has more cells than pixels or than the texture limit, and textures are uploaded once per run.
+// test_gl_heatmap.cpp — the GL renderer draws what the CPU sampler says (its textures are colored with
+// render::colorRgba; the shader only reads them), special values and masks get their own colors, a single
+// spike survives when a matrix has more cells than pixels or than the texture limit, and textures are uploaded
+// once per run and colored once per colormap and range.
 // Needs a display: ctest label `gui` (scripts/test runs it under xvfb-run).
 #include "colormap/colormap.h"
 #include "gl_window.h"
@@ -47,7 +48,7 @@ render::RgbaImage drawRow(GlWindow& window, render::HeatmapRenderer& r, const st
 
 }  // namespace
 
-TEST_CASE("the shader colors every colormap bucket exactly as colormap::sample does") {
+TEST_CASE("every colormap bucket is drawn exactly as colormap::sample colors it") {
     GlWindow window(512, 32);
     for (const std::filesystem::path& dir : {shaderDir(), std::filesystem::path("/nonexistent")}) {  // files, then embedded
         auto renderer = render::createGlRenderer({dir});
@@ -219,6 +220,29 @@ TEST_CASE("textures upload once per generation and only when their values change
     CHECK(pixel(image, 48, 48) == colormap::sample(Colormap::Viridis, 3.5f, 0.0f, 3.5f));  // the new value, not the old
     window.frame([&](ImDrawList&) { renderer->beginFrame(7); });
     CHECK(renderer->stats().liveTextures == 1);
+}
+
+// Cells are colored on the CPU when a texture is made: once per matrix, size, colormap and range, never per frame.
+TEST_CASE("a texture is colored once per colormap and range: redrawing colors nothing, a new colormap colors the kept copy") {
+    GlWindow window(64, 64);
+    auto renderer = render::createGlRenderer({shaderDir()});
+    const std::vector<float> values{0.0f, 1.0f, 2.0f, 3.0f};
+    const auto drawWith = [&](const render::HeatmapStyle& style) {
+        return window.frame([&](ImDrawList& list) {
+            renderer->beginFrame(3);
+            renderer->draw(list, renderer->heatmap(keyNumber(4), {values, 2, 2}), {0, 0}, {64, 64}, style);
+        });
+    };
+    for (int frame = 0; frame < 3; ++frame) drawWith({Colormap::Viridis, 0.0f, 3.0f, {}});
+    CHECK(render::texturesColored(*renderer) == 1);
+    const render::RgbaImage magma = drawWith({Colormap::Magma, 0.0f, 3.0f, {}});
+    CHECK(render::texturesColored(*renderer) == 2);
+    CHECK(pixel(magma, 48, 16) == colormap::sample(Colormap::Magma, 1.0f, 0.0f, 3.0f));
+    const render::RgbaImage wider = drawWith({Colormap::Magma, 0.0f, 6.0f, {}});
+    CHECK(render::texturesColored(*renderer) == 3);
+    CHECK(pixel(wider, 48, 48) == colormap::sample(Colormap::Magma, 3.0f, 0.0f, 6.0f));
+    CHECK(renderer->stats().uploads == 1);       // the matrix itself was copied once
+    CHECK(renderer->stats().liveTextures == 1);  // the variants not drawn this frame are gone
 }
 
 TEST_CASE("a transposed upload draws cols × rows") {

@@ -1,6 +1,7 @@
 // test_app.cpp — the app driven like a user would, without a window: keys step through the stages, heads are
 // focused by number and by clicking a thumbnail, the sentence is typed into, cells are hovered, and the
 // assertions look at AppState, at the run on screen and at what the inspector reports.
+#include "core/derived_maps.h"
 #include "imgui_harness.h"
 #include "io/model_folder.h"
 #include "io/model_library.h"
@@ -294,7 +295,7 @@ TEST_CASE("a run too large to keep its score maps shows, colours and explains th
     REQUIRE(scaled);
     ui.hover(app, *scaled);
     REQUIRE(app.explanation());
-    CHECK(app.explanation()->value == stored.trace[TensorId::ScaledScores].slice(0, 0)(3, 1));
+    CHECK(app.explanation()->value == core::mapSlice(stored.trace, TensorId::ScaledScores, 0, 0).view()(3, 1));
 
     app.state().stage = StageId::Mask;
     app.state().allHeads = true;
