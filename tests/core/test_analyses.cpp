@@ -15,6 +15,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -221,4 +222,22 @@ TEST_CASE("rerunHeadsOff: a trained run with other heads off, from the first cha
         CHECK(resumed.trace[core::TensorId::Output].data == whole.trace[core::TensorId::Output].data);
         CHECK(resumed.modelPass->hiddenStates.data != previous.modelPass->hiddenStates.data);
     }
+}
+
+TEST_CASE("repeatedRandomTokens: the same random ids twice, none special and none twice in a half, framed as the tokenizer frames text") {
+    const auto bert = io::loadModelFolder(kReference / "predictions/bert-mlm");
+    const std::vector<int> sequence = core::repeatedRandomTokens(*bert->tokenizer, bert->config().vocabSize, 6, 35);
+    const core::Encoding framing = bert->tokenizer->encode("a");
+    REQUIRE(sequence.size() == 2 + 12);
+    CHECK(sequence.front() == framing.ids.front());  // [CLS]
+    CHECK(sequence.back() == framing.ids.back());    // [SEP]
+    const std::vector<int> first(sequence.begin() + 1, sequence.begin() + 7), second(sequence.begin() + 7, sequence.end() - 1);
+    CHECK(first == second);
+    std::vector<int> sorted = first;
+    std::sort(sorted.begin(), sorted.end());
+    CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());
+    for (int id : first) CHECK((id != framing.ids.front() && id != framing.ids.back()));
+    CHECK(core::repeatedRandomTokens(*bert->tokenizer, bert->config().vocabSize, 6, 35) == sequence);  // seeded
+    const auto gpt2 = io::loadModelFolder(kReference / "models/gpt2-hf-names");
+    CHECK(core::repeatedRandomTokens(*gpt2->tokenizer, gpt2->config().vocabSize, 5, 35).size() == 10);  // no framing
 }
