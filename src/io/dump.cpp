@@ -447,9 +447,10 @@ Analyses analysesOf(const core::ModelRun& run, const AnalysisOptions& options, c
     const int padded = run.trace.keyLength;
     if (options.logitLens) {
         const std::uint64_t bytes = static_cast<std::uint64_t>(c.layers + 1) * lengths.size() * padded * c.vocabSize * sizeof(float);
-        if (predictions.logits && bytes > kMaxLensBytes) {
-            throw core::InputError("Every logit-lens log-probability would take " + std::to_string(bytes >> 20) + " MiB (more than 1 GiB): leave out "
-                                   "--logits (the top k are still written) or use a shorter sentence.");
+        if (predictions.logits && bytes > options.maxLensBytes) {
+            throw core::InputError("Every logit-lens log-probability would take " + std::to_string(bytes) + " bytes (" + std::to_string(bytes >> 20) +
+                                   " MiB), more than the " + std::to_string(options.maxLensBytes >> 20) + " MiB a dump writes: leave out --logits "
+                                   "(the top k are still written) or use a shorter sentence.");
         }
         std::vector<core::Tensor> ids, logProbs, all;
         for (std::size_t b = 0; b < lengths.size(); ++b) {

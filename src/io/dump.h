@@ -43,8 +43,8 @@ struct AnalysisOptions {
     bool logitLens = false;  // logit_lens_top_*.npy (k = PredictionOptions::topK), with logits: logit_lens_logprobs.npy
     bool rollout = false;    // rollout.npy
     bool headRoles = false;  // head_roles.json
+    std::uint64_t maxLensBytes = 1ULL << 30;  // logit_lens_logprobs.npy's cap: 1 GiB (tests lower it)
 };
-inline constexpr std::uint64_t kMaxLensBytes = 1ULL << 30;  // logit_lens_logprobs.npy's cap: 1 GiB
 
 // Writes the dump of `run` into `dir` (created with its parents when missing) and returns the paths written, in
 // order, manifest.json last. The dump is written into a new folder beside `dir` and swapped in at the end, so a
@@ -54,7 +54,7 @@ inline constexpr std::uint64_t kMaxLensBytes = 1ULL << 30;  // logit_lens_logpro
 // session, its weight files, a model folder) is refused, forced or not.
 // Throws FileError naming the path and the reason; core::InputError, before anything is written, for logits of a
 // run that predicts nothing (the seeded layer, BERT without a head) or a bad k or temperature; also for an analysis of
-// the seeded layer, a lens of a model that predicts nothing, or every lens log-probability over kMaxLensBytes (the
+// the seeded layer, a lens of a model that predicts nothing, or every lens log-probability over maxLensBytes (the
 // size said).
 std::vector<std::filesystem::path> writeDump(const core::ModelRun& run, const std::filesystem::path& dir, bool force,
                                              const PredictionOptions& predictions = {}, const std::vector<std::filesystem::path>& inputs = {},

@@ -9,8 +9,10 @@
 #include "core/transformer/logit_lens.h"
 #include "core/transformer/rollout.h"
 #include "io/checkpoint.h"
+#include "io/dump.h"
 #include "io/model_folder.h"
 #include "io/npy.h"
+#include "io/scratch_dir.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -240,4 +242,26 @@ TEST_CASE("repeatedRandomTokens: the same random ids twice, none special and non
     CHECK(core::repeatedRandomTokens(*bert->tokenizer, bert->config().vocabSize, 6, 35) == sequence);  // seeded
     const auto gpt2 = io::loadModelFolder(kReference / "models/gpt2-hf-names");
     CHECK(core::repeatedRandomTokens(*gpt2->tokenizer, gpt2->config().vocabSize, 5, 35).size() == 10);  // no framing
+}
+
+TEST_CASE("dump: every logit-lens log-probability over the cap is refused before anything is written, the size said") {
+    core::ModelSpec spec;
+    spec.model = core::TrainedLayer{io::loadModelFolder(kReference / "decoders/llama-gqa-llama3"), 0};
+    spec.sentences = {"the cat"};
+    const core::ModelRun run = core::runModel(spec);
+    const int length = static_cast<int>(run.tokenIds[0].size());
+    const std::uint64_t bytes = static_cast<std::uint64_t>(3) * length * 262 * 4;  // (n_layers + 1) × b × l × vocab floats
+    io::AnalysisOptions lens;
+    lens.logitLens = true;
+    lens.maxLensBytes = bytes - 1;
+    const test::ScratchDir scratch("lens-cap");
+    const fs::path dir = scratch / "dump";
+    CHECK_THROWS_WITH_AS(io::writeDump(run, dir, false, {.logits = true}, {}, lens),
+                         ("Every logit-lens log-probability would take " + std::to_string(bytes) + " bytes (0 MiB), more than the 0 MiB a dump "
+                          "writes: leave out --logits (the top k are still written) or use a shorter sentence.").c_str(),
+                         core::InputError);
+    CHECK_FALSE(fs::exists(dir));
+    lens.maxLensBytes = bytes;  // at the cap: written
+    CHECK_NOTHROW(io::writeDump(run, dir, false, {.logits = true}, {}, lens));
+    CHECK(io::readNpy(dir / "logit_lens_logprobs.npy").shape == std::vector<int>{3, 1, length, 262});
 }
