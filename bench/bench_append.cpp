@@ -6,6 +6,7 @@
 // the grown sentence costs). append64: the 64th token through KvCache::append (the 63 before it cached) and the
 // same logits. RatioReporter prints each as a ratio to fullForward64 measured in the same run; issue 23 asks for
 // Append ≤ 0.25. `--small` uses a SmolLM2-135M shape instead (30 layers, 576, 9:3 heads, 1536, 49 152 tokens).
+#include "model_bench.h"
 #include "ratio_reporter.h"
 
 #include "core/random.h"
@@ -20,6 +21,8 @@
 namespace {
 
 using namespace attnviz::core;
+using attnviz::bench::randomMatrix;
+using attnviz::bench::secondsPerIteration;
 
 constexpr int kTokens = 64;
 
@@ -56,12 +59,6 @@ TransformerConfig smolLm135Shape() {
     return c;
 }
 
-Matrix randomMatrix(Eigen::Index rows, Eigen::Index cols, SplitMix64& random, float spread) {
-    Matrix m(rows, cols);
-    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = random.uniform(-spread, spread);
-    return m;
-}
-
 TransformerModel randomModel(const TransformerConfig& c) {
     SplitMix64 random(2026);
     TransformerModel model;
@@ -93,15 +90,7 @@ TransformerModel randomModel(const TransformerConfig& c) {
 
 const TransformerModel* theModel = nullptr;
 
-std::vector<int> sentence() {
-    std::vector<int> ids;
-    for (int p = 0; p < kTokens; ++p) ids.push_back((p * 7919 + 13) % theModel->config.vocabSize);
-    return ids;
-}
-
-void secondsPerIteration(benchmark::State& state) {
-    state.counters["s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-}
+std::vector<int> sentence() { return attnviz::bench::spreadIds(kTokens, theModel->config.vocabSize); }
 
 void fullForward64(benchmark::State& state) {
     const std::vector<int> ids = sentence();

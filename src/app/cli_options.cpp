@@ -1,6 +1,7 @@
 // cli_options.cpp — the input options every subcommand shares, and their translation into a ModelSpec.
 #include "app/cli_options.h"
 
+#include "core/display_text.h"
 #include "core/names.h"
 #include "io/model_folder.h"
 #include "io/model_library.h"
@@ -8,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string_view>
 #include <utility>
@@ -159,6 +161,44 @@ core::ModelSpec toModelSpec(const InputOptions& o) {
                                    .decoderSentences = o.cross};
     core::resolveDimensions(spec.attention);  // report bad sizes now, with the valid values
     return spec;
+}
+
+namespace {
+
+// A whole non-negative decimal number, or nullopt.
+std::optional<int> wholeNumber(std::string_view text) {
+    if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+    return std::stoi(std::string(text));
+}
+
+}  // namespace
+
+std::vector<core::HeadAblation> parseHeadAblations(std::string_view text) {
+    const auto bad = [&] {
+        return core::InputError("--ablate takes LAYER.HEAD[:mean] separated by commas, e.g. 6.3,6.7:mean (got " + core::echoed(text) + ").");
+    };
+    std::vector<core::HeadAblation> heads;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        std::string_view item = text.substr(start, comma - start);
+        core::HeadAblation head;
+        if (const std::size_t colon = item.find(':'); colon != std::string_view::npos) {
+            const std::string_view mode = item.substr(colon + 1);
+            if (mode != "mean" && mode != "zero") throw bad();
+            head.mode = mode == "mean" ? core::HeadOffMode::Mean : core::HeadOffMode::Zero;
+            item = item.substr(0, colon);
+        }
+        const std::size_t dot = item.find('.');
+        const std::optional<int> layer = dot == std::string_view::npos ? std::nullopt : wholeNumber(item.substr(0, dot));
+        const std::optional<int> index = dot == std::string_view::npos ? std::nullopt : wholeNumber(item.substr(dot + 1));
+        if (!layer || !index) throw bad();
+        head.layer = *layer;
+        head.head = *index;
+        if (std::find(heads.begin(), heads.end(), head) == heads.end()) heads.push_back(head);
+        start = comma + 1;
+    }
+    return heads;
 }
 
 }  // namespace attnviz::app

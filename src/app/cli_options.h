@@ -105,6 +105,10 @@ struct DumpOptions {
     bool logits = false;       // --logits: logits.npy beside the manifest's top k
     int topK = 10;             // --top-k
     float temperature = 1.0f;  // --temperature
+    std::string ablate;        // --ablate L.H[:mean][,…]: heads switched off (parseHeadAblations)
+    bool logitLens = false;    // --logit-lens
+    bool rollout = false;      // --rollout
+    bool headRoles = false;    // --head-roles
     std::vector<std::filesystem::path> inputs;  // what the run reads (inputPaths): never written over
 };
 
@@ -133,6 +137,11 @@ inline constexpr int kExitNoDisplay = 3;  // the window cannot open (no display,
 inline constexpr const char* kExitCodesHelp =
     "Exit codes: 0 done; 1 bad input, an unusable model or file, not enough memory, or a run that overflowed; "
     "2 a bad command line; 3 no display for the window.";
+
+// --ablate's text, "L.H[:mean][,L.H[:mean]…]" (layer and head 0-based; ":mean" replaces the head's output by its mean
+// over the sentence, else it is zeroed; ":zero" may be said), as the heads to switch off. Throws core::InputError (one
+// sentence, the text echoed) for anything else; whether the model has that layer and head is the run's check.
+std::vector<core::HeadAblation> parseHeadAblations(std::string_view text);
 
 // Each subcommand: returns the process exit code; prints one clear line to stderr on error.
 int runGui(const core::ModelSpec& spec, const GuiOptions& options);

@@ -67,6 +67,25 @@ void addDumpCommand(CLI::App& cli, CommandLine& line) {
         ->capture_default_str();
     command->add_option("--temperature", line.dump.temperature, "Temperature of the manifest's prediction probabilities")
         ->capture_default_str();
+    command->add_option("--ablate", line.dump.ablate,
+                        "Switch heads off and dump that run: LAYER.HEAD[:mean],... (0-based; the head's output zeroed before W^O, "
+                        "or with :mean replaced by its mean over the sentence; trained models)")
+        ->check(CLI::Validator(
+            [](const std::string& text) -> std::string {
+                try {
+                    parseHeadAblations(text);
+                    return {};
+                } catch (const core::InputError& error) {
+                    return error.what();
+                }
+            },
+            "L.H[:mean][,...]"));
+    command->add_flag("--logit-lens", line.dump.logitLens,
+                      "Also write logit_lens_top_ids.npy and logit_lens_top_logprobs.npy: each layer's top --top-k tokens through the "
+                      "final norm and the prediction head (with --logits every log-probability too, logit_lens_logprobs.npy)");
+    command->add_flag("--rollout", line.dump.rollout, "Also write rollout.npy: attention rollout (Abnar & Zuidema 2020) through every layer");
+    command->add_flag("--head-roles", line.dump.headRoles,
+                      "Also write head_roles.json: every head's previous-token, duplicate-token, induction, first-token and self scores");
 }
 
 void addExportCommand(CLI::App& cli, CommandLine& line) {

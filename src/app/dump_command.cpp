@@ -14,10 +14,14 @@
 
 namespace attnviz::app {
 
-int runDump(const core::ModelSpec& spec, const DumpOptions& options) {
+int runDump(const core::ModelSpec& typed, const DumpOptions& options) {
     try {
+        core::ModelSpec spec = typed;
+        if (!options.ablate.empty()) spec.headsOff = parseHeadAblations(options.ablate);
         const core::ModelRun run = core::runModel(spec);
-        for (const std::filesystem::path& path : io::writeDump(run, options.out, options.force, {options.logits, options.topK, options.temperature}, options.inputs)) {
+        const io::AnalysisOptions analyses{options.logitLens, options.rollout, options.headRoles};
+        for (const std::filesystem::path& path :
+             io::writeDump(run, options.out, options.force, {options.logits, options.topK, options.temperature}, options.inputs, analyses)) {
             std::cout << path.string() << '\n';
         }
         return 0;

@@ -170,6 +170,28 @@ void concatOneHead(const Tensor& split, Tensor& fused, int b, int i) {
     Eigen::Map<Matrix>(fused.sliceData(b), length, heads * width).middleCols(i * width, width) = split.slice(b * heads + i);
 }
 
+// [9½] The switched-off heads (AttentionConfig::headsOff) in the concatenation b × l × h·d_v: head i's column block
+// zeroed, or each of its rows replaced by the mean of its rows over the sentence's own tokens (`lengths`, one per
+// batch element; padded rows stay as they were). A head outside 0 … h − 1 throws InputError.
+void switchHeadsOff(Tensor& concat, const std::vector<HeadOff>& headsOff, const std::vector<int>& lengths, int heads, int dV) {
+    for (const HeadOff& off : headsOff) {
+        if (off.head < 0 || off.head >= heads) {
+            throw InputError("Head " + std::to_string(off.head) + " cannot be switched off: the layer has heads 0 to " + std::to_string(heads - 1) + ".");
+        }
+        for (int b = 0; b < concat.dim(0); ++b) {
+            const int length = lengths[static_cast<std::size_t>(b)];
+            Eigen::Map<Matrix> sentence(concat.sliceData(b), concat.dim(1), heads * dV);  // l × h·d_v
+            auto block = sentence.block(0, off.head * dV, length, dV);                      // l_b × d_v: Z_i
+            if (off.mode == HeadOffMode::Zero) {
+                block.setZero();
+            } else {
+                const RowVector mean = block.colwise().mean();  // 1 × d_v
+                block = mean.replicate(length, 1);
+            }
+        }
+    }
+}
+
 // [3] RMSNorm of each row of one head (Qwen3's q_norm / k_norm): x / √(mean(x²) + ε) · γ.
 template <typename Rows>  // a Map of l × d_k rows, contiguous or strided
 void rmsNormRows(Rows rows, const RowVector& gamma, float eps) {
@@ -741,7 +763,7 @@ namespace {
 // Every member of an AttentionConfig but its rotary frequencies, for ==.
 auto tiedScalars(const AttentionConfig& c) {
     return std::tie(c.dModel, c.heads, c.dK, c.dV, c.kvHeads, c.mask, c.slidingWindow, c.fill, c.softmax, c.scale,
-                    c.comparePerHead, c.maskPaddedQueries, c.storeMapsUpTo, c.keepStageMaps);
+                    c.comparePerHead, c.maskPaddedQueries, c.storeMapsUpTo, c.keepStageMaps, c.headsOff);
 }
 
 }  // namespace
@@ -975,6 +997,7 @@ LeanAttention attendLean(const AttentionInput& input, const Weights& weights, co
     const LeanContext context{&qkv, &mask, &spans, &fullyMasked, &lengths, d, fillValueOf(config.fill), config.softmax, &concat,
                               attentionWeights, &result.nonFiniteHeads};
     parallelFor(b * h, threaded, [&](int batchHead) { attendLeanHead(context, batchHead); });
+    switchHeadsOff(concat, config.headsOff, lengths, h, d.dV);
 
     // [10]
     result.output.reshape({b, l, d.dModel});
@@ -1033,6 +1056,7 @@ void reattendInto(const Weights& weights, const AttentionConfig& config, Trace& 
     const HeadContext context{&t, !deriveScores, config.keepStageMaps ? &stats : nullptr};
     parallelFor(b * h, threaded, [&](int batchHead) { attendOneHead(context, batchHead); });
     mergeMapStats(t, stats);
+    switchHeadsOff(t[TensorId::Concat], config.headsOff, t.queryLengths, h, d.dV);
 
     // [10]
     t[TensorId::Output].reshape({b, lq, d.dModel});

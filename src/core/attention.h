@@ -36,6 +36,17 @@ enum class MaskFill { MinusBillion, MinusInfinity };  // −1e9 as the Annotated
 //   PyTorch → exactly what PyTorch computes: uniform weights with a −1e9 fill, NaN with −∞.
 enum class SoftmaxMode { Safe, PyTorch };
 
+// What "switching a head off" does to its output Z_i (l × d_v) before W^O mixes the heads (issue 35's ablation):
+//   Zero → Z_i = 0 (the head says nothing);
+//   Mean → every row of Z_i becomes the mean of Z_i's rows over the sentence's own tokens (the head says the same
+//          thing at every position, so only what it says about THIS sentence in general is kept).
+enum class HeadOffMode { Zero, Mean };
+struct HeadOff {
+    int head = 0;
+    HeadOffMode mode = HeadOffMode::Zero;
+    friend bool operator==(const HeadOff&, const HeadOff&) = default;
+};
+
 inline constexpr int kMaxDModel = 4096;
 inline constexpr int kMaxHeads = 256;
 
@@ -67,6 +78,9 @@ struct AttentionConfig {
     // neither stores them nor records their statistics: they are derived on demand like a large batch's, and their
     // statistics computed when asked (valueStats). A, Z and every other tensor are the same bits either way.
     bool keepStageMaps = true;
+    // Heads switched off in this layer: their Z_i is replaced (HeadOffMode) in the concatenation [Z_0 … Z_{h−1}]
+    // before W^O; Z_i itself (ZHeads) stays as computed. A head outside 0 … h − 1 throws InputError.
+    std::vector<HeadOff> headsOff;
 
     // Every member equal; the rotary frequencies by size and value (Eigen's own == needs equal sizes).
     friend bool operator==(const AttentionConfig& a, const AttentionConfig& b);

@@ -1,10 +1,11 @@
-// head_measures.cpp — previous-token and induction scores of one attention map (see head_measures.h).
+// head_measures.cpp — what a head does, as numbers: the copy view's scores and head_detector's roles (see head_measures.h).
 #include "core/head_measures.h"
 
 #include "core/random.h"
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace attnviz::core {
 
@@ -91,6 +92,109 @@ CopyAccuracy copyAccuracy(const std::vector<int>& ids, const std::vector<int>& p
     accuracy.newTokens = accuracy.newRows > 0 ? static_cast<double>(newRight) / accuracy.newRows : 0.0;
     accuracy.repeatedTokens = accuracy.repeatedRows > 0 ? static_cast<double>(repeatedRight) / accuracy.repeatedRows : 0.0;
     return accuracy;
+}
+
+// [SECTION] head roles
+
+std::string_view headRoleKey(HeadRole role) {
+    switch (role) {
+        case HeadRole::PreviousToken: return "previous_token";
+        case HeadRole::DuplicateToken: return "duplicate_token";
+        case HeadRole::Induction: return "induction";
+        case HeadRole::FirstToken: return "first_token";
+        case HeadRole::Self: return "self";
+    }
+    return "";
+}
+
+bool measuredOnRepeatedTokens(HeadRole role) { return role == HeadRole::DuplicateToken || role == HeadRole::Induction; }
+
+Matrix detectionPattern(HeadRole role, const std::vector<int>& ids) {
+    const int length = static_cast<int>(ids.size());
+    Matrix pattern = Matrix::Zero(length, length);
+    const auto sameToken = [&](int q, int k) { return ids[static_cast<std::size_t>(q)] == ids[static_cast<std::size_t>(k)]; };
+    for (int q = 0; q < length; ++q) {
+        for (int k = 0; k <= q; ++k) {  // lower triangular, as every detector pattern
+            bool expected = false;
+            switch (role) {
+                case HeadRole::PreviousToken: expected = k == q - 1; break;
+                case HeadRole::DuplicateToken: expected = k < q && sameToken(q, k); break;
+                case HeadRole::Induction: expected = k >= 1 && k - 1 < q && sameToken(q, k - 1); break;  // duplicate, shifted right
+                case HeadRole::FirstToken: expected = k == 0; break;
+                case HeadRole::Self: expected = k == q; break;
+            }
+            pattern(q, k) = expected ? 1.0f : 0.0f;
+        }
+    }
+    return pattern;
+}
+
+double detectorScore(const Matrix& attention, const Matrix& pattern) {
+    const double total = attention.cast<double>().sum();
+    return total != 0.0 ? attention.cast<double>().cwiseProduct(pattern.cast<double>()).sum() / total : 0.0;
+}
+
+std::vector<int> repeatedRandomTokens(const Tokenizer& tokenizer, int vocab, int half, std::uint64_t seed) {
+    const Encoding framing = tokenizer.encode("a");
+    std::vector<int> before, after;
+    std::unordered_set<int> taken;  // special tokens and ids already drawn
+    bool text = false;
+    for (std::size_t i = 0; i < framing.ids.size(); ++i) {
+        if (!framing.special[i]) {
+            text = true;
+            continue;
+        }
+        (text ? after : before).push_back(framing.ids[i]);
+        taken.insert(framing.ids[i]);
+    }
+    SplitMix64 random(seed);
+    std::vector<int> drawn;
+    while (static_cast<int>(drawn.size()) < half && static_cast<int>(taken.size()) < vocab) {
+        const int id = static_cast<int>(random.next() % static_cast<std::uint64_t>(vocab));
+        if (taken.insert(id).second) drawn.push_back(id);
+    }
+    std::vector<int> sequence = before;
+    for (int copy = 0; copy < 2; ++copy) sequence.insert(sequence.end(), drawn.begin(), drawn.end());
+    sequence.insert(sequence.end(), after.begin(), after.end());
+    return sequence;
+}
+
+namespace {
+
+// Every layer × head of one sentence's attention (n_layers × b × h × l × l, its first ids.size() tokens) scored
+// against one role's pattern: n_layers × h.
+Matrix scoreEveryHead(const Tensor& attention, int sentence, const std::vector<int>& ids, HeadRole role) {
+    const int layers = attention.dim(0), batch = attention.dim(1), heads = attention.dim(2), length = static_cast<int>(ids.size());
+    const Matrix pattern = detectionPattern(role, ids);
+    Matrix scores(layers, heads);
+    for (int layer = 0; layer < layers; ++layer) {
+        for (int head = 0; head < heads; ++head) {
+            const Matrix map = attention.slice((layer * batch + sentence) * heads + head).topLeftCorner(length, length);
+            scores(layer, head) = static_cast<float>(detectorScore(map, pattern));
+        }
+    }
+    return scores;
+}
+
+}  // namespace
+
+HeadRoles headRoles(const TransformerModel& model, const Tensor& attention, int sentence, const std::vector<int>& ids,
+                    const std::vector<int>& repeated) {
+    AttentionConfig config;  // the model's own heads and mask; layerAttention adds the rest per layer
+    config.dModel = model.config.dModel;
+    config.heads = model.config.heads;
+    config.mask = model.config.traits().decoder ? MaskKind::Causal : MaskKind::None;
+    config.comparePerHead = false;
+    config.keepStageMaps = false;
+    HeadRoles roles;
+    roles.repeated = repeated;
+    roles.repeatedAttention = runTransformer(model, {repeated}, 0, config, {.allAttentionWeights = true, .steppedTrace = false}).attentionWeights;
+    for (HeadRole role : kHeadRoles) {
+        const bool onRepeated = measuredOnRepeatedTokens(role);
+        roles.scores[static_cast<std::size_t>(role)] =
+            onRepeated ? scoreEveryHead(roles.repeatedAttention, 0, repeated, role) : scoreEveryHead(attention, sentence, ids, role);
+    }
+    return roles;
 }
 
 }  // namespace attnviz::core

@@ -1,14 +1,23 @@
-// head_measures.h — what one attention head does, as a number: the previous-token and induction scores of
-// TransformerLens's head_detector (its "previous_token_head" and "induction_head" detection patterns, with the
-// "mul" measure), on one sentence's attention map. The bundled decoder's tests and the "How does it copy?" view
-// use them; later issues add more measures here.
+// head_measures.h — what one attention head does, as a number.
 //
-// Both are a mean over query rows of the weight the row puts on ONE expected key, so 1 means "all of it there"
-// and 1/(q+1) is what a uniform causal row would give.
+// [Copy view] previousTokenScore and inductionScore, after TransformerLens's head_detector: each a mean over the
+// query rows that HAVE an expected key of the weight put there (1 = all of it there, 1/(q+1) a uniform causal row).
+// The bundled decoder's tests and the "How does it copy?" view use them.
+//
+// [Head roles] (issue 35) The detector itself, as transformer_lens/head_detector.py (TransformerLensOrg/
+// TransformerLens) defines it, transcribed here: a 0/1 lower-triangular detection pattern P per role and the "mul"
+// measure score = Σ(A ⊙ P) / ΣA, with its defaults exclude_bos = exclude_current_token = False. Its three patterns —
+// previous-token (P[q, q−1]), duplicate-token (P[q, k] for every earlier k with the same token), induction (the
+// duplicate pattern shifted one key right: the token after an earlier copy) — plus two of ours in the same form:
+// first-token (P[q, 0], the attention sink) and self (P[q, q]). headRoles scores every layer × head of a model.
 #pragma once
 
 #include "core/matrix.h"
 #include "core/tokenizers/tokenizer.h"
+#include "core/transformer/transformer.h"
+
+#include <array>
+#include <string_view>
 
 #include <cstdint>
 #include <optional>
@@ -41,5 +50,39 @@ struct CopyAccuracy {
     int newRows = 0, repeatedRows = 0;
 };
 CopyAccuracy copyAccuracy(const std::vector<int>& ids, const std::vector<int>& predicted);
+
+// [Head roles]
+enum class HeadRole { PreviousToken, DuplicateToken, Induction, FirstToken, Self };
+inline constexpr int kHeadRoleCount = 5;
+inline constexpr std::array<HeadRole, kHeadRoleCount> kHeadRoles{HeadRole::PreviousToken, HeadRole::DuplicateToken, HeadRole::Induction,
+                                                                 HeadRole::FirstToken, HeadRole::Self};
+// "previous_token", "duplicate_token", "induction", "first_token", "self": the dump's JSON keys.
+std::string_view headRoleKey(HeadRole role);
+
+// The role's detection pattern for a sentence of token ids: l × l, 0 or 1, lower triangular.
+Matrix detectionPattern(HeadRole role, const std::vector<int>& ids);
+// head_detector's "mul" score: Σ(A ⊙ P) / ΣA over one head's l × l map (0 when A sums to 0).
+double detectorScore(const Matrix& attention, const Matrix& pattern);
+
+// A sequence on which duplicate-token and induction heads show themselves: `half` token ids drawn at random (seeded,
+// none twice, none of the tokenizer's own special tokens), then the same ids again, framed by the special tokens the
+// tokenizer puts around any text (a BOS; BERT's [CLS] … [SEP]).
+std::vector<int> repeatedRandomTokens(const Tokenizer& tokenizer, int vocab, int half, std::uint64_t seed);
+// What dump --head-roles draws: 20 tokens (fewer when the model's positions do not hold 2 × 20 + its framing).
+inline constexpr int kRepeatedTokenCount = 20;
+inline constexpr std::uint64_t kRepeatedTokenSeed = 35;  // any fixed seed: the same tokens every run
+
+// Every layer × head's score for each role (kHeadRoles order): previous-token, first-token and self on the sentence
+// (ids; its attention is sentence `sentence` of `attention`, n_layers × b × h × l × l); duplicate-token and induction
+// on `repeated` (repeatedRandomTokens), through a pass of its own.
+struct HeadRoles {
+    std::vector<int> repeated;                      // the random tokens repeated twice, framed
+    Tensor repeatedAttention;                       // their pass's attention: n_layers × 1 × h × l × l
+    std::array<Matrix, kHeadRoleCount> scores;      // each n_layers × h
+};
+HeadRoles headRoles(const TransformerModel& model, const Tensor& attention, int sentence, const std::vector<int>& ids,
+                    const std::vector<int>& repeated);
+// Which tokens a role is measured on: the sentence, or the repeated random tokens.
+bool measuredOnRepeatedTokens(HeadRole role);
 
 }  // namespace attnviz::core

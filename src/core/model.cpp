@@ -228,6 +228,7 @@ std::shared_ptr<const Tokenizer> tokenizerOf(const ModelSpec& spec) {
 ModelRun runModel(const ModelSpec& spec, const RunOptions& keep) {
     checkBatch(spec);
     if (const TrainedLayer* trained = spec.trained()) return runTrainedModel(spec, *trained, keep);
+    if (!spec.headsOff.empty()) throw InputError("Switching heads off needs a trained model (--model): the seeded layer is the whole model.");
     return runSeededLayer(spec, *spec.seeded());
 }
 

@@ -81,6 +81,9 @@ struct ModelSpec {
     AttentionConfig attention;
     int tokenLimit = kDefaultTokenLimit;
     std::variant<SeededLayer, TrainedLayer> model;
+    // Heads switched off (a trained model only; any number, in any layers): the pass reruns with their Z_i zeroed or
+    // replaced by its mean before W^O (HeadAblation). Empty: the model as trained.
+    std::vector<HeadAblation> headsOff;
 
     SeededLayer* seeded() { return std::get_if<SeededLayer>(&model); }
     const SeededLayer* seeded() const { return std::get_if<SeededLayer>(&model); }
@@ -138,5 +141,10 @@ ModelRun runModel(const ModelSpec& spec, const RunOptions& keep = {});
 // are previous's, copied rather than recomputed. The same numbers as runModel(spec), bit for bit. Self-attention
 // only (in cross-attention the layers before it depend on the mask); the caller checks that nothing else differs.
 ModelRun rerunAttention(const ModelRun& previous, const ModelSpec& spec);
+
+// runModel(spec) for a trained model's spec that differs from previous.spec only in headsOff: the layers before the
+// first whose heads changed are previous's (core::resumeTransformer), the rest run again. The same numbers as
+// runModel(spec), bit for bit; a re-split stepped layer (spec.attention.heads ≠ the model's) runs whole.
+ModelRun rerunHeadsOff(const ModelRun& previous, const ModelSpec& spec);
 
 }  // namespace attnviz::core

@@ -8,7 +8,10 @@
 #include "core/derived_maps.h"
 #include "core/names.h"
 #include "core/stages.h"
+#include "core/head_measures.h"
+#include "core/transformer/logit_lens.h"
 #include "core/transformer/prediction.h"
+#include "core/transformer/rollout.h"
 #include "io/atomic_file.h"
 #include "io/npy.h"
 
@@ -35,6 +38,7 @@ using json = nlohmann::ordered_json;  // keeps the manifest in the order written
 
 constexpr std::string_view kProgramName = "attnviz";
 constexpr std::string_view kManifestName = "manifest.json";
+constexpr std::string_view kHeadRolesName = "head_roles.json";
 
 // [SECTION] the list of files
 
@@ -125,12 +129,12 @@ std::vector<DumpEntry> dumpEntries(const core::ModelRun& run, const BiasTensors&
 
 // Every file name any dump can contain, whatever its parameters.
 std::set<std::string> possibleDumpFileNames() {
-    std::set<std::string> names{std::string(kManifestName)};
+    std::set<std::string> names{std::string(kManifestName), std::string(kHeadRolesName)};
     for (int index = 0; index < core::kTensorCount; ++index) {
         names.insert(std::string(core::tensorInfo(static_cast<core::TensorId>(index)).key) + ".npy");
     }
     for (const char* key : {"b_q", "b_k", "b_v", "b_o", "embeddings", "query_embeddings", "positions", "hidden_states",
-                            "all_attention_weights", "logits"}) {
+                            "all_attention_weights", "logits", "logit_lens_top_ids", "logit_lens_top_logprobs", "logit_lens_logprobs", "rollout", "repeated_tokens_attention"}) {
         names.insert(std::string(key) + ".npy");
     }
     return names;
@@ -350,6 +354,13 @@ json manifestJson(const core::ModelRun& run, const std::vector<DumpEntry>& entri
         manifest["query_lengths"] = run.trace.queryLengths;
         manifest["padded_query_length"] = run.trace.queryLength;
     }
+    if (!run.spec.headsOff.empty()) {
+        json off = json::array();
+        for (const core::HeadAblation& a : run.spec.headsOff) {
+            off.push_back({{"layer", a.layer}, {"head", a.head}, {"mode", a.mode == core::HeadOffMode::Zero ? "zero" : "mean"}});
+        }
+        manifest["heads_off"] = std::move(off);  // every number of this dump is the ablated run's
+    }
     manifest["fully_masked_rows"] = fullyMaskedRowsJson(run.trace);
     if (predictions) manifest["predictions"] = *predictions;
     json files = json::array();
@@ -365,9 +376,132 @@ core::Tensor logitsOf(const core::ModelRun& run) {
     return core::allPredictionLogits(model->transformer, *run.modelPass, run.trace.keyLengths);
 }
 
+// [SECTION] issue 35's analyses
+
+// What the analyses add: tensors for .npy entries and the head roles' JSON.
+struct Analyses {
+    core::Tensor lensIds, lensLogProbs, lensAll, rollout;  // (n + 1) × b × l × k (twice), (n + 1) × b × l × vocab, n × b × l × l
+    std::optional<json> headRoles;
+    core::Tensor repeatedAttention;  // n_layers × 1 × h × l_r × l_r: the head roles' repeated random tokens' pass
+};
+
+// Per-sentence tensors (each X × l_b × Y, with Y = l_b when `square`) stacked as X × b × l × Y (l: the padded
+// length), padded cells `fill`.
+core::Tensor stackSentences(const std::vector<core::Tensor>& sentences, int padded, bool square, float fill) {
+    const int outer = sentences.front().dim(0), batch = static_cast<int>(sentences.size());
+    const int width = square ? padded : sentences.front().dim(2);
+    core::Tensor stacked({outer, batch, padded, width});
+    std::fill(stacked.data.begin(), stacked.data.end(), fill);
+    for (int b = 0; b < batch; ++b) {
+        const core::Tensor& one = sentences[static_cast<std::size_t>(b)];
+        for (int i = 0; i < outer; ++i) {
+            Eigen::Map<core::Matrix>(stacked.sliceData(i * batch + b), padded, width).topLeftCorner(one.dim(1), one.dim(2)) = one.slice(i);
+        }
+    }
+    return stacked;
+}
+
+json headRolesJson(const core::ModelRun& run, const core::TrainedModel& model, core::Tensor& repeatedAttention) {
+    const core::TransformerConfig& c = model.config();
+    const int half = std::max(1, std::min(core::kRepeatedTokenCount, (c.maxPositions - 4) / 2));
+    const std::vector<int> repeated = core::repeatedRandomTokens(*model.tokenizer, c.vocabSize, half, core::kRepeatedTokenSeed);
+    core::HeadRoles roles = core::headRoles(model.transformer, run.modelPass->attentionWeights, 0, run.tokenIds[0], repeated);
+    repeatedAttention = std::move(roles.repeatedAttention);
+    json measuredOn = json::object();
+    for (core::HeadRole role : core::kHeadRoles) {
+        measuredOn[std::string(core::headRoleKey(role))] = core::measuredOnRepeatedTokens(role) ? "repeated_random_tokens" : "sentence";
+    }
+    json heads = json::array();
+    for (int layer = 0; layer < c.layers; ++layer) {
+        for (int head = 0; head < c.heads; ++head) {
+            json scores = json::object();
+            core::HeadRole strongest = core::HeadRole::PreviousToken;
+            for (core::HeadRole role : core::kHeadRoles) {
+                const float score = roles.scores[static_cast<std::size_t>(role)](layer, head);
+                scores[std::string(core::headRoleKey(role))] = score;
+                if (score > roles.scores[static_cast<std::size_t>(strongest)](layer, head)) strongest = role;
+            }
+            heads.push_back({{"layer", layer}, {"head", head}, {"scores", std::move(scores)}, {"strongest", std::string(core::headRoleKey(strongest))}});
+        }
+    }
+    return {{"definition", "TransformerLens head_detector's 'mul' score, sum(A * P) / sum(A), for a 0/1 detection pattern P "
+                           "(transformer_lens/head_detector.py): previous_token P[q, q-1]; duplicate_token P[q, k] for earlier k "
+                           "with the same token; induction the duplicate pattern shifted one key right; first_token P[q, 0]; self P[q, q]."},
+            {"sentence", 0},
+            {"sentence_token_ids", run.tokenIds[0]},
+            {"repeated_random_tokens", roles.repeated},
+            {"measured_on", std::move(measuredOn)},
+            {"heads", std::move(heads)}};
+}
+
+// The analyses `options` asks for, checked before anything is written.
+Analyses analysesOf(const core::ModelRun& run, const AnalysisOptions& options, const PredictionOptions& predictions) {
+    Analyses analyses;
+    if (!options.logitLens && !options.rollout && !options.headRoles) return analyses;
+    const core::TrainedModel* model = run.spec.trainedModel();
+    if (!model || !run.modelPass) {
+        throw core::InputError("--logit-lens, --rollout and --head-roles read a trained model's layers (--model); the seeded layer has one.");
+    }
+    const core::TransformerConfig& c = model->config();
+    const std::vector<int>& lengths = run.trace.keyLengths;
+    const int padded = run.trace.keyLength;
+    if (options.logitLens) {
+        const std::uint64_t bytes = static_cast<std::uint64_t>(c.layers + 1) * lengths.size() * padded * c.vocabSize * sizeof(float);
+        if (predictions.logits && bytes > options.maxLensBytes) {
+            throw core::InputError("Every logit-lens log-probability would take " + std::to_string(bytes) + " bytes (" + std::to_string(bytes >> 20) +
+                                   " MiB), more than the " + std::to_string(options.maxLensBytes >> 20) + " MiB a dump writes: leave out --logits "
+                                   "(the top k are still written) or use a shorter sentence.");
+        }
+        std::vector<core::Tensor> ids, logProbs, all;
+        for (std::size_t b = 0; b < lengths.size(); ++b) {
+            core::LensTop top = core::logitLensTop(model->transformer, *run.modelPass, static_cast<int>(b), lengths[b], predictions.topK);
+            ids.push_back(std::move(top.ids));
+            logProbs.push_back(std::move(top.logProbs));
+            if (predictions.logits) all.push_back(core::logitLensLogProbs(model->transformer, *run.modelPass, static_cast<int>(b), lengths[b]));
+        }
+        analyses.lensIds = stackSentences(ids, padded, false, -1.0f);
+        analyses.lensLogProbs = stackSentences(logProbs, padded, false, 0.0f);
+        if (predictions.logits) analyses.lensAll = stackSentences(all, padded, false, 0.0f);
+    }
+    if (options.rollout) {
+        std::vector<core::Tensor> rollouts;
+        for (std::size_t b = 0; b < lengths.size(); ++b) rollouts.push_back(core::attentionRollout(run.modelPass->attentionWeights, static_cast<int>(b), lengths[b]));
+        analyses.rollout = stackSentences(rollouts, padded, true, 0.0f);
+    }
+    if (options.headRoles) analyses.headRoles = headRolesJson(run, *model, analyses.repeatedAttention);
+    return analyses;
+}
+
+void addAnalysisEntries(const Analyses& analyses, std::vector<DumpEntry>& entries) {
+    if (!analyses.lensIds.empty()) {
+        entries.push_back({"logit_lens_top_ids", "lens ids",
+                           "The logit lens (raw, no learned translator): each layer's residual stream through the final norm and the "
+                           "prediction head; the k most likely token ids at each position, most likely first (-1 for padding).",
+                           "(n_layers + 1) × b × l × k", &analyses.lensIds});
+        entries.push_back({"logit_lens_top_logprobs", "lens log p", "Their log-probabilities (0 for padding).", "(n_layers + 1) × b × l × k",
+                           &analyses.lensLogProbs});
+    }
+    if (!analyses.lensAll.empty()) {
+        entries.push_back({"logit_lens_logprobs", "lens log p", "Every token's log-probability under the logit lens (zero rows for padding).",
+                           "(n_layers + 1) × b × l × vocab", &analyses.lensAll});
+    }
+    if (!analyses.rollout.empty()) {
+        entries.push_back({"rollout", "R",
+                           "Attention rollout (Abnar & Zuidema 2020) through layers 0 … i: R_i = Ã_i R_(i-1), Ã = ½ mean_h A + ½ I with "
+                           "rows renormalised; attention only, the MLPs left out (zeros for padding).",
+                           "n_layers × b × l × l", &analyses.rollout});
+    }
+    if (!analyses.repeatedAttention.empty()) {
+        entries.push_back({"repeated_tokens_attention", "A",
+                           "Every layer's attention on head_roles.json's repeated random tokens, where its duplicate-token and "
+                           "induction scores are measured.",
+                           "n_layers × 1 × h × l_r × l_r", &analyses.repeatedAttention});
+    }
+}
+
 // Every file of the dump into the empty folder `dir`, manifest.json last; the paths written, in order.
 std::vector<fs::path> writeDumpFiles(const core::ModelRun& run, const fs::path& dir, const PredictionOptions& options, const core::Tensor& logits,
-                                     const std::optional<json>& predictions) {
+                                     const std::optional<json>& predictions, const Analyses& analyses) {
     const BiasTensors biases = biasTensorsOf(run.weights);
     std::vector<DumpEntry> entries = dumpEntries(run, biases);
     if (options.logits) {
@@ -375,6 +509,7 @@ std::vector<fs::path> writeDumpFiles(const core::ModelRun& run, const fs::path& 
                            "The prediction head's logits at every position (decoders: the next token; BERT: the word there), zero rows for padding.",
                            "b × l × vocab", &logits});
     }
+    addAnalysisEntries(analyses, entries);
     std::vector<fs::path> written;
     for (const DumpEntry& entry : entries) {
         written.push_back(dir / (entry.key + ".npy"));
@@ -383,6 +518,10 @@ std::vector<fs::path> writeDumpFiles(const core::ModelRun& run, const fs::path& 
         } else {
             writeNpy(written.back(), *entry.tensor);
         }
+    }
+    if (analyses.headRoles) {
+        written.push_back(dir / kHeadRolesName);
+        writeFileAtomically(written.back(), analyses.headRoles->dump(2) + "\n");
     }
     // Invalid UTF-8 cannot reach here (the tokenizer rejects it), but a replacement character beats a throw.
     const std::string manifest = manifestJson(run, entries, predictions).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
@@ -394,7 +533,7 @@ std::vector<fs::path> writeDumpFiles(const core::ModelRun& run, const fs::path& 
 }  // namespace
 
 std::vector<fs::path> writeDump(const core::ModelRun& run, const fs::path& dir, bool force, const PredictionOptions& options,
-                                const std::vector<fs::path>& inputs) {
+                                const std::vector<fs::path>& inputs, const AnalysisOptions& analysisOptions) {
     const core::Tensor logits = logitsOf(run);
     if (options.logits && logits.empty()) {
         throw core::InputError(run.spec.trained() ? core::whyNoPrediction(run.spec.trainedModel()->transformer) + " (--logits)"
@@ -402,12 +541,13 @@ std::vector<fs::path> writeDump(const core::ModelRun& run, const fs::path& dir, 
     }
     std::optional<json> predictions;
     if (run.spec.trained()) predictions = predictionsJson(run, logits, options);  // checks k and the temperature
+    const Analyses analyses = analysesOf(run, analysisOptions, options);
     const bool dirExists = checkTarget(dir, force, inputs);
     const fs::path target = dirExists ? fs::canonical(dir) : dir;  // a link to a folder: the folder is replaced
     const fs::path sibling = createSibling(target);
     std::vector<fs::path> written;
     try {
-        written = writeDumpFiles(run, sibling, options, logits, predictions);
+        written = writeDumpFiles(run, sibling, options, logits, predictions, analyses);
         if (dirExists) linkOtherFiles(target, sibling);
         putInPlace(sibling, target, dirExists);
     } catch (...) {

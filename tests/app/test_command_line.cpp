@@ -1,6 +1,8 @@
 // test_command_line.cpp — argv → command and options, and every bad argument answered with an exit code and a
 // message (never an exception escaping, never a crash).
 #include "app/command_line.h"
+#include "core/transformer/transformer.h"
+#include "io/checkpoint.h"
 #include "io/npy.h"
 #include "io/atomic_file.h"
 #include "io/safetensors.h"
@@ -429,4 +431,85 @@ TEST_CASE("every numeric option with a fixed range refuses values outside it, Na
         CHECK(p.line.command != Command::Exit);
     }
     CHECK(parse({"--seed", "18446744073709551615"}).line.inputs.seed == 18446744073709551615ull);
+}
+
+TEST_CASE("dump --ablate writes the run with those heads switched off; a bad spec is one line (exit 2), a missing head exit 1") {
+    const attnviz::test::ScratchDir dir("dump-ablate");
+    const std::string gpt2 = (fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models/gpt2-hf-names").string();
+    const std::string common = "dump --model " + gpt2 + " --sentence \"the cat sat\" --out ";
+    REQUIRE(runAttnviz(common + (dir / "intact").string()).exitCode == kExitOk);
+    REQUIRE(runAttnviz(common + (dir / "off").string() + " --ablate 1.2,0.0:mean").exitCode == kExitOk);
+    const nlohmann::json manifest = nlohmann::json::parse(attnviz::io::readWholeFile(dir / "off/manifest.json"));
+    CHECK(manifest["heads_off"] == nlohmann::json::parse(R"([{"layer": 1, "head": 2, "mode": "zero"}, {"layer": 0, "head": 0, "mode": "mean"}])"));
+    // The dumped hidden states are core's ablated pass of the same ids, and not the intact run's.
+    const attnviz::core::TransformerModel model = attnviz::io::loadTransformer(gpt2);
+    attnviz::core::AttentionConfig config;
+    config.dModel = model.config.dModel;
+    config.heads = model.config.heads;
+    config.mask = attnviz::core::MaskKind::Causal;
+    const std::vector<int> ids = manifest["token_ids"][0].get<std::vector<int>>();
+    const attnviz::core::TransformerPass expected = attnviz::core::runTransformer(
+        model, {ids}, 0, config, {}, {{1, 2, attnviz::core::HeadOffMode::Zero}, {0, 0, attnviz::core::HeadOffMode::Mean}});
+    CHECK(attnviz::io::readNpy(dir / "off/hidden_states.npy").data == expected.hiddenStates.data);
+    CHECK(attnviz::io::readNpy(dir / "intact/hidden_states.npy").data != expected.hiddenStates.data);
+
+    for (const char* bad : {"1", "1.x", "1.2:half", "1.2,", "-1.0", "1.2.3"}) {
+        CAPTURE(bad);
+        const Finished refused = runAttnviz(common + (dir / "bad").string() + " --ablate=" + bad);
+        CHECK(refused.exitCode == kExitUsage);
+        CHECK(mentions(refused.err, "--ablate takes LAYER.HEAD[:mean] separated by commas"));
+    }
+    const Finished missing = runAttnviz(common + (dir / "missing").string() + " --ablate 3.0");
+    CHECK(missing.exitCode == kExitRunError);
+    CHECK(mentions(missing.err, "There is no head 3.0 to switch off: the model has layers 0 to 2 and heads 0 to 3."));
+    CHECK_FALSE(fs::exists(dir / "missing"));
+}
+
+TEST_CASE("dump --logit-lens: each layer's top k and, with --logits, every log-probability; the last layer's lens is the prediction") {
+    const attnviz::test::ScratchDir dir("dump-lens");
+    const std::string llama = (fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3").string();
+    REQUIRE(runAttnviz("dump --model " + llama + " --sentence \"the cat sat\" --logit-lens --logits --top-k 3 --out " + (dir / "lens").string()).exitCode == kExitOk);
+    const nlohmann::json manifest = nlohmann::json::parse(attnviz::io::readWholeFile(dir / "lens/manifest.json"));
+    const int length = static_cast<int>(manifest["token_ids"][0].size()), layers = 2, vocab = 262;
+    const attnviz::core::Tensor ids = attnviz::io::readNpy(dir / "lens/logit_lens_top_ids.npy");
+    const attnviz::core::Tensor top = attnviz::io::readNpy(dir / "lens/logit_lens_top_logprobs.npy");
+    const attnviz::core::Tensor all = attnviz::io::readNpy(dir / "lens/logit_lens_logprobs.npy");
+    const attnviz::core::Tensor logits = attnviz::io::readNpy(dir / "lens/logits.npy");
+    REQUIRE(ids.shape == std::vector<int>{layers + 1, 1, length, 3});
+    REQUIRE(top.shape == ids.shape);
+    REQUIRE(all.shape == std::vector<int>{layers + 1, 1, length, vocab});
+    for (int row = 0; row < (layers + 1) * length; ++row) {
+        const float* every = all.data.data() + static_cast<std::size_t>(row) * vocab;
+        CHECK(every[static_cast<int>(ids.data[static_cast<std::size_t>(row) * 3])] == *std::max_element(every, every + vocab));
+        CHECK(top.data[static_cast<std::size_t>(row) * 3] == *std::max_element(every, every + vocab));
+    }
+    // The last lens row is log_softmax of the model's own prediction (the final norm applied once, not twice).
+    for (int p = 0; p < length; ++p) {
+        const float* row = logits.data.data() + static_cast<std::size_t>(p) * vocab;
+        const float largest = *std::max_element(row, row + vocab);
+        double total = 0.0;
+        for (int v = 0; v < vocab; ++v) total += std::exp(static_cast<double>(row[v]) - largest);
+        const float* lens = all.data.data() + (static_cast<std::size_t>(layers) * length + p) * vocab;
+        for (int v = 0; v < vocab; ++v) CHECK(std::abs(lens[v] - (row[v] - largest - std::log(total))) < 1e-5);
+    }
+    const Finished seeded = runAttnviz("dump --model random --logit-lens --out " + (dir / "seeded").string());
+    CHECK(seeded.exitCode == kExitRunError);
+    CHECK(mentions(seeded.err, "the seeded layer has one"));
+}
+
+TEST_CASE("dump --rollout --head-roles: NumPy recomputes both from the dump's own attention within 1e-6 (tests/reference/check_analyses.py)") {
+    const attnviz::test::ScratchDir dir("dump-roles");
+    const std::string gpt2 = (fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models/gpt2-hf-names").string();
+    REQUIRE(runAttnviz("dump --model " + gpt2 + " --batch \"cat sat cat\" \"a dog\" --rollout --head-roles --out " + (dir / "roles").string()).exitCode ==
+            kExitOk);
+    const nlohmann::json roles = nlohmann::json::parse(attnviz::io::readWholeFile(dir / "roles/head_roles.json"));
+    CHECK(roles["heads"].size() == 3 * 4);
+    const std::vector<int> repeated = roles["repeated_random_tokens"].get<std::vector<int>>();
+    REQUIRE(repeated.size() % 2 == 0);
+    CHECK(std::equal(repeated.begin(), repeated.begin() + static_cast<std::ptrdiff_t>(repeated.size() / 2), repeated.begin() + static_cast<std::ptrdiff_t>(repeated.size() / 2)));
+    const std::string command = "/usr/bin/python3 '" + std::string(ATTNVIZ_SOURCE_DIR) + "/tests/reference/check_analyses.py' '" + (dir / "roles").string() + "'";
+    const int status = std::system(command.c_str());
+    REQUIRE(status != -1);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
 }

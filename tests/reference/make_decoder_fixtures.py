@@ -188,7 +188,7 @@ def linear(x, w, name):
     return y + w[name + ".bias"] if name + ".bias" in w else y
 
 
-def attention(c, w, p, x, window):
+def attention(c, w, p, x, window, z_hook=None):
     """modeling_llama.py LlamaAttention.forward + eager_attention_forward; Qwen3Attention.forward's q_norm / k_norm."""
     length, hd = x.shape[0], head_dim(c)
     heads, kv_heads = c["num_attention_heads"], c["num_key_value_heads"]
@@ -210,6 +210,7 @@ def attention(c, w, p, x, window):
     scores = (q @ k.transpose(-1, -2)) * hd ** -0.5
     weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
     out = (weights @ v).transpose(0, 1).reshape(length, heads * hd)
+    out = z_hook(out) if z_hook else out
     return linear(out, w, p + "self_attn.o_proj"), weights
 
 
@@ -218,16 +219,19 @@ def mlp(w, p, x):
     return linear(torch.nn.functional.silu(linear(x, w, p + "mlp.gate_proj")) * linear(x, w, p + "mlp.up_proj"), w, p + "mlp.down_proj")
 
 
-def decoder_forward(c, w, ids, with_logits=True):
+def decoder_forward(c, w, ids, with_logits=True, z_hook=None):
     """modeling_llama.py LlamaModel.forward with LlamaDecoderLayer.forward (pre-norm residual blocks), then
-    LlamaForCausalLM's lm_head (the embedding table when tie_word_embeddings; skipped without `with_logits`)."""
+    LlamaForCausalLM's lm_head (the embedding table when tie_word_embeddings; skipped without `with_logits`).
+    z_hook(layer, z), when given, sees each layer's concatenated head outputs before o_proj and returns what o_proj
+    gets (make_analysis_fixtures.py switches heads off with it)."""
     eps = c["rms_norm_eps"]
     h = w["model.embed_tokens.weight"][ids]
     hidden, attentions = [], []
     for i, window in enumerate(layer_windows(c)):
         p = f"model.layers.{i}."
         hidden.append(h)
-        attended, weights = attention(c, w, p, rms_norm(h, w[p + "input_layernorm.weight"], eps), window)
+        attended, weights = attention(c, w, p, rms_norm(h, w[p + "input_layernorm.weight"], eps), window,
+                                      (lambda z, layer=i: z_hook(layer, z)) if z_hook else None)
         attentions.append(weights)
         h = h + attended
         h = h + mlp(w, p, rms_norm(h, w[p + "post_attention_layernorm.weight"], eps))

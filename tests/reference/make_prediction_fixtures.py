@@ -80,7 +80,8 @@ def masked_lm_head(w, hidden):
     return x @ w["embeddings.word_embeddings.weight"].T + w["cls.predictions.bias"]
 
 
-def bert_predictions():
+def bert_mlm_weights():
+    """The bert-mlm folder's weights: make_transformer_fixtures' BERT plus cls.predictions.*, from their own seed."""
     generator = torch.Generator().manual_seed(20261126)
     w = models.bert_weights(generator)
     d, vocab = models.BERT["hidden_size"], models.BERT["vocab_size"]
@@ -89,6 +90,11 @@ def bert_predictions():
     w["cls.predictions.transform.LayerNorm.weight"] = models.quantized((d,), 0.1, generator, 1.0)
     w["cls.predictions.transform.LayerNorm.bias"] = models.quantized((d,), 0.1, generator)
     w["cls.predictions.bias"] = models.quantized((vocab,), 0.3, generator)
+    return w
+
+
+def bert_predictions():
+    w = bert_mlm_weights()
     folder = os.path.join(OUT, "bert-mlm")
     os.makedirs(folder, exist_ok=True)
     config = dict(models.BERT, architectures=["BertForMaskedLM"])

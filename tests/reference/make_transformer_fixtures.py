@@ -90,7 +90,9 @@ def gelu_new(x):
     return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))
 
 
-def gpt2_forward(w, ids):
+def gpt2_forward(w, ids, z_hook=None):
+    """z_hook(layer, z), when given, sees each layer's concatenated head outputs z (l x h*d_k) before c_proj and
+    returns what c_proj gets: make_analysis_fixtures.py switches heads off with it."""
     c = GPT2
     d, heads, eps = c["n_embd"], c["n_head"], c["layer_norm_epsilon"]
     dk, length = d // heads, len(ids)
@@ -107,6 +109,7 @@ def gpt2_forward(w, ids):
         weights = torch.softmax(scores.masked_fill(~causal, torch.finfo(torch.float32).min), dim=-1)
         attentions.append(weights)
         z = (weights @ v).transpose(0, 1).reshape(length, d)
+        z = z_hook(i, z) if z_hook else z
         h = h + z @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]
         m = torch.nn.functional.layer_norm(h, (d,), w[p + "ln_2.weight"], w[p + "ln_2.bias"], eps)
         h = h + gelu_new(m @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"]) @ w[p + "mlp.c_proj.weight"] + w[p + "mlp.c_proj.bias"]
@@ -167,7 +170,8 @@ def bert_weights(generator):
     return w
 
 
-def bert_forward(w, ids):
+def bert_forward(w, ids, z_hook=None):
+    """z_hook as gpt2_forward's, before attention.output.dense."""
     c = BERT
     d, heads, eps = c["hidden_size"], c["num_attention_heads"], c["layer_norm_eps"]
     dk, length = d // heads, len(ids)
@@ -182,6 +186,7 @@ def bert_forward(w, ids):
         weights = torch.softmax((q @ k.transpose(-1, -2)) / math.sqrt(dk), dim=-1)
         attentions.append(weights)
         context = (weights @ v).transpose(0, 1).reshape(length, d)
+        context = z_hook(i, context) if z_hook else context
         a = norm(linear(context, p + "attention.output.dense") + h, p + "attention.output.LayerNorm")
         inner = torch.nn.functional.gelu(linear(a, p + "intermediate.dense"))  # exact erf GELU
         h = norm(linear(inner, p + "output.dense") + a, p + "output.LayerNorm")

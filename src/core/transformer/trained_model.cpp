@@ -330,9 +330,13 @@ ModelRun runTrainedModel(const ModelSpec& spec, const TrainedLayer& trained, con
     run.dims = resolveDimensions(shown);
     PassOptions passOptions;
     passOptions.allAttentionWeights = options.everyLayerAttention;
-    TransformerPass pass = runTransformer(model.transformer, run.tokenIds, trained.layer, own, passOptions);
+    TransformerPass pass = runTransformer(model.transformer, run.tokenIds, trained.layer, own, passOptions, spec.headsOff);
     run.weights = model.transformer.weights.blocks[static_cast<std::size_t>(trained.layer)].attention;
     run.resplitHeads = shown.heads != own.heads;
+    if (run.resplitHeads && !spec.headsOff.empty()) {
+        throw InputError("Heads are switched off among the model's own " + std::to_string(own.heads) + " heads; show the layer with them (not --heads " +
+                         std::to_string(shown.heads) + ").");
+    }
     if (run.resplitHeads) {
         // The same X and the same trained W^Q, W^K, W^V, W^O, cut into another number of heads.
         run.trace = forward(AttentionInput{pass.steppedInput, {}}, run.weights, shown);
@@ -351,6 +355,24 @@ ModelRun runTrainedModel(const ModelSpec& spec, const TrainedLayer& trained, con
         run.positions = tableRows(model.transformer.weights.positionEmbeddings, {positions}, length);
         run.positions.shape = {length, model.config().dModel};  // l × d_model, as the seeded model's PE
     }
+    run.modelPass = std::make_shared<const TransformerPass>(std::move(pass));
+    return run;
+}
+
+ModelRun rerunHeadsOff(const ModelRun& previous, const ModelSpec& spec) {
+    const TrainedLayer* trained = spec.trained();
+    if (!trained || !previous.modelPass || previous.resplitHeads) return runModel(spec);
+    ModelRun run = previous;
+    run.spec = spec;
+    std::vector<int> lengths;
+    for (const std::vector<int>& ids : run.tokenIds) lengths.push_back(static_cast<int>(ids.size()));
+    PassOptions options;
+    options.allAttentionWeights = !previous.modelPass->attentionWeights.empty();
+    const TransformerModel& model = trained->model->transformer;
+    TransformerPass pass = resumeTransformer(model, run.tokenIds, trained->layer, trainedAttention(spec, *trained, lengths, true), options,
+                                             *previous.modelPass, previous.spec.headsOff, spec.headsOff);
+    if (trained->layer >= firstDifferentLayer(previous.spec.headsOff, spec.headsOff, model.config.layers)) run.trace = std::move(pass.steppedTrace);
+    pass.steppedTrace = Trace{};
     run.modelPass = std::make_shared<const TransformerPass>(std::move(pass));
     return run;
 }

@@ -347,24 +347,47 @@ RowVector nextTokenLogits(const TransformerModel& model, const RowVector& finalH
     return logits;
 }
 
-TransformerPass runTransformer(const TransformerModel& model, const std::vector<std::vector<int>>& ids, int stepped,
-                               const AttentionConfig& attention, const PassOptions& options) {
-    const TransformerConfig& c = model.config;
+std::vector<HeadOff> headsOffIn(const std::vector<HeadAblation>& ablations, int layer) {
+    std::vector<HeadOff> heads;
+    for (const HeadAblation& a : ablations) {
+        if (a.layer == layer) heads.push_back({a.head, a.mode});
+    }
+    return heads;
+}
+
+int firstDifferentLayer(const std::vector<HeadAblation>& a, const std::vector<HeadAblation>& b, int layers) {
+    for (int layer = 0; layer < layers; ++layer) {
+        if (headsOffIn(a, layer) != headsOffIn(b, layer)) return layer;
+    }
+    return layers;
+}
+
+namespace {
+
+void checkAblations(const TransformerConfig& c, const std::vector<HeadAblation>& ablations) {
+    for (const HeadAblation& a : ablations) {
+        if (a.layer < 0 || a.layer >= c.layers || a.head < 0 || a.head >= c.heads) {
+            throw InputError("There is no head " + std::to_string(a.layer) + "." + std::to_string(a.head) + " to switch off: the model has layers 0 to " +
+                             std::to_string(c.layers - 1) + " and heads 0 to " + std::to_string(c.heads - 1) + ".");
+        }
+    }
+}
+
+// Everything a pass needs checked and sized before its first layer runs.
+void checkPass(const TransformerConfig& c, const std::vector<std::vector<int>>& ids, int stepped, const std::vector<HeadAblation>& ablations) {
     checkIds(c, ids);
     if (stepped < 0 || stepped >= c.layers) {
         throw InputError("Layer " + std::to_string(stepped) + " does not exist: the model has layers 0 to " + std::to_string(c.layers - 1) + ".");
     }
-    const int batch = static_cast<int>(ids.size());
-    int length = 0;
-    std::vector<Matrix> h;  // b × (l_b × d_model): the residual stream
-    for (const std::vector<int>& sentence : ids) {
-        h.push_back(embed(model, sentence));
-        length = std::max(length, static_cast<int>(sentence.size()));
-    }
-    TransformerPass pass;
-    pass.hiddenStates = Tensor({c.layers + 1, batch, length, c.dModel});
-    if (options.allAttentionWeights) pass.attentionWeights.reshape({c.layers, batch, c.heads, length, length});  // every element written
-    storeHidden(pass.hiddenStates, 0, h);
+    checkAblations(c, ablations);
+}
+
+// Blocks `first` … n_layers − 1 on the residual stream h (b × (l_b × d_model), entering block `first`), writing
+// hidden states first + 1 … n_layers and those layers' attention weights into `pass`.
+void runLayers(const TransformerModel& model, std::vector<Matrix> h, int first, int stepped, const AttentionConfig& attention,
+               const PassOptions& options, const std::vector<HeadAblation>& ablations, TransformerPass& pass) {
+    const TransformerConfig& c = model.config;
+    const int batch = static_cast<int>(h.size());
     AttentionConfig other = attention;
     other.comparePerHead = false;
     const FamilyTraits& family = c.traits();
@@ -372,14 +395,16 @@ TransformerPass runTransformer(const TransformerModel& model, const std::vector<
     const auto norm = [&](const Matrix& rows, const LayerNormWeights& weights) {  // rows × d_model → rows × d_model
         return family.norm == NormKind::RmsNorm ? rmsNorm(rows, weights.gamma, c.layerNormEps) : layerNorm(rows, weights, c.layerNormEps);
     };
-    for (int layer = 0; layer < c.layers; ++layer) {
+    for (int layer = first; layer < c.layers; ++layer) {
         const BlockWeights& block = model.weights.blocks[static_cast<std::size_t>(layer)];
         AttentionInput input;
         for (const Matrix& rows : h) {
             input.keyValueSide.push_back(preNorm ? norm(rows, block.ln1) : rows);
         }
         const bool full = layer == stepped && options.steppedTrace;
-        const Tensor output = attendLayer(input, block.attention, layerAttention(c, layer, full ? attention : other), layer, full, pass, h);
+        AttentionConfig config = layerAttention(c, layer, full ? attention : other);
+        config.headsOff = headsOffIn(ablations, layer);
+        const Tensor output = attendLayer(input, block.attention, config, layer, full, pass, h);
         for (int b = 0; b < batch; ++b) {
             Matrix& rows = h[static_cast<std::size_t>(b)];
             const auto attended = output.slice(b).topRows(rows.rows());
@@ -400,6 +425,49 @@ TransformerPass runTransformer(const TransformerModel& model, const std::vector<
         for (Matrix& rows : h) rows = norm(rows, final);
         storeHidden(pass.hiddenStates, c.layers, h);
     }
+}
+
+}  // namespace
+
+TransformerPass runTransformer(const TransformerModel& model, const std::vector<std::vector<int>>& ids, int stepped,
+                               const AttentionConfig& attention, const PassOptions& options, const std::vector<HeadAblation>& ablations) {
+    const TransformerConfig& c = model.config;
+    checkPass(c, ids, stepped, ablations);
+    int length = 0;
+    std::vector<Matrix> h;  // b × (l_b × d_model): the residual stream
+    for (const std::vector<int>& sentence : ids) {
+        h.push_back(embed(model, sentence));
+        length = std::max(length, static_cast<int>(sentence.size()));
+    }
+    const int batch = static_cast<int>(ids.size());
+    TransformerPass pass;
+    pass.hiddenStates = Tensor({c.layers + 1, batch, length, c.dModel});
+    if (options.allAttentionWeights) pass.attentionWeights.reshape({c.layers, batch, c.heads, length, length});  // every element written
+    storeHidden(pass.hiddenStates, 0, h);
+    runLayers(model, std::move(h), 0, stepped, attention, options, ablations, pass);
+    return pass;
+}
+
+TransformerPass resumeTransformer(const TransformerModel& model, const std::vector<std::vector<int>>& ids, int stepped,
+                                  const AttentionConfig& attention, const PassOptions& options, const TransformerPass& previous,
+                                  const std::vector<HeadAblation>& previousAblations, const std::vector<HeadAblation>& ablations) {
+    const TransformerConfig& c = model.config;
+    checkPass(c, ids, stepped, ablations);
+    const int first = firstDifferentLayer(previousAblations, ablations, c.layers);
+    TransformerPass pass;
+    pass.hiddenStates = previous.hiddenStates;        // (n + 1) × b × l × d_model: 0 … first are kept
+    pass.attentionWeights = previous.attentionWeights;  // layers before `first` are kept
+    if (stepped < first) {
+        pass.steppedInput = previous.steppedInput;
+        pass.steppedTrace = previous.steppedTrace;
+    }
+    if (first == c.layers) return pass;
+    std::vector<Matrix> h;  // the residual stream entering block `first`, unpadded
+    const int batch = static_cast<int>(ids.size());
+    for (int b = 0; b < batch; ++b) {
+        h.emplace_back(pass.hiddenStates.slice(first * batch + b).topRows(static_cast<Eigen::Index>(ids[static_cast<std::size_t>(b)].size())));
+    }
+    runLayers(model, std::move(h), first, stepped, attention, options, ablations, pass);
     return pass;
 }
 

@@ -226,8 +226,33 @@ struct PassOptions {
     bool allAttentionWeights = true;  // fill TransformerPass::attentionWeights (the model view, dump); off: left empty
     bool steppedTrace = true;         // the stepped layer's full Trace; off: it takes the lean path too (benchmarks)
 };
+// One head of the model switched off (issue 35: "does this head matter?"): layer `layer`'s head `head`, its Z_i
+// zeroed or replaced by its mean over the sentence's tokens before W^O (HeadOffMode). An input like the sentence:
+// ModelSpec holds a list of them, compared with ==.
+struct HeadAblation {
+    int layer = 0;
+    int head = 0;
+    HeadOffMode mode = HeadOffMode::Zero;
+    friend bool operator==(const HeadAblation&, const HeadAblation&) = default;
+};
+// The heads of `ablations` in `layer`, as that layer's AttentionConfig::headsOff takes them.
+std::vector<HeadOff> headsOffIn(const std::vector<HeadAblation>& ablations, int layer);
+// The first layer where `a` and `b` switch different heads off (or off differently); n_layers when they agree.
+int firstDifferentLayer(const std::vector<HeadAblation>& a, const std::vector<HeadAblation>& b, int layers);
+
+// `ablations` switch heads off (each a layer 0 … n_layers − 1 and a head 0 … h − 1, else InputError).
 TransformerPass runTransformer(const TransformerModel& model, const std::vector<std::vector<int>>& ids, int stepped,
-                               const AttentionConfig& attention, const PassOptions& options = {});
+                               const AttentionConfig& attention, const PassOptions& options = {},
+                               const std::vector<HeadAblation>& ablations = {});
+
+// runTransformer with `ablations` for a pass `previous` of the same model, ids, stepped layer, attention and options
+// that had `previousAblations`: the layers before the first that differs (firstDifferentLayer) are not run again —
+// their hidden states and attention weights are previous's — and the rest are. The same numbers as runTransformer,
+// bit for bit. When the stepped layer is among the reused ones its steppedInput is previous's and its steppedTrace is
+// previous's (empty if the caller moved it out: keep your own).
+TransformerPass resumeTransformer(const TransformerModel& model, const std::vector<std::vector<int>>& ids, int stepped,
+                                  const AttentionConfig& attention, const PassOptions& options, const TransformerPass& previous,
+                                  const std::vector<HeadAblation>& previousAblations, const std::vector<HeadAblation>& ablations);
 
 // `base` with what the model fixes for `layer`: d_model, h, h_kv, d_k = d_v, the layer's sliding window and the
 // rotary frequencies (Llama family). runTransformer applies it to every layer's attention.

@@ -1,0 +1,75 @@
+// logit_lens.cpp — each layer's residual stream through the final norm and the prediction head. See logit_lens.h.
+#include "core/transformer/logit_lens.h"
+
+#include "core/transformer/prediction.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace attnviz::core {
+namespace {
+
+// Row `position` of hidden state `index` (0 … n_layers) of sentence `sentence`, ready for the head: through the final
+// norm unless it is the last (already normed) or the model has none (BERT).
+RowVector lensInput(const TransformerModel& model, const TransformerPass& pass, int index, int sentence, int position) {
+    const Tensor& hidden = pass.hiddenStates;  // (n + 1) × b × l × d_model
+    const RowVector row = hidden.slice(index * hidden.dim(1) + sentence).row(position);
+    const TransformerConfig& c = model.config;
+    if (index == c.layers || !c.traits().decoder) return row;
+    const LayerNormWeights& final = model.weights.finalLayerNorm;
+    return c.traits().norm == NormKind::RmsNorm ? RowVector(rmsNorm(row, final.gamma, c.layerNormEps)) : RowVector(layerNorm(row, final, c.layerNormEps));
+}
+
+// log softmax of one row of logits, in double: 1 × vocab.
+Eigen::RowVectorXd logSoftmax(const RowVector& logits) {
+    const Eigen::RowVectorXd x = logits.cast<double>();
+    const double largest = x.maxCoeff();
+    return (x.array() - (largest + std::log((x.array() - largest).exp().sum()))).matrix();
+}
+
+// Runs `each(index, position, log-probabilities)` over every lens row of the sentence.
+template <typename Each>
+void forEachLensRow(const TransformerModel& model, const TransformerPass& pass, int sentence, int length, Each each) {
+    const PredictionKind kind = predictionKind(model);
+    if (kind == PredictionKind::None) throw InputError(whyNoPrediction(model));
+    for (int index = 0; index <= model.config.layers; ++index) {
+        for (int position = 0; position < length; ++position) {
+            const RowVector input = lensInput(model, pass, index, sentence, position);
+            const RowVector logits = kind == PredictionKind::NextToken ? nextTokenLogits(model, input) : maskedWordLogits(model, input);
+            each(index, position, logSoftmax(logits));
+        }
+    }
+}
+
+}  // namespace
+
+Tensor logitLensLogProbs(const TransformerModel& model, const TransformerPass& pass, int sentence, int length) {
+    const int vocab = model.config.vocabSize;
+    Tensor lens({model.config.layers + 1, length, vocab});
+    forEachLensRow(model, pass, sentence, length, [&](int index, int position, const Eigen::RowVectorXd& logProbs) {
+        Eigen::Map<RowVector>(lens.sliceData(index) + static_cast<std::ptrdiff_t>(position) * vocab, vocab) = logProbs.cast<float>();
+    });
+    return lens;
+}
+
+LensTop logitLensTop(const TransformerModel& model, const TransformerPass& pass, int sentence, int length, int k) {
+    const int vocab = model.config.vocabSize;
+    if (k < 1 || k > vocab) throw InputError("The lens lists 1 to " + std::to_string(vocab) + " tokens per row (got " + std::to_string(k) + ").");
+    LensTop top{Tensor({model.config.layers + 1, length, k}), Tensor({model.config.layers + 1, length, k})};
+    std::vector<int> order(static_cast<std::size_t>(vocab));
+    forEachLensRow(model, pass, sentence, length, [&](int index, int position, const Eigen::RowVectorXd& logProbs) {
+        std::iota(order.begin(), order.end(), 0);
+        std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int a, int b) {
+            return logProbs(a) > logProbs(b) || (logProbs(a) == logProbs(b) && a < b);
+        });
+        const std::size_t at = (static_cast<std::size_t>(index) * length + position) * k;
+        for (int i = 0; i < k; ++i) {
+            top.ids.data[at + i] = static_cast<float>(order[static_cast<std::size_t>(i)]);
+            top.logProbs.data[at + i] = static_cast<float>(logProbs(order[static_cast<std::size_t>(i)]));
+        }
+    });
+    return top;
+}
+
+}  // namespace attnviz::core
