@@ -3,6 +3,7 @@
 
 #include "core/attention.h"
 #include "core/display_text.h"
+#include "core/names.h"
 #include "io/atomic_file.h"
 #include "io/model_library.h"
 #include "io/safe_read.h"
@@ -14,6 +15,7 @@
 #include <array>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <system_error>
 
 namespace attnviz::app {
@@ -31,31 +33,16 @@ void read(const json& object, const char* key, T& value) {
     }
 }
 
-// Enums are stored by name, so the file reads well and survives reordered enums.
-template <typename Enum, std::size_t N>
-using Names = std::array<std::pair<Enum, const char*>, N>;
-
-constexpr Names<core::MaskKind, 4> kMasks{{{core::MaskKind::None, "none"}, {core::MaskKind::Padding, "padding"},
-                                           {core::MaskKind::Causal, "causal"}, {core::MaskKind::Both, "both"}}};
-constexpr Names<core::MaskFill, 2> kFills{{{core::MaskFill::MinusBillion, "-1e9"}, {core::MaskFill::MinusInfinity, "-inf"}}};
-constexpr Names<core::SoftmaxMode, 2> kSoftmaxModes{{{core::SoftmaxMode::Safe, "safe"}, {core::SoftmaxMode::PyTorch, "pytorch"}}};
-constexpr Names<ui::Projection, 4> kProjections{{{ui::Projection::All, "qkv"}, {ui::Projection::Query, "q"}, {ui::Projection::Key, "k"}, {ui::Projection::Value, "v"}}};
+// Enums are stored by name, so the file reads well and survives reordered enums: core's by core/names.h's tables,
+// the projection by its own.
+constexpr std::array<core::EnumName<ui::Projection>, 4> kProjections{
+    {{ui::Projection::All, "qkv"}, {ui::Projection::Query, "q"}, {ui::Projection::Key, "k"}, {ui::Projection::Value, "v"}}};
 
 template <typename Enum, std::size_t N>
-std::string nameOf(Enum value, const Names<Enum, N>& names) {
-    for (const auto& [v, name] : names) {
-        if (v == value) return name;
-    }
-    return names.front().second;
-}
-
-template <typename Enum, std::size_t N>
-void readEnum(const json& object, const char* key, Enum& value, const Names<Enum, N>& names) {
+void readEnum(const json& object, const char* key, Enum& value, const std::array<core::EnumName<Enum>, N>& names) {
     std::string text;
     read(object, key, text);
-    for (const auto& [v, name] : names) {
-        if (text == name) value = v;
-    }
+    if (const std::optional<Enum> named = core::valueNamed(text, names)) value = *named;
 }
 
 void readColormap(const json& object, const char* key, colormap::Colormap& value) {
@@ -72,7 +59,7 @@ void readStage(const json& object, core::StageId& stage) {
 
 json viewJson(const ui::AppState& s) {
     return {{"stage", core::stage(s.stage).key}, {"head", s.head}, {"allHeads", s.allHeads},
-            {"projection", nameOf(s.projection, kProjections)}, {"sequential", colormap::name(s.sequential)},
+            {"projection", std::string(core::nameOf(s.projection, kProjections))}, {"sequential", colormap::name(s.sequential)},
             {"probabilityScale", colormap::name(s.probabilityScale)},
             {"diverging", colormap::name(s.diverging)}, {"showValues", s.showValues}, {"showControls", s.showControls},
             {"showSidePanel", s.showSidePanel}, {"secondsPerStage", s.secondsPerStage}, {"zoom", s.zoom}, {"exportDirectory", s.exportDirectory}};
@@ -111,8 +98,8 @@ json inputsJson(const core::ModelSpec& spec) {
     const int layer = spec.trained() ? spec.trained()->layer : 0;
     return {{"model", modelKey(spec)}, {"layer", layer},
             {"sentences", spec.sentences}, {"dModel", a.dModel}, {"heads", a.heads}, {"seed", seeded.seed},
-            {"positional", seeded.positional}, {"cls", seeded.prependCls}, {"mask", nameOf(a.mask, kMasks)},
-            {"fill", nameOf(a.fill, kFills)}, {"softmax", nameOf(a.softmax, kSoftmaxModes)}};
+            {"positional", seeded.positional}, {"cls", seeded.prependCls}, {"mask", std::string(core::nameOf(a.mask))},
+            {"fill", std::string(core::nameOf(a.fill))}, {"softmax", std::string(core::nameOf(a.softmax))}};
 }
 
 void readInputs(const json& in, SavedSession& session) {
@@ -129,9 +116,9 @@ void readInputs(const json& in, SavedSession& session) {
     read(in, "seed", seeded.seed);
     read(in, "positional", seeded.positional);
     read(in, "cls", seeded.prependCls);
-    readEnum(in, "mask", a.mask, kMasks);
-    readEnum(in, "fill", a.fill, kFills);
-    readEnum(in, "softmax", a.softmax, kSoftmaxModes);
+    readEnum(in, "mask", a.mask, core::kMaskKindNames);
+    readEnum(in, "fill", a.fill, core::kMaskFillNames);
+    readEnum(in, "softmax", a.softmax, core::kSoftmaxModeNames);
 }
 
 json recentJson(const std::vector<std::filesystem::path>& recent) {

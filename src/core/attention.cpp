@@ -16,7 +16,10 @@
 // A large batch's S, S·scale and masked S are not stored, only their statistics (derived_maps.h derives them); with
 // keepStageMaps off, not even those. [5–7] run as three vectorised sweeps of each score row (scaleAndMaskRow,
 // expAndNormaliseRow). attendLean is the same arithmetic without a Trace, for the layers nobody steps through.
+// Beside it: the tensor table (attention_tensors.cpp), the checks of sizes, weights and input (attention_checks.cpp),
+// the vectorised row kernels (attention_kernels.cpp), the error type (input_error.h).
 #include "core/attention.h"
+#include "core/attention_internal.h"
 
 #include "core/derived_maps.h"
 #include "core/gemm.h"
@@ -30,13 +33,15 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
-#include <tuple>
 
 #if defined(__AVX512F__) || defined(__AVX__)
-#include <immintrin.h>
+#include <immintrin.h>  // _mm_sfence after streaming stores
 #endif
 
 namespace attnviz::core {
+
+using namespace attention_detail;  // checkInput and the row kernels
+
 namespace {
 
 // Tuning of the fused [4–8] pass (attendOneHead), chosen with bench/bench_forward on a 2-core AVX-512 Xeon with
@@ -44,31 +49,6 @@ namespace {
 constexpr long long kPanelBytes = 1024 * 1024;               // scratch per panel: its scores and weights
 constexpr long long kPanelMinRows = 16;                      // never fewer query rows per panel
 constexpr long long kStreamingMinElements = 512LL * 512;     // l_q · l_k from which maps are streamed to memory
-
-constexpr std::array<TensorInfo, kTensorCount> kTensorInfos{{
-    {TensorId::X, "x", "X", "The input: one row per token (the embedding plus its position).", false, false, Axis::KeyTokens, Axis::Features},
-    {TensorId::XQuery, "x_query", "X_dec", "The decoder's input rows, which make the queries in cross-attention.", false, false, Axis::QueryTokens, Axis::Features},
-    {TensorId::WQ, "w_q", "W^Q", "Query weights: h column blocks of d_k, one per head.", false, false, Axis::Features, Axis::Features},
-    {TensorId::WK, "w_k", "W^K", "Key weights: h column blocks of d_k, one per head.", false, false, Axis::Features, Axis::Features},
-    {TensorId::WV, "w_v", "W^V", "Value weights: h column blocks of d_v, one per head.", false, false, Axis::Features, Axis::Features},
-    {TensorId::WO, "w_o", "W^O", "Output weights: mix the concatenated heads back to d_model.", false, false, Axis::Features, Axis::Features},
-    {TensorId::Q, "q", "Q", "Queries: every row of X times the same W^Q.", false, false, Axis::QueryTokens, Axis::Features},
-    {TensorId::K, "k", "K", "Keys: every row of X times the same W^K.", false, false, Axis::KeyTokens, Axis::Features},
-    {TensorId::V, "v", "V", "Values: every row of X times the same W^V.", false, false, Axis::KeyTokens, Axis::Features},
-    {TensorId::QHeads, "q_heads", "Q_i", "Queries split into heads: head i keeps columns i*d_k ... (i+1)*d_k - 1.", true, false, Axis::QueryTokens, Axis::Features},
-    {TensorId::KHeads, "k_heads", "K_i", "Keys split into heads.", true, false, Axis::KeyTokens, Axis::Features},
-    {TensorId::VHeads, "v_heads", "V_i", "Values split into heads.", true, false, Axis::KeyTokens, Axis::Features},
-    {TensorId::Scores, "scores", "S_i", "Raw scores: S_i = Q_i K_i^T, one dot product per query-key pair.", true, false, Axis::QueryTokens, Axis::KeyTokens},
-    {TensorId::ScaledScores, "scaled_scores", "S_i/sqrt(d_k)", "Scores times the scale (1/sqrt(d_k) by default).", true, false, Axis::QueryTokens, Axis::KeyTokens},
-    {TensorId::Mask, "mask", "mask", "1 where a query may look at a key, 0 where it may not.", false, true, Axis::QueryTokens, Axis::KeyTokens},
-    {TensorId::MaskedScores, "masked_scores", "S_i masked", "Scaled scores with masked entries set to the fill value.", true, false, Axis::QueryTokens, Axis::KeyTokens},
-    {TensorId::AttentionWeights, "attention_weights", "A_i", "Attention weights: softmax of each score row; rows sum to 1.", true, true, Axis::QueryTokens, Axis::KeyTokens},
-    {TensorId::ZHeads, "z_heads", "Z_i", "Each head's output: weighted sums of the value rows, Z_i = A_i V_i.", true, false, Axis::QueryTokens, Axis::Features},
-    {TensorId::Concat, "concat", "Z", "The heads side by side: [Z_0 ... Z_{h-1}].", false, false, Axis::QueryTokens, Axis::Features},
-    {TensorId::Output, "output", "O", "The output: Z W^O, the same shape as X.", false, false, Axis::QueryTokens, Axis::Features},
-    {TensorId::QHeadsBeforeRope, "q_heads_before_rope", "Q_i before RoPE", "Each head's queries before the rotary positions turn them.", true, false, Axis::QueryTokens, Axis::Features},
-    {TensorId::KHeadsBeforeRope, "k_heads_before_rope", "K_i before RoPE", "Each K/V head's keys before the rotary positions turn them.", true, false, Axis::KeyTokens, Axis::Features},
-}};
 
 void copyInto(Tensor& tensor, std::vector<int> shape, const Matrix& source) {
     tensor.reshape(std::move(shape));
@@ -105,33 +85,6 @@ std::vector<int> lengthsOf(const std::vector<Matrix>& sequences) {
     std::vector<int> lengths;
     for (const Matrix& m : sequences) lengths.push_back(static_cast<int>(m.rows()));
     return lengths;
-}
-
-void checkSequences(const std::vector<Matrix>& sequences, int dModel, std::string_view side) {
-    for (std::size_t b = 0; b < sequences.size(); ++b) {
-        const Matrix& m = sequences[b];
-        if (m.rows() < 1) throw InputError(std::string(side) + " sentence " + std::to_string(b + 1) + " has no tokens.");
-        if (m.cols() != dModel) {
-            throw InputError(std::string(side) + " input " + std::to_string(b + 1) + " has " + std::to_string(m.cols()) +
-                             " columns but d_model is " + std::to_string(dModel) + ".");
-        }
-    }
-}
-
-void checkInput(const AttentionInput& input, const AttentionConfig& config, const Dimensions& dims) {
-    if (input.keyValueSide.empty()) throw InputError("The batch is empty: give at least one sentence.");
-    checkSequences(input.keyValueSide, dims.dModel, "Key/value");
-    if (input.isCross()) {
-        if (input.querySide.size() != input.keyValueSide.size()) {
-            throw InputError("Cross-attention needs one decoder sentence per encoder sentence (got " +
-                             std::to_string(input.querySide.size()) + " for " +
-                             std::to_string(input.keyValueSide.size()) + ").");
-        }
-        checkSequences(input.querySide, dims.dModel, "Query");
-        if (config.mask == MaskKind::Causal || config.mask == MaskKind::Both) {
-            throw InputError("A causal mask applies to self-attention; cross-attention takes mask none or padding.");
-        }
-    }
 }
 
 // [2] and [10]: out = in · W + bias over all (b·l) rows, computed in row blocks so every core runs one large
@@ -271,112 +224,6 @@ void buildMaskInto(Tensor& mask, const AttentionConfig& config, const std::vecto
             }
         }
     }
-}
-
-// [5–7] fused into three vectorised sweeps of one row (Eigen's packet functions, whatever SIMD the build has):
-// scale, mask and max; exp and sum; divide. A row is cut into packets from its first element, never by address,
-// so the bits do not depend on where the row lies in memory; the last partial packet goes through a padded copy.
-namespace simd = Eigen::internal;
-using Packet = simd::packet_traits<float>::type;
-constexpr int kLanes = static_cast<int>(sizeof(Packet) / sizeof(float));
-
-// [5–6] masked_c = keep_c == 0 ? fill : S_c · scale (keep = nullptr: no mask), into `masked`, and S · scale into
-// `scaled` when given. Returns the row's largest masked score.
-float scaleAndMaskRow(const float* scores, const float* keep, float scale, float fill, float* scaled, float* masked, int n) {
-    const Packet scaleP = simd::pset1<Packet>(scale), fillP = simd::pset1<Packet>(fill), zero = simd::pset1<Packet>(0.0f);
-    Packet largestP = simd::pset1<Packet>(-std::numeric_limits<float>::infinity());
-    int c = 0;
-    for (; c + kLanes <= n; c += kLanes) {
-        Packet x = simd::pmul(simd::ploadu<Packet>(scores + c), scaleP);
-        if (scaled) simd::pstoreu(scaled + c, x);
-        if (keep) x = simd::pselect(simd::pcmp_eq(simd::ploadu<Packet>(keep + c), zero), fillP, x);
-        simd::pstoreu(masked + c, x);
-        largestP = simd::pmax(largestP, x);
-    }
-    alignas(64) std::array<float, kLanes> lanes;  // (Eigen's predux_max trips a GCC 12 false warning at AVX-512)
-    simd::pstore(lanes.data(), largestP);
-    float largest = *std::max_element(lanes.begin(), lanes.end());
-    for (; c < n; ++c) {  // the same multiply and select, one at a time
-        const float x = scores[c] * scale;
-        if (scaled) scaled[c] = x;
-        masked[c] = keep && keep[c] == 0.0f ? fill : x;
-        largest = std::max(largest, masked[c]);
-    }
-    return largest;
-}
-
-// [7] weights_c = exp(masked_c − largest) / Σ. Below ln(FLT_MIN) exp is subnormal or 0, and Eigen's vectorised exp
-// clamps its argument (a −1e9 fill would give ~1e-39, not 0 as in PyTorch): those are flushed to exactly 0.
-float expAndNormaliseRow(const float* masked, float largest, float* weights, int n) {
-    constexpr float kSmallestNormalExponent = -87.33654f;  // ln(FLT_MIN)
-    const Packet largestP = simd::pset1<Packet>(largest), floorP = simd::pset1<Packet>(kSmallestNormalExponent);
-    const Packet zero = simd::pset1<Packet>(0.0f);
-    const auto expPacket = [&](Packet x) {
-        const Packet shifted = simd::psub(x, largestP);
-        return simd::pselect(simd::pcmp_lt(shifted, floorP), zero, simd::pexp(shifted));
-    };
-    Packet sumP = zero;
-    int c = 0;
-    for (; c + kLanes <= n; c += kLanes) {
-        const Packet e = expPacket(simd::ploadu<Packet>(masked + c));
-        simd::pstoreu(weights + c, e);
-        sumP = simd::padd(sumP, e);
-    }
-    if (c < n) {  // the tail, padded with −∞ (exp → 0)
-        alignas(64) std::array<float, kLanes> tail;
-        tail.fill(-std::numeric_limits<float>::infinity());
-        std::copy(masked + c, masked + n, tail.begin());
-        const Packet e = expPacket(simd::pload<Packet>(tail.data()));
-        simd::pstore(tail.data(), e);
-        std::copy(tail.begin(), tail.begin() + (n - c), weights + c);
-        sumP = simd::padd(sumP, e);
-    }
-    const float sum = simd::predux(sumP);
-    const Packet sumPacket = simd::pset1<Packet>(sum);
-    for (c = 0; c + kLanes <= n; c += kLanes) simd::pstoreu(weights + c, simd::pdiv(simd::ploadu<Packet>(weights + c), sumPacket));
-    for (; c < n; ++c) weights[c] /= sum;
-    return sum;
-}
-
-// [7] Softmax of one row of masked scores whose largest is `largest`. A row in `fullyMasked` gets zeros in Safe
-// mode; in PyTorch mode it is computed literally (uniform with −1e9, NaN with −∞).
-// Returns whether the weights are finite: a finite largest score and a finite sum leave no NaN and no ∞ in the row.
-bool softmaxRow(const float* masked, float largest, float* weights, int n, bool fullyMasked, SoftmaxMode mode) {
-    if (mode == SoftmaxMode::Safe && fullyMasked) {
-        std::fill(weights, weights + n, 0.0f);
-        return true;
-    }
-    const float sum = expAndNormaliseRow(masked, largest, weights, n);
-    return std::isfinite(largest) && std::isfinite(sum);
-}
-
-// Copies n floats into a Trace map. Large maps are written with non-temporal (streaming) stores: they are
-// written once here and read again only by a view or an export, so pulling each line into the cache first
-// (read-for-ownership) would double the memory traffic for nothing. The values are the same either way.
-void storeRow(float* destination, const float* source, Eigen::Index n, bool streaming) {
-#if defined(__AVX512F__) || defined(__AVX__)
-    if (streaming) {
-#if defined(__AVX512F__)
-        constexpr Eigen::Index kLanes = 16;
-#else
-        constexpr Eigen::Index kLanes = 8;
-#endif
-        constexpr std::uintptr_t kAlignMask = kLanes * sizeof(float) - 1;
-        Eigen::Index k = 0;
-        for (; k < n && (reinterpret_cast<std::uintptr_t>(destination + k) & kAlignMask) != 0; ++k) destination[k] = source[k];
-        for (; k + kLanes <= n; k += kLanes) {
-#if defined(__AVX512F__)
-            _mm512_stream_ps(destination + k, _mm512_loadu_ps(source + k));
-#else
-            _mm256_stream_ps(destination + k, _mm256_loadu_ps(source + k));
-#endif
-        }
-        for (; k < n; ++k) destination[k] = source[k];
-        return;
-    }
-#endif
-    (void)streaming;
-    std::copy(source, source + n, destination);
 }
 
 // Streaming pays only when a head's maps are larger than the caches would keep for the next reader.
@@ -731,91 +578,6 @@ void normAndRotateInPlace(Tensor& qkv, const Weights& weights, const Dimensions&
 }
 }  // namespace
 
-const TensorInfo& tensorInfo(TensorId id) { return kTensorInfos[static_cast<std::size_t>(id)]; }
-
-TensorAxes tensorAxes(TensorId id, const Trace& trace) {
-    const TensorInfo& info = tensorInfo(id);
-    if (id == TensorId::Mask && trace[id].rows() == 1) return {Axis::Broadcast, info.cols};
-    return {info.rows, info.cols};
-}
-
-std::optional<TensorId> findTensor(std::string_view key) {
-    for (const TensorInfo& info : kTensorInfos) {
-        if (info.key == key) return info.id;
-    }
-    return std::nullopt;
-}
-
-int Trace::fullyMaskedRowCount() const {
-    return static_cast<int>(std::count(fullyMaskedRows.begin(), fullyMaskedRows.end(), std::uint8_t{1}));
-}
-
-std::vector<int> validHeadCounts(int dModel) {
-    std::vector<int> counts;
-    for (int h = 1; h <= std::min(dModel, kMaxHeads); ++h) {
-        if (dModel % h == 0) counts.push_back(h);
-    }
-    return counts;
-}
-
-namespace {
-
-// Every member of an AttentionConfig but its rotary frequencies, for ==.
-auto tiedScalars(const AttentionConfig& c) {
-    return std::tie(c.dModel, c.heads, c.dK, c.dV, c.kvHeads, c.mask, c.slidingWindow, c.fill, c.softmax, c.scale,
-                    c.comparePerHead, c.maskPaddedQueries, c.storeMapsUpTo, c.keepStageMaps, c.headsOff);
-}
-
-}  // namespace
-
-bool operator==(const AttentionConfig& a, const AttentionConfig& b) {
-    const bool sameFrequencies = a.rotaryFrequencies.size() == b.rotaryFrequencies.size() && a.rotaryFrequencies == b.rotaryFrequencies;
-    return sameFrequencies && tiedScalars(a) == tiedScalars(b);
-}
-
-Dimensions resolveDimensions(const AttentionConfig& config) {
-    if (config.dModel < 1 || config.dModel > kMaxDModel) {
-        throw InputError("d_model must be between 1 and " + std::to_string(kMaxDModel) + " (got " +
-                         std::to_string(config.dModel) + ").");
-    }
-    if (config.heads < 1 || config.heads > kMaxHeads) {
-        throw InputError("The head count must be between 1 and " + std::to_string(kMaxHeads) + " (got " +
-                         std::to_string(config.heads) + ").");
-    }
-    // d_k or d_v left at 0 default to d_model / h, which must then be whole.
-    const bool needsDivision = config.dK <= 0 || config.dV <= 0;
-    if (needsDivision && config.dModel % config.heads != 0) {
-        std::string valid;
-        for (int h : validHeadCounts(config.dModel)) valid += (valid.empty() ? "" : ", ") + std::to_string(h);
-        throw InputError(std::to_string(config.heads) + " heads do not divide d_model = " + std::to_string(config.dModel) +
-                         "; valid head counts are " + valid + ".");
-    }
-    if (config.dK < 0 || config.dV < 0 || config.dK > kMaxDModel || config.dV > kMaxDModel) {
-        throw InputError("d_k and d_v must be between 1 and " + std::to_string(kMaxDModel) + " (or 0 for d_model / h).");
-    }
-    const int kvHeads = config.kvHeads > 0 ? config.kvHeads : config.heads;
-    if (config.kvHeads < 0 || config.heads % kvHeads != 0) {
-        throw InputError("The K/V head count must divide the " + std::to_string(config.heads) + " query heads (got " +
-                         std::to_string(config.kvHeads) + ").");
-    }
-    if (config.slidingWindow < 0) throw InputError("The sliding window must be 0 (none) or a number of tokens.");
-    Dimensions dims;
-    dims.dModel = config.dModel;
-    dims.heads = config.heads;
-    dims.kvHeads = kvHeads;
-    dims.dK = config.dK > 0 ? config.dK : std::max(1, config.dModel / config.heads);
-    dims.dV = config.dV > 0 ? config.dV : std::max(1, config.dModel / config.heads);
-    if (static_cast<long long>(dims.heads) * std::max(dims.dK, dims.dV) > 4LL * kMaxDModel) {
-        throw InputError("h x d_k and h x d_v must be at most " + std::to_string(4 * kMaxDModel) + ".");
-    }
-    dims.scale = config.scale.value_or(1.0f / std::sqrt(static_cast<float>(dims.dK)));
-    if (!std::isfinite(dims.scale)) throw InputError("The score scale must be a finite number.");
-    if (config.rotaryFrequencies.size() > 0 && (dims.dK % 2 != 0 || config.rotaryFrequencies.size() != dims.dK / 2)) {
-        throw InputError("Rotary positions need an even d_k and d_k / 2 frequencies (d_k = " + std::to_string(dims.dK) + ").");
-    }
-    return dims;
-}
-
 void deriveMapSlice(const Trace& t, TensorId id, int batchHead, float* out) {
     const std::size_t map = static_cast<std::size_t>(std::find(kDerivableMaps.begin(), kDerivableMaps.end(), id) - kDerivableMaps.begin());
     if (map == kDerivableMaps.size()) throw std::logic_error("deriveMapSlice: only S, S·scale and masked S are derived");
@@ -881,30 +643,6 @@ Weights initWeights(const Dimensions& dims, std::uint64_t seed, bool withBiases)
         w.bo = bias("b^O", dims.dModel);
     }
     return w;
-}
-
-void checkWeightShapes(const Weights& weights, const Dimensions& dims) {
-    const auto expect = [](std::string_view name, Eigen::Index rows, Eigen::Index cols, Eigen::Index wantRows, Eigen::Index wantCols) {
-        if (rows != wantRows || cols != wantCols) {
-            throw InputError(std::string(name) + " should be " + std::to_string(wantRows) + " x " + std::to_string(wantCols) +
-                             " but is " + std::to_string(rows) + " x " + std::to_string(cols) + ".");
-        }
-    };
-    const int hq = dims.heads * dims.dK, hk = dims.kvHeads * dims.dK, hv = dims.kvHeads * dims.dV;
-    expect("W^Q", weights.wq.rows(), weights.wq.cols(), dims.dModel, hq);
-    expect("W^K", weights.wk.rows(), weights.wk.cols(), dims.dModel, hk);
-    expect("W^V", weights.wv.rows(), weights.wv.cols(), dims.dModel, hv);
-    expect("W^O", weights.wo.rows(), weights.wo.cols(), dims.heads * dims.dV, dims.dModel);
-    // Each bias and norm is optional (an empty vector); given, it has its width.
-    const auto optional = [&](std::string_view name, const RowVector& v, Eigen::Index width) {
-        if (v.size() > 0) expect(name, 1, v.size(), 1, width);
-    };
-    optional("b^Q", weights.bq, hq);
-    optional("b^K", weights.bk, hk);
-    optional("b^V", weights.bv, hv);
-    optional("b^O", weights.bo, dims.dModel);
-    optional("the q norm's γ", weights.qNorm, dims.dK);
-    optional("the k norm's γ", weights.kNorm, dims.dK);
 }
 
 Trace forward(const AttentionInput& input, const Weights& weights, const AttentionConfig& config) {

@@ -17,7 +17,7 @@
 #pragma once
 
 #include "core/matrix.h"
-#include "core/tokenizer.h"  // InputError
+#include "core/input_error.h"
 
 #include <array>
 #include <cstdint>

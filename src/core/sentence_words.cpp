@@ -2,8 +2,6 @@
 #include "core/sentence_words.h"
 
 #include "core/display_text.h"
-
-#include "core/tokenizers/wordpiece.h"
 #include "core/unicode.h"
 
 #include <algorithm>
@@ -94,11 +92,6 @@ std::vector<SentenceWord> sentenceWords(const Encoding& encoding, const std::vec
         if (words[k].unknown && typedWords.size() == words.size()) words[k].text = typedWords[k];
     }
     return words;
-}
-
-std::vector<std::string> typedWordsOf(const Tokenizer& tokenizer, std::string_view text) {
-    const auto* wordPiece = dynamic_cast<const WordPieceTokenizer*>(&tokenizer);
-    return wordPiece ? wordPiece->basicTokens(text) : std::vector<std::string>{};
 }
 
 int VocabularyFit::tokensWithoutLetterSplitting(int tokens) const { return tokens - piecesOf(lettered) + static_cast<int>(lettered.size()); }

@@ -13,7 +13,6 @@
 #include "core/tokenizers/tokenizer.h"
 
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace attnviz::core {
@@ -26,13 +25,9 @@ struct SentenceWord {
     bool unknown = false; // a piece is the unknown token
 };
 
-// typedWords: the words as the tokenizer cut the text before its vocabulary (WordPieceTokenizer::basicTokens), to
-// name the words that became [UNK]; used only when there are as many as the encoding has words.
+// typedWords: the words as the tokenizer cut the text before its vocabulary (Tokenizer::typedWords), to name the
+// words that became [UNK]; used only when there are as many as the encoding has words.
 std::vector<SentenceWord> sentenceWords(const Encoding& encoding, const std::vector<std::string>& typedWords = {});
-
-// The words the tokenizer cut before looking up its vocabulary: BERT's basic tokens for a WordPiece tokenizer,
-// empty for the others.
-std::vector<std::string> typedWordsOf(const Tokenizer& tokenizer, std::string_view text);
 
 struct VocabularyFit {
     int words = 0;               // words of the text

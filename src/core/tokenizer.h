@@ -12,22 +12,14 @@
 #pragma once
 
 #include "core/display_text.h"
+#include "core/input_error.h"
 #include "core/tokenizers/tokenizer.h"
 
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace attnviz::core {
-
-// Every error a user can cause with bad input. The message is one sentence that says what is wrong and what
-// is allowed; callers show it as is.
-// Its message is cut to kMaxShownCharacters where it is made: it may quote what it refuses (issue 31).
-class InputError : public std::runtime_error {
-public:
-    explicit InputError(std::string_view message) : std::runtime_error(clipped(message)) {}
-};
 
 // One rule for empty input, for every model (seeded, BERT, GPT-2), GUI and CLI: a sentence holding only spaces
 // and control characters is refused with this sentence, before any tokenizer adds [CLS] / [SEP] to it.

@@ -27,6 +27,18 @@
 namespace attnviz::io {
 namespace {
 
+// "GPT-2 (model_type gpt2), BERT (bert), Llama (llama), …": every family of core::kModelFamilies, for the refusal of
+// a folder holding another.
+std::string openedFamilies() {
+    std::string text;
+    for (std::size_t i = 0; i < core::kModelFamilies.size(); ++i) {
+        const core::FamilyTraits& family = core::kModelFamilies[i];
+        text += (i == 0 ? "" : i + 1 == core::kModelFamilies.size() ? " and " : ", ") + std::string(family.name) + " (" +
+                (i == 0 ? "model_type " : "") + std::string(family.modelType) + ")";
+    }
+    return text;
+}
+
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
@@ -606,7 +618,7 @@ std::string checkModelFolder(const fs::path& folder) {
     const core::FamilyTraits* family = core::findModelFamily(type);
     if (!family) {
         return name + " holds a \"" + (type.empty() ? "(no model_type)" : core::echoed(type)) +
-               "\" model; attnviz opens GPT-2 (model_type gpt2), BERT (bert) and Llama-family decoders (llama, mistral, qwen2, qwen3).";
+               "\" model; attnviz opens " + openedFamilies() + ".";
     }
     if (fileIsMissing(folder / kSingleFile) && fileIsMissing(folder / kShardIndex)) {
         if (!fileIsMissing(folder / "pytorch_model.bin")) {

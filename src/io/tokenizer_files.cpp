@@ -2,9 +2,8 @@
 #include "io/tokenizer_files.h"
 
 #include "core/tokenizer.h"  // InputError
-#include "core/tokenizers/bpe.h"
+#include "core/tokenizers/classic_vocabularies.h"
 #include "core/tokenizers/pipeline.h"
-#include "core/tokenizers/wordpiece.h"
 #include "io/json_value_text.h"
 #include "io/safe_read.h"
 #include "io/tokenizer_json.h"
@@ -95,10 +94,9 @@ std::shared_ptr<const core::Tokenizer> loadTokenizer(const fs::path& folder, cor
     if (std::error_code error; fs::exists(folder / kTokenizerJson, error)) return loadTokenizerJson(folder / kTokenizerJson);
     const bool byteLevelBpe = core::familyTraits(family, {}).vocabulary == core::VocabularyFiles::ByteLevelBpe;
     try {
-        if (byteLevelBpe) {  // GPT-2 and the Llama family
-            return std::make_shared<const core::Gpt2BpeTokenizer>(readVocabularyJson(folder / "vocab.json"), readMerges(folder / "merges.txt"));
-        }
-        return std::make_shared<const core::WordPieceTokenizer>(linesOf(readFileCapped(folder / "vocab.txt", kMaxVocabularyBytes)), readWordPieceOptions(folder));
+        return std::make_shared<const core::PipelineTokenizer>(
+            byteLevelBpe ? core::byteLevelBpeDefinition(readVocabularyJson(folder / "vocab.json"), readMerges(folder / "merges.txt"))  // GPT-2, Llama
+                         : core::wordPieceDefinition(linesOf(readFileCapped(folder / "vocab.txt", kMaxVocabularyBytes)), readWordPieceOptions(folder)));
     } catch (const core::InputError& error) {
         fail(folder / (byteLevelBpe ? "vocab.json" : "vocab.txt"), error.what());
     }

@@ -253,7 +253,7 @@ std::string coreferenceReading(const std::string& sentence) {
     REQUIRE(static_cast<Eigen::Index>(encoding.labels.size()) == a.rows());
     core::AttentionRows map(static_cast<std::size_t>(a.rows()));
     for (Eigen::Index q = 0; q < a.rows(); ++q) map[static_cast<std::size_t>(q)].assign(a.row(q).data(), a.row(q).data() + a.cols());
-    const std::string reading = core::headReading(encoding, core::sentenceWords(encoding, core::typedWordsOf(*bundled()->tokenizer, sentence)), map,
+    const std::string reading = core::headReading(encoding, core::sentenceWords(encoding, bundled()->tokenizer->typedWords(sentence)), map,
                                                   -1, true);
     std::cout << sentence << "  " << reading << "\n";
     return reading;

@@ -1,4 +1,5 @@
-// test_subword_tokenizers.cpp — GPT-2's BPE and BERT's WordPiece on tiny vocabularies built here, for the edge cases
+// test_subword_tokenizers.cpp — GPT-2's BPE and BERT's WordPiece (classic vocabularies made into pipelines,
+// classic_vocabularies.h) on tiny vocabularies built here, for the edge cases
 // the real-vocabulary tests (tests/io/test_tokenizer_reference.cpp) do not pin down one by one: empty text, invalid
 // UTF-8, words too long or unmatched, BERT's cleaning of C* characters and its split at line separators, labels of
 // GPT-2's Ġ and of split bytes, a padded batch; and the tokens read back as words (sentence_words.h: lone letters,
@@ -7,8 +8,8 @@
 #include "core/display_text.h"
 #include "core/sentence_words.h"
 #include "core/tokenizer.h"  // InputError
-#include "core/tokenizers/bpe.h"
-#include "core/tokenizers/wordpiece.h"
+#include "core/tokenizers/byte_level.h"
+#include "core/tokenizers/classic_vocabularies.h"
 
 #include <doctest/doctest.h>
 
@@ -20,31 +21,31 @@ namespace {
 using namespace attnviz::core;
 
 // ids: [PAD]=0 [UNK]=1 [CLS]=2 [SEP]=3 ab=4 a=5 ##a=6 b=7 cat=8 ##s=9 !=10
-WordPieceTokenizer tinyWordPiece() {
-    return WordPieceTokenizer({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "ab", "a", "##a", "b", "cat", "##s", "!"}, {});
+PipelineTokenizer tinyWordPiece() {
+    return PipelineTokenizer(wordPieceDefinition({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "ab", "a", "##a", "b", "cat", "##s", "!"}, {}));
 }
 
 // The 256 byte pieces (id = byte), then "Ġc" = 256 and "Ġcat" = 257 from two merges.
-Gpt2BpeTokenizer tinyBpe() {
+PipelineTokenizer tinyBpe() {
     std::unordered_map<std::string, int> vocabulary;
     for (int b = 0; b < 256; ++b) vocabulary.emplace(byteToUnicode()[static_cast<std::size_t>(b)], b);
     vocabulary.emplace("Ġc", 256);
     vocabulary.emplace("at", 257);
     vocabulary.emplace("Ġcat", 258);
-    return Gpt2BpeTokenizer(vocabulary, {{"Ġ", "c"}, {"a", "t"}, {"Ġc", "at"}});
+    return PipelineTokenizer(byteLevelBpeDefinition(vocabulary, {{"Ġ", "c"}, {"a", "t"}, {"Ġc", "at"}}));
 }
 
 }  // namespace
 
 TEST_CASE("WordPiece: empty text is [CLS] [SEP]; invalid UTF-8 names its byte") {
-    const WordPieceTokenizer bert = tinyWordPiece();
+    const PipelineTokenizer bert = tinyWordPiece();
     CHECK(bert.encode("").ids == std::vector<int>{2, 3});
     CHECK(bert.encode(" \t\n ").ids == std::vector<int>{2, 3});
     CHECK_THROWS_WITH_AS(bert.encode("ab \xE2\x82"), doctest::Contains("byte 3"), InputError);
 }
 
 TEST_CASE("WordPiece: greedy longest match with ##; a word with an unmatched part or over 100 characters is one [UNK]") {
-    const WordPieceTokenizer bert = tinyWordPiece();
+    const PipelineTokenizer bert = tinyWordPiece();
     CHECK(bert.encode("cats!").pieces == std::vector<std::string>{"[CLS]", "cat", "##s", "!", "[SEP]"});
     CHECK(bert.encode("aaa").ids == std::vector<int>{2, 5, 6, 6, 3});
     CHECK(bert.encode("ab").ids == std::vector<int>{2, 4, 3});    // "ab" beats "a" + "##b" (which is absent anyway)
@@ -54,7 +55,7 @@ TEST_CASE("WordPiece: greedy longest match with ##; a word with an unmatched par
 }
 
 TEST_CASE("WordPiece cleaning: every C* character dropped, line and paragraph separators split words") {
-    const WordPieceTokenizer bert = tinyWordPiece();
+    const PipelineTokenizer bert = tinyWordPiece();
     // Python's unicodedata: U+E000 is Co (private use), U+0378 Cn (unassigned), U+00AD Cf; HuggingFace's
     // _is_control drops every category starting with "C", so each leaves "ab".
     CHECK(bert.encode("a\xEE\x80\x80"
@@ -74,7 +75,7 @@ TEST_CASE("WordPiece cleaning: every C* character dropped, line and paragraph se
 }
 
 TEST_CASE("GPT-2 BPE: empty text, invalid UTF-8, merges by rank, labels of Ġ and of split bytes") {
-    const Gpt2BpeTokenizer gpt2 = tinyBpe();
+    const PipelineTokenizer gpt2 = tinyBpe();
     CHECK(gpt2.encode("").ids.empty());
     CHECK_THROWS_WITH_AS(gpt2.encode("cat\xC0\x80"), doctest::Contains("byte 3"), InputError);  // overlong NUL
     const Encoding cat = gpt2.encode("a cat");
@@ -85,21 +86,21 @@ TEST_CASE("GPT-2 BPE: empty text, invalid UTF-8, merges by rank, labels of Ġ an
     const Encoding emoji = gpt2.encode("\xF0\x9F\x98\x80");
     CHECK(emoji.ids == std::vector<int>{0xF0, 0x9F, 0x98, 0x80});
     CHECK(emoji.labels == std::vector<std::string>{"<F0>", "<9F>", "<98>", "<80>"});
-    CHECK(Gpt2BpeTokenizer::labelOf("Ġ" + byteToUnicode()[0xF0] + byteToUnicode()[0x9F]) == "␣<F0 9F>");
+    CHECK(byteLevelLabel("Ġ" + byteToUnicode()[0xF0] + byteToUnicode()[0x9F]) == "␣<F0 9F>");
 }
 
 TEST_CASE("a padded batch: [PAD] to the longest sentence, attention mask 1 for real tokens") {
-    const WordPieceTokenizer bert = tinyWordPiece();
+    const PipelineTokenizer bert = tinyWordPiece();
     const PaddedBatch batch = padBatch({bert.encode("cats"), bert.encode("")}, 0);
     CHECK(batch.ids == std::vector<std::vector<int>>{{2, 8, 9, 3}, {2, 3, 0, 0}});
     CHECK(batch.attentionMask == std::vector<std::vector<int>>{{1, 1, 1, 1}, {1, 1, 0, 0}});
 }
 
 TEST_CASE("sentence words: lone-letter pieces and [UNK] words, counted as issue 22 defines them") {
-    const WordPieceTokenizer bert = tinyWordPiece();
+    const PipelineTokenizer bert = tinyWordPiece();
     const std::string text = "A cats aaa b ab! abz";
     const Encoding encoding = bert.encode(text);  // [CLS] a | cat ##s | a ##a ##a | b | ab | ! | [UNK] [SEP]
-    const std::vector<SentenceWord> words = sentenceWords(encoding, typedWordsOf(bert, text));
+    const std::vector<SentenceWord> words = sentenceWords(encoding, bert.typedWords(text));
     REQUIRE(words.size() == 7);
     CHECK(words[1].text == "cats");
     CHECK(words[1].first == 2);
@@ -119,7 +120,7 @@ TEST_CASE("sentence words: lone-letter pieces and [UNK] words, counted as issue 
           "(abz). Such a word has no meaning of its own for the model.");
     CHECK(fit.tokensWithoutLetterSplitting(12) == 9);
     // A letter the sentence writes alone keeps its letter: d_k and I.
-    const WordPieceTokenizer letters({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "d", "_", "k", "i"}, {});
+    const PipelineTokenizer letters(wordPieceDefinition({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "d", "_", "k", "i"}, {}));
     const VocabularyFit alone = vocabularyFit(sentenceWords(letters.encode("d_k I")));
     CHECK(alone.words == 4);
     CHECK(alone.loneLetterPieces == 0);

@@ -2,8 +2,8 @@
 // with a small vocabulary built here. Each must return ids inside its vocabulary with one piece and one label per id,
 // or throw InputError (invalid UTF-8); anything else is a bug.
 #include "core/tokenizer.h"
-#include "core/tokenizers/bpe.h"
-#include "core/tokenizers/wordpiece.h"
+#include "core/tokenizers/byte_level.h"
+#include "core/tokenizers/classic_vocabularies.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -13,21 +13,21 @@ namespace {
 
 using namespace attnviz::core;
 
-const Gpt2BpeTokenizer& bpe() {
-    static const Gpt2BpeTokenizer tokenizer = [] {
+const PipelineTokenizer& bpe() {
+    static const PipelineTokenizer tokenizer([] {
         std::unordered_map<std::string, int> vocabulary;
         for (int b = 0; b < 256; ++b) vocabulary.emplace(byteToUnicode()[static_cast<std::size_t>(b)], b);
         vocabulary.emplace("Ġt", 256);
         vocabulary.emplace("he", 257);
         vocabulary.emplace("Ġthe", 258);
         vocabulary.emplace("<|endoftext|>", 259);
-        return Gpt2BpeTokenizer(vocabulary, {{"Ġ", "t"}, {"h", "e"}, {"Ġt", "he"}});
-    }();
+        return byteLevelBpeDefinition(vocabulary, {{"Ġ", "t"}, {"h", "e"}, {"Ġt", "he"}});
+    }());
     return tokenizer;
 }
 
-const WordPieceTokenizer& wordPiece() {
-    static const WordPieceTokenizer tokenizer({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "the", "cat", "##s", "a", "##a", "é", "猫", "!"}, {});
+const PipelineTokenizer& wordPiece() {
+    static const PipelineTokenizer tokenizer(wordPieceDefinition({"[PAD]", "[UNK]", "[CLS]", "[SEP]", "the", "cat", "##s", "a", "##a", "é", "猫", "!"}, {}));
     return tokenizer;
 }
 

@@ -159,7 +159,9 @@ TEST_CASE("checkpoint: a damaged model folder is one clear error naming the file
         // The hint runs no pickled code: PyTorch loads tensors only (issue 31).
         CHECK(contains(io::checkModelFolder(model), "map_location='cpu',weights_only=True)"));
         std::ofstream(model / "config.json") << R"({"model_type": "gemma"})";
-        CHECK(contains(io::checkModelFolder(model), "\"gemma\" model; attnviz opens GPT-2 (model_type gpt2), BERT (bert) and Llama-family"));
+        // Built from the family table: every family it holds is named, Mistral and Qwen2 too.
+        CHECK(contains(io::checkModelFolder(model), "\"gemma\" model; attnviz opens GPT-2 (model_type gpt2), BERT (bert), Llama (llama), "
+                                                    "Mistral (mistral), Qwen2 (qwen2) and Qwen3 (qwen3)."));
         CHECK(contains(io::checkModelFolder(dir / "nowhere"), "is not a folder"));
     }
 }

@@ -9,8 +9,7 @@
 // all-MiniLM-L6-v2 against HuggingFace's own JavaScript tokenizer (@huggingface/tokenizers 0.2.0) on 111–113
 // sentences each (tests/reference/tokenizers/make_tokenizer_json_fixtures.js wrote tokenizer_json_ids.json).
 #include "core/model.h"
-#include "core/tokenizers/bpe.h"
-#include "core/tokenizers/wordpiece.h"
+#include "core/sentence_words.h"
 #include "io/checkpoint.h"
 #include "io/model_folder.h"
 #include "io/npy.h"
@@ -22,6 +21,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
@@ -135,6 +135,74 @@ TEST_CASE("tokenizer.json: GPT-2, Llama-2, Llama-3, Qwen3 and MiniLM give Huggin
         const auto tokenizer = referenceJson(folder);
         checkAll(*tokenizer, sentences, folder + " (" + tokenizer->name() + ")");
     }
+}
+
+namespace {
+
+// The texts of a fixture's sentences.
+std::vector<std::string> textsOf(const nlohmann::json& sentences) {
+    std::vector<std::string> texts;
+    for (const nlohmann::json& c : sentences) texts.push_back(c["text"]);
+    return texts;
+}
+
+// Counts the sentences where the two tokenizers' ids, pieces or labels differ; prints the first few.
+int differences(const core::Tokenizer& classic, const core::Tokenizer& json, const std::vector<std::string>& texts) {
+    int wrong = 0;
+    for (const std::string& text : texts) {
+        const core::Encoding a = classic.encode(text), b = json.encode(text);
+        if (a.ids == b.ids && a.pieces == b.pieces && a.labels == b.labels) continue;
+        if (++wrong <= 5) FAIL_CHECK("\"" << text << "\" tokenizes differently from the classic files and from tokenizer.json");
+    }
+    return wrong;
+}
+
+}  // namespace
+
+TEST_CASE("classic vocabulary files run as the tokenizer.json pipeline: the same tokens as the matching tokenizer.json") {
+    const nlohmann::json jsonCases = cases("tokenizer_json_ids.json");
+    // GPT-2: vocab.json + merges.txt against GPT-2's tokenizer.json, on both fixtures' sentences.
+    const auto gpt2 = reference("gpt2", core::ModelFamily::Gpt2);
+    const auto gpt2Json = referenceJson("tokenizer-gpt2");
+    CHECK(gpt2->name() == "byte-level BPE (vocab.json + merges.txt)");
+    CHECK(gpt2Json->name() == "byte-level BPE (tokenizer.json)");
+    std::vector<std::string> texts = textsOf(cases("gpt2_ids.json"));
+    for (const std::string& text : textsOf(jsonCases["tokenizer-gpt2"])) texts.push_back(text);
+    CHECK(texts.size() > 200);
+    CHECK(differences(*gpt2, *gpt2Json, texts) == 0);
+
+    // BERT uncased: vocab.txt against all-MiniLM-L6-v2's tokenizer.json (the same 30,522 pieces, lower-cased). A typed
+    // "[CLS]", "[SEP]", "[PAD]" or "[UNK]" is the one departure (classic_vocabularies.h): text for the classic files,
+    // the special token for BertConverter's tokenizer.json; the five sentences that type one are left out, and two such
+    // texts are checked by hand below.
+    const auto bert = reference("bert-uncased", core::ModelFamily::Bert);
+    const auto minilm = referenceJson("all-MiniLM-L6-v2");
+    CHECK(bert->name() == "WordPiece (vocab.txt)");
+    texts = textsOf(cases("bert_ids.json"));
+    for (const std::string& text : textsOf(jsonCases["all-MiniLM-L6-v2"])) texts.push_back(text);
+    const auto typesSpecial = [](const std::string& text) {
+        static const std::vector<std::string> specials{"[CLS]", "[SEP]", "[PAD]", "[UNK]"};
+        return std::any_of(specials.begin(), specials.end(), [&](const std::string& special) { return text.find(special) != std::string::npos; });
+    };
+    CHECK(std::count_if(texts.begin(), texts.end(), typesSpecial) == 5);
+    texts.erase(std::remove_if(texts.begin(), texts.end(), typesSpecial), texts.end());
+    CHECK(texts.size() > 200);
+    CHECK(differences(*bert, *minilm, texts) == 0);
+    CHECK(bert->encode("[CLS] x").ids == std::vector<int>{101, 1031, 18856, 2015, 1033, 1060, 102});
+    CHECK(minilm->encode("[CLS] x").ids == std::vector<int>{101, 101, 1060, 102});
+    CHECK(bert->encode("the [MASK] sat").ids == minilm->encode("the [MASK] sat").ids);
+}
+
+TEST_CASE("a word tokenizer.json's WordPiece turns into [UNK] is named as typed, as with vocab.txt") {
+    const std::string text = "the cat \u732b";  // 猫 is not in BERT's uncased vocabulary
+    for (const auto& tokenizer : {reference("bert-uncased", core::ModelFamily::Bert), referenceJson("all-MiniLM-L6-v2")}) {
+        CAPTURE(tokenizer->name());
+        const std::vector<core::SentenceWord> words = core::sentenceWords(tokenizer->encode(text), tokenizer->typedWords(text));
+        REQUIRE(words.size() == 3);
+        CHECK(words[2].unknown);
+        CHECK(words[2].text == "\u732b");
+    }
+    CHECK(reference("gpt2", core::ModelFamily::Gpt2)->typedWords(text).empty());  // BPE pieces are not typed words
 }
 
 TEST_CASE("tokenizer.json: labels, special tokens and the template's BOS / [CLS] … [SEP]") {

@@ -3,7 +3,7 @@
 
 #include "core/display_text.h"  // echoed
 #include "core/tokenizer.h"  // InputError
-#include "core/tokenizers/bpe.h"  // Gpt2BpeTokenizer::labelOf
+#include "core/tokenizers/byte_level.h"
 #include "core/tokenizers/pipeline_internal.h"
 #include "core/unicode.h"
 
@@ -148,42 +148,56 @@ std::string PipelineTokenizer::pieceOf(int id) const {
 
 std::string PipelineTokenizer::name() const {
     switch (definition_.model.kind) {
-        case VocabularyModel::Kind::Bpe: return definition_.labels == LabelStyle::ByteLevel ? "byte-level BPE (tokenizer.json)" : "BPE (tokenizer.json)";
-        case VocabularyModel::Kind::WordPiece: return "WordPiece (tokenizer.json)";
-        case VocabularyModel::Kind::WordLevel: return "WordLevel (tokenizer.json)";
+        case VocabularyModel::Kind::Bpe: return (definition_.labels == LabelStyle::ByteLevel ? "byte-level BPE (" : "BPE (") + definition_.source + ")";
+        case VocabularyModel::Kind::WordPiece: return "WordPiece (" + definition_.source + ")";
+        case VocabularyModel::Kind::WordLevel: return "WordLevel (" + definition_.source + ")";
     }
-    return "tokenizer.json";
+    return definition_.source;
 }
 
 void PipelineTokenizer::appendPiece(int id, Encoding& out) const {
     const std::string& piece = pieces_[static_cast<std::size_t>(id)];
     switch (definition_.labels) {
-        case LabelStyle::ByteLevel: appendToken(out, id, piece, Gpt2BpeTokenizer::labelOf(piece)); return;
+        case LabelStyle::ByteLevel: appendToken(out, id, piece, byteLevelLabel(piece)); return;
         case LabelStyle::Metaspace: appendToken(out, id, piece, metaspaceLabel(piece)); return;
         case LabelStyle::Plain: appendToken(out, id, piece, visibleWhitespace(piece)); return;
     }
 }
 
-void PipelineTokenizer::encodeNormalized(const std::string& text, bool atStart, pipeline::WorkBudget& budget, Encoding& out) const {
-    for (const Segment& segment : machinery_->segments(text, machinery_->normalized)) {
-        if (segment.token != nullptr) {
-            appendToken(out, segment.token->id, segment.token->content, segment.token->content, segment.token->special);
+std::vector<PipelineTokenizer::PreToken> PipelineTokenizer::preTokens(std::string_view text) const {
+    if (const std::size_t bad = findInvalidUtf8(text); bad != std::string_view::npos) {
+        throw InputError("The text is not valid UTF-8 (at byte " + std::to_string(bad) + ").");
+    }
+    std::vector<PreToken> out;
+    pipeline::WorkBudget budget(text.size());
+    const auto cut = [&](const Segment& segment, bool atStart) {
+        std::vector<Split> splits{{std::string(segment.text), atStart}};
+        if (definition_.preTokenizer) splits = pipeline::preTokenize(*definition_.preTokenizer, std::move(splits), machinery_->patterns, budget);
+        for (Split& split : splits) out.push_back({nullptr, std::move(split.text)});
+    };
+    for (const Segment& raw : machinery_->segments(text, machinery_->raw)) {
+        if (raw.token != nullptr) {
+            out.push_back({raw.token, {}});
             continue;
         }
-        std::vector<Split> splits{{std::string(segment.text), atStart && segment.offset == 0}};
-        if (definition_.preTokenizer) splits = pipeline::preTokenize(*definition_.preTokenizer, std::move(splits), machinery_->patterns, budget);
-        for (const Split& split : splits) {
-            std::vector<int> ids;
-            machinery_->runner->encode(split.text, ids);
-            for (int id : ids) appendPiece(id, out);
+        std::string normalized(raw.text);
+        if (definition_.normalizer) normalized = pipeline::normalize(*definition_.normalizer, std::move(normalized), machinery_->patterns, budget);
+        for (const Segment& segment : machinery_->segments(normalized, machinery_->normalized)) {
+            if (segment.token != nullptr) out.push_back({segment.token, {}});
+            else cut(segment, raw.offset == 0 && segment.offset == 0);
         }
     }
+    return out;
 }
 
-void PipelineTokenizer::encodeText(std::string_view text, bool atStart, pipeline::WorkBudget& budget, Encoding& out) const {
-    std::string normalized(text);
-    if (definition_.normalizer) normalized = pipeline::normalize(*definition_.normalizer, std::move(normalized), machinery_->patterns, budget);
-    encodeNormalized(normalized, atStart, budget, out);
+std::vector<std::string> PipelineTokenizer::typedWords(std::string_view text) const {
+    if (definition_.model.kind == VocabularyModel::Kind::Bpe) return {};
+    std::vector<std::string> words;
+    for (PreToken& token : preTokens(text)) {
+        if (token.added == nullptr) words.push_back(std::move(token.text));
+        else if (!token.added->special) words.push_back(token.added->content);
+    }
+    return words;
 }
 
 namespace {
@@ -224,14 +238,16 @@ void postProcess(const PostProcessorStep& step, Encoding& encoding) {
 }  // namespace
 
 Encoding PipelineTokenizer::encode(std::string_view text) const {
-    if (const std::size_t bad = findInvalidUtf8(text); bad != std::string_view::npos) {
-        throw InputError("The text is not valid UTF-8 (at byte " + std::to_string(bad) + ").");
-    }
     Encoding out;
-    pipeline::WorkBudget budget(text.size());
-    for (const Segment& segment : machinery_->segments(text, machinery_->raw)) {
-        if (segment.token != nullptr) appendToken(out, segment.token->id, segment.token->content, segment.token->content, segment.token->special);
-        else encodeText(segment.text, segment.offset == 0, budget, out);
+    std::vector<int> ids;
+    for (const PreToken& token : preTokens(text)) {
+        if (token.added != nullptr) {
+            appendToken(out, token.added->id, token.added->content, token.added->content, token.added->special);
+            continue;
+        }
+        ids.clear();
+        machinery_->runner->encode(token.text, ids);
+        for (int id : ids) appendPiece(id, out);
     }
     if (definition_.postProcessor) postProcess(*definition_.postProcessor, out);
     return out;

@@ -1,4 +1,5 @@
-// pipeline.h — a HuggingFace tokenizer.json, run the way HuggingFace's tokenizers library runs it:
+// pipeline.h — every vocabulary's tokenizer: a HuggingFace tokenizer.json, or the classic files made into the same
+// definition (classic_vocabularies.h), run the way HuggingFace's tokenizers library runs it:
 //
 //   text ─ added tokens split off (special ones matched on the raw text) ─ normalizer ─ pre-tokenizer ─ model ─
 //        post-processor ─ ids
@@ -113,6 +114,7 @@ struct TokenizerDefinition {
     std::optional<PostProcessorStep> postProcessor;
     std::vector<AddedToken> addedTokens;
     LabelStyle labels = LabelStyle::Plain;
+    std::string source = "tokenizer.json";  // the files it came from, for name()
 };
 
 class PipelineTokenizer final : public Tokenizer {
@@ -125,12 +127,20 @@ public:
     Encoding encode(std::string_view text) const override;
     int vocabularySize() const override { return static_cast<int>(pieces_.size()); }
     std::string pieceOf(int id) const override;
-    std::string name() const override;
+    std::string name() const override;  // "WordPiece (vocab.txt)", "byte-level BPE (tokenizer.json)"
+    // WordPiece and WordLevel: the pre-tokenizer's words of the normalized text, and the added tokens that are not
+    // special ("[MASK]"); BPE: none (its pre-tokens are in the byte alphabet or carry "▁", not as typed).
+    std::vector<std::string> typedWords(std::string_view text) const override;
 
 private:
     struct Machinery;  // compiled patterns, BPE merge table, added-token index
-    void encodeText(std::string_view text, bool atStart, pipeline::WorkBudget& budget, Encoding& out) const;
-    void encodeNormalized(const std::string& text, bool atStart, pipeline::WorkBudget& budget, Encoding& out) const;
+    // The text as the model receives it: added tokens, and between them the pre-tokenizer's splits of the normalized
+    // text. Throws InputError for invalid UTF-8 and for text past the work budget.
+    struct PreToken {
+        const AddedToken* added = nullptr;  // an added token, or …
+        std::string text;                   // … a split for the vocabulary model
+    };
+    std::vector<PreToken> preTokens(std::string_view text) const;
     void appendPiece(int id, Encoding& out) const;
 
     TokenizerDefinition definition_;

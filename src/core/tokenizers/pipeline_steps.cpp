@@ -6,7 +6,7 @@
 #include "core/display_text.h"  // echoed
 #include "core/limits.h"
 #include "core/tokenizer.h"  // InputError
-#include "core/tokenizers/bpe.h"  // byteToUnicode
+#include "core/tokenizers/byte_level.h"
 #include "core/unicode.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8

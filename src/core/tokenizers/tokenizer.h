@@ -1,9 +1,9 @@
 // tokenizer.h — the one interface every tokenizer implements: text in, the tokens that become the rows of X out,
 // each with the id the model indexes its embedding table by and a label a learner can read.
 //
-// Implementations: the seeded layer's word splitter (core/tokenizer.h: WordTokenizer), GPT-2's byte-level BPE
-// (bpe.h) and BERT's WordPiece (wordpiece.h) from their classic vocabulary files, and any HuggingFace
-// tokenizer.json (pipeline.h: normalizer → pre-tokenizer → BPE / WordPiece / WordLevel → post-processor). Pure:
+// Implementations: the seeded layer's word splitter (core/tokenizer.h: WordTokenizer) and the pipeline of a
+// HuggingFace tokenizer.json (pipeline.h: normalizer → pre-tokenizer → BPE / WordPiece / WordLevel →
+// post-processor), which GPT-2's and BERT's classic vocabulary files become too (classic_vocabularies.h). Pure:
 // vocabularies come in as data (io reads the files), so nothing here opens a file.
 #pragma once
 
@@ -32,10 +32,22 @@ public:
     virtual int vocabularySize() const = 0;
     // The vocabulary string of an id ("" when out of range).
     virtual std::string pieceOf(int id) const = 0;
-    virtual std::string name() const = 0;  // "GPT-2 byte-level BPE", "WordPiece (uncased)", "tokenizer.json: BPE"
+    virtual std::string name() const = 0;  // "words and punctuation", "WordPiece (vocab.txt)"
+    // The words as the tokenizer cut the text before its vocabulary ("abz" where the encoding has [UNK]), one per
+    // word of the encoding, to name the words the vocabulary lacked (core/sentence_words.h); empty when the
+    // tokenizer's words are not the text as typed.
+    virtual std::vector<std::string> typedWords(std::string_view) const { return {}; }
 };
 
 // Appends one token to an encoding.
 void appendToken(Encoding& encoding, int id, std::string piece, std::string label, bool special = false);
+
+// A batch padded to its longest sentence with [PAD] (id `padId`), and BERT's attention mask: b × l, 1 = a real
+// token, 0 = padding.
+struct PaddedBatch {
+    std::vector<std::vector<int>> ids;
+    std::vector<std::vector<int>> attentionMask;
+};
+PaddedBatch padBatch(const std::vector<Encoding>& sentences, int padId);
 
 }  // namespace attnviz::core

@@ -41,7 +41,7 @@ Encoding encodeSentence(const TrainedModel& model, const std::string& sentence, 
     const int limit = std::min(tokenLimit, model.config().maxPositions);
     if (length > limit) {
         const bool positions = model.config().maxPositions <= tokenLimit;
-        const VocabularyFit fit = vocabularyFit(sentenceWords(encoding, typedWordsOf(*model.tokenizer, sentence)));
+        const VocabularyFit fit = vocabularyFit(sentenceWords(encoding, model.tokenizer->typedWords(sentence)));
         throw InputError(which + "The sentence has " + std::to_string(length) + " tokens; " +
                          (positions ? model.name + " has positions for " + std::to_string(limit) + " at most. "
                                     : "at most " + std::to_string(limit) + " are allowed. ") +

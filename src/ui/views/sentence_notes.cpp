@@ -31,7 +31,7 @@ std::optional<SentenceReading> readSentence(const core::ModelRun& run, int batch
         return std::nullopt;
     }
     if (reading.encoding.labels != run.tokens[static_cast<std::size_t>(batch)]) return std::nullopt;
-    reading.words = core::sentenceWords(reading.encoding, core::typedWordsOf(tokenizer, sentence));
+    reading.words = core::sentenceWords(reading.encoding, tokenizer.typedWords(sentence));
     return reading;
 }
 

@@ -1,0 +1,124 @@
+// attention_kernels.cpp — the vectorised row kernels of the fused attention pass ([5–7] of attention.cpp): scale,
+// mask and softmax of one score row, and the streaming store of a finished row into a Trace map. See
+// attention_internal.h.
+#include "core/attention_internal.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#if defined(__AVX512F__) || defined(__AVX__)
+#include <immintrin.h>
+#endif
+
+namespace attnviz::core::attention_detail {
+
+// [5–7] fused into three vectorised sweeps of one row (Eigen's packet functions, whatever SIMD the build has):
+// scale, mask and max; exp and sum; divide. A row is cut into packets from its first element, never by address,
+// so the bits do not depend on where the row lies in memory; the last partial packet goes through a padded copy.
+namespace simd = Eigen::internal;
+using Packet = simd::packet_traits<float>::type;
+constexpr int kLanes = static_cast<int>(sizeof(Packet) / sizeof(float));
+
+// [5–6] masked_c = keep_c == 0 ? fill : S_c · scale (keep = nullptr: no mask), into `masked`, and S · scale into
+// `scaled` when given. Returns the row's largest masked score.
+float scaleAndMaskRow(const float* scores, const float* keep, float scale, float fill, float* scaled, float* masked, int n) {
+    const Packet scaleP = simd::pset1<Packet>(scale), fillP = simd::pset1<Packet>(fill), zero = simd::pset1<Packet>(0.0f);
+    Packet largestP = simd::pset1<Packet>(-std::numeric_limits<float>::infinity());
+    int c = 0;
+    for (; c + kLanes <= n; c += kLanes) {
+        Packet x = simd::pmul(simd::ploadu<Packet>(scores + c), scaleP);
+        if (scaled) simd::pstoreu(scaled + c, x);
+        if (keep) x = simd::pselect(simd::pcmp_eq(simd::ploadu<Packet>(keep + c), zero), fillP, x);
+        simd::pstoreu(masked + c, x);
+        largestP = simd::pmax(largestP, x);
+    }
+    alignas(64) std::array<float, kLanes> lanes;  // (Eigen's predux_max trips a GCC 12 false warning at AVX-512)
+    simd::pstore(lanes.data(), largestP);
+    float largest = *std::max_element(lanes.begin(), lanes.end());
+    for (; c < n; ++c) {  // the same multiply and select, one at a time
+        const float x = scores[c] * scale;
+        if (scaled) scaled[c] = x;
+        masked[c] = keep && keep[c] == 0.0f ? fill : x;
+        largest = std::max(largest, masked[c]);
+    }
+    return largest;
+}
+
+// [7] weights_c = exp(masked_c − largest) / Σ. Below ln(FLT_MIN) exp is subnormal or 0, and Eigen's vectorised exp
+// clamps its argument (a −1e9 fill would give ~1e-39, not 0 as in PyTorch): those are flushed to exactly 0.
+float expAndNormaliseRow(const float* masked, float largest, float* weights, int n) {
+    constexpr float kSmallestNormalExponent = -87.33654f;  // ln(FLT_MIN)
+    const Packet largestP = simd::pset1<Packet>(largest), floorP = simd::pset1<Packet>(kSmallestNormalExponent);
+    const Packet zero = simd::pset1<Packet>(0.0f);
+    const auto expPacket = [&](Packet x) {
+        const Packet shifted = simd::psub(x, largestP);
+        return simd::pselect(simd::pcmp_lt(shifted, floorP), zero, simd::pexp(shifted));
+    };
+    Packet sumP = zero;
+    int c = 0;
+    for (; c + kLanes <= n; c += kLanes) {
+        const Packet e = expPacket(simd::ploadu<Packet>(masked + c));
+        simd::pstoreu(weights + c, e);
+        sumP = simd::padd(sumP, e);
+    }
+    if (c < n) {  // the tail, padded with −∞ (exp → 0)
+        alignas(64) std::array<float, kLanes> tail;
+        tail.fill(-std::numeric_limits<float>::infinity());
+        std::copy(masked + c, masked + n, tail.begin());
+        const Packet e = expPacket(simd::pload<Packet>(tail.data()));
+        simd::pstore(tail.data(), e);
+        std::copy(tail.begin(), tail.begin() + (n - c), weights + c);
+        sumP = simd::padd(sumP, e);
+    }
+    const float sum = simd::predux(sumP);
+    const Packet sumPacket = simd::pset1<Packet>(sum);
+    for (c = 0; c + kLanes <= n; c += kLanes) simd::pstoreu(weights + c, simd::pdiv(simd::ploadu<Packet>(weights + c), sumPacket));
+    for (; c < n; ++c) weights[c] /= sum;
+    return sum;
+}
+
+// [7] Softmax of one row of masked scores whose largest is `largest`. A row in `fullyMasked` gets zeros in Safe
+// mode; in PyTorch mode it is computed literally (uniform with −1e9, NaN with −∞).
+// Returns whether the weights are finite: a finite largest score and a finite sum leave no NaN and no ∞ in the row.
+bool softmaxRow(const float* masked, float largest, float* weights, int n, bool fullyMasked, SoftmaxMode mode) {
+    if (mode == SoftmaxMode::Safe && fullyMasked) {
+        std::fill(weights, weights + n, 0.0f);
+        return true;
+    }
+    const float sum = expAndNormaliseRow(masked, largest, weights, n);
+    return std::isfinite(largest) && std::isfinite(sum);
+}
+
+// Copies n floats into a Trace map. Large maps are written with non-temporal (streaming) stores: they are
+// written once here and read again only by a view or an export, so pulling each line into the cache first
+// (read-for-ownership) would double the memory traffic for nothing. The values are the same either way.
+void storeRow(float* destination, const float* source, Eigen::Index n, bool streaming) {
+#if defined(__AVX512F__) || defined(__AVX__)
+    if (streaming) {
+#if defined(__AVX512F__)
+        constexpr Eigen::Index kLanes = 16;
+#else
+        constexpr Eigen::Index kLanes = 8;
+#endif
+        constexpr std::uintptr_t kAlignMask = kLanes * sizeof(float) - 1;
+        Eigen::Index k = 0;
+        for (; k < n && (reinterpret_cast<std::uintptr_t>(destination + k) & kAlignMask) != 0; ++k) destination[k] = source[k];
+        for (; k + kLanes <= n; k += kLanes) {
+#if defined(__AVX512F__)
+            _mm512_stream_ps(destination + k, _mm512_loadu_ps(source + k));
+#else
+            _mm256_stream_ps(destination + k, _mm256_loadu_ps(source + k));
+#endif
+        }
+        for (; k < n; ++k) destination[k] = source[k];
+        return;
+    }
+#endif
+    (void)streaming;
+    std::copy(source, source + n, destination);
+}
+
+}  // namespace attnviz::core::attention_detail
