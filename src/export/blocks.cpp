@@ -163,7 +163,7 @@ Figure composeOnCanvas(std::vector<StackedBlock> blocks, std::string title, int 
                           " slide holds even with the smallest cells; use --kind stage for this stage.");
     }
     const Theme theme = themeFor(style.background);
-    Figure figure{Canvas(width * style.scale, height * style.scale, theme.background), std::move(title), {}};
+    Figure figure{Canvas(width * style.scale, height * style.scale, theme.background), std::move(title), {}, kSlidePagePoints};
     const int x = (width - content.width()) / 2, y = (height - content.height()) / 2;
     content.draw(figure.image, x, y, style.scale, theme, figure.heatmaps);
     return figure;

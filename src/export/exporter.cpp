@@ -68,7 +68,7 @@ void writeFigure(const fs::path& path, const core::ModelRun& run, const PlannedF
     switch (planned.format) {
         case FigureFormat::Png: writePng(path, figure.image, figureMetadata(run, planned, figure, style)); return;
         case FigureFormat::Svg: io::writeFileAtomically(path, paintSvg(figure.image.drawing(), figure.title)); return;
-        case FigureFormat::Pdf: io::writeFileAtomically(path, paintPdf(figure.image.drawing(), figure.title)); return;
+        case FigureFormat::Pdf: io::writeFileAtomically(path, paintPdf(figure.image.drawing(), figure.title, figure.pdfPageWidth)); return;
     }
 }
 

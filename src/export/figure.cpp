@@ -152,9 +152,7 @@ int wrapWidth(int contentWidth) { return std::clamp(contentWidth, 560, 1000); }
 // The explanation wraps at `textWidth` (a slide's content width), or 0: at the body's width within 560 … 1000.
 // The RoPE step's words are its own (core::ropeStep), in the stage's form.
 core::StageWords wordsOf(const core::ModelRun& run, StageId id, bool ropeStep) {
-    if (!ropeStep) return core::stageWords(run, id);
-    const core::Stage& step = core::ropeStep();
-    return {std::string(step.formula), core::codeLine(step, run.trace), std::string(step.explanation)};
+    return ropeStep ? core::ropeStepWords(run) : core::stageWords(run, id);
 }
 
 std::vector<StackedBlock> stageFigureBlocks(const core::ModelRun& run, StageId id, std::vector<StackedBlock> body,

@@ -60,6 +60,9 @@ struct Figure {
     Canvas image;
     std::string title;  // plain words for the PNG's Title: "Stage 7 · Softmax, head 2"
     std::vector<PlacedHeatmap> heatmaps;
+    // > 0: the PDF page's width in points, the height in proportion (a slide: kSlidePagePoints, 13.33 × 7.5 in, as
+    // presentation software makes them); 0: a canvas pixel is 0.75 pt (96 DPI), the PNG's size.
+    double pdfPageWidth = 0.0;
 };
 
 // Every function throws ExportError when the figure would exceed kMaxFigureSide / kMaxFigurePixels or the
@@ -76,6 +79,8 @@ Figure drawStageFigure(const core::ModelRun& run, core::StageId stage, int head,
 // the stage figure drawn kSlideZoom times larger (so no text is under 24 px at 1080p), its maps laid out in the
 // room the words leave, centred on the slide; X appears once (the scene's products show it once).
 inline constexpr int kSlideWidth = 1920, kSlideHeight = 1080, kSlideZoom = 2;
+// A 16:9 slide's PDF page width: 13.33 inches, whatever the export's scale (at scale 2 the page was 40 inches wide).
+inline constexpr double kSlidePagePoints = 960.0;
 Figure drawSlideFigure(const core::ModelRun& run, core::StageId stage, int head, int batch, const FigureStyle& style,
                        bool ropeStep = false);
 Figure drawHeadsFigure(const core::ModelRun& run, core::StageId stage, core::TensorId id, int batch,

@@ -107,17 +107,18 @@ void text(cairo_t* cr, const Drawing::Text& t) {
 
 }  // namespace
 
-std::string paintPdf(const Drawing& drawing, const std::string& title) {
+std::string paintPdf(const Drawing& drawing, const std::string& title, double pageWidth) {
     std::string bytes;
     {
+        const double pointsPerPixel = pageWidth > 0.0 && drawing.width > 0 ? pageWidth / drawing.width : kPointsPerPixel;
         const std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)> surface(
-            cairo_pdf_surface_create_for_stream(appendBytes, &bytes, drawing.width * kPointsPerPixel, drawing.height * kPointsPerPixel),
+            cairo_pdf_surface_create_for_stream(appendBytes, &bytes, drawing.width * pointsPerPixel, drawing.height * pointsPerPixel),
             cairo_surface_destroy);
         cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_TITLE, title.c_str());
         cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_CREATOR, "attnviz");
         const std::unique_ptr<cairo_t, decltype(&cairo_destroy)> context(cairo_create(surface.get()), cairo_destroy);
         cairo_t* cr = context.get();
-        cairo_scale(cr, kPointsPerPixel, kPointsPerPixel);
+        cairo_scale(cr, pointsPerPixel, pointsPerPixel);
         if (drawing.background.a != 0) fill(cr, {0, 0, drawing.width, drawing.height}, drawing.background);
         for (const Drawing::Primitive& primitive : drawing.primitives) {
             if (const auto* f = std::get_if<Drawing::Fill>(&primitive)) fill(cr, f->rect, f->color);

@@ -114,6 +114,7 @@ constexpr float kMinCentreWidth = 760.0f;
 struct PanelLayout {
     bool controls = false, side = false;
     bool folded = false;  // a panel the user wants is folded: the window is narrow, or narrow for the zoom
+    bool kept = false;    // panels that would fold are kept ("Show them"): the maps get the narrower centre
     float controlsWidth = 0.0f, sideWidth = 0.0f, centreWidth = 0.0f;
 };
 
@@ -130,7 +131,10 @@ PanelLayout foldPanels(const AppState& state, float width, float scale, float ne
         layout.centreWidth = width - layout.controlsWidth - layout.sideWidth - gap * ((controls ? 1.0f : 0.0f) + (side ? 1.0f : 0.0f));
     };
     place(state.showControls, state.showSidePanel);
-    if (state.keepPanelsWhenNarrow) return layout;
+    if (state.keepPanelsWhenNarrow) {
+        layout.kept = layout.centreWidth < needed && (layout.controls || layout.side);
+        return layout;
+    }
     if (layout.centreWidth < needed && layout.side) place(layout.controls, false);
     if (layout.centreWidth < needed && layout.controls) place(false, layout.side);
     layout.folded = layout.controls != state.showControls || layout.side != state.showSidePanel;
@@ -161,6 +165,14 @@ void foldedNotice(AppState& state) {
     ImGui::TextColored({0.35f, 0.35f, 0.35f, 1.0f}, "The side panels are folded so the maps stay readable at this window size and zoom.");
     ImGui::SameLine();
     if (ImGui::SmallButton("Show them")) state.keepPanelsWhenNarrow = true;
+}
+
+// The way back from kept panels ("Show them"), where the folded notice stood: at 1280 x 800 they stack S and A.
+void keptNotice(AppState& state) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored({0.35f, 0.35f, 0.35f, 1.0f}, "The side panels are kept at this window size: the maps have less room.");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Fold them")) state.keepPanelsWhenNarrow = false;
 }
 
 // Whether the open model's checkpoint was cut short on disk (saved again in place) while its weights were read from
@@ -212,6 +224,7 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
 
     const PanelLayout layout = layoutPanels(state_, ImGui::GetContentRegionAvail().x, scale);
     if (layout.folded) foldedNotice(state_);
+    if (layout.kept) keptNotice(state_);
     if (openModelCutShort(state_)) cutShortNotice(state_);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     if (layout.controls) {
@@ -244,7 +257,9 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
 
 // An explained cell's Inspector gets the height its explanation took last frame: the token lines and the
 // prediction above it give it up in proportion, each keeping three rows (at 1920 x 1080 the Inspector had 70 px,
-// and its explanation scrolled inside it). `used`: the side panel's height the panels above it take.
+// and its explanation scrolled inside it), or, when three rows each still leave it short, fold away (height 0: not
+// drawn; at 1280 x 800 the weighted sum's 453 px explanation scrolled 191 px). `used`: the side panel's height the
+// panels above it take.
 void App::yieldToInspector(const ViewContext& ctx, float used, float height, float& linesHeight, float& predictionHeight) const {
     const ImGuiStyle& style = ImGui::GetStyle();
     const float room = height - used - 3.0f * style.ItemSpacing.y;
@@ -258,6 +273,9 @@ void App::yieldToInspector(const ViewContext& ctx, float used, float height, flo
     if (yielding <= 0.0f) return;
     give(linesHeight, wanted * linesHeight / yielding);
     give(predictionHeight, wanted * predictionHeight / yielding);
+    if (yielding - linesHeight - predictionHeight >= wanted) return;
+    linesHeight = 0.0f;
+    predictionHeight = 0.0f;
 }
 
 void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float sideWidth) {
@@ -298,8 +316,8 @@ void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float 
     float linesHeight = lines ? std::round(height * 0.34f) : 0.0f;
     float predictionHeight = prediction ? std::round(height * (lines ? 0.3f : 0.46f)) : 0.0f;
     yieldToInspector(ctx, headsHeight + linesHeight + predictionHeight, height, linesHeight, predictionHeight);
-    if (lines) tokenLines_.draw(ctx, linesHeight);
-    if (prediction) prediction_.draw(ctx, predictionHeight);
+    if (linesHeight > 0.0f) tokenLines_.draw(ctx, linesHeight);
+    if (predictionHeight > 0.0f) prediction_.draw(ctx, predictionHeight);
     ImGui::BeginChild("inspector", {0.0f, 0.0f}, true);
     drawInspector(ctx);
     inspectorFit_ = std::ceil(ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y + ImGui::GetStyle().WindowPadding.y);

@@ -94,6 +94,20 @@ TEST_CASE("vector figures: every kind as PDF opens in pdfinfo and pdftotext find
     }
 }
 
+TEST_CASE("vector figures: a slide's PDF page is 13.33 x 7.5 inches at every scale, as presentation software makes slides") {
+    const test::ScratchDir dir("slide-pdf");
+    for (int scale : {1, 2, 4}) {
+        CAPTURE(scale);
+        ExportRequest request = requestFor(FigureKind::Slide, FigureFormat::Pdf);
+        request.style.scale = scale;
+        for (const std::filesystem::path& file : exportFigures(run(), request, dir.path(), true)) {
+            REQUIRE(shell("pdfinfo '" + file.string() + "'", dir.path() / "info.txt") == 0);
+            const std::string info = fileText(dir.path() / "info.txt");
+            CHECK(info.find(" 960 x 540 pts") != std::string::npos);  // scale 2: 2880 x 1620 pts, 40 inches wide
+        }
+    }
+}
+
 const core::ModelRun& wideRun() {
     static const core::ModelRun r = [] {
         core::ModelSpec spec;

@@ -683,9 +683,22 @@ TEST_CASE("View > Reset to defaults: a borrowed machine's sentence, zoom and fol
     CHECK(borrowed.spec.model == model);
 }
 
-// (At 1280 x 800 the weighted sum's explanation, 450 px, is taller than the side panel leaves: it still scrolls.)
-TEST_CASE("a pinned cell's explanation fits the Inspector at 1920x1080: no scrolling inside it") {
-    for (Size size : {Size{1920, 1080}}) {
+TEST_CASE("at 1280x800, panels kept with 'Show them' offer 'Fold them', which folds them again") {
+    ui::AppState state;
+    state.spec.sentences = {std::string(core::kDefaultSentence)};
+    state.showSidePanel = true;
+    state.keepPanelsWhenNarrow = true;
+    LectureHall hall({1280, 800}, std::move(state));
+    const std::optional<ImVec2> fold = drawnTextAt("Fold them");
+    REQUIRE(fold.has_value());  // the panels were kept with no way back but the View menu
+    hall.click(*fold);
+    CHECK_FALSE(hall.app().state().keepPanelsWhenNarrow);
+    CHECK(drawnTextAt("Show them").has_value());
+    CHECK_FALSE(drawnTextAt("Fold them").has_value());
+}
+
+TEST_CASE("a pinned cell's explanation fits the Inspector at 1280x800 and 1920x1080: no scrolling inside it") {
+    for (Size size : {Size{1280, 800}, Size{1920, 1080}}) {
         for (core::StageId stage : {core::StageId::Scores, core::StageId::Softmax, core::StageId::WeightedSum}) {
             CAPTURE(size.width);
             CAPTURE(static_cast<int>(stage));
@@ -703,7 +716,7 @@ TEST_CASE("a pinned cell's explanation fits the Inspector at 1920x1080: no scrol
             const ImGuiWindow* inspector = childWindow("/inspector_");
             REQUIRE(inspector != nullptr);
             MESSAGE(size.width << " stage " << static_cast<int>(stage) << ": inspector " << inspector->Size.y << " px tall, scrolls " << inspector->ScrollMax.y << " px");
-            CHECK(inspector->ScrollMax.y <= 0.5f);  // 75 px tall: scrolled 17 px (softmax) and 365 px (weighted sum)
+            CHECK(inspector->ScrollMax.y <= 0.5f);  // 1920: 75 px tall, scrolled 17 px (softmax) and 365 px (weighted sum)
         }
     }
 }

@@ -190,6 +190,8 @@ TEST_CASE("a model with llama3 rope_scaling: the RoPE step's numbers say the θ_
     const std::string note = stageTextOf(ui, llama).note;
     CHECK_MESSAGE(note.find("llama3 rope_scaling") != std::string::npos, note);
     CHECK(note.find("divided by 8") != std::string::npos);
+    const std::string formula = stageTextOf(ui, llama).formula;  // was rope_theta^(−2j/d_k) alone
+    CHECK_MESSAGE(formula.find("rescaled by llama3 rope_scaling (factor 8)") != std::string::npos, formula);
 }
 
 TEST_CASE("trained model: the mask stage points to nothing the panel lacks (no mask choice under Inputs)") {

@@ -279,6 +279,17 @@ StageWords stageWords(const ModelRun& run, StageId id) {
     return {std::string(s.formula), codeLine(s, run.trace), std::string(s.explanation)};
 }
 
+StageWords ropeStepWords(const ModelRun& run) {
+    const Stage& step = ropeStep();
+    StageWords words{std::string(step.formula), codeLine(step, run.trace), std::string(step.explanation)};
+    const TrainedLayer* trained = run.spec.trained();
+    if (trained == nullptr || !trained->model->config().ropeScaling) return words;
+    char factor[32];
+    std::snprintf(factor, sizeof factor, "%.3g", static_cast<double>(trained->model->config().ropeScaling->factor));
+    words.formula += ", rescaled by llama3 rope_scaling (factor " + std::string(factor) + ")";
+    return words;
+}
+
 std::string trainedInput(const TrainedModel& model, int layer) {
     const std::string stream = "h_" + std::to_string(layer);
     const std::string_view norm = model.config().traits().inputNorm;

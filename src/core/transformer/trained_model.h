@@ -103,6 +103,9 @@ std::optional<StageWords> trainedStageWords(const TrainedModel& model, int layer
 // The words of `id` for this run, ready to show: a trained model's own for its tokenizer and embedding stages
 // (trainedStageWords), else the stage's; the PyTorch line with this run's shapes. Screen and exports share it.
 StageWords stageWords(const ModelRun& run, StageId id);
+// Stage 3's RoPE step's words for this run: with llama3 rope_scaling its formula says θ_j are rescaled (θ_2 is then
+// not rope_theta^(−2j/d_k): 0.000269 against 0.00215 on the llama-gqa fixture). Screen and exports share it.
+StageWords ropeStepWords(const ModelRun& run);
 // What X is at `layer`, in the stage texts' notation: "h_3" (BERT: the input of block 3) or "ln_1(h_3)" (GPT-2
 // normalises before attention). Exported titles use it too.
 std::string trainedInput(const TrainedModel& model, int layer);

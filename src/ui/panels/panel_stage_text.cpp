@@ -176,10 +176,9 @@ void drawCodeLine(const char* language, const std::string& code, ViewContext& ct
 
 StageText stageText(const ViewContext& ctx) {
     if (showsRopeStep(ctx)) {
-        const core::Stage& rope = core::ropeStep();
-        const core::Trace& t = ctx.run.trace;
-        return {std::string(rope.formula), {{"PyTorch", core::codeLine(rope, t)}, {"NumPy", core::codeLine(rope, t, true)}},
-                std::string(rope.explanation), ropeNote(ctx.run), {}};
+        const core::StageWords words = core::ropeStepWords(ctx.run);
+        return {words.formula, {{"PyTorch", words.pytorch}, {"NumPy", core::codeLine(core::ropeStep(), ctx.run.trace, true)}},
+                words.explanation, ropeNote(ctx.run), {}};
     }
     const core::StageWords words = core::stageWords(ctx.run, ctx.state.stage);
     const core::TrainedLayer* trained = ctx.run.spec.trained();
