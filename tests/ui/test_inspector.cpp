@@ -68,6 +68,16 @@ TEST_CASE("cells outside their matrix are not explained") {
     CHECK_FALSE(ui::explainCell(run, {ref(TensorId::XQuery), 0, 0}, 0));
 }
 
+TEST_CASE("a cell pinned in head 3 is not explained by a run of one head (a one-head map is not a broadcast one)") {
+    const core::ModelRun oneHead = causalRun(16, 1);
+    for (const TensorId map : {TensorId::Scores, TensorId::ScaledScores, TensorId::MaskedScores, TensorId::AttentionWeights}) {
+        CAPTURE(core::tensorInfo(map).key);
+        CHECK_FALSE(ui::hasMatrix(oneHead, ref(map, 3)));
+        CHECK_FALSE(ui::explainCell(oneHead, {ref(map, 3), 0, 0}, 0));
+        CHECK(ui::explainCell(oneHead, {ref(map, 0), 0, 0}, 0));
+    }
+}
+
 TEST_CASE("a split cell is a copy of Q's column i·d_k + c and outlines it") {
     const core::ModelRun run = causalRun();
     const auto e = ui::explainCell(run, {ref(TensorId::QHeads, 2), 1, 3}, 0);

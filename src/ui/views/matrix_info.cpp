@@ -113,8 +113,10 @@ bool hasMatrix(const core::ModelRun& run, const MatrixRef& ref) {
             const core::Tensor& tensor = run.trace[ref.tensor];
             // K_i and V_i are named by query head (grouped-query attention shares each K/V head among several).
             const bool keyValue = ref.tensor == TensorId::KHeads || ref.tensor == TensorId::VHeads || ref.tensor == TensorId::KHeadsBeforeRope;
-            const int heads = keyValue ? run.trace.dims.heads : tensor.rank() < 4 ? 0 : tensor.dim(1);
-            const bool headExists = tensor.rank() < 4 || tensor.dim(1) == 1 || (ref.head >= 0 && ref.head < heads);
+            // A broadcast map (the mask: b × 1 × l × l) serves every query head of the run, and no more.
+            const bool broadcast = !keyValue && tensor.rank() == 4 && tensor.dim(1) == 1 && run.trace.dims.heads > 1;
+            const int heads = keyValue || broadcast ? run.trace.dims.heads : tensor.rank() < 4 ? 0 : tensor.dim(1);
+            const bool headExists = tensor.rank() < 4 || (ref.head >= 0 && ref.head < heads);
             return run.trace.has(ref.tensor) && headExists;
         }
     }
