@@ -2,6 +2,7 @@
 #include "export/panel_content.h"
 
 #include "core/derived_maps.h"
+#include "core/display_text.h"
 #include "core/narrow_range.h"
 #include "core/stages.h"
 #include "export/export_error.h"
@@ -108,7 +109,8 @@ PanelAxis axisLabels(const AxisNotation& notation, int count, const core::ModelR
     axis.tokens = true;
     axis.paddingFrom = static_cast<int>(tokens.size());
     for (int i = 0; i < count; ++i) {
-        axis.labels.push_back(i < axis.paddingFrom ? tokens[static_cast<std::size_t>(i)] : std::string(kPaddingLabel));
+        // Cut as the screen cuts a token (core::labelText: 48 characters, then …), before any width is measured.
+        axis.labels.push_back(i < axis.paddingFrom ? core::labelText(tokens[static_cast<std::size_t>(i)]) : std::string(kPaddingLabel));
     }
     return axis;
 }

@@ -39,14 +39,13 @@ struct TemporaryFile {
 };
 
 constexpr std::string_view kTemporaryMarker = ".tmp-";
-constexpr auto kStaleAfter = std::chrono::seconds(10);  // a live writer locks its file within microseconds
 
 std::string temporaryPrefix(const fs::path& target) {
     return std::string(".").append(target.filename().string()).append(kTemporaryMarker);
 }
 
 // Temporary files of `target` that a killed writer left behind: named like ours, not locked by any process,
-// and not touched for kStaleAfter (a writer between its open() and its flock() is never mistaken for one).
+// and not touched for kStaleLeftoverAge (a writer between its open() and its flock() is never mistaken for one).
 // Best effort: anything that cannot be checked or removed stays.
 void removeStaleTemporaries(const fs::path& target) {
     const std::string prefix = temporaryPrefix(target);
@@ -58,7 +57,7 @@ void removeStaleTemporaries(const fs::path& target) {
         if (name.size() != prefix.size() + 16 || name.compare(0, prefix.size(), prefix) != 0) continue;
         std::error_code timeError;
         const auto age = fs::file_time_type::clock::now() - fs::last_write_time(path, timeError);
-        if (timeError || age < kStaleAfter) continue;
+        if (timeError || age < kStaleLeftoverAge) continue;
         const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd < 0) continue;
         if (::flock(fd, LOCK_EX | LOCK_NB) == 0) ::unlink(path.c_str());

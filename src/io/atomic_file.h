@@ -11,6 +11,7 @@
 
 #include "core/display_text.h"
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -31,6 +32,11 @@ public:
 // (what strerror says, thread-safe).
 std::string quoted(const std::filesystem::path& path);
 std::string reason(int error);
+
+// A hidden leftover of a killed writer (a ".<name>.tmp-*" file here, a ".<name>.dump-*" folder in io/dump.cpp) is
+// removed once no process holds its flock and it has not changed for this long: a live writer locks what it
+// creates within microseconds, so one between its create and its flock is never mistaken for a dead one.
+inline constexpr std::chrono::seconds kStaleLeftoverAge{10};
 
 // Replaces `path` with exactly `bytes`.
 void writeFileAtomically(const std::filesystem::path& path, std::string_view bytes);

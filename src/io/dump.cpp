@@ -27,8 +27,9 @@
 #include <cerrno>
 #include <cstdio>    // renameat2, RENAME_EXCHANGE (glibc 2.28 and later)
 #include <cstring>   // strerror
-#include <fcntl.h>   // AT_FDCWD
-#include <unistd.h>  // getpid
+#include <fcntl.h>     // AT_FDCWD, open
+#include <sys/file.h>  // flock
+#include <unistd.h>    // getpid
 
 namespace attnviz::io {
 namespace {
@@ -146,6 +147,9 @@ std::set<std::string> possibleDumpFileNames() {
 // there is none, else swapped with the old folder (renameat2 RENAME_EXCHANGE), whose files that are not dump files
 // were first hard-linked into the new one (its folders are moved across after the swap). A failure or a kill
 // before the swap leaves the old folder exactly as it was; after it, the new dump is complete.
+// Both folders are flock()ed while the dump works on them, so the next dump of the same target can tell a sibling
+// in use from one a killed dump left: those it sweeps (removeStaleSiblings), moving any folder the user kept in
+// the old dump back beside the new one first.
 
 // Whether `dir` exists, refusing what cannot hold a dump: a file, a non-empty folder unless forced, a folder holding
 // one of the run's inputs (a forced dump would replace the weights it reads).
@@ -173,20 +177,99 @@ bool checkTarget(const fs::path& dir, bool force, const std::vector<fs::path>& i
     return true;
 }
 
-// A new empty folder beside `dir`: ".<name>.dump-<pid>-<n>".
-fs::path createSibling(const fs::path& dir) {
+// A folder held with flock(LOCK_EX) from construction to destruction; the lock follows the folder through
+// renames. `held()` is false when the folder could not be opened or someone else holds it (`wait` false).
+class FolderLock {
+public:
+    FolderLock(const fs::path& folder, bool wait) : fd_(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) {
+        if (fd_ >= 0 && ::flock(fd_, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0) {
+            ::close(fd_);
+            fd_ = -1;
+        }
+    }
+    ~FolderLock() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    FolderLock(const FolderLock&) = delete;
+    FolderLock& operator=(const FolderLock&) = delete;
+    bool held() const { return fd_ >= 0; }
+
+private:
+    int fd_;
+};
+
+// `dir` absolute, without a trailing separator: the name its siblings are made from.
+fs::path targetOf(const fs::path& dir) {
     fs::path target = fs::absolute(dir).lexically_normal();
-    if (!target.has_filename()) target = target.parent_path();
+    return target.has_filename() ? target : target.parent_path();
+}
+
+// ".<name>.dump-": how every sibling of the target <name> begins; then "<pid>-<n>".
+std::string siblingPrefix(const fs::path& target) { return std::string(".").append(target.filename().string()).append(".dump-"); }
+
+bool isSiblingName(const std::string& name, const std::string& prefix) {
+    if (!name.starts_with(prefix)) return false;
+    const std::string rest = name.substr(prefix.size());
+    const std::size_t dash = rest.find('-');
+    const auto digits = [](std::string_view text) { return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }); };
+    return dash != std::string::npos && digits(std::string_view(rest).substr(0, dash)) && digits(std::string_view(rest).substr(dash + 1));
+}
+
+// The old folder's own folders moved into `dir`; true when all of them moved (none is then left behind in it).
+bool moveFoldersInto(const fs::path& oldDir, const fs::path& dir) {
+    bool all = true;
+    std::error_code error;
+    for (const fs::directory_entry& entry : fs::directory_iterator(oldDir, error)) {
+        if (!entry.is_directory() || entry.is_symlink()) continue;
+        std::error_code moved;
+        if (fs::exists(dir / entry.path().filename(), moved)) moved = std::make_error_code(std::errc::file_exists);
+        else fs::rename(entry.path(), dir / entry.path().filename(), moved);
+        all = all && !moved;
+    }
+    return all && !error;
+}
+
+// After the swap: the old folder's own folders moved into `dir`, then the old folder (its dump files and the
+// second names of the linked files) removed. A folder that cannot be moved keeps the old folder where it is.
+void retireOldFolder(const fs::path& oldDir, const fs::path& dir) {
+    std::error_code error;
+    if (moveFoldersInto(oldDir, dir)) fs::remove_all(oldDir, error);  // only the old dump is left in it: a failure here loses nothing
+}
+
+// Siblings of `target` a killed dump left (named as createSibling names them, real folders, no process holding
+// their lock, unchanged for io::kStaleLeftoverAge): retired as after a swap. Before the swap a sibling holds only
+// dump files and second names of the target's files, after it the old dump and perhaps the user's folders, which
+// go back beside the new dump. Best effort: anything that cannot be checked stays.
+void removeStaleSiblings(const fs::path& target) {
+    const std::string prefix = siblingPrefix(target);
+    std::error_code error;
+    fs::directory_iterator entries(target.parent_path(), error);
+    for (; !error && entries != fs::directory_iterator(); entries.increment(error)) {
+        const fs::path& path = entries->path();
+        std::error_code checked;
+        if (!isSiblingName(path.filename().string(), prefix) || !fs::is_directory(fs::symlink_status(path, checked))) continue;
+        const auto age = fs::file_time_type::clock::now() - fs::last_write_time(path, checked);
+        if (checked || age < kStaleLeftoverAge) continue;
+        const FolderLock lock(path, false);
+        if (lock.held()) retireOldFolder(path, target);
+    }
+}
+
+// A new empty folder beside `target`, ".<name>.dump-<pid>-<n>", locked before anything is written into it.
+fs::path createSibling(const fs::path& target, std::optional<FolderLock>& lock) {
     std::error_code error;
     fs::create_directories(target.parent_path(), error);
     if (error) throw FileError("Cannot create the directory " + quoted(target.parent_path()) + ": " + error.message() + ".");
-    const std::string prefix = "." + target.filename().string() + ".dump-" + std::to_string(::getpid()) + "-";
+    const std::string prefix = siblingPrefix(target) + std::to_string(::getpid()) + "-";
     for (int attempt = 0; attempt < 100; ++attempt) {
         const fs::path sibling = target.parent_path() / (prefix + std::to_string(attempt));
-        if (fs::create_directory(sibling, error)) return sibling;
+        if (fs::create_directory(sibling, error)) {
+            lock.emplace(sibling, true);
+            return sibling;
+        }
         if (error) break;
     }
-    throw FileError("Cannot create a folder beside " + quoted(dir) + ": " + (error ? error.message() : "too many exist") + ".");
+    throw FileError("Cannot create a folder beside " + quoted(target) + ": " + (error ? error.message() : "too many exist") + ".");
 }
 
 // The old folder's files that are not dump files, hard-linked into the new one (no bytes copied).
@@ -199,17 +282,6 @@ void linkOtherFiles(const fs::path& oldDir, const fs::path& newDir) {
         fs::create_hard_link(entry.path(), newDir / name, error);
         if (error) throw FileError("Cannot keep " + quoted(entry.path()) + " in the new dump folder: " + error.message() + ".");
     }
-}
-
-// After the swap: the old folder's own folders moved into `dir`, then the old folder (its dump files and the
-// second names of the linked files) removed.
-void retireOldFolder(const fs::path& oldDir, const fs::path& dir) {
-    std::error_code error;
-    for (const fs::directory_entry& entry : fs::directory_iterator(oldDir, error)) {
-        std::error_code moved;
-        if (entry.is_directory() && !entry.is_symlink()) fs::rename(entry.path(), dir / entry.path().filename(), moved);
-    }
-    fs::remove_all(oldDir, error);  // only the old dump is left in it: a failure here loses nothing
 }
 
 // Puts the complete folder `written` in place of `dir` in one step (see the section's comment); throws only when
@@ -543,8 +615,11 @@ std::vector<fs::path> writeDump(const core::ModelRun& run, const fs::path& dir, 
     if (run.spec.trained()) predictions = predictionsJson(run, logits, options);  // checks k and the temperature
     const Analyses analyses = analysesOf(run, analysisOptions, options);
     const bool dirExists = checkTarget(dir, force, inputs);
-    const fs::path target = dirExists ? fs::canonical(dir) : dir;  // a link to a folder: the folder is replaced
-    const fs::path sibling = createSibling(target);
+    const fs::path target = targetOf(dirExists ? fs::canonical(dir) : dir);  // a link to a folder: the folder is replaced
+    std::optional<FolderLock> oldLock, newLock;
+    if (dirExists) oldLock.emplace(target, true);  // after the swap it names the old folder, until that is retired
+    removeStaleSiblings(target);
+    const fs::path sibling = createSibling(target, newLock);
     std::vector<fs::path> written;
     try {
         written = writeDumpFiles(run, sibling, options, logits, predictions, analyses);

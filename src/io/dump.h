@@ -48,7 +48,8 @@ struct AnalysisOptions {
 
 // Writes the dump of `run` into `dir` (created with its parents when missing) and returns the paths written, in
 // order, manifest.json last. The dump is written into a new folder beside `dir` and swapped in at the end, so a
-// failure or a kill leaves `dir` as it was. A non-empty existing `dir` is refused unless `force`; with `force`, the
+// failure or a kill leaves `dir` as it was (and the hidden folder a killed dump left beside `dir` is swept by the
+// next dump into `dir`). A non-empty existing `dir` is refused unless `force`; with `force`, the
 // old dump files all go (say x_query.npy from an earlier cross-attention dump), so the folder matches its manifest;
 // other files and folders are kept. A `dir` that holds any of `inputs` (the files and folders the run read: a
 // session, its weight files, a model folder) is refused, forced or not.

@@ -80,6 +80,33 @@ std::string RegularFile::readAll(std::uint64_t maxBytes) const {
     return bytes;
 }
 
+std::uint64_t RegularFile::holeBytes() const {
+    std::uint64_t holes = 0;
+    const auto end = static_cast<off_t>(size_);
+    off_t at = 0;
+    for (std::uint64_t extents = 0; at < end && extents < kMaxExtentsCounted; ++extents) {
+        const off_t data = ::lseek(fd_, at, SEEK_DATA);
+        if (data < 0) {
+            if (errno == ENXIO) holes += static_cast<std::uint64_t>(end - at);  // no data from `at` to the end
+            break;                                                               // otherwise the file system cannot say
+        }
+        holes += static_cast<std::uint64_t>(data - at);
+        at = ::lseek(fd_, data, SEEK_HOLE);  // the end of this run of data (the file's end counts as a hole)
+        if (at < 0) break;
+    }
+    ::lseek(fd_, 0, SEEK_SET);  // readAll reads from the start
+    return holes;
+}
+
+void requireWrittenWhole(const RegularFile& file, const fs::path& path) {
+    const std::uint64_t holes = file.holeBytes();
+    if (holes > file.size() / 2) {
+        throw FileError(quoted(path) + " is " + byteCountText(file.size()) + " long, but " + byteCountText(holes) +
+                        " of it are holes the file system never stored (a sparse file, made by truncate or a seek past its end); "
+                        "weights are written whole, so attnviz does not read it.");
+    }
+}
+
 std::string readFileCapped(const fs::path& path, std::uint64_t maxBytes) { return RegularFile(path).readAll(maxBytes); }
 
 std::string readWholeFile(const fs::path& path) { return readFileCapped(path, kNoSizeCap); }

@@ -8,7 +8,8 @@
 // "Input/output error"), so a missing file and an unreadable one are told apart.
 // Caps (docs/robustness.md): config.json, tokenizer_config.json and heads.json 4 MB; vocabularies and merges
 // 64 MB; README.md 1 MB (over it the card is simply not shown); sessions and settings 64 MB; none here for .npy
-// and safetensors files (their shapes are checked against the memory the machine has, io/memory_budget.h).
+// and safetensors files (their shapes are checked against the memory the machine has, io/memory_budget.h), but a
+// weight file mostly made of holes is refused before it is read (requireWrittenWhole).
 #pragma once
 
 #include "io/atomic_file.h"  // FileError
@@ -47,6 +48,10 @@ public:
 
     int descriptor() const { return fd_; }
     std::uint64_t size() const { return size_; }
+    // Bytes of the file the file system stores as holes (never written: left by truncate or a seek past the end),
+    // found from its extents (lseek SEEK_DATA / SEEK_HOLE) without reading; 0 where the file system cannot say.
+    // Counts the first kMaxExtentsCounted runs of data only, so a file cut into millions of pieces costs no more.
+    std::uint64_t holeBytes() const;
     // At most `maxBytes` of the file (FileTooLarge beyond), read to its end.
     std::string readAll(std::uint64_t maxBytes) const;
 
@@ -55,6 +60,16 @@ private:
     int fd_ = -1;
     std::uint64_t size_ = 0;
 };
+
+// Weight files are written whole, so a file system keeps no holes in them (ZFS with compression turns runs of
+// 128 kB of zeros into holes, a small share of any real model). A file more than half holes is a sparse file
+// made to look large: issue #31's 3 GB token table (vocab 12,000,000) made by truncate passed the memory check and
+// was then read page by page for non-finite values (> 10 s under load) before anything refused it.
+inline constexpr std::uint64_t kMaxExtentsCounted = 65'536;
+
+// FileError "'model.safetensors' is 2.3 GB long, but 2.3 GB of it are holes …" when more than half of `file` is
+// holes (see above); `path` names it.
+void requireWrittenWhole(const RegularFile& file, const std::filesystem::path& path);
 
 // The whole file, at most `maxBytes` of it. See above for what is refused.
 std::string readFileCapped(const std::filesystem::path& path, std::uint64_t maxBytes);

@@ -282,6 +282,7 @@ bool SafetensorsFile::cutShort() const { return guard_ >= 0 && liveMappings[stat
 
 SafetensorsFile::SafetensorsFile(const std::filesystem::path& path) : path_(path) {
     const RegularFile file(path);  // a FIFO or device is refused here, without blocking
+    requireWrittenWhole(file, path);  // a sparse file is refused before a page of it is mapped
     size_ = static_cast<std::size_t>(file.size());
     if (size_ > 0) {
         data_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, file.descriptor(), 0);

@@ -10,10 +10,12 @@
 //     ATTNVIZ_UPDATE_GOLDEN=1 build/<dir>/tests/export/test_export -tc="figure: golden*"
 // and commit the new file. A change to core's numbers (weights, embeddings) also needs a regeneration.
 #include "colormap/colormap.h"
+#include "core/display_text.h"
 #include "export/export_error.h"
 #include "export/blocks.h"
 #include "export/exporter.h"
 #include "export/notation.h"
+#include "export/panel_content.h"
 #include "export/png_decode.h"
 #include "export/scene_figure.h"
 #include "io/scratch_dir.h"
@@ -358,6 +360,21 @@ TEST_CASE("figure: every kind draws for unusual runs") {
             }
         }
     }
+}
+
+TEST_CASE("figure: a 20,000-letter token is labelled as the screen labels it (core::labelText), and the figure draws") {
+    const std::string word(20'000, 'a');
+    core::ModelSpec spec = tinyCausalSpec();
+    spec.sentences = {"the " + word + " sat"};
+    const core::ModelRun run = core::runModel(spec);
+    REQUIRE(run.tokens.at(0).at(1) == word);
+    const PanelContent content = panelContent(run, {core::TensorId::AttentionWeights, 0, false}, 0, FigureStyle{}, std::nullopt, true);
+    REQUIRE(content.rows.labels.size() == 3);
+    CHECK(content.rows.labels[1] == core::labelText(word));  // 48 letters, then …
+    CHECK(content.cols.labels[1] == core::labelText(word));
+    CHECK(content.rows.labels[0] == "the");
+    const Figure figure = drawMatrixFigure(run, core::StageId::Softmax, core::TensorId::AttentionWeights, 0, 0, FigureStyle{});
+    CHECK(heatmapOf(figure, core::TensorId::AttentionWeights).tensor == core::TensorId::AttentionWeights);
 }
 
 TEST_CASE("figure: NaN weights of fully masked rows show in the NaN color") {

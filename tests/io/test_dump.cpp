@@ -1,6 +1,6 @@
 // test_dump.cpp — io::writeDump: every expected file with the Trace's numbers, a manifest that parses and
 // describes them, refusal of non-empty and non-directory targets and of folders holding the run's inputs, --force
-// semantics (a failed forced dump leaves the old one as it was), and Debian's NumPy
+// semantics (a failed forced dump leaves the old one as it was; the next one sweeps what killed ones left), and Debian's NumPy
 // loading a real dump (tests/reference/check_dump.py, run with /usr/bin/python3).
 // Not tested here: whether the numbers are right (tests/core/test_reference.cpp checks the forward pass).
 #include "core/derived_maps.h"
@@ -13,12 +13,15 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -253,6 +256,38 @@ TEST_CASE("dump: a forced dump that fails part-way leaves the old dump as it was
     CHECK(after.at("x.npy") != before.at("x.npy"));
     CHECK(attnviz::io::readWholeFile(dir / "plots" / "a.txt") == "a plot");
     CHECK(fileNamesIn(scratch.path()) == std::set<std::string>{"dump"});
+}
+
+TEST_CASE("dump: the next dump of a target sweeps the hidden folders killed dumps left, never one in use, new, or not ours") {
+    // Issue #31: a dump killed before its swap left ".<name>.dump-<pid>-<n>" beside the target, for good; one killed
+    // after it left the old dump there, with the user's folders not yet moved back.
+    attnviz::test::ScratchDir scratch("dump-leftovers");
+    const fs::path dir = scratch / "dump";
+    attnviz::io::writeDump(attnviz::core::runModel(crossSpec()), dir, false);
+    const auto folder = [&](const std::string& name, const std::string& file) {
+        fs::create_directories(scratch / name / fs::path(file).parent_path());
+        attnviz::io::writeFileAtomically(scratch / name / file, "left");
+        return scratch / name;
+    };
+    const fs::path halfWritten = folder(".dump.dump-4000000-0", "x.npy");  // killed before the swap
+    const fs::path oldDump = folder(".dump.dump-4000001-3", "x.npy");      // killed after it
+    folder(".dump.dump-4000001-3", "plots/a.txt");
+    const fs::path inUse = folder(".dump.dump-4000002-0", "x.npy");
+    folder(".dump.dump-4000003-0", "x.npy");  // changed just now: perhaps between its creation and its lock
+    const fs::path notOurs = folder(".dump.dump-notes", "x.npy");
+    const fs::path otherTarget = folder(".other.dump-1-0", "x.npy");
+    for (const fs::path& path : {halfWritten, oldDump, inUse, notOurs, otherTarget}) {
+        fs::last_write_time(path, fs::file_time_type::clock::now() - std::chrono::minutes(1));
+    }
+    const int held = ::open(inUse.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    REQUIRE(::flock(held, LOCK_EX | LOCK_NB) == 0);  // as a running dump holds its folder
+
+    attnviz::io::writeDump(attnviz::core::runModel(paddedBatchSpec()), dir, true);
+    ::close(held);
+    CHECK(fileNamesIn(scratch.path()) ==
+          std::set<std::string>{"dump", ".dump.dump-4000002-0", ".dump.dump-4000003-0", ".dump.dump-notes", ".other.dump-1-0"});
+    CHECK(attnviz::io::readWholeFile(dir / "plots" / "a.txt") == "left");  // the user's folder, back beside the dump
+    CHECK(fs::exists(dir / "manifest.json"));
 }
 
 TEST_CASE("dump: a Trace that derives its score maps (too large to keep them) dumps the very same files") {

@@ -6,11 +6,14 @@
 //     before any conversion, and the shard index has a size cap;
 //   * every error message reachable from a hostile tokenizer.json, config.json or model.safetensors.index.json,
 //     over a corpus of hostile strings (escape sequences, CR, BEL, NUL, C1 controls, bidi overrides, invalid UTF-8,
-//     100,000 characters), holds no raw control byte and stays short.
+//     100,000 characters), holds no raw control byte and stays short;
+//   * a model.safetensors whose token table is all holes (a 2.3 GB sparse file made by truncate) is refused from its
+//     extents before a page is read.
 #include "core/tokenizer.h"  // InputError
 #include "core/tokenizers/pipeline.h"
 #include "core/unicode.h"  // findInvalidUtf8
 #include "io/checkpoint.h"
+#include "io/memory_budget.h"
 #include "io/safe_read.h"
 #include "io/scratch_dir.h"
 #include "io/tokenizer_json.h"
@@ -122,6 +125,54 @@ TEST_CASE("hostile model.safetensors.index.json: larger than any real index is r
     const fs::path index = dir / "model" / "model.safetensors.index.json";
     fs::resize_file(index, io::kMaxShardIndexBytes + 1);  // its JSON then ends in NUL bytes: size is checked first
     CHECK(messageOf([&] { io::loadTransformer(dir / "model"); }).find("a file of its kind is at most") != std::string::npos);
+}
+
+namespace {
+
+// `from`'s model.safetensors with its token table declared `rows` tall and moved to the file's end, which
+// resize_file (truncate) then extends to the table's full length: every byte of the table is a hole.
+void writeSparseTokenTable(const fs::path& from, const fs::path& to, std::int64_t rows) {
+    const std::string stored = io::readWholeFile(from);
+    std::uint64_t headerLength = 0;
+    for (int i = 7; i >= 0; --i) headerLength = headerLength << 8 | static_cast<std::uint8_t>(stored[static_cast<std::size_t>(i)]);
+    const json original = json::parse(stored.substr(8, headerLength));
+    const std::string_view buffer = std::string_view(stored).substr(8 + headerLength);
+    json header = {{"__metadata__", original["__metadata__"]}};
+    std::string values;
+    for (const auto& [name, entry] : original.items()) {
+        if (name == "__metadata__" || name == "model.embed_tokens.weight") continue;
+        const std::uint64_t begin = entry["data_offsets"][0], end = entry["data_offsets"][1];
+        header[name] = {{"dtype", entry["dtype"]}, {"shape", entry["shape"]}, {"data_offsets", {values.size(), values.size() + (end - begin)}}};
+        values += buffer.substr(begin, end - begin);
+    }
+    const std::int64_t width = original["model.embed_tokens.weight"]["shape"][1];
+    const std::uint64_t tableBytes = static_cast<std::uint64_t>(rows * width) * sizeof(float);
+    header["model.embed_tokens.weight"] = {{"dtype", "F32"}, {"shape", {rows, width}}, {"data_offsets", {values.size(), values.size() + tableBytes}}};
+    const std::string headerText = header.dump();
+    std::string length(8, '\0');
+    for (int i = 0; i < 8; ++i) length[static_cast<std::size_t>(i)] = static_cast<char>(headerText.size() >> (8 * i) & 0xff);
+    writeFile(to, length + headerText + values);
+    fs::resize_file(to, fs::file_size(to) + tableBytes);
+}
+
+}  // namespace
+
+TEST_CASE("hostile model.safetensors: a 2.3 GB token table that is all holes (made by truncate) is refused before it is read") {
+    const test::ScratchDir dir("sparse-table");
+    fs::copy(kDecoders / "llama-gqa-llama3", dir / "model", fs::copy_options::recursive);
+    const fs::path folder = dir / "model";
+    json config = json::parse(io::readWholeFile(folder / "config.json"));
+    config["vocab_size"] = 12'000'000;  // × width 48 × 4 bytes: a 2.3 GB table
+    writeFile(folder / "config.json", config.dump());
+    writeSparseTokenTable(kDecoders / "llama-gqa-llama3" / "model.safetensors", folder / "model.safetensors", 12'000'000);
+    REQUIRE(fs::file_size(folder / "model.safetensors") > 2'300'000'000);
+    io::setAvailableMemoryForTesting(64'000'000'000);  // a machine with room for it: the memory check passes
+    const std::string message = messageOf([&] { io::loadTransformer(folder); });
+    io::setAvailableMemoryForTesting(std::nullopt);
+    CHECK(message.find("model.safetensors' is 2.3 GB long, but 2.3 GB of it are holes the file system never stored") != std::string::npos);
+    CHECK(message.ends_with("weights are written whole, so attnviz does not read it."));
+    // A file written whole has no holes: the fixture itself.
+    CHECK(io::RegularFile(kDecoders / "llama-gqa-llama3" / "model.safetensors").holeBytes() == 0);
 }
 
 namespace {

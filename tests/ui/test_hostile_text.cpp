@@ -10,6 +10,8 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <memory>
 #include <string>
 
 namespace attnviz::test {
@@ -69,6 +71,48 @@ TEST_CASE("hostile text: a sentence holding one 20,000-character word draws ever
         CHECK(notice.size() < 300);  // the word as echoed: 80 characters and "…"
         drawEveryStage(ui, app);
     }
+}
+
+namespace {
+
+// The bundled model's tokenizer, counting how often the app asks it to encode.
+class CountingTokenizer : public core::Tokenizer {
+public:
+    explicit CountingTokenizer(std::shared_ptr<const core::Tokenizer> inner) : inner_(std::move(inner)) {}
+    core::Encoding encode(std::string_view text) const override {
+        ++encodes;
+        return inner_->encode(text);
+    }
+    int vocabularySize() const override { return inner_->vocabularySize(); }
+    std::string pieceOf(int id) const override { return inner_->pieceOf(id); }
+    std::string name() const override { return inner_->name(); }
+    mutable std::atomic<int> encodes{0};
+
+private:
+    std::shared_ptr<const core::Tokenizer> inner_;
+};
+
+}  // namespace
+
+TEST_CASE("hostile text: a pasted megabyte is tokenized once for the notes, not again at every frame") {
+    // The gui_text fuzzer's finding (issue 31): a sentence of one 1 MB word (one [UNK] to BERT, so the run keeps it)
+    // was tokenized again two or three times a frame for the out-of-vocabulary notice, 47-66 s a frame under ASan.
+    auto model = std::make_shared<core::TrainedModel>(*io::loadBundledModel());
+    auto counting = std::make_shared<CountingTokenizer>(model->tokenizer);
+    model->tokenizer = counting;
+    ImGuiHarness ui;
+    ui::AppState state;
+    ui::useTrainedModel(model, state);
+    state.spec.sentences = {std::string(100'000, 'A')};
+    state.stage = core::StageId::Tokens;  // the notice in the stage text and in the controls
+    ui::App app(std::move(state));
+    settle(ui, app);
+    REQUIRE(app.run() != nullptr);
+    REQUIRE(app.run()->spec.sentences.front().size() == 100'000);
+    REQUIRE(ui::vocabularyNoticeOf(*app.run(), 0).find("Outside the vocabulary") != std::string::npos);
+    const int before = counting->encodes;
+    ui.frames(app, 10);
+    CHECK(counting->encodes == before);  // before: 2 or more a frame
 }
 
 TEST_CASE("hostile text: 100,000 emoji in one word draw every stage") {

@@ -2,21 +2,28 @@
 // characters, pasting 5,000 characters or one word of 20,000 (issue 31), changing heads, sizes and masks, stepping
 // stages, hovering, clicking anywhere, exporting, opening question views, presenting, and resizing the window to
 // extremes (1 x 1 to 16,384 x 16,384, the largest attnviz allows). After every action: no crash (sanitizers catch the rest), no NaN on screen unless the
-// run explains it, and at the end the peak memory stays bounded. ATTNVIZ_SOAK_ACTIONS overrides the count
+// run explains it, and at the end the peak memory stays bounded. Then the user quits during a download (issue 31):
+// File ▸ Get a model… fetches from a loopback Hub (tests/reference/hub_server.py) whose model.safetensors body
+// trickles at 2 bytes/s for 4 s, and the app is closed while it does: closing must not wait for the body. ATTNVIZ_SOAK_ACTIONS overrides the count
 // (the sanitizer build runs 1,000 by default: each frame is ~10× slower there).
 #include "app/gui_export.h"
 #include "core/limits.h"
+#include "hub_test_server.h"
 #include "imgui_harness.h"
+#include "io/scratch_dir.h"
 #include "ui/lessons/lesson_catalog.h"
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <string>
+#include <thread>
 
 namespace attnviz::test {
 namespace {
@@ -135,28 +142,58 @@ struct Soak {
     }
 };
 
+// Whether the loopback Hub has been asked for a file's body (its LFS bytes, served under /cdn/): the download is
+// then under way, trickling.
+bool bodyRequested(const HubTestServer& server) {
+    const nlohmann::json stats = server.stats();  // kept: a range-for over server.stats()["paths"] would dangle
+    for (const auto& path : stats["paths"]) {
+        if (path.get<std::string>().starts_with("GET /cdn/")) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
-TEST_CASE("soak: random actions never crash, never show an unexplained NaN, and memory stays bounded") {
+TEST_CASE("soak: random actions never crash, never show an unexplained NaN, and memory stays bounded; quitting during a download does not wait for it") {
     ui::AppState state;
     state.exportPng = app::makeExportHook();
-    Soak soak(std::move(state));
-    soak.ui.frame(soak.app);
+    auto soak = std::make_unique<Soak>(std::move(state));
+    soak->ui.frame(soak->app);
     const int actions = actionCount();
     for (int i = 0; i < actions; ++i) {
-        soak.act();
-        if (i % 97 == 0) soak.app.waitForRun();  // let background runs land now and then, as a user pausing would
-        const core::ModelRun* run = soak.app.run();
+        soak->act();
+        if (i % 97 == 0) soak->app.waitForRun();  // let background runs land now and then, as a user pausing would
+        const core::ModelRun* run = soak->app.run();
         if (run != nullptr && hasNaN(run->trace)) {
             REQUIRE_MESSAGE(nanIsExplained(run->trace), "action ", i, ": NaN on screen without a fully masked row");
         }
     }
-    soak.app.waitForRun();
+    soak->app.waitForRun();
     const long peak = peakMemoryMiB();
     MESSAGE("soak: ", actions, " actions, peak resident memory ", peak, " MiB");
     CHECK(peak > 0);
     CHECK(peak < 2048);
-    std::filesystem::remove_all(soak.exportDir);
+    std::filesystem::remove_all(soak->exportDir);
+
+    // Quit during a download: the model's body trickles for 4 s; the window closes while it does.
+    const ScratchDir scratch("soak-quit");
+    const std::filesystem::path gpt2 = std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models/gpt2-hf-names";
+    const ScopedEnvironment cache("HF_HUB_CACHE", (scratch / "hub").string());
+    const ScopedEnvironment offline("HF_HUB_OFFLINE", std::nullopt);
+    const HubTestServer server({"--repo", "gpt2-hf-names=" + gpt2.string(), "--drip", "body"}, scratch / "stats.json");
+    const ScopedEnvironment endpoint("HF_ENDPOINT", server.endpoint());
+    ui::GetModelDialog& dialog = soak->app.getModelDialog();
+    dialog.open();
+    dialog.fetch("gpt2-hf-names");
+    for (int i = 0; i < 500 && !bodyRequested(server); ++i) {  // at most 10 s, frames drawn meanwhile
+        soak->ui.frame(soak->app);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    soak->ui.frames(soak->app, 2);  // the dialog's progress on screen, the body still trickling
+    REQUIRE(bodyRequested(server));
+    REQUIRE(dialog.fetching());
+    soak.reset();  // Quit: the app and its window go
+    CHECK(server.stats()["drips_completed"] == 0);  // closing did not wait for the body to end
 }
 
 }  // namespace attnviz::test

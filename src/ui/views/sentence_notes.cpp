@@ -6,33 +6,52 @@
 #include "core/stages.h"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
 
 namespace attnviz::ui {
 namespace {
 
-// Sentence `batch` through the run's model's tokenizer again, with its words; nullopt for the seeded layer or when
-// the tokens are not the run's (the run shows another sentence).
+// A sentence through a model's tokenizer, with its words.
 struct SentenceReading {
     core::Encoding encoding;
     std::vector<core::SentenceWord> words;
 };
 
-std::optional<SentenceReading> readSentence(const core::ModelRun& run, int batch) {
-    if (!run.spec.trainedModel() || batch < 0 || batch >= static_cast<int>(run.spec.sentences.size()) ||
-        batch >= static_cast<int>(run.tokens.size())) {
-        return std::nullopt;
-    }
-    const std::string& sentence = run.spec.sentences[static_cast<std::size_t>(batch)];
-    const core::Tokenizer& tokenizer = *run.spec.trainedModel()->tokenizer;
+// The last sentence read and what it gave (nullopt: the tokenizer refused it). The notes are drawn at every frame,
+// two or three a frame, and a pasted megabyte took seconds to tokenize each time under the gui_text fuzzer (issue
+// 31): a sentence is read once. The tokenizer is held, so a new one cannot take its address.
+struct LastReading {
+    std::shared_ptr<const core::Tokenizer> tokenizer;
+    std::string sentence;
+    std::optional<SentenceReading> reading;
+};
+
+std::optional<SentenceReading> encodeSentence(const core::Tokenizer& tokenizer, const std::string& sentence) {
     SentenceReading reading;
     try {
         reading.encoding = tokenizer.encode(sentence);
     } catch (const core::InputError&) {
         return std::nullopt;
     }
-    if (reading.encoding.labels != run.tokens[static_cast<std::size_t>(batch)]) return std::nullopt;
     reading.words = core::sentenceWords(reading.encoding, tokenizer.typedWords(sentence));
     return reading;
+}
+
+// Sentence `batch` through the run's model's tokenizer again (once: see LastReading), with its words; null for the
+// seeded layer or when the tokens are not the run's (the run shows another sentence). Valid until the next call.
+const SentenceReading* readSentence(const core::ModelRun& run, int batch) {
+    if (!run.spec.trainedModel() || batch < 0 || batch >= static_cast<int>(run.spec.sentences.size()) ||
+        batch >= static_cast<int>(run.tokens.size())) {
+        return nullptr;
+    }
+    const std::string& sentence = run.spec.sentences[static_cast<std::size_t>(batch)];
+    const std::shared_ptr<const core::Tokenizer>& tokenizer = run.spec.trainedModel()->tokenizer;
+    thread_local LastReading last;
+    if (last.tokenizer != tokenizer || last.sentence != sentence) last = {tokenizer, sentence, encodeSentence(*tokenizer, sentence)};
+    if (!last.reading || last.reading->encoding.labels != run.tokens[static_cast<std::size_t>(batch)]) return nullptr;
+    return &*last.reading;
 }
 
 // Layer `layer`, head `head`'s padded l × l map of sentence `batch`: from every layer's A when the run kept them
@@ -59,12 +78,12 @@ const core::NamedHead* focusedNamedHead(const ViewContext& ctx) {
 }  // namespace
 
 std::string vocabularyNoticeOf(const core::ModelRun& run, int batch) {
-    const std::optional<SentenceReading> reading = readSentence(run, batch);
+    const SentenceReading* reading = readSentence(run, batch);
     return reading ? core::vocabularyNotice(core::vocabularyFit(reading->words)) : std::string();
 }
 
 std::string onThisSentence(const core::ModelRun& run, int batch, const core::NamedHead& named, int query) {
-    const std::optional<SentenceReading> reading = readSentence(run, batch);
+    const SentenceReading* reading = readSentence(run, batch);
     if (!reading || !run.modelPass) return {};
     const std::optional<core::MatrixView> found = attentionMap(run, batch, named.layer, named.head);
     const int length = static_cast<int>(reading->encoding.labels.size());
