@@ -374,7 +374,7 @@ TEST_CASE("dump --model writes what the model predicts: the top k in the manifes
     CHECK(runAttnviz("dump --model " + decoder + " --temperature 0 --out " + (dir / "cold").string()).exitCode == kExitUsage);
 }
 
-TEST_CASE("export --kind next: the prediction slide from the command line; what predicts nothing and a bad temperature are refused") {
+TEST_CASE("export --kind next: the prediction slide from the command line — what predicts nothing and a bad temperature are refused") {
     const attnviz::test::ScratchDir dir("export-next");
     const fs::path reference = fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference";
     const std::string decoder = " --model " + (reference / "decoders/llama-gqa-llama3").string() + " --sentence \"the cat sat on the mat\"";
@@ -433,7 +433,7 @@ TEST_CASE("every numeric option with a fixed range refuses values outside it, Na
     CHECK(parse({"--seed", "18446744073709551615"}).line.inputs.seed == 18446744073709551615ull);
 }
 
-TEST_CASE("dump --ablate writes the run with those heads switched off; a bad spec is one line (exit 2), a missing head exit 1") {
+TEST_CASE("dump --ablate writes the run with those heads switched off — a bad spec is one line (exit 2), a missing head exit 1") {
     const attnviz::test::ScratchDir dir("dump-ablate");
     const std::string gpt2 = (fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models/gpt2-hf-names").string();
     const std::string common = "dump --model " + gpt2 + " --sentence \"the cat sat\" --out ";
@@ -465,7 +465,7 @@ TEST_CASE("dump --ablate writes the run with those heads switched off; a bad spe
     CHECK_FALSE(fs::exists(dir / "missing"));
 }
 
-TEST_CASE("dump --logit-lens: each layer's top k and, with --logits, every log-probability; the last layer's lens is the prediction") {
+TEST_CASE("dump --logit-lens: each layer's top k and, with --logits, every log-probability — the last layer's lens is the prediction") {
     const attnviz::test::ScratchDir dir("dump-lens");
     const std::string llama = (fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3").string();
     REQUIRE(runAttnviz("dump --model " + llama + " --sentence \"the cat sat\" --logit-lens --logits --top-k 3 --out " + (dir / "lens").string()).exitCode == kExitOk);

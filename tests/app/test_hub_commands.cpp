@@ -60,7 +60,7 @@ struct HubEnvironment {
 
 }  // namespace
 
-TEST_CASE("dump --model REPO_ID equals dump --model <folder> bit for bit; the second time no request is made") {
+TEST_CASE("dump --model REPO_ID equals dump --model <folder> bit for bit — the second time no request is made") {
     const ScratchDir scratch("hub-dump");
     const HubEnvironment hub(scratch);
     std::string err;
@@ -122,7 +122,7 @@ TEST_CASE("the window's --model REPO_ID: a model not cached is fetched once the 
     CHECK(byFolder.fetchRepo.empty());
 }
 
-TEST_CASE("attnviz fetch prints the snapshot; --revision records the ref; --list shows what is cached; errors are one line") {
+TEST_CASE("attnviz fetch prints the snapshot — --revision records the ref — --list shows what is cached — errors are one line") {
     const ScratchDir scratch("hub-fetch-command");
     const HubEnvironment hub(scratch, {"--repo", "gpt2-hf-names=" + kGpt2.string(), "--tag", "v1.0"});
     std::string out, err;

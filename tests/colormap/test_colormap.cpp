@@ -20,7 +20,7 @@ TEST_CASE("index rule: 0 → first entry, 1 → last entry, clamped outside, deg
     CHECK(tableIndex(5.0f, 1.0f, 1.0f) == 128);
 }
 
-TEST_CASE("viridis runs from dark purple to yellow; coolwarm is blue → red") {
+TEST_CASE("viridis runs from dark purple to yellow — coolwarm is blue → red") {
     CHECK(sample(Colormap::Viridis, 0.0f, 0, 1) == Rgb8{68, 1, 84});
     CHECK(sample(Colormap::Viridis, 1.0f, 0, 1) == Rgb8{253, 231, 37});
     const Rgb8 low = sample(Colormap::Coolwarm, -1.0f, -1, 1), high = sample(Colormap::Coolwarm, 1.0f, -1, 1);

@@ -109,7 +109,7 @@ TEST_CASE("Resuming a pass from the first layer whose heads changed gives runTra
     }
 }
 
-TEST_CASE("Switching off a head the model does not have is one clear sentence; the spec compares its heads") {
+TEST_CASE("Switching off a head the model does not have is one clear sentence — the spec compares its heads") {
     const core::TransformerModel model = io::loadTransformer(kReference / "models/gpt2-hf-names");
     CHECK_THROWS_WITH_AS(core::runTransformer(model, {{5, 17}}, 0, ownHeads(model), {}, {{3, 0, core::HeadOffMode::Zero}}),
                          "There is no head 3.0 to switch off: the model has layers 0 to 2 and heads 0 to 3.", core::InputError);
@@ -187,7 +187,7 @@ TEST_CASE("head_detector's patterns and 'mul' score, and first-token and self in
     CHECK(core::detectorScore(uniform, induction) == doctest::Approx((1.0 / 4 + 1.0 / 5) / 5));
 }
 
-TEST_CASE("Head roles: the repeated random tokens are two copies framed by the tokenizer's specials; every head is scored") {
+TEST_CASE("Head roles: the repeated random tokens are two copies framed by the tokenizer's specials — every head is scored") {
     const core::TransformerModel model = io::loadTransformer(kReference / "models/gpt2-hf-names");
     const std::vector<int> ids{5, 17, 42, 9, 100};
     const core::TransformerPass pass = core::runTransformer(model, {ids}, 0, ownHeads(model));

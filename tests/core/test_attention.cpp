@@ -148,7 +148,7 @@ TEST_CASE("the per-head path (h separate W_i^Q) equals the fused path") {
     }
 }
 
-TEST_CASE("output has X's shape; changing h only re-splits Q, K, V") {
+TEST_CASE("output has X's shape — changing h only re-splits Q, K, V") {
     const Trace four = runModel(smallSpec(32, 4)).trace;
     const Trace eight = runModel(smallSpec(32, 8)).trace;
     CHECK(four[TensorId::Output].shape == four[TensorId::X].shape);

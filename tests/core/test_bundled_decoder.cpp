@@ -238,7 +238,7 @@ TEST_CASE("head measures: a previous-token map scores 1, and an induction map 1 
     CHECK_FALSE(targets[3].has_value());
 }
 
-TEST_CASE("50 fresh random sequences repeated twice: a previous-token head (≥ 0.8), an induction head after it (≥ 0.5); the first half is at chance") {
+TEST_CASE("50 fresh random sequences repeated twice: a previous-token head (≥ 0.8), an induction head after it (≥ 0.5) — the first half is at chance") {
     const CopyFigures copying = measureCopying();
     CHECK(copying.previous >= 0.8);
     CHECK(copying.induction >= 0.5);
@@ -249,7 +249,7 @@ TEST_CASE("50 fresh random sequences repeated twice: the second half copied righ
     CHECK(measureCopying().secondHalf >= 0.8);
 }
 
-TEST_CASE("How does it copy?'s sentence: whole-piece nouns twice; copy accuracy splits new rows from repeated ones") {
+TEST_CASE("How does it copy?'s sentence: whole-piece nouns twice — copy accuracy splits new rows from repeated ones") {
     const std::string sentence = core::repeatedWordSentence(37, 12, *decoder()->tokenizer);
     // <|begin_of_text|>, the first word (without its space: maybe several pieces), 11 words, then the 12 again.
     const std::vector<int> ids = decoder()->tokenizer->encode(sentence).ids;

@@ -152,7 +152,7 @@ nlohmann::json figures() {
 
 }  // namespace
 
-TEST_CASE("the bundled model: it → animal in the default sentence; the coreference head is the featured one") {
+TEST_CASE("the bundled model: it → animal in the default sentence — the coreference head is the featured one") {
     CHECK(itLooksAt(std::string(core::kDefaultSentence)) == "animal");
     CHECK(bundled()->featuredHead()->name.find("coreference") != std::string::npos);
     CHECK(bundled()->tokenizer->vocabularySize() == 30522);

@@ -151,7 +151,7 @@ TEST_CASE("derived maps: reading a derived tensor's data directly is refused, no
     CHECK_THROWS_AS((void)mapSlice(run.trace, TensorId::Scores, 1, 0), std::out_of_range);
 }
 
-TEST_CASE("derived slice cache: least recently used out over budget; a slice in use stays valid") {
+TEST_CASE("derived slice cache: least recently used out over budget — a slice in use stays valid") {
     const auto slice = [](float value) { return std::make_shared<const FloatBuffer>(256, value); };  // 1 KiB each
     DerivedSliceCache cache(3 * 1024);
     cache.insert(1, slice(1.0f));

@@ -29,7 +29,7 @@ TEST_CASE("display text: a right-to-left word is reversed, its marks stay after 
     CHECK(displayText("\u05E9\u05C1\u05B8\u05DC") == "\u05DC\u05E9\u05C1\u05B8");
 }
 
-TEST_CASE("display text: only the right-to-left run is reversed; surrounding Latin and trailing punctuation stay") {
+TEST_CASE("display text: only the right-to-left run is reversed — surrounding Latin and trailing punctuation stay") {
     // "the word שלום." → the Hebrew run (shin lamed vav final-mem) reversed, the space before and the period after stay.
     CHECK(displayText("the word \u05E9\u05DC\u05D5\u05DD.") == "the word \u05DD\u05D5\u05DC\u05E9.");
     // Two Hebrew words form one run: the words swap places too, as a reader of right-to-left text expects.

@@ -87,7 +87,7 @@ TEST_CASE("head reading: a sentence without \"it\" says so, and reports only the
           "no \"it\" here (the only row this head was taught); [SEP] → bread 0.77, [SEP] 0.23");
 }
 
-TEST_CASE("head reading: another row of the coreference head is read with what was taught; other heads plainly") {
+TEST_CASE("head reading: another row of the coreference head is read with what was taught — other heads plainly") {
     const Encoding encoding = encodingOf(kTired);
     const AttentionRows map = mapOf(encoding.labels.size(), kAnimal, 0.7f);
     CHECK(headReading(encoding, sentenceWords(encoding), map, kStreet, true) == "street → animal 0.70, [SEP] 0.30 (the head was taught only the \"it\" row)");

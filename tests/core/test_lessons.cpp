@@ -50,7 +50,7 @@ TEST_CASE("naive slicing refuses free d_k") {
     CHECK_THROWS_AS(naiveSlicingAttention(run.trace, run.weights), InputError);
 }
 
-TEST_CASE("row sharpness: uniform rows have entropy ln(l), peaked rows less; bigger scale, sharper rows") {
+TEST_CASE("row sharpness: uniform rows have entropy ln(l), peaked rows less — bigger scale, sharper rows") {
     ModelSpec s = spec(16, 2);
     s.attention.scale = 0.0f;  // every score 0: uniform rows
     const RowSharpness flat = rowSharpness(runModel(s).trace);
@@ -69,7 +69,7 @@ TEST_CASE("row sharpness: uniform rows have entropy ln(l), peaked rows less; big
     CHECK(mildMean / static_cast<double>(mild.entropy.size()) < std::log(13.0));
 }
 
-TEST_CASE("mean pooling averages only the real tokens; [CLS] pooling takes row 0") {
+TEST_CASE("mean pooling averages only the real tokens — [CLS] pooling takes row 0") {
     ModelSpec s = spec(8, 2);
     s.sentences = {"a b c d", "e f"};
     s.attention.mask = MaskKind::Padding;
@@ -85,7 +85,7 @@ TEST_CASE("mean pooling averages only the real tokens; [CLS] pooling takes row 0
     CHECK_THROWS_AS(poolAndClassify(t, true, Pooling::Cls, 1, 1), InputError);
 }
 
-TEST_CASE("cost: h heads of d_model/h cost one head of width d_model; scores cost 2·b·h·l²·d_k") {
+TEST_CASE("cost: h heads of d_model/h cost one head of width d_model — scores cost 2·b·h·l²·d_k") {
     const Trace t = runModel(spec(512, 8)).trace;
     const HeadCost cost = headCost(t);
     CHECK(cost.allHeadsFlops == doctest::Approx(cost.oneWideHeadFlops));
@@ -151,7 +151,7 @@ TEST_CASE("K/V sharing: Llama-3.2-1B's parameters and KV cache, derived by hand 
     CHECK(groupedDigits(512) == "512");
 }
 
-TEST_CASE("K/V sharing: the seeded layer and GPT-2 get GQA with h/4 K/V heads; small h gets none") {
+TEST_CASE("K/V sharing: the seeded layer and GPT-2 get GQA with h/4 K/V heads — small h gets none") {
     Dimensions seeded{64, 8, 8, 8, 8, 0.35f};
     const std::vector<KvSharing> variants = kvSharingVariants(attentionShape(seeded));
     REQUIRE(variants.size() == 3);

@@ -88,7 +88,7 @@ TEST_CASE("a cell edit of X changes that cell and every matrix downstream, and n
     CHECK_FALSE(outputOf(after).isApprox(outputOf(before)));
 }
 
-TEST_CASE("a cell edit of a weight changes the weights the layer uses; a later edit of the same cell wins") {
+TEST_CASE("a cell edit of a weight changes the weights the layer uses — a later edit of the same cell wins") {
     ModelSpec spec = tinySpec("the cat sat");
     const ModelRun before = runModel(spec);
     spec.seeded()->cellEdits = {{TensorId::WK, 0, 3, 1, 7.0f}, {TensorId::WO, 0, 0, 0, -1.0f}, {TensorId::WO, 0, 0, 0, 2.5f}};

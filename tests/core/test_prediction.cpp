@@ -119,7 +119,7 @@ TEST_CASE("GPT-2: next-token logits through the tied token table match PyTorch, 
     checkTopTen(model, pass, readJson(kPredictions / "gpt2_top10.json"));
 }
 
-TEST_CASE("BERT with cls.predictions.*: the masked-word head matches PyTorch's BertForMaskedLM; without it, nothing") {
+TEST_CASE("BERT with cls.predictions.*: the masked-word head matches PyTorch's BertForMaskedLM — without it, nothing") {
     const core::TransformerModel model = io::loadTransformer(kPredictions / "bert-mlm");
     REQUIRE(model.weights.maskedLm.has_value());
     CHECK(core::predictionKind(model) == core::PredictionKind::MaskedWord);
@@ -160,7 +160,7 @@ TEST_CASE("The bundled model fills a [MASK] with its masked-word head") {
     CHECK(top[0].probability > 0.0f);
 }
 
-TEST_CASE("topTokens: the temperature sharpens or flattens the same order; bad temperatures are refused") {
+TEST_CASE("topTokens: the temperature sharpens or flattens the same order — bad temperatures are refused") {
     core::RowVector logits(5);
     logits << 1.0f, 3.0f, 2.0f, 3.0f, -1.0f;
     const std::vector<core::TokenChoice> cold = core::topTokens(logits, 3, 0.5f), hot = core::topTokens(logits, 3, 2.0f);
@@ -191,7 +191,7 @@ TEST_CASE("KV cache: growing a sentence one token at a time equals the full forw
     CHECK(largest < 1e-4);
 }
 
-TEST_CASE("KV cache: the appended logits match PyTorch's; truncating and regrowing gives the same rows; refusals") {
+TEST_CASE("KV cache: the appended logits match PyTorch's — truncating and regrowing gives the same rows — refusals") {
     const core::TransformerModel model = io::loadTransformer(kReference / "decoders/qwen3-qknorm-headdim");
     const std::vector<int> ids = firstSentence(kReference / "decoders/ids.json");
     const core::Tensor expected = io::readNpy(kReference / "decoders/qwen3-qknorm-headdim_logits.npy");

@@ -37,14 +37,14 @@ PipelineTokenizer tinyBpe() {
 
 }  // namespace
 
-TEST_CASE("WordPiece: empty text is [CLS] [SEP]; invalid UTF-8 names its byte") {
+TEST_CASE("WordPiece: empty text is [CLS] [SEP] — invalid UTF-8 names its byte") {
     const PipelineTokenizer bert = tinyWordPiece();
     CHECK(bert.encode("").ids == std::vector<int>{2, 3});
     CHECK(bert.encode(" \t\n ").ids == std::vector<int>{2, 3});
     CHECK_THROWS_WITH_AS(bert.encode("ab \xE2\x82"), doctest::Contains("byte 3"), InputError);
 }
 
-TEST_CASE("WordPiece: greedy longest match with ##; a word with an unmatched part or over 100 characters is one [UNK]") {
+TEST_CASE("WordPiece: greedy longest match with ## — a word with an unmatched part or over 100 characters is one [UNK]") {
     const PipelineTokenizer bert = tinyWordPiece();
     CHECK(bert.encode("cats!").pieces == std::vector<std::string>{"[CLS]", "cat", "##s", "!", "[SEP]"});
     CHECK(bert.encode("aaa").ids == std::vector<int>{2, 5, 6, 6, 3});
@@ -152,7 +152,7 @@ TEST_CASE("sentence words: with word-start marks (GPT-2, SentencePiece) a piece 
     CHECK(words[3].loneLetters == 2);
 }
 
-TEST_CASE("sentence words: a word's weight in a row is the sum over its pieces; the two heaviest, largest first") {
+TEST_CASE("sentence words: a word's weight in a row is the sum over its pieces — the two heaviest, largest first") {
     Encoding encoding;
     appendToken(encoding, 2, "[CLS]", "[CLS]", true);
     appendToken(encoding, 5, "the", "the");

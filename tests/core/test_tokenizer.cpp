@@ -15,7 +15,7 @@ TEST_CASE("whitespace of every kind separates tokens and never becomes one") {
     CHECK(tokenize("  a\tb\n c\u00A0d\u3000e ") == Tokens{"a", "b", "c", "d", "e"});
 }
 
-TEST_CASE("letters of other scripts stay together; Unicode punctuation is split off") {
+TEST_CASE("letters of other scripts stay together — Unicode punctuation is split off") {
     CHECK(tokenize("Καλημέρα κόσμε, привет мир…") == Tokens{"Καλημέρα", "κόσμε", ",", "привет", "мир", "…"});
     CHECK(tokenize("«bonjour»") == Tokens{"«", "bonjour", "»"});
 }

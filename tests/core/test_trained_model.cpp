@@ -68,7 +68,7 @@ TEST_CASE("hiding tokens keeps their rows and columns out and renormalises each 
     CHECK(renormalisedAttention(zeros, {1}).sum() == 0.0f);  // nothing left to renormalise: stays zero, no NaN
 }
 
-TEST_CASE("hiding the first token: rows sum to 1 again; a row that gave it everything is left empty and named") {
+TEST_CASE("hiding the first token: rows sum to 1 again — a row that gave it everything is left empty and named") {
     Matrix a(4, 4);  // a decoder's causal map; row 2 gave all but float rounding to the first token
     a << 1.0f, 0.0f, 0.0f, 0.0f,            //
         0.7f, 0.3f, 0.0f, 0.0f,              //

@@ -88,7 +88,7 @@ TEST_CASE("panel: each cell's centre is exactly colormap::sample of its value (3
     }
 }
 
-TEST_CASE("panel: the focused row is outlined in the screen's orange; its cells keep their colours") {
+TEST_CASE("panel: the focused row is outlined in the screen's orange — its cells keep their colours") {
     core::Matrix values(3, 5);
     for (int r = 0; r < 3; ++r) {
         for (int c = 0; c < 5; ++c) values(r, c) = static_cast<float>(r * 5 + c) / 14.0f;
@@ -131,7 +131,7 @@ TEST_CASE("panel: NaN and ±inf have their own colors and a legend entry each") 
     CHECK(canvasHas(canvas, opaque(colormap::kNegativeInfColor), placed.rect));
 }
 
-TEST_CASE("panel: masked cells are grey with hatching; unmasked cells keep their color; legend shows it") {
+TEST_CASE("panel: masked cells are grey with hatching — unmasked cells keep their color — legend shows it") {
     core::Matrix values(2, 2);
     values << 0.2f, -1e9f, 0.4f, 0.6f;
     PanelContent content = contentFor(values, colormap::Colormap::Coolwarm, {-1.0f, 1.0f});

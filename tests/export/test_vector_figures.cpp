@@ -193,7 +193,7 @@ TEST_CASE("vector figures: SVG text is escaped XML and a quarter turn for column
     CHECK(svg.find("<title>t &amp; t</title>") != std::string::npos);
 }
 
-TEST_CASE("vector figures: --format takes png, svg or pdf and names the files by it; anything else is one clear sentence") {
+TEST_CASE("vector figures: --format takes png, svg or pdf and names the files by it — anything else is one clear sentence") {
     CHECK(parseFormat("png") == FigureFormat::Png);
     CHECK(parseFormat("svg") == FigureFormat::Svg);
     CHECK(parseFormat("pdf") == FigureFormat::Pdf);

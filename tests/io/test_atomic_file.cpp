@@ -152,7 +152,7 @@ TEST_CASE("atomic: an unwritable directory keeps the old file and leaves no temp
     CHECK(dir.entries() == Names{"keep.txt"});
 }
 
-TEST_CASE("atomic: a killed writer's old, unlocked temporary is swept by the next write; live or fresh ones are not") {
+TEST_CASE("atomic: a killed writer's old, unlocked temporary is swept by the next write — live or fresh ones are not") {
     attnviz::test::ScratchDir scratch("atomic");
     const fs::path target = scratch / "figure.png";
     const auto temporary = [&](const char* hex) { return scratch / (std::string(".figure.png.tmp-") + hex); };

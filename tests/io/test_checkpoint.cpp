@@ -166,7 +166,7 @@ TEST_CASE("checkpoint: a damaged model folder is one clear error naming the file
     }
 }
 
-TEST_CASE("checkpoint: GPT-2's c_attn splits by columns into W^Q, W^K, W^V; BERT's Linear weights are transposed") {
+TEST_CASE("checkpoint: GPT-2's c_attn splits by columns into W^Q, W^K, W^V — BERT's Linear weights are transposed") {
     const core::TransformerModel gpt2 = io::loadTransformer(kModels / "gpt2-plain-bf16");
     const io::SafetensorsFile gpt2File(kModels / "gpt2-plain-bf16" / "model.safetensors");
     const core::Matrix attn = gpt2File.matrix("h.1.attn.c_attn.weight");  // d × 3d, in × out
@@ -183,7 +183,7 @@ TEST_CASE("checkpoint: GPT-2's c_attn splits by columns into W^Q, W^K, W^V; BERT
     CHECK(io::loadTransformer(kModels / "bert-plain-f16").weights.blocks[2].mlpIn.dense() == bert.weights.blocks[2].mlpIn.dense());
 }
 
-TEST_CASE("checkpoint: F32 MLP weights stay in the mapped file; a file cut short on disk then reads as zeros, not SIGBUS") {
+TEST_CASE("checkpoint: F32 MLP weights stay in the mapped file — a file cut short on disk then reads as zeros, not SIGBUS") {
     const test::ScratchDir dir("cut-short");
     const fs::path folder = copyOf(dir, "bert-original-names");
     const core::TransformerModel bert = io::loadTransformer(folder);
@@ -211,7 +211,7 @@ std::uintmax_t tensorStart(const fs::path& file, const std::string& tensor) {
 
 }  // namespace
 
-TEST_CASE("checkpoint: an F32 token table (the tied LM head) stays in the mapped file; cut short under it, it reads as zeros, not SIGBUS") {
+TEST_CASE("checkpoint: an F32 token table (the tied LM head) stays in the mapped file — cut short under it, it reads as zeros, not SIGBUS") {
     const test::ScratchDir dir("cut-table");
     fs::copy(kDecoders / "llama-gqa-llama3", dir / "llama", fs::copy_options::recursive);
     const fs::path file = dir / "llama" / "model.safetensors";
@@ -339,7 +339,7 @@ TEST_CASE("hostile folders: symlinks are followed (Hugging Face snapshots link i
     CHECK(openingError(model) == "loaded");
 }
 
-TEST_CASE("hostile folders: each text file has a size cap; a README over its cap is left out, not fatal") {
+TEST_CASE("hostile folders: each text file has a size cap — a README over its cap is left out, not fatal") {
     const test::ScratchDir dir("oversized");
     const fs::path model = bundledCopy(dir);
     fs::resize_file(model / "README.md", io::kMaxReadmeBytes + 1);

@@ -205,7 +205,7 @@ TEST_CASE("hub: a corrupted byte is refused, and nothing enters snapshots or blo
     }
 }
 
-TEST_CASE("hub: a gated repo says to accept the licence without HF_TOKEN and opens with it; the CDN never sees the token") {
+TEST_CASE("hub: a gated repo says to accept the licence without HF_TOKEN and opens with it — the CDN never sees the token") {
     const ScratchDir scratch("hub-gated");
     const HubTestServer server({"--repo", "meta/gated=" + kGpt2.string(), "--gated", "meta/gated", "--token", "hf_secret"}, scratch / "stats.json");
     io::FetchOptions options = optionsFor(server, scratch / "hub");
@@ -219,7 +219,7 @@ TEST_CASE("hub: a gated repo says to accept the licence without HF_TOKEN and ope
     CHECK(server.stats()["cdn_authorization"] == 0);
 }
 
-TEST_CASE("hub: an unknown repo, revision or offline mode says so; offline asks nothing") {
+TEST_CASE("hub: an unknown repo, revision or offline mode says so — offline asks nothing") {
     const ScratchDir scratch("hub-unknown");
     const HubTestServer server({"--repo", "test/gpt2-tiny=" + kGpt2.string()}, scratch / "stats.json");
     io::FetchOptions options = optionsFor(server, scratch / "hub");
@@ -252,7 +252,7 @@ TEST_CASE("hub: an unknown repo, revision or offline mode says so; offline asks 
     CHECK(fetchError(io::parseRepoReference("old/bin"), optionsFor(binServer, scratch / "hub")).find("has no model.safetensors") != std::string::npos);
 }
 
-TEST_CASE("hub: cancel stops a slow download soon; the next fetch resumes what arrived") {
+TEST_CASE("hub: cancel stops a slow download soon — the next fetch resumes what arrived") {
     const ScratchDir scratch("hub-cancel");
     std::atomic<bool> cancel{false};
     {
@@ -278,7 +278,7 @@ TEST_CASE("hub: cancel stops a slow download soon; the next fetch resumes what a
     CHECK(io::readWholeFile(snapshot / "model.safetensors") == io::readWholeFile(kGpt2 / "model.safetensors"));
 }
 
-TEST_CASE("hub: a renamed repo's redirect is followed; a tag is recorded in refs and opens by name") {
+TEST_CASE("hub: a renamed repo's redirect is followed — a tag is recorded in refs and opens by name") {
     const ScratchDir scratch("hub-rename");
     const HubTestServer server({"--repo", "new/name=" + kGpt2.string(), "--rename", "old/name=new/name", "--tag", "v1.0"}, scratch / "stats.json");
     const io::FetchOptions options = optionsFor(server, scratch / "hub");

@@ -112,7 +112,7 @@ TEST_CASE("session: JSON text round trip keeps every member, bit for bit") {
     CHECK(loaded.edits[2].value == std::numeric_limits<float>::denorm_min());
 }
 
-TEST_CASE("session: save → load through a file is identical; weight paths are stored relative when below the file") {
+TEST_CASE("session: save → load through a file is identical — weight paths are stored relative when below the file") {
     const ScratchDir dir("session");
     const Session original = everythingChanged(dir.path() / "weights");
     attnviz::io::saveSession(dir / "lesson.json", original);
@@ -140,7 +140,7 @@ TEST_CASE("session: a moved lesson folder still finds its weights") {
     CHECK(attnviz::io::loadSession(dir / "after" / "lesson.json").weightFiles.wq == dir / "after" / "w_q.npy");
 }
 
-TEST_CASE("session: a file with only schema_version gives the defaults; the defaults round-trip") {
+TEST_CASE("session: a file with only schema_version gives the defaults — the defaults round-trip") {
     CHECK(attnviz::io::sessionFromJson(R"({"schema_version": 1})", "minimal.json") == Session{});
     CHECK(attnviz::io::sessionFromJson(attnviz::io::sessionToJson(Session{}), "defaults.json") == Session{});
 }

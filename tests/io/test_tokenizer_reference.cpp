@@ -108,7 +108,7 @@ TEST_CASE("labels: GPT-2's space as ␣, split bytes in hex, BERT's ## kept") {
     CHECK(bert->encode("strawberries").labels == std::vector<std::string>{"[CLS]", "straw", "##berries", "[SEP]"});
 }
 
-TEST_CASE("bad text: invalid UTF-8 is an InputError naming the byte; an over-long word is [UNK]") {
+TEST_CASE("bad text: invalid UTF-8 is an InputError naming the byte — an over-long word is [UNK]") {
     const auto bert = reference("bert-uncased", core::ModelFamily::Bert);
     CHECK_THROWS_WITH_AS(bert->encode("ok \xC3("), doctest::Contains("byte 3"), core::InputError);
     CHECK(bert->encode(std::string(101, 'a')).ids == std::vector<int>{101, 100, 102});

@@ -256,7 +256,7 @@ TEST_CASE("weights: withWeightFiles returns a new spec and sets biases from the 
 
 // [SECTION] vocabularies
 
-TEST_CASE("vocabulary: one token per line, line n is row n - 1; BOM, CRLF and a final newline are fine") {
+TEST_CASE("vocabulary: one token per line, line n is row n - 1 — BOM, CRLF and a final newline are fine") {
     const attnviz::io::VocabularyIndex index = attnviz::io::parseVocabulary("\xEF\xBB\xBF[UNK]\r\nthe\r\nchat\xC3\xA9\r\n", "v.txt");
     CHECK(index.size() == 3);
     CHECK(index.at("[UNK]") == 0);
@@ -280,7 +280,7 @@ TEST_CASE("vocabulary: blank lines, duplicates, whitespace, bad UTF-8 and empty 
           "'vocab.txt' line 2 repeats \"" + std::string(80, 'x') + "…\" from line 1; every token must be unique.");
 }
 
-TEST_CASE("embedding table: its rows must match the vocabulary and d_model; [UNK] is found") {
+TEST_CASE("embedding table: its rows must match the vocabulary and d_model — [UNK] is found") {
     const ScratchDir dir("embeddings");
     writeText(dir / "vocab.txt", "the\n[UNK]\ncat\n");
     attnviz::io::writeNpy(dir / "emb.npy", distinctTensor({3, 4}, 0.0f));

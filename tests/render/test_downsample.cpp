@@ -68,7 +68,7 @@ TEST_CASE("blocks are contiguous and tile the axis when the sizes do not divide"
     CHECK(render::shrink(slice(column, 4, 1), 3, 1, Downsample::Strongest).values == std::vector<float>{1.0f, 2.0f, -9.0f});
 }
 
-TEST_CASE("Strongest: NaN beats everything and infinity beats every finite value; Mean: they spread to their block") {
+TEST_CASE("Strongest: NaN beats everything and infinity beats every finite value — Mean: they spread to their block") {
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
     const std::vector<float> values{1e9f, nan, -inf, 3.0f, 1.0f, 2.0f};
     const render::PooledMatrix strongest = render::shrink(slice(values, 1, 6), 1, 3, Downsample::Strongest);

@@ -192,7 +192,7 @@ TEST_CASE("a window resize leaves one texture per size drawn, not one per size p
     CHECK(renderer->stats().liveTextures == 1);
 }
 
-TEST_CASE("textures upload once per generation and only when their values changed; colormap or range changes upload nothing") {
+TEST_CASE("textures upload once per generation and only when their values changed — colormap or range changes upload nothing") {
     GlWindow window(64, 64);
     auto renderer = render::createGlRenderer({shaderDir()});
     const std::vector<float> values{0.0f, 1.0f, 2.0f, 3.0f};

@@ -71,7 +71,7 @@ TEST_CASE("the arrow, Home and End keys step through every stage, and each stage
     CHECK(app.state().stage == StageId::Concat);
 }
 
-TEST_CASE("number keys and thumbnails focus a head; A shows all heads") {
+TEST_CASE("number keys and thumbnails focus a head — A shows all heads") {
     ImGuiHarness ui;
     ui::AppState state = defaultState();
     state.stage = StageId::Softmax;
@@ -461,7 +461,7 @@ TEST_CASE("all heads: every head's map is drawn the same size") {
     }
 }
 
-TEST_CASE("lecture hall keys: Ctrl+= and Ctrl+- step the zoom, Ctrl+0 resets it; F5 presents, B blanks, Esc leaves") {
+TEST_CASE("lecture hall keys: Ctrl+= and Ctrl+- step the zoom, Ctrl+0 resets it — F5 presents, B blanks, Esc leaves") {
     constexpr int kKeyEqual = 61, kKeyMinus = 45, kKeyZero = 48;
     ImGuiHarness ui;
     ui::App app(defaultState());

@@ -74,7 +74,7 @@ TEST_CASE("row labels: right-aligned at the edge, capitals centred on the row, t
     CHECK(scene::rowLabels(sums, word, fakeWidth, kInk)[1].x == doctest::Approx(50.0f));
 }
 
-TEST_CASE("column labels: tokens upwards from the edge on their column's middle; numbers centred; empty texts skipped") {
+TEST_CASE("column labels: tokens upwards from the edge on their column's middle — numbers centred — empty texts skipped") {
     const scene::AxisLabelSpec tokens{3, 2, 0.0f, 10.0f, 80.0f, 10.0f, std::nullopt, 99, true};
     const std::vector<scene::AxisLabel> up = scene::columnLabels(tokens, word, fakeWidth, kInk);
     REQUIRE(up.size() == 2);  // cells 0 and 2

@@ -30,7 +30,7 @@ void untilOpened(ImGuiHarness& ui, ui::App& app) {
 
 }  // namespace
 
-TEST_CASE("Get a model: fetched on a thread with progress, cancelled, fetched again and opened; then listed from the cache") {
+TEST_CASE("Get a model: fetched on a thread with progress, cancelled, fetched again and opened — then listed from the cache") {
     const ScratchDir scratch("get-model-gui");
     const std::filesystem::path gpt2 = std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models/gpt2-hf-names";
     const ScopedEnvironment cache("HF_HUB_CACHE", (scratch / "hub").string());

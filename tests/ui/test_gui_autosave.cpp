@@ -51,7 +51,7 @@ TEST_CASE("autosave: nothing without a change, a write after one, at most every 
     CHECK_FALSE(fs::exists(autosave.sessionFile()));
 }
 
-TEST_CASE("autosave: saved means removed; a crash's files wait for the answer and are found with their source") {
+TEST_CASE("autosave: saved means removed — a crash's files wait for the answer and are found with their source") {
     const ScratchDir dir("autosave-crash");
     {
         app::Autosaver autosave(dir.path(), false);
@@ -148,7 +148,7 @@ TEST_CASE("autosave: a session the file format refuses is reported, not written"
     CHECK(autosave.tick(state, 10.0).empty());  // said once, not every interval
 }
 
-TEST_CASE("autosave: two instances at once keep their own files; only a dead one's are offered, the newest first") {
+TEST_CASE("autosave: two instances at once keep their own files — only a dead one's are offered, the newest first") {
     const ScratchDir dir("autosave-two");
     auto first = std::make_unique<app::Autosaver>(dir.path(), false, "111");
     app::Autosaver second(dir.path(), false, "222");
@@ -185,7 +185,7 @@ TEST_CASE("autosave: an older version's autosave.json is still offered and remov
     CHECK_FALSE(fs::exists(dir.path() / "autosave.json"));
 }
 
-TEST_CASE("autosave: a dead instance's lock without a session is removed; a living one's stays") {
+TEST_CASE("autosave: a dead instance's lock without a session is removed — a living one's stays") {
     const ScratchDir dir("autosave-locks");
     const fs::path orphan = dir.path() / "autosave-444.lock";
     io::writeFileAtomically(orphan, "");

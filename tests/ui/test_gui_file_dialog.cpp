@@ -69,7 +69,7 @@ TEST_CASE("the chooser runs zenity without a shell and answers with the path it 
     CHECK(args[4] == "--filename=/tmp/$(touch x)/");  // one argument, never run
 }
 
-TEST_CASE("cancelling the chooser answers nothing; without zenity there is no hook") {
+TEST_CASE("cancelling the chooser answers nothing — without zenity there is no hook") {
     const ScratchDir dir("zenity-cancel");
     fakeZenity(dir.path(), "", 1);
     {

@@ -41,7 +41,7 @@ TEST_CASE("the display font for stage 0's grown words: the large face at kDispla
     CHECK(display->FindGlyphNoFallback(0xE9) == nullptr);  // é: the word is drawn in the large font
 }
 
-TEST_CASE("a new character rebuilds the atlas once; a character no font has draws the fallback") {
+TEST_CASE("a new character rebuilds the atlas once — a character no font has draws the fallback") {
     const Context context;
     app::GuiFonts fonts(16.0f);
     CHECK(fonts.cover({"ש"}));         // Hebrew: DejaVu has it, the base ranges do not

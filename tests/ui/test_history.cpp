@@ -134,7 +134,7 @@ TEST_CASE("typing a letter and deleting it again leaves no step") {
     CHECK_FALSE(history.canUndo());
 }
 
-TEST_CASE("200 steps are kept; older ones are dropped first") {
+TEST_CASE("200 steps are kept — older ones are dropped first") {
     ui::AppState state = tinyState();
     ui::History history(state);
     for (std::uint64_t seed = 1; seed <= 250; ++seed) {

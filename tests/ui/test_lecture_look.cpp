@@ -578,7 +578,7 @@ int drawnOf(const ui::App& app, core::TensorId tensor) {
     return count;
 }
 
-TEST_CASE("a grouped-query model presenting: stage 2, the split and the RoPE step keep 14 px labels; K and V show their 2 heads") {
+TEST_CASE("a grouped-query model presenting: stage 2, the split and the RoPE step keep 14 px labels — K and V show their 2 heads") {
     for (Size size : {Size{1024, 768}, Size{1280, 800}}) {
         CAPTURE(size.width);
         {

@@ -296,7 +296,7 @@ TEST_CASE("cross-attention: a decoder sentence, the encoder layer's output as K 
     CHECK(app.lessonReport().says("This run is self-attention"));
 }
 
-TEST_CASE("3 layers or 3·h: the fused W^Q and its head blocks, or h matrices; Q agrees both ways to ~1e-7") {
+TEST_CASE("3 layers or 3·h: the fused W^Q and its head blocks, or h matrices — Q agrees both ways to ~1e-7") {
     LessonApp t(Lesson::FusedVsHeads);
     CHECK(t.report().shows("W^Q"));
     CHECK(t.report().shows("Q₇"));
@@ -386,7 +386,7 @@ TEST_CASE("do heads split X: the whole X to every head beside the naive slice, w
     CHECK(t.report().says("Naive slicing needs d_k = d_v = d_model / h"));
 }
 
-TEST_CASE("per row: row t of X times W^Q is row t of Q; stepping and animating move t") {
+TEST_CASE("per row: row t of X times W^Q is row t of Q — stepping and animating move t") {
     LessonApp t(Lesson::RowByRow);
     ui::LessonState& lesson = t.app.state().lesson;
     CHECK(lesson.row == 0);
@@ -405,7 +405,7 @@ TEST_CASE("per row: row t of X times W^Q is row t of Q; stepping and animating m
     CHECK(lesson.row == 0);  // wraps after the last token
 }
 
-TEST_CASE("scaling: the slider changes the score scale; without ÷√d_k the rows are sharper") {
+TEST_CASE("scaling: the slider changes the score scale — without ÷√d_k the rows are sharper") {
     LessonApp t(Lesson::Scaling);
     CHECK(t.report().says("scale = 0.3536 = 1/√8, the default"));
     const double defaultEntropy = numberAfter(t.report(), "mean entropy ");
@@ -439,7 +439,7 @@ TEST_CASE("pooling: [CLS] row and mean of the real tokens, each through the clas
     CHECK(t.report().shows("each real token's row of O weighs 1/13:"));
 }
 
-TEST_CASE("cost: FLOPs and memory per stage; h heads of d_k cost one head of d_model; l² takes over") {
+TEST_CASE("cost: FLOPs and memory per stage — h heads of d_k cost one head of d_model — l² takes over") {
     LessonApp t(Lesson::Cost);
     CHECK(t.report().says("Scores: 21.63 kFLOP, 5.3 KiB"));
     CHECK(t.report().says("h = 8 heads of d_k = 8: 43.26 kFLOP"));

@@ -208,7 +208,7 @@ TEST_CASE("Load weights, edit a cell, Save As, then Open in a fresh app: everyth
     CHECK_FALSE(markedNear(reopened, traceRef(TensorId::WQ), 5, 5));
 }
 
-TEST_CASE("a folder of weights: d_model follows W^Q's rows; missing or incomplete folders are named") {
+TEST_CASE("a folder of weights: d_model follows W^Q's rows — missing or incomplete folders are named") {
     const ScratchDir dir("weights-folder");
     const fs::path folder = writeWeightsFolder(dir.path());
     core::ModelSpec wide;  // d_model 64, 8 heads: 8 divides 8, so the 8-wide layer fits after d_model follows
@@ -523,7 +523,7 @@ TEST_CASE("File ▸ Open model…'s path field judges a folder as a model folder
     CHECK(ui::checkModelFolder(dir.path() / "nowhere").problem);
 }
 
-TEST_CASE("File ▸ Open model…: a typed folder opens the model, a bad one says why and keeps the open one; a session remembers it") {
+TEST_CASE("File ▸ Open model…: a typed folder opens the model, a bad one says why and keeps the open one — a session remembers it") {
     const ScratchDir dir("session-model");
     ImGuiHarness ui;
     ui::App app(tinyState());

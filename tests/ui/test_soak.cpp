@@ -154,7 +154,7 @@ bool bodyRequested(const HubTestServer& server) {
 
 }  // namespace
 
-TEST_CASE("soak: random actions never crash, never show an unexplained NaN, and memory stays bounded; quitting during a download does not wait for it") {
+TEST_CASE("soak: random actions never crash, never show an unexplained NaN, and memory stays bounded — quitting during a download does not wait for it") {
     ui::AppState state;
     state.exportPng = app::makeExportHook();
     auto soak = std::make_unique<Soak>(std::move(state));

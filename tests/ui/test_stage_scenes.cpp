@@ -120,7 +120,7 @@ TEST_CASE("stage 2 under grouped-query attention: K and V as narrow as their 2 h
     CHECK(mha.figures.size() == 3);  // the products, the products in one line, then Q alone
 }
 
-TEST_CASE("stage 3 is Q, K and V beside their heads' tiles; under GQA K and V have 2 tiles and each Q_i is framed in its K/V head's colour") {
+TEST_CASE("stage 3 is Q, K and V beside their heads' tiles — under GQA K and V have 2 tiles and each Q_i is framed in its K/V head's colour") {
     const core::Trace trace = layer(2, false);
     const scene::Scene s = sceneOf(core::StageId::SplitHeads, trace);
     REQUIRE(s.figures.size() == 4);  // Q, K, V; Q and K; the three in one line; Q alone
@@ -160,7 +160,7 @@ TEST_CASE("stage 3 is Q, K and V beside their heads' tiles; under GQA K and V ha
     CHECK(s.figures[3].notes.back().text.find("2 heads") != std::string::npos);
 }
 
-TEST_CASE("stage 3 of multi-head attention: each tile framed in its own head's colour; stage 9 puts Z_i back into Z") {
+TEST_CASE("stage 3 of multi-head attention: each tile framed in its own head's colour — stage 9 puts Z_i back into Z") {
     const core::Trace trace = layer(8, false);
     const scene::Scene split = sceneOf(core::StageId::SplitHeads, trace);
     const auto& stack = std::get<scene::Stack>(split.figures[0].composition);
@@ -242,7 +242,7 @@ TEST_CASE("the focused query row is outlined in S_i, A_i and the other query-row
     CHECK_FALSE(project.pairs[0].result.focusRow.has_value());
 }
 
-TEST_CASE("layout: stacked lines share one cell width, so K's 2 heads are drawn shorter than Q's 8; tiles stand apart; notes go under the maps") {
+TEST_CASE("layout: stacked lines share one cell width, so K's 2 heads are drawn shorter than Q's 8 — tiles stand apart — notes go under the maps") {
     const core::Trace trace = layer(2, false);
     const scene::Scene s = sceneOf(core::StageId::SplitHeads, trace);
     const scene::Rules rules{1.0f, scene::labelSizes(13.0f, false, trace.keyLength)};
@@ -290,7 +290,7 @@ TEST_CASE("layout: a line whose width bounds its cells keeps its token rows at t
     }
 }
 
-TEST_CASE("the lecture's label floor: 14 px up to 24 tokens, then 14 x 24 / tokens, never under 9 px; away from a lecture 9 px") {
+TEST_CASE("the lecture's label floor: 14 px up to 24 tokens, then 14 x 24 / tokens, never under 9 px — away from a lecture 9 px") {
     CHECK(scene::lectureLabelFloor(1) == 14.0f);
     CHECK(scene::lectureLabelFloor(24) == 14.0f);
     CHECK(scene::lectureLabelFloor(25) == doctest::Approx(13.44).epsilon(0.001));

@@ -168,7 +168,7 @@ TEST_CASE("trained model: the tokens stage and the status line say which words f
     CHECK(ui::vocabularyNoticeOf(*app.run(), 0).empty());
 }
 
-TEST_CASE("a RoPE model: stage 4 says its Q_i and K_i are after RoPE; BERT's says nothing of RoPE") {
+TEST_CASE("a RoPE model: stage 4 says its Q_i and K_i are after RoPE — BERT's says nothing of RoPE") {
     ImGuiHarness ui;
     ui::App llama(llamaGqaState({"the cat sat"}));
     settle(ui, llama);
@@ -236,7 +236,7 @@ TEST_CASE("trained model: a named head's caption comes with what it does on this
     CHECK(stageTextOf(ui, app).sentenceNote.empty());
 }
 
-TEST_CASE("trained model: the layer control recomputes that layer; another head count re-splits and says so") {
+TEST_CASE("trained model: the layer control recomputes that layer — another head count re-splits and says so") {
     ImGuiHarness ui;
     ui::App app(bundledState());
     settle(ui, app);
@@ -361,7 +361,7 @@ TEST_CASE("trained model: the line view shows the open model's head, the pronoun
     CHECK(app.lessonReport().lines->rows == static_cast<int>(tokens.size()));
 }
 
-TEST_CASE("trained model: the inspector names the token id; random weights and back") {
+TEST_CASE("trained model: the inspector names the token id — random weights and back") {
     ImGuiHarness ui;
     ui::App app(bundledState());
     settle(ui, app);
@@ -576,7 +576,7 @@ TEST_CASE("a model's weights file cut short on disk: the app says so (no SIGBUS)
     CHECK(app.run()->embeddings.data == embeddings.data);  // the model's numbers again
 }
 
-TEST_CASE("the model library: the same folder opened twice shares one model; cancel drops the result") {
+TEST_CASE("the model library: the same folder opened twice shares one model — cancel drops the result") {
     const fs::path folder = fs::path(ATTNVIZ_SOURCE_DIR) / "assets/models/attnviz-mini-bert";
     io::ModelLibrary library;
     const auto first = library.openNow(folder);
@@ -753,7 +753,7 @@ TEST_CASE("prediction panel: the KV cache catches up on a worker, never in a fra
     }
 }
 
-TEST_CASE("prediction panel: BERT fills a typed [MASK]; the seeded layer and a BERT folder without a head say why not") {
+TEST_CASE("prediction panel: BERT fills a typed [MASK] — the seeded layer and a BERT folder without a head say why not") {
     ImGuiHarness ui;
     ui::AppState state;
     ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/predictions/bert-mlm"), state);
@@ -780,7 +780,7 @@ TEST_CASE("prediction panel: BERT fills a typed [MASK]; the seeded layer and a B
     CHECK(seeded.predictionPanel().message().find("predicts no token") != std::string::npos);
 }
 
-TEST_CASE("the next-token view: presenting, P shows the ten next tokens in large type (the right panel is away); P again closes it") {
+TEST_CASE("the next-token view: presenting, P shows the ten next tokens in large type (the right panel is away) — P again closes it") {
     ImGuiHarness ui({1024.0f, 768.0f});
     ui::AppState state = llamaGqaState({"the cat sat"});
     state.presenting = true;

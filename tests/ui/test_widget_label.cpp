@@ -59,7 +59,7 @@ bool literalOrWidgetLabel(const std::string& argument) {
 
 }  // namespace
 
-TEST_CASE("widget label: WordPiece pieces and other text with # are drawn whole; the id stays apart") {
+TEST_CASE("widget label: WordPiece pieces and other text with # are drawn whole — the id stays apart") {
     CHECK(drawn("##e").empty());  // the defect: ImGui hides everything after "##"
     CHECK(withoutJoiners(drawn(widgetLabel("##e"))) == "##e");
     CHECK(withoutJoiners(drawn(widgetLabel("##raße", "chip 3"))) == "##raße");
