@@ -9,7 +9,6 @@
 #include "model_bench.h"
 #include "ratio_reporter.h"
 
-#include "core/random.h"
 #include "core/transformer/transformer.h"
 
 #include <benchmark/benchmark.h>
@@ -17,7 +16,7 @@
 namespace {
 
 using namespace attnviz::core;
-using attnviz::bench::randomMatrix;
+using attnviz::bench::randomModel;
 using attnviz::bench::secondsPerIteration;
 
 constexpr int kTokens = 64;
@@ -35,56 +34,22 @@ TransformerConfig gpt2SmallShape() {
     return c;
 }
 
-LayerNormWeights unitNorm(int width) { return {RowVector::Ones(width), RowVector::Zero(width)}; }
-
-TransformerModel randomModel(const TransformerConfig& c) {
-    SplitMix64 random(2026);
-    TransformerModel model;
-    model.config = c;
-    TransformerWeights& w = model.weights;
-    w.tokenEmbeddings = randomMatrix(c.vocabSize, c.dModel, random, 0.05f);
-    w.positionEmbeddings = randomMatrix(c.maxPositions, c.dModel, random, 0.02f);
-    w.finalLayerNorm = unitNorm(c.dModel);
-    for (int layer = 0; layer < c.layers; ++layer) {
-        BlockWeights b;
-        for (Matrix* m : {&b.attention.wq, &b.attention.wk, &b.attention.wv, &b.attention.wo}) *m = randomMatrix(c.dModel, c.dModel, random, 0.05f);
-        for (RowVector* bias : {&b.attention.bq, &b.attention.bk, &b.attention.bv, &b.attention.bo}) *bias = randomMatrix(1, c.dModel, random, 0.1f);
-        b.ln1 = unitNorm(c.dModel);
-        b.ln2 = unitNorm(c.dModel);
-        b.mlpIn = randomMatrix(c.dModel, c.dFf, random, 0.05f);
-        b.mlpInBias = randomMatrix(1, c.dFf, random, 0.1f);
-        b.mlpOut = randomMatrix(c.dFf, c.dModel, random, 0.05f);
-        b.mlpOutBias = randomMatrix(1, c.dModel, random, 0.1f);
-        w.blocks.push_back(std::move(b));
-    }
-    return model;
-}
-
 const TransformerModel* theModel = nullptr;
 const std::vector<HeadAblation> kHead63Off{{6, 3, HeadOffMode::Zero}};
 
 std::vector<std::vector<int>> sentence() { return {attnviz::bench::spreadIds(kTokens, theModel->config.vocabSize)}; }
 
-AttentionConfig causal() {
-    AttentionConfig config;
-    config.dModel = theModel->config.dModel;
-    config.heads = theModel->config.heads;
-    config.mask = MaskKind::Causal;
-    config.comparePerHead = false;
-    return config;
-}
-
 void fullForward64(benchmark::State& state) {
     const auto ids = sentence();
-    for (auto _ : state) benchmark::DoNotOptimize(runTransformer(*theModel, ids, 0, causal(), {}, kHead63Off).hiddenStates.data.data());
+    for (auto _ : state) benchmark::DoNotOptimize(runTransformer(*theModel, ids, 0, modelAttention(*theModel), {}, kHead63Off).hiddenStates.data.data());
     secondsPerIteration(state);
 }
 
 void switchHead6(benchmark::State& state) {
     const auto ids = sentence();
-    const TransformerPass intact = runTransformer(*theModel, ids, 0, causal());
+    const TransformerPass intact = runTransformer(*theModel, ids, 0, modelAttention(*theModel));
     for (auto _ : state) {
-        benchmark::DoNotOptimize(resumeTransformer(*theModel, ids, 0, causal(), {}, intact, {}, kHead63Off).hiddenStates.data.data());
+        benchmark::DoNotOptimize(resumeTransformer(*theModel, ids, 0, modelAttention(*theModel), {}, intact, {}, kHead63Off).hiddenStates.data.data());
     }
     secondsPerIteration(state);
 }

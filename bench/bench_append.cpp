@@ -9,7 +9,6 @@
 #include "model_bench.h"
 #include "ratio_reporter.h"
 
-#include "core/random.h"
 #include "core/transformer/kv_cache.h"
 #include "core/transformer/transformer.h"
 
@@ -21,7 +20,7 @@
 namespace {
 
 using namespace attnviz::core;
-using attnviz::bench::randomMatrix;
+using attnviz::bench::randomModel;
 using attnviz::bench::secondsPerIteration;
 
 constexpr int kTokens = 64;
@@ -57,35 +56,6 @@ TransformerConfig smolLm135Shape() {
     c.ropeTheta = 100000.0;
     c.attentionBias = false;
     return c;
-}
-
-TransformerModel randomModel(const TransformerConfig& c) {
-    SplitMix64 random(2026);
-    TransformerModel model;
-    model.config = c;
-    const int q = c.heads * c.headWidth(), kv = c.keyValueHeads() * c.headWidth();
-    TransformerWeights& w = model.weights;
-    w.tokenEmbeddings = randomMatrix(c.vocabSize, c.dModel, random, 0.05f);
-    w.finalLayerNorm.gamma = RowVector::Ones(c.dModel);
-    for (int layer = 0; layer < c.layers; ++layer) {
-        BlockWeights b;
-        b.attention.wq = randomMatrix(c.dModel, q, random, 0.05f);
-        b.attention.wk = randomMatrix(c.dModel, kv, random, 0.05f);
-        b.attention.wv = randomMatrix(c.dModel, kv, random, 0.05f);
-        b.attention.wo = randomMatrix(q, c.dModel, random, 0.05f);
-        if (c.attentionBias) {
-            b.attention.bq = randomMatrix(1, q, random, 0.1f);
-            b.attention.bk = randomMatrix(1, kv, random, 0.1f);
-            b.attention.bv = randomMatrix(1, kv, random, 0.1f);
-        }
-        b.ln1.gamma = RowVector::Ones(c.dModel);
-        b.ln2.gamma = RowVector::Ones(c.dModel);
-        b.mlpGate = randomMatrix(c.dModel, c.dFf, random, 0.05f);
-        b.mlpIn = randomMatrix(c.dModel, c.dFf, random, 0.05f);
-        b.mlpOut = randomMatrix(c.dFf, c.dModel, random, 0.05f);
-        w.blocks.push_back(std::move(b));
-    }
-    return model;
 }
 
 const TransformerModel* theModel = nullptr;

@@ -180,11 +180,7 @@ Matrix scoreEveryHead(const Tensor& attention, int sentence, const std::vector<i
 
 HeadRoles headRoles(const TransformerModel& model, const Tensor& attention, int sentence, const std::vector<int>& ids,
                     const std::vector<int>& repeated) {
-    AttentionConfig config;  // the model's own heads and mask; layerAttention adds the rest per layer
-    config.dModel = model.config.dModel;
-    config.heads = model.config.heads;
-    config.mask = model.config.traits().decoder ? MaskKind::Causal : MaskKind::None;
-    config.comparePerHead = false;
+    AttentionConfig config = modelAttention(model);
     config.keepStageMaps = false;
     HeadRoles roles;
     roles.repeated = repeated;

@@ -443,10 +443,7 @@ TEST_CASE("dump --ablate writes the run with those heads switched off — a bad 
     CHECK(manifest["heads_off"] == nlohmann::json::parse(R"([{"layer": 1, "head": 2, "mode": "zero"}, {"layer": 0, "head": 0, "mode": "mean"}])"));
     // The dumped hidden states are core's ablated pass of the same ids, and not the intact run's.
     const attnviz::core::TransformerModel model = attnviz::io::loadTransformer(gpt2);
-    attnviz::core::AttentionConfig config;
-    config.dModel = model.config.dModel;
-    config.heads = model.config.heads;
-    config.mask = attnviz::core::MaskKind::Causal;
+    const attnviz::core::AttentionConfig config = attnviz::core::modelAttention(model);
     const std::vector<int> ids = manifest["token_ids"][0].get<std::vector<int>>();
     const attnviz::core::TransformerPass expected = attnviz::core::runTransformer(
         model, {ids}, 0, config, {}, {{1, 2, attnviz::core::HeadOffMode::Zero}, {0, 0, attnviz::core::HeadOffMode::Mean}});

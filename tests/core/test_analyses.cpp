@@ -43,15 +43,6 @@ nlohmann::json readJson(const fs::path& path) {
     return nlohmann::json::parse(in);
 }
 
-core::AttentionConfig ownHeads(const core::TransformerModel& model) {
-    core::AttentionConfig config;
-    config.dModel = model.config.dModel;
-    config.heads = model.config.heads;
-    config.mask = model.config.traits().decoder ? core::MaskKind::Causal : core::MaskKind::None;
-    config.comparePerHead = false;
-    return config;
-}
-
 std::vector<core::HeadAblation> ablationsOf(const nlohmann::json& heads, core::HeadOffMode mode) {
     std::vector<core::HeadAblation> ablations;
     for (const auto& pair : heads) ablations.push_back({pair[0].get<int>(), pair[1].get<int>(), mode});
@@ -74,11 +65,11 @@ TEST_CASE("Heads switched off (zeroed or meaned before W^O) give PyTorch's hidde
         const core::TransformerModel model = io::loadTransformer(fixture.folder);
         const std::vector<int> ids = readJson(kAnalyses / (fixture.name + "_ids.json")).get<std::vector<int>>();
         const nlohmann::json heads = readJson(kAnalyses / (fixture.name + "_ablations.json"));
-        const core::TransformerPass intact = core::runTransformer(model, {ids}, 0, ownHeads(model));
+        const core::TransformerPass intact = core::runTransformer(model, {ids}, 0, core::modelAttention(model));
         for (const auto& [modeName, mode] : {std::pair{"zero", core::HeadOffMode::Zero}, std::pair{"mean", core::HeadOffMode::Mean}}) {
             CAPTURE(modeName);
             const core::Tensor expected = io::readNpy(kAnalyses / (fixture.name + "_ablated_" + modeName + "_hidden.npy"));
-            const core::TransformerPass ablated = core::runTransformer(model, {ids}, 0, ownHeads(model), {}, ablationsOf(heads[modeName], mode));
+            const core::TransformerPass ablated = core::runTransformer(model, {ids}, 0, core::modelAttention(model), {}, ablationsOf(heads[modeName], mode));
             const double largest = largestHiddenDifference(ablated.hiddenStates, expected);
             std::cout << fixture.name << " heads off (" << modeName << "): largest hidden-state difference from PyTorch " << largest << "\n";
             CHECK(largest < 1e-4);
@@ -90,7 +81,7 @@ TEST_CASE("Heads switched off (zeroed or meaned before W^O) give PyTorch's hidde
 TEST_CASE("Resuming a pass from the first layer whose heads changed gives runTransformer's numbers, bit for bit") {
     const core::TransformerModel model = io::loadTransformer(kReference / "models/gpt2-hf-names");
     const std::vector<std::vector<int>> ids{{5, 17, 42, 9, 100, 3, 255}, {7, 8, 250, 261}};  // a ragged batch
-    core::AttentionConfig config = ownHeads(model);
+    core::AttentionConfig config = core::modelAttention(model);
     config.mask = core::MaskKind::Both;
     const std::vector<core::HeadAblation> before{{0, 1, core::HeadOffMode::Zero}};
     const std::vector<core::HeadAblation> after{{0, 1, core::HeadOffMode::Zero}, {2, 3, core::HeadOffMode::Mean}};
@@ -111,9 +102,9 @@ TEST_CASE("Resuming a pass from the first layer whose heads changed gives runTra
 
 TEST_CASE("Switching off a head the model does not have is one clear sentence — the spec compares its heads") {
     const core::TransformerModel model = io::loadTransformer(kReference / "models/gpt2-hf-names");
-    CHECK_THROWS_WITH_AS(core::runTransformer(model, {{5, 17}}, 0, ownHeads(model), {}, {{3, 0, core::HeadOffMode::Zero}}),
+    CHECK_THROWS_WITH_AS(core::runTransformer(model, {{5, 17}}, 0, core::modelAttention(model), {}, {{3, 0, core::HeadOffMode::Zero}}),
                          "There is no head 3.0 to switch off: the model has layers 0 to 2 and heads 0 to 3.", core::InputError);
-    CHECK_THROWS_AS(core::runTransformer(model, {{5, 17}}, 0, ownHeads(model), {}, {{0, 4, core::HeadOffMode::Zero}}), core::InputError);
+    CHECK_THROWS_AS(core::runTransformer(model, {{5, 17}}, 0, core::modelAttention(model), {}, {{0, 4, core::HeadOffMode::Zero}}), core::InputError);
     core::ModelSpec a, b;
     b.headsOff = {{6, 3, core::HeadOffMode::Zero}};
     CHECK_FALSE(a == b);
@@ -130,7 +121,7 @@ TEST_CASE("The logit lens matches HF output_hidden_states -> final norm -> LM he
         const core::TransformerModel model = io::loadTransformer(fixture.folder);
         const std::vector<int> ids = readJson(kAnalyses / (fixture.name + "_ids.json")).get<std::vector<int>>();
         const int length = static_cast<int>(ids.size());
-        const core::TransformerPass pass = core::runTransformer(model, {ids}, 0, ownHeads(model));
+        const core::TransformerPass pass = core::runTransformer(model, {ids}, 0, core::modelAttention(model));
         const core::Tensor expected = io::readNpy(kAnalyses / (fixture.name + "_lens_logprobs.npy"));  // (n + 1) × l × vocab
         const core::Tensor ours = core::logitLensLogProbs(model, pass, 0, length);
         REQUIRE(ours.shape == expected.shape);
@@ -190,7 +181,7 @@ TEST_CASE("head_detector's patterns and 'mul' score, and first-token and self in
 TEST_CASE("Head roles: the repeated random tokens are two copies framed by the tokenizer's specials — every head is scored") {
     const core::TransformerModel model = io::loadTransformer(kReference / "models/gpt2-hf-names");
     const std::vector<int> ids{5, 17, 42, 9, 100};
-    const core::TransformerPass pass = core::runTransformer(model, {ids}, 0, ownHeads(model));
+    const core::TransformerPass pass = core::runTransformer(model, {ids}, 0, core::modelAttention(model));
     std::vector<int> repeated{11, 12, 13, 11, 12, 13};
     const core::HeadRoles roles = core::headRoles(model, pass.attentionWeights, 0, ids, repeated);
     for (core::HeadRole role : core::kHeadRoles) {

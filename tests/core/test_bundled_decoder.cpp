@@ -66,11 +66,7 @@ std::vector<HeldOut> heldOut() {
 // One causal pass over one sentence of ids: every layer's attention and the final hidden states.
 core::TransformerPass passOver(const std::vector<int>& ids) {
     const core::TransformerModel& model = decoder()->transformer;
-    core::AttentionConfig attention;
-    attention.dModel = model.config.dModel;
-    attention.heads = model.config.heads;
-    attention.mask = core::MaskKind::Causal;
-    return core::runTransformer(model, {ids}, 0, attention, {.allAttentionWeights = true, .steppedTrace = false});
+    return core::runTransformer(model, {ids}, 0, core::modelAttention(model), {.allAttentionWeights = true, .steppedTrace = false});
 }
 
 // log softmax of one row of logits.

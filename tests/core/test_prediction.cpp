@@ -30,15 +30,6 @@ nlohmann::json readJson(const fs::path& path) {
     return nlohmann::json::parse(in);
 }
 
-core::AttentionConfig causal(const core::TransformerModel& model) {
-    core::AttentionConfig config;
-    config.dModel = model.config.dModel;
-    config.heads = model.config.heads;
-    config.mask = model.config.family == core::ModelFamily::Bert ? core::MaskKind::None : core::MaskKind::Causal;
-    config.comparePerHead = false;
-    return config;
-}
-
 // Our top ten at every position and temperature against the reference's: the same ids in the same order (where the
 // reference's probabilities are not tied within float rounding) and probabilities within 1e-5.
 void checkTopTen(const core::TransformerModel& model, const core::TransformerPass& pass, const nlohmann::json& expected) {
@@ -76,7 +67,7 @@ double appendAgainstFullForward(const core::TransformerModel& model, const std::
         const core::RowVector& last = cache.append(model, ids[n - 1]);
         const std::vector<int> prefix(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n));
         for (int layer = 0; layer < model.config.layers; ++layer) {
-            const core::TransformerPass pass = core::runTransformer(model, {prefix}, layer, causal(model));
+            const core::TransformerPass pass = core::runTransformer(model, {prefix}, layer, core::modelAttention(model));
             const core::Trace& t = pass.steppedTrace;
             const int kvHeads = t.dims.kvHeads, dk = t.dims.dK, dv = t.dims.dV;
             for (int head = 0; head < kvHeads; ++head) {
@@ -100,14 +91,14 @@ TEST_CASE("Decoders: the top ten next tokens at temperatures 0.7, 1 and 2 match 
         CAPTURE(name);
         const core::TransformerModel model = io::loadTransformer(kReference / "decoders" / name);
         CHECK(core::predictionKind(model) == core::PredictionKind::NextToken);
-        const core::TransformerPass pass = core::runTransformer(model, {firstSentence(kReference / "decoders/ids.json")}, 0, causal(model));
+        const core::TransformerPass pass = core::runTransformer(model, {firstSentence(kReference / "decoders/ids.json")}, 0, core::modelAttention(model));
         checkTopTen(model, pass, readJson(kPredictions / (name + "_top10.json")));
     }
 }
 
 TEST_CASE("GPT-2: next-token logits through the tied token table match PyTorch, and so does the top ten") {
     const core::TransformerModel model = io::loadTransformer(kReference / "models/gpt2-hf-names");
-    const core::TransformerPass pass = core::runTransformer(model, {firstSentence(kReference / "models/gpt2_ids.json")}, 0, causal(model));
+    const core::TransformerPass pass = core::runTransformer(model, {firstSentence(kReference / "models/gpt2_ids.json")}, 0, core::modelAttention(model));
     const core::Tensor expected = io::readNpy(kPredictions / "gpt2_logits.npy");
     double largest = 0.0;
     for (int position = 0; position < expected.dim(0); ++position) {
@@ -124,7 +115,7 @@ TEST_CASE("BERT with cls.predictions.*: the masked-word head matches PyTorch's B
     REQUIRE(model.weights.maskedLm.has_value());
     CHECK(core::predictionKind(model) == core::PredictionKind::MaskedWord);
     const std::vector<int> ids = readJson(kPredictions / "bert-mlm_ids.json").get<std::vector<int>>();
-    const core::TransformerPass pass = core::runTransformer(model, {ids}, 0, causal(model));
+    const core::TransformerPass pass = core::runTransformer(model, {ids}, 0, core::modelAttention(model));
     const core::Tensor expected = io::readNpy(kPredictions / "bert-mlm_logits.npy");
     double largest = 0.0;
     for (int position = 0; position < expected.dim(0); ++position) {
@@ -146,7 +137,7 @@ TEST_CASE("The bundled model fills a [MASK] with its masked-word head") {
     const auto model = io::loadModelFolder(fs::path(ATTNVIZ_SOURCE_DIR) / "assets/models/attnviz-mini-bert");
     REQUIRE(core::predictionKind(model->transformer) == core::PredictionKind::MaskedWord);
     const core::Encoding encoding = model->tokenizer->encode("the cat sat on the [MASK] .");
-    const core::TransformerPass pass = core::runTransformer(model->transformer, {encoding.ids}, 0, causal(model->transformer));
+    const core::TransformerPass pass = core::runTransformer(model->transformer, {encoding.ids}, 0, core::modelAttention(model->transformer));
     const auto mask = std::find(encoding.pieces.begin(), encoding.pieces.end(), "[MASK]");
     REQUIRE(mask != encoding.pieces.end());
     const std::vector<core::TokenChoice> top = core::topTokens(core::predictionLogits(model->transformer, pass, 0, static_cast<int>(mask - encoding.pieces.begin())), 10, 1.0f);

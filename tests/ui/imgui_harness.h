@@ -3,8 +3,12 @@
 // io.MouseDown[], io.KeysDown[] and io.AddInputCharacter (Dear ImGui 1.86). Textures go to the null renderer.
 #pragma once
 
+#include "io/model_library.h"
 #include "render/heatmap_renderer.h"
 #include "ui/app.h"
+#include "ui/session/session_actions.h"
+
+#include <doctest/doctest.h>
 
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -253,6 +257,22 @@ inline std::optional<ImVec2> drawnTextAt(const std::string& label) {
         if (const std::size_t at = text.find(wanted); at != std::string::npos && !wanted.empty()) return centres[at];
     }
     return std::nullopt;
+}
+
+// Two frames, the model run they asked for finished, two more frames: the app drawn with the run's results.
+inline void settle(ImGuiHarness& ui, ui::App& app) {
+    ui.frames(app, 2);
+    app.waitForRun();
+    ui.frames(app, 2);
+}
+
+// The state of a first start: the bundled trained model open.
+inline ui::AppState bundledState() {
+    ui::AppState state;
+    auto model = io::loadBundledModel();
+    REQUIRE(model != nullptr);
+    ui::useTrainedModel(std::move(model), state);
+    return state;
 }
 
 inline ui::MatrixRef traceRef(core::TensorId tensor, int head = 0) { return {ui::MatrixSource::Trace, tensor, head}; }

@@ -17,20 +17,6 @@
 namespace attnviz::test {
 namespace {
 
-void settle(ImGuiHarness& ui, ui::App& app) {
-    ui.frames(app, 2);
-    app.waitForRun();
-    ui.frames(app, 2);
-}
-
-ui::AppState bundledState() {
-    ui::AppState state;
-    auto model = io::loadBundledModel();
-    REQUIRE(model != nullptr);
-    ui::useTrainedModel(std::move(model), state);
-    return state;
-}
-
 std::string repeated(const std::string& piece, int times) {
     std::string text;
     for (int i = 0; i < times; ++i) text += piece;

@@ -52,20 +52,6 @@ ui::AppState llamaGqaState(std::vector<std::string> sentences) {
     return state;
 }
 
-ui::AppState bundledState() {
-    ui::AppState state;
-    auto model = io::loadBundledModel();
-    REQUIRE(model != nullptr);
-    ui::useTrainedModel(std::move(model), state);
-    return state;
-}
-
-void settle(ImGuiHarness& ui, ui::App& app) {
-    ui.frames(app, 2);
-    app.waitForRun();
-    ui.frames(app, 2);
-}
-
 // The null renderer, counting the matrices handed to it: each one is a copy its caller made (or it makes).
 class CountingRenderer final : public render::HeatmapRenderer {
 public:

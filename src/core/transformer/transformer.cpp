@@ -317,6 +317,15 @@ RowVector rotaryFrequencies(const TransformerConfig& config) {
     return frequencies;
 }
 
+AttentionConfig modelAttention(const TransformerModel& model) {
+    AttentionConfig attention;
+    attention.dModel = model.config.dModel;
+    attention.heads = model.config.heads;
+    attention.mask = model.config.traits().decoder ? MaskKind::Causal : MaskKind::None;
+    attention.comparePerHead = false;
+    return attention;
+}
+
 AttentionConfig layerAttention(const TransformerConfig& config, int layer, AttentionConfig base) {
     base.dModel = config.dModel;
     base.heads = config.heads;

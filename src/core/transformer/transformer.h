@@ -240,6 +240,10 @@ std::vector<HeadOff> headsOffIn(const std::vector<HeadAblation>& ablations, int 
 // The first layer where `a` and `b` switch different heads off (or off differently); n_layers when they agree.
 int firstDifferentLayer(const std::vector<HeadAblation>& a, const std::vector<HeadAblation>& b, int layers);
 
+// The attention a whole-model run over unpadded sentences uses: the model's own d_model and heads, its family's mask
+// (causal for a decoder, none for an encoder), no per-head comparison. runTransformer adds each layer's rest.
+AttentionConfig modelAttention(const TransformerModel& model);
+
 // `ablations` switch heads off (each a layer 0 … n_layers − 1 and a head 0 … h − 1, else InputError).
 TransformerPass runTransformer(const TransformerModel& model, const std::vector<std::vector<int>>& ids, int stepped,
                                const AttentionConfig& attention, const PassOptions& options = {},

@@ -57,11 +57,7 @@ scene::Map namedHeadMap(LessonFrame& frame, const core::NamedHead& head, const c
 std::shared_ptr<const core::TransformerPass> everyLayer(LessonFrame& frame, const std::vector<int>& ids) {
     return frame.computed.get<core::TransformerPass>({kOwner, kEveryLayer}, [&] {
         const core::TransformerModel& model = frame.ctx.run.spec.trainedModel()->transformer;
-        core::AttentionConfig attention;
-        attention.dModel = model.config.dModel;
-        attention.heads = model.config.heads;
-        attention.mask = core::MaskKind::Causal;
-        return core::runTransformer(model, {ids}, 0, attention, {.allAttentionWeights = true, .steppedTrace = false});
+        return core::runTransformer(model, {ids}, 0, core::modelAttention(model), {.allAttentionWeights = true, .steppedTrace = false});
     });
 }
 
