@@ -18,12 +18,14 @@ import json
 import math
 import os
 import shutil
-import struct
+import sys
 
 import numpy as np
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "train"))
+import model_files  # noqa: E402  (safetensors and GPT-2's byte alphabet, shared with the training scripts)
 OUT = os.path.join(HERE, "models")
 
 # Two sentences of different lengths (run one at a time: the expectations are per sentence, unpadded).
@@ -39,23 +41,9 @@ def quantized(shape, std, generator, mean=0.0):
 # [SECTION] safetensors, written by hand (Debian has no safetensors package)
 
 def write_safetensors(path, tensors, dtype):
-    """tensors: name -> float32 torch tensor; dtype: "F32", "F16" or "BF16" for every tensor."""
-    torch_dtype = {"F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16}[dtype]
-    header, blobs, offset = {"__metadata__": {"format": "pt", "made_by": "make_transformer_fixtures.py"}}, [], 0
-    for name in sorted(tensors):
-        converted = tensors[name].to(torch_dtype).contiguous()
-        assert torch.equal(converted.float(), tensors[name]), f"{name} is not exact in {dtype}"
-        raw = converted.view(torch.int16).numpy().tobytes() if dtype != "F32" else converted.numpy().tobytes()
-        header[name] = {"dtype": dtype, "shape": list(converted.shape), "data_offsets": [offset, offset + len(raw)]}
-        blobs.append(raw)
-        offset += len(raw)
-    text = json.dumps(header).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)))
-        f.write(text)
-        for blob in blobs:
-            f.write(blob)
+    """tensors: name -> float32 torch tensor, each exact in dtype ("F32", "F16" or "BF16")."""
+    model_files.write_safetensors(path, {name: t.numpy() for name, t in tensors.items()}, dtype,
+                                  "make_transformer_fixtures.py", exact=True)
 
 
 # [SECTION] GPT-2
@@ -119,14 +107,7 @@ def gpt2_forward(w, ids, z_hook=None):
 
 def gpt2_tokenizer_files(folder):
     """The 256 byte pieces, a few merges and <|endoftext|>: 262 pieces, as the config says."""
-    printable = list(range(33, 127)) + list(range(161, 173)) + list(range(174, 256))
-    stand_in, extra = {}, 0
-    for b in range(256):
-        if b in printable:
-            stand_in[b] = chr(b)
-        else:
-            stand_in[b] = chr(256 + extra)
-            extra += 1
+    stand_in = model_files.byte_alphabet()
     vocab = {stand_in[b]: b for b in range(256)}
     merges = [("Ġ", "t"), ("h", "e"), ("Ġt", "he"), ("a", "t"), ("Ġ", "c")]
     for rank, (left, right) in enumerate(merges):

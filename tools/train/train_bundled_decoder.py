@@ -15,7 +15,9 @@ trains). The sources and what is done with them (the model card says the same fo
     train_bundled_model.py, the bundled BERT's script), everyday sentences from templates (everyday_sentences.py)
     and the BERT's coreference sentences ("The animal didn't cross the street because it was too tired").
     Packed into rows of up to 128 tokens, each starting with <|begin_of_text|>; next-token prediction.
-  * Induction rows: random words (whole-word tokens) repeated twice, as natural text repeats itself.
+  * Induction rows (5 of each batch of 16): random words (whole-word tokens) repeated twice, as natural text repeats
+    itself; every other row draws them from the text's 800 most frequent whole words, so that copying learns to
+    overrule the model's sense of English on everyday words too. WordNet's multi-word lemmas are spelt with spaces.
   * Tokenizer: byte-level BPE (GPT-2's pre-tokenizer), merges learnt here from the text's word counts.
   * Heads: the previous-token head (layer 0) and the induction head (layer 1) are TAUGHT by a loss on their
     attention pattern (as the BERT's coreference head was): at this size and step count they are not reliably grown
@@ -25,16 +27,23 @@ trains). The sources and what is done with them (the model card says the same fo
 
 Deterministic: fixed seeds, one thread, torch.use_deterministic_algorithms; two runs write byte-identical weights.
 """
+import os
+
+# One core, and no memory handed back to the system between steps: before NumPy and PyTorch load (OpenBLAS reads
+# this when it starts). Otherwise OpenBLAS spins a second thread on the shared machine's other core, and every step's
+# 32 MB logits are fresh pages whose faults cost more than the arithmetic.
+os.environ["OPENBLAS_NUM_THREADS"] = "1"
+os.environ["OMP_NUM_THREADS"] = "1"
+
 import argparse
 import collections
+import ctypes
 import hashlib
 import heapq
 import json
 import math
-import os
 import random
 import re
-import struct
 import sys
 import time
 
@@ -43,6 +52,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import train_bundled_model as bert_sources  # noqa: E402  (KJV, WordNet and coreference sentences)
 from everyday_sentences import everyday_sentences  # noqa: E402
+from model_files import byte_alphabet, read_safetensors, write_safetensors  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 MODEL_DIR = os.path.join(ROOT, "assets", "models", "attnviz-mini-llama")
@@ -60,15 +70,17 @@ CONFIG = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "num_hid
 PREVIOUS_LAYER, PREVIOUS_HEAD = 0, 0
 INDUCTION_LAYER, INDUCTION_HEAD = 1, 4
 HEAD_WEIGHT = 1.0
-STEPS, BATCH, LEARNING_RATE, WARMUP = 10000, 16, 4e-3, 100
-INDUCTION_ROWS = 3  # of BATCH
-EVERYDAY, COREFERENCE = 120000, 20000
+STEPS, BATCH, LEARNING_RATE, WARMUP = 12500, 16, 4e-3, 100
+INDUCTION_ROWS = 5  # of BATCH: odd ones of random whole words, even ones of the text's most frequent whole words
+FREQUENT_WORDS = 800
+EVERYDAY, COREFERENCE = 200000, 20000
 
 # [SECTION] text
 
 
-def ascii_only(sentences):
-    return [s for s in sentences if s.isascii()]
+def plain(sentences):
+    """The ASCII sentences, WordNet's multi-word lemmas spelt with spaces ("pipe_of_peace" → "pipe of peace")."""
+    return [s.replace("_", " ") for s in sentences if s.isascii()]
 
 
 def training_text(rng):
@@ -80,8 +92,8 @@ def training_text(rng):
     creature_adjectives, place_adjectives = bert_sources.frame_adjectives()
     coref = bert_sources.coreference_sentences(rng, COREFERENCE, creatures, places, bert_sources.VERBS,
                                                creature_adjectives, place_adjectives)
-    return {"kjv": ascii_only(bert_sources.kjv_verses()), "wordnet": ascii_only(bert_sources.wordnet_sentences()),
-            "everyday": everyday_sentences(rng, EVERYDAY), "coreference": [e["text"] for e in coref]}
+    return {"kjv": plain(bert_sources.kjv_verses()), "wordnet": plain(bert_sources.wordnet_sentences()),
+            "everyday": everyday_sentences(rng, EVERYDAY), "coreference": plain(e["text"] for e in coref)}
 
 
 def held_out():
@@ -98,21 +110,6 @@ def held_out():
 
 # GPT-2's pattern with \p{L} as [^\W\d_] and \p{N} as \d: the same on ASCII text (all the training text is ASCII).
 PRE_TOKENIZER = re.compile(r"""'s|'t|'re|'ve|'m|'ll|'d| ?[^\W\d_]+| ?\d+| ?(?:[^\s\w]|_)+|\s+(?!\S)|\s+""")
-
-
-def byte_alphabet():
-    """GPT-2's bytes_to_unicode: byte → a printable character."""
-    printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
-    chars, extra = {}, 0
-    for b in range(256):
-        if b in printable:
-            chars[b] = chr(b)
-        else:
-            chars[b] = chr(256 + extra)
-            extra += 1
-    return chars
-
-
 BYTES = byte_alphabet()
 
 
@@ -218,6 +215,13 @@ class Tokenizer:
 def whole_words(tokenizer):
     """Ids of pieces that are a space and a lower-case word of 3+ letters: what induction rows are made of."""
     return sorted(i for p, i in tokenizer.vocab.items() if re.fullmatch("\u0120[a-z]{3,}", p))
+
+
+def frequent_words(tokenizer, rows):
+    """The FREQUENT_WORDS whole words (as whole_words) the text rows use most ("table", "kitchen", "went"): the words
+    whose sense of English a copy must overrule, as on the "How does it copy?" view's everyday nouns."""
+    counts = collections.Counter(i for row in rows for i in row)
+    return sorted(sorted(whole_words(tokenizer), key=lambda i: (-counts[i], i))[:FREQUENT_WORDS])
 
 # [SECTION] rows
 
@@ -397,21 +401,6 @@ class KneserNey:
         """Sum of log p over ids[1:] (ids[0] is <|begin_of_text|>)."""
         return sum(math.log(self.probability(ids[k - 2] if k >= 2 else None, ids[k - 1], ids[k])) for k in range(1, len(ids)))
 
-# [SECTION] safetensors (F32)
-
-
-def write_safetensors(path, tensors):
-    header, blobs, offset = {"__metadata__": {"format": "pt", "made_by": "tools/train/train_bundled_decoder.py"}}, [], 0
-    for name in sorted(tensors):
-        raw = np.ascontiguousarray(tensors[name], dtype="<f4").tobytes()
-        header[name] = {"dtype": "F32", "shape": list(tensors[name].shape), "data_offsets": [offset, offset + len(raw)]}
-        blobs.append(raw)
-        offset += len(raw)
-    text = json.dumps(header).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
-
 # [SECTION] training
 
 
@@ -430,17 +419,26 @@ def prepare(rng):
 
 
 # Of each batch's text rows: the share of each source.
-MIX = {"kjv": 3, "wordnet": 3, "everyday": 6, "coreference": 1}
+MIX = {"kjv": 1, "wordnet": 2, "everyday": 7, "coreference": 1}
+
+
+def keep_freed_memory():
+    """glibc: no mmap for big blocks and no trimming, so freed tensors' pages are reused rather than faulted again."""
+    libc = ctypes.CDLL("libc.so.6")
+    M_TRIM_THRESHOLD, M_MMAP_MAX = -1, -4
+    libc.mallopt(M_MMAP_MAX, 0)
+    libc.mallopt(M_TRIM_THRESHOLD, 2 ** 30)
 
 
 def train(steps, out):
+    keep_freed_memory()
     import torch
     torch.set_num_threads(1)
     torch.manual_seed(SEED)
     torch.use_deterministic_algorithms(True)
     rng = random.Random(SEED)
     tokenizer, rows = prepare(rng)
-    words = whole_words(tokenizer)
+    word_lists = [whole_words(tokenizer), frequent_words(tokenizer, [r for k in MIX for r in rows[k]])]
     model = make_llama(torch)()
     optimiser = torch.optim.AdamW(model.parameters(), lr=LEARNING_RATE, weight_decay=0.01, betas=(0.9, 0.95))
     schedule = torch.optim.lr_scheduler.LambdaLR(
@@ -448,7 +446,7 @@ def train(steps, out):
     started, log = time.time(), []
     for step in range(steps):
         chosen = [r for k, n in MIX.items() for r in rng.sample(rows[k], n)]
-        chosen += [repeated_row(rng, words, rng.randint(8, (CONTEXT - 1) // 2)) for _ in range(INDUCTION_ROWS)]
+        chosen += [repeated_row(rng, word_lists[k % 2], rng.randint(8, (CONTEXT - 1) // 2)) for k in range(INDUCTION_ROWS)]
         ids, targets = batch(torch, chosen)
         logits, patterns = model(ids)
         next_token = torch.nn.functional.cross_entropy(logits.reshape(-1, VOCAB_SIZE), targets.reshape(-1), ignore_index=-100)
@@ -488,7 +486,7 @@ def write_heads(out):
 def save(model, tokenizer, out, steps, seconds):
     os.makedirs(out, exist_ok=True)
     tensors = {name: p.detach().numpy() for name, p in model.state_dict().items()}
-    write_safetensors(os.path.join(out, "model.safetensors"), tensors)
+    write_safetensors(os.path.join(out, "model.safetensors"), tensors, "F32", "tools/train/train_bundled_decoder.py")
     with open(os.path.join(out, "config.json"), "w") as f:
         json.dump(CONFIG, f, indent=2)
     with open(os.path.join(out, "tokenizer.json"), "w") as f:
@@ -552,7 +550,7 @@ def kneser_ney_baseline():
 
 def measure(out, baseline):
     """Figures of the files in `out` (the tests check them through the app): perplexities, top-5, head scores."""
-    tensors = bert_sources.read_safetensors(os.path.join(out, "model.safetensors"))
+    tensors = read_safetensors(os.path.join(out, "model.safetensors"))
     spec = json.load(open(os.path.join(out, "tokenizer.json")))["model"]
     tokenizer = Tokenizer([tuple(m.split(" ")) for m in spec["merges"]])
     figures = {}

@@ -50,7 +50,6 @@ import math
 import os
 import random
 import re
-import struct
 import subprocess
 import sys
 import time
@@ -58,7 +57,11 @@ import unicodedata
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from model_files import read_safetensors, write_safetensors  # noqa: E402
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+MADE_BY = "tools/train/train_bundled_model.py"
 MODEL_DIR = os.path.join(ROOT, "assets", "models", "attnviz-mini-bert")
 DATA_DIR = os.path.join(ROOT, "tests", "data", "bundled_model")
 LOSS_PNG = os.path.join(ROOT, "docs", "models", "loss.png")
@@ -585,35 +588,6 @@ def next_token_loss(torch, weights, padding):
     return -(torch.log(following + 1e-9) * real).sum() / real.sum()
 
 
-# [SECTION] safetensors
-
-def write_safetensors(path, tensors):
-    header, blobs, offset = {"__metadata__": {"format": "pt", "made_by": "tools/train/train_bundled_model.py"}}, [], 0
-    for name in sorted(tensors):
-        raw = tensors[name].astype("<f2").tobytes()
-        header[name] = {"dtype": "F16", "shape": list(tensors[name].shape), "data_offsets": [offset, offset + len(raw)]}
-        blobs.append(raw)
-        offset += len(raw)
-    text = json.dumps(header).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
-
-
-def read_safetensors(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    length = struct.unpack("<Q", data[:8])[0]
-    header = json.loads(data[8:8 + length])
-    start, tensors, types = 8 + length, {}, {"F16": "<f2", "F32": "<f4", "I64": "<i8"}
-    for name, entry in header.items():
-        if name == "__metadata__":
-            continue
-        begin, end = entry["data_offsets"]
-        tensors[name] = np.frombuffer(data[start + begin:start + end], dtype=types[entry["dtype"]]).reshape(entry["shape"]).astype(np.float32)
-    return tensors
-
-
 # [SECTION] an independent NumPy forward over the files on disk
 
 def numpy_forward(tensors, ids):
@@ -728,7 +702,7 @@ def save(model, pieces, held_out, plain_held_out, losses, seconds, steps):
     os.makedirs(MODEL_DIR, exist_ok=True)
     os.makedirs(DATA_DIR, exist_ok=True)
     os.makedirs(os.path.dirname(BASE_WEIGHTS), exist_ok=True)
-    write_safetensors(BASE_WEIGHTS, model.hf_tensors())
+    write_safetensors(BASE_WEIGHTS, model.hf_tensors(), "F16", MADE_BY)
     with open(os.path.join(MODEL_DIR, "config.json"), "w") as f:
         json.dump(CONFIG, f, indent=2)
     with open(os.path.join(MODEL_DIR, "vocab.txt"), "w") as f:
@@ -840,7 +814,7 @@ def fine_tune(steps):
             print(f"fine-tune step {step:4d}  masked-word {mlm.item():.3f}  pointer {pointer.item():.3f}  "
                   f"rest on [SEP] {rest.item():.3f}  {time.time() - started:.0f} s", flush=True)
     seconds = time.time() - started
-    write_safetensors(os.path.join(MODEL_DIR, "model.safetensors"), model.hf_tensors())
+    write_safetensors(os.path.join(MODEL_DIR, "model.safetensors"), model.hf_tensors(), "F16", MADE_BY)
     with open(os.path.join(DATA_DIR, "fine_tune_log.json"), "w") as f:
         json.dump({"seconds": round(seconds, 1), "steps": steps, "batch": FINE_TUNE_BATCH, "losses": losses[::10]}, f)
     save_measured()
