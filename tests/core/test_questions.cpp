@@ -1,0 +1,223 @@
+// test_questions.cpp — ask mode's questions (core/questions.h), drawn from runs of the seeded layer, the bundled
+// decoder (a grouped-query Llama) and the bundled BERT: each question's truth is the run's own number, its choices
+// are distinct as drawn text, the truth's place is uniform over seeds (χ²), and a question that does not apply to a
+// model is not offered.
+#include "core/questions.h"
+
+#include "core/derived_maps.h"
+#include "core/display_text.h"
+#include "io/model_folder.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace attnviz;
+using core::QuestionKind;
+
+const fs::path kModels = fs::path(ATTNVIZ_SOURCE_DIR) / "assets/models";
+
+std::shared_ptr<const core::TrainedModel> bundled(const char* name) {
+    static std::map<std::string, std::shared_ptr<const core::TrainedModel>> models;
+    auto& model = models[name];
+    if (!model) model = io::loadModelFolder(kModels / name);
+    REQUIRE(model != nullptr);
+    return model;
+}
+
+core::ModelRun trainedRun(const char* name, const std::string& sentence) {
+    const std::shared_ptr<const core::TrainedModel> model = bundled(name);
+    core::ModelSpec spec;
+    spec.model = core::TrainedLayer{model};
+    spec.sentences = {sentence};
+    spec.attention.dModel = model->config().dModel;
+    spec.attention.heads = model->config().heads;
+    return core::runModel(spec);
+}
+
+const core::ModelRun& seededRun() {
+    static const core::ModelRun run = core::runModel(core::ModelSpec{});
+    return run;
+}
+
+const core::ModelRun& decoderRun() {
+    static const core::ModelRun run = trainedRun("attnviz-mini-llama", "the cat sat on the mat and the dog sat on the");
+    return run;
+}
+
+void checkWellFormed(const core::Question& q) {
+    CAPTURE(q.prompt);
+    CHECK(q.prompt.back() == '?');
+    REQUIRE(q.choices.size() == (q.kind == QuestionKind::Scaling ? 3u : 4u));
+    REQUIRE(q.truth >= 0);
+    REQUIRE(q.truth < static_cast<int>(q.choices.size()));
+    std::set<std::string> texts;
+    for (const core::QuestionChoice& c : q.choices) {
+        CHECK_FALSE(c.text.empty());
+        texts.insert(c.text);
+    }
+    CHECK(texts.size() == q.choices.size());  // distinct as drawn
+    CHECK_FALSE(q.why.empty());
+}
+
+// χ² of the truth's places over seeds 0 … 99 against a uniform spread.
+double truthPlaceChiSquare(QuestionKind kind, const core::ModelRun& run, int places) {
+    std::vector<int> counts(static_cast<std::size_t>(places), 0);
+    std::vector<std::set<int>> placesByResidue(static_cast<std::size_t>(places));  // not guessable from the question's number
+    for (std::uint64_t seed = 0; seed < 100; ++seed) {
+        const std::optional<core::Question> q = core::askQuestion(kind, run, {0, 0, std::nullopt, seed});
+        REQUIRE(q);
+        checkWellFormed(*q);
+        ++counts[static_cast<std::size_t>(q->truth)];
+        placesByResidue[seed % static_cast<std::uint64_t>(places)].insert(q->truth);
+    }
+    for (const std::set<int>& seen : placesByResidue) CHECK(seen.size() == static_cast<std::size_t>(places));
+    const double expected = 100.0 / places;
+    double chi = 0.0;
+    for (int c : counts) chi += (c - expected) * (c - expected) / expected;
+    std::string spread;
+    for (int c : counts) spread += " " + std::to_string(c);
+    MESSAGE(core::questionTitle(kind) << " — the truth's places:" << spread << ", χ² " << chi);
+    return chi;
+}
+
+}  // namespace
+
+TEST_CASE("the seeded layer is asked the attended word, shapes and scaling, never a prediction or shared K/V heads") {
+    const std::vector<QuestionKind> offered = core::offeredQuestions(seededRun(), {});
+    CHECK(offered == std::vector<QuestionKind>{QuestionKind::MostAttended, QuestionKind::Shape, QuestionKind::Scaling});
+    CHECK_FALSE(core::askQuestion(QuestionKind::NextToken, seededRun(), {}));
+    CHECK_FALSE(core::askQuestion(QuestionKind::SharedKeyValues, seededRun(), {}));
+}
+
+TEST_CASE("the bundled BERT is never asked which query heads share a K/V head — the bundled decoder is, and what it predicts") {
+    const core::ModelRun bert = trainedRun("attnviz-mini-bert", "the cat sat on the [MASK] .");
+    CHECK_FALSE(core::askQuestion(QuestionKind::SharedKeyValues, bert, {}));
+    const std::optional<core::Question> fill = core::askQuestion(QuestionKind::NextToken, bert, {});
+    REQUIRE(fill);
+    CHECK(fill->prompt.find("[MASK]") != std::string::npos);
+    const std::vector<QuestionKind> offered = core::offeredQuestions(decoderRun(), {});
+    CHECK(std::count(offered.begin(), offered.end(), QuestionKind::SharedKeyValues) == 1);
+    CHECK(std::count(offered.begin(), offered.end(), QuestionKind::NextToken) == 1);
+}
+
+TEST_CASE("which word does the query attend to most: the truth is the row's largest weight, every choice its word's weight") {
+    const core::ModelRun& run = seededRun();
+    const int row = core::followedQueryRow(run, 0, 2);
+    const core::MatrixView a = core::mapSlice(run.trace, core::TensorId::AttentionWeights, 0, 2).view();
+    Eigen::Index best = 0;
+    a.row(row).maxCoeff(&best);
+    const std::optional<core::Question> q = core::askQuestion(QuestionKind::MostAttended, run, {0, 2, std::nullopt, 7});
+    REQUIRE(q);
+    checkWellFormed(*q);
+    const core::QuestionChoice& truth = q->choices[static_cast<std::size_t>(q->truth)];
+    CHECK(truth.text == core::labelText(run.tokens[0][static_cast<std::size_t>(best)]));
+    CHECK(*truth.value == a(row, best));
+    CHECK(q->prompt == "Which word does “" + core::labelText(run.queryTokens[0][static_cast<std::size_t>(row)]) + "” attend to most in head 2?");
+    for (const core::QuestionChoice& c : q->choices) CHECK(*c.value <= *truth.value);
+    CHECK(q->answer.values.size() == run.tokens[0].size());
+}
+
+TEST_CASE("what will the model predict: the top-1 and three distinct pieces of ranks 2–10, each with its probability") {
+    const std::optional<core::Question> q = core::askQuestion(QuestionKind::NextToken, decoderRun(), {0, 0, std::nullopt, 3});
+    REQUIRE(q);
+    checkWellFormed(*q);
+    const std::vector<float>& top = q->answer.values;  // the ten most likely, most likely first
+    REQUIRE(top.size() == 10u);
+    CHECK(*q->choices[static_cast<std::size_t>(q->truth)].value == top[0]);
+    CHECK(q->choices[static_cast<std::size_t>(q->truth)].text == q->answer.labels[0]);
+    for (int i = 0; i < 4; ++i) {
+        if (i == q->truth) continue;
+        const auto rank = std::find(q->answer.labels.begin() + 1, q->answer.labels.end(), q->choices[static_cast<std::size_t>(i)].text);
+        CHECK(rank != q->answer.labels.end());  // one of ranks 2–10
+    }
+    // Another seed draws other distractors or another order.
+    std::set<std::string> orders;
+    for (std::uint64_t seed = 0; seed < 10; ++seed) {
+        const core::Question asked = *core::askQuestion(QuestionKind::NextToken, decoderRun(), {0, 0, std::nullopt, seed});
+        std::string order;
+        for (const core::QuestionChoice& c : asked.choices) order += c.text + "|";
+        orders.insert(order);
+    }
+    CHECK(orders.size() >= 8u);
+}
+
+TEST_CASE("the truth's place among the choices is uniform over 100 seeds (χ², p = 0.01), for every kind") {
+    CHECK(truthPlaceChiSquare(QuestionKind::MostAttended, seededRun(), 4) < 11.34);
+    CHECK(truthPlaceChiSquare(QuestionKind::Shape, seededRun(), 4) < 11.34);
+    CHECK(truthPlaceChiSquare(QuestionKind::NextToken, decoderRun(), 4) < 11.34);
+    CHECK(truthPlaceChiSquare(QuestionKind::SharedKeyValues, decoderRun(), 4) < 11.34);
+    CHECK(truthPlaceChiSquare(QuestionKind::Scaling, seededRun(), 3) < 9.21);
+}
+
+TEST_CASE("shapes come from this run's sizes: Q_i is l × d_k, S_i l × l, the concatenation l × h·d_v") {
+    const core::ModelRun& run = seededRun();
+    const int l = run.trace.queryLengths[0];
+    const core::Dimensions& d = run.trace.dims;
+    std::set<std::string> asked;
+    for (std::uint64_t seed = 0; seed < 30; ++seed) {
+        const core::Question q = *core::askQuestion(QuestionKind::Shape, run, {0, 1, std::nullopt, seed});
+        const std::string truth = q.choices[static_cast<std::size_t>(q.truth)].text;
+        CAPTURE(q.prompt);
+        if (q.prompt.find("Q₁") != std::string::npos) CHECK(truth == std::to_string(l) + " × " + std::to_string(d.dK));
+        else if (q.prompt.find("S₁") != std::string::npos) CHECK(truth == std::to_string(l) + " × " + std::to_string(l));
+        else CHECK(truth == std::to_string(l) + " × " + std::to_string(d.heads * d.dV));
+        asked.insert(q.prompt);
+    }
+    CHECK(asked.size() == 3u);
+}
+
+TEST_CASE("scaling by 1/√d_k < 1 always makes a row flatter: the truth is 'flatter', the entropies in the why") {
+    for (int head = 0; head < seededRun().trace.dims.heads; ++head) {
+        const core::Question q = *core::askQuestion(QuestionKind::Scaling, seededRun(), {0, head, std::nullopt, 5});
+        checkWellFormed(q);
+        CHECK(q.choices[static_cast<std::size_t>(q.truth)].text == "flatter (more even)");
+        CHECK(core::entropyBits(q.answer.values) > core::entropyBits(q.answer.before));
+        CHECK(q.why.find("bits") != std::string::npos);
+    }
+    CHECK(core::entropyBits({0.5f, 0.5f}) == doctest::Approx(1.0));
+    CHECK(core::entropyBits({1.0f, 0.0f}) == 0.0);
+}
+
+TEST_CASE("the shared K/V heads: query head i reads K/V head i / (h / h_kv), the repeat-not-interleave slip among the wrong ones") {
+    const core::ModelRun& run = decoderRun();
+    const core::Dimensions& d = run.trace.dims;
+    REQUIRE(d.kvHeads < d.heads);
+    for (std::uint64_t seed = 0; seed < 8; ++seed) {
+        const core::Question q = *core::askQuestion(QuestionKind::SharedKeyValues, run, {0, 0, std::nullopt, seed});
+        // The query heads whose K/V head is the one the prompt names, as the truth must list them.
+        std::vector<int> sharing;
+        for (int head = 0; head < d.heads; ++head) {
+            if (q.prompt.ends_with("share K/V head " + std::to_string(core::keyValueHead(d, head)) + "?")) sharing.push_back(head);
+        }
+        REQUIRE(sharing.size() == static_cast<std::size_t>(d.heads / d.kvHeads));
+        const std::string listed = sharing.size() >= 3 ? "heads " + std::to_string(sharing.front()) + "–" + std::to_string(sharing.back())
+                                                       : "heads " + std::to_string(sharing[0]) + " and " + std::to_string(sharing[1]);
+        CHECK(q.choices[static_cast<std::size_t>(q.truth)].text == listed);
+        // Repeating K/V heads instead of interleaving them is among the wrong answers.
+        std::string strided = "heads ";
+        const int kv = core::keyValueHead(d, sharing[0]);
+        for (int i = 0; i < d.heads / d.kvHeads; ++i) strided += (i == 0 ? "" : i + 1 == d.heads / d.kvHeads ? " and " : ", ") + std::to_string(kv + i * d.kvHeads);
+        CHECK(std::count_if(q.choices.begin(), q.choices.end(), [&](const core::QuestionChoice& c) { return c.text == strided; }) == 1);
+    }
+}
+
+TEST_CASE("reveal's sentence says the gap: the pick and its number beside the truth and its number") {
+    core::Question q;
+    q.valueName = "weight";
+    q.choices = {{"street", 0.12f}, {"animal", 0.61f}, {"it", 0.05f}, {"tired", 0.2f}};
+    q.truth = 1;
+    CHECK(core::gapSentence(q, 0) == "You chose “street” (weight 0.12); the model put 0.61 on “animal”.");
+    CHECK(core::gapSentence(q, 1) == "Right: “animal” (weight 0.61).");
+    CHECK(core::gapSentence(q, std::nullopt) == "The answer: “animal” (weight 0.61).");
+    q.choices = {{"11 × 16", std::nullopt}, {"16 × 11", std::nullopt}};
+    q.truth = 0;
+    CHECK(core::gapSentence(q, 1) == "You chose “16 × 11”; the answer is “11 × 16”.");
+    CHECK(core::questionValueText(0.0031f) == "0.0031");
+}
