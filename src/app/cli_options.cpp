@@ -33,6 +33,7 @@ core::SoftmaxMode parseSoftmax(std::string_view text) { return parseNamed("--sof
 void addInputOptions(CLI::App& command, InputOptions& o) {
     command.add_option("-s,--sentence", o.sentence, "The sentence to attend over")->capture_default_str();
     command.add_option("--batch", o.batch, "Several sentences padded into one batch (replaces --sentence)");
+    command.add_option("--compare-with", o.compareWith, "A second sentence beside --sentence: the window shows A, B and A - B (C toggles); export --kind compare draws them");
     command.add_option("--cross", o.cross, "Decoder sentence(s) for cross-attention: queries from these, keys/values from --sentence/--batch");
     command.add_option("--d-model", o.dModel, "Model width d_model")->capture_default_str();
     command.add_option("--heads", o.heads, "Number of heads h (must divide d_model unless --d-k/--d-v are given; a trained model's heads are re-split)")->capture_default_str();
@@ -133,6 +134,7 @@ std::vector<std::filesystem::path> inputPaths(const InputOptions& o, const core:
 core::ModelSpec toModelSpec(const InputOptions& o) {
     if (o.session) return io::openSession(*o.session).spec;
     core::ModelSpec spec;
+    spec.compareWith = o.compareWith;
     if (const auto model = chosenModel(o)) {
         refuseSeededOptions(o, *model);
         spec.sentences = o.batch.empty() ? std::vector<std::string>{o.sentence} : o.batch;

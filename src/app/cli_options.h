@@ -25,6 +25,7 @@ struct InputOptions {
     std::string sentence{core::kDefaultSentence};
     std::vector<std::string> batch;          // --batch "s1" "s2" …: overrides --sentence
     std::vector<std::string> cross;          // --cross "decoder sentence" (one per batch sentence)
+    std::optional<std::string> compareWith;  // --compare-with B: a second sentence beside the first (ModelSpec::compareWith)
     int dModel = 64;
     int heads = 8;
     int dK = 0;
@@ -117,7 +118,7 @@ struct ExportOptions {
     std::string stage = "all";     // all|N|NAME
     std::string matrix;            // a Trace tensor key, e.g. attention_weights
     std::optional<int> head;
-    std::string kind = "matrix";   // matrix|stage|heads|poster|slide|lines|next
+    std::string kind = "matrix";   // matrix|stage|heads|poster|slide|lines|next|compare
     std::optional<float> temperature;  // --kind next: softmax(logits / T); nullopt: 1
     std::string format = "png";    // png|svg|pdf
     int scale = 2;                 // 1–4

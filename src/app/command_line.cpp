@@ -99,7 +99,7 @@ void addExportCommand(CLI::App& cli, CommandLine& line) {
     command->add_option("--head", e.head, "One head (0-based)");
     command->add_option("--kind", e.kind, "matrix | stage | heads | poster | slide (16:9, 1920x1080 at scale 1) | lines (token -> token) | "
                         "next (a trained model's ten most likely next tokens, or BERT's fills of a [MASK], as a 16:9 slide; "
-                        "no --stage, --matrix or --head)")->capture_default_str();
+                        "no --stage, --matrix or --head) | compare (--sentence beside --compare-with and their difference, as a 16:9 slide)")->capture_default_str();
     command->add_option("--temperature", e.temperature, "--kind next: the softmax temperature T of its probabilities (default 1)");
     command->add_option("--format", e.format, "png | svg | pdf (SVG and PDF keep text as text)")->capture_default_str();
     command->add_option("--scale", e.scale, "Pixel scale 1-4")->capture_default_str();

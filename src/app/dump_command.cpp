@@ -18,6 +18,9 @@ int runDump(const core::ModelSpec& typed, const DumpOptions& options) {
     try {
         core::ModelSpec spec = typed;
         if (!options.ablate.empty()) spec.headsOff = parseHeadAblations(options.ablate);
+        if (spec.compareWith) {
+            throw core::InputError("--compare-with is for the window and export --kind compare; a dump holds one run: dump each sentence on its own.");
+        }
         const core::ModelRun run = core::runModel(spec);
         const io::AnalysisOptions analyses{options.logitLens, options.rollout, options.headRoles};
         for (const std::filesystem::path& path :

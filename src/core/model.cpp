@@ -225,11 +225,35 @@ std::shared_ptr<const Tokenizer> tokenizerOf(const ModelSpec& spec) {
     return std::make_shared<const WordTokenizer>(TokenizeOptions{spec.seeded()->prependCls, spec.tokenLimit});
 }
 
+ModelSpec comparedSpec(const ModelSpec& spec) {
+    ModelSpec compared = spec;
+    compared.sentences = {spec.compareWith.value_or("")};
+    compared.compareWith.reset();
+    // Cross-attention: the compared sentence is the encoder's, beside the first decoder sentence.
+    if (SeededLayer* seeded = compared.seeded(); seeded && seeded->decoderSentences.size() > 1) seeded->decoderSentences.resize(1);
+    return compared;
+}
+
+std::shared_ptr<const ModelRun> comparedRun(const ModelSpec& spec, const RunOptions& keep) {
+    if (!spec.compareWith) return nullptr;
+    try {
+        return std::make_shared<const ModelRun>(runModel(comparedSpec(spec), keep));
+    } catch (const InputError& error) {
+        throw InputError(std::string("The sentence to compare with: ") + error.what());
+    }
+}
+
 ModelRun runModel(const ModelSpec& spec, const RunOptions& keep) {
     checkBatch(spec);
-    if (const TrainedLayer* trained = spec.trained()) return runTrainedModel(spec, *trained, keep);
-    if (!spec.headsOff.empty()) throw InputError("Switching heads off needs a trained model (--model): the seeded layer is the whole model.");
-    return runSeededLayer(spec, *spec.seeded());
+    ModelRun run;
+    if (const TrainedLayer* trained = spec.trained()) {
+        run = runTrainedModel(spec, *trained, keep);
+    } else {
+        if (!spec.headsOff.empty()) throw InputError("Switching heads off needs a trained model (--model): the seeded layer is the whole model.");
+        run = runSeededLayer(spec, *spec.seeded());
+    }
+    run.compared = comparedRun(spec, keep);
+    return run;
 }
 
 ModelRun rerunAttention(const ModelRun& previous, const ModelSpec& spec) {
@@ -249,6 +273,8 @@ ModelRun rerunAttention(const ModelRun& previous, const ModelSpec& spec) {
     run.resplitHeads = previous.resplitHeads;
     run.trace = projectionsOf(previous.trace);
     reattendInto(run.weights, spec.attention, run.trace);
+    run.compared = previous.compared && spec.compareWith == previous.spec.compareWith ? std::make_shared<const ModelRun>(rerunAttention(*previous.compared, comparedSpec(spec)))
+                                                         : comparedRun(spec, {});
     return run;
 }
 

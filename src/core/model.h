@@ -84,6 +84,9 @@ struct ModelSpec {
     // Heads switched off (a trained model only; any number, in any layers): the pass reruns with their Z_i zeroed or
     // replaced by its mean before W^O (HeadAblation). Empty: the model as trained.
     std::vector<HeadAblation> headsOff;
+    // [Compare] A second sentence run through the same model beside the first (issue 35): the run's `compared`.
+    // None: no comparison. core/compare.h aligns the two by position.
+    std::optional<std::string> compareWith;
 
     SeededLayer* seeded() { return std::get_if<SeededLayer>(&model); }
     const SeededLayer* seeded() const { return std::get_if<SeededLayer>(&model); }
@@ -115,7 +118,16 @@ struct ModelRun {
     std::shared_ptr<const TransformerPass> modelPass;
     // The stepped layer's heads are a re-split of the trained projections (spec.attention.heads ≠ the model's).
     bool resplitHeads = false;
+    // spec.compareWith's run: comparedSpec(spec) through the same forward (null when compare is off).
+    std::shared_ptr<const ModelRun> compared;
 };
+
+// The spec of the compared sentence: `spec` with compareWith as its only sentence, and no comparison of its own.
+ModelSpec comparedSpec(const ModelSpec& spec);
+struct RunOptions;
+// spec.compareWith's run (runModel of comparedSpec), or null when compare is off. Throws InputError naming the
+// compared sentence when it is refused.
+std::shared_ptr<const ModelRun> comparedRun(const ModelSpec& spec, const RunOptions& keep);
 
 // The seeded layer's choices, or a default SeededLayer's for a trained layer: what the flat records (a dump's
 // parameters, a session, the settings, an undo step's name) hold for a model without them.

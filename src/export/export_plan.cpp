@@ -128,8 +128,22 @@ void checkPrediction(const core::ModelRun& run, const ExportRequest& request) {
     for (int batch = 0; batch < run.trace.batch; ++batch) predictedPosition(run, batch);
 }
 
+// --kind compare draws one head's attention weights of two sentences: it needs the second (--compare-with), and no
+// stage or matrix picks anything in it. --compare-with without --kind compare would be silently ignored: refused.
+void checkComparison(const core::ModelRun& run, const ExportRequest& request) {
+    if (request.kind != FigureKind::Compare) {
+        if (run.compared) throw ExportError("--compare-with is for --kind compare; leave it out for --kind " + kindName(request.kind) + ".");
+        return;
+    }
+    if (!run.compared) throw ExportError("--kind compare needs a second sentence: add --compare-with \"…\".");
+    if (request.stage || request.ropeStep || request.matrix) {
+        throw ExportError("--kind compare draws one head's attention weights of both sentences; leave out --stage and --matrix.");
+    }
+}
+
 void checkCombination(const core::ModelRun& run, const ExportRequest& request) {
     checkPrediction(run, request);
+    checkComparison(run, request);
     checkHead(run, request);
     checkRopeStep(run, request);
     if (request.matrix && (request.kind == FigureKind::Stage || request.kind == FigureKind::Slide)) {
@@ -248,6 +262,12 @@ void planNext(const core::ModelRun& run, const ExportRequest& request, int batch
     out.push_back(std::move(figure));
 }
 
+// The compare slide: compare-head0.png.
+void planCompare(const core::ModelRun& run, const ExportRequest& request, int batch, std::vector<PlannedFigure>& out) {
+    const int head = request.head.value_or(0);
+    out.push_back({"compare" + headSuffix(head) + sentenceSuffix(run, batch) + ".png", FigureKind::Compare, StageId::Softmax, {}, head, batch});
+}
+
 void planPoster(const core::ModelRun& run, const ExportRequest& request, int batch, std::vector<PlannedFigure>& out) {
     const int head = request.head.value_or(0);
     out.push_back({"poster" + headSuffix(head) + sentenceSuffix(run, batch) + ".png", FigureKind::Poster,
@@ -282,6 +302,7 @@ std::string kindName(FigureKind kind) {
         case FigureKind::Slide: return "slide";
         case FigureKind::Lines: return "lines";
         case FigureKind::Next: return "next";
+        case FigureKind::Compare: return "compare";
         case FigureKind::Matrix: break;
     }
     return "matrix";
@@ -302,7 +323,8 @@ FigureKind parseKind(std::string_view text) {
     if (text == "slide") return FigureKind::Slide;
     if (text == "lines") return FigureKind::Lines;
     if (text == "next") return FigureKind::Next;
-    throw ExportError("unknown --kind '" + std::string(text) + "'; use matrix, stage, heads, poster, slide, lines or next.");
+    if (text == "compare") return FigureKind::Compare;
+    throw ExportError("unknown --kind '" + std::string(text) + "'; use matrix, stage, heads, poster, slide, lines, next or compare.");
 }
 
 Background parseBackground(std::string_view text) {
@@ -359,6 +381,7 @@ std::vector<PlannedFigure> planExport(const core::ModelRun& run, const ExportReq
             case FigureKind::Slide: planSlides(run, request, batch, figures); break;
             case FigureKind::Lines: planLines(run, request, batch, figures); break;
             case FigureKind::Next: planNext(run, request, batch, figures); break;
+            case FigureKind::Compare: planCompare(run, request, batch, figures); break;
         }
     }
     for (PlannedFigure& figure : figures) inFormat(figure, request.format);

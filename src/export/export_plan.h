@@ -10,6 +10,8 @@
 //   --kind lines   token → token lines of one head:  07-softmax-lines-head0.png
 //   --kind next    what the trained model predicts:  next.png (a 16:9 slide; no --stage, --matrix or --head;
 //                  --temperature is this kind's only)
+//   --kind compare two sentences and A − B:          compare-head0.png (a 16:9 slide; needs --compare-with; no --stage
+//                  or --matrix)
 // --stage rope is stage 3's RoPE step (a model with rotary positions): 03-rope-head0.png with --kind matrix or
 // stage, slide-03-rope-head0.png with --kind slide.
 // Per-head figures carry -headI (head 0 unless --head); with more than one sentence every name gets -sB
@@ -31,7 +33,8 @@
 
 namespace attnviz::exporting {
 
-enum class FigureKind { Matrix, Stage, Heads, Poster, Slide, Lines, Next };  // Slide: a stage as a 16:9 slide; Next: the prediction
+enum class FigureKind { Matrix, Stage, Heads, Poster, Slide, Lines, Next, Compare };  // Slide: a stage as a 16:9 slide; Next: the prediction;
+                                                                              // Compare: two sentences side by side (compare_figure.h)
 // The file a figure is written as: the same picture as a raster (PNG) or with text as text (SVG, PDF).
 enum class FigureFormat { Png, Svg, Pdf };
 

@@ -3,6 +3,7 @@
 
 #include "core/names.h"
 #include "core/parallel.h"
+#include "export/compare_figure.h"
 #include "export/export_error.h"
 #include "export/pdf_painter.h"
 #include "export/prediction_figure.h"
@@ -82,6 +83,7 @@ Figure drawPlannedFigure(const core::ModelRun& run, const PlannedFigure& planned
         case FigureKind::Slide: return drawSlideFigure(run, planned.stage, planned.head, planned.batch, style, planned.ropeStep);
         case FigureKind::Lines: return drawLinesFigure(run, planned.head, planned.batch, style);
         case FigureKind::Next: return drawPredictionFigure(run, planned.batch, planned.temperature, style);
+        case FigureKind::Compare: return drawCompareFigure(run, planned.head, planned.batch, style);
     }
     throw ExportError("unknown figure kind");
 }
@@ -92,7 +94,7 @@ PngMetadata figureMetadata(const core::ModelRun& run, const PlannedFigure& plann
     std::string description;
     for (const std::string& sentence : run.spec.sentences) description += (description.empty() ? "" : "\n") + sentence;
     PngMetadata metadata;
-    metadata.dotsPerInch = kBaseDotsPerInch * style.scale * (planned.kind == FigureKind::Slide || planned.kind == FigureKind::Next ? kSlideZoom : 1);
+    metadata.dotsPerInch = kBaseDotsPerInch * style.scale * (planned.kind == FigureKind::Slide || planned.kind == FigureKind::Next || planned.kind == FigureKind::Compare ? kSlideZoom : 1);
     metadata.text = {
         {"Title", figure.title},
         {"Software", "attnviz " + std::string(kVersion)},
@@ -117,6 +119,7 @@ PngMetadata figureMetadata(const core::ModelRun& run, const PlannedFigure& plann
     if (planned.matrix) metadata.text.push_back({"attnviz.matrix", std::string(core::tensorInfo(*planned.matrix).key)});
     if (planned.kind != FigureKind::Heads && planned.kind != FigureKind::Next) metadata.text.push_back({"attnviz.head", std::to_string(planned.head)});
     if (planned.kind == FigureKind::Next) metadata.text.push_back({"attnviz.temperature", nlohmann::json(planned.temperature).dump()});
+    if (run.spec.compareWith) metadata.text.push_back({"attnviz.compare_with", nlohmann::json(*run.spec.compareWith).dump()});
     return metadata;
 }
 

@@ -98,6 +98,7 @@ ordered_json inputsJson(const Session& s) {
     in["token_limit"] = s.tokenLimit;
     in["encoder_self_attention_first"] = s.encoderSelfAttentionFirst;
     in["decoder_causal_self_attention_first"] = s.decoderCausalSelfAttentionFirst;
+    if (s.compareWith) in["compare_with"] = *s.compareWith;  // left out when off: older attnvizes read the file
     return in;
 }
 
@@ -219,6 +220,17 @@ public:
     void read(std::string_view key, std::string& target) {
         if (const json* v = member(key)) target = expect(key, *v, v->is_string(), "a string").get<std::string>();
     }
+    void read(std::string_view key, std::optional<std::string>& target) {  // null: nullopt
+        const json* v = member(key);
+        if (v == nullptr) return;
+        if (v->is_null()) {
+            target.reset();
+            return;
+        }
+        std::string value;
+        read(key, value);
+        target = std::move(value);
+    }
     void read(std::string_view key, std::vector<std::string>& target) {
         const json* v = member(key);
         if (v == nullptr) return;
@@ -290,6 +302,7 @@ void readInputs(const json& object, Session& s, std::string_view file) {
     in.read("token_limit", s.tokenLimit);
     in.read("encoder_self_attention_first", s.encoderSelfAttentionFirst);
     in.read("decoder_causal_self_attention_first", s.decoderCausalSelfAttentionFirst);
+    in.read("compare_with", s.compareWith);  // absent (sessions before issue 35): compare off
     in.refuseUnknownMembers();
 }
 
@@ -388,6 +401,7 @@ void checkSentences(const Session& s, std::string_view file) {
     for (std::size_t i = 0; i < s.decoderSentences.size(); ++i) {
         checkText(s.decoderSentences[i], "inputs.decoder_sentences[" + std::to_string(i) + "]", file);
     }
+    if (s.compareWith) checkText(*s.compareWith, "inputs.compare_with", file);
     if (s.tokenLimit < 1 || s.tokenLimit > core::kMaxTokenLimit) {
         fail(file, "inputs.token_limit must be from 1 to " + std::to_string(core::kMaxTokenLimit) + " (got " +
                        std::to_string(s.tokenLimit) + ").");
@@ -613,6 +627,7 @@ core::ModelSpec toModelSpec(const Session& s) {
     spec.sentences = s.sentences;
     spec.attention = attentionOf(s);
     spec.tokenLimit = s.tokenLimit;
+    spec.compareWith = s.compareWith;
     core::SeededLayer& seeded = *spec.seeded();
     seeded.decoderSentences = s.decoderSentences;
     seeded.seed = s.seed;
@@ -638,6 +653,7 @@ Session fromModelSpec(const core::ModelSpec& spec) {
     s.maskPaddedQueries = spec.attention.maskPaddedQueries;
     s.scale = spec.attention.scale;
     s.tokenLimit = spec.tokenLimit;
+    s.compareWith = spec.compareWith;
     if (const core::SeededLayer* seeded = spec.seeded()) {
         s.decoderSentences = seeded->decoderSentences;
         s.seed = seeded->seed;

@@ -80,6 +80,7 @@ struct Session {
     int tokenLimit = core::kDefaultTokenLimit;
     bool encoderSelfAttentionFirst = false;
     bool decoderCausalSelfAttentionFirst = false;
+    std::optional<std::string> compareWith;  // "compare_with": the second sentence compared (none: compare off)
 
     ViewState view;
     WeightFiles weightFiles;              // empty paths: seeded weights and embeddings

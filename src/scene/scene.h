@@ -36,6 +36,7 @@ struct ComputedDescription {
     bool probability = false; // weights in [0, 1] (sequential colours); else signed values on a symmetric range
     std::string tensorShape;  // the whole tensor as PyTorch holds it, "b × h × l × l" and "1 × 4 × 15 × 15"; empty:
     std::string numericShape; // the matrix alone (paperShape, rows × cols)
+    std::vector<std::string> tokenLabels;  // its token axes' labels when not the run's (a compared sentence); empty: the run's
 };
 struct Computed : ComputedDescription {
     struct Identity {

@@ -284,6 +284,10 @@ void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float 
         ImGui::BeginChild("lesson", centreSize, true);  // scrolls on windows too small for its maps
         lessons_.draw(ctx, prediction_);
         ImGui::EndChild();
+    } else if (state_.spec.compareWith && run_->compared) {  // compare: A, B and A − B take the stage and its text
+        ImGui::BeginChild("compare", centreSize, true);
+        lessons_.drawCompare(ctx);
+        ImGui::EndChild();
     } else {
         // The stage text's panel fits its text, between 60 and 150 px at scale 1 (longer text scrolls); what it
         // does not need goes to the maps.

@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace attnviz::ui {
 
@@ -126,6 +127,12 @@ struct AppState {
     bool exportPrediction = false;                  // the export dialog's "the prediction" (the next-token view's Export…)
     ExportFormat exportFormat = ExportFormat::Png;  // the export dialog's format
     std::string status;
+
+    // [Compare] (panels/panel_compare.h) The second sentence is an input: spec.compareWith. Beside it, what the view
+    // keeps: the sentence while compare is off (turning it on again brings it back), and the aligned cell the mouse
+    // is over in A, B or A − B this frame (row, column), which the three maps outline and the inspector explains.
+    std::string compareDraft;
+    std::optional<std::pair<int, int>> compareHovered;
 
     // [Session] The open lesson file, trained weights, undo labels and file requests (session_state.h).
     SessionState session;

@@ -385,6 +385,7 @@ ModelRun rerunHeadsOff(const ModelRun& previous, const ModelSpec& spec) {
     if (trained->layer >= firstDifferentLayer(previous.spec.headsOff, spec.headsOff, model.config.layers)) run.trace = std::move(pass.steppedTrace);
     pass.steppedTrace = Trace{};
     run.modelPass = std::make_shared<const TransformerPass>(std::move(pass));
+    run.compared = comparedRun(spec, RunOptions{options.allAttentionWeights});
     return run;
 }
 

@@ -13,6 +13,7 @@
 #include "io/model_library.h"
 #include "ui/panels/panel_get_model.h"
 #include "ui/session/session_menu.h"
+#include "ui/panels/panel_compare.h"
 #include "ui/views/sentence_notes.h"
 #include "ui/widgets/widget_label.h"
 
@@ -288,6 +289,7 @@ void drawControls(AppState& state, const RunStatus& status, const Fonts& fonts, 
     if (core::TrainedLayer* trained = state.spec.trained()) trainedControls(state, *trained, status, scale);
     heading(fonts, "Sentence");
     sentenceField(state, status);
+    compareField(state, status);
     if (core::SeededLayer* seeded = state.spec.seeded()) {
         ImGui::TextColored(kHintColor, "Random weights: attention is nearly uniform.");
         heading(fonts, "Sizes");

@@ -4,6 +4,7 @@
 #include "ui/widgets/cell_editor.h"
 #include "core/display_text.h"
 #include "ui/views/number_format.h"
+#include "ui/panels/panel_compare.h"
 #include "ui/panels/panels.h"
 
 #include <cmath>
@@ -72,6 +73,7 @@ void drawInspector(ViewContext& ctx) {
     ImGui::PushFont(font(ctx.fonts.bold));
     ImGui::TextUnformatted("Inspector");
     ImGui::PopFont();
+    if (drawCompareInspector(ctx)) return;
     if (!ctx.explanation) {
         ImGui::TextWrapped("Hover any cell to see its value and how it was computed. Click a cell to pin it here; Esc releases it.");
         return;

@@ -3,6 +3,7 @@
 
 #include "ui/lessons/lesson_catalog.h"
 #include "ui/lessons/lesson_views.h"
+#include "ui/panels/panel_compare.h"
 #include "ui/widgets/widget_label.h"
 
 #include <algorithm>
@@ -131,6 +132,14 @@ void header(LessonFrame& frame, const LessonInfo& info) {
     ImGui::Spacing();
 }
 
+// When the maps did not fit (a small window), the content reaches down to their bottom and the child scrolls.
+void reachContentBottom(const LessonFrame& frame) {
+    if (frame.contentBottom > ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y + 0.5f) {
+        ImGui::SetCursorScreenPos({ImGui::GetWindowPos().x, frame.contentBottom - 1.0f});
+        ImGui::Dummy({1.0f, 1.0f});
+    }
+}
+
 }  // namespace
 
 void LessonPanel::drawBar(AppState& state, const Fonts& fonts, float scale) {
@@ -181,11 +190,14 @@ void LessonPanel::draw(ViewContext& ctx, PredictionPanel& prediction) {
     frame.prediction = &prediction;
     header(frame, lessonInfo(lesson));
     drawLessonView(lesson, frame);
-    // When the maps did not fit (a small window), the content reaches down to their bottom and the child scrolls.
-    if (frame.contentBottom > ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y + 0.5f) {
-        ImGui::SetCursorScreenPos({ImGui::GetWindowPos().x, frame.contentBottom - 1.0f});
-        ImGui::Dummy({1.0f, 1.0f});
-    }
+    reachContentBottom(frame);
+}
+
+void LessonPanel::drawCompare(ViewContext& ctx) {
+    report_ = {};
+    LessonFrame frame{ctx, computed_, report_};
+    drawCompareView(frame);
+    reachContentBottom(frame);
 }
 
 }  // namespace attnviz::ui

@@ -19,6 +19,8 @@ public:
     // The open lesson (AppState::lesson.open != None) into the current child window; the next-token view draws
     // `prediction` (the app's, with its KV cache).
     void draw(ViewContext& ctx, PredictionPanel& prediction);
+    // The compare view (panel_compare.h) into the current child window, in the frame a lesson gets.
+    void drawCompare(ViewContext& ctx);
     // The run on screen changed: what was computed from the old one goes.
     void clear() { computed_.clear(); }
     const LessonReport& report() const { return report_; }

@@ -5,6 +5,7 @@
 #include "ui/panels/panels.h"
 
 #include "ui/lessons/lesson_catalog.h"
+#include "ui/panels/panel_compare.h"
 
 #include <algorithm>
 #include <span>
@@ -123,6 +124,7 @@ void applyShortcuts(AppState& state, int heads) {
     if (ImGui::IsKeyPressed('R', false) && state.stage == core::StageId::SplitHeads) state.ropeStep = !state.ropeStep;
     if (ImGui::IsKeyPressed('L', false)) openLesson(state, Lesson::Lines);  // the line view, presenting too; L again closes it
     if (ImGui::IsKeyPressed('P', false)) openLesson(state, Lesson::NextToken);  // the prediction, large; P again closes it
+    if (ImGui::IsKeyPressed('C', false)) toggleCompare(state);  // two sentences side by side (panel_compare.h)
     for (int digit = 1; digit <= 9; ++digit) {
         if (digit <= heads && ImGui::IsKeyPressed('0' + digit, false)) {
             state.head = digit - 1;

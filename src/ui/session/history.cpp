@@ -113,6 +113,8 @@ std::vector<std::string> changes(const InputsSnapshot& before, const InputsSnaps
     compare(out, "token limit", specA.tokenLimit, specB.tokenLimit, number);
     compare(out, "encoder layer first", a.encoderSelfAttentionFirst, b.encoderSelfAttentionFirst, onOff);
     compare(out, "decoder layer first", a.decoderCausalSelfAttentionFirst, b.decoderCausalSelfAttentionFirst, onOff);
+    compare(out, "compare with", specA.compareWith, specB.compareWith,
+            [](const std::optional<std::string>& sentence) { return sentence ? "\u201C" + core::clipped(*sentence, 40) + "\u201D" : std::string("off"); });
     for (std::string s : {weightsChange(before, after), editsChange(a.cellEdits, b.cellEdits)}) {
         if (!s.empty()) out.push_back(std::move(s));
     }
@@ -123,14 +125,16 @@ std::vector<std::string> changes(const InputsSnapshot& before, const InputsSnaps
 
 bool sameSnapshots(const InputsSnapshot& a, const InputsSnapshot& b) { return a.spec == b.spec && a.weightFiles == b.weightFiles; }
 
-// Whether `a` and `b` differ in their sentences and in nothing else.
+// Whether `a` and `b` differ in their sentences (the compared one too) and in nothing else.
 bool onlyTextDiffers(const InputsSnapshot& a, const InputsSnapshot& b) {
     const std::vector<std::string>& decoderA = core::seededChoices(a.spec).decoderSentences;
     const std::vector<std::string>& decoderB = core::seededChoices(b.spec).decoderSentences;
-    if (a.spec.sentences == b.spec.sentences && decoderA == decoderB) return false;
+    if (a.spec.sentences == b.spec.sentences && decoderA == decoderB && a.spec.compareWith == b.spec.compareWith) return false;
     if (a.spec.sentences.size() != b.spec.sentences.size() || decoderA.size() != decoderB.size()) return false;
+    if (a.spec.compareWith.has_value() != b.spec.compareWith.has_value()) return false;  // compare toggled: a step
     InputsSnapshot sameText = b;
     sameText.spec.sentences = a.spec.sentences;
+    sameText.spec.compareWith = a.spec.compareWith;
     if (core::SeededLayer* seeded = sameText.spec.seeded()) seeded->decoderSentences = decoderA;
     return sameSnapshots(a, sameText);
 }

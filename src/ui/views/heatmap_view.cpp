@@ -58,8 +58,16 @@ float smallSize(const ViewContext& ctx) { return ctx.fonts.small ? ctx.fonts.sma
 float textWidth(ImFont* f, float size, const std::string& text) { return f->CalcTextSizeA(size, FLT_MAX, 0.0f, text.c_str()).x; }
 
 
-std::string shortLabel(const ViewContext& ctx, Axis axis, int index) {
-    std::string label = axisLabel(ctx.run, axis, ctx.state.batch, index);
+// The label of token `index` on `axis`: the matrix's own (a compared sentence's) or the run's.
+std::string fullLabel(const ViewContext& ctx, const MatrixInfo& info, Axis axis, int index) {
+    if (isTokens(axis) && index >= 0 && index < static_cast<int>(info.tokenLabels.size())) {
+        return core::labelText(info.tokenLabels[static_cast<std::size_t>(index)]);
+    }
+    return axisLabel(ctx.run, axis, ctx.state.batch, index);
+}
+
+std::string shortLabel(const ViewContext& ctx, const MatrixInfo& info, Axis axis, int index) {
+    std::string label = fullLabel(ctx, info, axis, index);
     if (codepointCount(label) > kMaxLabelChars) label = fitText(label, textWidth(smallFont(ctx), smallSize(ctx), std::string(kMaxLabelChars - 1, 'n')), smallFont(ctx), smallSize(ctx));
     return label;
 }
@@ -73,15 +81,17 @@ scene::LabelSizes tokenLabels(const ViewContext& ctx, const HeatmapOptions& o) {
 }
 
 // Measured once per run (SummaryCache::widestLabel), not every frame.
-float widestLabel(const ViewContext& ctx, Axis axis, int count, float tokenSize) {
+// A matrix with labels of its own is measured every frame (a compared sentence: tens of labels).
+float widestLabel(const ViewContext& ctx, const MatrixInfo& info, Axis axis, int count, float tokenSize) {
     const SummaryCache::LabelsKey key{static_cast<int>(axis), count, ctx.state.batch, isTokens(axis) ? tokenSize : smallSize(ctx)};
-    if (const std::optional<float> known = ctx.summaries.widestLabel(key)) return *known;
+    const bool ownLabels = !info.tokenLabels.empty();
+    if (const std::optional<float> known = ownLabels ? std::nullopt : ctx.summaries.widestLabel(key)) return *known;
     float widest = 0.0f;
     const int step = isTokens(axis) ? 1 : std::max(1, count - 1);  // feature labels: the last index is the widest
     for (int i = isTokens(axis) ? 0 : count - 1; i < count; i += step) {
-        widest = std::max(widest, textWidth(smallFont(ctx), isTokens(axis) ? tokenSize : smallSize(ctx), shortLabel(ctx, axis, i)));
+        widest = std::max(widest, textWidth(smallFont(ctx), isTokens(axis) ? tokenSize : smallSize(ctx), shortLabel(ctx, info, axis, i)));
     }
-    ctx.summaries.setWidestLabel(key, widest);
+    if (!ownLabels) ctx.summaries.setWidestLabel(key, widest);
     return widest;
 }
 
@@ -99,9 +109,9 @@ Measure measure(const ViewContext& ctx, const Fitted& f, const HeatmapOptions& o
     if (o.title == TitleStyle::Full) m.title = 2.0f * m.line + pad;
     if (o.title == TitleStyle::Compact) m.title = m.line + pad;
     const float tokenSize = tokenLabels(ctx, o).full;
-    if (o.colLabels) m.colLabels = (isTokens(f.colAxis) ? widestLabel(ctx, f.colAxis, f.cols, tokenSize) : m.smallLine) + pad;
+    if (o.colLabels) m.colLabels = (isTokens(f.colAxis) ? widestLabel(ctx, f.info, f.colAxis, f.cols, tokenSize) : m.smallLine) + pad;
     if (o.headBlocks && f.blockCols > 0) m.band = m.smallLine + 2.0f;
-    if (o.rowLabels) m.rowLabels = widestLabel(ctx, f.rowAxis, f.rows, tokenSize) + 2.0f * pad;
+    if (o.rowLabels) m.rowLabels = widestLabel(ctx, f.info, f.rowAxis, f.rows, tokenSize) + 2.0f * pad;
     if (o.headBlocks && f.blockRows > 0) m.rowBand = m.smallLine * 0.6f;
     const float tickWidth = textWidth(smallFont(ctx), m.smallLine, "-0.000");
     float legendWidth = m.smallLine + 4.0f + textWidth(smallFont(ctx), m.smallLine, "masked");
@@ -330,7 +340,7 @@ void drawRowLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, cons
     // Token labels may crowd (scene::tokenLabelRoom); index numbers, which never shrink, keep a whole line each.
     const int step = scene::labelStep(f.rows, g.ch, isTokens(f.rowAxis) ? scene::tokenLabelRoom(size) : size, f.blockRows);
     const scene::AxisLabelSpec spec{f.rows, step, g.min.y, g.ch, g.min.x - 6.0f * ctx.scale, size / kLineHeightPerEm, focusRow};
-    playLabels(scene::rowLabels(spec, [&](int r) { return shortLabel(ctx, f.rowAxis, r); }, screenTextWidth(ctx), kLabelInk), list, ctx.fonts);
+    playLabels(scene::rowLabels(spec, [&](int r) { return shortLabel(ctx, f.info, f.rowAxis, r); }, screenTextWidth(ctx), kLabelInk), list, ctx.fonts);
 }
 
 // A head's tile framed in its colour, the focused query row outlined (scene/map_outlines.h, as on paper).
@@ -355,7 +365,7 @@ void drawColumnLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, c
                                     tokens ? bottom - 3.0f : bottom - 2.0f - kDescentPerEm * em, em, std::nullopt,
                                     std::numeric_limits<int>::max(), tokens};
     const scene::LabelInk ink = tokens ? kLabelInk : scene::LabelInk{{90, 90, 90, 255}, {90, 90, 90, 255}, {90, 90, 90, 255}};
-    const auto text = [&](int c) { return tokens ? shortLabel(ctx, f.colAxis, c) : std::to_string(c); };
+    const auto text = [&](int c) { return tokens ? shortLabel(ctx, f.info, f.colAxis, c) : std::to_string(c); };
     playLabels(scene::columnLabels(spec, text, screenTextWidth(ctx), ink), list, ctx.fonts);
 }
 
@@ -516,18 +526,20 @@ void tokenTooltip(const ViewContext& ctx, const Grid& g, const Fitted& f, const 
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     if (isTokens(f.rowAxis) && mouse.x >= g.min.x - m.rowLabels && mouse.x < g.min.x && mouse.y >= g.min.y && mouse.y < g.max.y) {
         const int r = static_cast<int>((mouse.y - g.min.y) / g.ch);
-        ImGui::SetTooltip("%s  (token %d)", axisLabel(ctx.run, f.rowAxis, ctx.state.batch, r).c_str(), r);
+        ImGui::SetTooltip("%s  (token %d)", fullLabel(ctx, f.info, f.rowAxis, r).c_str(), r);
     }
     if (isTokens(f.colAxis) && mouse.y >= g.min.y - m.colLabels - m.band && mouse.y < g.min.y && mouse.x >= g.min.x && mouse.x < g.max.x) {
         const int c = static_cast<int>((mouse.x - g.min.x) / g.cw);
-        ImGui::SetTooltip("%s  (token %d)", axisLabel(ctx.run, f.colAxis, ctx.state.batch, c).c_str(), c);
+        ImGui::SetTooltip("%s  (token %d)", fullLabel(ctx, f.info, f.colAxis, c).c_str(), c);
     }
 }
 
 // "A₀ naive [it, animal] = 0.31": a question view's cell, which the inspector does not explain.
 void computedTooltip(const ViewContext& ctx, const scene::Computed& computed, int row, int col) {
-    const std::string rowName = axisLabel(ctx.run, computed.rowAxis, ctx.state.batch, row);
-    const std::string colName = axisLabel(ctx.run, computed.colAxis, ctx.state.batch, col);
+    MatrixInfo info;
+    info.tokenLabels = computed.tokenLabels;
+    const std::string rowName = fullLabel(ctx, info, computed.rowAxis, row);
+    const std::string colName = fullLabel(ctx, info, computed.colAxis, col);
     ImGui::SetTooltip("%s [%s, %s] = %s", computed.name.c_str(), rowName.c_str(), colName.c_str(), formatValue(computed.values(row, col)).c_str());
 }
 

@@ -98,6 +98,7 @@ MatrixInfo computedMatrix(const scene::Computed& computed) {
     info.tensorShape = computed.tensorShape.empty() ? computed.paperShape : computed.tensorShape;
     info.numericShape = computed.numericShape.empty() ? std::to_string(info.rows) + " × " + std::to_string(info.cols) : computed.numericShape;
     info.probability = computed.probability;
+    info.tokenLabels = computed.tokenLabels;
     return info;
 }
 

@@ -31,6 +31,7 @@ struct MatrixInfo {
     int headBlockCols = 0;      // > 0: columns are h blocks of this width (W^Q, Q, Z …), one per head
     int headBlockRows = 0;      // > 0: rows are h blocks (W^O)
     bool probability = false;   // fixed [0, 1] on a sequential map; else ±max|x| on a diverging one
+    std::vector<std::string> tokenLabels;  // a computed matrix's own token labels (scene::Computed); empty: the run's
 };
 
 // Whether the run holds data for `ref` (no mask tensor when the mask is off, no X_dec in self-attention).

@@ -1,0 +1,96 @@
+// compare.cpp — the focused head of two sentences aligned by position, and A − B. See compare.h.
+#include "core/compare.h"
+
+#include "core/display_text.h"
+#include "core/input_error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace attnviz::core {
+namespace {
+
+// Head `head` of sentence `batch` in `trace`, without the padding: l × l (l the sentence's own length).
+Matrix unpaddedWeights(const Trace& trace, int batch, int head) {
+    const int rows = trace.queryLengths.at(static_cast<std::size_t>(batch)), cols = trace.keyLengths.at(static_cast<std::size_t>(batch));
+    const Matrix padded(trace[TensorId::AttentionWeights].slice(batch, head));
+    return padded.topLeftCorner(rows, cols);
+}
+
+}  // namespace
+
+float SentenceComparison::largestDifference() const {
+    return difference.size() == 0 ? 0.0f : difference.cwiseAbs().maxCoeff();
+}
+
+SentenceComparison compareSentences(const ModelRun& run, int batch, int head) {
+    if (!run.compared) throw InputError("There is no second sentence to compare with: turn compare on and type one.");
+    if (batch < 0 || batch >= run.trace.batch) throw InputError("Sentence " + std::to_string(batch) + " does not exist.");
+    if (head < 0 || head >= run.trace.dims.heads || head >= run.compared->trace.dims.heads) {
+        throw InputError("Head " + std::to_string(head) + " does not exist in both runs.");
+    }
+    SentenceComparison c;
+    c.a = unpaddedWeights(run.trace, batch, head);
+    c.b = unpaddedWeights(run.compared->trace, 0, head);
+    c.tokensA = run.queryTokens.at(static_cast<std::size_t>(batch));
+    c.tokensB = run.compared->queryTokens.at(0);
+    c.tokensA.resize(static_cast<std::size_t>(c.a.rows()));
+    c.tokensB.resize(static_cast<std::size_t>(c.b.rows()));
+    c.aligned = static_cast<int>(std::min(c.a.rows(), c.b.rows()));
+    c.difference = c.a.topLeftCorner(c.aligned, c.aligned) - c.b.topLeftCorner(c.aligned, c.aligned);
+    return c;
+}
+
+CellChange largestChange(const SentenceComparison& c) {
+    CellChange change;
+    float largest = -1.0f;
+    for (int r = 0; r < c.aligned; ++r) {
+        for (int k = 0; k < c.aligned; ++k) {
+            if (std::fabs(c.difference(r, k)) <= largest) continue;
+            largest = std::fabs(c.difference(r, k));
+            change = {r, k, c.a(r, k), c.b(r, k)};
+        }
+    }
+    return change;
+}
+
+std::string alignedLabel(const SentenceComparison& c, int position) {
+    const std::string& a = c.tokensA.at(static_cast<std::size_t>(position));
+    const std::string& b = c.tokensB.at(static_cast<std::size_t>(position));
+    return a == b ? a : a + "/" + b;
+}
+
+std::string largestChangeText(const SentenceComparison& c) {
+    if (c.aligned == 0 || c.largestDifference() == 0.0f) return "A and B attend identically on every aligned cell of this head.";
+    const CellChange change = largestChange(c);
+    const auto quoted = [&](int position) { return "\u201C" + labelText(alignedLabel(c, position)) + "\u201D"; };
+    char numbers[96];
+    std::snprintf(numbers, sizeof numbers, "%.2f in A and %.2f in B (A \u2212 B = %+.2f)", static_cast<double>(change.a),
+                  static_cast<double>(change.b), static_cast<double>(change.difference()));
+    return "Largest change: the row of " + quoted(change.row) + " gives " + quoted(change.col) + " " + numbers + ".";
+}
+
+std::string defaultComparedSentence(const std::string& sentence) {
+    const std::size_t at = sentence.rfind("tired");
+    if (at == std::string::npos) return sentence;
+    return sentence.substr(0, at) + "wide" + sentence.substr(at + 5);
+}
+
+std::string lengthWarning(const SentenceComparison& c) {
+    if (c.sameLength()) return {};
+    const bool aLonger = c.a.rows() > c.b.rows();
+    const std::vector<std::string>& longer = aLonger ? c.tokensA : c.tokensB;
+    std::string rest;
+    for (std::size_t i = static_cast<std::size_t>(c.aligned); i < longer.size() && i < static_cast<std::size_t>(c.aligned) + 4; ++i) {
+        rest += (rest.empty() ? "\u201C" : ", \u201C") + longer[i] + "\u201D";
+    }
+    if (longer.size() > static_cast<std::size_t>(c.aligned) + 4) rest += ", \u2026";
+    const int extra = static_cast<int>(longer.size()) - c.aligned;
+    const std::string which = std::string(aLonger ? "A" : "B") + "'s last " + (extra == 1 ? "token" : std::to_string(extra) + " tokens");
+    return "The two sentences tokenize to " + std::to_string(c.a.rows()) + " and " + std::to_string(c.b.rows()) +
+           " tokens: the first " + std::to_string(c.aligned) + " positions are compared, " + which + " (" + rest + ") " +
+           (extra == 1 ? "is" : "are") + " marked and left out of A \u2212 B; after a word added or removed, the positions no longer hold the same words.";
+}
+
+}  // namespace attnviz::core
