@@ -128,6 +128,7 @@ struct ExportOptions {
     int cellSize = 0;              // base pixels per cell; 0 = chosen per figure
     bool cellValues = true;        // print values inside cells big enough to hold them
     bool force = false;
+    std::string ablate;            // --ablate L.H[:mean][,…]: heads switched off (parseHeadAblations)
 };
 
 // Exit codes, the same for the window, `dump` and `export` (listed in --help, the man page and docs/robustness.md).

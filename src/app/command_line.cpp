@@ -56,6 +56,23 @@ void checkRanges(CLI::App& command) {
     }
 }
 
+// --ablate LAYER.HEAD[:mean],... (dump and export), checked by parseHeadAblations; `what` starts its help.
+void addAblateOption(CLI::App& command, std::string& target, const std::string& what) {
+    command.add_option("--ablate", target,
+                       what + ": LAYER.HEAD[:mean],... (0-based; the head's output zeroed before W^O, or with :mean replaced by its "
+                              "mean over the sentence; trained models)")
+        ->check(CLI::Validator(
+            [](const std::string& text) -> std::string {
+                try {
+                    parseHeadAblations(text);
+                    return {};
+                } catch (const core::InputError& error) {
+                    return error.what();
+                }
+            },
+            "L.H[:mean][,...]"));
+}
+
 void addDumpCommand(CLI::App& cli, CommandLine& line) {
     CLI::App* command = cli.add_subcommand("dump", "Write every matrix of the forward pass as .npy plus manifest.json");
     command->footer(kExitCodesHelp);
@@ -67,19 +84,7 @@ void addDumpCommand(CLI::App& cli, CommandLine& line) {
         ->capture_default_str();
     command->add_option("--temperature", line.dump.temperature, "Temperature of the manifest's prediction probabilities")
         ->capture_default_str();
-    command->add_option("--ablate", line.dump.ablate,
-                        "Switch heads off and dump that run: LAYER.HEAD[:mean],... (0-based; the head's output zeroed before W^O, "
-                        "or with :mean replaced by its mean over the sentence; trained models)")
-        ->check(CLI::Validator(
-            [](const std::string& text) -> std::string {
-                try {
-                    parseHeadAblations(text);
-                    return {};
-                } catch (const core::InputError& error) {
-                    return error.what();
-                }
-            },
-            "L.H[:mean][,...]"));
+    addAblateOption(*command, line.dump.ablate, "Switch heads off and dump that run");
     command->add_flag("--logit-lens", line.dump.logitLens,
                       "Also write logit_lens_top_ids.npy and logit_lens_top_logprobs.npy: each layer's top --top-k tokens through the "
                       "final norm and the prediction head (with --logits every log-probability too, logit_lens_logprobs.npy)");
@@ -110,6 +115,7 @@ void addExportCommand(CLI::App& cli, CommandLine& line) {
     command->add_option("--cell-size", e.cellSize, "Base pixels per cell (0: chosen per figure)")->capture_default_str();
     command->add_flag("!--no-values", e.cellValues, "Leave values out of the cells");
     command->add_flag("-f,--force", e.force, "Overwrite existing files");
+    addAblateOption(*command, e.ablate, "Switch heads off and draw that run (its figures say which)");
 }
 
 void addFetchCommand(CLI::App& cli, CommandLine& line) {

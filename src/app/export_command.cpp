@@ -51,9 +51,11 @@ int fail(const std::string& message) {
 
 }  // namespace
 
-int runExport(const core::ModelSpec& spec, const ExportOptions& options) {
+int runExport(const core::ModelSpec& typed, const ExportOptions& options) {
     try {
         const exporting::ExportRequest request = toRequest(options);
+        core::ModelSpec spec = typed;
+        if (!options.ablate.empty()) spec.headsOff = parseHeadAblations(options.ablate);
         const core::ModelRun run = core::runModel(spec);
         exporting::exportFigures(run, request, options.out, options.force,
                                  [](const std::filesystem::path& path) { std::cout << path.string() << '\n' << std::flush; });

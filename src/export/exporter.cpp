@@ -1,6 +1,8 @@
 // exporter.cpp — plan → check → draw → encode → atomic write, and the PNG metadata. See exporter.h.
 #include "export/exporter.h"
 
+#include "core/transformer/heads_off.h"
+
 #include "core/names.h"
 #include "core/parallel.h"
 #include "export/compare_figure.h"
@@ -116,6 +118,7 @@ PngMetadata figureMetadata(const core::ModelRun& run, const PlannedFigure& plann
         metadata.text.push_back({"attnviz.decoder_sentences", nlohmann::json(run.spec.seeded()->decoderSentences).dump()});
         metadata.text.push_back({"attnviz.query_tokens", nlohmann::json(run.queryTokens).dump()});
     }
+    if (!run.spec.headsOff.empty()) metadata.text.push_back({"attnviz.heads_off", core::headsOffText(run.spec.headsOff)});
     if (planned.matrix) metadata.text.push_back({"attnviz.matrix", std::string(core::tensorInfo(*planned.matrix).key)});
     if (planned.kind != FigureKind::Heads && planned.kind != FigureKind::Next) metadata.text.push_back({"attnviz.head", std::to_string(planned.head)});
     if (planned.kind == FigureKind::Next) metadata.text.push_back({"attnviz.temperature", nlohmann::json(planned.temperature).dump()});

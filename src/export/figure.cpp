@@ -15,6 +15,7 @@
 #include "export/rotary_block.h"
 #include "export/scene_figure.h"
 
+#include "core/transformer/heads_off.h"
 #include "core/transformer/trained_model.h"
 
 #include <algorithm>
@@ -146,6 +147,11 @@ std::unique_ptr<Block> lines(std::vector<std::string> text, float size, FontFace
     return std::make_unique<TextBlock>(std::move(text), size, face, role, formula);
 }
 
+// "  ·  heads off: 1.3 off, 2.0 mean" after a figure's secondary line when heads are switched off; "" otherwise.
+std::string headsOffNote(const core::ModelRun& run) {
+    return run.spec.headsOff.empty() ? std::string() : "  \u00B7  heads off: " + core::headsOffText(run.spec.headsOff);
+}
+
 int wrapWidth(int contentWidth) { return std::clamp(contentWidth, 560, 1000); }
 
 // Title, formula and explanation above a stage's body; the PyTorch line below it.
@@ -163,6 +169,11 @@ std::vector<StackedBlock> stageFigureBlocks(const core::ModelRun& run, StageId i
     std::string heading = "Stage " + stageHeading(run, id, ropeStep);
     if (!note.empty()) heading += "  \u2014  " + note;
     blocks.push_back({lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
+    if (const std::string off = core::headsOffCaption(run.spec.headsOff); !off.empty()) {
+        blocks.push_back({lines(wrapText(off, static_cast<float>(width), kExplanationSize, FontFace::Regular), kExplanationSize, FontFace::Regular,
+                                TextRole::Primary),
+                          kHeaderGap, false});
+    }
     blocks.push_back({lines({words.formula}, kFormulaLineSize, FontFace::Regular, TextRole::Primary, true), kHeaderGap, false});
     blocks.push_back({lines(wrapText(words.explanation, static_cast<float>(width), kExplanationSize, FontFace::Regular),
                             kExplanationSize, FontFace::Regular, TextRole::Secondary, true),
@@ -231,6 +242,7 @@ Figure drawMatrixFigure(const core::ModelRun& run, StageId stage, TensorId id, i
     const CellPlan cells = planCells(run, {request}, kMatrixTarget, style);
     std::string context = "Stage " + stageHeading(run, stage);
     if (const std::string note = selectionNote(run, {request}, batch); !note.empty()) context += " \u00B7 " + note;
+    context += headsOffNote(run);
 
     std::vector<StackedBlock> blocks;
     blocks.push_back({lines({context}, kExplanationSize, FontFace::Regular, TextRole::Secondary), 0, false});
@@ -330,7 +342,7 @@ Figure drawHeadsFigure(const core::ModelRun& run, StageId stage, TensorId id, in
     const core::Matrix first = matrixValues(run, requests.front(), batch);
     const std::string each = "each " + std::to_string(first.rows()) + " \u00D7 " + std::to_string(first.cols()) +
                              "; one color scale for all heads" +
-                             (run.trace.batch > 1 ? "; sentence " + std::to_string(batch) : "");
+                             (run.trace.batch > 1 ? "; sentence " + std::to_string(batch) : "") + headsOffNote(run);
     std::vector<StackedBlock> blocks;
     const std::string heading = "Stage " + stageHeading(run, stage) + "  \u2014  " + (heads == 1 ? std::string("its one head") : "all " + core::counted(heads, "head", "heads"));
     blocks.push_back({lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
@@ -457,7 +469,7 @@ Figure drawPosterFigure(const core::ModelRun& run, int head, int batch, const Fi
     std::string settings = "\u201C" + run.spec.sentences.at(static_cast<std::size_t>(batch)) + "\u201D  \u00B7  d_model " +
                            std::to_string(d.dModel) + " \u00B7 h " + std::to_string(d.heads) + " \u00B7 d_k " +
                            std::to_string(d.dK) + (seeded ? " \u00B7 seed " + std::to_string(seeded->seed) : "") + " \u00B7 head " +
-                           std::to_string(head) + " shown";
+                           std::to_string(head) + " shown" + headsOffNote(run);
     std::vector<StackedBlock> blocks;
     blocks.push_back({lines({"One forward pass of multi-head attention"}, kPosterTitleSize, FontFace::Bold,
                             TextRole::Primary),

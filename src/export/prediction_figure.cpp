@@ -6,6 +6,7 @@
 #include "export/export_error.h"
 #include "export/text.h"
 
+#include "core/transformer/heads_off.h"
 #include "core/transformer/prediction.h"
 #include "core/transformer/prediction_words.h"
 
@@ -190,6 +191,7 @@ std::string subtitle(const core::ModelRun& run, int batch, std::size_t shown, fl
     std::string text = "the " + std::to_string(shown) + " most likely " + (masked ? "words for [MASK]" : "next tokens") +
                        "  \u00B7  temperature T = " + temperatureText(temperature);
     if (run.trace.batch > 1) text += "  \u00B7  sentence " + std::to_string(batch) + " of " + std::to_string(run.trace.batch);
+    if (!run.spec.headsOff.empty()) text += "  \u00B7  heads off: " + core::headsOffText(run.spec.headsOff);
     return text;
 }
 

@@ -72,6 +72,8 @@ const std::array<WeightFileField, 10> kWeightFileFields{{{"w_q", &WeightFiles::w
                                                          {"embeddings", &WeightFiles::embeddings},
                                                          {"vocabulary", &WeightFiles::vocabulary}}};
 
+// A head switched off: "zero" (Z_i zeroed) or "mean", as `dump --ablate` and its manifest spell them.
+constexpr std::array<Named<core::HeadOffMode>, 2> kHeadOffModeNames{{{core::HeadOffMode::Zero, "zero"}, {core::HeadOffMode::Mean, "mean"}}};
 constexpr std::array<Named<ModelChoice::Source>, 3> kModelSourceNames{{{ModelChoice::Source::Seeded, "seeded"},
                                                                        {ModelChoice::Source::Bundled, "bundled"},
                                                                        {ModelChoice::Source::Folder, "folder"}}};
@@ -124,6 +126,14 @@ ordered_json modelJson(const ModelChoice& model) {
     if (model.source == ModelChoice::Source::Folder) json["path"] = model.folder.string();
     json["layer"] = model.layer;
     return json;
+}
+
+ordered_json headsOffJson(const std::vector<core::HeadAblation>& heads) {
+    ordered_json list = ordered_json::array();
+    for (const core::HeadAblation& a : heads) {
+        list.push_back({{"layer", a.layer}, {"head", a.head}, {"mode", nameOf(a.mode, kHeadOffModeNames)}});
+    }
+    return list;
 }
 
 ordered_json editsJson(const std::vector<core::CellEdit>& edits) {
@@ -359,6 +369,25 @@ void readModel(const json& object, ModelChoice& model, std::string_view file) {
     reader.refuseUnknownMembers();
 }
 
+std::vector<core::HeadAblation> readHeadsOff(const json& list, std::string_view file) {
+    if (!list.is_array()) fail(file, "heads_off must be a JSON array (got " + describe(list) + ").");
+    std::vector<core::HeadAblation> heads;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string section = "heads_off[" + std::to_string(i) + "]";
+        ObjectReader reader(list[i], section, file);
+        for (std::string_view required : {"layer", "head"}) {
+            if (reader.member(required) == nullptr) fail(file, section + " has no " + std::string(required) + ".");
+        }
+        core::HeadAblation head;
+        reader.read("layer", head.layer);
+        reader.read("head", head.head);
+        reader.read("mode", head.mode, kHeadOffModeNames);
+        reader.refuseUnknownMembers();
+        heads.push_back(head);
+    }
+    return heads;
+}
+
 std::vector<core::CellEdit> readEdits(const json& list, std::string_view file) {
     if (!list.is_array()) fail(file, "edits must be a JSON array (got " + describe(list) + ").");
     std::vector<core::CellEdit> edits;
@@ -377,6 +406,7 @@ Session readSession(const json& root, std::string_view file) {
     if (const json* weights = top.member("weights")) readWeightFiles(*weights, session.weightFiles, file);
     if (const json* edits = top.member("edits")) session.edits = readEdits(*edits, file);
     if (const json* model = top.member("model")) readModel(*model, session.model, file);
+    if (const json* heads = top.member("heads_off")) session.headsOff = readHeadsOff(*heads, file);
     top.refuseUnknownMembers();
     return session;
 }
@@ -499,6 +529,21 @@ void checkWeightFiles(const Session& s, std::string_view file) {
     for (const auto& field : kWeightFileFields) checkText((files.*field.member).string(), "weights." + std::string(field.key), file);
 }
 
+// Heads off need a trained model, each head once, at a layer and head ≥ 0 (the model's own bounds: openedSession).
+void checkHeadsOff(const Session& s, std::string_view file) {
+    if (s.headsOff.empty()) return;
+    if (s.model.source == ModelChoice::Source::Seeded) fail(file, "switches heads off, which needs a trained model (\"model\").");
+    for (std::size_t i = 0; i < s.headsOff.size(); ++i) {
+        const core::HeadAblation& a = s.headsOff[i];
+        if (a.layer < 0 || a.head < 0) fail(file, "heads_off[" + std::to_string(i) + "] must name a layer and a head of 0 or more.");
+        for (std::size_t j = 0; j < i; ++j) {
+            if (s.headsOff[j].layer == a.layer && s.headsOff[j].head == a.head) {
+                fail(file, "heads_off names head " + std::to_string(a.layer) + "." + std::to_string(a.head) + " twice.");
+            }
+        }
+    }
+}
+
 void checkModel(const Session& s, std::string_view file) {
     const ModelChoice& model = s.model;
     if (model.source == ModelChoice::Source::Seeded) return;
@@ -548,6 +593,7 @@ std::string sessionToJson(const Session& session) {
     root["weights"] = weightsJson(session.weightFiles);
     root["edits"] = editsJson(session.edits);
     root["model"] = modelJson(session.model);
+    if (!session.headsOff.empty()) root["heads_off"] = headsOffJson(session.headsOff);
     return root.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
@@ -558,6 +604,7 @@ void checkSession(const Session& session, std::string_view name) {
     for (std::size_t i = 0; i < session.edits.size(); ++i) checkEdit(session.edits[i], i, session, dims, name);
     checkWeightFiles(session, name);
     checkModel(session, name);
+    checkHeadsOff(session, name);
 }
 
 Session sessionFromJson(std::string_view text, std::string_view fileNameForErrors) {
@@ -609,6 +656,16 @@ OpenedSession openedSession(Session session, std::shared_ptr<const core::Trained
         fail(path.string(), "steps through layer " + std::to_string(session.model.layer) + ", but " + model->name + " has layers 0 to " +
                                 std::to_string(model->config().layers - 1) + ".");
     }
+    if (model) {
+        const core::TransformerConfig& config = model->config();
+        for (const core::HeadAblation& a : session.headsOff) {
+            if (a.layer >= config.layers || a.head >= config.heads) {
+                fail(path.string(), "switches head " + std::to_string(a.layer) + "." + std::to_string(a.head) + " off, but " + model->name +
+                                        " has layers 0 to " + std::to_string(config.layers - 1) + " and heads 0 to " +
+                                        std::to_string(config.heads - 1) + ".");
+            }
+        }
+    }
     core::ModelSpec spec = withWeightFiles(toModelSpec(session), session.weightFiles);
     if (model) spec.model = core::TrainedLayer{std::move(model), session.model.layer};
     return {std::move(session), std::move(spec)};
@@ -637,6 +694,7 @@ core::ModelSpec toModelSpec(const Session& s) {
     seeded.encoderSelfAttentionFirst = s.encoderSelfAttentionFirst;
     seeded.decoderCausalSelfAttentionFirst = s.decoderCausalSelfAttentionFirst;
     seeded.cellEdits = s.edits;
+    spec.headsOff = s.headsOff;
     return spec;
 }
 
@@ -669,6 +727,7 @@ Session fromModelSpec(const core::ModelSpec& spec) {
         s.model.source = model.bundled ? ModelChoice::Source::Bundled : ModelChoice::Source::Folder;
         if (!model.bundled) s.model.folder = model.folder;
         s.model.layer = trained->layer;
+        s.headsOff = spec.headsOff;
     }
     return s;
 }

@@ -10,8 +10,10 @@
 //    "view":    {"stage": 0, "batch": 0, "head": 0, "sequential_colormap": "viridis", "diverging_colormap": "coolwarm"},
 //    "weights": {"w_q": "w_q.npy", ..., "b_q": ..., "embeddings": "emb.npy", "vocabulary": "vocab.txt"},
 //    "edits":   [{"matrix": "x|x_query|w_q|w_k|w_v|w_o", "batch": 0, "row": 1, "col": 2, "value": 0.5}],
-//    "model":   {"source": "seeded|bundled|folder", "path": "models/gpt2", "layer": 0}}
-// A session without "model" is the seeded model's (as every session before trained models was).
+//    "model":   {"source": "seeded|bundled|folder", "path": "models/gpt2", "layer": 0},
+//    "heads_off": [{"layer": 1, "head": 3, "mode": "zero|mean"}]}
+// A session without "model" is the seeded model's (as every session before trained models was); one without
+// "heads_off" has every head on (it is written only when a head is off, so files without one open in older versions).
 // schema_version is required; every other member may be left out (it takes the default above); unknown members
 // are refused, so a typo ("head" for "heads") is reported, not ignored.
 // Paths: saveSession stores a weight file path relative to the session file's directory when the file lies in
@@ -86,6 +88,9 @@ struct Session {
     WeightFiles weightFiles;              // empty paths: seeded weights and embeddings
     std::vector<core::CellEdit> edits;    // X, X_query, W^Q, W^K, W^V, W^O cells, applied in order
     ModelChoice model;
+
+    // [Heads off] core::ModelSpec::headsOff (a trained model only; layer and head checked against it on opening).
+    std::vector<core::HeadAblation> headsOff;
 
     friend bool operator==(const Session&, const Session&) = default;
 };

@@ -5,6 +5,7 @@
 #include "colormap/colormap.h"
 #include "export/exporter.h"
 #include "export/png_decode.h"
+#include "io/model_library.h"
 #include "io/scratch_dir.h"
 
 #include <doctest/doctest.h>
@@ -216,4 +217,50 @@ TEST_CASE("export command: bad input sentences are reported like every other err
     spec.sentences = {"   "};
     checkOneErrorLine(runCaptured(spec, optionsInto(dir / "out")), "attnviz export: ");
     CHECK(dir.entries().empty());
+}
+
+TEST_CASE("export command: --ablate draws the run with those heads off, and every figure says which (caption, slide, metadata)") {
+    test::ScratchDir dir("export-ablate");
+    core::ModelSpec spec;
+    const auto model = io::loadBundledModel();
+    REQUIRE(model != nullptr);
+    spec.model = core::TrainedLayer{model, model->featuredLayer()};
+    spec.sentences = {"The animal didn't cross the street because [MASK] was too tired."};
+    spec.attention.dModel = model->config().dModel;
+    spec.attention.heads = model->config().heads;
+    const auto readAll = [](const fs::path& path) {
+        std::ifstream in(path, std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        return text.str();
+    };
+    for (const char* kind : {"stage", "slide", "next"}) {
+        CAPTURE(kind);
+        const fs::path out = dir / kind;
+        app::ExportOptions options = optionsInto(out);
+        options.kind = kind;
+        if (std::string(kind) != "next") options.stage = "7";
+        options.format = "svg";
+        options.ablate = "2.0,1.3:mean";
+        REQUIRE(runCaptured(spec, options).exitCode == 0);
+        for (const fs::directory_entry& file : fs::directory_iterator(out)) {
+            const std::string svg = readAll(file.path());
+            const bool prediction = std::string(kind) == "next";  // its subtitle; a stage's caption line; in layer order
+            const char* said = prediction ? "heads off: 1.3 mean, 2.0 off" : "Heads switched off: 1.3 (Z_i replaced by its mean)";
+            CHECK_MESSAGE(svg.find(said) != std::string::npos, file.path());
+        }
+    }
+    app::ExportOptions png = optionsInto(dir / "png");
+    png.stage = "7";
+    png.matrix = "attention_weights";
+    png.ablate = "2.0";
+    REQUIRE(runCaptured(spec, png).exitCode == 0);
+    for (const fs::directory_entry& file : fs::directory_iterator(dir / "png")) CHECK(test::decodePngFile(file.path()).text.at("attnviz.heads_off") == "2.0 off");
+    // Without --ablate, nothing is said.
+    app::ExportOptions intact = optionsInto(dir / "intact");
+    intact.stage = "7";
+    intact.kind = "stage";
+    intact.format = "svg";
+    REQUIRE(runCaptured(spec, intact).exitCode == 0);
+    for (const fs::directory_entry& file : fs::directory_iterator(dir / "intact")) CHECK(readAll(file.path()).find("heads off") == std::string::npos);
 }

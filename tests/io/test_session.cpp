@@ -3,6 +3,7 @@
 // problem, a failed load or save changes nothing, and a session with loaded weights and an edited cell computes
 // the same numbers after it is reopened. Not tested here: the contents of weight files (test_weight_files.cpp).
 #include "core/derived_maps.h"
+#include "io/model_library.h"
 #include "io/session.h"
 
 #include "io/npy.h"
@@ -449,4 +450,46 @@ TEST_CASE("session: a model folder that cannot be opened makes openSession throw
     const std::string message = refusal([&] { attnviz::io::openSession(dir / "lesson.json"); });
     CHECK(contains(message, "lesson.json"));
     CHECK(contains(message, "no-such-model"));
+}
+
+// [SECTION] heads switched off (issue 35)
+
+TEST_CASE("session: heads switched off round-trip through the file and the spec — absent when every head is on") {
+    using Source = attnviz::io::ModelChoice::Source;
+    using attnviz::core::HeadOffMode;
+    Session s = onModel({Source::Bundled, {}, 2});
+    s.headsOff = {{0, 1, HeadOffMode::Mean}, {2, 0, HeadOffMode::Zero}};
+    const std::string text = attnviz::io::sessionToJson(s);
+    CHECK(contains(text, R"("heads_off": [)"));
+    CHECK(contains(text, R"("mode": "mean")"));
+    CHECK(attnviz::io::sessionFromJson(text, "off.json") == s);
+    CHECK(attnviz::io::toModelSpec(s).headsOff == s.headsOff);
+    CHECK(!contains(attnviz::io::sessionToJson(onModel({Source::Bundled, {}, 2})), "heads_off"));  // older versions still read it
+    // A session written before heads could be switched off opens with every head on.
+    CHECK(attnviz::io::sessionFromJson(R"({"schema_version": 1, "model": {"source": "bundled"}})", "old.json").headsOff.empty());
+    const ScratchDir dir("session-heads-off");
+    attnviz::io::saveSession(dir / "lesson.json", s);
+    CHECK(attnviz::io::loadSession(dir / "lesson.json") == s);
+}
+
+TEST_CASE("session: bad heads off are refused — the seeded model, a negative or repeated head, an unknown mode") {
+    CHECK(contains(refusalOf(R"({"schema_version": 1, "heads_off": [{"layer": 0, "head": 1}]})"), "needs a trained model"));
+    const std::string bundled = R"({"schema_version": 1, "model": {"source": "bundled"}, "heads_off": )";
+    CHECK(contains(refusalOf(bundled + R"([{"layer": -1, "head": 1}]})"), "a layer and a head of 0 or more"));
+    CHECK(contains(refusalOf(bundled + R"([{"layer": 1, "head": 1}, {"layer": 1, "head": 1, "mode": "mean"}]})"), "head 1.1 twice"));
+    CHECK(contains(refusalOf(bundled + R"([{"layer": 1, "head": 1, "mode": "half"}]})"), "must be one of \"zero\", \"mean\""));
+    CHECK(contains(refusalOf(bundled + R"([{"head": 1}]})"), "heads_off[0] has no layer"));
+    CHECK(contains(refusalOf(bundled + R"({"layer": 1}})"), "heads_off must be a JSON array"));
+}
+
+TEST_CASE("session: a head off that the session's model lacks is refused on opening, naming the model's layers and heads") {
+    const std::shared_ptr<const attnviz::core::TrainedModel> model = attnviz::io::loadBundledModel();
+    REQUIRE(model != nullptr);
+    Session s = onModel({attnviz::io::ModelChoice::Source::Bundled, {}, 0});
+    s.headsOff = {{model->config().layers, 0, attnviz::core::HeadOffMode::Zero}};
+    const std::string message = refusal([&] { attnviz::io::openedSession(s, model, "lesson.json"); });
+    CHECK(contains(message, "lesson.json"));
+    CHECK(contains(message, "has layers 0 to " + std::to_string(model->config().layers - 1)));
+    s.headsOff = {{0, model->config().heads - 1, attnviz::core::HeadOffMode::Mean}};
+    CHECK(attnviz::io::openedSession(s, model, "lesson.json").spec.headsOff == s.headsOff);
 }
