@@ -15,9 +15,7 @@ trains). The sources and what is done with them (the model card says the same fo
     train_bundled_model.py, the bundled BERT's script), everyday sentences from templates (everyday_sentences.py)
     and the BERT's coreference sentences ("The animal didn't cross the street because it was too tired").
     Packed into rows of up to 128 tokens, each starting with <|begin_of_text|>; next-token prediction.
-  * Induction rows (5 of each batch of 16): random words (whole-word tokens) repeated twice, as natural text repeats
-    itself; every other row draws them from the text's 800 most frequent whole words, so that copying learns to
-    overrule the model's sense of English on everyday words too. WordNet's multi-word lemmas are spelt with spaces.
+  * Induction rows: random words (whole-word tokens) repeated twice, as natural text repeats itself.
   * Tokenizer: byte-level BPE (GPT-2's pre-tokenizer), merges learnt here from the text's word counts.
   * Heads: the previous-token head (layer 0) and the induction head (layer 1) are TAUGHT by a loss on their
     attention pattern (as the BERT's coreference head was): at this size and step count they are not reliably grown
@@ -70,17 +68,15 @@ CONFIG = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "num_hid
 PREVIOUS_LAYER, PREVIOUS_HEAD = 0, 0
 INDUCTION_LAYER, INDUCTION_HEAD = 1, 4
 HEAD_WEIGHT = 1.0
-STEPS, BATCH, LEARNING_RATE, WARMUP = 12500, 16, 4e-3, 100
-INDUCTION_ROWS = 5  # of BATCH: odd ones of random whole words, even ones of the text's most frequent whole words
-FREQUENT_WORDS = 800
-EVERYDAY, COREFERENCE = 200000, 20000
+STEPS, BATCH, LEARNING_RATE, WARMUP = 10000, 16, 4e-3, 100
+INDUCTION_ROWS = 3  # of BATCH
+EVERYDAY, COREFERENCE = 120000, 20000
 
 # [SECTION] text
 
 
-def plain(sentences):
-    """The ASCII sentences, WordNet's multi-word lemmas spelt with spaces ("pipe_of_peace" → "pipe of peace")."""
-    return [s.replace("_", " ") for s in sentences if s.isascii()]
+def ascii_only(sentences):
+    return [s for s in sentences if s.isascii()]
 
 
 def training_text(rng):
@@ -92,8 +88,8 @@ def training_text(rng):
     creature_adjectives, place_adjectives = bert_sources.frame_adjectives()
     coref = bert_sources.coreference_sentences(rng, COREFERENCE, creatures, places, bert_sources.VERBS,
                                                creature_adjectives, place_adjectives)
-    return {"kjv": plain(bert_sources.kjv_verses()), "wordnet": plain(bert_sources.wordnet_sentences()),
-            "everyday": everyday_sentences(rng, EVERYDAY), "coreference": plain(e["text"] for e in coref)}
+    return {"kjv": ascii_only(bert_sources.kjv_verses()), "wordnet": ascii_only(bert_sources.wordnet_sentences()),
+            "everyday": everyday_sentences(rng, EVERYDAY), "coreference": [e["text"] for e in coref]}
 
 
 def held_out():
@@ -215,13 +211,6 @@ class Tokenizer:
 def whole_words(tokenizer):
     """Ids of pieces that are a space and a lower-case word of 3+ letters: what induction rows are made of."""
     return sorted(i for p, i in tokenizer.vocab.items() if re.fullmatch("\u0120[a-z]{3,}", p))
-
-
-def frequent_words(tokenizer, rows):
-    """The FREQUENT_WORDS whole words (as whole_words) the text rows use most ("table", "kitchen", "went"): the words
-    whose sense of English a copy must overrule, as on the "How does it copy?" view's everyday nouns."""
-    counts = collections.Counter(i for row in rows for i in row)
-    return sorted(sorted(whole_words(tokenizer), key=lambda i: (-counts[i], i))[:FREQUENT_WORDS])
 
 # [SECTION] rows
 
@@ -419,7 +408,7 @@ def prepare(rng):
 
 
 # Of each batch's text rows: the share of each source.
-MIX = {"kjv": 1, "wordnet": 2, "everyday": 7, "coreference": 1}
+MIX = {"kjv": 3, "wordnet": 3, "everyday": 6, "coreference": 1}
 
 
 def keep_freed_memory():
@@ -438,7 +427,7 @@ def train(steps, out):
     torch.use_deterministic_algorithms(True)
     rng = random.Random(SEED)
     tokenizer, rows = prepare(rng)
-    word_lists = [whole_words(tokenizer), frequent_words(tokenizer, [r for k in MIX for r in rows[k]])]
+    words = whole_words(tokenizer)
     model = make_llama(torch)()
     optimiser = torch.optim.AdamW(model.parameters(), lr=LEARNING_RATE, weight_decay=0.01, betas=(0.9, 0.95))
     schedule = torch.optim.lr_scheduler.LambdaLR(
@@ -446,7 +435,7 @@ def train(steps, out):
     started, log = time.time(), []
     for step in range(steps):
         chosen = [r for k, n in MIX.items() for r in rng.sample(rows[k], n)]
-        chosen += [repeated_row(rng, word_lists[k % 2], rng.randint(8, (CONTEXT - 1) // 2)) for k in range(INDUCTION_ROWS)]
+        chosen += [repeated_row(rng, words, rng.randint(8, (CONTEXT - 1) // 2)) for _ in range(INDUCTION_ROWS)]
         ids, targets = batch(torch, chosen)
         logits, patterns = model(ids)
         next_token = torch.nn.functional.cross_entropy(logits.reshape(-1, VOCAB_SIZE), targets.reshape(-1), ignore_index=-100)
