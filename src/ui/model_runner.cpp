@@ -48,6 +48,12 @@ void stepTowards(const std::shared_ptr<const core::TrainedModel>& model, const s
     }
 }
 
+// A sentence of more bytes goes to the worker without being tokenized here: counting its tokens on the UI thread
+// cost as much as the run's own tokenizing (WordPiece looks up every piece of up to 100 characters: a pasted 1 MB
+// base64 blob took 5 s at -O3, the window frozen at every keystroke; the gui_text fuzz target's replay, issue 31).
+// 128 tokens of 32 bytes; a shorter sentence is tokenized here in well under a millisecond.
+constexpr std::size_t kInstantSentenceBytes = 4096;
+
 }  // namespace
 
 bool computesInstantly(const core::ModelSpec& spec) {
@@ -59,6 +65,7 @@ bool computesInstantly(const core::ModelSpec& spec) {
     if (spec.attention.dModel > 512) return false;
     const std::shared_ptr<const core::Tokenizer> tokenizer = core::tokenizerOf(spec);
     for (const std::string& sentence : spec.sentences) {
+        if (sentence.size() > kInstantSentenceBytes) return false;
         try {
             if (tokenizer->encode(sentence).ids.size() > 128) return false;
         } catch (const core::InputError&) {

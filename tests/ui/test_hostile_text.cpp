@@ -5,6 +5,7 @@
 #include "imgui_harness.h"
 #include "io/atomic_file.h"
 #include "io/model_folder.h"
+#include "ui/model_runner.h"
 #include "ui/session/session_actions.h"
 #include "ui/views/sentence_notes.h"
 
@@ -99,6 +100,21 @@ TEST_CASE("hostile text: a pasted megabyte is tokenized once for the notes, not 
     const int before = counting->encodes;
     ui.frames(app, 10);
     CHECK(counting->encodes == before);  // before: 2 or more a frame
+}
+
+TEST_CASE("hostile text: a pasted megabyte is not tokenized on the UI thread to choose where it is computed") {
+    // The gui_text replay of a 1 MB base64 blob (issue 31): computesInstantly tokenized every sentence on the UI
+    // thread to count its tokens (5 s of WordPiece a keystroke at -O3), then the worker tokenized it again.
+    auto model = std::make_shared<core::TrainedModel>(*io::loadBundledModel());
+    auto counting = std::make_shared<CountingTokenizer>(model->tokenizer);
+    model->tokenizer = counting;
+    ui::AppState state;
+    ui::useTrainedModel(model, state);
+    state.spec.sentences = {std::string(100'000, 'A')};  // one [UNK]: few tokens, but only tokenizing says so
+    CHECK_FALSE(ui::computesInstantly(state.spec));
+    CHECK(counting->encodes == 0);  // before: 1, and computed inline
+    state.spec.sentences = {"the cat sat on the mat"};
+    CHECK(ui::computesInstantly(state.spec));
 }
 
 TEST_CASE("hostile text: 100,000 emoji in one word draw every stage") {
