@@ -98,6 +98,7 @@ void App::frame(render::HeatmapRenderer& renderer, const Fonts& fonts, float sca
     const std::optional<CellRef> explained = state_.hovered ? state_.hovered : state_.pinned;
     explanation_ = run_ && explained ? explainCell(*run_, *explained, state_.batch) : std::nullopt;
     state_.hovered.reset();
+    state_.compareHovered.reset();  // the compare view names it again while it is drawn
     drawn_.clear();
     drawnTokens_.clear();
     drawWindow(renderer, fonts, scale);

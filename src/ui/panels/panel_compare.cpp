@@ -146,7 +146,6 @@ void compareField(AppState& state, const RunStatus& status) {
 void drawCompareView(LessonFrame& frame) {
     ViewContext& ctx = frame.ctx;
     AppState& state = ctx.state;
-    state.compareHovered.reset();
     compareHeader(frame);
     core::SentenceComparison c;
     try {
