@@ -208,7 +208,9 @@ std::optional<Question> nextToken(const ModelRun& run, const QuestionSetting& se
         const std::vector<std::string>& tokens = run.tokens[static_cast<std::size_t>(setting.batch)];
         std::string tail;
         for (std::size_t i = tokens.size() >= 3 ? tokens.size() - 3 : 0; i < tokens.size(); ++i) tail += pieceText(tokens[i]);
-        q.prompt = "What will " + model->name + " predict after " + quoted("…" + labelText(tail)) + "?";
+        // The sentence's end as a reader reads it (spaces as spaces: the prompt is a sentence, not a token label).
+        const std::size_t start = tail.find_first_not_of(' ');
+        q.prompt = "What will " + model->name + " predict after " + quoted("…" + clipped(tail.substr(start == std::string::npos ? 0 : start), 40)) + "?";
     } else {
         q.prompt = "Which word will " + model->name + " put in place of [MASK]?";
     }
@@ -371,6 +373,7 @@ std::vector<QuestionKind> offeredQuestions(const ModelRun& run, const QuestionSe
 }
 
 std::string questionValueText(float value) {
+    if (value > 0.0f && value < 0.0005f) return "< 0.001";  // a masked or ignored key: not 9.9e-16
     char text[32];
     std::snprintf(text, sizeof text, value >= 0.01f || value == 0.0f ? "%.2f" : "%.2g", static_cast<double>(value));
     return text;

@@ -220,4 +220,5 @@ TEST_CASE("reveal's sentence says the gap: the pick and its number beside the tr
     q.truth = 0;
     CHECK(core::gapSentence(q, 1) == "You chose “16 × 11”; the answer is “11 × 16”.");
     CHECK(core::questionValueText(0.0031f) == "0.0031");
+    CHECK(core::questionValueText(9.9e-16f) == "< 0.001");
 }
