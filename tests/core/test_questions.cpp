@@ -128,6 +128,7 @@ TEST_CASE("what will the model predict: the top-1 and three distinct pieces of r
     const std::optional<core::Question> q = core::askQuestion(QuestionKind::NextToken, decoderRun(), {0, 0, std::nullopt, 3});
     REQUIRE(q);
     checkWellFormed(*q);
+    CHECK(q->prompt == "What will attnviz-mini-llama predict after “…sat on the”?");  // words as typed, not "␣sat"
     const std::vector<float>& top = q->answer.values;  // the ten most likely, most likely first
     REQUIRE(top.size() == 10u);
     CHECK(*q->choices[static_cast<std::size_t>(q->truth)].value == top[0]);
