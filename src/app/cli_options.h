@@ -77,6 +77,10 @@ struct GuiOptions {
     std::optional<std::filesystem::path> session;      // --session FILE (copied from InputOptions): the GUI also
                                                        // takes its view, and saves back to it
     std::string lesson;                                // --lesson NAME: open a question view (masks, cross, …)
+    std::string ask;                                   // --ask KIND: open ask mode's question (attended, shape, …)
+    std::optional<int> askPick;                        // --ask-pick N: the choice picked (1-4)
+    std::vector<int> askCounts;                        // --ask-counts A,B,C,D: the class's answers
+    bool reveal = false;                               // --reveal: the question's answer shown
     std::optional<int> quitAfterFrames;                // --quit-after-frames N: exit after N frames, settings
                                                        // untouched (startup and memory measurements)
     bool inputsGiven = false;                          // the command line chose the inputs (model, sentence, …)

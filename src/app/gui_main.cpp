@@ -65,6 +65,7 @@ struct GuiPlan {
     std::optional<PixelSize> size;
     int head = 0;
     std::optional<ui::Lesson> lesson;
+    std::optional<core::QuestionKind> ask;
 };
 
 std::optional<GuiPlan> checkOptions(const core::ModelSpec& spec, const GuiOptions& options) {
@@ -82,6 +83,13 @@ std::optional<GuiPlan> checkOptions(const core::ModelSpec& spec, const GuiOption
         plan.lesson = ui::findLesson(options.lesson);
         if (!plan.lesson) {
             std::cerr << "attnviz: --lesson " << options.lesson << ": use one of " << ui::lessonKeys() << ".\n";
+            return std::nullopt;
+        }
+    }
+    if (!options.ask.empty()) {
+        plan.ask = core::findQuestionKind(options.ask);
+        if (!plan.ask) {
+            std::cerr << "attnviz: --ask " << options.ask << ": use attended, shape, predict, scaling or shared-kv.\n";
             return std::nullopt;
         }
     }
@@ -173,6 +181,13 @@ ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options
     state.ropeStep = plan.ropeStep;
     state.modelView = options.modelView && spec.trainedModel() != nullptr;
     if (plan.lesson) ui::openLessonAtStart(state, *plan.lesson);
+    if (plan.ask) {  // the question opens as Q opens it, then the command line's picks, counts and reveal
+        ui::toggleAsk(state);
+        state.ask.kind = *plan.ask;
+        if (options.askPick) state.ask.picks.picked = *options.askPick - 1;
+        state.ask.picks.counts = options.askCounts;
+        state.ask.revealed = options.reveal;
+    }
     state.presenting = options.present;
     if (options.zoom) state.zoom = ui::kZoomSteps[*options.zoom + 2];  // kZoomSteps[2] is 100 %
     if (options.allHeads) state.allHeads = true;  // moves to the lesson's stage, may add sentences

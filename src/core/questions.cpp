@@ -13,7 +13,9 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <iterator>
 #include <numeric>
+#include <sstream>
 
 namespace attnviz::core {
 namespace {
@@ -180,6 +182,15 @@ std::optional<Question> shape(const ModelRun& run, const QuestionSetting& settin
 
 // [SECTION] What will the model predict?
 
+// The sentence's last `count` words as typed (its tokens are labels: "␣sat"), at most 40 characters.
+std::string lastWords(const std::string& sentence, std::size_t count) {
+    std::istringstream in(sentence);
+    const std::vector<std::string> words{std::istream_iterator<std::string>(in), std::istream_iterator<std::string>()};
+    std::string tail;
+    for (std::size_t i = words.size() > count ? words.size() - count : 0; i < words.size(); ++i) tail += (tail.empty() ? "" : " ") + words[i];
+    return clipped(tail, 40);
+}
+
 std::optional<Question> nextToken(const ModelRun& run, const QuestionSetting& setting, SplitMix64& random) {
     const TrainedModel* model = run.spec.trainedModel();
     if (model == nullptr || !run.modelPass) return std::nullopt;
@@ -205,10 +216,7 @@ std::optional<Question> nextToken(const ModelRun& run, const QuestionSetting& se
     q.stage = StageId::Output;
     q.valueName = "probability";
     if (kind == PredictionKind::NextToken) {
-        const std::vector<std::string>& tokens = run.tokens[static_cast<std::size_t>(setting.batch)];
-        std::string tail;
-        for (std::size_t i = tokens.size() >= 3 ? tokens.size() - 3 : 0; i < tokens.size(); ++i) tail += pieceText(tokens[i]);
-        q.prompt = "What will " + model->name + " predict after " + quoted("…" + labelText(tail)) + "?";
+        q.prompt = "What will " + model->name + " predict after " + quoted("…" + lastWords(run.spec.sentences.at(static_cast<std::size_t>(setting.batch)), 3)) + "?";
     } else {
         q.prompt = "Which word will " + model->name + " put in place of [MASK]?";
     }
@@ -371,6 +379,7 @@ std::vector<QuestionKind> offeredQuestions(const ModelRun& run, const QuestionSe
 }
 
 std::string questionValueText(float value) {
+    if (value > 0.0f && value < 0.0005f) return "< 0.001";  // a masked or ignored key: not 9.9e-16
     char text[32];
     std::snprintf(text, sizeof text, value >= 0.01f || value == 0.0f ? "%.2f" : "%.2g", static_cast<double>(value));
     return text;

@@ -80,7 +80,7 @@ std::optional<Question> askQuestion(QuestionKind kind, const ModelRun& run, cons
 // Reveal's sentence about the gap between a pick and the truth: "You chose “street” (weight 0.12); the model put 0.61
 // on “animal”." / "Right: “animal”, weight 0.61." / "The answer: “animal”, weight 0.61." when nothing was picked.
 std::string gapSentence(const Question& question, std::optional<int> picked);
-// A value as the question prints it: 0.6134 → "0.61", 0.0031 → "0.0031".
+// A value as the question prints it: 0.6134 → "0.61", 0.0031 → "0.0031", 9.9e-16 → "< 0.001".
 std::string questionValueText(float value);
 // The entropy of a probability row in bits (0 log 0 = 0).
 double entropyBits(const std::vector<float>& probabilities);

@@ -8,7 +8,8 @@
 //            │                                             │ token lines (from softmax on)
 //            │ stage text (formula, PyTorch, explanation)  │ prediction (next token, KV cache)
 //            │                                             │ inspector
-//   (an open lesson takes the place of the stage view and its text)
+//   (an open lesson takes the place of the stage view and its text; an open question (Q) of the stage view, its
+//   text and the side panels)
 #include "ui/app.h"
 
 #include "core/display_text.h"
@@ -280,6 +281,13 @@ void App::yieldToInspector(const ViewContext& ctx, float used, float height, flo
 }
 
 void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float sideWidth) {
+    if (state_.ask.open) {  // the question takes the centre and the side, each of whose panels could name its answer
+        const float width = centreSize.x + (sideWidth > 0.0f ? sideWidth + ImGui::GetStyle().ItemSpacing.x : 0.0f);
+        ImGui::BeginChild("ask", {width, centreSize.y}, true);
+        ask_.draw(ctx, generation_);
+        ImGui::EndChild();
+        return;
+    }
     ImGui::BeginGroup();
     if (state_.lesson.open != Lesson::None) {  // a question view takes the place of the stage and its text
         ImGui::BeginChild("lesson", centreSize, true);  // scrolls on windows too small for its maps

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "ui/model_runner.h"
+#include "ui/ask/ask_view.h"
 #include "ui/panels/panel_get_model.h"
 #include "ui/panels/panel_lessons.h"
 #include "ui/panels/panel_prediction.h"
@@ -56,6 +57,8 @@ public:
     // Blocks until any background computation has finished and its result is on screen (tests), and the prediction
     // panel's KV cache holds the sentence it last drew (screenshots).
     void waitForRun();
+    // What the ask view (an open question, AppState::ask) drew this frame.
+    const AskReport& askReport() const { return ask_.report(); }
     // The prediction panel (tests read what it showed and its KV cache).
     const PredictionPanel& predictionPanel() const { return prediction_; }
     // File ▸ Get a model… (tests drive its fetch).
@@ -93,6 +96,7 @@ private:
     LessonPanel lessons_;  // the Questions bar and the open lesson, with what it derived from run_
     TokenLinesPanel tokenLines_;  // with the lines it found in run_
     PredictionPanel prediction_;  // what the model predicts, with its KV cache
+    AskView ask_;                 // an open question, drawn from run_
     GetModelDialog getModel_;     // File ▸ Get a model…: its fetch thread and progress
     float inspectorFit_ = 0.0f;  // the Inspector's content height last frame (yieldToInspector)
     ImVec2 stageTextFit_{0.0f, 0.0f};  // the stage text's panel height as estimated, and as ImGui laid it out

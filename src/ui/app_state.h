@@ -11,6 +11,7 @@
 #include "core/model.h"
 #include "core/stages.h"
 #include "scene/scene.h"
+#include "ui/ask/ask_state.h"
 #include "ui/lessons/lesson_state.h"
 #include "ui/session/session_state.h"
 
@@ -98,6 +99,7 @@ struct AppState {
     bool showSidePanel = true;                      // right panel: heads, token lines, inspector
     LessonState lesson;                             // the open question view (lesson_state.h), if any
     PredictionChoice prediction;                    // right panel: what the model predicts
+    AskState ask;                                   // Q: a question about the stage before it is shown (ask_state.h)
 
     // [Lecture hall]
     float zoom = 1.0f;         // Ctrl+= / Ctrl+− / Ctrl+0: multiplies type and spacing (kZoomSteps); remembered

@@ -128,6 +128,7 @@ TEST_CASE("what will the model predict: the top-1 and three distinct pieces of r
     const std::optional<core::Question> q = core::askQuestion(QuestionKind::NextToken, decoderRun(), {0, 0, std::nullopt, 3});
     REQUIRE(q);
     checkWellFormed(*q);
+    CHECK(q->prompt == "What will attnviz-mini-llama predict after “…sat on the”?");  // words as typed, not "␣sat"
     const std::vector<float>& top = q->answer.values;  // the ten most likely, most likely first
     REQUIRE(top.size() == 10u);
     CHECK(*q->choices[static_cast<std::size_t>(q->truth)].value == top[0]);
@@ -220,4 +221,5 @@ TEST_CASE("reveal's sentence says the gap: the pick and its number beside the tr
     q.truth = 0;
     CHECK(core::gapSentence(q, 1) == "You chose “16 × 11”; the answer is “11 × 16”.");
     CHECK(core::questionValueText(0.0031f) == "0.0031");
+    CHECK(core::questionValueText(9.9e-16f) == "< 0.001");
 }

@@ -1,6 +1,7 @@
 // panel_timeline.cpp — the stage timeline across the top: Prev/Next, autoplay and its speed on the left,
 // then every stage of the forward pass as a numbered step (done, current, to come) with its title.
 // Clicking a step goes there. Does not draw the stage itself (panel_stage_view.cpp does).
+#include "ui/ask/ask_state.h"
 #include "ui/views/drawing.h"
 #include "ui/lessons/lesson_catalog.h"
 #include "ui/panels/panels.h"
@@ -17,9 +18,10 @@ constexpr ImU32 kAccent = IM_COL32(40, 100, 200, 255);
 constexpr ImU32 kDone = IM_COL32(160, 190, 235, 255);
 constexpr ImU32 kText = IM_COL32(30, 30, 30, 255);
 
-// Going to a stage also leaves an open lesson: the stage view comes back.
+// Going to a stage also leaves an open lesson or question: the stage view comes back.
 void goTo(AppState& state, int stage) {
     closeLesson(state);
+    state.ask.open = false;
     state.stage = static_cast<core::StageId>(std::clamp(stage, 0, core::kStageCount - 1));
     state.autoplayElapsed = 0.0f;
 }
@@ -54,6 +56,8 @@ void drawPlayback(AppState& state, float scale) {
         state.autoplay = !state.autoplay;
         state.autoplayElapsed = 0.0f;
     }
+    ImGui::SameLine();
+    drawAskToggle(state);
     if (!state.presenting) {  // a setting, not a control: it stays off the projected screen
         ImGui::SetNextItemWidth(std::round(150.0f * scale));
         ImGui::SliderFloat("autoplay speed", &state.secondsPerStage, 1.0f, 15.0f, "%.0f s per stage");

@@ -4,6 +4,7 @@
 // (GetKeyIndex), digits and letters are GLFW's codes, which equal ASCII ('1', 'A', 'L').
 #include "ui/panels/panels.h"
 
+#include "ui/ask/ask_state.h"
 #include "ui/lessons/lesson_catalog.h"
 #include "ui/panels/panel_compare.h"
 
@@ -107,6 +108,10 @@ void applyShortcuts(AppState& state, int heads) {
     if (io.KeyCtrl) zoomKeys(state);
     if (ImGui::IsKeyPressed(kKeyF5, false)) applyViewKey(state, ViewKey::Present);
     if (io.WantTextInput || io.KeyCtrl) return;
+    if (!state.blanked && applyAskKeys(state)) {  // an open question's keys: 1–4 pick, → and Space reveal (not the stages)
+        if (state.presenting && ImGui::IsKeyPressed('B', false)) state.blanked = true;
+        return;
+    }
     if (state.presenting) {
         const bool wasBlanked = state.blanked;
         presentationKeys(state);

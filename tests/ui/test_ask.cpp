@@ -1,0 +1,259 @@
+// test_ask.cpp — ask mode (issue #36) with App drawn in a headless ImGui frame: before reveal no part of the frame
+// names or draws the answer (none of the answer row's colormap colours inside the answer's rectangle, none of the
+// reveal's words anywhere in the frame's glyphs), after reveal both are there; the question's type stays at the
+// lecture's 14 px floor or more and nothing scrolls when presenting at 1024 × 768 and 1280 × 800; the keys pick,
+// count, reveal and go on to the stage; a new run redraws the question and clears its picks. The picture alone
+// (scene/question_drawing.h) adds its answer only when revealed.
+#include "app/gui_style.h"
+#include "colormap/colormap.h"
+#include "imgui_harness.h"
+#include "scene/question_drawing.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
+#include <variant>
+
+namespace attnviz::test {
+namespace {
+
+constexpr int kKeyEqual = 61, kKeyMinus = 45;
+
+// App at one window size whose look follows the state as the window's loop makes it follow (app/gui_style.h).
+class AskHall {
+public:
+    AskHall(ImVec2 size, bool presenting, core::StageId stage) : ui_(size), keeper_(ImGui::GetStyle()), app_(startState(presenting, stage)) {
+        settle();
+        app_.waitForRun();
+        settle();
+    }
+    void press(int key) {
+        ui_.pressKey(app_, key);
+        settle();
+    }
+    void settle() {
+        if (keeper_.follow(app::lookInputsOf(app_.state(), ImGui::GetIO().DisplaySize.y, 1.0f))) ui_.setLook(keeper_.look().scale, keeper_.look().style);
+        ui_.frames(app_, 2);
+    }
+    ui::App& app() { return app_; }
+    const ui::AskReport& report() const { return app_.askReport(); }
+    // The answer's rectangle on screen.
+    ImVec4 answerOnScreen() const {
+        const scene::PixelRect r = report().layout.answer;
+        const ImVec2 o = report().origin;
+        return {o.x + static_cast<float>(r.x), o.y + static_cast<float>(r.y), o.x + static_cast<float>(r.right()), o.y + static_cast<float>(r.bottom())};
+    }
+
+private:
+    static ui::AppState startState(bool presenting, core::StageId stage) {
+        ui::AppState state;
+        state.presenting = presenting;
+        state.stage = stage;
+        return state;
+    }
+    ImGuiHarness ui_;
+    app::LookKeeper keeper_;
+    ui::App app_;
+};
+
+// Every glyph the frame drew, in drawing order, spaces left out (ImGui draws none for them): each glyph is a quad
+// whose first and third vertices carry its atlas corners (ImDrawList::PrimRectUV), so its UVs name it.
+std::string drawnGlyphs() {
+    std::map<std::tuple<float, float, float, float>, char> glyphs;
+    const ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+    for (const ImFont* f : atlas.Fonts) {
+        for (const ImFontGlyph& g : f->Glyphs) {
+            if (g.Codepoint > ' ' && g.Codepoint < 127) glyphs[{g.U0, g.V0, g.U1, g.V1}] = static_cast<char>(g.Codepoint);
+        }
+    }
+    std::string text;
+    const ImDrawData* data = ImGui::GetDrawData();
+    for (int l = 0; l < data->CmdListsCount; ++l) {
+        const ImVector<ImDrawVert>& v = data->CmdLists[l]->VtxBuffer;
+        for (int i = 0; i + 3 < v.Size; ++i) {
+            const auto found = glyphs.find({v[i].uv.x, v[i].uv.y, v[i + 2].uv.x, v[i + 2].uv.y});
+            if (found == glyphs.end()) continue;
+            if (found->second != '?') text += found->second;  // '?' is also the harness font's glyph for what it lacks (“ ” ₀)
+            i += 3;
+        }
+    }
+    return text;
+}
+
+// `sentence` as the glyph stream holds it: its printable ASCII but '?', no spaces (the harness's font has no “ ” ₀).
+std::string asDrawn(const std::string& sentence) {
+    std::string kept;
+    for (char c : sentence) {
+        if (static_cast<unsigned char>(c) > ' ' && static_cast<unsigned char>(c) < 127 && c != '?') kept += c;
+    }
+    return kept;
+}
+
+// How many vertices of the frame inside `rect` carry one of `colours`.
+int verticesColoured(ImVec4 rect, const std::vector<ImU32>& colours) {
+    int count = 0;
+    const ImDrawData* data = ImGui::GetDrawData();
+    for (int l = 0; l < data->CmdListsCount; ++l) {
+        for (const ImDrawVert& v : data->CmdLists[l]->VtxBuffer) {
+            const bool inside = v.pos.x >= rect.x && v.pos.x <= rect.z && v.pos.y >= rect.y && v.pos.y <= rect.w;
+            if (inside && std::find(colours.begin(), colours.end(), v.col) != colours.end()) ++count;
+        }
+    }
+    return count;
+}
+
+// The colours the answer row is drawn in: each value's on the sequential colormap over 0 … the row's largest.
+std::vector<ImU32> answerColours(const core::Question& q, colormap::Colormap map) {
+    float top = 0.0f;
+    for (float v : q.answer.values) top = std::max(top, v);
+    std::vector<ImU32> colours;
+    for (float v : q.answer.values) {
+        const colormap::Rgb8 c = colormap::sample(map, v, 0.0f, top);
+        colours.push_back(IM_COL32(c.r, c.g, c.b, 255));
+    }
+    return colours;
+}
+
+float textWidth(std::string_view text, float size, scene::FontFace) { return static_cast<float>(text.size()) * size * 0.55f; }
+
+}  // namespace
+
+TEST_CASE("before reveal no part of the frame draws the answer row's colours in its rectangle or the reveal's words — after reveal both are there") {
+    AskHall hall({1280.0f, 800.0f}, false, core::StageId::Softmax);
+    hall.press('Q');
+    REQUIRE(hall.report().drawn);
+    const core::Question q = *hall.report().question;
+    REQUIRE(q.kind == core::QuestionKind::MostAttended);
+    const int wrong = q.truth == 0 ? 1 : 0;
+    hall.press('1' + wrong);  // the class picks a wrong word: reveal names the gap
+    const std::string gap = asDrawn(core::gapSentence(q, wrong)), why = asDrawn(q.why);
+    const std::vector<ImU32> colours = answerColours(q, hall.app().state().sequential);
+    const std::string before = drawnGlyphs();
+    CHECK(before.find(asDrawn(q.prompt)) != std::string::npos);  // the glyph reading works: the prompt is found
+    CHECK(before.find(gap) == std::string::npos);
+    CHECK(before.find(why) == std::string::npos);
+    CHECK(before.find("themodelput") == std::string::npos);
+    CHECK(verticesColoured(hall.answerOnScreen(), colours) == 0);
+    // Nor anywhere else: no heads' thumbnails, prediction bars or inspector beside the question, and no number of the
+    // truth's (its weight, to two decimals) in any panel.
+    CHECK(verticesColoured({0.0f, 0.0f, 1e6f, 1e6f}, colours) == 0);
+    CHECK(hall.app().drawnHeatmaps().empty());  // maps on screen are textures: no vertex carries their colours
+    CHECK(before.find(asDrawn(core::questionValueText(*q.choices[static_cast<std::size_t>(q.truth)].value))) == std::string::npos);
+
+    hall.press(kKeyRight);  // reveal
+    REQUIRE(hall.report().revealed);
+    const std::string after = drawnGlyphs();
+    CHECK(after.find(gap) != std::string::npos);
+    CHECK(after.find(why) != std::string::npos);
+    CHECK(verticesColoured(hall.answerOnScreen(), colours) >= 4 * static_cast<int>(q.answer.values.size()));
+}
+
+TEST_CASE("presenting at 1024x768 and 1280x800, every question the default run offers keeps 14 px type or more and does not scroll, revealed or not") {
+    for (ImVec2 size : {ImVec2{1024.0f, 768.0f}, ImVec2{1280.0f, 800.0f}}) {
+        for (core::StageId stage : {core::StageId::Softmax, core::StageId::Scale, core::StageId::Concat}) {
+            AskHall hall(size, true, stage);
+            hall.press('Q');
+            hall.press('2');
+            for (int i = 0; i < 5; ++i) hall.press(kKeyEqual);  // the class's counts drawn too
+            for (bool revealed : {false, true}) {
+                CAPTURE(size.x);
+                CAPTURE(revealed);
+                REQUIRE(hall.report().drawn);
+                const ui::AskReport& r = hall.report();
+                CAPTURE(r.question->prompt);
+                CHECK(r.revealed == revealed);
+                CHECK(r.layout.smallestType >= 14.0f);
+                CHECK(static_cast<float>(r.layout.bottom) <= r.size.y);
+                CHECK(ImGuiHarness::scrollRoom("/ask_") == 0.0f);
+                CHECK(r.layout.choices.size() == r.question->choices.size());
+                for (const scene::PixelRect& c : r.layout.choices) CHECK(static_cast<float>(c.right()) <= r.size.x);
+                CHECK(static_cast<float>(r.layout.distribution.right()) <= r.size.x);
+                hall.press(kKeyPageDown);  // the clicker reveals
+            }
+        }
+    }
+}
+
+TEST_CASE("while a question is open, 1–4 pick instead of focusing heads, + and − count the picked choice, → reveals and then goes to the stage, Esc closes") {
+    AskHall hall({1280.0f, 800.0f}, false, core::StageId::Scores);
+    hall.app().state().head = 1;
+    hall.settle();
+    hall.press('Q');
+    const ui::AskState& ask = hall.app().state().ask;
+    REQUIRE(ask.open);
+    hall.press('3');
+    CHECK(ask.picks.picked == 2);
+    CHECK(hall.app().state().head == 1);  // not head 2
+    hall.press(kKeyEqual);
+    hall.press(kKeyEqual);
+    hall.press(kKeyMinus);
+    CHECK(ask.picks.counts == std::vector<int>{0, 0, 1, 0});
+    hall.press(kKeyRight);
+    CHECK(ask.revealed);
+    CHECK(hall.app().state().stage == core::StageId::Scores);  // → revealed, it did not step the stages
+    hall.press(kKeyRight);
+    CHECK_FALSE(ask.open);
+    CHECK(hall.app().state().stage == core::StageId::Softmax);  // the stage the question was about, as usual
+    CHECK(hall.app().state().head == 1);
+    hall.press('Q');
+    CHECK(ask.open);
+    hall.press(kKeyEscape);
+    CHECK_FALSE(ask.open);
+}
+
+TEST_CASE("a new run redraws the question and clears its picks, counts and reveal") {
+    AskHall hall({1280.0f, 800.0f}, false, core::StageId::Softmax);
+    hall.press('Q');
+    hall.press('2');
+    hall.press(kKeyEqual);
+    hall.press(kKeyRight);
+    hall.app().state().spec.sentences = {"The trophy did not fit in the suitcase because it was too big"};
+    hall.settle();
+    hall.app().waitForRun();
+    hall.settle();
+    const ui::AskState& ask = hall.app().state().ask;
+    CHECK(ask.open);
+    CHECK_FALSE(ask.revealed);
+    CHECK(ask.picks == scene::QuestionPicks{});
+    CHECK(hall.report().question->prompt.find("Which word does") == 0);  // the same kind, of the new sentence's numbers
+    const std::vector<std::string>& labels = hall.report().question->answer.labels;
+    CHECK(std::find(labels.begin(), labels.end(), "trophy") != labels.end());
+}
+
+TEST_CASE("the question's picture holds no answer row and no reveal sentence until revealed, in the same rectangles") {
+    core::Question q;
+    q.prompt = "Which word does “it” attend to most in head 0?";
+    q.choices = {{"street", 0.12f}, {"animal", 0.61f}, {"cross", 0.05f}, {"tired", 0.2f}};
+    q.truth = 1;
+    q.valueName = "weight";
+    q.why = "Row “it” of A₀: its largest weight is on “animal”.";
+    q.answer = {"A₀, row “it”", {"The", "animal", "street", "it"}, {0.1f, 0.61f, 0.12f, 0.17f}, {}, {}};
+    scene::QuestionLook look;
+    look.probabilityColour = [](float v) { return scene::Rgba8{static_cast<std::uint8_t>(255.0f * v), 0, 0, 255}; };
+    const scene::QuestionPicks picks{0, {3, 9, 0, 1}};
+    const scene::QuestionLayout asked = scene::layoutQuestion(q, picks, false, 1000, 700, look, textWidth);
+    const scene::QuestionLayout revealed = scene::layoutQuestion(q, picks, true, 1000, 700, look, textWidth);
+    const auto holds = [](const scene::Drawing& d, const std::string& needle) {
+        return std::any_of(d.primitives.begin(), d.primitives.end(), [&](const scene::Drawing::Primitive& p) {
+            const auto* t = std::get_if<scene::Drawing::Text>(&p);
+            return t != nullptr && t->utf8.find(needle) != std::string::npos;
+        });
+    };
+    const auto cells = [](const scene::Drawing& d) {
+        return std::count_if(d.primitives.begin(), d.primitives.end(), [](const auto& p) { return std::holds_alternative<scene::Drawing::Cells>(p); });
+    };
+    CHECK(cells(asked.drawing) == 0);
+    CHECK(cells(revealed.drawing) == 1);
+    CHECK_FALSE(holds(asked.drawing, "the model put 0.61"));
+    CHECK(holds(revealed.drawing, "You chose “street” (weight 0.12); the model put 0.61 on “animal”."));
+    CHECK_FALSE(holds(asked.drawing, "0.61"));
+    CHECK(holds(asked.drawing, "9 · 69%"));  // the class's distribution is drawn before reveal: 9 of 13
+    CHECK(asked.answer.y == revealed.answer.y);
+    CHECK(asked.answer.height == revealed.answer.height);
+    CHECK(asked.choices[1].y == revealed.choices[1].y);
+}
+
+}  // namespace attnviz::test
