@@ -149,8 +149,7 @@ void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
     // sink bars (with their percentage when the maps are tall enough to spare a line).
     const float roughSide = std::min((max.x - origin.x) / static_cast<float>(heads), (max.y - origin.y) / static_cast<float>(layers));
     const float sinkHeight = roughSide > fontSize * 4.0f ? std::round(fontSize * 1.05f) : std::max(3.0f, std::round(roughSide * 0.08f));
-    // A named head's name on up to two lines under its map ("coreference (it → its noun)" was cut to "corefer…").
-    const float captionHeight = (model.namedHeads.empty() ? 0.0f : std::round(fontSize * 2.3f)) + sinkHeight;
+    const float captionHeight = (model.namedHeads.empty() ? 0.0f : std::round(fontSize * 1.2f)) + sinkHeight;
     const float side = std::floor(std::min((max.x - origin.x) / static_cast<float>(heads),
                                            (max.y - origin.y) / static_cast<float>(layers) - captionHeight));
     if (side < 4.0f) {
@@ -174,11 +173,8 @@ void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
             const bool stepped = layer == trained.layer && head == ctx.state.head;
             if (const core::NamedHead* named = model.namedHead(layer, head)) {
                 list.AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, kNamedColor, 0.0f, 0, 2.0f);
-                float lineY = b.y + sinkHeight + 2.0f;
-                for (const std::string& line : wrapToTwoLines(named->name, side - gap, ImGui::GetFont(), fontSize)) {
-                    list.AddText({a.x, lineY}, kNamedColor, line.c_str());
-                    lineY += fontSize;
-                }
+                const std::string caption = fitText(named->name, side - gap, ImGui::GetFont(), fontSize);
+                list.AddText({a.x, b.y + sinkHeight + 2.0f}, kNamedColor, caption.c_str());
             }
             if (stepped) list.AddRect({a.x - 2, a.y - 2}, {b.x + 2, b.y + 2}, IM_COL32(20, 20, 20, 255), 0.0f, 0, 2.5f);
             if (!ImGui::IsMouseHoveringRect(a, b) || !ImGui::IsWindowHovered()) continue;
