@@ -100,45 +100,56 @@ std::string MatrixPanel::cellText(int row, int col) const {
     return formatCellValue(content_.values(row, col));
 }
 
+// The axes' label type: kLabelSize, or smaller where a token axis's cells are too small for it, down to
+// kMinAxisLabelSize (14 px on a 1080p slide): every token keeps its label (a slide of 22 tokens lost every other
+// one, the pronoun among them). Only under that floor are labels skipped (scene::labelStep).
+float MatrixPanel::axisLabelSize() const {
+    float cell = kLabelSize * kDenseLabelEm;
+    if (content_.rows.tokens && options_.rowLabels) cell = std::min(cell, cellHeightBase());
+    if (content_.cols.tokens) cell = std::min(cell, cellWidthBase());
+    return std::max(kMinAxisLabelSize, cell / kDenseLabelEm);
+}
+
 void MatrixPanel::measureLabels() {
-    const LineMetrics metrics = lineMetrics(kLabelSize, FontFace::Regular);
+    labelSize_ = axisLabelSize();
+    const LineMetrics metrics = lineMetrics(labelSize_, FontFace::Regular);
     const PanelAxis& rows = content_.rows;
     const PanelAxis& cols = content_.cols;
 
-    const int rowStep = scene::labelStep(rowCount(), cellHeightBase(), kDenseLabelEm * kLabelSize, rows.headBlock);
+    const int rowStep = scene::labelStep(rowCount(), cellHeightBase(), kDenseLabelEm * labelSize_, rows.headBlock);
     rowText_.assign(static_cast<std::size_t>(rowCount()), {});
     float widestRow = 0.0f;
     const auto labelRow = [&](int r) {
         const FontFace face = isFocusRow(r) ? FontFace::Bold : FontFace::Regular;
         const std::string& label = rows.labels.at(static_cast<std::size_t>(r));
         std::string& text = rowText_[static_cast<std::size_t>(r)];
-        text = rows.tokens ? truncateToWidth(label, kRowLabelMaxWidth, kLabelSize, face) : label;
-        widestRow = std::max(widestRow, textWidth(text, kLabelSize, face));
+        text = rows.tokens ? truncateToWidth(label, kRowLabelMaxWidth, labelSize_, face) : label;
+        widestRow = std::max(widestRow, textWidth(text, labelSize_, face));
     };
     for (const int r : scene::labelledCells(options_.rowLabels ? rowCount() : 0, rowStep, content_.focusRow)) labelRow(r);
     rowLabelWidth_ = ceilToInt(widestRow);
 
     rowSumText_.assign(content_.rowSums ? static_cast<std::size_t>(rowCount()) : 0, {});
-    float widestSum = content_.rowSums ? textWidth("\u03A3", kLabelSize, FontFace::Bold) : 0.0f;
+    float widestSum = content_.rowSums ? textWidth("\u03A3", labelSize_, FontFace::Bold) : 0.0f;
     for (int r = 0; r < static_cast<int>(rowSumText_.size()); r += rowStep) {
         rowSumText_[static_cast<std::size_t>(r)] = formatCellValue(rowSum(content_.values, r));
-        widestSum = std::max(widestSum, textWidth(rowSumText_[static_cast<std::size_t>(r)], kLabelSize, FontFace::Regular));
+        widestSum = std::max(widestSum, textWidth(rowSumText_[static_cast<std::size_t>(r)], labelSize_, FontFace::Regular));
     }
     rowSumWidth_ = ceilToInt(widestSum);
 
     float widestIndex = 0.0f;
     if (!cols.tokens) {
-        widestIndex = textWidth(std::to_string(colCount() - 1), kLabelSize, FontFace::Regular);
+        widestIndex = textWidth(std::to_string(colCount() - 1), labelSize_, FontFace::Regular);
     }
-    const float neededPerColumn = cols.tokens ? kDenseLabelEm * kLabelSize : widestIndex + 6.0f;
+    const float neededPerColumn = cols.tokens ? kDenseLabelEm * labelSize_ : widestIndex + 6.0f;
     const int colStep = scene::labelStep(colCount(), cellWidthBase(), neededPerColumn, cols.headBlock);
     colText_.assign(static_cast<std::size_t>(colCount()), {});
     float longestColumn = 0.0f;
     for (int c = 0; c < colCount(); c += colStep) {
         const std::string& label = cols.labels.at(static_cast<std::size_t>(c));
         std::string& text = colText_[static_cast<std::size_t>(c)];
-        text = cols.tokens ? truncateToWidth(label, kColumnLabelMaxLength, kLabelSize, FontFace::Regular) : label;
-        longestColumn = std::max(longestColumn, textWidth(text, kLabelSize, FontFace::Regular));
+        text = cols.tokens ? truncateToWidth(label, kColumnLabelMaxLength, labelSize_, FontFace::Regular) : label;
+        longestColumn = std::max(longestColumn, textWidth(text, labelSize_, FontFace::Regular));
     }
     colLabelHeight_ = ceilToInt(cols.tokens ? longestColumn : metrics.height());
 }
@@ -211,7 +222,7 @@ void MatrixPanel::layOut() {
         bodyWidth += kColorbarGap + colorbarWidth(content_.range, colorbarHeight_);
     } else if (!content_.cols.tokens) {
         // The last column's index label is centred on its cell and may stick out by half its width.
-        bodyWidth += ceilToInt(textWidth(colText_.back(), kLabelSize, FontFace::Regular) / 2.0f);
+        bodyWidth += ceilToInt(textWidth(colText_.back(), labelSize_, FontFace::Regular) / 2.0f);
     }
     // A bar under the cells wider than they are (its end labels need it) hangs out on both sides, or to the right
     // where the row labels leave no room on the left.
@@ -316,7 +327,7 @@ void MatrixPanel::drawHeader(Canvas& canvas, int x, int y, int scale, const Them
 void MatrixPanel::drawRowLabels(Canvas& canvas, int x, int y, int scale, const Theme& theme) const {
     const int rowStripe = content_.rows.headBlock > 0 ? kStripeThickness + kStripeGap : 0;
     const scene::AxisLabelSpec spec{rowCount(), 1, static_cast<float>(y + heatmapY_), cellHeightBase(),
-                                    static_cast<float>(x + heatmapX_ - rowStripe - kLabelGap), kLabelSize, content_.focusRow, content_.rows.paddingFrom};
+                                    static_cast<float>(x + heatmapX_ - rowStripe - kLabelGap), labelSize_, content_.focusRow, content_.rows.paddingFrom};
     drawLabels(canvas, scene::rowLabels(spec, [&](int r) { return rowText_[static_cast<std::size_t>(r)]; }, paperTextWidth, labelInk(theme)), scale);
 }
 
@@ -324,10 +335,10 @@ void MatrixPanel::drawRowLabels(Canvas& canvas, int x, int y, int scale, const T
 void MatrixPanel::drawRowSums(Canvas& canvas, int x, int y, int scale, const Theme& theme) const {
     if (rowSumWidth_ == 0) return;
     const float left = static_cast<float>(x + heatmapX_ + heatmapWidth() + kRowSumGap);
-    const float descent = lineMetrics(kLabelSize, FontFace::Regular).descent;
+    const float descent = lineMetrics(labelSize_, FontFace::Regular).descent;
     drawText(canvas, left * scale, (static_cast<float>(y + heatmapY_ - kColumnLabelGap) - descent) * scale, "\u03A3",
-             {kLabelSize * scale, FontFace::Bold, theme.text});
-    scene::AxisLabelSpec spec{rowCount(), 1, static_cast<float>(y + heatmapY_), cellHeightBase(), left, kLabelSize};
+             {labelSize_ * scale, FontFace::Bold, theme.text});
+    scene::AxisLabelSpec spec{rowCount(), 1, static_cast<float>(y + heatmapY_), cellHeightBase(), left, labelSize_};
     spec.fromEdge = true;
     const scene::LabelInk ink{theme.secondaryText, theme.secondaryText, theme.secondaryText};
     drawLabels(canvas, scene::rowLabels(spec, [&](int r) { return rowSumText_[static_cast<std::size_t>(r)]; }, paperTextWidth, ink), scale);
@@ -336,8 +347,8 @@ void MatrixPanel::drawRowSums(Canvas& canvas, int x, int y, int scale, const The
 void MatrixPanel::drawColumnLabels(Canvas& canvas, int x, int y, int scale, const Theme& theme) const {
     const int stripe = hasTopStripe() ? kStripeThickness + kStripeGap : 0;
     const float bandBottom = static_cast<float>(y + heatmapY_ - stripe - kColumnLabelGap);
-    const float edge = content_.cols.tokens ? bandBottom : bandBottom - lineMetrics(kLabelSize, FontFace::Regular).descent;
-    const scene::AxisLabelSpec spec{colCount(), 1, static_cast<float>(x + heatmapX_), cellWidthBase(), edge, kLabelSize, std::nullopt,
+    const float edge = content_.cols.tokens ? bandBottom : bandBottom - lineMetrics(labelSize_, FontFace::Regular).descent;
+    const scene::AxisLabelSpec spec{colCount(), 1, static_cast<float>(x + heatmapX_), cellWidthBase(), edge, labelSize_, std::nullopt,
                                     content_.cols.paddingFrom, content_.cols.tokens};
     drawLabels(canvas, scene::columnLabels(spec, [&](int c) { return colText_[static_cast<std::size_t>(c)]; }, paperTextWidth, labelInk(theme)), scale);
 }

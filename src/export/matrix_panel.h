@@ -135,6 +135,7 @@ private:
     colormap::Rgb8 cellColor(int row, int col) const;
     std::string cellText(int row, int col) const;
 
+    float axisLabelSize() const;
     void measureLabels();
     void chooseCellValueSize();
     std::vector<LegendEntry> legendEntries() const;
@@ -155,6 +156,7 @@ private:
 
     PanelContent content_;
     PanelOptions options_;
+    float labelSize_ = kLabelSize;  // the axes' labels and row sums (axisLabelSize)
     std::vector<std::string> rowText_;  // displayed (possibly truncated) labels; empty string: not shown
     std::vector<std::string> colText_;
     int rowLabelWidth_ = 0;

@@ -41,6 +41,7 @@ inline constexpr float kFigureTitleSize = 20.0f;
 inline constexpr float kPanelTitleSize = 15.0f;
 inline constexpr float kCaptionSize = 11.5f;
 inline constexpr float kLabelSize = 11.0f;
+inline constexpr float kMinAxisLabelSize = 7.0f;  // a token axis's labels shrink to this before any is skipped
 inline constexpr float kTickSize = 10.5f;
 inline constexpr float kOperatorSize = 26.0f;
 inline constexpr float kMaxCellValueSize = 11.0f;

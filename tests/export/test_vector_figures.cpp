@@ -2,10 +2,12 @@
 // with xmllint and holds the token words as <text>; as PDF it opens (pdfinfo) and pdftotext finds the words; and
 // the PNG, the SVG rasterised by rsvg-convert and the PDF rasterised by pdftoppm agree in colour at every cell
 // centre of every heatmap within 2/255 (scripts/setup installs libxml2-utils, librsvg2-bin and poppler-utils).
+// A slide of 22 tokens keeps every token's row and column label as <text>.
 #include "export/export_error.h"
 #include "export/exporter.h"
 #include "export/png_decode.h"
 #include "export/svg_painter.h"
+#include "io/model_library.h"
 #include "io/scratch_dir.h"
 
 #include <doctest/doctest.h>
@@ -244,4 +246,33 @@ TEST_CASE("lines figure: every label of a 40-token sentence, opacity = weight, t
         if (l.y0 == firstRowY) strongestAlpha = std::max(strongestAlpha, l.color.a);
     }
     CHECK(strongestAlpha == static_cast<std::uint8_t>(std::lround(strongest * 255.0f)));
+}
+
+// Issue #32: a slide of 20+ tokens drew every other label (the pronoun "er" had none): a token axis's labels now
+// shrink to their floor before any is skipped. Main: 11 of the 22 row and column labels of S_0 and A_0 drawn.
+TEST_CASE("vector figures: a slide of 22 tokens keeps every token's row and column label, the pronoun among them") {
+    core::ModelSpec spec;
+    const auto model = io::loadBundledModel();
+    spec.model = core::TrainedLayer{model};
+    spec.sentences = {"Der Hund lief nicht über die Straße, weil er zu müde war."};
+    spec.attention.dModel = model->config().dModel;
+    spec.attention.heads = model->config().heads;
+    const core::ModelRun bert = core::runModel(spec);
+    const std::vector<std::string>& tokens = bert.tokens.front();
+    REQUIRE(tokens.size() >= 20);
+    REQUIRE(std::count(tokens.begin(), tokens.end(), "er") == 1);
+    const test::ScratchDir dir("slide-labels");
+    const std::vector<std::filesystem::path> files = exportFigures(bert, requestFor(FigureKind::Slide, FigureFormat::Svg), dir.path(), true);
+    REQUIRE(files.size() == 1);
+    const std::string svg = fileText(files.front());
+    const auto drawn = [&](const std::string& text) {
+        int count = 0;
+        for (std::size_t at = svg.find(">" + text + "<"); at != std::string::npos; at = svg.find(">" + text + "<", at + 1)) ++count;
+        return count;
+    };
+    for (const std::string& token : tokens) {
+        CAPTURE(token);
+        const auto times = static_cast<int>(std::count(tokens.begin(), tokens.end(), token));
+        CHECK(drawn(token) >= 4 * times);  // S_0's and A_0's rows and columns
+    }
 }

@@ -1,11 +1,11 @@
 // test_lecture_look.cpp — zoom and presenting are inputs of the look, not accumulated state (app/gui_style.h):
 // every short sequence and many random longer ones of F5, Esc, Ctrl+=, Ctrl+−, Ctrl+0 and window resizes end in
 // the style, scale and text size a fresh start in the same state has; and, with App drawn, the maps' area after
-// toggles equals a fresh start's and does not shrink when the zoom goes up. Every stage drawn as a scene keeps
+// toggles equals a fresh start's; zoomed in, the maps grow until they fill the stage's box, then each stays wholly
+// inside it (a whole map always in view, none cut by the box's edge), and the timeline keeps its stage titles whole. Every stage drawn as a scene keeps
 // its token labels at the floor, a grouped-query model's split and RoPE step included, and the bundled BERT's
 // at 24 and 26 tokens presenting (beyond 24 at the tapered floor, which keeps the softmax stage's S and A side by
-// side at 26 and 27 tokens at 1024 × 768); no stage draws past its panel's right edge at any zoom (zoomed in, its lines
-// wrap and it scrolls downwards only). Stage 0's token boxes grow to use the stage presenting, keep 62 tokens on
+// side at 26 and 27 tokens at 1024 × 768); no stage draws past its panel's right edge at any zoom. Stage 0's token boxes grow to use the stage presenting, keep 62 tokens on
 // screen and never shrink when the zoom goes up.
 #include "app/gui_style.h"
 #include "imgui_harness.h"
@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <variant>
 #include <vector>
 
@@ -84,6 +85,14 @@ void checkEndsFresh(const std::vector<Step>& sequence) {
     CHECK(sizesOf(played) == sizesOf(fresh));
 }
 
+// How a stage's maps sit in the box the stage shows (its child window's clip rectangle) this frame.
+struct StageFit {
+    float area = 0.0f;   // the maps' cells, px²
+    int whole = 0;       // maps wholly inside the box
+    int cut = 0;         // maps partly inside it: cut by its edge, or scrolled partly off
+    bool fills = false;  // the maps reach 3/4 of the box's height or width: they fill it
+};
+
 // App in a headless ImGui context whose look follows the state as the window's loop makes it follow (gui_main).
 class LectureHall {
 public:
@@ -124,6 +133,23 @@ public:
         return area;
     }
     ui::App& app() { return app_; }
+    StageFit stageFit() const {
+        StageFit fit;
+        fit.area = mapArea();
+        const std::optional<ImVec4> box = ImGuiHarness::shownArea("/stage_");
+        if (!box) return fit;
+        float right = box->x, bottom = box->y;
+        for (const ui::DrawnHeatmap& d : app_.drawnHeatmaps()) {
+            const bool inside = d.min.x >= box->x - 0.5f && d.min.y >= box->y - 0.5f && d.max.x <= box->z + 0.5f && d.max.y <= box->w + 0.5f;
+            const bool outside = d.max.y <= box->y || d.min.y >= box->w || d.max.x <= box->x || d.min.x >= box->z;
+            fit.whole += inside ? 1 : 0;
+            fit.cut += !inside && !outside ? 1 : 0;
+            right = std::max(right, d.max.x);
+            bottom = std::max(bottom, d.max.y);
+        }
+        fit.fills = right - box->x >= 0.75f * (box->z - box->x) || bottom - box->y >= 0.75f * (box->w - box->y);
+        return fit;
+    }
     static float drawnPastRightEdge() { return ImGuiHarness::drawnPastRightEdge("/stage_"); }
     static float stageScrollRoom() { return ImGuiHarness::scrollRoom("/stage_"); }
     // The smallest cell extent along a token axis of the maps drawn this frame (rows of token rows, columns of
@@ -188,33 +214,15 @@ TEST_CASE("presenting: five F5 toggles leave the maps as they were, each Ctrl+= 
             hall.press(kKeyF5);
         }
         CHECK(hall.mapArea() == doctest::Approx(presenting));
-        float previous = presenting;
         for (int i = 0; i < 2; ++i) {
             hall.press(kKeyEqual, true);
-            CHECK(hall.mapArea() > previous * 1.2f);  // a zoom step is 1.15 in each direction
-            previous = hall.mapArea();
+            CHECK(hall.stageFit().whole >= 1);
+            CHECK(hall.stageFit().cut == 0);
         }
         hall.press(kKeyZero, true);
         CHECK(hall.mapArea() == doctest::Approx(presenting));
         hall.press(kKeyMinus, true);
         CHECK(hall.mapArea() <= presenting);
-    }
-}
-
-TEST_CASE("the maps never shrink when the zoom goes up, presenting or not, at 1024x768, 1280x800 and 1920x1080") {
-    for (Size size : kSizes) {
-        for (bool presenting : {false, true}) {
-            CAPTURE(size.width);
-            CAPTURE(presenting);
-            LectureHall hall(size);
-            if (presenting) hall.press(kKeyF5);
-            float previous = hall.mapArea();
-            for (int step = 0; step < 3; ++step) {
-                hall.press(kKeyEqual, true);
-                CHECK(hall.mapArea() >= previous);
-                previous = hall.mapArea();
-            }
-        }
     }
 }
 
@@ -502,26 +510,53 @@ TEST_CASE("stage 0's token boxes never shrink when the zoom goes up, presenting 
     }
 }
 
-TEST_CASE("every stage at 1024x768, 1280x800 and 1920x1080, presenting or not, zoom -2 ... +3: labels kept, maps never smaller") {
-    for (Size size : kSizes) {
+// The zoom's promise (issue #32): the maps grow with the zoom until a stage's maps fill its box; from then on each
+// map stays wholly inside the box the stage shows (cells as large as fit, never under the label floor), even when
+// its cells stop growing or shrink a little as the labels grow. On main before it, Ctrl+= once or twice cut maps at
+// the stage box's edge at every size (1280 × 800: 4 rows of S₀ in view) and left no whole map in view at 1920.
+// Returns the steps that broke the promise, each named in a message.
+int zoomPromiseBroken(const std::vector<Size>& sizes, const std::vector<float>& zooms) {
+    int broken = 0;
+    for (Size size : sizes) {
         for (bool presenting : {false, true}) {
             for (core::StageId stage : kSceneStages) {
                 CAPTURE(size.width);
                 CAPTURE(presenting);
                 CAPTURE(static_cast<int>(stage));
-                float previous = 0.0f;
-                for (std::size_t step = 0; step < 6; ++step) {  // kZoomSteps[2] is 1: steps -2 … +3
-                    const float zoom = ui::kZoomSteps[step];
+                StageFit previous;
+                for (float zoom : zooms) {
                     CAPTURE(zoom);
                     LectureHall hall(size, zoom, presenting, stage, std::string(core::kDefaultSentence), false);  // the stage's maps alone
                     const float floor = presenting ? 14.0f : 9.0f;
                     CHECK(hall.smallestTokenCell() >= 0.85f * floor - scene::kLabelSlack);
-                    CHECK(hall.mapArea() >= previous * 0.999f);
-                    previous = hall.mapArea();
+                    const StageFit fit = hall.stageFit();
+                    const std::string where = std::to_string(size.width) + (presenting ? " presenting" : "") + " stage " +
+                                              std::to_string(static_cast<int>(stage)) + " zoom " + std::to_string(zoom);
+                    const bool shrank = fit.area < previous.area * 0.999f && !previous.fills;
+                    if (fit.cut > 0 || fit.whole == 0 || shrank) {
+                        ++broken;
+                        MESSAGE(where << ": " << fit.cut << " maps cut, " << fit.whole << " whole, " << fit.area << " px² after " << previous.area);
+                    }
+                    previous = fit;
                 }
             }
         }
     }
+    return broken;
+}
+
+TEST_CASE("every stage at 1280x800 and 1920x1080, presenting or not, zoom -2 ... +2: labels kept, a whole map in view, none cut, maps never smaller while they fit") {
+    CHECK(zoomPromiseBroken({{1280, 800}, {1920, 1080}}, {ui::kZoomSteps[0], ui::kZoomSteps[1], ui::kZoomSteps[2], ui::kZoomSteps[3], ui::kZoomSteps[4]}) == 0);
+}
+
+// Not met yet (what is left of issue #32 item 3): at 1024 x 768 from zoom +2 (stage 6) and at every size from +3,
+// the stage's header (the named head's caption, up to 5 lines zoomed in, and the head picker) leaves less room than
+// one map needs at the zoom's label floor, so the map goes past the box's bottom (the page scrolls) rather than lose
+// a label: 86 steps of 1024 x 768 and zoom +3 ... +6.
+TEST_CASE("every stage at 1024x768 zoom -2 ... +3, and every size zoom +3 ... +6: a whole map in view and none cut (not met yet)" * doctest::should_fail()) {
+    const int small = zoomPromiseBroken({{1024, 768}}, {ui::kZoomSteps[0], ui::kZoomSteps[1], ui::kZoomSteps[2], ui::kZoomSteps[3], ui::kZoomSteps[4], ui::kZoomSteps[5]});
+    const int zoomedIn = zoomPromiseBroken(std::vector<Size>(std::begin(kSizes), std::end(kSizes)), {ui::kZoomSteps[5], ui::kZoomSteps[6], ui::kZoomSteps[7], ui::kZoomSteps[8]});
+    CHECK(small + zoomedIn == 0);
 }
 
 TEST_CASE("no stage ever needs a horizontal scrollbar: 864x720 to 1920x1080, presenting or not, zoom -2 ... +3") {
@@ -611,9 +646,8 @@ TEST_CASE("R toggles stage 3's RoPE step") {
     CHECK_FALSE(hall.app().state().ropeStep);
 }
 
-TEST_CASE("zooming in at 864x720 keeps S and A whole, each within the window's height, and scrolls only downwards") {
+TEST_CASE("zooming in at 864x720 keeps S and A whole, each inside the stage box, and never scrolls sideways") {
     LectureHall hall({864, 720});
-    const float before = hall.mapArea();
     hall.press(kKeyEqual, true);
     hall.press(kKeyEqual, true);
     REQUIRE(hall.app().state().zoom > 1.2f);
@@ -624,7 +658,8 @@ TEST_CASE("zooming in at 864x720 keeps S and A whole, each within the window's h
         CHECK(d.max.x <= 864.0f);
     }
     CHECK(hall.drawnPastRightEdge() <= 1.5f);
-    CHECK(hall.mapArea() > before);
+    CHECK(hall.stageFit().cut == 0);
+    CHECK(hall.mapArea() > 0.0f);
 }
 
 TEST_CASE("zooming in makes the type larger and the style's sizes never smaller") {

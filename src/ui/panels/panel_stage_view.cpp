@@ -424,19 +424,15 @@ void drawStageView(ViewContext& ctx) {
     header(ctx);
     const ImVec2 min = ImGui::GetCursorScreenPos();
     // Zoomed out, the maps shrink with the type: they take the zoom's share of the box, so the maps never get
-    // smaller when the zoom goes up. Zoomed in, the box grows downwards by (zoom² − 1) window heights and the panel
-    // scrolls; its width stays the panel's (a scene's lines wrap, layoutInBox). zoom², not zoom: the type's area
-    // grows with zoom², and a page of fixed width needs that much more height for the maps to grow as much (with
-    // zoom − 1, stage 2 at 1280 × 800 lost 2.4 % of its map area from zoom 1.15 to 1.3 once the questions bar
-    // kept to one line).
+    // smaller when the zoom goes up. Zoomed in, the box is the room the stage shows (layoutInBox grows the maps
+    // until they fill it, then keeps each inside it).
     // Zoomed out, the bars, panels and text around the stage shrink with the type as well, which leaves the stage
     // more room than zoom 1 does: the share is of the room zoom 1 would leave it (the screen less the surroundings
     // grown back by 1 / zoom), so that no zoom step down gives larger maps (1024 × 768, the mask stage: 3.5 %).
     const float zoom = ctx.state.zoom, shrink = std::min(1.0f, zoom);
     const ImVec2 screen = ImGui::GetMainViewport()->WorkSize;
     const auto roomAtZoomOne = [&](float room, float screenSize) { return std::clamp(screenSize - (screenSize - room) / shrink, 0.0f, room); };
-    const float grown = zoom > 1.0f ? std::floor((zoom * zoom - 1.0f) * screen.y) : 0.0f;
-    const ImVec2 max{min.x + roomAtZoomOne(windowMax.x - min.x, screen.x) * shrink, min.y + roomAtZoomOne(windowMax.y - min.y, screen.y) * shrink + grown};
+    const ImVec2 max{min.x + roomAtZoomOne(windowMax.x - min.x, screen.x) * shrink, min.y + roomAtZoomOne(windowMax.y - min.y, screen.y) * shrink};
     const Box box{min, max};
     const std::optional<TensorId> tensor = perHeadTensor(ctx.state.stage);
     const bool allHeadsView = ctx.state.allHeads && tensor && ctx.state.stage != StageId::SplitHeads && ctx.state.stage != StageId::Concat;
@@ -445,9 +441,6 @@ void drawStageView(ViewContext& ctx) {
     } else {
         drawStage(ctx, box);
     }
-    if (zoom <= 1.0f) return;
-    ImGui::SetCursorScreenPos({min.x, std::max(ImGui::GetCursorScreenPos().y, max.y)});  // the panel scrolls to the box's end at least
-    ImGui::Dummy({0.0f, 0.0f});
 }
 
 }  // namespace attnviz::ui

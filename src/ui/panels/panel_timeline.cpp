@@ -17,6 +17,7 @@ namespace {
 constexpr ImU32 kAccent = IM_COL32(40, 100, 200, 255);
 constexpr ImU32 kDone = IM_COL32(160, 190, 235, 255);
 constexpr ImU32 kText = IM_COL32(30, 30, 30, 255);
+constexpr float kSmallestTitlePx = 9.0f;
 
 // Going to a stage also leaves an open lesson or question: the stage view comes back.
 void goTo(AppState& state, int stage) {
@@ -26,22 +27,18 @@ void goTo(AppState& state, int stage) {
     state.autoplayElapsed = 0.0f;
 }
 
-// Greedy word wrap into at most two lines of `width`; the second is shortened with "…" if needed.
-std::vector<std::string> wrapTitle(const std::string& title, float width, ImFont* f, float size) {
-    std::istringstream words(title);
-    std::vector<std::string> lines{""};
-    for (std::string word; words >> word;) {
-        const std::string joined = lines.back().empty() ? word : lines.back() + " " + word;
-        if (f->CalcTextSizeA(size, FLT_MAX, 0.0f, joined.c_str()).x <= width || lines.back().empty()) {
-            lines.back() = joined;
-        } else if (lines.size() < 2) {
-            lines.push_back(word);
-        } else {
-            lines.back() = joined;
-        }
+// The type size of the stage titles: the small type, or smaller where a slot is too narrow for the widest word of
+// any title in bold (zoomed in, "Concatenate" was cut to "C…"), but never under the screen's 9 px label floor.
+float titleSize(const Fonts& fonts, float slotWidth) {
+    ImFont* bold = font(fonts.bold);
+    const float small = fonts.small ? fonts.small->FontSize : ImGui::GetFontSize();
+    float widest = 0.0f;
+    for (const core::Stage& stage : core::stages()) {
+        std::istringstream words{std::string(stage.title)};
+        for (std::string word; words >> word;) widest = std::max(widest, bold->CalcTextSizeA(small, FLT_MAX, 0.0f, word.c_str()).x);
     }
-    for (std::string& line : lines) line = fitText(line, width, f, size);
-    return lines;
+    if (widest <= slotWidth - 6.0f) return small;
+    return std::max(kSmallestTitlePx, small * (slotWidth - 6.0f) / widest);
 }
 
 void drawPlayback(AppState& state, float scale) {
@@ -65,7 +62,7 @@ void drawPlayback(AppState& state, float scale) {
     ImGui::EndGroup();
 }
 
-void drawStep(AppState& state, const core::Stage& stage, ImVec2 slotMin, float slotWidth, const Fonts& fonts, float scale) {
+void drawStep(AppState& state, const core::Stage& stage, ImVec2 slotMin, float slotWidth, const Fonts& fonts, float size, float scale) {
     ImDrawList& list = *ImGui::GetWindowDrawList();
     const float radius = std::round(12.0f * scale);
     const ImVec2 centre{slotMin.x + slotWidth / 2.0f, slotMin.y + radius + 2.0f};
@@ -78,9 +75,8 @@ void drawStep(AppState& state, const core::Stage& stage, ImVec2 slotMin, float s
     list.AddText({centre.x - digitsSize.x / 2.0f, centre.y - digitsSize.y / 2.0f}, number == current ? IM_COL32_WHITE : kText, digits.c_str());
 
     ImFont* titleFont = font(number == current ? fonts.bold : fonts.small);
-    const float size = fonts.small ? fonts.small->FontSize : ImGui::GetFontSize();
     float y = centre.y + radius + 2.0f;
-    for (const std::string& line : wrapTitle(std::string(stage.title), slotWidth - 6.0f, titleFont, size)) {
+    for (const std::string& line : wrapToTwoLines(std::string(stage.title), slotWidth - 6.0f, titleFont, size)) {
         const float w = titleFont->CalcTextSizeA(size, FLT_MAX, 0.0f, line.c_str()).x;
         list.AddText(titleFont, size, {centre.x - w / 2.0f, y}, number == current ? kAccent : kText, line.c_str());
         y += size;
@@ -103,12 +99,14 @@ void drawTimeline(AppState& state, const Fonts& fonts, float scale) {
     ImGui::BeginChild("timeline", {0.0f, height}, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     drawPlayback(state, scale);
     const ImVec2 min = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-    const float left = min.x + std::round(310.0f * scale), right = min.x + size.x;
+    // The steps start after the playback controls (presenting, without the speed slider, they leave more room).
+    const float left = ImGui::GetItemRectMax().x + std::round(24.0f * scale), right = min.x + size.x;
     const float slot = (right - left) / static_cast<float>(core::kStageCount);
+    const float titles = titleSize(fonts, slot);
     const float radius = std::round(12.0f * scale);
     ImGui::GetWindowDrawList()->AddLine({left + slot / 2.0f, min.y + radius + 2.0f}, {right - slot / 2.0f, min.y + radius + 2.0f}, kDone, 2.0f);
     for (const core::Stage& stage : core::stages()) {
-        drawStep(state, stage, {left + slot * static_cast<float>(stage.number()), min.y}, slot, fonts, scale);
+        drawStep(state, stage, {left + slot * static_cast<float>(stage.number()), min.y}, slot, fonts, titles, scale);
     }
     ImGui::EndChild();
 }

@@ -1,6 +1,8 @@
 // drawing.cpp — ImDrawList helpers. See drawing.h.
 #include "ui/views/drawing.h"
 
+#include <sstream>
+
 #include "core/display_text.h"
 #include "colormap/head_colors.h"
 
@@ -28,6 +30,21 @@ ImU32 headColor(int head, int alpha) { return toImU32(colormap::headColor(head),
 ImU32 contrastText(colormap::Rgb8 background) {
     const float luminance = 0.2126f * background.r + 0.7152f * background.g + 0.0722f * background.b;
     return luminance > 140.0f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
+}
+
+std::vector<std::string> wrapToTwoLines(const std::string& text, float width, ImFont* font, float size) {
+    std::istringstream words(text);
+    std::vector<std::string> lines{""};
+    for (std::string word; words >> word;) {
+        const std::string joined = lines.back().empty() ? word : lines.back() + " " + word;
+        if (font->CalcTextSizeA(size, FLT_MAX, 0.0f, joined.c_str()).x <= width || lines.back().empty() || lines.size() == 2) {
+            lines.back() = joined;
+        } else {
+            lines.push_back(word);
+        }
+    }
+    for (std::string& line : lines) line = fitText(line, width, font, size);
+    return lines;
 }
 
 int codepointCount(const std::string& text) {

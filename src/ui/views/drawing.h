@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <vector>
 
 namespace attnviz::ui {
 
@@ -20,6 +21,9 @@ ImU32 contrastText(colormap::Rgb8 background);
 
 // `text` shortened with "…" so that it is at most `maxWidth` wide in `font` at `size` (whole code points).
 std::string fitText(const std::string& text, float maxWidth, ImFont* font, float size);
+// `text` wrapped at word breaks into at most two lines of `width` in `font` at `size`; a word wider than the width
+// and the second line's overflow are shortened with "…" (fitText).
+std::vector<std::string> wrapToTwoLines(const std::string& text, float width, ImFont* font, float size);
 // Number of code points of a UTF-8 string.
 int codepointCount(const std::string& text);
 

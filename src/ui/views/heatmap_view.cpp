@@ -251,20 +251,27 @@ void drawHighlights(const ViewContext& ctx, ImDrawList& list, const Grid& g, con
     }
 }
 
-void drawValues(const ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, const Fitted& f, const ValueSummary& s,
-                colormap::Colormap map, render::HeatmapHandle mask, bool transposed) {
+// The largest type a cell's number may take: the small type; presenting, as large as half the cell's height
+// allows, up to the body type (numbers read from the back of the room: ≥ 18 px at 1080p for ≤ 16 tokens).
+float largestValueSize(const ViewContext& ctx, const Grid& g) {
+    if (!ctx.state.presenting) return smallSize(ctx);
+    return std::max(smallSize(ctx), std::min(0.55f * g.ch, ImGui::GetFontSize()));
+}
+
+// Returns the type size the numbers were drawn at; 0 when the cells are too small for them.
+float drawValues(const ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, const Fitted& f, const ValueSummary& s,
+                 colormap::Colormap map, render::HeatmapHandle mask, bool transposed) {
     ImFont* small = smallFont(ctx);
-    if (!ctx.state.showValues) return;
-    // Weights print as ".12" when "0.12" does not fit: softmax maps show their numbers in smaller cells. The type
-    // shrinks to fit a cell, down to the token labels' floor (a projector's large type would otherwise hide them).
+    if (!ctx.state.showValues) return 0.0f;
+    // Weights print as ".12" when "0.12" does not fit (presenting: does not fit at the largest size): softmax maps
+    // show their numbers in smaller cells. The type shrinks to fit a cell, down to the token labels' floor (a
+    // projector's large type would otherwise hide them).
     const bool weights = followsProbabilityScale(ref, f.info);
-    const auto fittedSize = [&](const char* widest) {
-        const float full = smallSize(ctx);
-        return std::min(full, full * (g.cw - 4.0f) / textWidth(small, full, widest));
-    };
-    const bool shortForm = weights && fittedSize("0.00") < labelFloor(ctx);
+    const float full = largestValueSize(ctx, g);
+    const auto fittedSize = [&](const char* widest) { return std::min(full, full * (g.cw - 4.0f) / textWidth(small, full, widest)); };
+    const bool shortForm = weights && fittedSize("0.00") < (ctx.state.presenting ? full : labelFloor(ctx));
     const float size = fittedSize(shortForm ? ".00" : weights ? "0.00" : "-0.00");
-    if (size < labelFloor(ctx) || g.ch < size + 1.0f) return;
+    if (size < labelFloor(ctx) || g.ch < size + 1.0f) return 0.0f;
     const render::MatrixSlice values = matrixSlice(ctx.run, ref, ctx.state.batch);
     const render::MatrixSlice colors = colorSlice(ctx, ref, rowNormalisedColors(ctx, ref, f.info));
     for (int r = 0; r < f.rows; ++r) {
@@ -279,6 +286,7 @@ void drawValues(const ViewContext& ctx, ImDrawList& list, const Grid& g, const M
             list.AddText(small, size, at, contrastText(bg), text.c_str());
         }
     }
+    return size;
 }
 
 // [SECTION] Decorations
@@ -639,7 +647,7 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
 
     drawGridLines(list, g, f.rows, f.cols);
     if (o.headBlocks) drawHeadBlocks(list, g, f, std::max(1, o.headsPerColour), 2.0f);
-    drawValues(ctx, list, g, ref, f, s, map, mask, o.transposed);
+    ctx.drawn.back().valuePx = drawValues(ctx, list, g, ref, f, s, map, mask, o.transposed);
     drawOutlines(ctx, list, g, f, o);
     drawHighlights(ctx, list, g, ref, f, o.transposed);
     outlinePointer(ctx, list, g, ref, o.transposed);

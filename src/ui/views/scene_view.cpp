@@ -83,14 +83,42 @@ float ScreenMetrics::textHeight(std::string_view text, scene::TextRole role, flo
     return fontFor(ctx_.fonts, role)->CalcTextSizeA(sizeFor(ctx_, role), FLT_MAX, wrapWidth, text.data(), text.data() + text.size()).y;
 }
 
-scene::Layout layoutInBox(const ViewContext& ctx, const scene::Scene& scene, const Box& box) {
-    scene::Rules rules = layoutRules(ctx);
-    scene::Rect sizing = rectOf(box);
-    if (ctx.state.zoom > 1.0f) {
-        rules.pageWidth = box.width();
-        sizing.x1 += std::floor((ctx.state.zoom - 1.0f) * ImGui::GetWindowWidth());
+namespace {
+
+// Every map of `layout`, its decorations included, lies inside `box`: none is cut by its edges or scrolled off.
+bool eachMapInside(const scene::Layout& layout, const scene::Rect& box, const scene::Metrics& metrics) {
+    for (const scene::PlacedMap& placed : layout.maps) {
+        const scene::Insets in = metrics.decorations(placed.map);
+        const scene::Rect& c = placed.cells;
+        if (c.x0 - in.left < box.x0 - 0.5f || c.y0 - in.top < box.y0 - 0.5f || c.x1 + in.right > box.x1 + 0.5f || c.y1 + in.bottom > box.y1 + 0.5f) {
+            return false;
+        }
     }
-    return scene::layoutSceneKeepingLabels(scene, sizing, ScreenMetrics(ctx), rules);
+    return true;
+}
+
+}  // namespace
+
+scene::Layout layoutInBox(const ViewContext& ctx, const scene::Scene& scene, const Box& box) {
+    const scene::Rules rules = layoutRules(ctx);
+    const ScreenMetrics metrics(ctx);
+    scene::Layout fitted = scene::layoutSceneKeepingLabels(scene, rectOf(box), metrics, rules);
+    const float zoom = ctx.state.zoom;
+    if (zoom <= 1.0f) return fitted;
+    // The stage as if magnified: (zoom − 1) window widths wider, (zoom² − 1) screen heights taller (the type's area
+    // grows with zoom²), its lines wrapped at the box's width. Taken while each of its maps still fits the box.
+    scene::Rules paged = rules;
+    paged.pageWidth = box.width();
+    scene::Rect magnified = rectOf(box);
+    magnified.x1 += std::floor((zoom - 1.0f) * ImGui::GetWindowWidth());
+    magnified.y1 += std::floor((zoom * zoom - 1.0f) * ImGui::GetMainViewport()->WorkSize.y);
+    scene::Layout grown = scene::layoutSceneKeepingLabels(scene, magnified, metrics, paged);
+    if (grown.maps.empty()) return grown;  // stage 0's token boxes: the words grow with the zoom, the page scrolls
+    // The box's own layout only while it keeps the labels: else the magnified one, which grows downwards (a box
+    // too short for a map at the zoom's label floor: the page scrolls rather than a label is lost).
+    if (scene::smallestTokenCell(fitted) < rules.labelledCell()) return grown;
+    const bool fits = eachMapInside(grown, rectOf(box), metrics);
+    return fits && scene::mapArea(grown) > scene::mapArea(fitted) ? grown : fitted;
 }
 
 void paintLayout(ViewContext& ctx, const scene::Layout& layout) {

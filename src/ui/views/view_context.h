@@ -95,6 +95,7 @@ struct DrawnHeatmap {
     int cols = 0;
     bool transposed = false;
     std::string narrowNote;  // the narrow-range note under its colorbar (core::narrowRangeNote); empty: none
+    float valuePx = 0.0f;    // the type size of the numbers in its cells; 0: none drawn
 };
 
 // A token box as drawn this frame (stage 0): where, its text, and the type size of its id and position lines.
