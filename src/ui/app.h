@@ -10,6 +10,7 @@
 #pragma once
 
 #include "ui/model_runner.h"
+#include "ui/panels/heads_off_view.h"
 #include "ui/panels/panel_get_model.h"
 #include "ui/panels/panel_lessons.h"
 #include "ui/panels/panel_prediction.h"
@@ -60,6 +61,8 @@ public:
     const PredictionPanel& predictionPanel() const { return prediction_; }
     // File ▸ Get a model… (tests drive its fetch).
     GetModelDialog& getModelDialog() { return getModel_; }
+    // Heads switched off: the run with every head on, the head menu (tests).
+    const HeadsOffView& headsOff() const { return headsOff_; }
 
 private:
     void requestRun();
@@ -94,6 +97,7 @@ private:
     TokenLinesPanel tokenLines_;  // with the lines it found in run_
     PredictionPanel prediction_;  // what the model predicts, with its KV cache
     GetModelDialog getModel_;     // File ▸ Get a model…: its fetch thread and progress
+    HeadsOffView headsOff_;       // the run with every head on, the head menu and the marks
     float inspectorFit_ = 0.0f;  // the Inspector's content height last frame (yieldToInspector)
     ImVec2 stageTextFit_{0.0f, 0.0f};  // the stage text's panel height as estimated, and as ImGui laid it out
 };
