@@ -2,12 +2,13 @@
 // head's tile opens its menu and "Switch off (zero Z_i)" switches it off; the menu's choices as the action function
 // applies them; the run on screen is the core's ablated run (the stepped layer's maps follow it); the [MASK] fill's
 // before → after is what two whole runs give, and the bars are the ablated run's; undo and redo; "Switch all back
-// on"; another model clears them.
+// on"; another model clears them; Save / the autosave and opening the file keep them.
 #include "core/transformer/heads_off.h"
 #include "core/transformer/prediction.h"
 #include "core/transformer/prediction_words.h"
 #include "imgui_harness.h"
 #include "io/model_library.h"
+#include "io/session.h"
 #include "ui/session/history.h"
 #include "ui/session/session_actions.h"
 
@@ -185,6 +186,22 @@ TEST_CASE("heads off: the undo step is named for the head — and another model 
     state.spec.headsOff = more.spec.headsOff;
     ui::useTrainedModel(io::loadBundledModel(), state);
     CHECK(state.spec.headsOff.empty());
+}
+
+}  // namespace attnviz::test
+
+namespace attnviz::test {
+
+TEST_CASE("heads off: Save and the autosave write them (sessionOf), and opening the file brings them back") {
+    ui::AppState state = bundledOn(kMaskedSentence);
+    ui::chooseHeadOff(state, 2, 0, ui::HeadMenuChoice::Zero);
+    ui::chooseHeadOff(state, 0, 1, ui::HeadMenuChoice::Mean);
+    const io::Session saved = ui::sessionOf(state);  // what File ▸ Save and the autosave write
+    CHECK(saved.headsOff == state.spec.headsOff);
+    const io::Session read = io::sessionFromJson(io::sessionToJson(saved), "lesson.json");
+    ui::AppState reopened;
+    ui::applyOpenedSession(io::openedSession(read, state.spec.trained()->model, "lesson.json"), "lesson.json", reopened);
+    CHECK(reopened.spec.headsOff == state.spec.headsOff);
 }
 
 }  // namespace attnviz::test
