@@ -38,7 +38,9 @@ void App::requestRun() {
     requestedEveryLayer_ = state_.modelView;  // closing it recomputes nothing: the next run leaves them out
     core::RunOptions options;
     options.everyLayerAttention = requestedEveryLayer_;
-    runner_.request(requested_, run_, options);
+    // The run with every head on, when the caller has it: the run on screen, or the one beside it.
+    std::shared_ptr<const core::ModelRun> intact = run_ && run_->spec.headsOff.empty() ? run_ : headsOff_.intact();
+    runner_.request(requested_, run_, options, std::move(intact));
 }
 
 void App::takeFinishedRun() {
@@ -48,6 +50,7 @@ void App::takeFinishedRun() {
     if (!result->run) return;  // rejected inputs: keep the previous run on screen, show why
     runner_.release(std::move(run_));
     run_ = std::move(result->run);
+    runner_.release(headsOff_.replaceIntact(std::move(result->intact)));
     ++generation_;
     summaries_.clear();
     lessons_.clear();
@@ -238,13 +241,14 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
     const ImVec2 centreSize{layout.centreWidth, avail.y};
     if (run_) {
         keepViewInRun();
-        ViewContext ctx{state_, *run_, renderer, fonts, explanation_, summaries_, drawn_, scale, runner_.busy(), &drawnTokens_};
+        ViewContext ctx{state_, *run_, renderer, fonts, explanation_, summaries_, drawn_, scale, runner_.busy(), &drawnTokens_, &headsOff_};
         drawRunPanels(ctx, scale, centreSize, layout.side ? layout.sideWidth : 0.0f);
     } else {
         ImGui::BeginChild("centre", centreSize, true);
         ImGui::TextWrapped("%s", runner_.busy() ? "Computing the forward pass…" : core::clipped(error_).c_str());
         ImGui::EndChild();
     }
+    headsOff_.drawMenu(state_);
     ImGui::End();
     if (state_.presenting && state_.blanked) drawBlankScreen();
     if (state_.session.request == SessionRequest::GetModel) {
@@ -309,7 +313,9 @@ void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float 
         // Zoomed in, the stage is magnified and scrolls downwards (drawStageView), never sideways; at any zoom it
         // scrolls down to token rows the box could not hold at the label floor (scene::layoutSceneKeepingLabels).
         ImGui::BeginChild("stage", stageSize, true);
+        const std::size_t drawnBefore = drawn_.size();
         drawStageView(ctx);
+        headsOff_.stageMaps(ctx, drawnBefore);
         ImGui::EndChild();
         ImGui::BeginChild("stage text", {centreSize.x, textHeight}, true);
         drawStageText(text, ctx);

@@ -11,6 +11,7 @@
 
 #include "ui/model_runner.h"
 #include "ui/ask/ask_view.h"
+#include "ui/panels/heads_off_view.h"
 #include "ui/panels/panel_get_model.h"
 #include "ui/panels/panel_lessons.h"
 #include "ui/panels/panel_prediction.h"
@@ -63,6 +64,8 @@ public:
     const PredictionPanel& predictionPanel() const { return prediction_; }
     // File ▸ Get a model… (tests drive its fetch).
     GetModelDialog& getModelDialog() { return getModel_; }
+    // Heads switched off: the run with every head on, the head menu (tests).
+    const HeadsOffView& headsOff() const { return headsOff_; }
 
 private:
     void requestRun();
@@ -98,6 +101,7 @@ private:
     PredictionPanel prediction_;  // what the model predicts, with its KV cache
     AskView ask_;                 // an open question, drawn from run_
     GetModelDialog getModel_;     // File ▸ Get a model…: its fetch thread and progress
+    HeadsOffView headsOff_;       // the run with every head on, the head menu and the marks
     float inspectorFit_ = 0.0f;  // the Inspector's content height last frame (yieldToInspector)
     ImVec2 stageTextFit_{0.0f, 0.0f};  // the stage text's panel height as estimated, and as ImGui laid it out
 };

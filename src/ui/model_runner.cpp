@@ -90,11 +90,41 @@ bool reusesProjections(const core::ModelSpec& base, const core::ModelSpec& next)
     return aligned == base;
 }
 
-RunResult computeRun(const core::ModelSpec& spec, const core::ModelRun* base, const core::RunOptions& options) {
+bool onlyHeadsOffDiffer(const core::ModelSpec& base, const core::ModelSpec& next) {
+    if (!base.trained() || base.headsOff == next.headsOff) return false;
+    core::ModelSpec aligned = next;
+    aligned.headsOff = base.headsOff;
+    return aligned == base;
+}
+
+namespace {
+
+// The run on screen, computed from `base` where it can be.
+core::ModelRun runFrom(const core::ModelSpec& spec, const core::ModelRun* base, const core::RunOptions& options) {
+    if (base && reusesProjections(base->spec, spec)) return core::rerunAttention(*base, spec);
+    const bool keepsEnough = base && base->modelPass && (!options.everyLayerAttention || !base->modelPass->attentionWeights.empty());
+    if (keepsEnough && onlyHeadsOffDiffer(base->spec, spec)) return core::rerunHeadsOff(*base, spec);
+    return core::runModel(spec, options);
+}
+
+// RunResult::intact of `run`: `baseIntact` when it is the run with every head on, else rerun from `run`.
+std::shared_ptr<const core::ModelRun> intactOf(const core::ModelRun& run, const std::shared_ptr<const core::ModelRun>& baseIntact) {
+    if (run.spec.headsOff.empty()) return nullptr;
+    core::ModelSpec intact = run.spec;
+    intact.headsOff.clear();
+    if (baseIntact && baseIntact->spec == intact) return baseIntact;
+    return std::make_shared<const core::ModelRun>(core::rerunHeadsOff(run, intact));
+}
+
+}  // namespace
+
+RunResult computeRun(const core::ModelSpec& spec, const core::ModelRun* base, const core::RunOptions& options,
+                     const std::shared_ptr<const core::ModelRun>& baseIntact) {
     try {
-        core::ModelRun run = base && reusesProjections(base->spec, spec) ? core::rerunAttention(*base, spec) : core::runModel(spec, options);
+        core::ModelRun run = runFrom(spec, base, options);
         core::recordValueStats(run.trace);  // here, on the worker for big runs: the UI's colour scales need them
-        return {std::make_shared<const core::ModelRun>(std::move(run)), {}};
+        std::shared_ptr<const core::ModelRun> intact = intactOf(run, baseIntact);
+        return {std::make_shared<const core::ModelRun>(std::move(run)), {}, std::move(intact)};
     } catch (const core::InputError& error) {
         return {nullptr, error.what()};
     } catch (const std::bad_alloc&) {
@@ -113,17 +143,18 @@ ModelRunner::~ModelRunner() {
     if (releaser_.joinable()) releaser_.join();
 }
 
-void ModelRunner::request(const core::ModelSpec& spec, std::shared_ptr<const core::ModelRun> base, const core::RunOptions& options) {
+void ModelRunner::request(const core::ModelSpec& spec, std::shared_ptr<const core::ModelRun> base, const core::RunOptions& options,
+                          std::shared_ptr<const core::ModelRun> baseIntact) {
     std::unique_lock lock(mutex_);
     if (!working_ && !queued_ && computesInstantly(spec)) {
         lock.unlock();
-        RunResult result = computeRun(spec, base.get(), options);
+        RunResult result = computeRun(spec, base.get(), options, baseIntact);
         lock.lock();
         finished_.reset();  // older than this one
         ready_ = std::move(result);
         return;
     }
-    std::optional<Request> replaced = std::exchange(queued_, Request{spec, std::move(base), options});
+    std::optional<Request> replaced = std::exchange(queued_, Request{spec, std::move(base), options, std::move(baseIntact)});
     if (!worker_.joinable()) worker_ = std::thread(&ModelRunner::work, this);
     lock.unlock();
     wake_.notify_all();
@@ -132,7 +163,7 @@ void ModelRunner::request(const core::ModelSpec& spec, std::shared_ptr<const cor
 void ModelRunner::work() {
     lowerThisThreadsPriority();
     while (std::optional<Request> job = nextJob()) {
-        RunResult result = computeRun(job->spec, job->base.get(), job->options);
+        RunResult result = computeRun(job->spec, job->base.get(), job->options, job->baseIntact);
         job.reset();  // may hold the last reference to a run: freed here, not under the lock
         finish(std::move(result));
     }

@@ -23,6 +23,8 @@ namespace attnviz::ui {
 struct RunResult {
     std::shared_ptr<const core::ModelRun> run;  // null when the inputs were rejected
     std::string error;                          // one sentence a user can act on
+    // When run->spec switches heads off: the same inputs with every head on (the prediction's "before"); else null.
+    std::shared_ptr<const core::ModelRun> intact;
 };
 
 // Whether a spec is small enough to compute between two frames: up to l = 128 and d_model = 512.
@@ -30,6 +32,9 @@ bool computesInstantly(const core::ModelSpec& spec);
 // Whether `next` can start from `base`'s projections (core::rerunAttention): self-attention where only the
 // settings of stages [3–10] differ (mask, fill, softmax, scale, padded queries).
 bool reusesProjections(const core::ModelSpec& base, const core::ModelSpec& next);
+// Whether `next` differs from `base` only in the heads switched off (a trained model): core::rerunHeadsOff reruns
+// from the first layer whose heads changed.
+bool onlyHeadsOffDiffer(const core::ModelSpec& base, const core::ModelSpec& next);
 
 class ModelRunner {
 public:
@@ -41,8 +46,11 @@ public:
 
     // Computes `spec` now if computesInstantly(spec) and the worker is idle, else on the worker (queued behind
     // a running job). `base`, the run on screen, lends its projections when only the mask or the softmax
-    // settings changed. `options`: what the run keeps beyond the stepped layer (core::RunOptions).
-    void request(const core::ModelSpec& spec, std::shared_ptr<const core::ModelRun> base = nullptr, const core::RunOptions& options = {});
+    // settings changed, or its layers before the first whose heads off changed; `baseIntact`: the run with every head
+    // on that the caller has (base itself, or base's RunResult::intact), or null.
+    // `options`: what the run keeps beyond the stepped layer (core::RunOptions).
+    void request(const core::ModelSpec& spec, std::shared_ptr<const core::ModelRun> base = nullptr, const core::RunOptions& options = {},
+                 std::shared_ptr<const core::ModelRun> baseIntact = nullptr);
     // The newest finished result not yet taken, if any.
     std::optional<RunResult> poll();
     bool busy() const;
@@ -59,6 +67,7 @@ private:
         core::ModelSpec spec;
         std::shared_ptr<const core::ModelRun> base;
         core::RunOptions options;
+        std::shared_ptr<const core::ModelRun> baseIntact;
     };
     void work();                         // the worker thread: computes queued_ until stopping_
     std::optional<Request> nextJob();    // waits for one; nullopt when stopping_
@@ -142,8 +151,10 @@ private:
     bool stopping_ = false;
 };
 
-// runModel (or rerunAttention from `base` when reusesProjections) with InputError and allocation failures
-// turned into RunResult::error.
-RunResult computeRun(const core::ModelSpec& spec, const core::ModelRun* base = nullptr, const core::RunOptions& options = {});
+// runModel (or rerunAttention from `base` when reusesProjections, rerunHeadsOff when onlyHeadsOffDiffer) with
+// InputError and allocation failures turned into RunResult::error. With heads off, RunResult::intact is `baseIntact`
+// when it is the run with every head on, else that run computed from the result (rerunHeadsOff).
+RunResult computeRun(const core::ModelSpec& spec, const core::ModelRun* base = nullptr, const core::RunOptions& options = {},
+                     const std::shared_ptr<const core::ModelRun>& baseIntact = nullptr);
 
 }  // namespace attnviz::ui

@@ -8,8 +8,6 @@
 #include "ui/app.h"
 #include "ui/session/session_actions.h"
 
-#include <doctest/doctest.h>
-
 #include <imgui.h>
 #include <imgui_internal.h>
 
@@ -19,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -266,11 +265,11 @@ inline void settle(ImGuiHarness& ui, ui::App& app) {
     ui.frames(app, 2);
 }
 
-// The state of a first start: the bundled trained model open.
+// The state of a first start: the bundled trained model open (std::runtime_error when it cannot be read).
 inline ui::AppState bundledState() {
     ui::AppState state;
     auto model = io::loadBundledModel();
-    REQUIRE(model != nullptr);
+    if (model == nullptr) throw std::runtime_error("the bundled model was not found");
     ui::useTrainedModel(std::move(model), state);
     return state;
 }

@@ -6,6 +6,7 @@
 #include "ui/views/drawing.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/matrix_info.h"
+#include "ui/panels/heads_off_view.h"
 #include "ui/panels/panels.h"
 
 #include <algorithm>
@@ -81,7 +82,11 @@ void drawHeadsGrid(ViewContext& ctx, float height) {
         o.frameHead = colour;
         o.emphasized = head == ctx.state.head;
         o.pinOnClick = false;
+        const std::size_t drawnBefore = ctx.drawn.size();
         const HeatmapResult r = drawHeatmapInBox(ctx, ref, boxMin, boxMax, o);
+        if (ctx.headsOff && ctx.run.spec.trained() && ctx.drawn.size() > drawnBefore) {  // marked over its cells, under its caption
+            ctx.headsOff->headTile(ctx, ctx.run.spec.trained()->layer, head, ctx.drawn.back().min, ctx.drawn.back().max, true);
+        }
         if (r.clicked) {
             ctx.state.head = head;
             ctx.state.allHeads = false;

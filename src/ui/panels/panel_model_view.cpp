@@ -8,6 +8,7 @@
 // Each map is read once per run (and per "hide special tokens" state): its texture and largest weight are kept.
 // Does not compute attention (ModelRun::modelPass holds every layer's A, kept only for runs asked for while this view
 // is open: App recomputes the run when it opens) or draw the stepped layer's stages.
+#include "ui/panels/heads_off_view.h"
 #include "ui/panels/panels.h"
 #include "ui/views/sentence_notes.h"
 #include "ui/views/drawing.h"
@@ -177,6 +178,7 @@ void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
                 list.AddText({a.x, b.y + sinkHeight + 2.0f}, kNamedColor, caption.c_str());
             }
             if (stepped) list.AddRect({a.x - 2, a.y - 2}, {b.x + 2, b.y + 2}, IM_COL32(20, 20, 20, 255), 0.0f, 0, 2.5f);
+            if (ctx.headsOff) ctx.headsOff->headTile(ctx, layer, head, a, b, true);
             if (!ImGui::IsMouseHoveringRect(a, b) || !ImGui::IsWindowHovered()) continue;
             hoverText(ctx, layer, head, sinks(layer, head));
             if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {

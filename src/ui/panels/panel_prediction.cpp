@@ -6,6 +6,7 @@
 #include "ui/panels/panel_prediction.h"
 
 #include "core/display_text.h"
+#include "ui/panels/heads_off_view.h"
 #include "ui/views/drawing.h"
 
 #include "core/transformer/prediction_words.h"
@@ -45,9 +46,10 @@ bool appendToken(AppState& state, const core::ModelRun& run, int id) {
 void PredictionPanel::computeTop(const ViewContext& ctx, int position) {
     const std::vector<int>& ids = ctx.run.tokenIds[static_cast<std::size_t>(ctx.state.batch)];
     const std::shared_ptr<const core::TrainedModel>& model = ctx.run.spec.trained()->model;
-    const bool same = logitsModel_ == model && logitsIds_ == ids && position_ == position;
+    const bool same = logitsModel_ == model && logitsHeadsOff_ == ctx.run.spec.headsOff && logitsIds_ == ids && position_ == position;
     if (!same) {
         logitsModel_ = model;
+        logitsHeadsOff_ = ctx.run.spec.headsOff;
         logitsIds_ = ids;
         position_ = position;
         logits_ = core::predictionLogits(model->transformer, *ctx.run.modelPass, ctx.state.batch, position);
@@ -96,6 +98,7 @@ void PredictionPanel::draw(ViewContext& ctx, float height) {
     drawSentence(run.tokens[batch], kind);
     const int fallback = kind == core::PredictionKind::NextToken ? static_cast<int>(ids.size()) - 1 : core::firstMaskPosition(*model->tokenizer, ids);
     const int position = hovered_.value_or(fallback);
+    if (ctx.headsOff && position >= 0) ctx.headsOff->drawShift(ctx, position);
     if (position < 0) {
         top_.clear();
         position_ = -1;

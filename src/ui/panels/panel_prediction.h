@@ -54,8 +54,9 @@ private:
     void drawChoiceControls(ViewContext& ctx, core::PredictionKind kind, float width);
     int pickedToken(const ViewContext& ctx) const;
 
-    // The logits on show and what they came from: the model, the sentence's ids, the position.
+    // The logits on show and what they came from: the model, the heads switched off, the sentence's ids, the position.
     std::shared_ptr<const core::TrainedModel> logitsModel_;
+    std::vector<core::HeadAblation> logitsHeadsOff_;
     std::vector<int> logitsIds_;
     int position_ = -1;
     core::RowVector logits_;

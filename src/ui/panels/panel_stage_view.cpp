@@ -8,6 +8,7 @@
 #include "ui/views/drawing.h"
 #include "ui/views/heatmap_view.h"
 #include "ui/views/matrix_info.h"
+#include "ui/panels/heads_off_view.h"
 #include "ui/panels/panels.h"
 #include "ui/views/rotary_view.h"
 #include "ui/views/row_chart.h"
@@ -418,10 +419,12 @@ void drawStageView(ViewContext& ctx) {
     const ImVec2 windowMax{ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x, ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y};
     if (ctx.state.modelView && ctx.run.modelPass) {
         modelViewHeader(ctx);
+        if (ctx.headsOff) ctx.headsOff->drawBanner(ctx);
         drawModelView(ctx, ImGui::GetCursorScreenPos(), windowMax);
         return;
     }
     header(ctx);
+    if (ctx.headsOff) ctx.headsOff->drawBanner(ctx);
     const ImVec2 min = ImGui::GetCursorScreenPos();
     // Zoomed out, the maps shrink with the type: they take the zoom's share of the box, so the maps never get
     // smaller when the zoom goes up. Zoomed in, the box is the room the stage shows (layoutInBox grows the maps

@@ -2,6 +2,7 @@
 #include "ui/session/history.h"
 
 #include "core/names.h"
+#include "core/transformer/heads_off.h"
 #include "ui/views/number_format.h"
 
 #include <algorithm>
@@ -85,6 +86,24 @@ void compare(std::vector<std::string>& out, const char* label, const T& a, const
     if (!(a == b)) out.push_back(std::string(label) + " " + name(a) + " → " + name(b));
 }
 
+// Heads switched off (issue 35): "head 1.3 off", "head 1.3 on", "every head on", or the whole list when more changed.
+std::string headsOffChange(const std::vector<core::HeadAblation>& before, const std::vector<core::HeadAblation>& after) {
+    if (before == after) return {};
+    if (after.empty()) return "every head on";
+    std::vector<core::HeadAblation> changed;
+    for (const core::HeadAblation& a : after) {
+        if (core::headOffMode(before, a.layer, a.head) != a.mode) changed.push_back(a);
+    }
+    std::vector<core::HeadAblation> switchedOn;
+    for (const core::HeadAblation& b : before) {
+        if (!core::headOffMode(after, b.layer, b.head)) switchedOn.push_back(b);
+    }
+    const auto name = [](const core::HeadAblation& a) { return "head " + std::to_string(a.layer) + "." + std::to_string(a.head); };
+    if (changed.size() == 1 && switchedOn.empty()) return name(changed.front()) + " " + core::headOffLabel(changed.front().mode);
+    if (changed.empty() && switchedOn.size() == 1) return name(switchedOn.front()) + " on";
+    return "heads off: " + core::headsOffText(after);
+}
+
 std::vector<std::string> changes(const InputsSnapshot& before, const InputsSnapshot& after) {
     const core::ModelSpec &specA = before.spec, &specB = after.spec;
     const core::SeededLayer &a = core::seededChoices(specA), &b = core::seededChoices(specB);
@@ -115,7 +134,7 @@ std::vector<std::string> changes(const InputsSnapshot& before, const InputsSnaps
     compare(out, "decoder layer first", a.decoderCausalSelfAttentionFirst, b.decoderCausalSelfAttentionFirst, onOff);
     compare(out, "compare with", specA.compareWith, specB.compareWith,
             [](const std::optional<std::string>& sentence) { return sentence ? "\u201C" + core::clipped(*sentence, 40) + "\u201D" : std::string("off"); });
-    for (std::string s : {weightsChange(before, after), editsChange(a.cellEdits, b.cellEdits)}) {
+    for (std::string s : {weightsChange(before, after), editsChange(a.cellEdits, b.cellEdits), headsOffChange(specA.headsOff, specB.headsOff)}) {
         if (!s.empty()) out.push_back(std::move(s));
     }
     return out;

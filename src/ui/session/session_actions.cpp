@@ -186,12 +186,14 @@ void useTrainedModel(std::shared_ptr<const core::TrainedModel> model, AppState& 
                    " layers × " + std::to_string(model->config().heads) + " heads, d_model " + std::to_string(model->config().dModel) + ".";
     const int layer = model->featuredLayer();
     spec.model = core::TrainedLayer{std::move(model), layer};
+    spec.headsOff.clear();  // another model's heads
 }
 
 void useRandomWeights(AppState& state) {
     core::ModelSpec& spec = state.spec;
     if (!spec.seeded()) spec.model = core::SeededLayer{};
     spec.attention = core::AttentionConfig{};
+    spec.headsOff.clear();  // the seeded layer has none to switch off
 }
 
 std::string weightsFolderName(const io::WeightFiles& files) {

@@ -23,6 +23,8 @@
 
 namespace attnviz::ui {
 
+class HeadsOffView;  // ui/panels/heads_off_view.h
+
 // The fonts the panels use; any may be null (tests use ImGui's default font), see font().
 struct Fonts {
     ImFont* regular = nullptr;  // body text
@@ -117,6 +119,7 @@ struct ViewContext {
     float scale = 1.0f;      // UI scale: 1 at the base font size (HiDPI and font size changes multiply it)
     bool computing = false;  // newer inputs are being computed; `run` is the previous result
     std::vector<DrawnToken>* drawnTokens = nullptr;  // where stage 0's boxes are recorded (tests read them), or nowhere
+    HeadsOffView* headsOff = nullptr;  // marks heads switched off and opens their menu (App's), or nowhere (question views)
 };
 
 }  // namespace attnviz::ui
