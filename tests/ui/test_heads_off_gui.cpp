@@ -36,12 +36,6 @@ ui::AppState bundledOn(const std::string& sentence) {
     return state;
 }
 
-void settle(ImGuiHarness& ui, ui::App& app) {
-    ui.frames(app, 2);
-    app.waitForRun();
-    ui.frames(app, 2);
-}
-
 // The heads grid's tile of `head` as drawn last frame: the last map of that head (the side panel draws after the stage).
 const ui::DrawnHeatmap& headTile(const ui::App& app, int head) {
     const ui::DrawnHeatmap* tile = nullptr;
