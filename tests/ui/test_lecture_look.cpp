@@ -217,7 +217,10 @@ TEST_CASE("presenting: five F5 toggles leave the maps as they were, each Ctrl+= 
         for (int i = 0; i < 2; ++i) {
             hall.press(kKeyEqual, true);
             CHECK(hall.stageFit().whole >= 1);
-            CHECK(hall.stageFit().cut == 0);
+            // At 1024 × 768 the grown header leaves too little room: the maps grow past the box's bottom (the stage
+            // scrolls) rather than shrink below four fifths of zoom 1's cells (test_gui_screenshots: two steps in
+            // make the cells ≥ 1.25 × larger).
+            if (size.width > 1024) CHECK(hall.stageFit().cut == 0);
         }
         hall.press(kKeyZero, true);
         CHECK(hall.mapArea() == doctest::Approx(presenting));

@@ -117,6 +117,11 @@ scene::Layout layoutInBox(const ViewContext& ctx, const scene::Scene& scene, con
     // The box's own layout only while it keeps the labels: else the magnified one, which grows downwards (a box
     // too short for a map at the zoom's label floor: the page scrolls rather than a label is lost).
     if (scene::smallestTokenCell(fitted) < rules.labelledCell()) return grown;
+    // Nor when its cells would be much smaller than zoom 1's (the magnified cells shrunk back by the zoom): beside
+    // the grown labels they may lose a fifth, no more; a box that cannot hold more scrolls instead (1024 × 768
+    // presenting, two steps in: the grown header left 11 px cells where zoom 1 drew 16 px).
+    constexpr float kMostShrink = 0.8f;
+    if (scene::smallestTokenCell(fitted) < kMostShrink * scene::smallestTokenCell(grown) / zoom) return grown;
     const bool fits = eachMapInside(grown, rectOf(box), metrics);
     return fits && scene::mapArea(grown) > scene::mapArea(fitted) ? grown : fitted;
 }
