@@ -3,7 +3,7 @@
 
 #include "colormap/head_colors.h"
 #include "export/colorbar.h"
-#include "export/number_text.h"
+#include "scene/number_text.h"
 #include "export/text.h"
 #include "scene/axis_labels.h"
 #include "scene/head_bands.h"
@@ -55,16 +55,9 @@ bool isDark(colormap::Rgb8 c) { return 0.2126f * c.r + 0.7152f * c.g + 0.0722f *
 
 float paperTextWidth(std::string_view text, float size, FontFace face) { return textWidth(text, size, face); }
 
-scene::LabelInk labelInk(const Theme& theme) { return {theme.text, theme.secondaryText, kFocusColour}; }
+using scene::formatCellValue;
 
-// Axis labels (scene/axis_labels.h) laid out in base pixels, drawn at `scale`.
-void drawLabels(Canvas& canvas, const std::vector<scene::AxisLabel>& labels, int scale) {
-    for (const scene::AxisLabel& label : labels) {
-        const TextStyle style{label.size * scale, label.face, label.color};
-        if (label.upwards) drawTextUpwards(canvas, label.x * scale, label.baseline * scale, label.text, style);
-        else drawText(canvas, label.x * scale, label.baseline * scale, label.text, style);
-    }
-}
+scene::LabelInk labelInk(const Theme& theme) { return {theme.text, theme.secondaryText, kFocusColour}; }
 
 }  // namespace
 
@@ -282,12 +275,12 @@ HeatmapPlacement MatrixPanel::draw(Canvas& canvas, int x, int y, int scale, cons
     drawOutlines(canvas, placed, scale);
     drawRowSums(canvas, x, y, scale, theme);
     if (hasColorbarBelow()) {
-        drawColorbarBelow(canvas, x + colorbarBelowX_, y + heatmapY_ + heatmapHeight() + kColorbarGapBelow, colorbarBelowWidth(), scale,
-                          content_.map, content_.range, theme);
+        drawColorbar(canvas, colorbarBelowAt(x + colorbarBelowX_, y + heatmapY_ + heatmapHeight() + kColorbarGapBelow, colorbarBelowWidth(), scale,
+                                             content_.map, content_.range), theme);
     }
     if (hasColorbarRight()) {
-        drawColorbar(canvas, x + heatmapX_ + heatmapWidth() + sumsWidth() + kColorbarGap, y + heatmapY_, colorbarHeight_, scale,
-                     content_.map, content_.range, theme);
+        drawColorbar(canvas, colorbarAt(x + heatmapX_ + heatmapWidth() + sumsWidth() + kColorbarGap, y + heatmapY_, colorbarHeight_, scale,
+                                        content_.map, content_.range), theme);
     }
     drawLegend(canvas, x, y, scale, theme);
     return placed;
