@@ -7,6 +7,8 @@
 
 #include "colormap/head_colors.h"
 #include "scene/axis_labels.h"
+#include "scene/cell_values.h"
+#include "scene/number_text.h"
 #include "scene/colorbar.h"
 #include "scene/head_bands.h"
 #include "scene/map_outlines.h"
@@ -247,34 +249,35 @@ void drawHighlights(const ViewContext& ctx, ImDrawList& list, const Grid& g, con
     }
 }
 
+// A number's em at most this share of a cell's height on screen (a line of the small font and a pixel).
+constexpr float kValueHeightShare = 1.0f / kLineHeightPerEm;
+
+// The numbers in the cells (scene/cell_values.h, as on paper).
 void drawValues(const ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, const Fitted& f, const ValueSummary& s,
                 colormap::Colormap map, render::HeatmapHandle mask, bool transposed) {
-    ImFont* small = smallFont(ctx);
     if (!ctx.state.showValues) return;
     // Weights print as ".12" when "0.12" does not fit: softmax maps show their numbers in smaller cells. The type
     // shrinks to fit a cell, down to the token labels' floor (a projector's large type would otherwise hide them).
+    const scene::TypeMeasure type = playedType(ctx.fonts);
+    const scene::CellValueSizing sizing{g.cw, g.ch, smallSize(ctx) / kLineHeightPerEm, labelFloor(ctx) / kLineHeightPerEm, kValueHeightShare};
+    const auto sizeFitting = [&](std::string widest) { return scene::cellValueSize(sizing, std::span(&widest, 1), type); };
     const bool weights = followsProbabilityScale(ref, f.info);
-    const auto fittedSize = [&](const char* widest) {
-        const float full = smallSize(ctx);
-        return std::min(full, full * (g.cw - 4.0f) / textWidth(small, full, widest));
-    };
-    const bool shortForm = weights && fittedSize("0.00") < labelFloor(ctx);
-    const float size = fittedSize(shortForm ? ".00" : weights ? "0.00" : "-0.00");
-    if (size < labelFloor(ctx) || g.ch < size + 1.0f) return;
+    const bool shortForm = weights && sizeFitting("0.00") <= 0.0f;
+    const float size = sizeFitting(shortForm ? ".00" : weights ? "0.00" : "\u22120.00");
+    if (size <= 0.0f) return;
     const render::MatrixSlice values = matrixSlice(ctx.run, ref, ctx.state.batch);
     const render::MatrixSlice colors = colorSlice(ctx, ref, rowNormalisedColors(ctx, ref, f.info));
-    for (int r = 0; r < f.rows; ++r) {
-        for (int c = 0; c < f.cols; ++c) {
-            const auto [sr, sc] = displayed(r, c, transposed);
-            const float v = valueAt(values, sr, sc);
-            const bool masked = cellMasked(ctx, ref, mask, sr, sc);
-            const colormap::Rgb8 bg = masked ? colormap::kMaskedColor : colormap::sample(map, valueAt(colors, sr, sc), s.range.lo, s.range.hi);
-            const std::string text = shortForm ? formatProbabilityCell(v) : formatCell(v);
-            const float w = textWidth(small, size, text);
-            const ImVec2 at{g.min.x + (c + 0.5f) * g.cw - w / 2.0f, g.min.y + (r + 0.5f) * g.ch - size / 2.0f};
-            list.AddText(small, size, at, contrastText(bg), text.c_str());
-        }
-    }
+    const auto textOf = [&](int r, int c) {
+        const auto [sr, sc] = displayed(r, c, transposed);
+        const float v = valueAt(values, sr, sc);
+        return shortForm ? formatProbabilityCell(v) : scene::formatCellValue(v);
+    };
+    const auto colourOf = [&](int r, int c) {
+        const auto [sr, sc] = displayed(r, c, transposed);
+        return cellMasked(ctx, ref, mask, sr, sc) ? colormap::kMaskedColor : colormap::sample(map, valueAt(colors, sr, sc), s.range.lo, s.range.hi);
+    };
+    const std::vector<scene::AxisLabel> numbers = scene::cellValues({g.min.x, g.min.y, g.cw, g.ch, f.rows, f.cols}, size, textOf, colourOf, type);
+    playLabels(numbers, list, ctx.fonts);
 }
 
 // [SECTION] Decorations
