@@ -1,7 +1,11 @@
 // test_cell_values.cpp — the numbers in a map's cells described once (scene/cell_values.h) for the screen's maps and
 // the exported panels: one size for the map, the largest that fits its widest number with padding and a share of
-// the cell's height, none under the floor; each number centred, capitals on the cell's middle, ink by contrast.
+// the cell's height, none under the floor; each number centred, capitals on the cell's middle, ink by contrast. And
+// screen = paper: the numbers the screen prints in a scores map are the exporter's for those values.
+#include "imgui_harness.h"
 #include "scene/cell_values.h"
+#include "scene/number_text.h"
+#include "ui/views/matrix_info.h"
 
 #include <doctest/doctest.h>
 
@@ -39,6 +43,34 @@ TEST_CASE("cell values: centred on their cells, capitals on the middle, dark on 
     CHECK(numbers[0].color == scene::Rgba8{20, 20, 20, 235});
     CHECK(numbers[2].color == scene::Rgba8{255, 255, 255, 235});
     CHECK(scene::cellValues(grid, 0.0f, text, colour, kFakeType).empty());
+}
+
+TEST_CASE("screen = paper: the numbers the screen prints in the scores map are the exporter's (scene::formatCellValue)") {
+    ImGuiHarness ui({1920.0f, 1080.0f});
+    ui::AppState state;
+    state.spec = core::ModelSpec{};
+    state.spec.sentences = {"the animal did not cross the street"};
+    state.stage = core::StageId::Scores;
+    state.showSidePanel = false;
+    state.spec.attention.heads = 2;
+    ui::App app(std::move(state));
+    ui.frames(app, 3);
+    app.waitForRun();
+    ui.frames(app, 2);
+    int maps = 0;
+    for (const ui::DrawnHeatmap& drawn : app.drawnHeatmaps()) {
+        if (drawn.matrix.tensor != core::TensorId::Scores || drawn.transposed || drawn.cellValues.empty()) continue;
+        ++maps;
+        const render::MatrixSlice values = ui::matrixSlice(*app.run(), drawn.matrix, app.state().batch);
+        std::vector<std::string> paper;
+        for (int r = 0; r < drawn.rows; ++r) {
+            for (int c = 0; c < drawn.cols; ++c) paper.push_back(scene::formatCellValue(ui::valueAt(values, r, c)));
+        }
+        INFO("screen: " << drawn.cellValues.size() << " numbers, first " << (drawn.cellValues.empty() ? std::string() : drawn.cellValues.front()) << "; paper " << paper.front());
+        CHECK(drawn.cellValues == paper);
+        CHECK(paper.size() == 49u);
+    }
+    CHECK(maps > 0);
 }
 
 }  // namespace attnviz::test

@@ -252,8 +252,8 @@ void drawHighlights(const ViewContext& ctx, ImDrawList& list, const Grid& g, con
 // A number's em at most this share of a cell's height on screen (a line of the small font and a pixel).
 constexpr float kValueHeightShare = 1.0f / kLineHeightPerEm;
 
-// The numbers in the cells (scene/cell_values.h, as on paper).
-void drawValues(const ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, const Fitted& f, const ValueSummary& s,
+// The numbers in the cells (scene/cell_values.h, as on paper), recorded in ctx.drawn's last heatmap.
+void drawValues(ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, const Fitted& f, const ValueSummary& s,
                 colormap::Colormap map, render::HeatmapHandle mask, bool transposed) {
     if (!ctx.state.showValues) return;
     // Weights print as ".12" when "0.12" does not fit: softmax maps show their numbers in smaller cells. The type
@@ -278,6 +278,7 @@ void drawValues(const ViewContext& ctx, ImDrawList& list, const Grid& g, const M
     };
     const std::vector<scene::AxisLabel> numbers = scene::cellValues({g.min.x, g.min.y, g.cw, g.ch, f.rows, f.cols}, size, textOf, colourOf, type);
     playLabels(numbers, list, ctx.fonts);
+    for (const scene::AxisLabel& number : numbers) ctx.drawn.back().cellValues.push_back(number.text);
 }
 
 // [SECTION] Decorations

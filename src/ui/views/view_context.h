@@ -98,6 +98,7 @@ struct DrawnHeatmap {
     std::string narrowNote;  // the narrow-range note under its colorbar (core::narrowRangeNote); empty: none
     std::optional<scene::ColorbarSpec> colorbar;  // its colour bar (scene/colorbar.h) as laid out on screen
     std::vector<std::string> colorbarLabels;  // the bar's labels as played, top to bottom (left to right below)
+    std::vector<std::string> cellValues;      // the numbers printed in its cells, row by row (scene/cell_values.h)
 };
 
 // A token box as drawn this frame (stage 0): where, its text, and the type size of its id and position lines.
