@@ -47,16 +47,11 @@ TEST_CASE("cell values: centred on their cells, capitals on the middle, dark on 
 
 TEST_CASE("screen = paper: the numbers the screen prints in the scores map are the exporter's (scene::formatCellValue)") {
     ImGuiHarness ui({1920.0f, 1080.0f});
-    ui::AppState state;
-    state.spec = core::ModelSpec{};
-    state.spec.sentences = {"the animal did not cross the street"};
-    state.stage = core::StageId::Scores;
+    ui::AppState state = seededStageState("the animal did not cross the street", core::StageId::Scores);
     state.showSidePanel = false;
     state.spec.attention.heads = 2;
     ui::App app(std::move(state));
-    ui.frames(app, 3);
-    app.waitForRun();
-    ui.frames(app, 2);
+    drawFirstRun(ui, app);
     int maps = 0;
     for (const ui::DrawnHeatmap& drawn : app.drawnHeatmaps()) {
         if (drawn.matrix.tensor != core::TensorId::Scores || drawn.transposed || drawn.cellValues.empty()) continue;

@@ -102,14 +102,8 @@ TEST_CASE("an exported panel's colour bar is scene::colorbar's: the same labels,
 
 TEST_CASE("screen = paper: the screen's colour bar says at its box what an exported bar of that length says") {
     ImGuiHarness ui({1280.0f, 800.0f});
-    ui::AppState state;
-    state.spec = core::ModelSpec{};
-    state.spec.sentences = {"the animal did not cross the street because it was too tired"};
-    state.stage = core::StageId::Softmax;
-    ui::App app(std::move(state));
-    ui.frames(app, 3);
-    app.waitForRun();
-    ui.frames(app, 2);
+    ui::App app(seededStageState("the animal did not cross the street because it was too tired", core::StageId::Softmax));
+    drawFirstRun(ui, app);
     int bars = 0;
     for (const ui::DrawnHeatmap& drawn : app.drawnHeatmaps()) {
         if (!drawn.colorbar) continue;
