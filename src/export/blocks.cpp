@@ -87,8 +87,7 @@ void GridBlock::draw(Canvas& canvas, int x, int y, int scale, const Theme& theme
     if (colorbar_ && !panels_.empty()) {
         const int used = std::min(columns_, static_cast<int>(panels_.size()));
         const int barX = x + used * cellWidth_ + (used - 1) * kGridGapX + kGridColorbarGap;
-        drawColorbar(canvas, barX, y + panels_.front().panel.heatmapTop(), colorbarHeight_, scale, colorbar_->map,
-                     colorbar_->range, theme);
+        drawColorbar(canvas, colorbarAt(barX, y + panels_.front().panel.heatmapTop(), colorbarHeight_, scale, colorbar_->map, colorbar_->range), theme);
     }
 }
 

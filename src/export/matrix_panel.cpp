@@ -3,9 +3,10 @@
 
 #include "colormap/head_colors.h"
 #include "export/colorbar.h"
-#include "export/number_text.h"
+#include "scene/number_text.h"
 #include "export/text.h"
 #include "scene/axis_labels.h"
+#include "scene/cell_values.h"
 #include "scene/head_bands.h"
 #include "scene/map_outlines.h"
 
@@ -33,7 +34,8 @@ constexpr int kSwatchSize = 12;
 constexpr int kSwatchTextGap = 5;
 constexpr int kLegendEntryGap = 18;
 constexpr int kLegendLineGap = 5;
-constexpr int kCellValuePadding = 2;
+constexpr float kCellValuePadding = 2.0f;
+constexpr float kCellValueHeightShare = 0.55f;
 constexpr float kMinCellValueSize = 7.0f;
 using scene::kCapMiddleEm;  // a label's middle above its baseline
 // Labels of neighbouring rows may share descender and ascender room: a label needs about one em plus a little.
@@ -51,20 +53,11 @@ float rowSum(const core::Matrix& values, int row) {
     return sum;
 }
 
-bool isDark(colormap::Rgb8 c) { return 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b < 140.0f; }
-
 float paperTextWidth(std::string_view text, float size, FontFace face) { return textWidth(text, size, face); }
 
-scene::LabelInk labelInk(const Theme& theme) { return {theme.text, theme.secondaryText, kFocusColour}; }
+using scene::formatCellValue;
 
-// Axis labels (scene/axis_labels.h) laid out in base pixels, drawn at `scale`.
-void drawLabels(Canvas& canvas, const std::vector<scene::AxisLabel>& labels, int scale) {
-    for (const scene::AxisLabel& label : labels) {
-        const TextStyle style{label.size * scale, label.face, label.color};
-        if (label.upwards) drawTextUpwards(canvas, label.x * scale, label.baseline * scale, label.text, style);
-        else drawText(canvas, label.x * scale, label.baseline * scale, label.text, style);
-    }
-}
+scene::LabelInk labelInk(const Theme& theme) { return {theme.text, theme.secondaryText, kFocusColour}; }
 
 }  // namespace
 
@@ -93,6 +86,11 @@ colormap::Rgb8 MatrixPanel::cellColor(int row, int col) const {
     if (content_.isMaskMatrix) return kKeptColor;
     const core::Matrix& colors = content_.colorValues.size() != 0 ? content_.colorValues : content_.values;
     return colormap::sample(content_.map, colors(row, col), content_.range.lo, content_.range.hi);
+}
+
+// A masked cell's value means nothing (the mask matrix's 0 does): none.
+std::string MatrixPanel::valueText(int row, int col) const {
+    return isMasked(row, col) && !content_.isMaskMatrix ? std::string() : cellText(row, col);
 }
 
 std::string MatrixPanel::cellText(int row, int col) const {
@@ -155,19 +153,14 @@ void MatrixPanel::measureLabels() {
 }
 
 void MatrixPanel::chooseCellValueSize() {
+    const scene::CellValueSizing sizing{cellWidthBase(), cellHeightBase(), kMaxCellValueSize, kMinCellValueSize, kCellValueHeightShare, kCellValuePadding};
     cellValueSize_ = 0.0f;
-    float size = std::min(kMaxCellValueSize, 0.55f * cellHeightBase());
-    if (!options_.cellValues || size < kMinCellValueSize) return;
-    // Widths are proportional to the size: measure at 1 px and solve for the largest size that fits.
-    const float room = cellWidthBase() - 2.0f * kCellValuePadding;
+    if (!options_.cellValues || scene::cellValueCeiling(sizing) <= 0.0f) return;  // before measuring every cell
+    std::vector<std::string> texts;
     for (int r = 0; r < rowCount(); ++r) {
-        for (int c = 0; c < colCount(); ++c) {
-            if (isMasked(r, c) && !content_.isMaskMatrix) continue;
-            const float unitWidth = textWidth(cellText(r, c), 1.0f, FontFace::Regular);
-            if (unitWidth > 0.0f) size = std::min(size, room / unitWidth);
-        }
+        for (int c = 0; c < colCount(); ++c) texts.push_back(valueText(r, c));
     }
-    if (size >= kMinCellValueSize) cellValueSize_ = size;
+    cellValueSize_ = scene::cellValueSize(sizing, texts, paperType());
 }
 
 std::vector<MatrixPanel::LegendEntry> MatrixPanel::legendEntries() const {
@@ -293,12 +286,12 @@ HeatmapPlacement MatrixPanel::draw(Canvas& canvas, int x, int y, int scale, cons
     drawOutlines(canvas, placed, scale);
     drawRowSums(canvas, x, y, scale, theme);
     if (hasColorbarBelow()) {
-        drawColorbarBelow(canvas, x + colorbarBelowX_, y + heatmapY_ + heatmapHeight() + kColorbarGapBelow, colorbarBelowWidth(), scale,
-                          content_.map, content_.range, theme);
+        drawColorbar(canvas, colorbarBelowAt(x + colorbarBelowX_, y + heatmapY_ + heatmapHeight() + kColorbarGapBelow, colorbarBelowWidth(), scale,
+                                             content_.map, content_.range), theme);
     }
     if (hasColorbarRight()) {
-        drawColorbar(canvas, x + heatmapX_ + heatmapWidth() + sumsWidth() + kColorbarGap, y + heatmapY_, colorbarHeight_, scale,
-                     content_.map, content_.range, theme);
+        drawColorbar(canvas, colorbarAt(x + heatmapX_ + heatmapWidth() + sumsWidth() + kColorbarGap, y + heatmapY_, colorbarHeight_, scale,
+                                        content_.map, content_.range), theme);
     }
     drawLegend(canvas, x, y, scale, theme);
     return placed;
@@ -417,21 +410,12 @@ void MatrixPanel::drawOutlines(Canvas& canvas, const HeatmapPlacement& placed, i
     for (const Drawing::Stroke& stroke : scene::mapOutlines(spec)) canvas.strokeRect(stroke.rect, stroke.color, stroke.thickness);
 }
 
+// The numbers in the cells (scene/cell_values.h, as on screen).
 void MatrixPanel::drawCellValues(Canvas& canvas, const HeatmapPlacement& placed, int scale) const {
-    if (cellValueSize_ <= 0.0f) return;
-    const float size = cellValueSize_ * static_cast<float>(scale);
-    for (int r = 0; r < rowCount(); ++r) {
-        for (int c = 0; c < colCount(); ++c) {
-            if (isMasked(r, c) && !content_.isMaskMatrix) continue;
-            const std::string text = cellText(r, c);
-            const PixelRect cell = placed.cell(r, c);
-            const Rgba8 ink = isDark(cellColor(r, c)) ? Rgba8{255, 255, 255, 235} : Rgba8{20, 20, 20, 235};
-            const float width = textWidth(text, size, FontFace::Regular);
-            drawText(canvas, static_cast<float>(cell.x) + (static_cast<float>(cell.width) - width) / 2.0f,
-                     static_cast<float>(cell.y) + static_cast<float>(cell.height) / 2.0f + kCapMiddleEm * size, text,
-                     {size, FontFace::Regular, ink});
-        }
-    }
+    const scene::CellGrid grid{static_cast<float>(placed.rect.x), static_cast<float>(placed.rect.y), static_cast<float>(placed.cellWidth),
+                               static_cast<float>(placed.cellHeight), rowCount(), colCount()};
+    drawLabels(canvas, scene::cellValues(grid, cellValueSize_ * static_cast<float>(scale), [&](int r, int c) { return valueText(r, c); },
+                                         [&](int r, int c) { return cellColor(r, c); }, paperType()));
 }
 
 void MatrixPanel::drawSwatch(Canvas& canvas, PixelRect rect, LegendEntry::Swatch swatch, int scale,

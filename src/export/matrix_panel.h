@@ -138,6 +138,7 @@ private:
     float axisLabelSize() const;
     void measureLabels();
     void chooseCellValueSize();
+    std::string valueText(int row, int col) const;  // what a cell prints: empty when masked
     std::vector<LegendEntry> legendEntries() const;
     void layOut();
 

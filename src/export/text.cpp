@@ -451,4 +451,17 @@ void drawFormula(Canvas& canvas, float x, float baseline, std::string_view ascii
     }
 }
 
+void drawLabels(Canvas& canvas, const std::vector<scene::AxisLabel>& labels, int scale) {
+    for (const scene::AxisLabel& label : labels) {
+        const TextStyle style{label.size * scale, label.face, label.color};
+        if (label.upwards) drawTextUpwards(canvas, label.x * scale, label.baseline * scale, label.text, style);
+        else drawText(canvas, label.x * scale, label.baseline * scale, label.text, style);
+    }
+}
+
+scene::TypeMeasure paperType() {
+    const LineMetrics unit = lineMetrics(1.0f, FontFace::Regular);
+    return {[](std::string_view text, float size, FontFace face) { return textWidth(text, size, face); }, unit.ascent, unit.descent};
+}
+
 }  // namespace attnviz::exporting

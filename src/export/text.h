@@ -18,6 +18,7 @@
 #pragma once
 
 #include "export/canvas.h"
+#include "scene/axis_labels.h"
 
 #include <filesystem>
 #include <span>
@@ -67,6 +68,10 @@ void drawText(Canvas& canvas, float x, float baseline, std::string_view utf8, co
 // Draws bottom to top (rotated a quarter turn counter-clockwise), the pen starting at (baselineX, y): the
 // glyphs' tops face left, as the column labels of a heatmap read.
 void drawTextUpwards(Canvas& canvas, float baselineX, float y, std::string_view utf8, const TextStyle& style);
+// Labels a scene laid out (scene/axis_labels.h), at `scale` times their positions and sizes.
+void drawLabels(Canvas& canvas, const std::vector<scene::AxisLabel>& labels, int scale = 1);
+// How this file measures type, for the scene's layouts of text (scene::TypeMeasure).
+scene::TypeMeasure paperType();
 
 // [SECTION] Formulas: "_" and "^" take a {group} or a run of letters and digits as sub/superscript, except an
 // "_" between two words of two or more letters or digits (an identifier: literal);

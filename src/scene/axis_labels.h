@@ -65,6 +65,16 @@ struct AxisLabelSpec {
 using LabelTextOf = std::function<std::string(int cell)>;  // empty: no label for this cell
 using TextWidthOf = std::function<float(std::string_view text, float size, FontFace face)>;
 
+// How a painter measures its type: widths, and the line's extent above and below the baseline per em (DejaVu Sans's
+// hhea ascender and descender on screen and on paper). Layouts of text the painters play measure with it.
+struct TypeMeasure {
+    TextWidthOf width;
+    float ascentPerEm = 0.0f, descentPerEm = 0.0f;
+    float ascent(float size) const { return ascentPerEm * size; }
+    float descent(float size) const { return descentPerEm * size; }
+    float lineHeight(float size) const { return ascent(size) + descent(size); }
+};
+
 // Row labels right-aligned at spec.edge (or starting there: fromEdge), each one's capitals centred on its row; the
 // focused row's bold.
 std::vector<AxisLabel> rowLabels(const AxisLabelSpec& spec, const LabelTextOf& textOf, const TextWidthOf& widthOf, const LabelInk& ink);

@@ -4,7 +4,8 @@
 #include "colormap/colormap.h"
 #include "export/colorbar.h"
 #include "export/matrix_panel.h"
-#include "export/number_text.h"
+#include "export/text.h"
+#include "scene/number_text.h"
 
 #include <doctest/doctest.h>
 
@@ -201,17 +202,17 @@ TEST_CASE("panel: row sums stand right of the cells, before the colorbar, and th
 }
 
 TEST_CASE("colorbar ticks: one value reads the same on every bar (\"0\" under W^Q's step of 0.1 and X's step of 1)") {
-    CHECK(formatTick(0.0f, 0.1f) == "0");
-    CHECK(formatTick(0.0f, 1.0f) == "0");
-    CHECK(formatTick(-0.0f, 0.05f) == "0");
-    CHECK(formatTick(1.0f, 0.5f) == "1");
-    CHECK(formatTick(0.5f, 0.25f) == "0.5");
-    CHECK(formatTick(0.25f, 0.25f) == "0.25");
-    CHECK(formatTick(-0.1f, 0.1f) == "\u22120.1");
-    CHECK(formatTick(20.0f, 10.0f) == "20");
+    CHECK(scene::formatTick(0.0f, 0.1f) == "0");
+    CHECK(scene::formatTick(0.0f, 1.0f) == "0");
+    CHECK(scene::formatTick(-0.0f, 0.05f) == "0");
+    CHECK(scene::formatTick(1.0f, 0.5f) == "1");
+    CHECK(scene::formatTick(0.5f, 0.25f) == "0.5");
+    CHECK(scene::formatTick(0.25f, 0.25f) == "0.25");
+    CHECK(scene::formatTick(-0.1f, 0.1f) == "\u22120.1");
+    CHECK(scene::formatTick(20.0f, 10.0f) == "20");
     // W^Q of a random 128-wide layer (range ±0.153) and X (range ±1.99), each bar 300 base pixels tall: their 0 ticks agree.
     const auto labelAtZero = [](colormap::Range range) {
-        for (const ColorbarTick& tick : colorbarTicks(range, 300)) {
+        for (const scene::ColorbarTick& tick : scene::colorbarTicks(range, 300, kColorbarSizes, paperType())) {
             if (std::fabs(tick.value) < 1e-6f) return tick.label;
         }
         return std::string("(no tick at 0)");
@@ -258,7 +259,7 @@ TEST_CASE("panel: a colorbar below the cells, as the screen draws one under X in
     const MatrixPanel under(contentFor(values, colormap::Colormap::Coolwarm, range), below);
     const MatrixPanel without(contentFor(values, colormap::Colormap::Coolwarm, range), none);
     CHECK(under.insets().right == without.insets().right);
-    CHECK(atRight.insets().right > without.insets().right + kColorbarBarWidth);
+    CHECK(atRight.insets().right > without.insets().right + kColorbarSizes.barWidth);
     CHECK(under.insets().bottom > without.insets().bottom + 8);
     const int scale = 2;
     Canvas canvas(under.width() * scale, under.height() * scale, kLight.background);

@@ -276,4 +276,20 @@ inline ui::AppState bundledState() {
 
 inline ui::MatrixRef traceRef(core::TensorId tensor, int head = 0) { return {ui::MatrixSource::Trace, tensor, head}; }
 
+// The seeded layer (core::ModelSpec's defaults) over `sentence` at `stage`: App's state for a test of what it draws.
+inline ui::AppState seededStageState(const std::string& sentence, core::StageId stage) {
+    ui::AppState state;
+    state.spec = core::ModelSpec{};
+    state.spec.sentences = {sentence};
+    state.stage = stage;
+    return state;
+}
+
+// Frames until App's first run is done, and two more that draw it.
+inline void drawFirstRun(ImGuiHarness& ui, ui::App& app) {
+    ui.frames(app, 3);
+    app.waitForRun();
+    ui.frames(app, 2);
+}
+
 }  // namespace attnviz::test

@@ -101,6 +101,10 @@ float playedTextWidth(const Fonts& fonts, std::string_view text, float size, sce
     return fontFor(fonts, face, pixelHeight)->CalcTextSizeA(pixelHeight, FLT_MAX, 0.0f, text.data(), text.data() + text.size()).x;
 }
 
+scene::TypeMeasure playedType(const Fonts& fonts) {
+    return {[&fonts](std::string_view text, float size, scene::FontFace face) { return playedTextWidth(fonts, text, size, face); }, kAscentPerEm, kDescentPerEm};
+}
+
 void playDrawing(const scene::Drawing& drawing, ImDrawList& list, ImVec2 origin, const Fonts& fonts) {
     if (drawing.background.a > 0) fill(list, origin, {0, 0, drawing.width, drawing.height}, drawing.background);
     for (const scene::Drawing::Primitive& primitive : drawing.primitives) playPrimitive(primitive, list, origin, fonts);

@@ -20,6 +20,7 @@ namespace attnviz::ui {
 // DejaVu Sans's line height (hhea ascender 1901 + descender 483 units) per em (2048 units): ImGui sizes fonts by
 // line height (stbtt_ScaleForPixelHeight), the drawing list by em (stbtt_ScaleForMappingEmToPixels).
 inline constexpr float kLineHeightPerEm = (1901.0f + 483.0f) / 2048.0f;
+inline constexpr float kAscentPerEm = 1901.0f / 2048.0f;
 inline constexpr float kDescentPerEm = 483.0f / 2048.0f;
 
 // Plays every primitive of `drawing` in order, its background first when it is not see-through.
@@ -30,5 +31,8 @@ void playPrimitive(const scene::Drawing::Primitive& primitive, ImDrawList& list,
 void playLabels(const std::vector<scene::AxisLabel>& labels, ImDrawList& list, const Fonts& fonts);
 // How wide the player draws `text` at `size` ems in `face`: what a layout of played text measures with.
 float playedTextWidth(const Fonts& fonts, std::string_view text, float size, scene::FontFace face);
+// How the player's type measures, for the scene's layouts of text on screen (playedTextWidth, DejaVu's ascent and
+// descent). `fonts` must outlive the result.
+scene::TypeMeasure playedType(const Fonts& fonts);
 
 }  // namespace attnviz::ui

@@ -7,6 +7,9 @@
 
 #include "colormap/head_colors.h"
 #include "scene/axis_labels.h"
+#include "scene/cell_values.h"
+#include "scene/number_text.h"
+#include "scene/colorbar.h"
 #include "scene/head_bands.h"
 #include "scene/map_outlines.h"
 
@@ -95,13 +98,15 @@ float widestLabel(const ViewContext& ctx, const MatrixInfo& info, Axis axis, int
     return widest;
 }
 
-std::vector<float> colorbarTicks(const colormap::Range& range, bool diverging) {
-    std::vector<float> ticks{range.hi, (range.lo + range.hi) / 2.0f, range.lo};
-    if (diverging) ticks[1] = 0.0f;
-    return ticks;
+// The screen's colour bar (scene/colorbar.h): 12 pixels wide (10 under a map), ticks, gaps and tick spacing as on
+// paper, in the small font, all times the UI scale.
+scene::ColorbarSizes colorbarSizes(const ViewContext& ctx) {
+    const auto px = [&](float base) { return static_cast<int>(std::lround(base * ctx.scale)); };
+    return {px(12.0f), px(10.0f), px(4.0f), px(3.0f), px(6.0f), smallSize(ctx) / kLineHeightPerEm, px(50.0f)};
 }
 
-Measure measure(const ViewContext& ctx, const Fitted& f, const HeatmapOptions& o) {
+// `range`: the colour bar's, whose labels it makes room for (at the window's height: the most ticks it could get).
+Measure measure(const ViewContext& ctx, const Fitted& f, const HeatmapOptions& o, colormap::Range range) {
     Measure m;
     m.line = ImGui::GetFontSize();
     m.smallLine = smallSize(ctx);
@@ -113,13 +118,16 @@ Measure measure(const ViewContext& ctx, const Fitted& f, const HeatmapOptions& o
     if (o.headBlocks && f.blockCols > 0) m.band = m.smallLine + 2.0f;
     if (o.rowLabels) m.rowLabels = widestLabel(ctx, f.info, f.rowAxis, f.rows, tokenSize) + 2.0f * pad;
     if (o.headBlocks && f.blockRows > 0) m.rowBand = m.smallLine * 0.6f;
-    const float tickWidth = textWidth(smallFont(ctx), m.smallLine, "-0.000");
     float legendWidth = m.smallLine + 4.0f + textWidth(smallFont(ctx), m.smallLine, "masked");
     if (f.info.probability) {  // room for rangeNote's widest
         for (const char* note : {"0 … map max", "÷ row max", "fixed 0 … 1"}) legendWidth = std::max(legendWidth, textWidth(smallFont(ctx), m.smallLine, note));
     }
-    if (o.colorbar == ColorbarSide::Right) m.colorbarRight = 3.0f * pad + std::max(12.0f * ctx.scale + tickWidth, legendWidth);
-    if (o.colorbar == ColorbarSide::Below) m.colorbarBelow = pad * 2.0f + 10.0f * ctx.scale + m.smallLine;
+    if (o.colorbar == ColorbarSide::Right) {
+        const int tallest = static_cast<int>(ImGui::GetIO().DisplaySize.y);
+        const float bar = static_cast<float>(scene::colorbarWidth(range, tallest, colorbarSizes(ctx), playedType(ctx.fonts)));
+        m.colorbarRight = 3.0f * pad + std::max(bar, legendWidth);
+    }
+    if (o.colorbar == ColorbarSide::Below) m.colorbarBelow = pad * 2.0f + static_cast<float>(scene::colorbarBelowHeight(colorbarSizes(ctx), playedType(ctx.fonts)));
     if (o.rowSums) m.sums = textWidth(smallFont(ctx), m.smallLine, "Σ 0.000") + 2.0f * pad;
     return m;
 }
@@ -152,7 +160,7 @@ ValueSummary computedSummary(const scene::Computed& computed) {
     return s;
 }
 
-ValueSummary summaryFor(ViewContext& ctx, const MatrixRef& ref, const MatrixInfo& info, const HeatmapOptions& o) {
+ValueSummary summaryFor(const ViewContext& ctx, const MatrixRef& ref, const MatrixInfo& info, const HeatmapOptions& o) {
     ValueSummary s = ref.source == MatrixSource::Computed ? computedSummary(*ref.computed) : ctx.summaries.get(ctx.run, rangeTensor(ref));
     // A trained model's E[ids] and P get their own range; the seeded layer's keep X's, so E + P = X adds up in colour.
     if ((ref.source == MatrixSource::TokenEmbeddings || ref.source == MatrixSource::Positions) && ctx.run.spec.trainedModel()) s.range = ctx.summaries.embeddings(ctx.run);
@@ -251,42 +259,47 @@ void drawHighlights(const ViewContext& ctx, ImDrawList& list, const Grid& g, con
     }
 }
 
-// The largest type a cell's number may take: the small type; presenting, as large as half the cell's height
+// A number's em at most this share of a cell's height on screen (a line of the small font and a pixel).
+constexpr float kValueHeightShare = 1.0f / kLineHeightPerEm;
+
+// The largest type a cell's number may take (px): the small type; presenting, as large as 0.55 of the cell's height
 // allows, up to the body type (numbers read from the back of the room: ≥ 18 px at 1080p for ≤ 16 tokens).
 float largestValueSize(const ViewContext& ctx, const Grid& g) {
     if (!ctx.state.presenting) return smallSize(ctx);
     return std::max(smallSize(ctx), std::min(0.55f * g.ch, ImGui::GetFontSize()));
 }
 
-// Returns the type size the numbers were drawn at; 0 when the cells are too small for them.
-float drawValues(const ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, const Fitted& f, const ValueSummary& s,
+// The numbers in the cells (scene/cell_values.h, as on paper), recorded in ctx.drawn's last heatmap. Returns the
+// type size they were drawn at (px); 0 when the cells are too small for them.
+float drawValues(ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, const Fitted& f, const ValueSummary& s,
                  colormap::Colormap map, render::HeatmapHandle mask, bool transposed) {
-    ImFont* small = smallFont(ctx);
     if (!ctx.state.showValues) return 0.0f;
     // Weights print as ".12" when "0.12" does not fit (presenting: does not fit at the largest size): softmax maps
     // show their numbers in smaller cells. The type shrinks to fit a cell, down to the token labels' floor (a
     // projector's large type would otherwise hide them).
+    const scene::TypeMeasure type = playedType(ctx.fonts);
+    const float heightShare = ctx.state.presenting ? 0.55f / kLineHeightPerEm : kValueHeightShare;
+    const scene::CellValueSizing sizing{g.cw, g.ch, largestValueSize(ctx, g) / kLineHeightPerEm, labelFloor(ctx) / kLineHeightPerEm, heightShare};
+    const auto sizeFitting = [&](std::string widest) { return scene::cellValueSize(sizing, std::span(&widest, 1), type); };
     const bool weights = followsProbabilityScale(ref, f.info);
-    const float full = largestValueSize(ctx, g);
-    const auto fittedSize = [&](const char* widest) { return std::min(full, full * (g.cw - 4.0f) / textWidth(small, full, widest)); };
-    const bool shortForm = weights && fittedSize("0.00") < (ctx.state.presenting ? full : labelFloor(ctx));
-    const float size = fittedSize(shortForm ? ".00" : weights ? "0.00" : "-0.00");
-    if (size < labelFloor(ctx) || g.ch < size + 1.0f) return 0.0f;
+    const bool shortForm = weights && (ctx.state.presenting ? sizeFitting("0.00") < sizing.full : sizeFitting("0.00") <= 0.0f);
+    const float size = sizeFitting(shortForm ? ".00" : weights ? "0.00" : "\u22120.00");
+    if (size <= 0.0f) return 0.0f;
     const render::MatrixSlice values = matrixSlice(ctx.run, ref, ctx.state.batch);
     const render::MatrixSlice colors = colorSlice(ctx, ref, rowNormalisedColors(ctx, ref, f.info));
-    for (int r = 0; r < f.rows; ++r) {
-        for (int c = 0; c < f.cols; ++c) {
-            const auto [sr, sc] = displayed(r, c, transposed);
-            const float v = valueAt(values, sr, sc);
-            const bool masked = cellMasked(ctx, ref, mask, sr, sc);
-            const colormap::Rgb8 bg = masked ? colormap::kMaskedColor : colormap::sample(map, valueAt(colors, sr, sc), s.range.lo, s.range.hi);
-            const std::string text = shortForm ? formatProbabilityCell(v) : formatCell(v);
-            const float w = textWidth(small, size, text);
-            const ImVec2 at{g.min.x + (c + 0.5f) * g.cw - w / 2.0f, g.min.y + (r + 0.5f) * g.ch - size / 2.0f};
-            list.AddText(small, size, at, contrastText(bg), text.c_str());
-        }
-    }
-    return size;
+    const auto textOf = [&](int r, int c) {
+        const auto [sr, sc] = displayed(r, c, transposed);
+        const float v = valueAt(values, sr, sc);
+        return shortForm ? formatProbabilityCell(v) : scene::formatCellValue(v);
+    };
+    const auto colourOf = [&](int r, int c) {
+        const auto [sr, sc] = displayed(r, c, transposed);
+        return cellMasked(ctx, ref, mask, sr, sc) ? colormap::kMaskedColor : colormap::sample(map, valueAt(colors, sr, sc), s.range.lo, s.range.hi);
+    };
+    const std::vector<scene::AxisLabel> numbers = scene::cellValues({g.min.x, g.min.y, g.cw, g.ch, f.rows, f.cols}, size, textOf, colourOf, type);
+    playLabels(numbers, list, ctx.fonts);
+    for (const scene::AxisLabel& number : numbers) ctx.drawn.back().cellValues.push_back(number.text);
+    return size * kLineHeightPerEm;
 }
 
 // [SECTION] Decorations
@@ -465,14 +478,27 @@ void drawLegend(const ViewContext& ctx, ImDrawList& list, const std::vector<Lege
     }
 }
 
+// Plays scene::colorbar's bar and records what it drew in ctx.drawn's last heatmap (tests compare it with paper's).
+scene::PixelRect playColorbar(ViewContext& ctx, ImDrawList& list, const scene::ColorbarSpec& spec) {
+    constexpr scene::ColorbarInk kInk{{70, 70, 76, 255}, {30, 30, 30, 255}};
+    const scene::ColorbarPicture picture = scene::colorbar(spec, colorbarSizes(ctx), playedType(ctx.fonts), kInk);
+    for (const scene::Drawing::Fill& fill : picture.colours) playPrimitive(fill, list, {0.0f, 0.0f}, ctx.fonts);
+    playPrimitive(picture.frame, list, {0.0f, 0.0f}, ctx.fonts);
+    for (const scene::Drawing::Fill& tick : picture.ticks) playPrimitive(tick, list, {0.0f, 0.0f}, ctx.fonts);
+    playLabels(picture.labels, list, ctx.fonts);
+    DrawnHeatmap& drawn = ctx.drawn.back();
+    drawn.colorbar = spec;
+    for (const scene::AxisLabel& label : picture.labels) drawn.colorbarLabels.push_back(label.text);
+    return picture.bar;
+}
+
+int rounded(float pixels) { return static_cast<int>(std::lround(pixels)); }
+
 void drawColorbar(ViewContext& ctx, ImDrawList& list, const Grid& g, const Measure& m, const HeatmapOptions& o,
                   const ValueSummary& s, colormap::Colormap map, bool probability, bool masked) {
-    const auto& table = colormap::table(map);
     const std::vector<LegendItem> items = legendItems(masked, s);
     const std::string note = rangeNote(ctx, probability && !o.range);
     const float size = smallSize(ctx), pad = 4.0f * ctx.scale;
-    const std::vector<float> ticks = colorbarTicks(s.range, colormap::isDiverging(map));
-    ImVec2 a, b;
     // A near-uniform probability map's note (core::narrowRangeNote), in orange under the range's note: its colours
     // stretch a range of a few hundredths.
     // Beside the map, in the colorbar's narrow column: "narrow range:" over its two ends.
@@ -480,53 +506,32 @@ void drawColorbar(ViewContext& ctx, ImDrawList& list, const Grid& g, const Measu
     if (const std::size_t colon = narrow.find(": "); colon != std::string::npos && o.colorbar == ColorbarSide::Right) narrow.replace(colon, 2, ":\n");
     const float narrowWrap = m.colorbarRight - 3.0f * pad;
     const float narrowHeight = s.narrow && o.colorbar == ColorbarSide::Right ? smallFont(ctx)->CalcTextSizeA(size, FLT_MAX, narrowWrap, narrow.c_str()).y + 3.0f : 0.0f;
+    scene::PixelRect bar;
     if (o.colorbar == ColorbarSide::Right) {
         const float legend = static_cast<float>(items.size() + (note.empty() ? 0 : 1)) * (size + 3.0f) + narrowHeight;
-        // Never taller than the cells (it would run into the heading below): a short bar keeps only its end ticks.
+        // Never taller than the cells (it would run into the heading below): a short bar keeps only its top value.
         const float height = std::max(g.max.y - g.min.y - legend, size);
-        a = {g.max.x + m.sums + 2.0f * pad, g.min.y};
-        b = {a.x + 12.0f * ctx.scale, a.y + height};
-        for (int i = 0; i < 64; ++i) {  // top = hi
-            const float y0 = a.y + (b.y - a.y) * static_cast<float>(i) / 64.0f, y1 = a.y + (b.y - a.y) * static_cast<float>(i + 1) / 64.0f;
-            list.AddRectFilled({a.x, y0}, {b.x, y1 + 0.5f}, toImU32(table[static_cast<std::size_t>(255 - i * 4)]));
-        }
-        for (std::size_t t = 0; t < ticks.size(); ++t) {
-            const bool middle = t > 0 && t + 1 < ticks.size();
-            if (middle && height < 3.0f * size) continue;
-            if (t > 0 && height < 2.0f * size) continue;  // room for one label: the top value
-            const float y = a.y + (b.y - a.y) * static_cast<float>(t) / static_cast<float>(ticks.size() - 1);
-            list.AddLine({a.x, y}, {b.x, y}, IM_COL32(0, 0, 0, 110));
-            const float ty = std::clamp(y - size / 2.0f, a.y - size / 2.0f, b.y - size / 2.0f);
-            list.AddText(smallFont(ctx), size, {b.x + 5.0f, ty}, kTextColor, formatValue(ticks[t]).c_str());
-        }
-        drawLegend(ctx, list, items, {a.x, b.y + 4.0f});
-        const float noteY = b.y + 4.0f + static_cast<float>(items.size()) * (size + 3.0f);
-        if (!note.empty()) list.AddText(smallFont(ctx), size, {a.x, noteY}, kDimText, note.c_str());
+        bar = playColorbar(ctx, list, {map, s.range, rounded(g.max.x + m.sums + 2.0f * pad), rounded(g.min.y), rounded(height)});
+        const float legendTop = static_cast<float>(bar.bottom()) + 4.0f;
+        drawLegend(ctx, list, items, {static_cast<float>(bar.x), legendTop});
+        const float noteY = legendTop + static_cast<float>(items.size()) * (size + 3.0f);
+        if (!note.empty()) list.AddText(smallFont(ctx), size, {static_cast<float>(bar.x), noteY}, kDimText, note.c_str());
         if (s.narrow) {
             const float narrowY = noteY + (note.empty() ? 0.0f : size + 3.0f);
-            list.AddText(smallFont(ctx), size, {a.x, narrowY}, kNarrowText, narrow.c_str(), nullptr, narrowWrap);
+            list.AddText(smallFont(ctx), size, {static_cast<float>(bar.x), narrowY}, kNarrowText, narrow.c_str(), nullptr, narrowWrap);
         }
     } else {
-        a = {g.min.x, g.max.y + pad};
-        b = {g.max.x, a.y + 10.0f * ctx.scale};
-        for (int i = 0; i < 64; ++i) {
-            const float x0 = a.x + (b.x - a.x) * static_cast<float>(i) / 64.0f, x1 = a.x + (b.x - a.x) * static_cast<float>(i + 1) / 64.0f;
-            list.AddRectFilled({x0, a.y}, {x1 + 0.5f, b.y}, toImU32(table[static_cast<std::size_t>(i * 4)]));
-        }
-        for (std::size_t t = 0; t < ticks.size(); ++t) {
-            const std::string text = formatValue(ticks[ticks.size() - 1 - t]);
-            const float x = a.x + (b.x - a.x) * static_cast<float>(t) / static_cast<float>(ticks.size() - 1);
-            const float w = textWidth(smallFont(ctx), size, text);
-            list.AddText(smallFont(ctx), size, {std::clamp(x - w / 2.0f, a.x, b.x - w), b.y + 1.0f}, kTextColor, text.c_str());
-        }
-        drawLegend(ctx, list, items, {b.x + pad, a.y});
+        const int width = std::max(rounded(g.max.x - g.min.x), scene::colorbarBelowMinWidth(s.range, colorbarSizes(ctx), playedType(ctx.fonts)));
+        bar = playColorbar(ctx, list, {map, s.range, rounded(g.min.x), rounded(g.max.y + pad), width, true});
+        const float right = static_cast<float>(bar.right()) + pad;
+        drawLegend(ctx, list, items, {right, static_cast<float>(bar.y)});
         const float legendWidth = items.empty() ? 0.0f : size + 4.0f + textWidth(smallFont(ctx), size, "masked") + pad;
-        const float noteX = b.x + pad + legendWidth;
-        if (!note.empty()) list.AddText(smallFont(ctx), size, {noteX, a.y}, kDimText, note.c_str());
-        if (s.narrow) list.AddText(smallFont(ctx), size, {noteX, a.y + (note.empty() ? 0.0f : size + 3.0f)}, kNarrowText, narrow.c_str());
+        const float noteX = right + legendWidth;
+        if (!note.empty()) list.AddText(smallFont(ctx), size, {noteX, static_cast<float>(bar.y)}, kDimText, note.c_str());
+        if (s.narrow) list.AddText(smallFont(ctx), size, {noteX, static_cast<float>(bar.y) + (note.empty() ? 0.0f : size + 3.0f)}, kNarrowText, narrow.c_str());
     }
-    list.AddRect(a, b, IM_COL32(0, 0, 0, 120));
-    if (ImGui::IsMouseHoveringRect(a, b) && ImGui::IsWindowHovered()) colorbarTooltip(ctx, s, map, probability, masked);
+    const ImVec2 barMin{static_cast<float>(bar.x), static_cast<float>(bar.y)}, barMax{static_cast<float>(bar.right()), static_cast<float>(bar.bottom())};
+    if (ImGui::IsMouseHoveringRect(barMin, barMax) && ImGui::IsWindowHovered()) colorbarTooltip(ctx, s, map, probability, masked);
 }
 
 void tokenTooltip(const ViewContext& ctx, const Grid& g, const Fitted& f, const Measure& m) {
@@ -622,18 +627,19 @@ ImVec2 displayShape(const ViewContext& ctx, const MatrixRef& ref, bool transpose
 }
 
 Insets heatmapInsets(const ViewContext& ctx, const MatrixRef& ref, const HeatmapOptions& options) {
-    const Measure m = measure(ctx, fitted(ctx, ref, options.transposed), options);
+    const Fitted f = fitted(ctx, ref, options.transposed);
+    const Measure m = measure(ctx, f, options, summaryFor(ctx, ref, f.info, options).range);
     return {m.rowLabels + m.rowBand, m.title + m.colLabels + m.band, m.sums + m.colorbarRight, m.colorbarBelow};
 }
 
 HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMin, ImVec2 cellsMax, const HeatmapOptions& o) {
     const Fitted f = fitted(ctx, ref, o.transposed);
-    const Measure m = measure(ctx, f, o);
+    const ValueSummary s = summaryFor(ctx, ref, f.info, o);
+    const Measure m = measure(ctx, f, o, s.range);
     const Grid g{cellsMin, cellsMax, (cellsMax.x - cellsMin.x) / static_cast<float>(std::max(1, f.cols)),
                  (cellsMax.y - cellsMin.y) / static_cast<float>(std::max(1, f.rows))};
     ImDrawList& list = *ImGui::GetWindowDrawList();
     const colormap::Colormap map = colormapFor(ctx, f.info);
-    const ValueSummary s = summaryFor(ctx, ref, f.info, o);
     const render::HeatmapHandle mask = maskFor(ctx, ref);
     const bool rowNormalised = rowNormalisedColors(ctx, ref, f.info);
     // Shrunk to fewer pixels than cells, a map with a feature axis shows each block's mean (its many independent

@@ -7,6 +7,7 @@
 
 #include "colormap/colormap.h"
 #include "render/heatmap_renderer.h"
+#include "scene/colorbar.h"
 #include "ui/app_state.h"
 #include "ui/views/inspector.h"
 
@@ -98,6 +99,9 @@ struct DrawnHeatmap {
     bool transposed = false;
     std::string narrowNote;  // the narrow-range note under its colorbar (core::narrowRangeNote); empty: none
     float valuePx = 0.0f;    // the type size of the numbers in its cells; 0: none drawn
+    std::optional<scene::ColorbarSpec> colorbar;  // its colour bar (scene/colorbar.h) as laid out on screen
+    std::vector<std::string> colorbarLabels;  // the bar's labels as played, top to bottom (left to right below)
+    std::vector<std::string> cellValues;      // the numbers printed in its cells, row by row (scene/cell_values.h)
 };
 
 // A token box as drawn this frame (stage 0): where, its text, and the type size of its id and position lines.

@@ -1,10 +1,10 @@
 // number_text.cpp — compact number formatting for figures. See number_text.h.
-#include "export/number_text.h"
+#include "scene/number_text.h"
 
 #include <cmath>
 #include <cstdio>
 
-namespace attnviz::exporting {
+namespace attnviz::scene {
 namespace {
 
 constexpr const char* kMinus = "\u2212";
@@ -83,4 +83,4 @@ float niceStep(float span, int count) {
     return nice * power;
 }
 
-}  // namespace attnviz::exporting
+}  // namespace attnviz::scene

@@ -1,4 +1,5 @@
-// number_text.h — numbers as figure text: cell values, colorbar ticks and range ends, with a real minus sign.
+// number_text.h — numbers as picture text, with a real minus sign: cell values, and the colour bar's ticks and range
+// ends (scene/colorbar.h), the same on screen and on paper.
 //
 // Cell values must fit in a small square, so they are compact ("0.23", "−4.1", "312", "−1e9"); tick labels
 // are rounded to the decimals their step needs and written without trailing zeros, so one value reads the same
@@ -9,7 +10,7 @@
 
 #include <string>
 
-namespace attnviz::exporting {
+namespace attnviz::scene {
 
 std::string formatCellValue(float value);
 std::string formatTick(float value, float step);
@@ -17,4 +18,4 @@ std::string formatRangeEnd(float value);
 // A "nice" step (1, 2 or 5 times a power of ten) near span / count.
 float niceStep(float span, int count);
 
-}  // namespace attnviz::exporting
+}  // namespace attnviz::scene
