@@ -4,6 +4,7 @@
 // sentences' own runs (not from the compare code); SVG and PDF carry the words; a missing --compare-with, a
 // --compare-with of another kind and a --stage are refused with one sentence and no file.
 #include "export/export_error.h"
+#include "export/export_refusal.h"
 #include "export/exporter.h"
 #include "export/png_decode.h"
 #include "io/model_library.h"
@@ -105,16 +106,7 @@ TEST_CASE("compare slide: A, B and A − B of the minimal pair as one 16:9 slide
 
 TEST_CASE("compare slide: no second sentence, a second sentence for another kind, or a stage — one sentence, no file") {
     const test::ScratchDir dir("compare-refused");
-    const auto refusal = [&](const core::ModelRun& run, const ExportRequest& request) -> std::string {
-        try {
-            exportFigures(run, request, dir / "out", false);
-        } catch (const ExportError& error) {
-            CHECK_FALSE(fs::exists(dir / "out"));
-            return error.what();
-        }
-        FAIL("not refused");
-        return {};
-    };
+    const auto refusal = [&](const core::ModelRun& run, const ExportRequest& request) { return test::exportRefusal(run, request, dir / "out"); };
     CHECK(refusal(bundledRun(kTired, std::nullopt), compareRequest(FigureFormat::Png)).find("add --compare-with") != std::string::npos);
     const core::ModelRun pair = bundledRun(kTired, std::string(kWide));
     ExportRequest slide = compareRequest(FigureFormat::Png);

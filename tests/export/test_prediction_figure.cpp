@@ -6,6 +6,7 @@
 #include "app/cli_options.h"
 #include "core/transformer/prediction.h"
 #include "export/export_error.h"
+#include "export/export_refusal.h"
 #include "export/exporter.h"
 #include "export/png_decode.h"
 #include "io/model_folder.h"
@@ -180,16 +181,7 @@ TEST_CASE("prediction slide: BERT with a masked-word head fills the first [MASK]
 
 TEST_CASE("prediction slide: what predicts nothing, a stage, a misplaced or bad temperature — one sentence, no file") {
     const test::ScratchDir dir("next-refused");
-    const auto refusal = [&](const core::ModelRun& run, const ExportRequest& request) -> std::string {
-        try {
-            exportFigures(run, request, dir / "out", false);
-        } catch (const ExportError& error) {
-            CHECK_FALSE(fs::exists(dir / "out"));
-            return error.what();
-        }
-        FAIL("not refused");
-        return {};
-    };
+    const auto refusal = [&](const core::ModelRun& run, const ExportRequest& request) { return test::exportRefusal(run, request, dir / "out"); };
     core::ModelSpec seeded;
     CHECK(refusal(core::runModel(seeded), nextRequest(FigureFormat::Png)).find("The seeded layer is one attention layer with random weights") == 0);
     const core::ModelRun noMask = trainedRun(kReference / "predictions/bert-mlm", "the cat sat");
