@@ -15,8 +15,6 @@ namespace {
 // Base pixels; the slide draws them kSlideZoom times larger.
 constexpr float kTitleSize = 20.0f;
 constexpr float kTextSize = 13.0f;
-constexpr int kContentWidth = kSlideWidth / kSlideZoom - 2 * kFigureMargin;
-constexpr int kContentHeight = kSlideHeight / kSlideZoom - 2 * kFigureMargin;
 constexpr int kGap = 12;
 constexpr int kPanelGap = 22;
 constexpr int kLargestCell = 36, kSmallestCell = 4;
@@ -133,20 +131,20 @@ Figure drawCompareFigure(const core::ModelRun& run, int head, int batch, const F
     const std::string title = "Two sentences, one head: " + which;
     std::vector<StackedBlock> blocks;
     blocks.push_back({lines({title}, kTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
-    std::vector<std::string> pair = wrapText("A = " + quoted(run.spec.sentences.at(static_cast<std::size_t>(batch))), kContentWidth, kTextSize, FontFace::Regular);
-    for (std::string& line : wrapText("B = " + quoted(*run.spec.compareWith), kContentWidth, kTextSize, FontFace::Regular)) pair.push_back(std::move(line));
+    std::vector<std::string> pair = wrapText("A = " + quoted(run.spec.sentences.at(static_cast<std::size_t>(batch))), kSlideContentWidth, kTextSize, FontFace::Regular);
+    for (std::string& line : wrapText("B = " + quoted(*run.spec.compareWith), kSlideContentWidth, kTextSize, FontFace::Regular)) pair.push_back(std::move(line));
     blocks.push_back({lines(std::move(pair), kTextSize, FontFace::Regular, TextRole::Primary), kGap, false});
     if (const std::string warning = core::lengthWarning(c); !warning.empty()) {
-        blocks.push_back({lines(wrapText(warning, kContentWidth, kTextSize, FontFace::Regular), kTextSize, FontFace::Regular, TextRole::Secondary), kGap / 2, false});
+        blocks.push_back({lines(wrapText(warning, kSlideContentWidth, kTextSize, FontFace::Regular), kTextSize, FontFace::Regular, TextRole::Secondary), kGap / 2, false});
     }
     std::vector<StackedBlock> below;
     below.push_back({lines(wrapText(core::largestChangeText(c) + " A and B share one colour scale; A \u2212 B is red where A attends more, blue where B does.",
-                                    kContentWidth, kTextSize, FontFace::Regular),
+                                    kSlideContentWidth, kTextSize, FontFace::Regular),
                            kTextSize, FontFace::Regular, TextRole::Secondary),
                      kGap, false});
-    const int room = kContentHeight - stackedHeight(blocks) - stackedHeight(below) - kGap;
+    const int room = kSlideContentHeight - stackedHeight(blocks) - stackedHeight(below) - kGap;
     const int focus = core::followedQueryRow(run, batch, head);
-    blocks.push_back({panelRow(comparisonPanels(c, focus, style), head, kContentWidth, room, style.cellValues), kGap, true});
+    blocks.push_back({panelRow(comparisonPanels(c, focus, style), head, kSlideContentWidth, room, style.cellValues), kGap, true});
     for (StackedBlock& b : below) blocks.push_back(std::move(b));
 
     FigureStyle zoomed = style;

@@ -300,7 +300,7 @@ Figure drawSlideFigure(const core::ModelRun& run, StageId stage, int head, int b
     checkRopeStep(run, stage, ropeStep);
     FigureStyle zoomed = style;
     zoomed.scale = style.scale * kSlideZoom;
-    const int width = kSlideWidth / kSlideZoom - 2 * kFigureMargin, height = kSlideHeight / kSlideZoom - 2 * kFigureMargin;
+    const int width = kSlideContentWidth, height = kSlideContentHeight;
     const std::string note = selectionNote(run, requestsShown(run, stage, head, ropeStep), batch);
     int words = 0;  // the heading, formula, explanation and code line
     for (const StackedBlock& b : stageFigureBlocks(run, stage, {}, note, width, ropeStep)) words += b.gapBefore + b.block->height();

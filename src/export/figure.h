@@ -79,6 +79,9 @@ Figure drawStageFigure(const core::ModelRun& run, core::StageId stage, int head,
 // the stage figure drawn kSlideZoom times larger (so no text is under 24 px at 1080p), its maps laid out in the
 // room the words leave, centred on the slide; X appears once (the scene's products show it once).
 inline constexpr int kSlideWidth = 1920, kSlideHeight = 1080, kSlideZoom = 2;
+// The room inside a slide's margins, in base pixels (the slide draws them kSlideZoom times larger).
+inline constexpr int kSlideContentWidth = kSlideWidth / kSlideZoom - 2 * kFigureMargin;
+inline constexpr int kSlideContentHeight = kSlideHeight / kSlideZoom - 2 * kFigureMargin;
 // A 16:9 slide's PDF page width: 13.33 inches, whatever the export's scale (at scale 2 the page was 40 inches wide).
 inline constexpr double kSlidePagePoints = 960.0;
 Figure drawSlideFigure(const core::ModelRun& run, core::StageId stage, int head, int batch, const FigureStyle& style,

@@ -23,8 +23,6 @@ constexpr float kTokenSize = 14.0f;
 constexpr float kSubtitleSize = 14.0f;
 constexpr float kSourceSize = 13.0f;
 constexpr float kLargestBarLabel = 16.0f;
-constexpr int kContentWidth = kSlideWidth / kSlideZoom - 2 * kFigureMargin;
-constexpr int kContentHeight = kSlideHeight / kSlideZoom - 2 * kFigureMargin;
 constexpr int kGap = 14;
 constexpr int kSmallGap = 6;
 constexpr int kMaxTitleLines = 2;
@@ -76,7 +74,7 @@ private:
     }
     static int boxHeight() { return static_cast<int>(std::ceil(lineMetrics(kTokenSize, FontFace::Regular).height())) + 2 * kPadY; }
 
-    // Lays tokens first_ … last_ out in rows of kContentWidth; false when they need more than kMaxRows.
+    // Lays tokens first_ … last_ out in rows of kSlideContentWidth; false when they need more than kMaxRows.
     bool place() {
         std::vector<Placed> items;
         if (first_ > 0) items.push_back({-1, 0, 0, boxWidth(kEllipsis)});
@@ -84,7 +82,7 @@ private:
         if (last_ < static_cast<int>(tokens_.size()) - 1) items.push_back({-1, 0, 0, boxWidth(kEllipsis)});
         int x = 0, row = 0, widest = 0;
         for (Placed& item : items) {
-            if (x > 0 && x + item.width > kContentWidth) {
+            if (x > 0 && x + item.width > kSlideContentWidth) {
                 x = 0;
                 ++row;
             }
@@ -175,13 +173,13 @@ std::string temperatureText(float temperature) {
 std::vector<std::string> titleLines(const core::ModelRun& run, int batch, int position) {
     const bool masked = core::predictionKind(trainedModel(run).transformer) == core::PredictionKind::MaskedWord;
     const std::string token = truncateToWidth(run.tokens.at(static_cast<std::size_t>(batch)).at(static_cast<std::size_t>(position)),
-                                              kContentWidth / 2.0f, kTitleSize, FontFace::Bold);
+                                              kSlideContentWidth / 2.0f, kTitleSize, FontFace::Bold);
     const std::string title = "What does " + trainedModel(run).name + " predict " +
                               (masked ? std::string("for [MASK]?") : "after \u201C" + token + "\u201D?");
-    std::vector<std::string> lines = wrapText(title, static_cast<float>(kContentWidth), kTitleSize, FontFace::Bold);
+    std::vector<std::string> lines = wrapText(title, static_cast<float>(kSlideContentWidth), kTitleSize, FontFace::Bold);
     if (static_cast<int>(lines.size()) > kMaxTitleLines) {
         lines.resize(kMaxTitleLines);
-        lines.back() = truncateToWidth(lines.back() + " \u2026", static_cast<float>(kContentWidth) * 0.9f, kTitleSize, FontFace::Bold);
+        lines.back() = truncateToWidth(lines.back() + " \u2026", static_cast<float>(kSlideContentWidth) * 0.9f, kTitleSize, FontFace::Bold);
     }
     return lines;
 }
@@ -243,10 +241,10 @@ Figure drawPredictionFigure(const core::ModelRun& run, int batch, float temperat
     blocks.push_back({std::make_unique<TokenRowBlock>(run.tokens.at(static_cast<std::size_t>(batch)), position), kGap, false});
     blocks.push_back({textLines({subtitle(run, batch, bars.size(), temperature)}, kSubtitleSize, FontFace::Regular, TextRole::Secondary), kGap, false});
     std::vector<StackedBlock> source;
-    source.push_back({textLines(wrapText(core::predictionSource(model), static_cast<float>(kContentWidth), kSourceSize, FontFace::Regular),
+    source.push_back({textLines(wrapText(core::predictionSource(model), static_cast<float>(kSlideContentWidth), kSourceSize, FontFace::Regular),
                                 kSourceSize, FontFace::Regular, TextRole::Secondary), kGap, false});
-    const int room = kContentHeight - stackedHeight(blocks) - stackedHeight(source) - kSmallGap;
-    blocks.push_back({std::make_unique<BarsBlock>(std::move(bars), kContentWidth, room), kSmallGap, false});
+    const int room = kSlideContentHeight - stackedHeight(blocks) - stackedHeight(source) - kSmallGap;
+    blocks.push_back({std::make_unique<BarsBlock>(std::move(bars), kSlideContentWidth, room), kSmallGap, false});
     for (StackedBlock& b : source) blocks.push_back(std::move(b));
 
     FigureStyle zoomed = style;
