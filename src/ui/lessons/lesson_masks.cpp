@@ -7,6 +7,7 @@
 //
 // What it deliberately does not do: build the mask or run softmax (the core's Trace has both); it only
 // expands the stored mask to l × l to draw the broadcast.
+#include "core/names.h"
 #include "scene/scene.h"
 #include "ui/lessons/lesson_views.h"
 #include "ui/widgets/wide_characters.h"
@@ -67,7 +68,10 @@ void batchEditor(LessonFrame& frame) {
 
 void maskControls(AppState& state) {
     core::AttentionConfig& a = state.spec.attention;
-    radioChoices("mask", a.mask, {{MaskKind::None, "none"}, {MaskKind::Padding, "padding"}, {MaskKind::Causal, "causal"}, {MaskKind::Both, "both"}});
+    // core's names (core/names.h); they are string literals, so .data() is the C string ImGui takes.
+    using core::nameOf;
+    radioChoices("mask", a.mask, {{MaskKind::None, nameOf(MaskKind::None).data()}, {MaskKind::Padding, nameOf(MaskKind::Padding).data()},
+                                  {MaskKind::Causal, nameOf(MaskKind::Causal).data()}, {MaskKind::Both, nameOf(MaskKind::Both).data()}});
     ImGui::SameLine(0.0f, 24.0f);
     radioChoices("fill", a.fill, {{MaskFill::MinusBillion, "−1e9"}, {MaskFill::MinusInfinity, "−∞"}});
     radioChoices("softmax", a.softmax, {{SoftmaxMode::Safe, "safe"}, {SoftmaxMode::PyTorch, "as PyTorch nn.MultiheadAttention"}});

@@ -9,6 +9,7 @@
 #include "ui/widgets/wide_characters.h"
 
 #include "core/attention.h"
+#include "core/names.h"
 #include "io/hub_cache.h"
 #include "io/model_library.h"
 #include "ui/panels/panel_get_model.h"
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string_view>
 
 namespace attnviz::ui {
 namespace {
@@ -214,11 +216,12 @@ void sizeControls(AppState& state, const RunStatus& status, float scale) {
     }
 }
 
-template <typename Enum, std::size_t N>
-void enumCombo(const char* label, Enum& value, const std::array<std::pair<Enum, const char*>, N>& choices, float width) {
-    const char* current = choices.front().second;
+// A combo box over `choices`, (value, name) pairs: a std::array of pairs, or one of core/names.h's tables.
+template <typename Enum, typename Choices>
+void enumCombo(const char* label, Enum& value, const Choices& choices, float width) {
+    std::string_view current;  // the first name unless `value` has its own
     for (const auto& [v, name] : choices) {
-        if (v == value) current = name;
+        if (v == value || current.empty()) current = name;
     }
     ImGui::SetNextItemWidth(width);
     if (ImGui::BeginCombo(widgetLabel(label).c_str(), widgetLabel(current).c_str())) {
@@ -237,11 +240,7 @@ void optionControls(AppState& state, core::SeededLayer& seeded, float scale) {
     ImGui::InputScalar("seed", ImGuiDataType_U64, &seeded.seed, &step);
     ImGui::Checkbox("positional encoding", &seeded.positional);
     ImGui::Checkbox("[CLS] first", &seeded.prependCls);
-    using core::MaskKind;
-    enumCombo("mask", spec.attention.mask,
-                         std::array<std::pair<MaskKind, const char*>, 4>{{{MaskKind::None, "none"}, {MaskKind::Padding, "padding"},
-                                                                          {MaskKind::Causal, "causal"}, {MaskKind::Both, "both"}}},
-                         width);
+    enumCombo("mask", spec.attention.mask, core::kMaskKindNames, width);
     using core::MaskFill;
     enumCombo("fill", spec.attention.fill,
                          std::array<std::pair<MaskFill, const char*>, 2>{{{MaskFill::MinusBillion, "−1e9"}, {MaskFill::MinusInfinity, "−∞"}}},
