@@ -173,9 +173,7 @@ ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options
     }
     if (session) ui::applyOpenedSession({*session, spec}, std::filesystem::absolute(*options.session), state);
     if (!options.fetchRepo.empty()) {  // --model REPO_ID, not cached: File ▸ Get a model fetches it, then it opens
-        state.session.request = ui::SessionRequest::GetModel;
-        state.session.requestRepo = options.fetchRepo;
-        state.session.requestLayer = options.fetchLayer;
+        state.session.request = {ui::SessionAction::GetModel, {}, options.fetchRepo, options.fetchLayer};
     }
     if (plan.stage) state.stage = *plan.stage;
     state.ropeStep = plan.ropeStep;
@@ -194,7 +192,6 @@ ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options
     if ((saved == std::nullopt && !session) || options.head != 0) state.head = plan.head;
     if (state.exportDirectory.empty()) state.exportDirectory = defaultExportDirectory().string();
     state.exportPng = makeExportHook();
-    if (!unattended(options)) state.session.pickFile = makeFilePicker();
     return state;
 }
 
@@ -431,6 +428,7 @@ int runGui(const core::ModelSpec& spec, const GuiOptions& options) {
         GuiFonts fonts(std::round(kBaseFontSize * scale));
         const std::unique_ptr<render::HeatmapRenderer> renderer = render::createGlRenderer({shaderDirectory()});
         ui::App app(initialState(spec, options, *plan, saved, session, stateDir, diedBeforeDrawing));
+        if (!unattended(options)) app.setFilePicker(makeFilePicker());
         app.state().session.restoreOffer = offerAtStart(crashed, options.inputsGiven || options.session.has_value() || diedBeforeDrawing);
         if (screenshot) app.waitForRun();
         status = mainLoop(window, app, fonts, *renderer, scale, options, autosaver ? &*autosaver : nullptr, drawing ? &*drawing : nullptr,

@@ -264,13 +264,11 @@ void requestRememberedModel(const SavedSession& saved, const std::filesystem::pa
     } catch (const io::FileError&) {
         // No marker (a read-only state folder): the folder still opens, only a crash would go unnoticed.
     }
-    state.session.request = ui::SessionRequest::OpenRecentModel;
-    state.session.requestPath = *saved.model;
-    state.session.requestLayer = saved.layer;
+    state.session.request = {ui::SessionAction::OpenRecentModel, *saved.model, {}, saved.layer};
 }
 
 void followRememberedModel(const std::filesystem::path& marker, const ui::AppState& state) {
-    if (state.session.request == ui::SessionRequest::OpenRecentModel || !state.session.openingModel.empty()) return;
+    if (state.session.request.action == ui::SessionAction::OpenRecentModel || !state.session.openingModel.empty()) return;
     std::error_code error;
     std::filesystem::remove(marker, error);
 }
@@ -288,7 +286,7 @@ DrawingMarker::DrawingMarker(std::filesystem::path file) : file_(std::move(file)
 
 void DrawingMarker::afterFrame(const ui::AppState& state, bool computing) {
     if (!armed_) return;
-    const bool opening = state.session.request == ui::SessionRequest::OpenRecentModel || !state.session.openingModel.empty();
+    const bool opening = state.session.request.action == ui::SessionAction::OpenRecentModel || !state.session.openingModel.empty();
     settledFrames_ = !computing && !opening ? settledFrames_ + 1 : 0;
     if (settledFrames_ >= 3) remove();
 }

@@ -196,8 +196,7 @@ void cutShortNotice(AppState& state) {
     if (model->folder.empty()) return;
     ImGui::SameLine();
     if (ImGui::SmallButton("Reopen the model")) {
-        state.session.request = SessionRequest::OpenRecentModel;
-        state.session.requestPath = model->folder;
+        state.session.request = {SessionAction::OpenRecentModel, model->folder};
     }
 }
 
@@ -251,10 +250,10 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
     headsOff_.drawMenu(state_);
     ImGui::End();
     if (state_.presenting && state_.blanked) drawBlankScreen();
-    if (state_.session.request == SessionRequest::GetModel) {
+    if (state_.session.request.action == SessionAction::GetModel) {
+        const SessionRequest request = std::exchange(state_.session.request, {});
         getModel_.open();
-        if (!state_.session.requestRepo.empty()) getModel_.fetch(std::exchange(state_.session.requestRepo, {}));
-        state_.session.request = SessionRequest::None;
+        if (!request.repo.empty()) getModel_.fetch(request.repo, request.layer);
     }
     getModel_.draw(state_, scale);  // may ask to open the model it fetched
     session_.update(state_, ImGui::GetIO().DeltaTime);

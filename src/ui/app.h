@@ -31,6 +31,8 @@ class App {
 public:
     // Starts computing state.spec at once (inline when small).
     explicit App(AppState state);
+    // The native file chooser File ▸ Open, Save As… and Open model ask (src/app: zenity); without one, a path field.
+    void setFilePicker(FilePicker picker) { session_.setFilePicker(std::move(picker)); }
 
     // One frame of UI into the current ImGui frame. `scale` is the UI scale (1 at the base font size).
     void frame(render::HeatmapRenderer& renderer, const Fonts& fonts, float scale);

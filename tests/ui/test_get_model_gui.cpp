@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
 #include <thread>
 
 namespace attnviz::test {
@@ -20,12 +21,22 @@ namespace {
 // Frames until the model asked for has opened on the model library's worker and its run is on screen (at most 20 s).
 void untilOpened(ImGuiHarness& ui, ui::App& app) {
     ui.frames(app, 2);
-    for (int i = 0; i < 2000 && (app.state().session.request != ui::SessionRequest::None || !app.state().session.openingModel.empty()); ++i) {
+    for (int i = 0; i < 2000 && (app.state().session.request.action != ui::SessionAction::None || !app.state().session.openingModel.empty()); ++i) {
         ui.frame(app);
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     app.waitForRun();
     ui.frames(app, 2);
+}
+
+// What gui_main's initialState makes of --model REPO --layer N for a repo not cached: the bundled model on screen
+// while File ▸ Get a model fetches it.
+ui::AppState startFetching(const std::string& repo, int layer) {
+    ui::AppState start;
+    ui::useTrainedModel(io::loadBundledModel(), start);
+    start.spec.sentences = {"the cat sat"};
+    start.session.request = {ui::SessionAction::GetModel, {}, repo, layer};
+    return start;
 }
 
 }  // namespace
@@ -43,7 +54,7 @@ TEST_CASE("Get a model: fetched on a thread with progress, cancelled, fetched ag
     ui.frames(app, 2);
     app.waitForRun();
 
-    app.state().session.request = ui::SessionRequest::GetModel;
+    app.state().session.request = {ui::SessionAction::GetModel};
     ui.frames(app, 2);
     ui::GetModelDialog& dialog = app.getModelDialog();
     CHECK(dialog.visible());
@@ -82,12 +93,11 @@ TEST_CASE("Get a model: fetched on a thread with progress, cancelled, fetched ag
     const auto& cached = ui::cachedModelsForMenu(true);
     REQUIRE(cached.size() == 1);
     CHECK(cached[0].repoId == "gpt2-hf-names");
-    app.state().session.request = ui::SessionRequest::UseBundledModel;
+    app.state().session.request = {ui::SessionAction::UseBundledModel};
     ui.frames(app, 2);
     app.waitForRun();
     CHECK(app.state().spec.trainedModel()->bundled);
-    app.state().session.request = ui::SessionRequest::OpenRecentModel;
-    app.state().session.requestPath = cached[0].snapshot;
+    app.state().session.request = {ui::SessionAction::OpenRecentModel, cached[0].snapshot};
     untilOpened(ui, app);
     CHECK(app.state().spec.trainedModel()->name == "gpt2-hf-names");
     CHECK(server.requests() == requests);
@@ -101,13 +111,7 @@ TEST_CASE("--model REPO_ID not cached: the window opens on the default model and
     const HubTestServer server({"--repo", "gpt2-hf-names=" + gpt2.string()}, scratch / "stats.json");
     const ScopedEnvironment endpoint("HF_ENDPOINT", server.endpoint());
     ImGuiHarness ui;
-    ui::AppState start;  // what gui_main's initialState makes of --model gpt2-hf-names --layer 1
-    ui::useTrainedModel(io::loadBundledModel(), start);
-    start.spec.sentences = {"the cat sat"};
-    start.session.request = ui::SessionRequest::GetModel;
-    start.session.requestRepo = "gpt2-hf-names";
-    start.session.requestLayer = 1;
-    ui::App app(std::move(start));
+    ui::App app(startFetching("gpt2-hf-names", 1));
     ui.frame(app);
     ui::GetModelDialog& dialog = app.getModelDialog();
     CHECK(dialog.visible());  // the progress bar, with the window drawing the default model meanwhile
@@ -123,6 +127,34 @@ TEST_CASE("--model REPO_ID not cached: the window opens on the default model and
     CHECK(app.state().spec.trainedModel()->name == "gpt2-hf-names");
     CHECK(app.state().spec.trained()->layer == 1);
     CHECK_FALSE(dialog.visible());
+}
+
+// The layer asked for with the repo belongs to that request: a fetch that fails takes it along. (It was a mailbox of
+// its own, AppState::session.requestLayer, which the failed fetch left set, so the next model opened by hand showed
+// layer 1 instead of its own.)
+TEST_CASE("--model REPO_ID --layer 1 whose fetch fails: the next model opened shows its own layer, not 1") {
+    const ScratchDir scratch("get-model-failed-layer");
+    const std::filesystem::path gpt2 = std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models/gpt2-hf-names";
+    const ScopedEnvironment cache("HF_HUB_CACHE", (scratch / "hub").string());
+    const ScopedEnvironment offline("HF_HUB_OFFLINE", std::nullopt);
+    const HubTestServer server({"--repo", "another-model=" + gpt2.string()}, scratch / "stats.json");  // no gpt2-hf-names: 404
+    const ScopedEnvironment endpoint("HF_ENDPOINT", server.endpoint());
+    ui::AppState plain;
+    ui::useTrainedModel(io::loadModelFolder(gpt2), plain);
+    const int ownLayer = plain.spec.trained()->layer;
+    REQUIRE(ownLayer != 1);  // else the check below could not tell the two apart
+    ImGuiHarness ui;
+    ui::App app(startFetching("gpt2-hf-names", 1));
+    ui.frame(app);
+    ui::GetModelDialog& dialog = app.getModelDialog();
+    dialog.waitForFetch();
+    ui.frames(app, 2);
+    CHECK(dialog.error().find("no model gpt2-hf-names") != std::string::npos);
+    app.state().session.request = {ui::SessionAction::OpenRecentModel, gpt2};  // Open Recent Model, no layer asked for
+    untilOpened(ui, app);
+    REQUIRE(app.state().spec.trainedModel() != nullptr);
+    CHECK(app.state().spec.trainedModel()->name == "gpt2-hf-names");
+    CHECK(app.state().spec.trained()->layer == ownLayer);
 }
 
 TEST_CASE("Get a model: Cancel, and closing the window, stop a fetch still listing the repo's files") {

@@ -64,8 +64,8 @@ void answerPath(ImGuiHarness& ui, ui::App& app, const fs::path& path) {
     ui.frames(app, 2);
 }
 
-void request(ImGuiHarness& ui, ui::App& app, ui::SessionRequest what) {
-    app.state().session.request = what;
+void request(ImGuiHarness& ui, ui::App& app, ui::SessionAction what) {
+    app.state().session.request = {what};
     ui.frame(app);
 }
 
@@ -161,7 +161,7 @@ TEST_CASE("Load weights, edit a cell, Save As, then Open in a fresh app: everyth
     ui::App app(state);
     ui.frame(app);
 
-    request(ui, app, ui::SessionRequest::LoadWeights);
+    request(ui, app, ui::SessionAction::LoadWeights);
     answerPath(ui, app, weights);
     REQUIRE(app.state().spec.seeded()->customWeights);
     CHECK(app.state().session.weightFiles.wq == weights / "w_q.npy");
@@ -375,7 +375,7 @@ TEST_CASE("a damaged session file or unfitting weights leave everything as it wa
 
     const fs::path weights = writeWeightsFolder(dir.path());
     writeMatrix(weights / "w_k.npy", 8, 6, 0.0f);  // W^K must be 8 × 8
-    request(ui, app, ui::SessionRequest::LoadWeights);
+    request(ui, app, ui::SessionAction::LoadWeights);
     answerPath(ui, app, weights);
     CHECK(windowShown("###session error"));
     checkUnchanged(before, app);
@@ -449,7 +449,7 @@ TEST_CASE("inputs on the command line win over a logout's autosave, which waits 
     CHECK(app.state().spec.attention.heads == tinyState().spec.attention.heads);  // the command line's inputs
     REQUIRE(app.state().session.restoreOffer);  // still one menu item away
 
-    app.state().session.request = ui::SessionRequest::Recover;  // File ▸ Recover unsaved changes of Tue 14:32
+    app.state().session.request = {ui::SessionAction::Recover};  // File ▸ Recover unsaved changes of Tue 14:32
     ui.frame(app);
     CHECK_FALSE(app.state().session.restoreOffer);
     CHECK(app.state().spec.attention.heads == 4);
@@ -530,14 +530,14 @@ TEST_CASE("File ▸ Open model…: a typed folder opens the model, a bad one say
     ui.frame(app);
     const fs::path models = fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models";
 
-    request(ui, app, ui::SessionRequest::OpenModel);
+    request(ui, app, ui::SessionAction::OpenModel);
     answerPath(ui, app, dir / "not-a-model");
     untilModelOpened(ui, app);
     CHECK(windowShown("###session error"));
     CHECK(app.state().spec.trainedModel() == nullptr);
     ui.pressKey(app, kKeyEscape);
 
-    request(ui, app, ui::SessionRequest::OpenModel);
+    request(ui, app, ui::SessionAction::OpenModel);
     answerPath(ui, app, models / "gpt2-hf-names");
     untilModelOpened(ui, app);
     REQUIRE(app.state().spec.trainedModel() != nullptr);
@@ -557,7 +557,7 @@ TEST_CASE("File ▸ Open model…: a typed folder opens the model, a bad one say
     CHECK(saved.model.folder == models / "gpt2-hf-names");
     CHECK(saved.model.layer == 2);
 
-    request(ui, app, ui::SessionRequest::UseRandomModel);
+    request(ui, app, ui::SessionAction::UseRandomModel);
     CHECK(app.state().spec.trainedModel() == nullptr);
     CHECK(app.state().spec.attention.dModel == 64);
 
@@ -565,8 +565,7 @@ TEST_CASE("File ▸ Open model…: a typed folder opens the model, a bad one say
     const std::shared_ptr<const core::TrainedModel> held = io::ModelLibrary().openNow(models / "gpt2-hf-names");
     app.state().session.saved = ui::sessionOf(app.state());  // nothing unsaved: no question first
     ui.frame(app);
-    app.state().session.request = ui::SessionRequest::OpenRecent;
-    app.state().session.requestPath = dir / "gpt2-lesson.json";
+    app.state().session.request = {ui::SessionAction::OpenRecent, dir / "gpt2-lesson.json"};
     ui.frame(app);
     CHECK(app.state().session.openingModel == models / "gpt2-hf-names");
     CHECK(app.state().spec.trainedModel() == nullptr);  // not yet: the session waits for its model
@@ -590,7 +589,7 @@ TEST_CASE("the session service works without ImGui: Save, then Open of a session
     ui::useTrainedModel(io::ModelLibrary().openNow(folder), state);
     state.spec.sentences = {"the cat sat"};
     ui::SessionService service(state);
-    state.session.request = ui::SessionRequest::Save;
+    state.session.request = {ui::SessionAction::Save};
     service.perform(state);
     REQUIRE(service.pathQuestion().has_value());  // untitled, no native chooser: the dialogs' path field asks
     service.answerPath(dir / "lesson.json", state);
@@ -599,8 +598,7 @@ TEST_CASE("the session service works without ImGui: Save, then Open of a session
 
     ui::AppState other;
     ui::SessionService opener(other);
-    other.session.request = ui::SessionRequest::OpenRecent;
-    other.session.requestPath = dir / "lesson.json";
+    other.session.request = {ui::SessionAction::OpenRecent, dir / "lesson.json"};
     opener.perform(other);
     CHECK(opener.openingModel() == folder);
     for (int i = 0; i < 1000 && opener.openingModel(); ++i) {

@@ -418,7 +418,7 @@ fs::path fifoModel(const fs::path& under) {
 
 // Frames until the background open is over (at most 10 s).
 void untilOpened(ImGuiHarness& ui, ui::App& app) {
-    for (int i = 0; i < 1000 && (app.state().session.request != ui::SessionRequest::None || !app.state().session.openingModel.empty()); ++i) {
+    for (int i = 0; i < 1000 && (app.state().session.request.action != ui::SessionAction::None || !app.state().session.openingModel.empty()); ++i) {
         ui.frame(app);
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
@@ -464,7 +464,7 @@ TEST_CASE("the GUI always starts: after a start that died while opening, the bun
     std::ofstream(marker) << *saved.model;
     ui::AppState state = bundledState();
     app::requestRememberedModel(saved, marker, state);
-    CHECK(state.session.request == ui::SessionRequest::None);
+    CHECK(state.session.request.action == ui::SessionAction::None);
     CHECK(state.status.find("ended while opening") != std::string::npos);
     CHECK_FALSE(fs::exists(marker));  // one fallback: the start after it tries the folder again
 }
@@ -475,8 +475,7 @@ TEST_CASE("Open Recent Model: a FIFO, a device and a too-large model are dialogs
     ImGuiHarness ui;
     ui::App app(bundledState());
     settle(ui, app);
-    app.state().session.request = ui::SessionRequest::OpenRecentModel;
-    app.state().session.requestPath = fifo;
+    app.state().session.request = {ui::SessionAction::OpenRecentModel, fifo};
     untilOpened(ui, app);
     CHECK(modalTitle().starts_with("Could not open the model"));
     ui.pressKey(app, kKeyEscape);
@@ -484,16 +483,14 @@ TEST_CASE("Open Recent Model: a FIFO, a device and a too-large model are dialogs
     fs::remove(fifo / "config.json");
     fs::copy_file(fs::path(ATTNVIZ_SOURCE_DIR) / "assets/models/attnviz-mini-bert/config.json", fifo / "config.json");
     io::setAvailableMemoryForTesting(1'000);
-    app.state().session.request = ui::SessionRequest::OpenRecentModel;
-    app.state().session.requestPath = fifo;
+    app.state().session.request = {ui::SessionAction::OpenRecentModel, fifo};
     untilOpened(ui, app);
     io::setAvailableMemoryForTesting(std::nullopt);
     CHECK(modalTitle().starts_with("Could not open the model"));
     CHECK(app.state().spec.trainedModel()->bundled);
     ui.pressKey(app, kKeyEscape);
     ui.frames(app, 2);
-    app.state().session.request = ui::SessionRequest::OpenRecentModel;  // the same folder, now fine: it opens
-    app.state().session.requestPath = fifo;
+    app.state().session.request = {ui::SessionAction::OpenRecentModel, fifo};  // the same folder, now fine: it opens
     untilOpened(ui, app);
     CHECK(modalTitle().empty());
     CHECK_FALSE(app.state().spec.trainedModel()->bundled);
@@ -517,8 +514,7 @@ TEST_CASE("a model's weights file cut short on disk: the app says so (no SIGBUS)
         app.waitForRun();
         ui.frames(app, 2);
     };
-    app.state().session.request = ui::SessionRequest::OpenRecentModel;
-    app.state().session.requestPath = dir / "llama";
+    app.state().session.request = {ui::SessionAction::OpenRecentModel, dir / "llama"};
     untilOpened(ui, app);
     REQUIRE(app.state().spec.trainedModel()->folder == (dir / "llama").string());
     const std::vector<std::string> sentences{"the cat sat on the mat"};

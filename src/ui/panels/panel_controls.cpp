@@ -95,16 +95,15 @@ void modelPicker(AppState& state) {
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (!ImGui::BeginCombo("##model", widgetLabel(current).c_str())) return;
     SessionRequest& request = state.session.request;
-    if (ImGui::Selectable("attnviz's own small model (trained BERT)", model && model->bundled)) request = SessionRequest::UseBundledModel;
+    if (ImGui::Selectable("attnviz's own small model (trained BERT)", model && model->bundled)) request = {SessionAction::UseBundledModel};
     if (io::bundledDecoderFolder()) {
         if (ImGui::Selectable("attnviz's own small decoder (trained Llama)", ownDecoder)) requestBundledDecoder(state);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("attnviz-mini-llama: predicts the next word; has a previous-token and an induction head");
     }
-    if (ImGui::Selectable("untrained (random) weights", model == nullptr)) request = SessionRequest::UseRandomModel;
+    if (ImGui::Selectable("untrained (random) weights", model == nullptr)) request = {SessionAction::UseRandomModel};
     for (const std::filesystem::path& folder : state.session.recentModels) {
         if (ImGui::Selectable(widgetLabel(core::clipped(io::modelFolderTitle(folder))).c_str(), model && model->folder == folder.string())) {
-            request = SessionRequest::OpenRecentModel;
-            state.session.requestPath = folder;
+            request = {SessionAction::OpenRecentModel, folder};
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", core::clipped(folder.string()).c_str());
     }
@@ -114,13 +113,12 @@ void modelPicker(AppState& state) {
         if (recent) continue;
         const std::string label = cached.repoId + "  (" + cached.family + ", " + io::formatBytes(cached.bytes) + ", cached)";
         if (ImGui::Selectable(widgetLabel(core::clipped(label)).c_str(), model && model->folder == cached.snapshot.string())) {
-            request = SessionRequest::OpenRecentModel;
-            state.session.requestPath = cached.snapshot;
+            request = {SessionAction::OpenRecentModel, cached.snapshot};
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("In the Hugging Face cache: %s", cached.snapshot.string().c_str());
     }
-    if (ImGui::Selectable("get a model from the Hub…")) request = SessionRequest::GetModel;
-    if (ImGui::Selectable("open a GPT-2 or BERT folder…")) request = SessionRequest::OpenModel;
+    if (ImGui::Selectable("get a model from the Hub…")) request = {SessionAction::GetModel};
+    if (ImGui::Selectable("open a GPT-2 or BERT folder…")) request = {SessionAction::OpenModel};
     ImGui::EndCombo();
 }
 

@@ -38,7 +38,7 @@ GetModelDialog::~GetModelDialog() {
     else worker_.detach();
 }
 
-void GetModelDialog::start(const std::string& repoText) {
+void GetModelDialog::start(const std::string& repoText, int layer) {
     if (fetching()) return;
     if (worker_.joinable()) worker_.join();
     error_.clear();
@@ -50,6 +50,7 @@ void GetModelDialog::start(const std::string& repoText) {
         return;
     }
     fetchingRepo_ = ref.repoId;
+    fetchingLayer_ = layer;
     pending_ = true;
     shared_ = std::make_shared<Shared>();
     worker_ = std::thread([shared = shared_, ref] {
@@ -93,8 +94,7 @@ void GetModelDialog::takeResult(AppState& state) {
     cached_ = io::listCachedModels(io::hubCacheDir());
     const std::lock_guard lock(shared_->mutex);
     if (shared_->snapshot) {
-        state.session.request = SessionRequest::OpenRecentModel;
-        state.session.requestPath = *shared_->snapshot;
+        state.session.request = {SessionAction::OpenRecentModel, *shared_->snapshot, {}, fetchingLayer_};
         visible_ = false;
     } else {
         error_ = shared_->error;

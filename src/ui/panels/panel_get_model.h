@@ -1,6 +1,6 @@
 // panel_get_model.h — File ▸ Get a model…: the suggested Hub models (io/hub_catalog.h) and any repo id, fetched
 // into the Hugging Face cache on a worker thread with a progress bar (bytes, speed, time left) and Cancel, then
-// opened through SessionRequest::OpenRecentModel like any model folder. A model already cached opens at once,
+// opened through SessionAction::OpenRecentModel like any model folder. A model already cached opens at once,
 // with no network. Also the Model box's list of cached models.
 //
 // What it does not do: speak HTTP (io/hub_fetch.h) or open the model (SessionService does, through io::ModelLibrary).
@@ -35,14 +35,14 @@ public:
     // Draws the window while visible; when a fetch has finished, asks SessionController to open the snapshot.
     void draw(AppState& state, float scale);
 
-    // Fetches `repoText` as if typed and the Get button pressed (the command line's --model REPO_ID of a model
-    // that is not cached, once the window is up).
-    void fetch(const std::string& repoText) {
+    // Fetches `repoText` as if typed and the Get button pressed (the command line's --model REPO_ID --layer N of a
+    // model that is not cached, once the window is up); the model opens at `layer` (−1: its own).
+    void fetch(const std::string& repoText, int layer = -1) {
         repoText_ = repoText;
-        start(repoText);
+        start(repoText, layer);
     }
-    // For tests: fetch `repoText` as the Get button does, and block until the worker has finished.
-    void start(const std::string& repoText);
+    // For tests: fetch `repoText` as the Get button does (the model then opens at `layer`); waitForFetch blocks.
+    void start(const std::string& repoText, int layer = -1);
     void cancel() { shared_->cancel = true; }  // the Cancel button
     void waitForFetch();
     // What the progress bar shows now (the worker's latest report).
@@ -69,6 +69,7 @@ private:
     bool pending_ = false;                 // a fetch started whose result draw() has not taken yet
     std::string repoText_ = "gpt2";
     std::string fetchingRepo_;
+    int fetchingLayer_ = -1;               // the layer the fetched model opens at (−1: its own)
     std::string error_;
     std::vector<io::CachedModel> cached_;  // read when the window appears, and after a fetch
     std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();

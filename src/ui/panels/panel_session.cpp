@@ -18,12 +18,11 @@ namespace attnviz::ui {
 namespace {
 
 // "Open Recent" (session files) or "Open Recent Model" (model folders): each path asks `open` of it.
-void recentMenu(const char* label, std::vector<std::filesystem::path>& recent, SessionRequest open, AppState& state) {
+void recentMenu(const char* label, std::vector<std::filesystem::path>& recent, SessionAction open, AppState& state) {
     if (!ImGui::BeginMenu(widgetLabel(label).c_str(), !recent.empty())) return;
     for (const std::filesystem::path& path : recent) {
         if (ImGui::MenuItem(widgetLabel(core::clipped(io::modelFolderTitle(path))).c_str(), nullptr)) {
-            state.session.request = open;
-            state.session.requestPath = path;
+            state.session.request = {open, path};
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", core::clipped(path.string()).c_str());
     }
@@ -40,8 +39,7 @@ void cachedMenu(AppState& state) {
     for (const io::CachedModel& model : cached) {
         const std::string label = model.repoId + "  (" + model.family + ", " + io::formatBytes(model.bytes) + ")";
         if (ImGui::MenuItem(widgetLabel(core::clipped(label)).c_str())) {
-            state.session.request = SessionRequest::OpenRecentModel;
-            state.session.requestPath = model.snapshot;
+            state.session.request = {SessionAction::OpenRecentModel, model.snapshot};
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("In the Hugging Face cache: %s", model.snapshot.string().c_str());
     }
@@ -51,20 +49,20 @@ void cachedMenu(AppState& state) {
 // Open model…, the recent folders, the Hugging Face cache's models, the bundled model and untrained weights.
 void modelItems(AppState& state) {
     SessionRequest& request = state.session.request;
-    if (ImGui::MenuItem("Open model…")) request = SessionRequest::OpenModel;
+    if (ImGui::MenuItem("Open model…")) request = {SessionAction::OpenModel};
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("A HuggingFace GPT-2 or BERT folder: config.json, model.safetensors and the tokenizer's files\n(docs/models.md says where to get them)");
     }
-    if (ImGui::MenuItem("Get a model…")) request = SessionRequest::GetModel;
+    if (ImGui::MenuItem("Get a model…")) request = {SessionAction::GetModel};
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("GPT-2, BERT and others by name, from the Hugging Face cache or downloaded into it");
-    recentMenu("Open Recent Model", state.session.recentModels, SessionRequest::OpenRecentModel, state);
+    recentMenu("Open Recent Model", state.session.recentModels, SessionAction::OpenRecentModel, state);
     cachedMenu(state);
     const core::TrainedModel* model = state.spec.trainedModel();
-    if (ImGui::MenuItem("attnviz's own small model (trained BERT)", nullptr, model != nullptr && model->bundled)) request = SessionRequest::UseBundledModel;
+    if (ImGui::MenuItem("attnviz's own small model (trained BERT)", nullptr, model != nullptr && model->bundled)) request = {SessionAction::UseBundledModel};
     if (io::bundledDecoderFolder() && ImGui::MenuItem("attnviz's own small decoder (trained Llama)", nullptr, showsBundledDecoder(state))) {
         requestBundledDecoder(state);
     }
-    if (ImGui::MenuItem("Untrained (random) weights", nullptr, model == nullptr)) request = SessionRequest::UseRandomModel;
+    if (ImGui::MenuItem("Untrained (random) weights", nullptr, model == nullptr)) request = {SessionAction::UseRandomModel};
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The seeded single layer: every control, but nearly uniform attention");
 }
 
@@ -73,8 +71,7 @@ void modelItems(AppState& state) {
 bool requestBundledDecoder(AppState& state) {
     const std::optional<std::filesystem::path> folder = io::bundledDecoderFolder();
     if (!folder) return false;
-    state.session.request = SessionRequest::OpenRecentModel;
-    state.session.requestPath = *folder;
+    state.session.request = {SessionAction::OpenRecentModel, *folder};
     return true;
 }
 
@@ -85,18 +82,18 @@ bool showsBundledDecoder(const AppState& state) {
 
 void drawSessionFileItems(AppState& state) {
     SessionRequest& request = state.session.request;
-    if (ImGui::MenuItem("Open…", "Ctrl+O")) request = SessionRequest::Open;
-    recentMenu("Open Recent", state.session.recent, SessionRequest::OpenRecent, state);
-    if (ImGui::MenuItem("Save", "Ctrl+S")) request = SessionRequest::Save;
-    if (ImGui::MenuItem("Save As…", "Ctrl+Shift+S")) request = SessionRequest::SaveAs;
+    if (ImGui::MenuItem("Open…", "Ctrl+O")) request = {SessionAction::Open};
+    recentMenu("Open Recent", state.session.recent, SessionAction::OpenRecent, state);
+    if (ImGui::MenuItem("Save", "Ctrl+S")) request = {SessionAction::Save};
+    if (ImGui::MenuItem("Save As…", "Ctrl+Shift+S")) request = {SessionAction::SaveAs};
     if (const auto& offer = state.session.restoreOffer; offer && offer->onlyOnRequest) {
-        if (ImGui::MenuItem(widgetLabel(("Recover unsaved changes of " + offer->when)).c_str())) request = SessionRequest::Recover;
+        if (ImGui::MenuItem(widgetLabel(("Recover unsaved changes of " + offer->when)).c_str())) request = {SessionAction::Recover};
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("An earlier run left them; this start used the command line's inputs instead.");
     }
     ImGui::Separator();
     modelItems(state);
     ImGui::Separator();
-    if (ImGui::MenuItem("Load weights…", nullptr, false, !state.spec.trainedModel())) request = SessionRequest::LoadWeights;
+    if (ImGui::MenuItem("Load weights…", nullptr, false, !state.spec.trainedModel())) request = {SessionAction::LoadWeights};
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("A folder of w_q.npy … w_o.npy, optional biases, embeddings.npy + vocab.txt\n(docs/loading-weights.md)");
     const bool trained = state.session.weightFiles.hasWeights() || state.session.weightFiles.hasEmbeddings();
     if (ImGui::MenuItem("Use seeded weights", nullptr, false, trained)) useSeededWeights(state);
@@ -108,8 +105,8 @@ void drawEditMenu(AppState& state) {
     const SessionState& s = state.session;
     const std::string undo = s.undoLabel.empty() ? "Undo" : "Undo " + s.undoLabel;
     const std::string redo = s.redoLabel.empty() ? "Redo" : "Redo " + s.redoLabel;
-    if (ImGui::MenuItem(widgetLabel(undo).c_str(), "Ctrl+Z", false, !s.undoLabel.empty())) state.session.request = SessionRequest::Undo;
-    if (ImGui::MenuItem(widgetLabel(redo).c_str(), "Ctrl+Y", false, !s.redoLabel.empty())) state.session.request = SessionRequest::Redo;
+    if (ImGui::MenuItem(widgetLabel(undo).c_str(), "Ctrl+Z", false, !s.undoLabel.empty())) state.session.request = {SessionAction::Undo};
+    if (ImGui::MenuItem(widgetLabel(redo).c_str(), "Ctrl+Y", false, !s.redoLabel.empty())) state.session.request = {SessionAction::Redo};
     ImGui::Separator();
     core::SeededLayer* seeded = state.spec.seeded();  // a trained model's cells are not editable
     const std::size_t edits = seeded ? seeded->cellEdits.size() : 0;

@@ -85,11 +85,11 @@ void SessionController::handleKeys(AppState& state) {
     const ImGuiIO& io = ImGui::GetIO();
     if (!io.KeyCtrl || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) return;
     SessionRequest& request = state.session.request;
-    if (ImGui::IsKeyPressed('S', false)) request = io.KeyShift ? SessionRequest::SaveAs : SessionRequest::Save;
-    if (ImGui::IsKeyPressed('O', false)) request = SessionRequest::Open;
+    if (ImGui::IsKeyPressed('S', false)) request = {io.KeyShift ? SessionAction::SaveAs : SessionAction::Save};
+    if (ImGui::IsKeyPressed('O', false)) request = {SessionAction::Open};
     if (io.WantTextInput) return;  // the text field undoes its own typing
-    if (ImGui::IsKeyPressed('Z')) request = io.KeyShift ? SessionRequest::Redo : SessionRequest::Undo;
-    if (ImGui::IsKeyPressed('Y')) request = SessionRequest::Redo;
+    if (ImGui::IsKeyPressed('Z')) request = {io.KeyShift ? SessionAction::Redo : SessionAction::Undo};
+    if (ImGui::IsKeyPressed('Y')) request = {SessionAction::Redo};
 }
 
 void SessionController::update(AppState& state, float deltaSeconds) {

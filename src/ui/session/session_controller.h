@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace attnviz::ui {
 
@@ -19,6 +20,7 @@ class SessionController {
 public:
     // `state`'s inputs are the first undo step; an untitled state's session is its own saved baseline.
     explicit SessionController(AppState& state) : service_(state) {}
+    void setFilePicker(FilePicker picker) { service_.setFilePicker(std::move(picker)); }
 
     // Ctrl+Z, Ctrl+Y, Ctrl+Shift+Z, Ctrl+S, Ctrl+Shift+S, Ctrl+O (undo and redo not while a text field types).
     void handleKeys(AppState& state);

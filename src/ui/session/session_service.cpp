@@ -42,54 +42,54 @@ SessionService::SessionService(AppState& state) : history_(state) {
 }
 
 void SessionService::perform(AppState& state) {
-    const SessionRequest request = std::exchange(state.session.request, SessionRequest::None);
-    if (request == SessionRequest::None || asking()) return;  // a path is being asked for already
-    switch (request) {
-        case SessionRequest::Undo:
+    const SessionRequest request = std::exchange(state.session.request, {});
+    if (request.action == SessionAction::None || asking()) return;  // a path is being asked for already
+    switch (request.action) {
+        case SessionAction::Undo:
             if (history_.canUndo()) state.status = "Undone: " + history_.undoLabel();
             history_.undo(state);
             break;
-        case SessionRequest::Redo:
+        case SessionAction::Redo:
             if (history_.canRedo()) state.status = "Redone: " + history_.redoLabel();
             history_.redo(state);
             break;
-        case SessionRequest::Open:
+        case SessionAction::Open:
             if (state.session.modified) confirmOpen_ = fs::path();
             else askForPath(PathPurpose::OpenSession, state);
             break;
-        case SessionRequest::OpenRecent:
-            if (state.session.modified) confirmOpen_ = state.session.requestPath;
-            else open(state.session.requestPath, state);
+        case SessionAction::OpenRecent:
+            if (state.session.modified) confirmOpen_ = request.path;
+            else open(request.path, state);
             break;
-        case SessionRequest::Save:
+        case SessionAction::Save:
             if (state.session.file.empty()) askForPath(PathPurpose::SaveSession, state);
             else save(state.session.file, state);
             break;
-        case SessionRequest::SaveAs: askForPath(PathPurpose::SaveSession, state); break;
-        case SessionRequest::LoadWeights: askForPath(PathPurpose::LoadWeights, state); break;
-        case SessionRequest::OpenModel: askForPath(PathPurpose::OpenModel, state); break;
-        case SessionRequest::OpenRecentModel: openModel(state.session.requestPath, state); break;  // requestLayer kept for it
-        case SessionRequest::UseBundledModel: useBundledModel(state); break;
-        case SessionRequest::UseRandomModel:
+        case SessionAction::SaveAs: askForPath(PathPurpose::SaveSession, state); break;
+        case SessionAction::LoadWeights: askForPath(PathPurpose::LoadWeights, state); break;
+        case SessionAction::OpenModel: askForPath(PathPurpose::OpenModel, state); break;
+        case SessionAction::OpenRecentModel: openModel(request.path, state, request.layer); break;
+        case SessionAction::UseBundledModel: useBundledModel(state); break;
+        case SessionAction::UseRandomModel:
             useRandomWeights(state);
             state.status = "Untrained (random) weights: attention is nearly uniform until a model is trained.";
             break;
-        case SessionRequest::Recover:
+        case SessionAction::Recover:
             if (state.session.restoreOffer) restore(state, "Recovered the unsaved changes of an earlier run.");
             break;
-        case SessionRequest::GetModel:  // App's GetModelDialog answers it
-        case SessionRequest::None: break;
+        case SessionAction::GetModel:  // App's GetModelDialog answers it
+        case SessionAction::None: break;
     }
 }
 
 void SessionService::askForPath(PathPurpose purpose, AppState& state) {
     const bool weights = purpose == PathPurpose::LoadWeights || purpose == PathPurpose::OpenModel, saving = purpose == PathPurpose::SaveSession;
     const fs::path suggested = suggestion(state, weights, saving);
-    if (state.session.pickFile) {
+    if (pickFile_) {
         const PickKind kind = weights ? PickKind::Folder : saving ? PickKind::SaveFile : PickKind::OpenFile;
         const char* title = purpose == PathPurpose::OpenModel ? "Open a GPT-2 or BERT model folder"
                           : weights ? "Load weights from a folder" : saving ? "Save the session as" : "Open a session";
-        auto answer = state.session.pickFile({kind, title, suggested});
+        auto answer = pickFile_({kind, title, suggested});
         if (answer.valid()) {
             pending_ = PendingPick{purpose, std::move(answer)};
             return;
@@ -110,7 +110,7 @@ void SessionService::finish(PathPurpose purpose, const fs::path& path, AppState&
         case PathPurpose::OpenSession: open(path, state); break;
         case PathPurpose::SaveSession: save(path, state); break;
         case PathPurpose::LoadWeights: loadWeights(path, state); break;
-        case PathPurpose::OpenModel: openModel(path, state); break;
+        case PathPurpose::OpenModel: openModel(path, state, -1); break;
     }
 }
 
@@ -134,7 +134,7 @@ void SessionService::receiveModel(AppState& state) {
         showSession(std::move(*waiting), std::move(opened->model), state);
         return;
     }
-    const int layer = std::exchange(state.session.requestLayer, -1);
+    const int layer = std::exchange(openingLayer_, -1);
     if (!opened->model) {
         fail("Could not open the model", opened->error);
         return;
@@ -147,7 +147,7 @@ void SessionService::receiveModel(AppState& state) {
 
 void SessionService::endFrame(AppState& state, float deltaSeconds) {
     seconds_ += deltaSeconds;
-    if (closeAfterSave_ && state.session.request == SessionRequest::None && !asking()) {
+    if (closeAfterSave_ && state.session.request.action == SessionAction::None && !asking()) {
         closeAfterSave_ = false;  // saved, cancelled or failed: the question was answered either way
         if (sameDocument(sessionOf(state), state.session.saved)) state.quitRequested = true;
     }
@@ -169,7 +169,7 @@ void SessionService::publish(AppState& state) {
 void SessionService::fail(std::string title, std::string message) { problem_ = SessionProblem{std::move(title), std::move(message)}; }
 
 void SessionService::saveThenClose(AppState& state) {
-    state.session.request = SessionRequest::Save;
+    state.session.request = {SessionAction::Save};
     closeAfterSave_ = true;
 }
 
@@ -214,7 +214,7 @@ void SessionService::restore(AppState& state, std::string status) {
 void SessionService::openSession(WaitingSession waiting, AppState& state) {
     if (waiting.session.model.source == io::ModelChoice::Source::Folder) {
         models_.open(waiting.session.model.folder);
-        state.session.requestLayer = -1;
+        openingLayer_ = -1;
         waiting_ = std::move(waiting);
         return;
     }
@@ -271,11 +271,12 @@ void SessionService::loadWeights(const fs::path& path, AppState& state) {
 
 // [SECTION] models: open a folder, the bundled model
 
-void SessionService::openModel(const fs::path& folder, AppState& state) {
+void SessionService::openModel(const fs::path& folder, AppState& state, int layer) {
     std::error_code error;
     waiting_.reset();
     const fs::path absolute = fs::absolute(folder, error).lexically_normal();
     models_.open(absolute);
+    openingLayer_ = layer;
     // Not models_.opening(): the open may already have finished on its thread (a missing folder fails at once), and
     // then there is none. publish() follows the library from the next frame on.
     state.session.openingModel = absolute;
@@ -285,7 +286,7 @@ void SessionService::cancelOpening(AppState& state) {
     const std::optional<fs::path> folder = models_.opening();
     models_.cancel();
     waiting_.reset();
-    state.session.requestLayer = -1;
+    openingLayer_ = -1;
     if (folder) state.status = "Stopped opening " + core::echoed(folder->filename().string()) + "; the model on screen stays.";
 }
 

@@ -7,7 +7,7 @@
 // ends the app: Open model, Open Recent Model, the remembered model, a model fetched from the Hub, and a session
 // file (or an autosave) that names a model folder — that session goes on screen once its model has opened.
 // Every failure becomes one problem (title and message) for the error dialog and leaves the session as it was.
-// Paths come from the native chooser hook (AppState::session.pickFile) while it answers on its own thread, else
+// Paths come from the native chooser (setFilePicker) while it answers on its own thread, else
 // the service asks a path question that the dialogs' path field answers.
 // What it deliberately does not do: draw (session_controller.h), autosave (src/app, with its clock and folder),
 // persist the recent list (gui_settings), or draw the menus (panel_session.cpp).
@@ -20,6 +20,7 @@
 #include <future>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace attnviz::ui {
 
@@ -43,6 +44,8 @@ public:
     // `state`'s inputs are the first undo step; an untitled state's session is its own saved baseline.
     explicit SessionService(AppState& state);
 
+    // The native file chooser paths are asked of; without one (tests, no zenity) the path question asks instead.
+    void setFilePicker(FilePicker picker) { pickFile_ = std::move(picker); }
     // The request of this frame (state.session.request), unless a path is being asked for already.
     void perform(AppState& state);
     // The native chooser's answer, once it has come.
@@ -99,7 +102,8 @@ private:
     void open(const std::filesystem::path& path, AppState& state);
     void save(const std::filesystem::path& path, AppState& state);
     void loadWeights(const std::filesystem::path& path, AppState& state);
-    void openModel(const std::filesystem::path& folder, AppState& state);
+    // Opens `folder` on the worker; once open, it shows `layer` (−1: the model's own).
+    void openModel(const std::filesystem::path& folder, AppState& state, int layer);
     void useBundledModel(AppState& state);
     // Reads `waiting`'s model (or waits for its folder on the worker), then shows the session.
     void openSession(WaitingSession waiting, AppState& state);
@@ -114,6 +118,8 @@ private:
     std::optional<PathQuestion> pathQuestion_;
     std::optional<std::filesystem::path> confirmOpen_;
     std::optional<WaitingSession> waiting_;
+    FilePicker pickFile_;
+    int openingLayer_ = -1;  // the layer the model being opened shows once it is open (−1: its own)
     std::optional<SessionProblem> problem_;
     bool closeAfterSave_ = false;  // "Save" in the close question: close once the session is saved
 };

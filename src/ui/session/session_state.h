@@ -3,7 +3,7 @@
 // keys and double-clicks make of SessionController.
 //
 // Plain data. It does not read or write files (session_actions.h and SessionService do), keep the undo
-// history (SessionService owns it), or spawn file choosers (src/app fills `pickFile`).
+// history (SessionService owns it), or spawn file choosers (src/app gives SessionService a FilePicker: App::setFilePicker).
 #pragma once
 
 #include "io/session.h"
@@ -17,15 +17,25 @@
 
 namespace attnviz::ui {
 
-// What a menu item or shortcut asks SessionService to do (it runs the request once and clears it).
-enum class SessionRequest {
+// What a menu item or shortcut asks SessionService to do.
+enum class SessionAction {
     None, Open, OpenRecent, Save, SaveAs, LoadWeights, Undo, Redo,
     OpenModel,         // File ▸ Open model…: ask for a HuggingFace folder
-    OpenRecentModel,   // requestPath: a model folder from recentModels (or a snapshot of the Hugging Face cache)
+    OpenRecentModel,   // `path`: a model folder from recentModels (or a snapshot of the Hugging Face cache)
     GetModel,          // File ▸ Get a model…: App shows its GetModelDialog (panel_get_model.h)
     UseBundledModel,   // attnviz's own small trained model
     UseRandomModel,    // the seeded single layer with untrained (random) weights
     Recover,           // File ▸ Recover: restore the unsaved changes a previous run left (restoreOffer)
+};
+
+// One request with everything it needs, set in one assignment and taken whole (SessionService::perform, App for
+// GetModel), so no part of it outlives the request: a layer asked for by a fetch that failed cannot reach the next
+// model opened (issue 33: the path, repo and layer were mailboxes of their own).
+struct SessionRequest {
+    SessionAction action = SessionAction::None;
+    std::filesystem::path path;  // OpenRecent: the session file; OpenRecentModel: the model folder
+    std::string repo;            // GetModel: a repo id to fetch at once (--model REPO_ID, not cached)
+    int layer = -1;              // OpenRecentModel, GetModel: the layer to show once the model is open (−1: its own)
 };
 
 // A cell someone double-clicked (the value field) or right-clicked (the cell menu).
@@ -35,7 +45,8 @@ struct CellEditRequest {
     bool menu = false;      // right-click: the cell's context menu
 };
 
-// A native file chooser (zenity). Kind says what is asked for; `suggested` fills the name or folder field.
+// A native file chooser (zenity), which src/app gives SessionService (App::setFilePicker). Kind says what is asked for;
+// `suggested` fills the name or folder field.
 enum class PickKind { OpenFile, SaveFile, Folder };
 struct PickRequest {
     PickKind kind = PickKind::OpenFile;
@@ -72,17 +83,11 @@ struct SessionState {
     std::filesystem::path openingModel;  // the model folder being opened in the background; empty: none
 
     // [Requests] One frame each.
-    SessionRequest request = SessionRequest::None;
-    std::filesystem::path requestPath;           // for OpenRecent and OpenRecentModel
-    std::string requestRepo;                     // GetModel: a repo id to fetch at once (--model REPO_ID, not cached)
-    int requestLayer = -1;                       // OpenRecentModel: the layer to show once it is open (-1: its own)
+    SessionRequest request;
     std::optional<CellEditRequest> cellEdit;
     std::optional<RestoreOffer> restoreOffer;    // asked until answered
     bool closeRequested = false;  // the window was closed with unsaved changes: ask Save / Close / Cancel
     bool closeConfirmed = false;  // "Close without saving": the app may close with changes unsaved
-
-    // [Hooks]
-    FilePicker pickFile;  // null: always the built-in path field (tests, no zenity)
 };
 
 inline constexpr std::size_t kMaxRecentFiles = 8;
