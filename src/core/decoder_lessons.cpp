@@ -58,12 +58,6 @@ std::vector<KvSharing> kvSharingVariants(const AttentionShape& shape) {
     return variants;
 }
 
-int bytesPerValue(std::string_view dtype) {
-    if (dtype == "F32") return 4;
-    if (dtype == "F16" || dtype == "BF16") return 2;
-    return 0;
-}
-
 std::int64_t kvCacheBytes(const KvSharing& sharing, int bytesPerValue, std::int64_t tokens) {
     return sharing.kvValuesPerTokenPerLayer * bytesPerValue * tokens;
 }

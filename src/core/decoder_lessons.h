@@ -55,8 +55,6 @@ std::vector<KvSharing> kvSharingVariants(const AttentionShape& shape);
 // by 4, or h prime).
 int quarterKvHeads(int heads);
 
-// Bytes of one stored value: "F32" 4, "F16" and "BF16" 2; 0 for anything else.
-int bytesPerValue(std::string_view dtype);
 // KV cache bytes for `tokens` tokens: per layer, or for the whole model (× n_layers).
 std::int64_t kvCacheBytes(const KvSharing& sharing, int bytesPerValue, std::int64_t tokens = 1);
 std::int64_t kvCacheBytes(const KvSharing& sharing, const AttentionShape& shape, int bytesPerValue, std::int64_t tokens = 1);

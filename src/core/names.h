@@ -1,5 +1,6 @@
 // names.h — the text of every core enum that is written down or typed in, one table each: what the command line,
-// sessions, settings, dumps, exports and the history call a mask kind, a masked score's fill, a softmax mode. The
+// sessions, settings, dumps, exports and the history call a mask kind, a masked score's fill, a softmax mode; the
+// float types weights are stored in (Dtype, defined here: safetensors headers and the KV-cache view name them). The
 // model families' names (config.json's model_type) are their table's, in transformer/model_family.h.
 //
 // Each name is spelled here once; readers look a value up (nameOf) or a name up (valueNamed), and list the choices
@@ -22,6 +23,12 @@ struct EnumName {
     std::string_view name;
 };
 
+// The float types attnviz reads weights in, as a safetensors header names them; a model says which held most of its
+// values (TransformerModel::storedDtype), and the KV-cache view counts bytes in it.
+enum class Dtype { F32, F16, BF16 };
+// Bytes of one stored value: F32 4, F16 and BF16 2.
+constexpr int bytesPerValue(Dtype dtype) { return dtype == Dtype::F32 ? 4 : 2; }
+
 inline constexpr std::array<EnumName<MaskKind>, 4> kMaskKindNames{{
     {MaskKind::None, "none"},
     {MaskKind::Padding, "padding"},
@@ -30,6 +37,7 @@ inline constexpr std::array<EnumName<MaskKind>, 4> kMaskKindNames{{
 }};
 inline constexpr std::array<EnumName<MaskFill>, 2> kMaskFillNames{{{MaskFill::MinusBillion, "-1e9"}, {MaskFill::MinusInfinity, "-inf"}}};
 inline constexpr std::array<EnumName<SoftmaxMode>, 2> kSoftmaxModeNames{{{SoftmaxMode::Safe, "safe"}, {SoftmaxMode::PyTorch, "pytorch"}}};
+inline constexpr std::array<EnumName<Dtype>, 3> kDtypeNames{{{Dtype::F32, "F32"}, {Dtype::F16, "F16"}, {Dtype::BF16, "BF16"}}};
 
 // The name of `value`, or "unknown" for a value the table lacks.
 template <typename Enum, std::size_t N>
@@ -43,6 +51,7 @@ constexpr std::string_view nameOf(Enum value, const std::array<EnumName<Enum>, N
 constexpr std::string_view nameOf(MaskKind value) { return nameOf(value, kMaskKindNames); }
 constexpr std::string_view nameOf(MaskFill value) { return nameOf(value, kMaskFillNames); }
 constexpr std::string_view nameOf(SoftmaxMode value) { return nameOf(value, kSoftmaxModeNames); }
+constexpr std::string_view nameOf(Dtype value) { return nameOf(value, kDtypeNames); }
 
 // The value named `name`, or nothing when no entry has that name.
 template <typename Enum, std::size_t N>

@@ -8,6 +8,7 @@
 #include "io/checkpoint.h"
 
 #include "core/limits.h"
+#include "core/names.h"
 #include "io/json_value_text.h"
 #include "io/memory_budget.h"
 #include "io/safe_read.h"
@@ -255,15 +256,16 @@ public:
         }
     }
     bool has(const std::string& tensor) const { return where_.count(tensor) > 0; }
-    // The dtype holding most of the values ("BF16" for a bfloat16 checkpoint with a few F32 buffers).
-    std::string mainDtype() const {
+    // The dtype holding most of the values (BF16 for a bfloat16 checkpoint with a few F32 buffers); nullopt when it is
+    // none attnviz reads weights in.
+    std::optional<core::Dtype> mainDtype() const {
         std::map<std::string, std::int64_t> values;
         for (const auto& [tensor, file] : where_) {
             const SafetensorsEntry& entry = files_[file]->entries().at(tensor);
             values[entry.dtype] += std::max<std::int64_t>(entry.elementCount(), 0);
         }
         const auto most = std::max_element(values.begin(), values.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-        return most == values.end() ? std::string() : most->first;
+        return most == values.end() ? std::nullopt : core::valueNamed(most->first, core::kDtypeNames);
     }
     const SafetensorsFile& fileOf(const std::string& tensor) const { return *files_[where_.at(tensor)]; }
     // The file holding `tensor`, shared: a weight read in place from its mapping keeps it open.
@@ -591,7 +593,7 @@ core::TransformerModel loadTransformer(const fs::path& folder) {
                                                  " tokens)");
     const CheckpointFiles files(folder);
     model.weights = readerOf(model.config.family).weights(files, model.config);
-    model.storedDtype = core::echoed(files.mainDtype());
+    model.storedDtype = files.mainDtype();
     return model;
 }
 

@@ -1,6 +1,7 @@
 // safetensors.cpp — mapping, checking and decoding .safetensors files. See safetensors.h.
 #include "io/safetensors.h"
 
+#include "core/names.h"
 #include "io/json_value_text.h"
 #include "io/safe_read.h"
 
@@ -154,20 +155,25 @@ std::map<std::string, SafetensorsEntry> parseSafetensorsHeader(std::span<const s
 
 namespace {
 
+// A weight's dtype, as its header names it: F32, F16 or BF16; FileError naming the tensor for any other.
+core::Dtype weightDtype(const std::string& dtype, const std::string& nameForErrors) {
+    if (const std::optional<core::Dtype> known = core::valueNamed(dtype, core::kDtypeNames)) return *known;
+    throw FileError(nameForErrors + " is stored as " + core::echoed(dtype) + "; attnviz reads " + core::namesListed(core::kDtypeNames) + " weights.");
+}
+
+bool storedAsF32(const SafetensorsEntry& entry) { return core::valueNamed(entry.dtype, core::kDtypeNames) == core::Dtype::F32; }
+
 // decodeTensor's values written to `out` (bytes.size() / 4 or / 2 floats): the dtype is compared once, not per value.
-void decodeInto(std::span<const std::byte> bytes, const std::string& dtype, const std::string& nameForErrors, float* out) {
-    if (dtype == "F32") {
+void decodeInto(std::span<const std::byte> bytes, core::Dtype dtype, float* out) {
+    if (dtype == core::Dtype::F32) {
         std::memcpy(out, bytes.data(), bytes.size() / 4 * 4);  // little-endian, as x86-64
         return;
-    }
-    if (dtype != "F16" && dtype != "BF16") {
-        throw FileError(nameForErrors + " is stored as " + core::echoed(dtype) + "; attnviz reads F32, F16 and BF16 weights.");
     }
     const std::size_t count = bytes.size() / 2;
     const auto raw = [&](std::size_t i) {
         return static_cast<std::uint16_t>(static_cast<std::uint8_t>(bytes[2 * i]) | static_cast<std::uint8_t>(bytes[2 * i + 1]) << 8);
     };
-    if (dtype == "F16") {
+    if (dtype == core::Dtype::F16) {
         for (std::size_t i = 0; i < count; ++i) out[i] = halfToFloat(raw(i));
     } else {
         for (std::size_t i = 0; i < count; ++i) out[i] = bfloatToFloat(raw(i));
@@ -192,8 +198,9 @@ core::Matrix transposedInTiles(const Eigen::Ref<const core::Matrix>& m) {
 }  // namespace
 
 std::vector<float> decodeTensor(std::span<const std::byte> bytes, const std::string& dtype, const std::string& nameForErrors) {
-    std::vector<float> values(bytes.size() / (dtype == "F32" ? 4 : 2));
-    decodeInto(bytes, dtype, nameForErrors, values.data());
+    const core::Dtype type = weightDtype(dtype, nameForErrors);
+    std::vector<float> values(bytes.size() / static_cast<std::size_t>(core::bytesPerValue(type)));
+    decodeInto(bytes, type, values.data());
     return values;
 }
 
@@ -339,10 +346,11 @@ core::Matrix SafetensorsFile::matrix(const std::string& tensor) const {
     const Eigen::Index rows = entry.shape.size() == 2 ? entry.shape[0] : 1;
     const Eigen::Index cols = entry.shape.back();
     core::Matrix out(rows, cols);
-    if (entry.dtype == "F32") {
+    const core::Dtype dtype = weightDtype(entry.dtype, path_.string() + ": tensor \"" + core::echoed(tensor) + "\"");
+    if (dtype == core::Dtype::F32) {
         std::memcpy(out.data(), raw.data(), raw.size());  // little-endian float32 straight from the mapping: one copy
     } else {
-        decodeInto(raw, entry.dtype, path_.string() + ": tensor \"" + core::echoed(tensor) + "\"", out.data());  // widened in place: no second copy
+        decodeInto(raw, dtype, out.data());  // widened in place: no second copy
     }
     releasePages(raw);
     return out;
@@ -352,7 +360,7 @@ const float* SafetensorsFile::mappedFloats(const std::string& tensor) const {
     const SafetensorsEntry& entry = matrixEntry(tensor);
     const std::span<const std::byte> raw = rawBytes(entry);
     const bool aligned = reinterpret_cast<std::uintptr_t>(raw.data()) % alignof(float) == 0;
-    if (entry.dtype != "F32" || !aligned || guard_ < 0) return nullptr;  // unguarded: a cut file could not be survived
+    if (!storedAsF32(entry) || !aligned || guard_ < 0) return nullptr;  // unguarded: a cut file could not be survived
     return reinterpret_cast<const float*>(raw.data());
 }
 
@@ -360,7 +368,7 @@ core::Matrix SafetensorsFile::transposedMatrix(const std::string& tensor) const 
     const SafetensorsEntry& entry = matrixEntry(tensor);
     const std::span<const std::byte> raw = rawBytes(entry);
     // F32 on a float boundary (safetensors writers pad the header to 8 bytes): read in place; else widen first.
-    if (entry.dtype != "F32" || reinterpret_cast<std::uintptr_t>(raw.data()) % alignof(float) != 0) return transposedInTiles(matrix(tensor));
+    if (!storedAsF32(entry) || reinterpret_cast<std::uintptr_t>(raw.data()) % alignof(float) != 0) return transposedInTiles(matrix(tensor));
     const Eigen::Index rows = entry.shape.size() == 2 ? entry.shape[0] : 1;
     const Eigen::Index cols = entry.shape.back();
     core::Matrix out = transposedInTiles(core::MatrixView(reinterpret_cast<const float*>(raw.data()), rows, cols));

@@ -189,9 +189,9 @@ TEST_CASE("Mistral: a sliding window of 4 on every layer, shorter than the sente
 }
 
 TEST_CASE("the dtype the weights file stored is kept beside the float32 weights (the KV cache is counted in it)") {
-    CHECK(io::loadTransformer(kDecoders / "llama-mqa-bf16").storedDtype == "BF16");
-    CHECK(io::loadTransformer(kDecoders / "qwen3-qknorm-headdim").storedDtype == "F16");
-    CHECK(io::loadTransformer(kDecoders / "qwen2-bias-window-sharded").storedDtype == "F32");  // over both shards
+    CHECK(io::loadTransformer(kDecoders / "llama-mqa-bf16").storedDtype == core::Dtype::BF16);
+    CHECK(io::loadTransformer(kDecoders / "qwen3-qknorm-headdim").storedDtype == core::Dtype::F16);
+    CHECK(io::loadTransformer(kDecoders / "qwen2-bias-window-sharded").storedDtype == core::Dtype::F32);  // over both shards
 }
 
 TEST_CASE("a decoder folder that attnviz does not compute is refused in one sentence") {

@@ -19,6 +19,7 @@
 
 #include "core/attention.h"
 #include "core/matrix.h"
+#include "core/names.h"
 #include "core/gemm.h"
 #include "core/transformer/model_family.h"
 
@@ -194,7 +195,7 @@ struct TransformerWeights {
 struct TransformerModel {
     TransformerConfig config;
     TransformerWeights weights;  // float32, whatever the file stored
-    std::string storedDtype;     // what the weights file stored most values as: "F32", "F16", "BF16"; "" when unknown
+    std::optional<Dtype> storedDtype;  // what the weights file stored most values as; nullopt: not a safetensors file
 };
 
 // Throws InputError naming the first weight whose shape does not follow from the config, or that holds a value

@@ -9,6 +9,7 @@
 #include "core/decoder_lessons.h"
 #include "core/display_text.h"
 #include "core/lessons.h"
+#include "core/names.h"
 #include "ui/lessons/lesson_views.h"
 
 #include <algorithm>
@@ -27,8 +28,8 @@ const core::TrainedModel* openModel(const LessonFrame& frame) {
 struct Subject {
     std::string title;
     core::AttentionShape shape;
-    std::string dtype;       // "BF16", "F16", "F32"
-    std::string otherDtype;  // F32 beside a 16-bit dtype, F16 beside F32
+    core::Dtype dtype = core::Dtype::F32;       // what the weights were stored in (float32: attnviz's own)
+    core::Dtype otherDtype = core::Dtype::F16;  // F32 beside a 16-bit dtype, F16 beside F32
     std::int64_t tokens = 0; // the cache at this many tokens (a model's context, or this sentence)
     std::string tokensLabel;
 };
@@ -63,6 +64,7 @@ void sharingDiagram(const core::Dimensions& shape, float width) {
 void sharingTable(LessonFrame& frame, const Subject& s, const std::vector<core::KvSharing>& variants) {
     const int bytes1 = core::bytesPerValue(s.dtype), bytes2 = core::bytesPerValue(s.otherDtype);
     const std::string layers = std::to_string(s.shape.layers) + (s.shape.layers == 1 ? " layer" : " layers");
+    const std::string dtype(core::nameOf(s.dtype)), otherDtype(core::nameOf(s.otherDtype));
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable(s.title.c_str(), 10, flags)) return;
     ImGui::TableSetupColumn("K/V heads", ImGuiTableColumnFlags_WidthStretch, 1.5f);
@@ -71,10 +73,10 @@ void sharingTable(LessonFrame& frame, const Subject& s, const std::vector<core::
     ImGui::TableSetupColumn("W^V", ImGuiTableColumnFlags_WidthStretch, 0.9f);
     ImGui::TableSetupColumn("W^O", ImGuiTableColumnFlags_WidthStretch, 0.9f);
     ImGui::TableSetupColumn(("× " + layers).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn(("KV 1 layer " + s.dtype).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn(("KV " + s.dtype).c_str(), ImGuiTableColumnFlags_WidthStretch, 0.9f);
-    ImGui::TableSetupColumn(("KV " + s.otherDtype).c_str(), ImGuiTableColumnFlags_WidthStretch, 0.9f);
-    ImGui::TableSetupColumn((core::groupedDigits(s.tokens) + " tok " + s.dtype).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn(("KV 1 layer " + dtype).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn(("KV " + dtype).c_str(), ImGuiTableColumnFlags_WidthStretch, 0.9f);
+    ImGui::TableSetupColumn(("KV " + otherDtype).c_str(), ImGuiTableColumnFlags_WidthStretch, 0.9f);
+    ImGui::TableSetupColumn((core::groupedDigits(s.tokens) + " tok " + dtype).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
     for (const core::KvSharing& v : variants) {
         ImGui::TableNextRow();
@@ -95,8 +97,8 @@ void sharingTable(LessonFrame& frame, const Subject& s, const std::vector<core::
         frame.report.texts.push_back(s.title + " " + v.name + " h_kv = " + std::to_string(v.kvHeads) + (v.own ? " (its own)" : "") +
                                      ": W^Q " + core::groupedDigits(v.wq) + ", W^K " + core::groupedDigits(v.wk) + ", W^V " +
                                      core::groupedDigits(v.wv) + ", W^O " + core::groupedDigits(v.wo) + "; KV cache " + bytes(perLayer) +
-                                     " per token per layer, " + bytes(perToken) + " per token for " + layers + " (" + s.dtype + "), " +
-                                     bytes(other) + " (" + s.otherDtype + ")");
+                                     " per token per layer, " + bytes(perToken) + " per token for " + layers + " (" + dtype + "), " +
+                                     bytes(other) + " (" + otherDtype + ")");
     }
     ImGui::EndTable();
 }
@@ -129,14 +131,14 @@ Subject modelSubject(const core::TrainedModel& model) {
     const core::TransformerConfig& c = model.config();
     Subject s;
     s.shape = core::attentionShape(c);
-    const std::string stored = model.transformer.storedDtype;
-    s.dtype = core::bytesPerValue(stored) > 0 ? stored : "F32";
-    s.otherDtype = s.dtype == "F32" ? "F16" : "F32";
+    const std::optional<core::Dtype> stored = model.transformer.storedDtype;
+    s.dtype = stored.value_or(core::Dtype::F32);
+    s.otherDtype = s.dtype == core::Dtype::F32 ? core::Dtype::F16 : core::Dtype::F32;
     s.tokens = c.maxPositions;
     s.tokensLabel = core::groupedDigits(c.maxPositions) + " tokens";
     s.title = model.name + " (" + model.familyName() + "): " + std::to_string(c.layers) + " layers, d_model = " + std::to_string(c.dModel) +
               ", h = " + std::to_string(c.heads) + ", h_kv = " + std::to_string(c.keyValueHeads()) + ", d_k = " + std::to_string(c.headWidth()) +
-              ", stored as " + (core::bytesPerValue(stored) > 0 ? stored : "float32 (attnviz's own)");
+              ", stored as " + (stored ? std::string(core::nameOf(*stored)) : "float32 (attnviz's own)");
     return s;
 }
 
@@ -149,8 +151,6 @@ std::optional<Subject> seededSubject(LessonFrame& frame) {
         say(frame, error.what(), Tone::Warning);
         return std::nullopt;
     }
-    s.dtype = "F32";
-    s.otherDtype = "F16";
     s.tokens = t.keyLength;
     s.tokensLabel = "this sentence's " + std::to_string(t.keyLength) + " tokens";
     s.title = "This seeded layer: 1 layer, d_model = " + std::to_string(t.dims.dModel) + ", h = " + std::to_string(t.dims.heads) +
