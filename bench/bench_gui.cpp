@@ -306,8 +306,7 @@ void openingModel(benchmark::State& state) {
     const auto opened = [&] { return app.run() != nullptr && app.run()->spec.trainedModel() != nullptr && !app.computing(); };
     FrameTimes times, arrivals, others;
     for (auto _ : state) {
-        app.state().session.request = ui::SessionRequest::OpenRecentModel;
-        app.state().session.requestPath = folder;
+        app.state().session.request = {ui::SessionAction::OpenRecentModel, folder};
         const Clock::time_point start = Clock::now();
         while (!opened() && secondsSince(start) < kOpeningMaxSeconds) {
             const core::TrainedModel* model = app.state().spec.trainedModel();
