@@ -142,7 +142,7 @@ void addGuiOptions(CLI::App& cli, GuiOptions& gui) {
     cli.add_option("--zoom", gui.zoom, "Open zoomed: the number of Ctrl+= steps (-2 to 6; 0 is 100 %)");
     cli.add_flag("--present", gui.present, "Start presenting: full screen, large type, side panels away (F5 toggles, B blanks)");
     cli.add_option("--lesson", gui.lesson,
-                   "Open a question view: masks, cross, fused, slicing, rows, scaling, pooling, cost, dims, training, rope, lines, next or copy");
+                   "Open a question view: masks, cross, fused, slicing, rows, scaling, pooling, cost, dims, training, rope, lines, next, copy, layers or roles");
     cli.add_option("--ask", gui.ask, "Open a question before its stage is shown (Q): attended, shape, predict, scaling or shared-kv");
     cli.add_option("--ask-pick", gui.askPick, "The question's choice picked, 1-4")->check(CLI::Range(1, 4));
     cli.add_option("--ask-counts", gui.askCounts, "The class's answers to the question, one count per choice, e.g. 3,9,1,0")

@@ -193,4 +193,19 @@ HeadRoles headRoles(const TransformerModel& model, const Tensor& attention, int 
     return roles;
 }
 
+HeadRoles headRolesOnRepeats(const TransformerModel& model, const Tokenizer& tokenizer, const Tensor& attention, int sentence,
+                             const std::vector<int>& ids) {
+    const TransformerConfig& c = model.config;
+    const int half = std::max(1, std::min(kRepeatedTokenCount, (c.maxPositions - 4) / 2));  // 4: room for any framing
+    return headRoles(model, attention, sentence, ids, repeatedRandomTokens(tokenizer, c.vocabSize, half, kRepeatedTokenSeed));
+}
+
+HeadRole strongestRole(const HeadRoles& roles, int layer, int head) {
+    HeadRole strongest = kHeadRoles.front();
+    for (HeadRole role : kHeadRoles) {
+        if (roles.scores[static_cast<std::size_t>(role)](layer, head) > roles.scores[static_cast<std::size_t>(strongest)](layer, head)) strongest = role;
+    }
+    return strongest;
+}
+
 }  // namespace attnviz::core

@@ -82,6 +82,12 @@ struct HeadRoles {
 };
 HeadRoles headRoles(const TransformerModel& model, const Tensor& attention, int sentence, const std::vector<int>& ids,
                     const std::vector<int>& repeated);
+// headRoles with the repeated tokens dump --head-roles and the head roles view use: kRepeatedTokenCount random ids
+// (fewer when the model's positions do not hold twice that and its framing), seed kRepeatedTokenSeed.
+HeadRoles headRolesOnRepeats(const TransformerModel& model, const Tokenizer& tokenizer, const Tensor& attention, int sentence,
+                             const std::vector<int>& ids);
+// The role layer × head scores highest on (ties: the earlier in kHeadRoles).
+HeadRole strongestRole(const HeadRoles& roles, int layer, int head);
 // Which tokens a role is measured on: the sentence, or the repeated random tokens.
 bool measuredOnRepeatedTokens(HeadRole role);
 

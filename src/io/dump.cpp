@@ -475,9 +475,7 @@ core::Tensor stackSentences(const std::vector<core::Tensor>& sentences, int padd
 
 json headRolesJson(const core::ModelRun& run, const core::TrainedModel& model, core::Tensor& repeatedAttention) {
     const core::TransformerConfig& c = model.config();
-    const int half = std::max(1, std::min(core::kRepeatedTokenCount, (c.maxPositions - 4) / 2));
-    const std::vector<int> repeated = core::repeatedRandomTokens(*model.tokenizer, c.vocabSize, half, core::kRepeatedTokenSeed);
-    core::HeadRoles roles = core::headRoles(model.transformer, run.modelPass->attentionWeights, 0, run.tokenIds[0], repeated);
+    core::HeadRoles roles = core::headRolesOnRepeats(model.transformer, *model.tokenizer, run.modelPass->attentionWeights, 0, run.tokenIds[0]);
     repeatedAttention = std::move(roles.repeatedAttention);
     json measuredOn = json::object();
     for (core::HeadRole role : core::kHeadRoles) {
@@ -487,13 +485,9 @@ json headRolesJson(const core::ModelRun& run, const core::TrainedModel& model, c
     for (int layer = 0; layer < c.layers; ++layer) {
         for (int head = 0; head < c.heads; ++head) {
             json scores = json::object();
-            core::HeadRole strongest = core::HeadRole::PreviousToken;
-            for (core::HeadRole role : core::kHeadRoles) {
-                const float score = roles.scores[static_cast<std::size_t>(role)](layer, head);
-                scores[std::string(core::headRoleKey(role))] = score;
-                if (score > roles.scores[static_cast<std::size_t>(strongest)](layer, head)) strongest = role;
-            }
-            heads.push_back({{"layer", layer}, {"head", head}, {"scores", std::move(scores)}, {"strongest", std::string(core::headRoleKey(strongest))}});
+            for (core::HeadRole role : core::kHeadRoles) scores[std::string(core::headRoleKey(role))] = roles.scores[static_cast<std::size_t>(role)](layer, head);
+            const std::string strongest(core::headRoleKey(core::strongestRole(roles, layer, head)));
+            heads.push_back({{"layer", layer}, {"head", head}, {"scores", std::move(scores)}, {"strongest", strongest}});
         }
     }
     return {{"definition", "TransformerLens head_detector's 'mul' score, sum(A * P) / sum(A), for a 0/1 detection pattern P "

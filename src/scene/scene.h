@@ -37,6 +37,8 @@ struct ComputedDescription {
     std::string tensorShape;  // the whole tensor as PyTorch holds it, "b × h × l × l" and "1 × 4 × 15 × 15"; empty:
     std::string numericShape; // the matrix alone (paperShape, rows × cols)
     std::vector<std::string> tokenLabels;  // its token axes' labels when not the run's (a compared sentence); empty: the run's
+    std::vector<std::string> cellTexts;    // rows × cols, row-major: words printed in the cells instead of their numbers
+                                           // (the logit lens's top token); empty: the numbers
 };
 struct Computed : ComputedDescription {
     struct Identity {

@@ -142,6 +142,35 @@ TEST_CASE("The logit lens matches HF output_hidden_states -> final norm -> LM he
     }
 }
 
+TEST_CASE("The lens grid: each row's top token and the probability it gives the final prediction, as PyTorch's lens has them") {
+    for (const Fixture& fixture : kFixtures) {
+        CAPTURE(fixture.name);
+        const core::TransformerModel model = io::loadTransformer(fixture.folder);
+        const std::vector<int> ids = readJson(kAnalyses / (fixture.name + "_ids.json")).get<std::vector<int>>();
+        const int length = static_cast<int>(ids.size()), rows = model.config.layers + 1, vocab = model.config.vocabSize;
+        const core::TransformerPass pass = core::runTransformer(model, {ids}, 0, core::modelAttention(model));
+        const core::Tensor expected = io::readNpy(kAnalyses / (fixture.name + "_lens_logprobs.npy"));  // (n + 1) × l × vocab
+        const core::LensAgreement lens = core::logitLensAgreement(model, pass, 0, length);
+        REQUIRE(lens.topIds.rows() == rows);
+        REQUIRE(lens.topIds.cols() == length);
+        const auto theirRow = [&](int row, int position) { return expected.data.data() + (static_cast<std::size_t>(row) * length + position) * vocab; };
+        int layersDisagreeing = 0;
+        for (int position = 0; position < length; ++position) {
+            const float* last = theirRow(rows - 1, position);
+            const int finalTop = static_cast<int>(std::max_element(last, last + vocab) - last);
+            for (int row = 0; row < rows; ++row) {
+                const float* theirs = theirRow(row, position);
+                const int ours = static_cast<int>(lens.topIds(row, position));
+                CHECK(theirs[ours] >= *std::max_element(theirs, theirs + vocab) - 1e-4f);  // ours is PyTorch's top (or tied within 1e-4)
+                CHECK(std::abs(lens.finalLogProbs(row, position) - theirs[finalTop]) < 1e-4);
+                if (ours != finalTop) ++layersDisagreeing;
+            }
+            CHECK(static_cast<int>(lens.topIds(rows - 1, position)) == finalTop);
+        }
+        CHECK(layersDisagreeing > 0);  // the early layers predict something else: the grid is not one word repeated
+    }
+}
+
 TEST_CASE("Attention rollout: ½A + ½I with A head-averaged, rows renormalised, multiplied layer by layer") {
     // 2 layers × 1 sentence × 2 heads × 2 × 2, causal maps.
     core::Tensor attention({2, 1, 2, 2, 2});

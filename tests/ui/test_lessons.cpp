@@ -3,6 +3,10 @@
 // run, and the assertions look at AppState, at the run on screen and at what the lesson showed
 // (App::lessonReport(): every sentence and every map or chart caption of the last frame).
 #include "app/gui_export.h"
+#include "core/display_text.h"
+#include "core/head_measures.h"
+#include "core/transformer/logit_lens.h"
+#include "core/transformer/prediction_words.h"
 #include "imgui_harness.h"
 #include "io/scratch_dir.h"
 #include "io/model_folder.h"
@@ -16,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <set>
 #include <unordered_map>
 #include <vector>
@@ -614,6 +619,115 @@ TEST_CASE("computed maps: the training view's untrained A is its own run's, ever
     CHECK(untrained.front()->numericShape == trained[TensorId::AttentionWeights].shapeString());
     CHECK(t.report().shows("trained · A₀"));
     CHECK(t.report().shows("untrained · A₀"));
+}
+
+}  // namespace attnviz::test
+
+namespace attnviz::test {
+namespace {
+
+// The drawn map whose computed name contains `fragment`.
+const ui::DrawnHeatmap* drawnComputed(const ui::App& app, std::string_view fragment) {
+    for (const ui::DrawnHeatmap& d : app.drawnHeatmaps()) {
+        if (d.matrix.computed && d.matrix.computed->name.find(fragment) != std::string::npos) return &d;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("through the layers: the lens grid prints each layer's top word and colours the final prediction's probability") {
+    LessonApp t(Lesson::Layers);  // from the seeded layer, the view opens attnviz's own decoder
+    CHECK(t.app.state().lesson.setupNote.find("Opened attnviz's own decoder") != std::string::npos);
+    REQUIRE(t.app.run()->spec.trainedModel() != nullptr);
+    const core::TrainedModel& model = *t.app.run()->spec.trainedModel();
+    const std::vector<int>& ids = t.app.run()->tokenIds[0];
+    const int rows = model.config().layers + 1, length = static_cast<int>(ids.size());
+    const ui::DrawnHeatmap* lens = drawnComputed(t.app, "logit lens (raw, no learned translator)");
+    REQUIRE(lens != nullptr);
+    CHECK(lens->rows == length);  // tokens down, layers across
+    CHECK(lens->cols == rows);
+    // Every log-probability of the lens (core's, checked against PyTorch in test_analyses), for an independent grid.
+    const core::TransformerPass pass = core::runTransformer(model.transformer, {ids}, 0, core::modelAttention(model.transformer));
+    const core::Tensor full = core::logitLensLogProbs(model.transformer, pass, 0, length);  // (n + 1) × l × vocab
+    const core::Matrix last = full.slice(rows - 1);
+    REQUIRE(lens->cellValues.size() == static_cast<std::size_t>(rows * length));  // a word in every cell at this size
+    for (int p = 0; p < length; ++p) {
+        Eigen::Index finalTop = 0;
+        last.row(p).maxCoeff(&finalTop);
+        for (int r = 0; r < rows; ++r) {
+            const core::Matrix layer = full.slice(r);
+            Eigen::Index top = 0;
+            layer.row(p).maxCoeff(&top);
+            CAPTURE(r);
+            CAPTURE(p);
+            CHECK(lens->matrix.computed->values(p, r) == doctest::Approx(std::exp(layer(p, finalTop))).epsilon(1e-4));
+            CHECK(lens->cellValues[static_cast<std::size_t>(p * rows + r)] == core::clipped(core::choiceLabel(*model.tokenizer, static_cast<int>(top)), 9));
+        }
+    }
+    CHECK(t.report().says("first comes to the top after layer"));
+    // The rollout beside the stepped layer's head-averaged attention: both distributions over the keys, one scale.
+    const ui::DrawnHeatmap* mean = drawnComputed(t.app, "mean of A over heads");
+    const ui::DrawnHeatmap* rollout = drawnComputed(t.app, "rollout through layers 0");
+    REQUIRE(mean != nullptr);
+    REQUIRE(rollout != nullptr);
+    for (const ui::DrawnHeatmap* map : {mean, rollout}) {
+        const core::Matrix& values = map->matrix.computed->values;
+        CHECK(values.rows() == length);
+        for (int q = 0; q < length; ++q) CHECK(values.row(q).sum() == doctest::Approx(1.0).epsilon(1e-5));
+    }
+    CHECK(t.report().says("leaves out the MLPs"));
+}
+
+TEST_CASE("head roles: each head's strongest head_detector role printed in its cell, coloured by its score, the best named per role") {
+    LessonApp t(Lesson::Roles);  // attnviz's own decoder, opened for it
+    const core::TrainedModel& model = *t.app.run()->spec.trainedModel();
+    const std::vector<int>& ids = t.app.run()->tokenIds[0];
+    const int layers = model.config().layers, heads = model.config().heads, length = static_cast<int>(ids.size());
+    const ui::DrawnHeatmap* grid = drawnComputed(t.app, "strongest role (rows: layers");
+    REQUIRE(grid != nullptr);
+    CHECK(grid->rows == layers);
+    CHECK(grid->cols == heads);
+    REQUIRE(grid->cellValues.size() == static_cast<std::size_t>(layers * heads));
+    const core::TransformerPass pass = core::runTransformer(model.transformer, {ids}, 0, core::modelAttention(model.transformer));
+    const core::HeadRoles roles = core::headRolesOnRepeats(model.transformer, *model.tokenizer, pass.attentionWeights, 0, ids);
+    const std::map<core::HeadRole, std::string> words{{core::HeadRole::PreviousToken, "prev"}, {core::HeadRole::DuplicateToken, "dup"},
+                                                      {core::HeadRole::Induction, "induct"}, {core::HeadRole::FirstToken, "sink"},
+                                                      {core::HeadRole::Self, "self"}};
+    for (int layer = 0; layer < layers; ++layer) {
+        for (int head = 0; head < heads; ++head) {
+            CAPTURE(layer);
+            CAPTURE(head);
+            // The previous-token score by hand: the share of the map's weight on the token before each query.
+            const core::Matrix a = pass.attentionWeights.slice(layer * heads + head);  // 1 sentence: l × l
+            double onPrevious = 0.0;
+            for (int q = 1; q < length; ++q) onPrevious += a(q, q - 1);
+            CHECK(roles.scores[0](layer, head) == doctest::Approx(onPrevious / a.sum()).epsilon(1e-5));
+            float best = -1.0f;
+            std::string bestWord;
+            for (const auto& [role, word] : words) {
+                const float score = roles.scores[static_cast<std::size_t>(role)](layer, head);
+                if (score > best) best = score, bestWord = word;
+            }
+            CHECK(grid->matrix.computed->values(layer, head) == doctest::Approx(best));
+            CHECK(grid->cellValues[static_cast<std::size_t>(layer * heads + head)] == bestWord);
+        }
+    }
+    CHECK(t.report().says("previous-token (prev"));
+    CHECK(t.report().says("induction (induct"));
+    const ui::DrawnHeatmap* induction = drawnComputed(t.app, "on random tokens, twice");
+    REQUIRE(induction != nullptr);
+    CHECK(induction->rows == static_cast<int>(roles.repeated.size()));
+}
+
+TEST_CASE("through the layers on the seeded layer: no layers to read, one click opens attnviz's own decoder") {
+    LessonApp t(Lesson::Layers);
+    ui::useRandomWeights(t.app.state());  // the view stays open on the model the user chose
+    t.settle();
+    CHECK(t.app.state().lesson.open == Lesson::Layers);
+    CHECK(t.report().says("reads a trained model's layers"));  // and does not reopen the decoder the user just left
+    REQUIRE_FALSE(t.report().buttons.empty());
+    CHECK(t.report().buttons.front().label.find("decoder") != std::string::npos);
 }
 
 }  // namespace attnviz::test

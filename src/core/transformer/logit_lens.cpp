@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <vector>
 
 namespace attnviz::core {
 namespace {
@@ -28,18 +29,28 @@ Eigen::RowVectorXd logSoftmax(const RowVector& logits) {
     return (x.array() - (largest + std::log((x.array() - largest).exp().sum()))).matrix();
 }
 
-// Runs `each(index, position, log-probabilities)` over every lens row of the sentence.
+// Runs `each(index, position, log-probabilities)` over every lens row of the sentence, the last layer's first (its
+// rows are the model's final prediction, which the others are compared with).
 template <typename Each>
 void forEachLensRow(const TransformerModel& model, const TransformerPass& pass, int sentence, int length, Each each) {
     const PredictionKind kind = predictionKind(model);
     if (kind == PredictionKind::None) throw InputError(whyNoPrediction(model));
-    for (int index = 0; index <= model.config.layers; ++index) {
+    const int last = model.config.layers;
+    for (int step = 0; step <= last; ++step) {
+        const int index = step == 0 ? last : step - 1;
         for (int position = 0; position < length; ++position) {
             const RowVector input = lensInput(model, pass, index, sentence, position);
             const RowVector logits = kind == PredictionKind::NextToken ? nextTokenLogits(model, input) : maskedWordLogits(model, input);
             each(index, position, logSoftmax(logits));
         }
     }
+}
+
+// The most probable id of a row of log-probabilities; ties: the lower id.
+int mostProbable(const Eigen::RowVectorXd& logProbs) {
+    Eigen::Index best = 0;
+    logProbs.maxCoeff(&best);  // Eigen keeps the first of equal maxima
+    return static_cast<int>(best);
 }
 
 }  // namespace
@@ -70,6 +81,19 @@ LensTop logitLensTop(const TransformerModel& model, const TransformerPass& pass,
         }
     });
     return top;
+}
+
+LensAgreement logitLensAgreement(const TransformerModel& model, const TransformerPass& pass, int sentence, int length) {
+    const int rows = model.config.layers + 1;
+    LensAgreement lens{Matrix(rows, length), Matrix(rows, length)};
+    std::vector<int> finalTop(static_cast<std::size_t>(length));
+    forEachLensRow(model, pass, sentence, length, [&](int index, int position, const Eigen::RowVectorXd& logProbs) {
+        const int top = mostProbable(logProbs);
+        if (index == rows - 1) finalTop[static_cast<std::size_t>(position)] = top;  // the last layer comes first
+        lens.topIds(index, position) = static_cast<float>(top);
+        lens.finalLogProbs(index, position) = static_cast<float>(logProbs(finalTop[static_cast<std::size_t>(position)]));
+    });
+    return lens;
 }
 
 }  // namespace attnviz::core

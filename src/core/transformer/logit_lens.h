@@ -25,4 +25,14 @@ struct LensTop {
 };
 LensTop logitLensTop(const TransformerModel& model, const TransformerPass& pass, int sentence, int length, int k);
 
+// What the lens grid on screen shows, without holding every log-probability (a 128k vocabulary × 33 rows × 64 positions
+// is a gigabyte): each lens row's most probable token (ties: the lower id) and the log-probability that row gives the
+// model's final prediction at the position (the last row's most probable token), each (n_layers + 1) × length.
+// Throws InputError as above.
+struct LensAgreement {
+    Matrix topIds;         // ids as float32, exact below 2^24
+    Matrix finalLogProbs;
+};
+LensAgreement logitLensAgreement(const TransformerModel& model, const TransformerPass& pass, int sentence, int length);
+
 }  // namespace attnviz::core

@@ -82,23 +82,37 @@ std::string setUpTraining(AppState& state) {
 constexpr std::uint64_t kCopySeed = 37;
 constexpr int kCopyWords = 12;
 
+// Opens attnviz's own decoder: nullopt when it opened, else the sentence saying why it could not.
+std::optional<std::string> openBundledDecoder(AppState& state) {
+    const std::optional<std::filesystem::path> folder = io::bundledDecoderFolder();
+    if (!folder) return "This installation has no bundled decoder (assets/models/attnviz-mini-llama was not found).";
+    try {
+        useTrainedModel(io::ModelLibrary().openNow(*folder), state);
+        return std::nullopt;
+    } catch (const io::FileError& error) {
+        return std::string("attnviz's own decoder could not be opened: ") + error.what();
+    }
+}
+
 std::string setUpCopy(AppState& state) {
     std::string note;
     if (!showsBundledDecoder(state)) {
-        const std::optional<std::filesystem::path> folder = io::bundledDecoderFolder();
-        if (!folder) return "This installation has no bundled decoder (assets/models/attnviz-mini-llama was not found).";
-        try {
-            useTrainedModel(io::ModelLibrary().openNow(*folder), state);
-            note = "Opened attnviz's own decoder, whose heads.json names a previous-token and an induction head. ";
-        } catch (const io::FileError& error) {
-            return std::string("attnviz's own decoder could not be opened: ") + error.what();
-        }
+        if (const std::optional<std::string> failed = openBundledDecoder(state)) return *failed;
+        note = "Opened attnviz's own decoder, whose heads.json names a previous-token and an induction head. ";
     }
     const core::TrainedModel* model = state.spec.trainedModel();
     if (model == nullptr) return note;
     state.spec.sentences = {core::repeatedWordSentence(kCopySeed + static_cast<std::uint64_t>(state.lesson.copySeed), kCopyWords, *model->tokenizer)};
     state.batch = 0;
     return note + "The sentence is " + std::to_string(kCopyWords) + " random words, twice.";
+}
+
+// "Through the layers" and "Head roles" read the open model's layers and heads; the seeded layer has one layer of
+// random weights, so they open attnviz's own decoder instead.
+std::string setUpTrainedModel(AppState& state) {
+    if (state.spec.trainedModel() != nullptr) return {};
+    if (const std::optional<std::string> failed = openBundledDecoder(state)) return *failed;
+    return "Opened attnviz's own decoder: the seeded layer has no trained layers to read.";
 }
 
 // The other question views teach on the seeded layer, whose every control they use.
@@ -160,6 +174,7 @@ std::string setUp(Lesson lesson, AppState& state) {
     if (lesson == Lesson::Lines) return {};  // the open model's own head: a trained head's lines are the figure to present
     if (lesson == Lesson::NextToken) return setUpNextToken(state);
     if (lesson == Lesson::Copy) return setUpCopy(state);
+    if (lesson == Lesson::Layers || lesson == Lesson::Roles) return setUpTrainedModel(state);
     const std::string switched = setUpSeededLayer(state);
     return switched + setUpFor(lesson, state);
 }
@@ -194,6 +209,8 @@ const std::vector<LessonInfo>& lessons() {
         {Lesson::Training, "training", "Trained vs random", "What does training change?", StageId::Softmax},
         {Lesson::Rope, "rope", "RoPE", "Why do rotary positions give relative offsets?", StageId::SplitHeads},
         {Lesson::Copy, "copy", "How does it copy?", "How does a decoder repeat what came before? (induction heads)", StageId::Softmax},
+        {Lesson::Layers, "layers", "Through the layers", "What would the model predict after each layer, and where can attention carry a token?", StageId::Softmax},
+        {Lesson::Roles, "roles", "Head roles", "What does each head do? (previous-token, induction, sink …)", StageId::Softmax},
     };
     return all;
 }

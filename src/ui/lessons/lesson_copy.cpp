@@ -16,7 +16,7 @@
 namespace attnviz::ui {
 namespace {
 
-enum Matrix { kHeadMap, kEveryLayer };
+enum Matrix { kHeadMap };
 constexpr int kOwner = static_cast<int>(Lesson::Copy);
 
 const core::NamedHead* headNamed(const core::TrainedModel& model, std::string_view fragment) {
@@ -52,15 +52,6 @@ scene::Map namedHeadMap(LessonFrame& frame, const core::NamedHead& head, const c
     return computedMap(computedMatrix(frame, kHeadMap, head.layer * 1000 + head.head, 0, spec, [&] { return values; }));
 }
 
-// Every layer's attention on the sentence on screen (the app's run keeps them only for the model view): one
-// sentence, so its batch index is 0.
-std::shared_ptr<const core::TransformerPass> everyLayer(LessonFrame& frame, const std::vector<int>& ids) {
-    return frame.computed.get<core::TransformerPass>({kOwner, kEveryLayer}, [&] {
-        const core::TransformerModel& model = frame.ctx.run.spec.trainedModel()->transformer;
-        return core::runTransformer(model, {ids}, 0, core::modelAttention(model), {.allAttentionWeights = true, .steppedTrace = false});
-    });
-}
-
 // The most likely next token after every position of sentence `batch`.
 std::vector<int> predictedTokens(const core::TrainedModel& model, const core::TransformerPass& pass, int batch, int length) {
     std::vector<int> predicted;
@@ -92,9 +83,9 @@ void drawCopyLesson(LessonFrame& frame) {
         return;
     }
     const std::vector<int>& ids = ctx.run.tokenIds[static_cast<std::size_t>(std::clamp(ctx.state.batch, 0, ctx.run.trace.batch - 1))];
-    const std::shared_ptr<const core::TransformerPass> pass = everyLayer(frame, ids);
+    const std::shared_ptr<const core::TransformerPass> pass = everyLayerPass(frame, kOwner, ids);  // one sentence: batch index 0
     if (pass == nullptr) {
-        say(frame, frame.computed.error({kOwner, kEveryLayer}), Tone::Warning);
+        say(frame, frame.computed.error(everyLayerKey(frame, kOwner)), Tone::Warning);
         return;
     }
     const core::Matrix before = headMap(*pass, previous->layer, previous->head, 0);

@@ -5,6 +5,7 @@
 #include "io/model_library.h"
 #include "ui/session/session_menu.h"
 #include "ui/views/drawing.h"
+#include "ui/views/drawing_player.h"
 #include "ui/views/matrix_info.h"
 #include "ui/views/scene_view.h"
 #include "ui/widgets/widget_label.h"
@@ -88,6 +89,18 @@ std::shared_ptr<const scene::Computed> computedMatrix(LessonFrame& frame, int ma
         c.values = values();
         if (mask) c.mask = mask();
         return c;
+    });
+}
+
+ComputedCache::Key everyLayerKey(const LessonFrame& frame, int owner) {
+    constexpr int kEveryLayer = -1;  // no lesson numbers a matrix below 0
+    return {owner, kEveryLayer, 0, 0, frame.ctx.state.batch};
+}
+
+std::shared_ptr<const core::TransformerPass> everyLayerPass(LessonFrame& frame, int owner, const std::vector<int>& ids) {
+    return frame.computed.get<core::TransformerPass>(everyLayerKey(frame, owner), [&] {
+        const core::TransformerModel& model = frame.ctx.run.spec.trainedModel()->transformer;
+        return core::runTransformer(model, {ids}, 0, core::modelAttention(model), {.allAttentionWeights = true, .steppedTrace = false});
     });
 }
 
@@ -277,6 +290,28 @@ HeatmapResult showMap(LessonFrame& frame, const MatrixRef& ref, ImVec2 cellsMin,
     const HeatmapResult result = drawHeatmap(frame.ctx, ref, cellsMin, cellsMax, options);
     reportDrawn(frame, ref, options);
     return result;
+}
+
+ImVec2 showWordMap(LessonFrame& frame, const MatrixRef& ref, const Box& box) {
+    const ViewContext& ctx = frame.ctx;
+    HeatmapOptions options = compactMap(ref.computed->name);
+    options.colorbar = ColorbarSide::Right;  // the colours are the map's numbers, which the words replace: say how much
+    const Insets insets = heatmapInsets(ctx, ref, options);
+    ImFont* type = font(ctx.state.presenting ? ctx.fonts.regular : ctx.fonts.small);
+    const auto widthOf = [](ImFont* f, const std::string& text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text.c_str()).x; };
+    float widest = 0.0f;
+    for (const std::string& word : ref.computed->cellTexts) widest = std::max(widest, widthOf(type, word));
+    const float cols = static_cast<float>(ref.computed->values.cols()), rows = static_cast<float>(ref.computed->values.rows());
+    // The title is never wider than its map: room for it and its shape.
+    const float titleWidth = widthOf(font(ctx.fonts.bold), ref.computed->name) + widthOf(type, "  " + ref.computed->paperShape + " = " + ref.computed->numericShape);
+    const float cellWidth = std::max(widest + 8.0f * ctx.scale, (titleWidth - insets.left - insets.right) / cols);
+    const float cellHeight = std::ceil(type->FontSize * kLineHeightPerEm / (ctx.state.presenting ? 0.55f : 1.0f)) + 2.0f * ctx.scale;
+    const float shrink = std::min({1.0f, (box.width() - insets.left - insets.right) / (cols * cellWidth),
+                                   (box.height() - insets.top - insets.bottom) / (rows * cellHeight)});
+    const ImVec2 cellsMin{box.min.x + insets.left, box.min.y + insets.top};
+    const ImVec2 cellsMax{cellsMin.x + std::floor(cols * cellWidth * shrink), cellsMin.y + std::floor(rows * cellHeight * shrink)};
+    showMap(frame, ref, cellsMin, cellsMax, options);
+    return {cellsMax.x + insets.right, cellsMax.y + insets.bottom};
 }
 
 namespace {

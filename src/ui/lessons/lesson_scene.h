@@ -135,6 +135,12 @@ scene::Map sceneMap(const LessonFrame& frame, const MatrixRef& ref);
 // The heatmap widget's reference to it, for showMapRow.
 MatrixRef computedRef(const std::shared_ptr<const scene::Computed>& computed);
 
+// Every layer's hidden states and attention for the sentence `ids` alone, every head on (the app's run keeps every
+// layer's attention only for the model view), computed once per run and sentence for the view `owner`. Null when the
+// pass threw InputError: frame.computed.error(everyLayerKey(frame, owner)) says why.
+std::shared_ptr<const core::TransformerPass> everyLayerPass(LessonFrame& frame, int owner, const std::vector<int>& ids);
+ComputedCache::Key everyLayerKey(const LessonFrame& frame, int owner);
+
 // [SECTION] Layout
 
 // From the ImGui cursor to the bottom right of the current window's content region, but at least
@@ -163,6 +169,11 @@ float showMapRow(LessonFrame& frame, const Box& box, const std::vector<MapItem>&
 // One map fitted into a box (heatmap_view's drawHeatmapInBox), reported.
 HeatmapResult showMapInBox(LessonFrame& frame, const MatrixRef& ref, const Box& box, const HeatmapOptions& options);
 HeatmapResult showMap(LessonFrame& frame, const MatrixRef& ref, ImVec2 cellsMin, ImVec2 cellsMax, const HeatmapOptions& options);
+// A computed map that prints words in its cells (scene::Computed::cellTexts: the logit lens, the head roles) at the top
+// left of `box`, with a compact title and a colour bar: cells as wide as the widest word and as tall as a word needs at
+// the cells' type (the small type; presenting, the body type at 0.55 of a cell's height), shrunk to fit the box.
+// Returns the bottom right corner of what it drew.
+ImVec2 showWordMap(LessonFrame& frame, const MatrixRef& ref, const Box& box);
 // A scene of the run's or computed maps (scene/scene.h) laid out by the stages' rules (scene/layout.h) from the top of
 // `box`, painted and reported. When its token rows would be too short for their labels at the floor (14 px
 // presenting), the box grows downwards until they are not (the lesson panel scrolls). Zoomed in, a line of maps

@@ -31,7 +31,7 @@ struct LessonReturn {
     Projection projection{};
 };
 
-enum class Lesson { None, Masks, Cross, FusedVsHeads, Slicing, RowByRow, Scaling, Pooling, Cost, FreeDims, Training, Rope, Lines, NextToken, Copy };
+enum class Lesson { None, Masks, Cross, FusedVsHeads, Slicing, RowByRow, Scaling, Pooling, Cost, FreeDims, Training, Rope, Lines, NextToken, Copy, Layers, Roles };
 
 // "3 layers or 3·h?": W^Q as one fused matrix, as h matrices, or K/V heads shared (MHA → GQA → MQA).
 enum class FusedView { Fused, PerHead, SharedKv };

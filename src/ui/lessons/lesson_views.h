@@ -25,5 +25,7 @@ void drawRopeLesson(LessonFrame& frame);          // lesson_rope.cpp
 void drawLinesLesson(LessonFrame& frame);         // lesson_lines.cpp
 void drawNextTokenLesson(LessonFrame& frame);     // lesson_next_token.cpp
 void drawCopyLesson(LessonFrame& frame);          // lesson_copy.cpp
+void drawLayersLesson(LessonFrame& frame);        // lesson_layers.cpp
+void drawRolesLesson(LessonFrame& frame);         // lesson_roles.cpp
 
 }  // namespace attnviz::ui

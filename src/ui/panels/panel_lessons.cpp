@@ -85,6 +85,8 @@ void drawLessonView(Lesson lesson, LessonFrame& frame) {
         case Lesson::Lines: drawLinesLesson(frame); break;
         case Lesson::NextToken: drawNextTokenLesson(frame); break;
         case Lesson::Copy: drawCopyLesson(frame); break;
+        case Lesson::Layers: drawLayersLesson(frame); break;
+        case Lesson::Roles: drawRolesLesson(frame); break;
         case Lesson::None: break;
     }
 }

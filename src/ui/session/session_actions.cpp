@@ -175,10 +175,11 @@ void useTrainedModel(std::shared_ptr<const core::TrainedModel> model, AppState& 
     spec.attention.scale.reset();
     const core::NamedHead* featured = model->featuredHead();
     state.head = featured ? featured->head : 0;
-    // The question views teach on the seeded layer, except the one that compares a trained model with its untrained self
-    // and "How does it copy?", which opens attnviz's own decoder.
+    // The question views teach on the seeded layer, except the one that compares a trained model with its untrained self,
+    // "How does it copy?", which opens attnviz's own decoder, and "Through the layers" and "Head roles", which read the open model's.
     // Choosing a model while another view is open is the user's own choice: the view closes without undoing it.
-    if (state.lesson.open != Lesson::None && state.lesson.open != Lesson::Training && state.lesson.open != Lesson::Copy) {
+    if (state.lesson.open != Lesson::None && state.lesson.open != Lesson::Training && state.lesson.open != Lesson::Copy &&
+        state.lesson.open != Lesson::Layers && state.lesson.open != Lesson::Roles) {
         state.lesson.open = Lesson::None;
         state.lesson.returnTo.reset();
     }

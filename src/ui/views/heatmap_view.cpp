@@ -269,11 +269,18 @@ float largestValueSize(const ViewContext& ctx, const Grid& g) {
     return std::max(smallSize(ctx), std::min(0.55f * g.ch, ImGui::GetFontSize()));
 }
 
-// The numbers in the cells (scene/cell_values.h, as on paper), recorded in ctx.drawn's last heatmap. Returns the
-// type size they were drawn at (px); 0 when the cells are too small for them.
+// The words a computed map prints in its cells instead of its numbers (the logit lens's top tokens), or null.
+const std::vector<std::string>* cellWords(const MatrixRef& ref) {
+    return ref.computed && !ref.computed->cellTexts.empty() ? &ref.computed->cellTexts : nullptr;
+}
+
+// The numbers in the cells (scene/cell_values.h, as on paper), or a computed map's words, recorded in ctx.drawn's
+// last heatmap. Returns the type size they were drawn at (px); 0 when the cells are too small for them. Words are
+// printed also when numbers are switched off: they are the map's content.
 float drawValues(ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, const Fitted& f, const ValueSummary& s,
                  colormap::Colormap map, render::HeatmapHandle mask, bool transposed) {
-    if (!ctx.state.showValues) return 0.0f;
+    const std::vector<std::string>* words = cellWords(ref);
+    if (!ctx.state.showValues && words == nullptr) return 0.0f;
     // Weights print as ".12" when "0.12" does not fit (presenting: does not fit at the largest size): softmax maps
     // show their numbers in smaller cells. The type shrinks to fit a cell, down to the token labels' floor (a
     // projector's large type would otherwise hide them).
@@ -281,14 +288,15 @@ float drawValues(ViewContext& ctx, ImDrawList& list, const Grid& g, const Matrix
     const float heightShare = ctx.state.presenting ? 0.55f / kLineHeightPerEm : kValueHeightShare;
     const scene::CellValueSizing sizing{g.cw, g.ch, largestValueSize(ctx, g) / kLineHeightPerEm, labelFloor(ctx) / kLineHeightPerEm, heightShare};
     const auto sizeFitting = [&](std::string widest) { return scene::cellValueSize(sizing, std::span(&widest, 1), type); };
-    const bool weights = followsProbabilityScale(ref, f.info);
+    const bool weights = words == nullptr && followsProbabilityScale(ref, f.info);
     const bool shortForm = weights && (ctx.state.presenting ? sizeFitting("0.00") < sizing.full : sizeFitting("0.00") <= 0.0f);
-    const float size = sizeFitting(shortForm ? ".00" : weights ? "0.00" : "\u22120.00");
+    const float size = words ? scene::cellValueSize(sizing, *words, type) : sizeFitting(shortForm ? ".00" : weights ? "0.00" : "\u22120.00");
     if (size <= 0.0f) return 0.0f;
     const render::MatrixSlice values = matrixSlice(ctx.run, ref, ctx.state.batch);
     const render::MatrixSlice colors = colorSlice(ctx, ref, rowNormalisedColors(ctx, ref, f.info));
     const auto textOf = [&](int r, int c) {
         const auto [sr, sc] = displayed(r, c, transposed);
+        if (words) return (*words)[static_cast<std::size_t>(sr) * static_cast<std::size_t>(values.cols) + static_cast<std::size_t>(sc)];
         const float v = valueAt(values, sr, sc);
         return shortForm ? formatProbabilityCell(v) : scene::formatCellValue(v);
     };
