@@ -3,6 +3,7 @@
 // run, and the assertions look at AppState, at the run on screen and at what the lesson showed
 // (App::lessonReport(): every sentence and every map or chart caption of the last frame).
 #include "app/gui_export.h"
+#include "app/gui_style.h"
 #include "core/display_text.h"
 #include "core/head_measures.h"
 #include "core/transformer/logit_lens.h"
@@ -718,6 +719,38 @@ TEST_CASE("head roles: each head's strongest head_detector role printed in its c
     const ui::DrawnHeatmap* induction = drawnComputed(t.app, "on random tokens, twice");
     REQUIRE(induction != nullptr);
     CHECK(induction->rows == static_cast<int>(roles.repeated.size()));
+}
+
+TEST_CASE("presenting at 1024x768 and 1280x800, the lens and roles grids print every word at full size and keep token labels at 14 px") {
+    for (const ImVec2 size : {ImVec2{1024.0f, 768.0f}, ImVec2{1280.0f, 800.0f}}) {
+        for (const auto& [lesson, grid] : {std::pair{Lesson::Layers, "logit lens"}, std::pair{Lesson::Roles, "strongest role"}}) {
+            CAPTURE(size.x);
+            CAPTURE(grid);
+            ImGuiHarness ui(size);
+            app::LookKeeper keeper(ImGui::GetStyle());
+            ui::AppState start;
+            start.presenting = true;
+            start.spec.sentences = {"The animal didn't cross the street because it was too tired and the road was wide"};
+            ui::App app(std::move(start));
+            const auto settleLooking = [&] {  // the window's loop: the look follows presenting
+                for (int i = 0; i < 3; ++i) {
+                    if (keeper.follow(app::lookInputsOf(app.state(), size.y, 1.0f))) ui.setLook(keeper.look().scale, keeper.look().style);
+                    ui.frames(app, 2);
+                    app.waitForRun();
+                }
+            };
+            settleLooking();
+            ui::openLesson(app.state(), lesson);  // opens attnviz's own decoder: 18 tokens, 4 layers × 8 heads
+            settleLooking();
+            const ui::DrawnHeatmap* words = drawnComputed(app, grid);
+            REQUIRE(words != nullptr);
+            CHECK(words->cellValues.size() == static_cast<std::size_t>(words->rows * words->cols));
+            // Every word at the lecture's 14 px, or at the body type the cells' words never exceed when that is smaller
+            // (the harness's ImGui default font is 13 px): no cell is too narrow or short for its word at that size.
+            CHECK(words->valuePx >= std::min(14.0f, ImGui::GetFontSize()));
+            CHECK(app.lessonReport().maps.front().smallestTokenCell() >= 14.0f);  // token rows keep their labels
+        }
+    }
 }
 
 TEST_CASE("through the layers on the seeded layer: no layers to read, one click opens attnviz's own decoder") {

@@ -95,7 +95,7 @@ std::string lensFinding(const LessonFrame& frame, const LensGrid& grid, int posi
            " of " + std::to_string(columns - 1) + ".";
 }
 
-// The lens grid in the top 60 % of the room left, the cursor put below it.
+// The lens grid at the top of the room left, the cursor put below it.
 void drawLens(LessonFrame& frame, const core::TrainedModel& model, const core::TransformerPass& pass, int length, int followed) {
     const std::shared_ptr<const LensGrid> grid = frame.computed.get<LensGrid>({kOwner, kLens, 0, 1, frame.ctx.state.batch},
                                                                                [&] { return lensGrid(model, pass, length); });
@@ -109,7 +109,7 @@ void drawLens(LessonFrame& frame, const core::TrainedModel& model, const core::T
                "column). Raw lens, no learned translator: early layers of a small model often read as noise.");
     say(frame, lensFinding(frame, *grid, followed), Tone::Point);
     Box box = remainingBox(frame);
-    const float bottom = showWordMap(frame, lensRef(frame, grid), takeTop(box, box.height() * 0.6f)).y;
+    const float bottom = showWordMap(frame, lensRef(frame, grid), box).y;
     ImGui::SetCursorScreenPos({box.min.x, bottom + ImGui::GetStyle().ItemSpacing.y});
 }
 

@@ -297,21 +297,27 @@ ImVec2 showWordMap(LessonFrame& frame, const MatrixRef& ref, const Box& box) {
     HeatmapOptions options = compactMap(ref.computed->name);
     options.colorbar = ColorbarSide::Right;  // the colours are the map's numbers, which the words replace: say how much
     const Insets insets = heatmapInsets(ctx, ref, options);
-    ImFont* type = font(ctx.state.presenting ? ctx.fonts.regular : ctx.fonts.small);
-    const auto widthOf = [](ImFont* f, const std::string& text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text.c_str()).x; };
-    float widest = 0.0f;
-    for (const std::string& word : ref.computed->cellTexts) widest = std::max(widest, widthOf(type, word));
+    // The words' type (px, as ImGui sizes fonts): the small type; presenting, the lecture's label floor, which
+    // drawValues keeps at 0.55 of a row. Measured as drawValues measures them (scene::cellValueSize, 2 px each side).
+    ImFont* small = font(ctx.fonts.small);
+    const float size = ctx.state.presenting ? std::max(small->FontSize, layoutRules(ctx).labels.floor) : small->FontSize;
+    const scene::TypeMeasure type = playedType(ctx.fonts);
+    float widestPerEm = 0.0f;
+    for (const std::string& word : ref.computed->cellTexts) widestPerEm = std::max(widestPerEm, type.width(word, 1.0f, scene::FontFace::Regular));
     const float cols = static_cast<float>(ref.computed->values.cols()), rows = static_cast<float>(ref.computed->values.rows());
     // The title is never wider than its map: room for it and its shape.
-    const float titleWidth = widthOf(font(ctx.fonts.bold), ref.computed->name) + widthOf(type, "  " + ref.computed->paperShape + " = " + ref.computed->numericShape);
-    const float cellWidth = std::max(widest + 8.0f * ctx.scale, (titleWidth - insets.left - insets.right) / cols);
-    const float cellHeight = std::ceil(type->FontSize * kLineHeightPerEm / (ctx.state.presenting ? 0.55f : 1.0f)) + 2.0f * ctx.scale;
-    const float shrink = std::min({1.0f, (box.width() - insets.left - insets.right) / (cols * cellWidth),
-                                   (box.height() - insets.top - insets.bottom) / (rows * cellHeight)});
+    const auto widthOf = [](ImFont* f, const std::string& text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text.c_str()).x; };
+    const float titleWidth = widthOf(font(ctx.fonts.bold), ref.computed->name) + widthOf(small, "  " + ref.computed->numericShape);
+    const float cellWidth = std::max(std::ceil(widestPerEm * size / kLineHeightPerEm) + 6.0f * ctx.scale, (titleWidth - insets.left - insets.right) / cols);
+    const float cellHeight = std::ceil(size * kLineHeightPerEm / (ctx.state.presenting ? 0.55f : 1.0f)) + 2.0f * ctx.scale;
+    // Narrowed to the box's width; never shortened below the words' rows: a long sentence scrolls instead.
+    const float narrowing = std::min(1.0f, (box.width() - insets.left - insets.right) / (cols * cellWidth));
     const ImVec2 cellsMin{box.min.x + insets.left, box.min.y + insets.top};
-    const ImVec2 cellsMax{cellsMin.x + std::floor(cols * cellWidth * shrink), cellsMin.y + std::floor(rows * cellHeight * shrink)};
+    const ImVec2 cellsMax{cellsMin.x + std::floor(cols * cellWidth * narrowing), cellsMin.y + rows * cellHeight};
     showMap(frame, ref, cellsMin, cellsMax, options);
-    return {cellsMax.x + insets.right, cellsMax.y + insets.bottom};
+    const ImVec2 end{cellsMax.x + insets.right, cellsMax.y + insets.bottom};
+    frame.contentBottom = std::max(frame.contentBottom, end.y);
+    return end;
 }
 
 namespace {
