@@ -430,7 +430,7 @@ Figure drawLinesFigure(const core::ModelRun& run, int head, int batch, const Fig
     std::vector<StackedBlock> blocks;
     blocks.push_back({lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
     blocks.push_back({lines({"queries (left) \u2192 keys (right); line opacity = A_" + std::to_string(head) + " weight" +
-                             (run.trace.batch > 1 ? "; sentence " + std::to_string(batch) : "")},
+                             (run.trace.batch > 1 ? "; sentence " + std::to_string(batch) : "") + headsOffNote(run)},
                             kExplanationSize, FontFace::Regular, TextRole::Secondary, true),
                       kHeaderGap, false});
     blocks.push_back({std::make_unique<TokenLinesBlock>(queries, keys, weights, head, focusedQuery(queries)), kBodyGap, false});

@@ -234,19 +234,20 @@ TEST_CASE("export command: --ablate draws the run with those heads off, and ever
         text << in.rdbuf();
         return text.str();
     };
-    for (const char* kind : {"stage", "slide", "next"}) {
+    for (const char* kind : {"stage", "slide", "next", "lines", "heads", "poster"}) {
         CAPTURE(kind);
         const fs::path out = dir / kind;
         app::ExportOptions options = optionsInto(out);
         options.kind = kind;
-        if (std::string(kind) != "next") options.stage = "7";
+        if (std::string(kind) != "next" && std::string(kind) != "poster") options.stage = "7";
         options.format = "svg";
         options.ablate = "2.0,1.3:mean";
         REQUIRE(runCaptured(spec, options).exitCode == 0);
         for (const fs::directory_entry& file : fs::directory_iterator(out)) {
             const std::string svg = readAll(file.path());
-            const bool prediction = std::string(kind) == "next";  // its subtitle; a stage's caption line; in layer order
-            const char* said = prediction ? "heads off: 1.3 mean, 2.0 off" : "Heads switched off: 1.3 (Z_i replaced by its mean)";
+            // A stage's caption line; the others' subtitle (the prediction's, the lines', the heads', the poster's); in layer order.
+            const bool captioned = std::string(kind) == "stage" || std::string(kind) == "slide";
+            const char* said = captioned ? "Heads switched off: 1.3 (Z_i replaced by its mean)" : "heads off: 1.3 mean, 2.0 off";
             CHECK_MESSAGE(svg.find(said) != std::string::npos, file.path());
         }
     }
