@@ -82,7 +82,7 @@ void drawCopyLesson(LessonFrame& frame) {
         }
         return;
     }
-    const std::vector<int>& ids = ctx.run.tokenIds[static_cast<std::size_t>(std::clamp(ctx.state.batch, 0, ctx.run.trace.batch - 1))];
+    const std::vector<int>& ids = shownSentenceIds(frame);
     const std::shared_ptr<const core::TransformerPass> pass = everyLayerPass(frame, kOwner, ids);  // one sentence: batch index 0
     if (pass == nullptr) {
         say(frame, frame.computed.error(everyLayerKey(frame, kOwner)), Tone::Warning);

@@ -136,25 +136,15 @@ void drawRollout(LessonFrame& frame, const core::Tensor& attention, int layer, i
 
 void drawLayersLesson(LessonFrame& frame) {
     ViewContext& ctx = frame.ctx;
-    const core::TrainedModel* model = ctx.run.spec.trainedModel();  // the model of the run on screen
-    const core::TrainedLayer* stepped = ctx.run.spec.trained();
-    if (model == nullptr || stepped == nullptr) {
-        if (!offerBundledDecoder(frame, "This question reads a trained model's layers: open attnviz's own decoder, or any model.")) {
-            say(frame, "This question reads a trained model's layers: open one (the Model box).", Tone::Warning);
-        }
-        return;
-    }
-    const int batch = std::clamp(ctx.state.batch, 0, ctx.run.trace.batch - 1);
-    const std::vector<int>& ids = ctx.run.tokenIds[static_cast<std::size_t>(batch)];
-    const std::shared_ptr<const core::TransformerPass> pass = everyLayerPass(frame, kOwner, ids);
-    if (pass == nullptr) {
-        say(frame, frame.computed.error(everyLayerKey(frame, kOwner)), Tone::Warning);
-        return;
-    }
+    const std::shared_ptr<const core::TransformerPass> pass = trainedModelPass(frame, kOwner, "reads a trained model's layers");
+    if (pass == nullptr) return;
+    const core::TrainedModel& model = *ctx.run.spec.trainedModel();  // the model of the run on screen
+    const int layer = ctx.run.spec.trained()->layer;                  // the stepped one
+    const std::vector<int>& ids = shownSentenceIds(frame);
     const int length = static_cast<int>(ids.size());
-    const int followed = std::clamp(core::followedQueryRow(ctx.run, batch, ctx.state.head), 0, length - 1);
-    drawLens(frame, *model, *pass, length, followed);
-    drawRollout(frame, pass->attentionWeights, stepped->layer, length, followed);
+    const int followed = std::clamp(core::followedQueryRow(ctx.run, ctx.state.batch, ctx.state.head), 0, length - 1);
+    drawLens(frame, model, *pass, length, followed);
+    drawRollout(frame, pass->attentionWeights, layer, length, followed);
 }
 
 }  // namespace attnviz::ui

@@ -114,22 +114,16 @@ scene::Map inductionMap(LessonFrame& frame, const core::TrainedModel& model, con
 
 void drawRolesLesson(LessonFrame& frame) {
     ViewContext& ctx = frame.ctx;
+    const std::shared_ptr<const core::TransformerPass> pass = trainedModelPass(frame, kOwner, "scores a trained model's heads");
+    if (pass == nullptr) return;
     const core::TrainedModel* model = ctx.run.spec.trainedModel();  // the model of the run on screen
-    if (model == nullptr) {
-        if (!offerBundledDecoder(frame, "This question scores a trained model's heads: open attnviz's own decoder, or any model.")) {
-            say(frame, "This question scores a trained model's heads: open one (the Model box).", Tone::Warning);
-        }
-        return;
-    }
-    const int batch = std::clamp(ctx.state.batch, 0, ctx.run.trace.batch - 1);
-    const std::vector<int>& ids = ctx.run.tokenIds[static_cast<std::size_t>(batch)];
-    const std::shared_ptr<const core::TransformerPass> pass = everyLayerPass(frame, kOwner, ids);
+    const std::vector<int>& ids = shownSentenceIds(frame);
     const ComputedCache::Key rolesKey{kOwner, kRoles, 0, 1, ctx.state.batch};
-    const std::shared_ptr<const core::HeadRoles> roles = pass == nullptr ? nullptr : frame.computed.get<core::HeadRoles>(rolesKey, [&] {
+    const std::shared_ptr<const core::HeadRoles> roles = frame.computed.get<core::HeadRoles>(rolesKey, [&] {
         return core::headRolesOnRepeats(model->transformer, *model->tokenizer, pass->attentionWeights, 0, ids);
     });
     if (roles == nullptr) {
-        say(frame, frame.computed.error(pass == nullptr ? everyLayerKey(frame, kOwner) : rolesKey), Tone::Warning);
+        say(frame, frame.computed.error(rolesKey), Tone::Warning);
         return;
     }
     say(frame, "Every head scored as TransformerLens's head_detector scores it: the share of its attention that falls on a role's "

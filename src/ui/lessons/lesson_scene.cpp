@@ -104,6 +104,23 @@ std::shared_ptr<const core::TransformerPass> everyLayerPass(LessonFrame& frame, 
     });
 }
 
+const std::vector<int>& shownSentenceIds(const LessonFrame& frame) {
+    const core::ModelRun& run = frame.ctx.run;
+    return run.tokenIds[static_cast<std::size_t>(std::clamp(frame.ctx.state.batch, 0, run.trace.batch - 1))];
+}
+
+std::shared_ptr<const core::TransformerPass> trainedModelPass(LessonFrame& frame, int owner, const std::string& needs) {
+    if (frame.ctx.run.spec.trainedModel() == nullptr) {
+        if (!offerBundledDecoder(frame, "This question " + needs + ": open attnviz's own decoder, or any model.")) {
+            say(frame, "This question " + needs + ": open one (the Model box).", Tone::Warning);
+        }
+        return nullptr;
+    }
+    std::shared_ptr<const core::TransformerPass> pass = everyLayerPass(frame, owner, shownSentenceIds(frame));
+    if (pass == nullptr) say(frame, frame.computed.error(everyLayerKey(frame, owner)), Tone::Warning);
+    return pass;
+}
+
 std::string withHead(const char* symbol, int head, const char* suffix) {
     std::string name = symbol;
     name += subscript(head);

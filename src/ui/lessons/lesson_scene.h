@@ -140,6 +140,12 @@ MatrixRef computedRef(const std::shared_ptr<const scene::Computed>& computed);
 // pass threw InputError: frame.computed.error(everyLayerKey(frame, owner)) says why.
 std::shared_ptr<const core::TransformerPass> everyLayerPass(LessonFrame& frame, int owner, const std::vector<int>& ids);
 ComputedCache::Key everyLayerKey(const LessonFrame& frame, int owner);
+// The token ids of the sentence on screen (AppState::batch of the run on screen).
+const std::vector<int>& shownSentenceIds(const LessonFrame& frame);
+// For a view that reads the open trained model's every layer: everyLayerPass of the sentence on screen, or null after
+// saying why there is none — the seeded layer ("This question `needs`: open …", with the button that opens attnviz's
+// own decoder) or the pass's error.
+std::shared_ptr<const core::TransformerPass> trainedModelPass(LessonFrame& frame, int owner, const std::string& needs);
 
 // [SECTION] Layout
 
