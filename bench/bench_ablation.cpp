@@ -6,9 +6,13 @@
 // Trace, every layer's attention weights kept). switchHead6: the same run made by core::resumeTransformer from the
 // intact pass: layers 0–5 reused, 6–11 run. RatioReporter prints each as a ratio to fullForward64 measured in the
 // same run; issue 35 asks for switchHead6 ≤ 0.6.
+// logitLens64: the lens grid "Through the layers" draws (core::logitLensAgreement: 13 × 64 rows through the 50 257-token
+// LM head, one matrix product per layer); lensRowByRow64: the same 832 rows through the head one at a time, as the
+// lens first did (each row reads the 154 MB table again).
 #include "model_bench.h"
 #include "ratio_reporter.h"
 
+#include "core/transformer/logit_lens.h"
 #include "core/transformer/transformer.h"
 
 #include <benchmark/benchmark.h>
@@ -54,10 +58,30 @@ void switchHead6(benchmark::State& state) {
     secondsPerIteration(state);
 }
 
+void logitLens64(benchmark::State& state) {
+    const TransformerPass intact = runTransformer(*theModel, sentence(), 0, modelAttention(*theModel));
+    for (auto _ : state) benchmark::DoNotOptimize(logitLensAgreement(*theModel, intact, 0, kTokens).topIds.data());
+    secondsPerIteration(state);
+}
+
+void lensRowByRow64(benchmark::State& state) {
+    const TransformerPass intact = runTransformer(*theModel, sentence(), 0, modelAttention(*theModel));
+    const Tensor& hidden = intact.hiddenStates;  // 13 × 1 × 64 × 768
+    for (auto _ : state) {
+        for (int layer = 0; layer < hidden.dim(0); ++layer) {
+            const Matrix rows = hidden.slice(layer);
+            for (int p = 0; p < kTokens; ++p) benchmark::DoNotOptimize(nextTokenLogits(*theModel, RowVector(rows.row(p))).data());
+        }
+    }
+    secondsPerIteration(state);
+}
+
 }  // namespace
 
 BENCHMARK(fullForward64)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(switchHead6)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(logitLens64)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(lensRowByRow64)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 
 int main(int argc, char** argv) {
     const TransformerModel model = randomModel(gpt2SmallShape());

@@ -30,19 +30,18 @@ Eigen::RowVectorXd logSoftmax(const RowVector& logits) {
 }
 
 // Runs `each(index, position, log-probabilities)` over every lens row of the sentence, the last layer's first (its
-// rows are the model's final prediction, which the others are compared with).
+// rows are the model's final prediction, which the others are compared with). Each layer's rows go through the head
+// together: one matrix product per layer.
 template <typename Each>
 void forEachLensRow(const TransformerModel& model, const TransformerPass& pass, int sentence, int length, Each each) {
-    const PredictionKind kind = predictionKind(model);
-    if (kind == PredictionKind::None) throw InputError(whyNoPrediction(model));
+    if (predictionKind(model) == PredictionKind::None) throw InputError(whyNoPrediction(model));
     const int last = model.config.layers;
+    Matrix inputs(length, model.config.dModel);  // length × d_model
     for (int step = 0; step <= last; ++step) {
         const int index = step == 0 ? last : step - 1;
-        for (int position = 0; position < length; ++position) {
-            const RowVector input = lensInput(model, pass, index, sentence, position);
-            const RowVector logits = kind == PredictionKind::NextToken ? nextTokenLogits(model, input) : maskedWordLogits(model, input);
-            each(index, position, logSoftmax(logits));
-        }
+        for (int position = 0; position < length; ++position) inputs.row(position) = lensInput(model, pass, index, sentence, position);
+        const Matrix logits = predictionHeadLogits(model, inputs);  // length × vocab
+        for (int position = 0; position < length; ++position) each(index, position, logSoftmax(logits.row(position)));
     }
 }
 

@@ -23,11 +23,23 @@ std::string whyNoPrediction(const TransformerModel& model) {
 
 RowVector maskedWordLogits(const TransformerModel& model, const RowVector& lastHidden) {
     if (!model.weights.maskedLm) throw InputError(whyNoPrediction(model));
+    return predictionHeadLogits(model, lastHidden);
+}
+
+Matrix predictionHeadLogits(const TransformerModel& model, const Matrix& hidden) {
+    const PredictionKind kind = predictionKind(model);
+    if (kind == PredictionKind::None) throw InputError(whyNoPrediction(model));
+    if (kind == PredictionKind::NextToken) {
+        const MatrixView table = (model.weights.lmHead.size() > 0 ? model.weights.lmHead : model.weights.tokenEmbeddings).view();
+        Matrix logits(hidden.rows(), table.rows());  // rows × vocab = hidden · tableᵀ
+        gemm(hidden, table, BLayout::Transposed, logits);
+        return logits;
+    }
     const MaskedLmHead& head = *model.weights.maskedLm;
-    const Matrix transformed = layerNorm(geluErf(lastHidden * head.transform + head.transformBias), head.norm, model.config.layerNormEps);
-    RowVector logits(model.weights.tokenEmbeddings.rows());  // 1 × vocab = transformed · Eᵀ
+    const Matrix transformed = layerNorm(geluErf((hidden * head.transform).rowwise() + head.transformBias), head.norm, model.config.layerNormEps);
+    Matrix logits(hidden.rows(), model.weights.tokenEmbeddings.rows());  // rows × vocab = transformed · Eᵀ
     gemm(transformed, model.weights.tokenEmbeddings.view(), BLayout::Transposed, logits);
-    return logits + head.bias;
+    return logits.rowwise() + head.bias;
 }
 
 RowVector predictionLogits(const TransformerModel& model, const TransformerPass& pass, int sentence, int position) {

@@ -25,6 +25,12 @@ PredictionKind predictionKind(const TransformerModel& model);
 // (modeling_bert.py BertPredictionHeadTransform + BertLMPredictionHead). Throws InputError without a head.
 RowVector maskedWordLogits(const TransformerModel& model, const RowVector& lastHidden);
 
+// The prediction head's logits for every row of `hidden` (rows × d_model → rows × vocab): the LM head (decoders) or
+// the masked-word head (BERT), as one matrix product, which reads the vocabulary table once for all rows (the logit
+// lens: GPT-2's 154 MB table once per layer instead of once per token). Throws InputError for a model that predicts
+// nothing.
+Matrix predictionHeadLogits(const TransformerModel& model, const Matrix& hidden);
+
 // The model's logits at `position` of `sentence` in `pass`: the next token's (decoders) or the word there
 // (BERT with an MLM head). Throws InputError for a model that predicts nothing or a position outside the sentence.
 RowVector predictionLogits(const TransformerModel& model, const TransformerPass& pass, int sentence, int position);
