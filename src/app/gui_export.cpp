@@ -15,13 +15,18 @@ namespace attnviz::app {
 namespace {
 
 // One figure per stage ("X · W^Q = Q" side by side), like the CLI's --kind stage, or one 16:9 slide per stage; or
-// the prediction's slide (--kind next) at the temperature on screen.
-exporting::ExportRequest toExportRequest(const ui::ExportRequest& wanted) {
+// the prediction's slide (--kind next) at the temperature on screen; or, while two sentences are compared (the stage
+// view then shows A, B and A − B), their slide (--kind compare) for the head on screen.
+exporting::ExportRequest toExportRequest(const core::ModelRun& run, const ui::ExportRequest& wanted) {
     exporting::ExportRequest request;
     if (wanted.prediction) {
         request.kind = exporting::FigureKind::Next;
         request.temperature = std::clamp(wanted.temperature, core::kMinTemperature, core::kMaxTemperature);
         request.style.scale = 1;  // 1920 × 1080, a slide's size
+    } else if (run.compared) {
+        request.kind = exporting::FigureKind::Compare;
+        request.head = wanted.head;
+        request.style.scale = 1;  // a slide
     } else {
         if (!wanted.allStages) request.stage = wanted.stage;
         request.head = wanted.head;
@@ -48,7 +53,7 @@ ui::ExportHook makeExportHook() {
         const std::filesystem::path directory = wanted.directory.empty() ? defaultExportDirectory() : std::filesystem::path(wanted.directory);
         try {
             // Figures of the same stage are meant to be refreshed after a change, so re-exporting replaces them.
-            return describe(exporting::exportFigures(run, toExportRequest(wanted), directory, true), directory);
+            return describe(exporting::exportFigures(run, toExportRequest(run, wanted), directory, true), directory);
         } catch (const std::exception& error) {  // ExportError, FontError, io::FileError, PngError, PdfError
             return std::string("Export failed: ") + error.what();
         }

@@ -83,7 +83,7 @@ std::string lengthWarning(const SentenceComparison& c) {
     const std::vector<std::string>& longer = aLonger ? c.tokensA : c.tokensB;
     std::string rest;
     for (std::size_t i = static_cast<std::size_t>(c.aligned); i < longer.size() && i < static_cast<std::size_t>(c.aligned) + 4; ++i) {
-        rest += (rest.empty() ? "\u201C" : ", \u201C") + longer[i] + "\u201D";
+        rest += (rest.empty() ? "\u201C" : ", \u201C") + labelText(longer[i]) + "\u201D";  // a pasted 20,000-letter word: 48
     }
     if (longer.size() > static_cast<std::size_t>(c.aligned) + 4) rest += ", \u2026";
     const int extra = static_cast<int>(longer.size()) - c.aligned;

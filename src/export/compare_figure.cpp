@@ -3,6 +3,7 @@
 #include "export/compare_figure.h"
 
 #include "core/compare.h"
+#include "core/display_text.h"
 #include "core/stages.h"
 #include "export/blocks.h"
 #include "export/export_error.h"
@@ -59,6 +60,7 @@ PanelContent panelContent(std::string title, core::Matrix values, std::vector<st
     PanelContent content;
     content.title = std::move(title);
     content.values = std::move(values);
+    for (std::string& label : labels) label = core::labelText(label);  // cut as the screen cuts a token (48 characters, …)
     content.rows = {labels, true};
     content.cols = {std::move(labels), true};
     content.map = map;
@@ -107,7 +109,16 @@ std::unique_ptr<Block> lines(std::vector<std::string> text, float size, FontFace
     return std::make_unique<TextBlock>(std::move(text), size, face, role);
 }
 
-std::string quoted(const std::string& sentence) { return "\u201C" + sentence + "\u201D"; }
+// "A = “…”" as the slide quotes a sentence: at most kQuotedCharacters of it, wrapped to the slide's width, each line
+// cut with "…" where one word is wider than the slide (a pasted 20,000-letter word made the slide 181,570 pixels
+// wide, which no slide holds).
+constexpr std::size_t kQuotedCharacters = 240;
+std::vector<std::string> quotedLines(const std::string& name, const std::string& sentence) {
+    std::vector<std::string> wrapped = wrapText(name + " = \u201C" + core::clipped(sentence, kQuotedCharacters) + "\u201D", kSlideContentWidth, kTextSize,
+                                                FontFace::Regular);
+    for (std::string& line : wrapped) line = truncateToWidth(line, kSlideContentWidth, kTextSize, FontFace::Regular);
+    return wrapped;
+}
 
 int stackedHeight(const std::vector<StackedBlock>& blocks) {
     int height = 0;
@@ -131,8 +142,8 @@ Figure drawCompareFigure(const core::ModelRun& run, int head, int batch, const F
     const std::string title = "Two sentences, one head: " + which;
     std::vector<StackedBlock> blocks;
     blocks.push_back({lines({title}, kTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
-    std::vector<std::string> pair = wrapText("A = " + quoted(run.spec.sentences.at(static_cast<std::size_t>(batch))), kSlideContentWidth, kTextSize, FontFace::Regular);
-    for (std::string& line : wrapText("B = " + quoted(*run.spec.compareWith), kSlideContentWidth, kTextSize, FontFace::Regular)) pair.push_back(std::move(line));
+    std::vector<std::string> pair = quotedLines("A", run.spec.sentences.at(static_cast<std::size_t>(batch)));
+    for (std::string& line : quotedLines("B", *run.spec.compareWith)) pair.push_back(std::move(line));
     blocks.push_back({lines(std::move(pair), kTextSize, FontFace::Regular, TextRole::Primary), kGap, false});
     if (const std::string warning = core::lengthWarning(c); !warning.empty()) {
         blocks.push_back({lines(wrapText(warning, kSlideContentWidth, kTextSize, FontFace::Regular), kTextSize, FontFace::Regular, TextRole::Secondary), kGap / 2, false});

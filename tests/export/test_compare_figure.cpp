@@ -116,3 +116,18 @@ TEST_CASE("compare slide: no second sentence, a second sentence for another kind
     staged.stage = core::StageId::Softmax;
     CHECK(refusal(pair, staged).find("leave out --stage and --matrix") != std::string::npos);
 }
+
+TEST_CASE("compare slide: a pasted 20,000-letter word in either sentence still makes the slide, the word cut to fit") {
+    const test::ScratchDir dir("compare-long-word");
+    const std::string word(20'000, 'G');  // one token label too: every piece of it is cut as the screen cuts a token
+    // Both sentences end in it (their labels), or only A (the length warning names A's last tokens).
+    for (const std::string& b : {std::string(kWide) + " " + word, std::string(kWide)}) {
+        const core::ModelRun run = bundledRun(std::string(kTired) + " " + word, b);
+        const std::vector<fs::path> written = exportFigures(run, compareRequest(FigureFormat::Svg), dir.path(), true);
+        REQUIRE(written.size() == 1);
+        const std::string svg = fileText(written.front());
+        CHECK(svg.find(std::string(300, 'G')) == std::string::npos);  // no line or label holds the whole word
+        CHECK(svg.find("A = \u201CThe animal") != std::string::npos);
+        CHECK(svg.find("\u2026") != std::string::npos);
+    }
+}

@@ -4,9 +4,11 @@
 // inspector explains it); C again turns it off and Ctrl+Z brings it back (compare is an undoable input); and presenting
 // at 1024 × 768 and 1280 × 800 the three maps keep the lecture's 14 px label floor (LessonReport's rectangles, as the
 // question views' test measures them).
+#include "app/gui_export.h"
 #include "app/gui_style.h"
 #include "imgui_harness.h"
 #include "io/model_library.h"
+#include "io/scratch_dir.h"
 #include "scene/layout.h"
 #include "ui/session/session_actions.h"
 
@@ -92,6 +94,18 @@ TEST_CASE("compare: C turns it on with the minimal pair, the centre shows A, B a
     hall.press(kKeyZ, true);
     CHECK(hall.app().state().spec.compareWith == std::optional<std::string>(kWide));
     CHECK(hall.maps().size() == 3);
+}
+
+TEST_CASE("compare: Export… writes the slide on screen, A, B and A − B of the head shown (a stage's figure would refuse B)") {
+    CompareHall hall({1600.0f, 1000.0f}, false);
+    hall.press(kKeyC);
+    REQUIRE(hall.app().run()->compared != nullptr);
+    ScratchDir out("compare-export");
+    const ui::AppState& state = hall.app().state();
+    const ui::ExportRequest request{false, state.stage, state.head, state.batch, out.path().string(), state.sequential, state.diverging};
+    const std::string status = app::makeExportHook()(*hall.app().run(), request);
+    CHECK_MESSAGE(status.rfind("Wrote", 0) == 0, status);
+    CHECK(std::filesystem::exists(out.path() / ("compare-head" + std::to_string(state.head) + ".png")));
 }
 
 TEST_CASE("compare: hovering a cell in A, B or A − B names the same aligned cell, which the inspector explains") {

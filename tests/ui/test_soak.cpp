@@ -118,14 +118,16 @@ struct Soak {
         ImGui::GetIO().DisplaySize = sizes[random() % 5];
     }
 
-    // A question view from the bar (closing the open one), or the keys that open the line and next-token views,
-    // or F5: each view then meets the random inputs that follow.
+    // A question view from the bar (closing the open one), the keys that open the line and next-token views, F5, or
+    // Q (ask first: the digits and arrows that follow pick, count and reveal) and C (compare with a second sentence):
+    // each view then meets the random inputs that follow.
     void openQuestionView() {
         const std::vector<ui::LessonInfo>& all = ui::lessons();
-        switch (random() % 3) {
+        switch (random() % 4) {
             case 0: ui::openLesson(app.state(), all[random() % all.size()].id); break;
             case 1: ui.pressKey(app, random() % 2 ? 'L' : 'P'); break;
             case 2: ui.pressKey(app, kKeyF5); break;
+            case 3: ui.pressKey(app, random() % 2 ? 'Q' : 'C'); break;
         }
     }
 
