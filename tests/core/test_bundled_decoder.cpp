@@ -9,12 +9,14 @@
 //      token, the named induction head ≥ 0.5 on the token after the earlier occurrence, and the second half is
 //      predicted right ≥ 80 % of the time while the first half is near chance;
 //   4. its tokenizer.json gives @huggingface/tokenizers' ids (tokenizer_ids.json, made by
-//      tests/reference/tokenizers/make_bundled_decoder_ids.js) on every held-out line and more.
-// The committed weights (10,000 training steps, 87 minutes on one core of a shared machine) meet the perplexity,
-// previous-token and induction-head numbers but not two others (the model card says so): the top-5 rate (15 %, goal
-// 40 %) and the second half's copy accuracy (68 %, goal 80 %). Those two cases are marked should_fail, so they fail
-// loudly the day a retrained model meets them (then drop the marker). What the app computes is checked against the
-// training script's own NumPy figures (figures.json) in separate cases that must pass.
+//      tests/reference/tokenizers/make_bundled_decoder_ids.js) on every held-out line and more;
+//   5. on "How does it copy?"'s own sentences (twelve everyday nouns twice, the first without its space, as the view
+//      types them) the repeated nouns are predicted right ≥ 80 % of the time.
+// The committed weights (13,000 training steps, 62 minutes on one core of a shared machine) meet every goal but one
+// (the model card says so): the top-5 rate (26 %, goal 40 %), marked should_fail so that it fails loudly the day a
+// retrained model meets it (then drop the marker). A second perplexity case holds the model to a fairer trigram,
+// one that knows how sentences start (1.36 × its perplexity today; should_fail too). What the app computes is checked
+// against the training script's own NumPy figures (figures.json) in separate cases that must pass.
 #include "core/head_measures.h"
 #include "io/model_folder.h"
 
@@ -132,6 +134,40 @@ HeldOutFigures measureHeldOut() {
     return figures;
 }
 
+// measureHeldOut once per run: several cases check its figures.
+const HeldOutFigures& heldOutFigures() {
+    static const HeldOutFigures figures = measureHeldOut();
+    return figures;
+}
+
+// One of the training script's trigram perplexities on the same held-out tokens (figures.json).
+double trigramPerplexity(const char* key) {
+    const double perplexity = readJson(kData / "figures.json").at(key).get<double>();
+    std::cout << "bundled decoder: perplexity " << heldOutFigures().perplexity << ", " << key << " " << perplexity << "\n";
+    return perplexity;
+}
+
+// Next-token accuracy on the repeated words of "How does it copy?"'s sentences as the view types them (the first
+// word without its space, everyday nouns): the one it opens on (seed 37) and the next 19 "Another random sequence"
+// gives.
+double copyViewAccuracy() {
+    const int sentences = 20;
+    double sum = 0.0;
+    for (int k = 0; k < sentences; ++k) {
+        const std::vector<int> ids = decoder()->tokenizer->encode(core::repeatedWordSentence(37 + k, 12, *decoder()->tokenizer)).ids;
+        const core::TransformerPass pass = passOver(ids);
+        std::vector<int> predicted(ids.size());
+        for (std::size_t position = 0; position < ids.size(); ++position) {
+            Eigen::Index best = 0;
+            core::nextTokenLogits(decoder()->transformer, pass, 0, static_cast<int>(position)).maxCoeff(&best);
+            predicted[position] = static_cast<int>(best);
+        }
+        sum += core::copyAccuracy(ids, predicted).repeatedTokens;
+    }
+    std::cout << "bundled decoder: \"How does it copy?\" as the view types it, repeated nouns right " << sum / sentences << "\n";
+    return sum / sentences;
+}
+
 struct CopyFigures {
     double previous = 0.0, induction = 0.0, firstHalf = 0.0, secondHalf = 0.0;
 };
@@ -174,7 +210,7 @@ CopyFigures measureCopying() {
 }  // namespace
 
 TEST_CASE("held-out everyday prefixes: the app's perplexity and top-5 are the training script's NumPy figures") {
-    const HeldOutFigures ours = measureHeldOut();
+    const HeldOutFigures& ours = heldOutFigures();
     const nlohmann::json figures = readJson(kData / "figures.json");
     CHECK(ours.tokens == figures.at("held_out_tokens").get<int>());
     CHECK(ours.perplexity == doctest::Approx(figures.at("model_perplexity").get<double>()).epsilon(0.001));
@@ -182,15 +218,18 @@ TEST_CASE("held-out everyday prefixes: the app's perplexity and top-5 are the tr
 }
 
 TEST_CASE("held-out everyday prefixes: perplexity ≤ 0.8 × the Kneser–Ney trigram's on the same tokens") {
-    const HeldOutFigures ours = measureHeldOut();
-    const double kneserNey = readJson(kData / "figures.json").at("kneser_ney_trigram_perplexity").get<double>();
-    std::cout << "bundled decoder: perplexity " << ours.perplexity << ", Kneser-Ney trigram " << kneserNey
-              << " (the training script's)\n";
-    CHECK(ours.perplexity <= 0.8 * kneserNey);
+    CHECK(heldOutFigures().perplexity <= 0.8 * trigramPerplexity("kneser_ney_trigram_perplexity"));
+}
+
+// The same trigram given p(first word | <|begin_of_text|>): the goal's trigram above scores a sentence's first word
+// with its continuation unigram, which barely knows "We" or "The" without their space (they only ever follow
+// <|begin_of_text|>), and loses most of its perplexity there.
+TEST_CASE("held-out everyday prefixes: perplexity ≤ 0.8 × the trigram's when it knows how sentences start" * doctest::should_fail()) {
+    CHECK(heldOutFigures().perplexity <= 0.8 * trigramPerplexity("kneser_ney_trigram_perplexity_with_sentence_starts"));
 }
 
 TEST_CASE("held-out everyday prefixes: the next word in the top 5 for ≥ 40 %" * doctest::should_fail()) {
-    CHECK(measureHeldOut().topFive >= 0.4);
+    CHECK(heldOutFigures().topFive >= 0.4);
 }
 
 TEST_CASE("the bundled decoder is a small Llama: RMSNorm, RoPE, grouped queries, SwiGLU, tied embeddings") {
@@ -241,7 +280,7 @@ TEST_CASE("50 fresh random sequences repeated twice: a previous-token head (≥ 
     CHECK(copying.firstHalf <= 0.05);  // near chance: the first half is random words
 }
 
-TEST_CASE("50 fresh random sequences repeated twice: the second half copied right (≥ 80 %)" * doctest::should_fail()) {
+TEST_CASE("50 fresh random sequences repeated twice: the second half copied right (≥ 80 %)") {
     CHECK(measureCopying().secondHalf >= 0.8);
 }
 
@@ -261,4 +300,8 @@ TEST_CASE("How does it copy?'s sentence: whole-piece nouns twice — copy accura
     CHECK(right.repeatedTokens == doctest::Approx(1.0));
     CHECK(right.newTokens == doctest::Approx(1.0));
     CHECK(core::copyAccuracy(ids, std::vector<int>(ids.size(), -1)).repeatedTokens == doctest::Approx(0.0));
+}
+
+TEST_CASE("How does it copy?'s sentences as the view types them: the repeated nouns predicted right ≥ 80 %") {
+    CHECK(copyViewAccuracy() >= 0.8);
 }

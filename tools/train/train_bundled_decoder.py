@@ -15,13 +15,24 @@ trains). The sources and what is done with them (the model card says the same fo
     train_bundled_model.py, the bundled BERT's script), everyday sentences from templates (everyday_sentences.py)
     and the BERT's coreference sentences ("The animal didn't cross the street because it was too tired").
     Packed into rows of up to 128 tokens, each starting with <|begin_of_text|>; next-token prediction.
-  * Induction rows: random words (whole-word tokens) repeated twice, as natural text repeats itself.
+  * Induction rows (6 of each batch of 16): random words (whole-word tokens) repeated twice, as natural text repeats
+    itself, in three forms so that copying does not hang on how a row begins: right after <|begin_of_text|> with
+    every word spaced; with the first word unspaced, as a sentence (and the "How does it copy?" view) starts; and
+    after a stretch of ordinary text. Every other row draws its words from the text's 800 most frequent whole words,
+    so that copying learns to overrule the model's sense of English on everyday words too. WordNet's multi-word
+    lemmas are spelt with spaces.
+  * Objective: next-token cross-entropy over the rows' real tokens with label smoothing 0.1, AdamW with weight decay
+    0.1: without them the model grew sure of its templates (a held-out word it did not expect cost up to 26 nats,
+    and its held-out perplexity was 25 % lower at temperature 1.5 than at 1).
   * Tokenizer: byte-level BPE (GPT-2's pre-tokenizer), merges learnt here from the text's word counts.
   * Heads: the previous-token head (layer 0) and the induction head (layer 1) are TAUGHT by a loss on their
     attention pattern (as the BERT's coreference head was): at this size and step count they are not reliably grown
     by next-token prediction alone. Every other head learns from next-token prediction alone.
   * Baseline: an interpolated Kneser-Ney trigram model over the same tokens of the same text; the script prints
-    both perplexities on the hand-written held-out prefixes (tests/data/bundled_decoder/held_out_prefixes.txt).
+    both perplexities on the hand-written held-out prefixes (tests/data/bundled_decoder/held_out_prefixes.txt),
+    the trigram's twice: as the issue's goal was first measured (a sentence's first word from the continuation
+    unigram) and with p(first word | <|begin_of_text|>) counted from the rows' first words, as a trigram model
+    with sentence starts would (the fairer, much stronger baseline).
 
 Deterministic: fixed seeds, one thread, torch.use_deterministic_algorithms; two runs write byte-identical weights.
 """
@@ -68,15 +79,18 @@ CONFIG = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "num_hid
 PREVIOUS_LAYER, PREVIOUS_HEAD = 0, 0
 INDUCTION_LAYER, INDUCTION_HEAD = 1, 4
 HEAD_WEIGHT = 1.0
-STEPS, BATCH, LEARNING_RATE, WARMUP = 10000, 16, 4e-3, 100
-INDUCTION_ROWS = 3  # of BATCH
-EVERYDAY, COREFERENCE = 120000, 20000
+STEPS, BATCH, LEARNING_RATE, WARMUP = 13000, 16, 4e-3, 100
+INDUCTION_ROWS = 6  # of BATCH: each of training_repeat's three forms, of random whole words and of the most frequent ones
+LABEL_SMOOTHING, WEIGHT_DECAY = 0.1, 0.1
+FREQUENT_WORDS = 800
+EVERYDAY, COREFERENCE = 200000, 20000
 
 # [SECTION] text
 
 
-def ascii_only(sentences):
-    return [s for s in sentences if s.isascii()]
+def plain(sentences):
+    """The ASCII sentences, WordNet's multi-word lemmas spelt with spaces ("pipe_of_peace" → "pipe of peace")."""
+    return [s.replace("_", " ") for s in sentences if s.isascii()]
 
 
 def training_text(rng):
@@ -88,8 +102,8 @@ def training_text(rng):
     creature_adjectives, place_adjectives = bert_sources.frame_adjectives()
     coref = bert_sources.coreference_sentences(rng, COREFERENCE, creatures, places, bert_sources.VERBS,
                                                creature_adjectives, place_adjectives)
-    return {"kjv": ascii_only(bert_sources.kjv_verses()), "wordnet": ascii_only(bert_sources.wordnet_sentences()),
-            "everyday": everyday_sentences(rng, EVERYDAY), "coreference": [e["text"] for e in coref]}
+    return {"kjv": plain(bert_sources.kjv_verses()), "wordnet": plain(bert_sources.wordnet_sentences()),
+            "everyday": everyday_sentences(rng, EVERYDAY), "coreference": plain(e["text"] for e in coref)}
 
 
 def held_out():
@@ -212,6 +226,13 @@ def whole_words(tokenizer):
     """Ids of pieces that are a space and a lower-case word of 3+ letters: what induction rows are made of."""
     return sorted(i for p, i in tokenizer.vocab.items() if re.fullmatch("\u0120[a-z]{3,}", p))
 
+
+def frequent_words(tokenizer, rows):
+    """The FREQUENT_WORDS whole words (as whole_words) the text rows use most ("table", "kitchen", "went"): the words
+    whose sense of English a copy must overrule, as on the "How does it copy?" view's everyday nouns."""
+    counts = collections.Counter(i for row in rows for i in row)
+    return sorted(sorted(whole_words(tokenizer), key=lambda i: (-counts[i], i))[:FREQUENT_WORDS])
+
 # [SECTION] rows
 
 
@@ -230,9 +251,29 @@ def pack(sentences, tokenizer):
 
 
 def repeated_row(rng, words, length):
-    """<|begin_of_text|> w1..wn w1..wn: random whole words, repeated once."""
+    """<|begin_of_text|> w1..wn w1..wn: random whole words, repeated once (the form the figures measure)."""
     first = [rng.choice(words) for _ in range(length)]
     return [0] + first + first
+
+
+def training_repeat(rng, tokenizer, words, text_rows, form):
+    """(row, where the second copy starts) for an induction row, in one of three forms, so that copying does not
+    depend on how the row begins:
+      0: <|begin_of_text|> w1..wn w1..wn (spaced words, as the figures measure);
+      1: <|begin_of_text|> w1 without its space (as typed at the start of a sentence, as the "How does it copy?"
+         view types it), w2..wn, then w1..wn spaced;
+      2: <|begin_of_text|>, 8-60 tokens of ordinary text, then w1..wn w1..wn: a repeat starting mid-text."""
+    start = [0]
+    if form == 2:
+        text = rng.choice(text_rows)
+        start = text[:min(len(text), rng.randint(9, 61))]
+    length = rng.randint(8, (CONTEXT - len(start) - 4) // 2)
+    first = [rng.choice(words) for _ in range(length)]
+    head = first
+    if form == 1:
+        head = tokenizer.encode(tokenizer.pieces[first[0]][1:], bos=False) + first[1:]
+    row = start + head + first
+    return row, len(start) + len(head)
 
 
 def batch(torch, rows):
@@ -315,7 +356,10 @@ def make_llama(torch):
             for layer in self.model.layers:
                 x, weights = layer(x, self.cos[:l], self.sin[:l], self.mask[:l, :l])
                 patterns.append(weights)
-            return self.model.norm(x) @ self.model.embed_tokens.weight.T, patterns
+            return self.model.norm(x), patterns
+
+        def logits(self, hidden):
+            return hidden @ self.model.embed_tokens.weight.T
 
     return Llama
 
@@ -337,14 +381,13 @@ def induction_targets(row):
     return targets
 
 
-def induction_loss(torch, pattern, rows, first_induction_row):
-    losses = []
-    for r in range(first_induction_row, len(rows)):
-        half = (len(rows[r]) - 1) // 2
-        for q, key in induction_targets(rows[r]).items():
-            if q > half:
-                losses.append(-torch.log(pattern[r, q, key] + 1e-9))
-    return torch.stack(losses).mean()
+def induction_loss(torch, pattern, rows, second_copies):
+    """−log of the weight each second-copy query puts on the token after its earlier occurrence; rows[r] for r in
+    second_copies (row index → where its second copy starts) are the induction rows."""
+    where = [(r, q, key) for r, second in second_copies.items()
+             for q, key in induction_targets(rows[r]).items() if q >= second]
+    r, q, key = (torch.tensor(c) for c in zip(*where))
+    return -torch.log(pattern[r, q, key] + 1e-9).mean()
 
 # [SECTION] Kneser-Ney trigram baseline
 
@@ -386,9 +429,17 @@ class KneserNey:
             return self.bigram(v, w)
         return (max(self.tri[u, v, w] - self.D, 0) + self.D * self.tri_types[u, v] * self.bigram(v, w)) / self.tri_ctx[u, v]
 
-    def log_probability(self, ids):
-        """Sum of log p over ids[1:] (ids[0] is <|begin_of_text|>)."""
-        return sum(math.log(self.probability(ids[k - 2] if k >= 2 else None, ids[k - 1], ids[k])) for k in range(1, len(ids)))
+    def first_word(self, w):
+        """p(w | <|begin_of_text|>) from the rows' first tokens, interpolated with the unigram as every bigram is."""
+        total = sum(self.first.values())
+        return (max(self.first[w] - self.D, 0) + self.D * len(self.first) * self.unigram(w)) / total
+
+    def log_probability(self, ids, sentence_starts=False):
+        """Sum of log p over ids[1:] (ids[0] is <|begin_of_text|>). Without sentence_starts, the first token gets the
+        continuation unigram, which barely knows a sentence's first word: "We" without its space only ever follows
+        <|begin_of_text|>, where no trigram counts it (the figure the issue's goal was first measured against)."""
+        first = self.first_word(ids[1]) if sentence_starts else self.probability(None, ids[0], ids[1])
+        return math.log(first) + sum(math.log(self.probability(ids[k - 2], ids[k - 1], ids[k])) for k in range(2, len(ids)))
 
 # [SECTION] training
 
@@ -408,7 +459,7 @@ def prepare(rng):
 
 
 # Of each batch's text rows: the share of each source.
-MIX = {"kjv": 3, "wordnet": 3, "everyday": 6, "coreference": 1}
+MIX = {"kjv": 1, "wordnet": 2, "everyday": 6, "coreference": 1}
 
 
 def keep_freed_memory():
@@ -427,21 +478,26 @@ def train(steps, out):
     torch.use_deterministic_algorithms(True)
     rng = random.Random(SEED)
     tokenizer, rows = prepare(rng)
-    words = whole_words(tokenizer)
+    word_lists = [whole_words(tokenizer), frequent_words(tokenizer, [r for k in MIX for r in rows[k]])]
+    text_rows = [r for k in MIX for r in rows[k]]
     model = make_llama(torch)()
-    optimiser = torch.optim.AdamW(model.parameters(), lr=LEARNING_RATE, weight_decay=0.01, betas=(0.9, 0.95))
+    optimiser = torch.optim.AdamW(model.parameters(), lr=LEARNING_RATE, weight_decay=WEIGHT_DECAY, betas=(0.9, 0.95))
     schedule = torch.optim.lr_scheduler.LambdaLR(
         optimiser, lambda s: min(1.0, (s + 1) / WARMUP) * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(s, steps) / steps))))
     started, log = time.time(), []
     for step in range(steps):
         chosen = [r for k, n in MIX.items() for r in rng.sample(rows[k], n)]
-        chosen += [repeated_row(rng, words, rng.randint(8, (CONTEXT - 1) // 2)) for _ in range(INDUCTION_ROWS)]
+        second_copies = {}
+        for k in range(INDUCTION_ROWS):
+            row, second_copies[len(chosen)] = training_repeat(rng, tokenizer, word_lists[k // 3 % 2], text_rows, k % 3)
+            chosen.append(row)
         ids, targets = batch(torch, chosen)
-        logits, patterns = model(ids)
-        next_token = torch.nn.functional.cross_entropy(logits.reshape(-1, VOCAB_SIZE), targets.reshape(-1), ignore_index=-100)
-        real = (targets != -100).float()
-        previous = previous_token_loss(torch, patterns[PREVIOUS_LAYER][:, PREVIOUS_HEAD], real)
-        induction = induction_loss(torch, patterns[INDUCTION_LAYER][:, INDUCTION_HEAD], chosen, len(chosen) - INDUCTION_ROWS)
+        hidden, patterns = model(ids)
+        real = targets != -100
+        logits = model.logits(hidden[real])  # (real positions) × V: padding costs no logits
+        next_token = torch.nn.functional.cross_entropy(logits, targets[real], label_smoothing=LABEL_SMOOTHING)
+        previous = previous_token_loss(torch, patterns[PREVIOUS_LAYER][:, PREVIOUS_HEAD], real.float())
+        induction = induction_loss(torch, patterns[INDUCTION_LAYER][:, INDUCTION_HEAD], chosen, second_copies)
         loss = next_token + HEAD_WEIGHT * (previous + induction)
         optimiser.zero_grad()
         loss.backward()
@@ -451,11 +507,22 @@ def train(steps, out):
         log.append((step, round(next_token.item(), 4), round(previous.item(), 4), round(induction.item(), 4)))
         if step % 50 == 0 or step == steps - 1:
             seconds = time.time() - started
+            copied = second_copy_accuracy(torch, logits, targets, real, second_copies)
             print(f"step {step:5d}  next-token loss {next_token.item():.3f}  previous-token {previous.item():.3f}  "
-                  f"induction {induction.item():.3f}  {seconds:.0f} s  ({(step + 1) * BATCH * CONTEXT / seconds:.0f} tokens/s)", flush=True)
+                  f"induction {induction.item():.3f}  second copies right {copied:.2f}  {seconds:.0f} s  "
+                  f"({(step + 1) * BATCH * CONTEXT / seconds:.0f} tokens/s)", flush=True)
     save(model, tokenizer, out, steps, time.time() - started)
     baseline = KneserNey([r for k in MIX for r in rows[k]], VOCAB_SIZE)
     measure(out, baseline)
+
+
+def second_copy_accuracy(torch, logits, targets, real, second_copies):
+    """Share of the induction rows' second-copy tokens predicted right (the progress log's view of copying)."""
+    copy = torch.zeros_like(real)
+    for r, second in second_copies.items():
+        copy[r, second:] = True
+    copy = copy[real]
+    return (logits[copy].argmax(-1) == targets[real][copy]).float().mean().item()
 
 
 HEADS = [
@@ -543,12 +610,13 @@ def measure(out, baseline):
     spec = json.load(open(os.path.join(out, "tokenizer.json")))["model"]
     tokenizer = Tokenizer([tuple(m.split(" ")) for m in spec["merges"]])
     figures = {}
-    model_nll, kn_nll, tokens, top5 = 0.0, 0.0, 0, 0
+    model_nll, kn_nll, kn_starts_nll, tokens, top5 = 0.0, 0.0, 0.0, 0, 0
     for prefix, word in held_out():
         ids = tokenizer.encode(prefix + " " + word)
         logp = log_softmax(numpy_forward(tensors, ids)[0])
         model_nll -= sum(logp[k - 1, ids[k]] for k in range(1, len(ids)))
         kn_nll -= baseline.log_probability(ids)
+        kn_starts_nll -= baseline.log_probability(ids, sentence_starts=True)
         tokens += len(ids) - 1
         prefix_ids = tokenizer.encode(prefix)
         first_piece = tokenizer.encode(" " + word, bos=False)[0]
@@ -558,6 +626,7 @@ def measure(out, baseline):
     figures["held_out_tokens"] = tokens
     figures["model_perplexity"] = round(math.exp(model_nll / tokens), 3)
     figures["kneser_ney_trigram_perplexity"] = round(math.exp(kn_nll / tokens), 3)
+    figures["kneser_ney_trigram_perplexity_with_sentence_starts"] = round(math.exp(kn_starts_nll / tokens), 3)
     figures["top5_next_word"] = round(top5 / len(rows), 4)
     previous, induction, first_right, second_right, n = 0.0, 0.0, 0, 0, 0
     for row in fresh_repeats(whole_words(tokenizer)):
