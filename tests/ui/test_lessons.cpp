@@ -716,7 +716,7 @@ TEST_CASE("head roles: each head's strongest head_detector role printed in its c
     }
     CHECK(t.report().says("previous-token (prev"));
     CHECK(t.report().says("induction (induct"));
-    const ui::DrawnHeatmap* induction = drawnComputed(t.app, "on random tokens, twice");
+    const ui::DrawnHeatmap* induction = drawnComputed(t.app, "best induction head");
     REQUIRE(induction != nullptr);
     CHECK(induction->rows == static_cast<int>(roles.repeated.size()));
 }

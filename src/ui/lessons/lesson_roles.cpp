@@ -104,7 +104,7 @@ scene::Map inductionMap(LessonFrame& frame, const core::TrainedModel& model, con
     const core::Tensor& a = roles.repeatedAttention;  // n_layers × 1 × h × l × l
     const core::Matrix map = a.slice(static_cast<int>(layer) * a.dim(2) + static_cast<int>(head));
     const std::string size = std::to_string(map.rows()) + " × " + std::to_string(map.cols());
-    ComputedSpec spec{"induction head " + headName(model, static_cast<int>(layer), static_cast<int>(head)) + " on random tokens, twice",
+    ComputedSpec spec{"best induction head, " + std::to_string(layer) + "." + std::to_string(head) + ", on the repeated tokens",
                       "l × l", core::Axis::QueryTokens, core::Axis::KeyTokens, true, "", size};
     for (int id : roles.repeated) spec.tokenLabels.push_back(core::choiceLabel(*model.tokenizer, id));
     return computedMap(computedMatrix(frame, kInductionMap, static_cast<int>(layer * 1000 + head), 0, spec, [&] { return map; }));
