@@ -143,13 +143,15 @@ public:
     // maps fit. Else the smallest that keep their labels inside the box's width (`whole` keeps them when any does):
     // a map too tall for the stage goes past its bottom.
     scene::Layout largestWhole(scene::Layout whole, float labelledCell) const {
-        const auto underHeader = [&](const scene::Layout& l) { return eachMapWithin(l, box_.x1, box_.y1 - firstMapTop(l, metrics_), metrics_); };
-        const auto inStage = [&](const scene::Layout& l) { return eachMapWithin(l, box_.x1, stageHeight_, metrics_); };
+        // Maps that scroll the stage leave its scrollbar's width free at the right.
+        const auto right = [&](const scene::Layout& l) { return l.extent.y1 > box_.y1 + 0.5f ? box_.x1 - ImGui::GetStyle().ScrollbarSize : box_.x1; };
+        const auto underHeader = [&](const scene::Layout& l) { return eachMapWithin(l, right(l), box_.y1 - firstMapTop(l, metrics_), metrics_); };
+        const auto inStage = [&](const scene::Layout& l) { return eachMapWithin(l, right(l), stageHeight_, metrics_); };
         if (underHeader(whole)) return whole;
         if (std::optional<scene::Layout> l = largest(underHeader, 0.0f); l && scene::smallestTokenCell(*l) >= labelledCell) return *l;
         if (std::optional<scene::Layout> l = largest(inStage, stageHeight_); l && scene::smallestTokenCell(*l) >= labelledCell) return *l;
         scene::Layout least = at(0.0f, stageHeight_);
-        const bool leastReads = scene::smallestTokenCell(least) >= labelledCell && least.extent.x1 <= box_.x1 + 0.5f;
+        const bool leastReads = scene::smallestTokenCell(least) >= labelledCell && least.extent.x1 <= right(least) + 0.5f;
         return leastReads ? least : whole;
     }
 
