@@ -27,6 +27,11 @@ struct CellValueSizing {
     float padding = 2.0f;                        // each side of the widest number, painter's pixels
 };
 
+// Presenting, the screen's numbers take at most this share of a cell's height as their line (the painter's type
+// size): at 1080p, 16 tokens' 29.5 px cells print ".00" at 18.3 px and 15 tokens' 31.5 px cells at 19.5 px (0.55 gave
+// 16.2 and 17.3 px: under the 18 px a back row reads); ".00" still leaves its cell a few pixels either side.
+inline constexpr float kLectureValueShare = 0.62f;
+
 // The largest size the cells' height allows (ems), or 0 when it is under the floor: no text need be measured.
 float cellValueCeiling(const CellValueSizing& sizing);
 // The numbers' size (ems) for cells of `sizing` holding `texts` (empty ones print nothing), or 0 when they are not

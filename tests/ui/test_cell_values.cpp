@@ -5,10 +5,12 @@
 #include "imgui_harness.h"
 #include "scene/cell_values.h"
 #include "scene/number_text.h"
+#include "ui/views/drawing_player.h"
 #include "ui/views/matrix_info.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,30 @@ TEST_CASE("cell values: the largest size the widest number, the padding and the 
     const std::vector<std::string> wide{"123456"};                  // 3 em at 1 em: 20 / 3 < 7
     CHECK(scene::cellValueSize(sizing, wide, kFakeType) == 0.0f);
     CHECK(scene::cellValueCeiling({24.0f, 12.0f, 11.0f, 7.0f, 0.55f, 2.0f}) == 0.0f);  // 6.6 em: too short a cell
+}
+
+// DejaVu Sans, the screen's type: digits 0.636 em wide, the point 0.318 em.
+const scene::TypeMeasure kDejaVuDigits{[](std::string_view text, float size, scene::FontFace) {
+                                           float ems = 0.0f;
+                                           for (char c : text) ems += c == '.' ? 0.318f : 0.636f;
+                                           return ems * size;
+                                       },
+                                       0.93f, 0.24f};
+
+// Issue #32: presenting at 1080p (22 px body type, 14 px label floor), the default sentence's 15 tokens drew 31.5 px
+// cells whose numbers were 17.3 px, capped at 0.55 of the cell's height; 16 tokens' 29.5 px cells, 16.2 px.
+TEST_CASE("cell values presenting at 1080p: 15 and 16 tokens' cells print their weights at 18 px or more") {
+    for (const float cell : {31.5f, 29.5f}) {
+        CAPTURE(cell);
+        const float body = 22.0f / ui::kLineHeightPerEm, floor = 14.0f / ui::kLineHeightPerEm;
+        const scene::CellValueSizing sizing{cell, cell, std::min(scene::kLectureValueShare * cell, 22.0f) / ui::kLineHeightPerEm, floor,
+                                            scene::kLectureValueShare / ui::kLineHeightPerEm};
+        const std::vector<std::string> weights{".00"};
+        const float px = scene::cellValueSize(sizing, weights, kDejaVuDigits) * ui::kLineHeightPerEm;
+        MESSAGE(cell << " px cells: numbers " << px << " px");
+        CHECK(px >= 18.0f);
+        CHECK(px <= body * ui::kLineHeightPerEm);
+    }
 }
 
 TEST_CASE("cell values: centred on their cells, capitals on the middle, dark on light cells and white on dark, none where empty") {

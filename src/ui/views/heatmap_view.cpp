@@ -261,12 +261,12 @@ void drawHighlights(const ViewContext& ctx, ImDrawList& list, const Grid& g, con
 
 // A number's em at most this share of a cell's height on screen (a line of the small font and a pixel).
 constexpr float kValueHeightShare = 1.0f / kLineHeightPerEm;
-
-// The largest type a cell's number may take (px): the small type; presenting, as large as 0.55 of the cell's height
-// allows, up to the body type (numbers read from the back of the room: ≥ 18 px at 1080p for ≤ 16 tokens).
+// The largest type a cell's number may take (px): the small type; presenting, as large as
+// scene::kLectureValueShare of the cell's height allows, up to the body type (numbers read from the back of the
+// room: ≥ 18 px at 1080p for ≤ 16 tokens).
 float largestValueSize(const ViewContext& ctx, const Grid& g) {
     if (!ctx.state.presenting) return smallSize(ctx);
-    return std::max(smallSize(ctx), std::min(0.55f * g.ch, ImGui::GetFontSize()));
+    return std::max(smallSize(ctx), std::min(scene::kLectureValueShare * g.ch, ImGui::GetFontSize()));
 }
 
 // The words a computed map prints in its cells instead of its numbers (the logit lens's top tokens), or null.
@@ -285,7 +285,7 @@ float drawValues(ViewContext& ctx, ImDrawList& list, const Grid& g, const Matrix
     // show their numbers in smaller cells. The type shrinks to fit a cell, down to the token labels' floor (a
     // projector's large type would otherwise hide them).
     const scene::TypeMeasure type = playedType(ctx.fonts);
-    const float heightShare = ctx.state.presenting ? 0.55f / kLineHeightPerEm : kValueHeightShare;
+    const float heightShare = ctx.state.presenting ? scene::kLectureValueShare / kLineHeightPerEm : kValueHeightShare;
     const scene::CellValueSizing sizing{g.cw, g.ch, largestValueSize(ctx, g) / kLineHeightPerEm, labelFloor(ctx) / kLineHeightPerEm, heightShare};
     const auto sizeFitting = [&](std::string widest) { return scene::cellValueSize(sizing, std::span(&widest, 1), type); };
     const bool weights = words == nullptr && followsProbabilityScale(ref, f.info);

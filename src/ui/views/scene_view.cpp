@@ -4,8 +4,10 @@
 #include "core/display_text.h"
 #include "ui/views/token_boxes.h"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <optional>
 
 namespace attnviz::ui {
 namespace {
@@ -97,6 +99,85 @@ bool eachMapInside(const scene::Layout& layout, const scene::Rect& box, const sc
     return true;
 }
 
+// The top of the highest map's decorations in `layout` (the scene's formula and hint lie above it).
+float firstMapTop(const scene::Layout& layout, const scene::Metrics& metrics) {
+    float top = FLT_MAX;
+    for (const scene::PlacedMap& placed : layout.maps) top = std::min(top, placed.cells.y0 - metrics.decorations(placed.map).top);
+    return top;
+}
+
+// Nothing of `layout` right of `right`, and every map, decorations included, no taller than `height`.
+bool eachMapWithin(const scene::Layout& layout, float right, float height, const scene::Metrics& metrics) {
+    if (layout.extent.x1 > right + 0.5f) return false;
+    for (const scene::PlacedMap& placed : layout.maps) {
+        const scene::Insets in = metrics.decorations(placed.map);
+        const scene::Rect& c = placed.cells;
+        if (c.x1 + in.right > right + 0.5f || c.height() + in.top + in.bottom > height + 0.5f) return false;
+    }
+    return true;
+}
+
+// The stage's maps sized for its box magnified by `share` of the zoom (0: the box itself; 1: (zoom − 1) window
+// widths wider and (zoom² − 1) screen heights taller, as the type's area grows with zoom²), its lines wrapped at the
+// box's width, keeping every token label (scene::layoutSceneKeepingLabels).
+class Magnifier {
+public:
+    Magnifier(const ViewContext& ctx, const scene::Scene& scene, const Box& box, const scene::Metrics& metrics)
+        : scene_(scene), box_(rectOf(box)), metrics_(metrics), rules_(layoutRules(ctx)) {
+        rules_.pageWidth = box_.width();
+        const float zoom = ctx.state.zoom;
+        wider_ = std::floor((zoom - 1.0f) * ImGui::GetWindowWidth());
+        taller_ = std::floor((zoom * zoom - 1.0f) * ImGui::GetMainViewport()->WorkSize.y);
+        stageHeight_ = ImGui::GetWindowContentRegionMax().y - ImGui::GetWindowContentRegionMin().y;
+    }
+    // `share` of the magnification, from a box at least `height` tall.
+    scene::Layout at(float share, float height = 0.0f) const {
+        scene::Rect magnified = box_;
+        magnified.x1 += std::floor(share * wider_);
+        magnified.y1 = box_.y0 + std::max(box_.height(), height) + std::floor(share * taller_);
+        return scene::layoutSceneKeepingLabels(scene_, magnified, metrics_, rules_);
+    }
+    // The maps as large as they may be while each stays whole on screen: in the room under the stage's header (the
+    // first row whole unscrolled, the others when scrolled to) or, when that room cannot hold them with their
+    // labels, in the stage's visible height (each whole when scrolled to); `whole`, the full magnification, when its
+    // maps fit. Else the smallest that keep their labels inside the box's width (`whole` keeps them when any does):
+    // a map too tall for the stage goes past its bottom.
+    scene::Layout largestWhole(scene::Layout whole, float labelledCell) const {
+        // Maps that scroll the stage leave its scrollbar's width free at the right.
+        const auto right = [&](const scene::Layout& l) { return l.extent.y1 > box_.y1 + 0.5f ? box_.x1 - ImGui::GetStyle().ScrollbarSize : box_.x1; };
+        const auto underHeader = [&](const scene::Layout& l) { return eachMapWithin(l, right(l), box_.y1 - firstMapTop(l, metrics_), metrics_); };
+        const auto inStage = [&](const scene::Layout& l) { return eachMapWithin(l, right(l), stageHeight_, metrics_); };
+        if (underHeader(whole)) return whole;
+        if (std::optional<scene::Layout> l = largest(underHeader, 0.0f); l && scene::smallestTokenCell(*l) >= labelledCell) return *l;
+        if (std::optional<scene::Layout> l = largest(inStage, stageHeight_); l && scene::smallestTokenCell(*l) >= labelledCell) return *l;
+        scene::Layout least = at(0.0f, stageHeight_);
+        const bool leastReads = scene::smallestTokenCell(least) >= labelledCell && least.extent.x1 <= right(least) + 0.5f;
+        return leastReads ? least : whole;
+    }
+
+private:
+    // The largest share of the magnification, to 1/256, whose layout from a box `height` tall passes `within`.
+    template <class Within>
+    std::optional<scene::Layout> largest(const Within& within, float height) const {
+        scene::Layout best = at(0.0f, height);
+        if (!within(best)) return std::nullopt;
+        float fits = 0.0f, tooLarge = 1.0f;
+        for (int i = 0; i < 8; ++i) {
+            const float middle = (fits + tooLarge) / 2.0f;
+            scene::Layout tried = at(middle, height);
+            if (within(tried)) fits = middle, best = std::move(tried);
+            else tooLarge = middle;
+        }
+        return best;
+    }
+
+    const scene::Scene& scene_;
+    scene::Rect box_;
+    const scene::Metrics& metrics_;
+    scene::Rules rules_;
+    float wider_ = 0.0f, taller_ = 0.0f, stageHeight_ = 0.0f;
+};
+
 }  // namespace
 
 scene::Layout layoutInBox(const ViewContext& ctx, const scene::Scene& scene, const Box& box) {
@@ -105,25 +186,22 @@ scene::Layout layoutInBox(const ViewContext& ctx, const scene::Scene& scene, con
     scene::Layout fitted = scene::layoutSceneKeepingLabels(scene, rectOf(box), metrics, rules);
     const float zoom = ctx.state.zoom;
     if (zoom <= 1.0f) return fitted;
-    // The stage as if magnified: (zoom − 1) window widths wider, (zoom² − 1) screen heights taller (the type's area
-    // grows with zoom²), its lines wrapped at the box's width. Taken while each of its maps still fits the box.
-    scene::Rules paged = rules;
-    paged.pageWidth = box.width();
-    scene::Rect magnified = rectOf(box);
-    magnified.x1 += std::floor((zoom - 1.0f) * ImGui::GetWindowWidth());
-    magnified.y1 += std::floor((zoom * zoom - 1.0f) * ImGui::GetMainViewport()->WorkSize.y);
-    scene::Layout grown = scene::layoutSceneKeepingLabels(scene, magnified, metrics, paged);
+    const Magnifier magnifier(ctx, scene, box, metrics);
+    scene::Layout grown = magnifier.at(1.0f);
     if (grown.maps.empty()) return grown;  // stage 0's token boxes: the words grow with the zoom, the page scrolls
-    // The box's own layout only while it keeps the labels: else the magnified one, which grows downwards (a box
-    // too short for a map at the zoom's label floor: the page scrolls rather than a label is lost).
-    if (scene::smallestTokenCell(fitted) < rules.labelledCell()) return grown;
-    // Nor when its cells would be much smaller than zoom 1's (the magnified cells shrunk back by the zoom): beside
-    // the grown labels they may lose a fifth, no more; a box that cannot hold more scrolls instead (1024 × 768
-    // presenting, two steps in: the grown header left 11 px cells where zoom 1 drew 16 px).
+    // The box's own layout while it keeps the labels and its cells are not much smaller than zoom 1's (the magnified
+    // cells shrunk back by the zoom: beside the grown labels they may lose a fifth, no more).
     constexpr float kMostShrink = 0.8f;
-    if (scene::smallestTokenCell(fitted) < kMostShrink * scene::smallestTokenCell(grown) / zoom) return grown;
-    const bool fits = eachMapInside(grown, rectOf(box), metrics);
-    return fits && scene::mapArea(grown) > scene::mapArea(fitted) ? grown : fitted;
+    const float fittedCell = scene::smallestTokenCell(fitted);
+    const bool fittedReads = fittedCell >= rules.labelledCell() && fittedCell >= kMostShrink * scene::smallestTokenCell(grown) / zoom;
+    if (fittedReads) {
+        const bool fits = eachMapInside(grown, rectOf(box), metrics);
+        return fits && scene::mapArea(grown) > scene::mapArea(fitted) ? grown : fitted;
+    }
+    // Else the maps as large as the box's height allows each of them, stacked where the box's width does not hold
+    // them side by side: the stage scrolls from one whole map to the next (the bundled BERT at 1280 × 800 two steps
+    // in: the magnified S₀ showed 4 of its 15 rows, the box's own layout 10 px cells).
+    return magnifier.largestWhole(std::move(grown), rules.labelledCell());
 }
 
 void paintLayout(ViewContext& ctx, const scene::Layout& layout) {

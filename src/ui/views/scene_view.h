@@ -25,12 +25,14 @@ MatrixRef matrixRef(const scene::Map& map);
 HeatmapOptions heatmapOptions(const ViewContext& ctx, const scene::Map& map);
 scene::Rect rectOf(const Box& box);
 
-// The scene laid out in `box` (the stage's visible room) with this frame's type and rules. Zoomed in, the maps
-// grow with the type until they fill the box, and from then on stay inside it: a layout sized for the box as if
-// magnified (its lines wrapped at the box's width) is taken while each of its maps lies inside the box, else the
-// box's own layout at the zoom's type, cells as large as fit beside the grown labels (they may stop growing, or
-// shrink a little). Only a map that cannot keep its labels in the box (scene::layoutSceneKeepingLabels) goes past
-// its bottom, and the stage scrolls downwards, never sideways.
+// The scene laid out in `box` (the stage's visible room under its header) with this frame's type and rules. Zoomed
+// in, the maps grow with the type until they fill the box: a layout sized for the box as if magnified (its lines
+// wrapped at the box's width) is taken while each of its maps lies inside the box, else the box's own layout at the
+// zoom's type while its cells keep their labels and are not much smaller than zoom 1's. Else each map
+// is as large as the room under the header holds it, or, when that room cannot hold it with its labels, the stage's
+// visible height: maps stack where the width does not hold them side by side, and the stage scrolls downwards,
+// never sideways, from one whole map to the next. Only a map that cannot keep its labels in the stage's height
+// (scene::layoutSceneKeepingLabels) goes past its bottom.
 scene::Layout layoutInBox(const ViewContext& ctx, const scene::Scene& scene, const Box& box);
 // Draws every map, operator and text of `layout`.
 void paintLayout(ViewContext& ctx, const scene::Layout& layout);
