@@ -3,6 +3,7 @@
 
 #include "core/display_text.h"
 #include "io/model_library.h"
+#include "scene/cell_values.h"
 #include "ui/session/session_menu.h"
 #include "ui/views/drawing.h"
 #include "ui/views/drawing_player.h"
@@ -315,7 +316,8 @@ ImVec2 showWordMap(LessonFrame& frame, const MatrixRef& ref, const Box& box) {
     options.colorbar = ColorbarSide::Right;  // the colours are the map's numbers, which the words replace: say how much
     const Insets insets = heatmapInsets(ctx, ref, options);
     // The words' type (px, as ImGui sizes fonts): the small type; presenting, the lecture's label floor, which
-    // drawValues keeps at 0.55 of a row. Measured as drawValues measures them (scene::cellValueSize, 2 px each side).
+    // drawValues keeps within scene::kLectureValueShare of a row. Measured as drawValues measures them
+    // (scene::cellValueSize, 2 px each side).
     ImFont* small = font(ctx.fonts.small);
     const float size = ctx.state.presenting ? std::max(small->FontSize, layoutRules(ctx).labels.floor) : small->FontSize;
     const scene::TypeMeasure type = playedType(ctx.fonts);
@@ -326,7 +328,7 @@ ImVec2 showWordMap(LessonFrame& frame, const MatrixRef& ref, const Box& box) {
     const auto widthOf = [](ImFont* f, const std::string& text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text.c_str()).x; };
     const float titleWidth = widthOf(font(ctx.fonts.bold), ref.computed->name) + widthOf(small, "  " + ref.computed->numericShape);
     const float cellWidth = std::max(std::ceil(widestPerEm * size / kLineHeightPerEm) + 6.0f * ctx.scale, (titleWidth - insets.left - insets.right) / cols);
-    const float cellHeight = std::ceil(size * kLineHeightPerEm / (ctx.state.presenting ? 0.55f : 1.0f)) + 2.0f * ctx.scale;
+    const float cellHeight = std::ceil(size * kLineHeightPerEm / (ctx.state.presenting ? scene::kLectureValueShare : 1.0f)) + 2.0f * ctx.scale;
     // Narrowed to the box's width; never shortened below the words' rows: a long sentence scrolls instead.
     const float narrowing = std::min(1.0f, (box.width() - insets.left - insets.right) / (cols * cellWidth));
     const ImVec2 cellsMin{box.min.x + insets.left, box.min.y + insets.top};

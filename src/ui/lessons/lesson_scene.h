@@ -177,9 +177,9 @@ HeatmapResult showMapInBox(LessonFrame& frame, const MatrixRef& ref, const Box& 
 HeatmapResult showMap(LessonFrame& frame, const MatrixRef& ref, ImVec2 cellsMin, ImVec2 cellsMax, const HeatmapOptions& options);
 // A computed map that prints words in its cells (scene::Computed::cellTexts: the logit lens, the head roles) at the top
 // left of `box`, with a compact title and a colour bar: cells as wide as the widest word and as tall as a word needs at
-// the cells' type (the small type; presenting, the lecture's label floor at 0.55 of a cell's height), narrowed to the
-// box's width but never shortened: a map taller than the box makes the lesson scroll. Returns the bottom right corner
-// of what it drew.
+// the cells' type (the small type; presenting, the lecture's label floor within scene::kLectureValueShare of a cell's
+// height), narrowed to the box's width but never shortened: a map taller than the box makes the lesson scroll.
+// Returns the bottom right corner of what it drew.
 ImVec2 showWordMap(LessonFrame& frame, const MatrixRef& ref, const Box& box);
 // A scene of the run's or computed maps (scene/scene.h) laid out by the stages' rules (scene/layout.h) from the top of
 // `box`, painted and reported. When its token rows would be too short for their labels at the floor (14 px
