@@ -104,7 +104,7 @@ scene::Map inductionMap(LessonFrame& frame, const core::TrainedModel& model, con
     const core::Tensor& a = roles.repeatedAttention;  // n_layers × 1 × h × l × l
     const core::Matrix map = a.slice(static_cast<int>(layer) * a.dim(2) + static_cast<int>(head));
     const std::string size = std::to_string(map.rows()) + " × " + std::to_string(map.cols());
-    ComputedSpec spec{"best induction head, " + std::to_string(layer) + "." + std::to_string(head) + ", on the repeated tokens",
+    ComputedSpec spec{"best induction head " + std::to_string(layer) + "." + std::to_string(head) + " on the repeated tokens",
                       "l × l", core::Axis::QueryTokens, core::Axis::KeyTokens, true, "", size};
     for (int id : roles.repeated) spec.tokenLabels.push_back(core::choiceLabel(*model.tokenizer, id));
     return computedMap(computedMatrix(frame, kInductionMap, static_cast<int>(layer * 1000 + head), 0, spec, [&] { return map; }));
@@ -134,8 +134,7 @@ void drawRolesLesson(LessonFrame& frame) {
     for (core::HeadRole role : core::kHeadRoles) say(frame, bestHeads(*model, *roles, role), Tone::Point);
     ImGui::Spacing();
     Box box = remainingBox(frame);
-    const ImVec2 gridEnd = showWordMap(frame, gridRef(frame, *roles), box);
-    box.min.x = gridEnd.x + 2.0f * ImGui::GetStyle().ItemSpacing.x;  // the induction map beside the grid, top-aligned
+    box.min.y = showWordMap(frame, gridRef(frame, *roles), box).y + ImGui::GetStyle().ItemSpacing.y;  // the grid is a few rows: the map under it, the whole width
     const scene::Figure figure{scene::Line{{inductionMap(frame, *model, *roles)}}, "", "", {}};
     showScene(frame, {core::StageId::Softmax, {figure}, std::nullopt}, box);
 }
