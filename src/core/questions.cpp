@@ -552,8 +552,7 @@ std::optional<Question> weightedSum(const ModelRun& run, const QuestionSetting& 
             " row " + quoted(words[0].first) + " (" + numbers + quoted(words[1].first) + ", " + questionValueText(words[1].second) + ").";
     std::vector<float> drawnCosines;
     for (float c : cosines) drawnCosines.push_back(std::max(0.0f, c));
-    q.answer = {"cosine of " + zName + " row " + query + " with each " + vName + " row (below 0 drawn as 0)", labels, drawnCosines,
-                "A" + subscriptDigits(setting.head) + ", row " + query + ": the sum's weights", mapRow(run, TensorId::AttentionWeights, setting, row)};
+    q.answer = {"cosine of " + zName + " row " + query + " with each " + vName + " row (below 0 drawn as 0)", labels, drawnCosines, {}, {}};
     return deal(std::move(q), {words[0].first, words[0].second}, std::move(distractors), 4, setting.seed);
 }
 

@@ -51,14 +51,13 @@ struct QuestionChoice {
 };
 
 // The numbers the truth rests on, drawn at reveal: one row of probabilities over labelled keys or tokens (the query's
-// row of A_i, the top ten next tokens, Z_i's cosine with each V_i row), and a second row drawn above it for Scaling
-// (the row before scaling) and WeightedSum (the sum's weights).
+// row of A_i, the top ten next tokens, Z_i's row's cosine with each V_i row), and for Scaling the row before scaling too.
 struct AnswerRow {
     std::string title;                 // "A₂, row “it”"
     std::vector<std::string> labels;   // one per value
     std::vector<float> values;         // in [0, 1]
-    std::string beforeTitle;           // Scaling: "softmax(S₂) without ÷√d_k"; WeightedSum: "A₂, row “it”"
-    std::vector<float> before;         // the row drawn above; else empty
+    std::string beforeTitle;           // Scaling: "softmax(S₂) without ÷√d_k"
+    std::vector<float> before;         // Scaling: the same row unscaled; else empty
 };
 
 struct Question {
