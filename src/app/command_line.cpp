@@ -3,6 +3,7 @@
 
 #include "app/version.h"
 #include "core/display_text.h"
+#include "core/questions.h"
 #include "core/tokenizer.h"
 #include "core/transformer/prediction.h"
 
@@ -104,7 +105,8 @@ void addExportCommand(CLI::App& cli, CommandLine& line) {
     command->add_option("--head", e.head, "One head (0-based)");
     command->add_option("--kind", e.kind, "matrix | stage | heads | poster | slide (16:9, 1920x1080 at scale 1) | lines (token -> token) | "
                         "next (a trained model's ten most likely next tokens, or BERT's fills of a [MASK], as a 16:9 slide; "
-                        "no --stage, --matrix or --head) | compare (--sentence beside --compare-with and their difference, as a 16:9 slide)")->capture_default_str();
+                        "no --stage, --matrix or --head) | compare (--sentence beside --compare-with and their difference, as a 16:9 slide) | "
+                        "quiz (a question slide and an answer slide for each question the run offers; --stage: those about it)")->capture_default_str();
     command->add_option("--temperature", e.temperature, "--kind next: the softmax temperature T of its probabilities (default 1)");
     command->add_option("--format", e.format, "png | svg | pdf (SVG and PDF keep text as text)")->capture_default_str();
     command->add_option("--scale", e.scale, "Pixel scale 1-4")->capture_default_str();
@@ -143,7 +145,7 @@ void addGuiOptions(CLI::App& cli, GuiOptions& gui) {
     cli.add_flag("--present", gui.present, "Start presenting: full screen, large type, side panels away (F5 toggles, B blanks)");
     cli.add_option("--lesson", gui.lesson,
                    "Open a question view: masks, cross, fused, slicing, rows, scaling, pooling, cost, dims, training, rope, lines, next, copy, layers or roles");
-    cli.add_option("--ask", gui.ask, "Open a question before its stage is shown (Q): attended, shape, predict, scaling or shared-kv");
+    cli.add_option("--ask", gui.ask, "Open a question before its stage is shown (Q): " + core::questionKeys());
     cli.add_option("--ask-pick", gui.askPick, "The question's choice picked, 1-4")->check(CLI::Range(1, 4));
     cli.add_option("--ask-counts", gui.askCounts, "The class's answers to the question, one count per choice, e.g. 3,9,1,0")
         ->delimiter(',')

@@ -89,7 +89,7 @@ std::optional<GuiPlan> checkOptions(const core::ModelSpec& spec, const GuiOption
     if (!options.ask.empty()) {
         plan.ask = core::findQuestionKind(options.ask);
         if (!plan.ask) {
-            std::cerr << "attnviz: --ask " << options.ask << ": use attended, shape, predict, scaling or shared-kv.\n";
+            std::cerr << "attnviz: --ask " << options.ask << ": use " << core::questionKeys() << ".\n";
             return std::nullopt;
         }
     }

@@ -34,6 +34,13 @@ std::string subscriptDigits(int number) {
     return text;
 }
 
+// "a", "a and b", "a, b and c".
+std::string joinedParts(const std::vector<std::string>& parts) {
+    std::string text;
+    for (std::size_t i = 0; i < parts.size(); ++i) text += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    return text;
+}
+
 std::string times(int rows, int cols) { return std::to_string(rows) + " × " + std::to_string(cols); }
 
 // A uniform index in [0, n) from the seed's stream (n is small: the modulo's bias is below 2⁻⁵⁹).
@@ -98,6 +105,35 @@ bool validSetting(const ModelRun& run, const QuestionSetting& setting) {
     return setting.batch >= 0 && setting.batch < run.trace.batch && setting.head >= 0 && setting.head < run.trace.dims.heads;
 }
 
+// [SECTION] Words as choices
+
+using ValuedWord = std::pair<std::string, float>;
+
+// The words at the keys not left out, each once and worth its largest value (a word at several keys is one
+// choice), largest first; nullopt unless there are four and the largest leads the next by kClearLead (one answer).
+std::optional<std::vector<ValuedWord>> wordsWithClearLead(const std::vector<std::string>& labels, const std::vector<float>& values,
+                                                          const std::vector<bool>& leftOut) {
+    std::map<std::string, float> best;
+    for (std::size_t j = 0; j < labels.size(); ++j) {
+        if (leftOut[j]) continue;
+        const auto [word, inserted] = best.try_emplace(labels[j], values[j]);
+        if (!inserted) word->second = std::max(word->second, values[j]);
+    }
+    std::vector<ValuedWord> words(best.begin(), best.end());
+    std::sort(words.begin(), words.end(), [](const ValuedWord& a, const ValuedWord& b) { return a.second > b.second; });
+    if (words.size() < 4 || words[0].second - words[1].second < kClearLead) return std::nullopt;
+    return words;
+}
+
+// Every word but the first (the truth), in a seeded order, as choices with their values.
+std::vector<QuestionChoice> shuffledOthers(const std::vector<ValuedWord>& words, SplitMix64& random) {
+    std::vector<ValuedWord> others(words.begin() + 1, words.end());
+    shuffle(others, random);
+    std::vector<QuestionChoice> choices;
+    for (const auto& [text, value] : others) choices.push_back({text, value});
+    return choices;
+}
+
 // [SECTION] Which word does the query attend to most?
 
 std::optional<Question> mostAttended(const ModelRun& run, const QuestionSetting& setting, SplitMix64& random) {
@@ -105,21 +141,11 @@ std::optional<Question> mostAttended(const ModelRun& run, const QuestionSetting&
     const int row = queryRowOf(run, setting);
     const std::vector<float> weights = mapRow(run, TensorId::AttentionWeights, setting, row);
     const std::vector<std::string> labels = keyLabels(run, setting.batch);
-    // A word that stands at several keys is one choice, worth its largest weight.
-    std::map<std::string, float> best;
-    for (std::size_t j = 0; j < labels.size(); ++j) {
-        const auto [word, inserted] = best.try_emplace(labels[j], weights[j]);
-        if (!inserted) word->second = std::max(word->second, weights[j]);
-    }
-    std::vector<std::pair<std::string, float>> words(best.begin(), best.end());
-    std::sort(words.begin(), words.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    if (words.size() < 4 || words[0].second - words[1].second < kClearLead) return std::nullopt;
+    const std::optional<std::vector<ValuedWord>> words = wordsWithClearLead(labels, weights, std::vector<bool>(labels.size(), false));
+    if (!words) return std::nullopt;
     // Distractors: words the query can see first (a masked key's 0 is too easy to rule out), in a seeded order.
-    std::vector<std::pair<std::string, float>> others(words.begin() + 1, words.end());
-    shuffle(others, random);
-    std::stable_partition(others.begin(), others.end(), [](const auto& w) { return w.second > 0.0f; });
-    std::vector<QuestionChoice> distractors;
-    for (const auto& [text, value] : others) distractors.push_back({text, value});
+    std::vector<QuestionChoice> distractors = shuffledOthers(*words, random);
+    std::stable_partition(distractors.begin(), distractors.end(), [](const QuestionChoice& c) { return *c.value > 0.0f; });
 
     Question q;
     q.kind = QuestionKind::MostAttended;
@@ -129,9 +155,9 @@ std::optional<Question> mostAttended(const ModelRun& run, const QuestionSetting&
     q.prompt = "Which word does " + query + " attend to most in head " + std::to_string(setting.head) + "?";
     q.valueName = "weight";
     q.why = "Row " + query + " of A" + subscriptDigits(setting.head) + " = softmax(S" + subscriptDigits(setting.head) +
-            "/√d_k): its largest weight is on " + quoted(words[0].first) + ".";
+            "/√d_k): its largest weight is on " + quoted(words->front().first) + ".";
     q.answer = {"A" + subscriptDigits(setting.head) + ", row " + query, labels, weights, {}, {}};
-    return deal(std::move(q), {words[0].first, words[0].second}, std::move(distractors), 4, setting.seed);
+    return deal(std::move(q), {words->front().first, words->front().second}, std::move(distractors), 4, setting.seed);
 }
 
 // [SECTION] What is the shape of …?
@@ -288,9 +314,9 @@ std::string headsText(const std::vector<int>& heads, int all) {
     if (heads.size() == 1) return "only head " + std::to_string(heads[0]);
     const bool run = heads.back() - heads.front() + 1 == static_cast<int>(heads.size());
     if (run && heads.size() >= 3) return "heads " + std::to_string(heads.front()) + "–" + std::to_string(heads.back());
-    std::string text = "heads ";
-    for (std::size_t i = 0; i < heads.size(); ++i) text += (i == 0 ? "" : i + 1 == heads.size() ? " and " : ", ") + std::to_string(heads[i]);
-    return text;
+    std::vector<std::string> numbers;
+    for (int head : heads) numbers.push_back(std::to_string(head));
+    return "heads " + joinedParts(numbers);
 }
 
 std::optional<Question> sharedKeyValues(const ModelRun& run, const QuestionSetting& setting, SplitMix64& random) {
@@ -326,6 +352,210 @@ std::optional<Question> sharedKeyValues(const ModelRun& run, const QuestionSetti
     return deal(std::move(q), {truth, std::nullopt}, std::move(distractors), 4, setting.seed);
 }
 
+// [SECTION] Which cells does the mask remove?
+
+// Larger grids draw their cells under four pixels in a choice's picture.
+constexpr int kMaxPictureSide = 24;
+
+// A mask as the rules that build it (attention.cpp's buildMaskInto), so that every picture has words and a wrong
+// picture is the truth with one rule changed: transposed, the diagonal too, padding on the wrong side.
+struct MaskRules {
+    bool above = false;     // key after query (j > i): the causal mask
+    bool diagonal = false;  // j = i too: the slip "a word may not see itself"
+    bool below = false;     // j < i: the causal mask transposed
+    int window = 0;         // j ≤ i − W: a sliding window's far past (0: none)
+    int lastColumns = 0, firstColumns = 0, lastRows = 0;  // padded keys; padding on the wrong side; padded queries
+};
+
+CellPicture pictureOf(const MaskRules& m, int rows, int cols) {
+    CellPicture picture{rows, cols, std::vector<std::uint8_t>(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols), 0)};
+    for (int i = 0; i < rows; ++i) {
+        for (int j = 0; j < cols; ++j) {
+            const bool removed = (m.above && j > i) || (m.diagonal && j == i) || (m.below && j < i) || (m.window > 0 && j <= i - m.window) ||
+                                 j >= cols - m.lastColumns || j < m.firstColumns || i >= rows - m.lastRows;
+            picture.removed[static_cast<std::size_t>(i) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(j)] = removed ? 1 : 0;
+        }
+    }
+    return picture;
+}
+
+std::string counted(int n, const std::string& side, const std::string& one, const std::string& many) {
+    return n == 1 ? "the " + side + " " + one : "the " + side + " " + std::to_string(n) + " " + many;
+}
+
+// The removed cells in words: "above the diagonal and the last 2 columns".
+std::string describe(const MaskRules& m) {
+    std::vector<std::string> parts;
+    if (m.above) parts.push_back(m.diagonal ? "the diagonal and above" : "above the diagonal");
+    else if (m.diagonal) parts.push_back("the diagonal");
+    if (m.below) parts.push_back("below the diagonal");
+    if (m.window > 0) parts.push_back(std::to_string(m.window) + " or more below the diagonal");
+    if (m.lastColumns > 0) parts.push_back(counted(m.lastColumns, "last", "column", "columns"));
+    if (m.firstColumns > 0) parts.push_back(counted(m.firstColumns, "first", "column", "columns"));
+    if (m.lastRows > 0) parts.push_back(counted(m.lastRows, "last", "row", "rows"));
+    return parts.empty() ? "none" : joinedParts(parts);
+}
+
+// The run's mask for one sentence as a picture over the padded l_q × l_k (a padding mask's one row repeated).
+CellPicture runMaskPicture(const ModelRun& run, int batch) {
+    const MatrixView mask = run.trace[TensorId::Mask].slice(batch, 0);
+    const int rows = run.trace.queryLength, cols = run.trace.keyLength;
+    CellPicture picture{rows, cols, std::vector<std::uint8_t>(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols), 0)};
+    for (int i = 0; i < rows; ++i) {
+        for (int j = 0; j < cols; ++j) picture.removed[static_cast<std::size_t>(i) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(j)] = mask(mask.rows() == 1 ? 0 : i, j) == 0.0f;
+    }
+    return picture;
+}
+
+// The rules that draw the run's mask exactly (trying each window and whether padded queries are hidden), or nullopt.
+std::optional<MaskRules> rulesOf(const ModelRun& run, int batch, const CellPicture& truth) {
+    const Trace& t = run.trace;
+    const bool causal = t.mask == MaskKind::Causal || t.mask == MaskKind::Both, padding = t.mask == MaskKind::Padding || t.mask == MaskKind::Both;
+    MaskRules rules;
+    rules.above = causal;
+    rules.lastColumns = padding ? t.keyLength - t.keyLengths.at(static_cast<std::size_t>(batch)) : 0;
+    const int paddedRows = padding ? t.queryLength - t.queryLengths.at(static_cast<std::size_t>(batch)) : 0;
+    for (int rows : {0, paddedRows}) {
+        for (int window = 0; window < (causal ? t.queryLength : 1); ++window) {
+            if (window == 1) continue;  // W = 1 would remove the diagonal's left neighbours only: not a window any model uses
+            rules.lastRows = rows;
+            rules.window = window;
+            if (pictureOf(rules, truth.rows, truth.cols) == truth) return rules;
+        }
+    }
+    return std::nullopt;
+}
+
+// Plausible wrong masks: the truth with one rule changed.
+std::vector<MaskRules> wrongMasks(const MaskRules& truth) {
+    std::vector<MaskRules> wrong;
+    const auto with = [&](auto change) {
+        MaskRules m = truth;
+        change(m);
+        wrong.push_back(m);
+    };
+    if (truth.above) {
+        with([](MaskRules& m) {
+            m.above = false;
+            m.below = true;
+        });  // transposed: the future visible, the past hidden
+        with([](MaskRules& m) { m.diagonal = true; });                // a word may not see itself
+        with([](MaskRules& m) {  // the padding only (or nothing)
+            m.above = false;
+            m.window = 0;
+        });
+    } else {
+        with([](MaskRules& m) { m.above = true; });                   // a causal mask where there is none
+    }
+    if (truth.lastColumns > 0) {
+        with([](MaskRules& m) { std::swap(m.lastColumns, m.lastRows); });    // padding as rows, not columns
+        with([](MaskRules& m) { std::swap(m.lastColumns, m.firstColumns); });  // padding at the start
+    } else {
+        with([](MaskRules& m) { m.lastColumns = 1; });  // the last word hidden: the one "being predicted"
+    }
+    if (truth.window > 0) with([](MaskRules& m) { m.window = 0; });
+    wrong.push_back(MaskRules{});  // nothing removed
+    return wrong;
+}
+
+std::string maskName(MaskKind kind) {
+    switch (kind) {
+        case MaskKind::Causal: return "the causal mask";
+        case MaskKind::Padding: return "the padding mask";
+        case MaskKind::Both: return "the causal and padding mask";
+        case MaskKind::None: break;
+    }
+    return "the mask";
+}
+
+std::string maskWhy(const MaskRules& m, const ModelRun& run, int batch) {
+    std::vector<std::string> reasons;
+    if (m.above) reasons.push_back("each word sees itself and the words before it, never a later one");
+    if (m.window > 0) reasons.push_back("none more than " + std::to_string(m.window - 1) + " back (a sliding window)");
+    if (m.lastColumns > 0) {
+        reasons.push_back("this sentence has " + std::to_string(run.trace.keyLengths.at(static_cast<std::size_t>(batch))) + " of the batch's " +
+                          std::to_string(run.trace.keyLength) + " positions, the rest padding no word attends to");
+    }
+    if (m.lastRows > 0) reasons.push_back("the padded query rows see nothing");
+    const std::string fill = run.trace.fill == MaskFill::MinusInfinity ? "−∞" : "−1e9";
+    return "The mask sets the removed scores to " + fill + " before softmax, so their weights are 0: " + joinedParts(reasons) + ".";
+}
+
+std::optional<Question> maskQuestion(const ModelRun& run, const QuestionSetting& setting, SplitMix64& random) {
+    if (!run.trace.has(TensorId::Mask) || run.trace.queryLength > kMaxPictureSide || run.trace.keyLength > kMaxPictureSide) return std::nullopt;
+    const CellPicture truth = runMaskPicture(run, setting.batch);
+    const std::optional<MaskRules> rules = rulesOf(run, setting.batch, truth);
+    if (!rules || std::count(truth.removed.begin(), truth.removed.end(), 1) == 0) return std::nullopt;  // nothing removed: no question
+    std::vector<MaskRules> wrong = wrongMasks(*rules);
+    shuffle(wrong, random);
+    std::vector<QuestionChoice> distractors;
+    std::vector<CellPicture> drawn{truth};
+    std::vector<std::string> texts{describe(*rules)};
+    for (const MaskRules& m : wrong) {
+        CellPicture picture = pictureOf(m, truth.rows, truth.cols);
+        const std::string text = describe(m);
+        if (std::find(drawn.begin(), drawn.end(), picture) != drawn.end() || std::find(texts.begin(), texts.end(), text) != texts.end()) continue;
+        drawn.push_back(picture);
+        texts.push_back(text);
+        distractors.push_back({text, std::nullopt, std::move(picture)});
+    }
+    Question q;
+    q.kind = QuestionKind::Mask;
+    q.stage = StageId::Mask;
+    q.head = setting.head;
+    q.prompt = "Which cells of the scores does " + maskName(run.trace.mask) + " remove (rows: queries, columns: keys)?";
+    q.why = maskWhy(*rules, run, setting.batch);
+    return deal(std::move(q), {texts[0], std::nullopt, truth}, std::move(distractors), 4, setting.seed);
+}
+
+// [SECTION] Z for the query is closest to which word's V row?
+
+double cosine(const MatrixView& a, int rowA, const MatrixView& b, int rowB) {
+    double dot = 0.0, normA = 0.0, normB = 0.0;
+    for (Eigen::Index k = 0; k < a.cols(); ++k) {
+        const double x = a(rowA, k), y = b(rowB, k);
+        dot += x * y;
+        normA += x * x;
+        normB += y * y;
+    }
+    return normA > 0.0 && normB > 0.0 ? dot / std::sqrt(normA * normB) : 0.0;
+}
+
+std::optional<Question> weightedSum(const ModelRun& run, const QuestionSetting& setting, SplitMix64& random) {
+    if (!run.trace.has(TensorId::ZHeads) || !run.trace.has(TensorId::VHeads) || !run.trace.has(TensorId::AttentionWeights)) return std::nullopt;
+    const int row = queryRowOf(run, setting);
+    const int kvHead = keyValueHead(run.trace.dims, setting.head);
+    const MatrixView z = run.trace[TensorId::ZHeads].slice(setting.batch, setting.head);  // l_q × d_v
+    const MatrixView v = run.trace[TensorId::VHeads].slice(setting.batch, kvHead);        // l_k × d_v
+    const std::vector<bool> masked = maskedKeys(run, setting, row);
+    const std::vector<std::string> labels = keyLabels(run, setting.batch);
+    // Each word the query sees, worth its V row's cosine with Z's row.
+    std::vector<float> cosines(labels.size(), 0.0f);
+    for (std::size_t j = 0; j < labels.size(); ++j) {
+        if (!masked[j]) cosines[j] = static_cast<float>(cosine(z, row, v, static_cast<int>(j)));
+    }
+    const std::optional<std::vector<ValuedWord>> found = wordsWithClearLead(labels, cosines, masked);
+    if (!found) return std::nullopt;
+    const std::vector<ValuedWord>& words = *found;
+    std::vector<QuestionChoice> distractors = shuffledOthers(words, random);
+
+    Question q;
+    q.kind = QuestionKind::WeightedSum;
+    q.stage = StageId::WeightedSum;
+    q.head = setting.head;
+    const std::string query = quoted(queryLabel(run, setting.batch, row)), zName = "Z" + subscriptDigits(setting.head), vName = "V" + subscriptDigits(kvHead);
+    q.prompt = "In head " + std::to_string(setting.head) + ", " + zName + "'s row for " + query + " is closest (by cosine) to which word's " + vName + " row?";
+    q.valueName = "cosine";
+    char numbers[48];
+    std::snprintf(numbers, sizeof numbers, "cosine %s; next ", questionValueText(words[0].second).c_str());
+    q.why = zName + " row " + query + " = Σ_j A" + subscriptDigits(setting.head) + "(" + query + ", j) · " + vName + " row j: the sum lies nearest " + vName +
+            " row " + quoted(words[0].first) + " (" + numbers + quoted(words[1].first) + ", " + questionValueText(words[1].second) + ").";
+    std::vector<float> drawnCosines;
+    for (float c : cosines) drawnCosines.push_back(std::max(0.0f, c));
+    q.answer = {"cosine of " + zName + " row " + query + " with each " + vName + " row (below 0 drawn as 0)", labels, drawnCosines, {}, {}};
+    return deal(std::move(q), {words[0].first, words[0].second}, std::move(distractors), 4, setting.seed);
+}
+
 }  // namespace
 
 std::string questionTitle(QuestionKind kind) {
@@ -335,6 +565,8 @@ std::string questionTitle(QuestionKind kind) {
         case QuestionKind::NextToken: return "What will the model predict?";
         case QuestionKind::Scaling: return "Does ÷√d_k make the weights sharper or flatter?";
         case QuestionKind::SharedKeyValues: return "Which query heads share a K/V head?";
+        case QuestionKind::Mask: return "Which cells does the mask remove?";
+        case QuestionKind::WeightedSum: return "Which word's V row is Z closest to?";
     }
     return "";
 }
@@ -346,6 +578,8 @@ std::string_view questionKey(QuestionKind kind) {
         case QuestionKind::NextToken: return "predict";
         case QuestionKind::Scaling: return "scaling";
         case QuestionKind::SharedKeyValues: return "shared-kv";
+        case QuestionKind::Mask: return "mask";
+        case QuestionKind::WeightedSum: return "weighted-sum";
     }
     return "";
 }
@@ -366,8 +600,18 @@ std::optional<Question> askQuestion(QuestionKind kind, const ModelRun& run, cons
         case QuestionKind::NextToken: return nextToken(run, setting, random);
         case QuestionKind::Scaling: return scaling(run, setting, random);
         case QuestionKind::SharedKeyValues: return sharedKeyValues(run, setting, random);
+        case QuestionKind::Mask: return maskQuestion(run, setting, random);
+        case QuestionKind::WeightedSum: return weightedSum(run, setting, random);
     }
     return std::nullopt;
+}
+
+std::string questionKeys() {
+    std::vector<std::string> keys;
+    for (QuestionKind kind : kQuestionKinds) keys.emplace_back(questionKey(kind));
+    std::string text = joinedParts(keys);
+    const std::size_t lastAnd = text.rfind(" and ");
+    return text.replace(lastAnd, 5, " or ");
 }
 
 std::vector<QuestionKind> offeredQuestions(const ModelRun& run, const QuestionSetting& setting) {
@@ -381,7 +625,7 @@ std::vector<QuestionKind> offeredQuestions(const ModelRun& run, const QuestionSe
 std::string questionValueText(float value) {
     if (value > 0.0f && value < 0.0005f) return "< 0.001";  // a masked or ignored key: not 9.9e-16
     char text[32];
-    std::snprintf(text, sizeof text, value >= 0.01f || value == 0.0f ? "%.2f" : "%.2g", static_cast<double>(value));
+    std::snprintf(text, sizeof text, std::fabs(value) >= 0.01f || value == 0.0f ? "%.2f" : "%.2g", static_cast<double>(value));
     return text;
 }
 
@@ -392,6 +636,7 @@ std::string gapSentence(const Question& question, std::optional<int> picked) {
     if (*picked == question.truth) return "Right: " + quoted(truth.text) + valued(truth) + ".";
     const QuestionChoice& pick = question.choices.at(static_cast<std::size_t>(*picked));
     if (!truth.value) return "You chose " + quoted(pick.text) + "; the answer is " + quoted(truth.text) + ".";
+    if (question.kind == QuestionKind::WeightedSum) return "You chose " + quoted(pick.text) + valued(pick) + "; the nearest is " + quoted(truth.text) + valued(truth) + ".";
     return "You chose " + quoted(pick.text) + valued(pick) + "; the model put " + questionValueText(*truth.value) + " on " + quoted(truth.text) + ".";
 }
 

@@ -9,6 +9,9 @@
 //   NextToken         "What will the model predict after “…too tired”?"    a trained model's top-1 and three of 2–10
 //   Scaling           "Dividing by √d_k makes row “it”'s weights …?"        entropy of softmax(S) vs of A (bits)
 //   SharedKeyValues   "Which query heads share K/V head 0?"                  grouped-query models only
+//   Mask              "Which cells does the causal mask remove?"            four small pictures: the run's mask and
+//                                                                          plausible wrong ones (transposed, …)
+//   WeightedSum       "Z₂ for “it” is closest to which word's V row?"       cosine of Z_i's row with each V_i row
 // Choices are distinct as drawn text; the seed draws the distractors, and the truth's place comes from a shuffled bag
 // of places per run of consecutive seeds (over a lecture every place holds the truth equally often). A question that does not apply to the run (GQA on BERT, a prediction from the seeded layer, a row
 // whose largest weight does not stand out) is not offered.
@@ -28,17 +31,27 @@
 
 namespace attnviz::core {
 
-enum class QuestionKind { MostAttended, Shape, NextToken, Scaling, SharedKeyValues };
-inline constexpr QuestionKind kQuestionKinds[] = {QuestionKind::MostAttended, QuestionKind::Shape, QuestionKind::NextToken,
-                                                  QuestionKind::Scaling, QuestionKind::SharedKeyValues};
+enum class QuestionKind { MostAttended, Shape, NextToken, Scaling, SharedKeyValues, Mask, WeightedSum };
+inline constexpr QuestionKind kQuestionKinds[] = {QuestionKind::MostAttended, QuestionKind::Shape,           QuestionKind::NextToken,
+                                                  QuestionKind::Scaling,      QuestionKind::SharedKeyValues, QuestionKind::Mask,
+                                                  QuestionKind::WeightedSum};
+
+// A query × key grid drawn small beside a choice (the mask question's pictures): which cells are removed.
+struct CellPicture {
+    int rows = 0, cols = 0;
+    std::vector<std::uint8_t> removed;  // rows × cols, row-major: 1 = the cell is removed
+    bool isRemoved(int row, int col) const { return removed[static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col)] != 0; }
+    friend bool operator==(const CellPicture&, const CellPicture&) = default;
+};
 
 struct QuestionChoice {
-    std::string text;            // as drawn: "street", "11 × 16", "flatter (more even)"
-    std::optional<float> value;  // what the model put on it (a weight, a probability); none for shapes and heads
+    std::string text;            // as drawn: "street", "11 × 16", "flatter (more even)", "above the diagonal"
+    std::optional<float> value;  // what the model put on it (a weight, a probability, a cosine); none for shapes and heads
+    std::optional<CellPicture> picture;  // drawn beside the text (the mask question); distinct among the choices
 };
 
 // The numbers the truth rests on, drawn at reveal: one row of probabilities over labelled keys or tokens (the query's
-// row of A_i, the top ten next tokens), and for Scaling the row before scaling too.
+// row of A_i, the top ten next tokens, Z_i's row's cosine with each V_i row), and for Scaling the row before scaling too.
 struct AnswerRow {
     std::string title;                 // "A₂, row “it”"
     std::vector<std::string> labels;   // one per value
@@ -70,9 +83,12 @@ struct QuestionSetting {
 
 // What the kind asks, as a menu or toolbar names it: "Which word does the query attend to most?".
 std::string questionTitle(QuestionKind kind);
-// The command line's word for a kind (--ask attended | shape | predict | scaling | shared-kv), and back.
+// The command line's word for a kind (--ask attended | shape | predict | scaling | shared-kv | mask | weighted-sum),
+// and back.
 std::string_view questionKey(QuestionKind kind);
 std::optional<QuestionKind> findQuestionKind(std::string_view key);
+// Every kind's word, for messages: "attended, shape, predict, scaling, shared-kv, mask or weighted-sum".
+std::string questionKeys();
 // The kinds this run can be asked (each of kQuestionKinds whose askQuestion gives a question), in table order.
 std::vector<QuestionKind> offeredQuestions(const ModelRun& run, const QuestionSetting& setting);
 // The question of `kind` about `run`, or nullopt when it does not apply (see the file's header).

@@ -4,6 +4,7 @@
 #include "export/export_error.h"
 #include "export/notation.h"
 #include "export/prediction_figure.h"
+#include "export/quiz_figure.h"
 
 #include "scene/scene.h"
 
@@ -149,6 +150,9 @@ void checkCombination(const core::ModelRun& run, const ExportRequest& request) {
     if (request.matrix && (request.kind == FigureKind::Stage || request.kind == FigureKind::Slide)) {
         throw ExportError("--matrix picks one matrix, but --kind stage and slide draw the whole stage; use --kind matrix or heads.");
     }
+    if (request.kind == FigureKind::Quiz && (request.matrix || request.ropeStep)) {
+        throw ExportError("--kind quiz asks the run's questions, one pair of slides each; leave out --matrix (--stage picks the questions about a stage).");
+    }
     if (request.kind == FigureKind::Poster && (request.stage || request.matrix)) {
         throw ExportError("--kind poster draws every stage; leave out --stage and --matrix.");
     }
@@ -268,6 +272,27 @@ void planCompare(const core::ModelRun& run, const ExportRequest& request, int ba
     out.push_back({"compare" + headSuffix(head) + sentenceSuffix(run, batch) + ".png", FigureKind::Compare, StageId::Softmax, {}, head, batch});
 }
 
+// The quiz: for each question sentence `batch` offers (about --stage, when given) a question slide and an answer
+// slide, quiz-01-attended-question.png and quiz-01-attended-answer.png (a sentence that offers none has none:
+// planExport refuses a run whose sentences offer none).
+void planQuiz(const core::ModelRun& run, const ExportRequest& request, int batch, std::vector<PlannedFigure>& out) {
+    const int head = request.head.value_or(0);
+    const std::vector<core::QuestionKind> kinds = quizKinds(run, batch, head, request.stage);
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+        char number[8];
+        std::snprintf(number, sizeof number, "%02d", static_cast<int>(i + 1));
+        const std::string stem = "quiz-" + std::string(number) + "-" + std::string(core::questionKey(kinds[i]));
+        for (bool revealed : {false, true}) {
+            PlannedFigure figure{stem + (revealed ? "-answer" : "-question") + sentenceSuffix(run, batch) + ".png", FigureKind::Quiz, StageId::Softmax, {}, head, batch};
+            figure.question = kinds[i];
+            figure.questionNumber = static_cast<int>(i);
+            figure.revealed = revealed;
+            figure.stage = quizQuestion(run, kinds[i], i, head, batch).stage;
+            out.push_back(std::move(figure));
+        }
+    }
+}
+
 void planPoster(const core::ModelRun& run, const ExportRequest& request, int batch, std::vector<PlannedFigure>& out) {
     const int head = request.head.value_or(0);
     out.push_back({"poster" + headSuffix(head) + sentenceSuffix(run, batch) + ".png", FigureKind::Poster,
@@ -303,6 +328,7 @@ std::string kindName(FigureKind kind) {
         case FigureKind::Lines: return "lines";
         case FigureKind::Next: return "next";
         case FigureKind::Compare: return "compare";
+        case FigureKind::Quiz: return "quiz";
         case FigureKind::Matrix: break;
     }
     return "matrix";
@@ -324,7 +350,8 @@ FigureKind parseKind(std::string_view text) {
     if (text == "lines") return FigureKind::Lines;
     if (text == "next") return FigureKind::Next;
     if (text == "compare") return FigureKind::Compare;
-    throw ExportError("unknown --kind '" + std::string(text) + "'; use matrix, stage, heads, poster, slide, lines, next or compare.");
+    if (text == "quiz") return FigureKind::Quiz;
+    throw ExportError("unknown --kind '" + std::string(text) + "'; use matrix, stage, heads, poster, slide, lines, next, compare or quiz.");
 }
 
 Background parseBackground(std::string_view text) {
@@ -382,7 +409,12 @@ std::vector<PlannedFigure> planExport(const core::ModelRun& run, const ExportReq
             case FigureKind::Lines: planLines(run, request, batch, figures); break;
             case FigureKind::Next: planNext(run, request, batch, figures); break;
             case FigureKind::Compare: planCompare(run, request, batch, figures); break;
+            case FigureKind::Quiz: planQuiz(run, request, batch, figures); break;
         }
+    }
+    if (request.kind == FigureKind::Quiz && figures.empty()) {
+        throw ExportError("This run offers no question" + std::string(request.stage ? " about stage " + std::string(core::stage(*request.stage).key) : "") +
+                          " at head " + std::to_string(request.head.value_or(0)) + "; a longer sentence, a mask or another stage gives the quiz something to ask.");
     }
     for (PlannedFigure& figure : figures) inFormat(figure, request.format);
     return figures;

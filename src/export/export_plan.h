@@ -12,6 +12,8 @@
 //                  --temperature is this kind's only)
 //   --kind compare two sentences and A − B:          compare-head0.png (a 16:9 slide; needs --compare-with; no --stage
 //                  or --matrix)
+//   --kind quiz    ask mode's questions as slides:  quiz-01-attended-question.png, quiz-01-attended-answer.png, one
+//                  pair per question the run offers (--stage S: those about S; 16:9; no --matrix)
 // --stage rope is stage 3's RoPE step (a model with rotary positions): 03-rope-head0.png with --kind matrix or
 // stage, slide-03-rope-head0.png with --kind slide.
 // Per-head figures carry -headI (head 0 unless --head); with more than one sentence every name gets -sB
@@ -23,6 +25,7 @@
 #pragma once
 
 #include "core/model.h"
+#include "core/questions.h"
 #include "core/stages.h"
 #include "export/figure.h"
 
@@ -33,8 +36,9 @@
 
 namespace attnviz::exporting {
 
-enum class FigureKind { Matrix, Stage, Heads, Poster, Slide, Lines, Next, Compare };  // Slide: a stage as a 16:9 slide; Next: the prediction;
-                                                                              // Compare: two sentences side by side (compare_figure.h)
+enum class FigureKind { Matrix, Stage, Heads, Poster, Slide, Lines, Next, Compare, Quiz };  // Slide: a stage as a 16:9 slide; Next: the prediction;
+                                                                              // Compare: two sentences side by side (compare_figure.h);
+                                                                              // Quiz: a question slide and an answer slide per question (quiz_figure.h)
 // The file a figure is written as: the same picture as a raster (PNG) or with text as text (SVG, PDF).
 enum class FigureFormat { Png, Svg, Pdf };
 
@@ -70,6 +74,9 @@ struct PlannedFigure {
     FigureFormat format = FigureFormat::Png;
     bool ropeStep = false;  // Stage and Slide kinds: stage 3's RoPE step instead of the split
     float temperature = 1.0f;  // Next: softmax(logits / temperature)
+    core::QuestionKind question = core::QuestionKind::MostAttended;  // Quiz: what it asks,
+    int questionNumber = 0;                                          // its number in the quiz (0-based: its seed),
+    bool revealed = false;                                           // and whether this is the answer slide
 };
 
 std::vector<PlannedFigure> planExport(const core::ModelRun& run, const ExportRequest& request);

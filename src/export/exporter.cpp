@@ -9,6 +9,7 @@
 #include "export/export_error.h"
 #include "export/pdf_painter.h"
 #include "export/prediction_figure.h"
+#include "export/quiz_figure.h"
 #include "export/svg_painter.h"
 #include "io/atomic_file.h"
 
@@ -57,6 +58,9 @@ void refuseExisting(const fs::path& outDir, const std::vector<PlannedFigure>& pl
     }
 }
 
+// The kinds drawn as 16:9 slides, kSlideZoom times larger than a figure.
+bool isSlide(FigureKind kind) { return kind == FigureKind::Slide || kind == FigureKind::Next || kind == FigureKind::Compare || kind == FigureKind::Quiz; }
+
 std::string stageWord(const PlannedFigure& planned) {
     if (planned.kind == FigureKind::Poster) return "all";
     if (planned.kind == FigureKind::Next) return "none";
@@ -86,6 +90,9 @@ Figure drawPlannedFigure(const core::ModelRun& run, const PlannedFigure& planned
         case FigureKind::Lines: return drawLinesFigure(run, planned.head, planned.batch, style);
         case FigureKind::Next: return drawPredictionFigure(run, planned.batch, planned.temperature, style);
         case FigureKind::Compare: return drawCompareFigure(run, planned.head, planned.batch, style);
+        case FigureKind::Quiz:
+            return drawQuizFigure(quizQuestion(run, planned.question, static_cast<std::uint64_t>(planned.questionNumber), planned.head, planned.batch),
+                                  planned.revealed, style);
     }
     throw ExportError("unknown figure kind");
 }
@@ -96,7 +103,7 @@ PngMetadata figureMetadata(const core::ModelRun& run, const PlannedFigure& plann
     std::string description;
     for (const std::string& sentence : run.spec.sentences) description += (description.empty() ? "" : "\n") + sentence;
     PngMetadata metadata;
-    metadata.dotsPerInch = kBaseDotsPerInch * style.scale * (planned.kind == FigureKind::Slide || planned.kind == FigureKind::Next || planned.kind == FigureKind::Compare ? kSlideZoom : 1);
+    metadata.dotsPerInch = kBaseDotsPerInch * style.scale * (isSlide(planned.kind) ? kSlideZoom : 1);
     metadata.text = {
         {"Title", figure.title},
         {"Software", "attnviz " + std::string(kVersion)},
@@ -122,6 +129,10 @@ PngMetadata figureMetadata(const core::ModelRun& run, const PlannedFigure& plann
     if (planned.matrix) metadata.text.push_back({"attnviz.matrix", std::string(core::tensorInfo(*planned.matrix).key)});
     if (planned.kind != FigureKind::Heads && planned.kind != FigureKind::Next) metadata.text.push_back({"attnviz.head", std::to_string(planned.head)});
     if (planned.kind == FigureKind::Next) metadata.text.push_back({"attnviz.temperature", nlohmann::json(planned.temperature).dump()});
+    if (planned.kind == FigureKind::Quiz) {
+        metadata.text.push_back({"attnviz.question", std::string(core::questionKey(planned.question))});
+        metadata.text.push_back({"attnviz.revealed", planned.revealed ? "true" : "false"});
+    }
     if (run.spec.compareWith) metadata.text.push_back({"attnviz.compare_with", nlohmann::json(*run.spec.compareWith).dump()});
     return metadata;
 }

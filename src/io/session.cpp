@@ -10,6 +10,7 @@
 
 #include "colormap/colormap.h"
 #include "core/names.h"
+#include "core/questions.h"
 #include "core/stages.h"
 #include "core/unicode.h"
 #include "io/model_library.h"
@@ -136,6 +137,15 @@ ordered_json headsOffJson(const std::vector<core::HeadAblation>& heads) {
     return list;
 }
 
+ordered_json questionsJson(const std::vector<AskedQuestion>& questions) {
+    ordered_json list = ordered_json::array();
+    for (const AskedQuestion& q : questions) {
+        list.push_back({{"kind", q.kind}, {"seed", q.seed}, {"batch", q.batch}, {"head", q.head}, {"choices", q.choices}, {"truth", q.truth},
+                        {"picked", q.picked ? ordered_json(*q.picked) : ordered_json(nullptr)}, {"counts", q.counts}});
+    }
+    return list;
+}
+
 ordered_json editsJson(const std::vector<core::CellEdit>& edits) {
     ordered_json list = ordered_json::array();
     for (const core::CellEdit& edit : edits) {
@@ -205,6 +215,13 @@ public:
         if (!fits) problem(key, "= " + quotedJsonValue(*v) + " is far outside any allowed value.");
         target = v->get<int>();
     }
+    void read(std::string_view key, std::vector<int>& target) {
+        const json* v = member(key);
+        if (v == nullptr) return;
+        const auto isInt = [](const json& item) { return item.is_number_integer() && item.get<std::int64_t>() >= 0 && item.get<std::int64_t>() <= 1000000; };
+        expect(key, *v, v->is_array() && std::all_of(v->begin(), v->end(), isInt), "an array of whole numbers from 0 to 1000000");
+        target = v->get<std::vector<int>>();
+    }
     void read(std::string_view key, std::uint64_t& target) {
         if (const json* v = member(key)) target = expect(key, *v, v->is_number_unsigned(), "a whole number from 0 to 2^64 - 1").get<std::uint64_t>();
     }
@@ -216,30 +233,20 @@ public:
         if (!(std::fabs(value) <= FLT_MAX)) problem(key, "= " + quotedJsonValue(*v) + " does not fit a 32-bit float.");
         target = static_cast<float>(value);
     }
-    void read(std::string_view key, std::optional<float>& target) {  // null: nullopt
+    template <typename T>
+    void read(std::string_view key, std::optional<T>& target) {  // null: nullopt
         const json* v = member(key);
         if (v == nullptr) return;
         if (v->is_null()) {
             target.reset();
             return;
         }
-        float value = 0.0f;
+        T value{};
         read(key, value);
-        target = value;
+        target = std::move(value);
     }
     void read(std::string_view key, std::string& target) {
         if (const json* v = member(key)) target = expect(key, *v, v->is_string(), "a string").get<std::string>();
-    }
-    void read(std::string_view key, std::optional<std::string>& target) {  // null: nullopt
-        const json* v = member(key);
-        if (v == nullptr) return;
-        if (v->is_null()) {
-            target.reset();
-            return;
-        }
-        std::string value;
-        read(key, value);
-        target = std::move(value);
     }
     void read(std::string_view key, std::vector<std::string>& target) {
         const json* v = member(key);
@@ -388,6 +395,28 @@ std::vector<core::HeadAblation> readHeadsOff(const json& list, std::string_view 
     return heads;
 }
 
+std::vector<AskedQuestion> readQuestions(const json& list, std::string_view file) {
+    if (!list.is_array()) fail(file, "questions must be a JSON array (got " + describe(list) + ").");
+    std::vector<AskedQuestion> questions;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string section = "questions[" + std::to_string(i) + "]";
+        ObjectReader reader(list[i], section, file);
+        if (reader.member("kind") == nullptr) fail(file, section + " has no kind.");
+        AskedQuestion q;
+        reader.read("kind", q.kind);
+        reader.read("seed", q.seed);
+        reader.read("batch", q.batch);
+        reader.read("head", q.head);
+        reader.read("choices", q.choices);
+        reader.read("truth", q.truth);
+        reader.read("picked", q.picked);
+        reader.read("counts", q.counts);
+        reader.refuseUnknownMembers();
+        questions.push_back(std::move(q));
+    }
+    return questions;
+}
+
 std::vector<core::CellEdit> readEdits(const json& list, std::string_view file) {
     if (!list.is_array()) fail(file, "edits must be a JSON array (got " + describe(list) + ").");
     std::vector<core::CellEdit> edits;
@@ -407,6 +436,7 @@ Session readSession(const json& root, std::string_view file) {
     if (const json* edits = top.member("edits")) session.edits = readEdits(*edits, file);
     if (const json* model = top.member("model")) readModel(*model, session.model, file);
     if (const json* heads = top.member("heads_off")) session.headsOff = readHeadsOff(*heads, file);
+    if (const json* questions = top.member("questions")) session.questions = readQuestions(*questions, file);  // absent before issue 36
     top.refuseUnknownMembers();
     return session;
 }
@@ -544,6 +574,21 @@ void checkHeadsOff(const Session& s, std::string_view file) {
     }
 }
 
+// Each question: a kind attnviz asks, 3 or 4 choices, the truth, the pick and one count per choice among them, a
+// sentence of the session's.
+void checkQuestions(const Session& s, std::string_view file) {
+    for (std::size_t i = 0; i < s.questions.size(); ++i) {
+        const AskedQuestion& q = s.questions[i];
+        const std::string section = "questions[" + std::to_string(i) + "]";
+        if (!core::findQuestionKind(q.kind)) fail(file, section + ".kind must be one of " + core::questionKeys() + " (got " + describe(q.kind) + ").");
+        if (q.choices < 3 || q.choices > 4) fail(file, section + ".choices must be 3 or 4 (got " + std::to_string(q.choices) + ").");
+        const auto isChoice = [&](int index) { return index >= 0 && index < q.choices; };
+        if (!isChoice(q.truth) || (q.picked && !isChoice(*q.picked))) fail(file, section + " must have its truth and pick among its " + std::to_string(q.choices) + " choices (0 …).");
+        if (!q.counts.empty() && static_cast<int>(q.counts.size()) != q.choices) fail(file, section + ".counts must have one count per choice.");
+        if (q.batch < 0 || q.batch >= static_cast<int>(s.sentences.size()) || q.head < 0) fail(file, section + " must ask about one of the session's sentences and a head of 0 or more.");
+    }
+}
+
 void checkModel(const Session& s, std::string_view file) {
     const ModelChoice& model = s.model;
     if (model.source == ModelChoice::Source::Seeded) return;
@@ -594,6 +639,7 @@ std::string sessionToJson(const Session& session) {
     root["edits"] = editsJson(session.edits);
     root["model"] = modelJson(session.model);
     if (!session.headsOff.empty()) root["heads_off"] = headsOffJson(session.headsOff);
+    if (!session.questions.empty()) root["questions"] = questionsJson(session.questions);
     return root.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
@@ -605,6 +651,7 @@ void checkSession(const Session& session, std::string_view name) {
     checkWeightFiles(session, name);
     checkModel(session, name);
     checkHeadsOff(session, name);
+    checkQuestions(session, name);
 }
 
 Session sessionFromJson(std::string_view text, std::string_view fileNameForErrors) {

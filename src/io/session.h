@@ -11,9 +11,12 @@
 //    "weights": {"w_q": "w_q.npy", ..., "b_q": ..., "embeddings": "emb.npy", "vocabulary": "vocab.txt"},
 //    "edits":   [{"matrix": "x|x_query|w_q|w_k|w_v|w_o", "batch": 0, "row": 1, "col": 2, "value": 0.5}],
 //    "model":   {"source": "seeded|bundled|folder", "path": "models/gpt2", "layer": 0},
-//    "heads_off": [{"layer": 1, "head": 3, "mode": "zero|mean"}]}
+//    "heads_off": [{"layer": 1, "head": 3, "mode": "zero|mean"}],
+//    "questions": [{"kind": "attended", "seed": 3, "batch": 0, "head": 2, "choices": 4, "truth": 1, "picked": 0,
+//                   "counts": [5, 12, 4, 3]}]}
 // A session without "model" is the seeded model's (as every session before trained models was); one without
-// "heads_off" has every head on (it is written only when a head is off, so files without one open in older versions).
+// "heads_off" has every head on (it is written only when a head is off, so files without one open in older versions);
+// one without "questions" has asked none (written only when a question was revealed, for the same reason).
 // schema_version is required; every other member may be left out (it takes the default above); unknown members
 // are refused, so a typo ("head" for "heads") is reported, not ignored.
 // Paths: saveSession stores a weight file path relative to the session file's directory when the file lies in
@@ -62,6 +65,23 @@ struct ModelChoice {
     friend bool operator==(const ModelChoice&, const ModelChoice&) = default;
 };
 
+// One question of ask mode revealed during the lesson (ui/ask/ask_state.h): what was asked (its kind's word,
+// core::questionKey, and where: the seed that dealt it, the sentence, the head), where the truth stood among its
+// choices, the pick (none: nothing picked) and the class's counts (empty: none typed). Enough to keep a running
+// score without the run, and to ask the same question again of the same run.
+struct AskedQuestion {
+    std::string kind = "attended";
+    std::uint64_t seed = 0;
+    int batch = 0;
+    int head = 0;
+    int choices = 4;  // 3 or 4
+    int truth = 0;    // 0 … choices − 1
+    std::optional<int> picked;
+    std::vector<int> counts;  // empty or one per choice, each ≥ 0
+    bool right() const { return picked == truth; }
+    friend bool operator==(const AskedQuestion&, const AskedQuestion&) = default;
+};
+
 struct Session {
     // [Inputs] core::ModelSpec's choices, with its defaults (toModelSpec / fromModelSpec translate).
     std::vector<std::string> sentences{std::string(core::kDefaultSentence)};
@@ -91,6 +111,9 @@ struct Session {
 
     // [Heads off] core::ModelSpec::headsOff (a trained model only; layer and head checked against it on opening).
     std::vector<core::HeadAblation> headsOff;
+
+    // [Questions] The lesson's questions revealed so far, in order (the running score counts their right picks).
+    std::vector<AskedQuestion> questions;
 
     friend bool operator==(const Session&, const Session&) = default;
 };

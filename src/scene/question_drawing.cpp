@@ -14,6 +14,7 @@ namespace {
 constexpr Rgba8 kInk{30, 30, 30, 255}, kGrey{95, 95, 100, 255}, kBackground{255, 255, 255, 255};
 constexpr Rgba8 kChoiceFill{244, 246, 249, 255}, kChoiceEdge{196, 200, 208, 255}, kSelectedEdge{40, 100, 200, 255};
 constexpr Rgba8 kTruthFill{222, 243, 224, 255}, kTruthEdge{40, 140, 60, 255}, kWrongEdge{200, 60, 50, 255};
+constexpr Rgba8 kKeptCell{255, 255, 255, 255}, kRemovedCell{70, 70, 80, 255};
 constexpr Rgba8 kClassBar{125, 150, 205, 255}, kModelBar{40, 140, 60, 255}, kBadgeFill{70, 80, 100, 255}, kBadgeInk{255, 255, 255, 255};
 
 // DejaVu's ascender and line height per em (hhea: 1901 and 1901 + 483 units of 2048).
@@ -130,6 +131,65 @@ PixelRect answerRow(Painter& p, const Sizes& s, const QuestionLook& look, int x,
     return rect;
 }
 
+// A choice's words and its mark (✓) in its row beside the badge (and picture), centred on the row's height: wrapped
+// when the row is tall enough for the lines (a pictured choice), else on one line cut with "…" before the mark.
+void choiceText(Painter& p, const std::string& text, const std::string& mark, float width, int x, int top, int height, float size, FontFace face) {
+    const int line = px(size * kLine);
+    std::vector<std::string> lines = p.wrapped(text + mark, width, size, face);
+    const bool fits = static_cast<int>(lines.size()) * line <= height &&
+                      std::all_of(lines.begin(), lines.end(), [&](const std::string& l) { return p.width(l, size, face) <= width; });
+    if (!fits) lines = {p.fitted(text, width - p.width(mark, size, face), size, face) + mark};
+    int y = top + (height - static_cast<int>(lines.size()) * line) / 2;
+    for (const std::string& l : lines) y += p.text(x, y, l, size, face, kInk);
+}
+
+// [SECTION] The distribution column
+
+// One choice's cell of the distribution column, `cell` one standard row high: the class's share as a bar with its
+// count ("–" before any is typed), and the model's number as a bar with its value; the two share the row when both
+// are drawn, one alone takes the row.
+void distributionLanes(Painter& p, const Sizes& s, PixelRect cell, std::optional<int> count, int total, std::optional<float> model, float largest,
+                       bool truth) {
+    const int lanes = (count ? 1 : 0) + (model ? 1 : 0);
+    if (lanes == 0) return;
+    const int barRoom = cell.width - px(s.body * 6.5f), textX = cell.x + barRoom + px(s.body * 0.4f), line = px(s.body * kLine);
+    const int laneHeight = lanes == 2 ? (cell.height - 6) / 2 : cell.height - px(s.body * 0.9f);
+    int top = cell.y + (lanes == 2 ? 2 : px(s.body * 0.45f));
+    if (count) {
+        if (total > 0 && *count > 0) p.fill({cell.x, top, std::max(2, px(static_cast<float>(barRoom) * *count / static_cast<float>(total))), laneHeight}, kClassBar);
+        p.text(textX, top + (laneHeight - line) / 2, total > 0 ? std::to_string(*count) + " · " + share(*count, total) : "–", s.body, FontFace::Regular, kInk);
+        top += laneHeight + 2;
+    }
+    if (model) {
+        const float fraction = largest > 0.0f ? *model / std::max(largest, 1e-6f) : 0.0f;
+        p.fill({cell.x, top, std::max(2, px(static_cast<float>(barRoom) * fraction)), laneHeight}, kModelBar);
+        p.text(textX, top + (laneHeight - line) / 2, core::questionValueText(*model), s.body, truth ? FontFace::Bold : FontFace::Regular, kInk);
+    }
+}
+
+// [SECTION] Cell pictures
+
+// The pixels per cell of the choices' pictures: the largest grid about 3.6 ems on its longer side, 2 px at least.
+int pictureCellSize(const core::Question& q, const Sizes& s) {
+    int side = 0;
+    for (const core::QuestionChoice& c : q.choices) {
+        if (c.picture) side = std::max({side, c.picture->rows, c.picture->cols});
+    }
+    return side > 0 ? std::max(2, px(s.body * 3.6f) / side) : 0;
+}
+
+// A query × key grid with its removed cells dark, kept cells white; returns its right edge.
+int cellPicture(Painter& p, const core::CellPicture& picture, int x, int y, int cell) {
+    Drawing::Cells grid{x, y, cell, cell, picture.cols, picture.rows, {}};
+    for (int i = 0; i < picture.rows; ++i) {
+        for (int j = 0; j < picture.cols; ++j) grid.colors.push_back(picture.isRemoved(i, j) ? kRemovedCell : kKeptCell);
+    }
+    p.cells(std::move(grid));
+    const PixelRect frame{x - 1, y - 1, cell * picture.cols + 2, cell * picture.rows + 2};
+    p.stroke(frame, kGrey, 1);
+    return frame.right();
+}
+
 // [SECTION] The whole question at one type size
 
 QuestionLayout layoutAt(const core::Question& q, const QuestionPicks& picks, bool revealed, int width, const QuestionLook& look, const TextWidth& measure,
@@ -144,6 +204,7 @@ QuestionLayout layoutAt(const core::Question& q, const QuestionPicks& picks, boo
 
     // [Kicker and prompt]
     const core::Stage& stage = core::stage(q.stage);
+    if (!look.tally.empty()) p.text(left + inner - px(p.width(look.tally, s.body, FontFace::Bold)), y, look.tally, s.body, FontFace::Bold, kInk);
     y += p.text(left, y, "Predict first · stage " + std::to_string(stage.number()) + ", " + std::string(stage.title), s.body, FontFace::Regular, kGrey);
     y += px(s.body * 0.4f);
     const int promptTop = y;
@@ -156,45 +217,43 @@ QuestionLayout layoutAt(const core::Question& q, const QuestionPicks& picks, boo
     const int distributionWidth = std::min(px(static_cast<float>(inner) * 0.42f), px(s.body * 26.0f));
     const int choicesWidth = inner - distributionWidth - s.margin;
     const int distributionX = left + choicesWidth + s.margin;
-    const std::string header = revealed ? "class · model" : total > 0 ? "the class's answers" : "+ / − count the class's answers";
+    const std::string classHeader = total > 0 ? "the class's answers" : "+ / − count the class's answers";
+    const bool valued = std::any_of(q.choices.begin(), q.choices.end(), [](const core::QuestionChoice& c) { return c.value.has_value(); });
+    const bool classShown = look.classCounts && (total > 0 || !revealed);
+    const std::string modelHeader = revealed && valued ? "model" : "";
+    const std::string header = classShown ? (revealed ? (valued ? "class · model" : "class") : classHeader) : modelHeader;
     y += p.text(distributionX, y, header, s.body, FontFace::Regular, kGrey);
     const int choicesTop = y;
     float largestValue = 0.0f;
     for (const core::QuestionChoice& c : q.choices) largestValue = std::max(largestValue, c.value.value_or(0.0f));
+    const int pad = px(s.body * 0.4f);
+    const int pictureCell = pictureCellSize(q, s);
+    int rowHeight = s.rowHeight;
+    for (const core::QuestionChoice& c : q.choices) {
+        if (c.picture) rowHeight = std::max(rowHeight, pictureCell * c.picture->rows + 2 * pad);
+    }
     for (int i = 0; i < static_cast<int>(q.choices.size()); ++i) {
         const core::QuestionChoice& c = q.choices[static_cast<std::size_t>(i)];
-        const PixelRect row{left, y, choicesWidth, s.rowHeight};
+        const PixelRect row{left, y, choicesWidth, rowHeight};
         out.choices.push_back(row);
         const bool truth = revealed && i == q.truth, picked = picks.picked == i;
         p.fill(row, truth ? kTruthFill : kChoiceFill);
         p.stroke(row, truth ? kTruthEdge : revealed && picked ? kWrongEdge : picked ? kSelectedEdge : kChoiceEdge, picked || truth ? 3 : 1);
-        const int badge = s.rowHeight - 2 * px(s.body * 0.4f);
-        const PixelRect badgeRect{row.x + px(s.body * 0.4f), row.y + px(s.body * 0.4f), badge, badge};
+        const int badge = s.rowHeight - 2 * pad;
+        const PixelRect badgeRect{row.x + pad, row.y + (rowHeight - badge) / 2, badge, badge};
         p.fill(badgeRect, picked ? kSelectedEdge : kBadgeFill);
         const std::string digit = std::to_string(i + 1);
-        const int textTop = row.y + (s.rowHeight - px(s.choice * kLine)) / 2;
+        const int textTop = row.y + (rowHeight - px(s.choice * kLine)) / 2;
         p.text(badgeRect.x + px((static_cast<float>(badge) - p.width(digit, s.choice, FontFace::Bold)) / 2.0f), textTop, digit, s.choice, FontFace::Bold, kBadgeInk);
-        const int textX = badgeRect.right() + px(s.body * 0.7f);
+        int textX = badgeRect.right() + px(s.body * 0.7f);
+        if (c.picture) textX = cellPicture(p, *c.picture, textX, row.y + pad, pictureCell) + px(s.body * 0.7f);
         const std::string mark = truth ? "  ✓" : "";
         const FontFace face = truth ? FontFace::Bold : FontFace::Regular;
-        const float textRoom = static_cast<float>(row.right() - textX - px(s.body * 0.5f)) - p.width(mark, s.choice, face);
-        p.text(textX, textTop, p.fitted(c.text, textRoom, s.choice, face) + mark, s.choice, face, kInk);
-        // The class's share as a bar with its count; revealed, the model's number under it.
+        choiceText(p, c.text, mark, static_cast<float>(row.right() - textX - px(s.body * 0.5f)), textX, row.y + pad, rowHeight - 2 * pad, s.choice, face);
         const int count = i < static_cast<int>(picks.counts.size()) ? picks.counts[static_cast<std::size_t>(i)] : 0;
-        const int barRoom = distributionWidth - px(s.body * 6.5f);
-        const int barHeight = revealed && c.value ? (s.rowHeight - 6) / 2 : s.rowHeight - px(s.body * 0.9f);
-        const int barTop = row.y + (revealed && c.value ? 2 : px(s.body * 0.45f));
-        if (total > 0 && count > 0) p.fill({distributionX, barTop, std::max(2, px(static_cast<float>(barRoom) * count / static_cast<float>(total))), barHeight}, kClassBar);
-        const std::string countText = total > 0 ? std::to_string(count) + " · " + share(count, total) : "–";
-        p.text(distributionX + barRoom + px(s.body * 0.4f), barTop + (barHeight - px(s.body * kLine)) / 2, countText, s.body, FontFace::Regular, kInk);
-        if (revealed && c.value) {
-            const int modelTop = barTop + barHeight + 2;
-            const float fraction = largestValue > 0.0f ? *c.value / std::max(largestValue, 1e-6f) : 0.0f;
-            p.fill({distributionX, modelTop, std::max(2, px(static_cast<float>(barRoom) * fraction)), barHeight}, kModelBar);
-            p.text(distributionX + barRoom + px(s.body * 0.4f), modelTop + (barHeight - px(s.body * kLine)) / 2, core::questionValueText(*c.value), s.body,
-                   truth ? FontFace::Bold : FontFace::Regular, kInk);
-        }
-        y += s.rowHeight + s.rowGap;
+        distributionLanes(p, s, {distributionX, row.y + (rowHeight - s.rowHeight) / 2, distributionWidth, s.rowHeight},
+                          classShown ? std::optional<int>(count) : std::nullopt, total, revealed ? c.value : std::nullopt, largestValue, truth);
+        y += rowHeight + s.rowGap;
     }
     out.distribution = {distributionX, choicesTop, distributionWidth, y - choicesTop};
     y += px(s.body * 0.5f);
@@ -209,9 +268,9 @@ QuestionLayout layoutAt(const core::Question& q, const QuestionPicks& picks, boo
     if (revealed) {
         for (const std::string& line : gap) at += p.text(left, at, line, s.choice, FontFace::Bold, kInk);
         for (const std::string& line : why) at += p.text(left, at, line, s.body, FontFace::Regular, kInk);
-        p.text(left, at, "Why did the model do that? Say it in one sentence, then press → for the stage.", s.body, FontFace::Regular, kGrey);
+        p.text(left, at, look.whyPrompt, s.body, FontFace::Regular, kGrey);
     } else {
-        at += p.text(left, at, "Think first, then press → (or PageDown) to reveal.", s.choice, FontFace::Regular, kInk);
+        at += p.text(left, at, look.revealHint, s.choice, FontFace::Regular, kInk);
         p.text(left, at, look.keysHint, s.body, FontFace::Regular, kGrey);
     }
     y += std::max(revealedHeight, choiceLine + bodyLine);

@@ -34,7 +34,11 @@ struct QuestionLook {
     float type = 18.0f;     // the body's size in pixels (choices and prompt larger)
     float minType = 14.0f;  // the lecture's label floor: no text smaller
     std::function<Rgba8(float)> probabilityColour;  // a weight in [0, 1] → the sequential colormap's colour
-    std::string keysHint = "1–4 choose · + / − count · → reveal · N another question · Esc close";
+    std::string keysHint = "1–4 choose · + / − count · → reveal · N another question · Esc close";  // empty: none
+    std::string revealHint = "Think first, then press → (or PageDown) to reveal.";                  // under the choices
+    std::string whyPrompt = "Why did the model do that? Say it in one sentence, then press → for the stage.";
+    bool classCounts = true;  // the class's counts drawn (a slide has none)
+    std::string tally;  // the running score, right-aligned on the kicker's line: "your picks: 3 of 5 right"; empty: none
 };
 
 // How wide a run of text is drawn at `size` ems in `face`: the player's measure.

@@ -1,7 +1,7 @@
 // test_questions.cpp — ask mode's questions (core/questions.h), drawn from runs of the seeded layer, the bundled
-// decoder (a grouped-query Llama) and the bundled BERT: each question's truth is the run's own number, its choices
-// are distinct as drawn text, the truth's place is uniform over seeds (χ²), and a question that does not apply to a
-// model is not offered.
+// decoder (a grouped-query Llama) and the bundled BERT: each question's truth is the run's own number (recomputed here
+// with plain loops from the run's matrices), its choices are distinct as drawn text (and as pictures), the truth's
+// place is uniform over seeds (χ²), and a question that does not apply to a model is not offered.
 #include "core/questions.h"
 
 #include "core/derived_maps.h"
@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -46,6 +47,19 @@ const core::ModelRun& seededRun() {
     return run;
 }
 
+core::ModelRun seededRunWith(core::MaskKind mask, std::vector<std::string> sentences, bool maskPaddedQueries = false) {
+    core::ModelSpec spec;
+    spec.sentences = std::move(sentences);
+    spec.attention.mask = mask;
+    spec.attention.maskPaddedQueries = maskPaddedQueries;
+    return core::runModel(spec);
+}
+
+const core::ModelRun& causalRun() {
+    static const core::ModelRun run = seededRunWith(core::MaskKind::Causal, {std::string(core::kDefaultSentence)});
+    return run;
+}
+
 const core::ModelRun& decoderRun() {
     static const core::ModelRun run = trainedRun("attnviz-mini-llama", "the cat sat on the mat and the dog sat on the");
     return run;
@@ -58,11 +72,15 @@ void checkWellFormed(const core::Question& q) {
     REQUIRE(q.truth >= 0);
     REQUIRE(q.truth < static_cast<int>(q.choices.size()));
     std::set<std::string> texts;
+    std::vector<core::CellPicture> pictures;
     for (const core::QuestionChoice& c : q.choices) {
         CHECK_FALSE(c.text.empty());
         texts.insert(c.text);
+        CHECK(c.picture.has_value() == (q.kind == QuestionKind::Mask));
+        if (c.picture && std::find(pictures.begin(), pictures.end(), *c.picture) == pictures.end()) pictures.push_back(*c.picture);
     }
     CHECK(texts.size() == q.choices.size());  // distinct as drawn
+    if (q.kind == QuestionKind::Mask) CHECK(pictures.size() == q.choices.size());
     CHECK_FALSE(q.why.empty());
 }
 
@@ -89,11 +107,17 @@ double truthPlaceChiSquare(QuestionKind kind, const core::ModelRun& run, int pla
 
 }  // namespace
 
-TEST_CASE("the seeded layer is asked the attended word, shapes and scaling, never a prediction or shared K/V heads") {
+TEST_CASE("the seeded layer is asked the attended word, shapes, scaling and the weighted sum, never a prediction, shared K/V heads or an absent mask") {
     const std::vector<QuestionKind> offered = core::offeredQuestions(seededRun(), {});
-    CHECK(offered == std::vector<QuestionKind>{QuestionKind::MostAttended, QuestionKind::Shape, QuestionKind::Scaling});
+    CHECK(offered == std::vector<QuestionKind>{QuestionKind::MostAttended, QuestionKind::Shape, QuestionKind::Scaling, QuestionKind::WeightedSum});
     CHECK_FALSE(core::askQuestion(QuestionKind::NextToken, seededRun(), {}));
     CHECK_FALSE(core::askQuestion(QuestionKind::SharedKeyValues, seededRun(), {}));
+    CHECK_FALSE(core::askQuestion(QuestionKind::Mask, seededRun(), {}));
+    // A padding mask that removes nothing (one sentence: no padding) is not asked about either.
+    CHECK_FALSE(core::askQuestion(QuestionKind::Mask, seededRunWith(core::MaskKind::Padding, {"the cat sat on the mat"}), {}));
+    CHECK(core::askQuestion(QuestionKind::Mask, causalRun(), {}));
+    CHECK(core::findQuestionKind("mask") == QuestionKind::Mask);
+    CHECK(core::findQuestionKind("weighted-sum") == QuestionKind::WeightedSum);
 }
 
 TEST_CASE("the bundled BERT is never asked which query heads share a K/V head — the bundled decoder is, and what it predicts") {
@@ -155,6 +179,8 @@ TEST_CASE("the truth's place among the choices is uniform over 100 seeds (χ², 
     CHECK(truthPlaceChiSquare(QuestionKind::NextToken, decoderRun(), 4) < 11.34);
     CHECK(truthPlaceChiSquare(QuestionKind::SharedKeyValues, decoderRun(), 4) < 11.34);
     CHECK(truthPlaceChiSquare(QuestionKind::Scaling, seededRun(), 3) < 9.21);
+    CHECK(truthPlaceChiSquare(QuestionKind::Mask, causalRun(), 4) < 11.34);
+    CHECK(truthPlaceChiSquare(QuestionKind::WeightedSum, seededRun(), 4) < 11.34);
 }
 
 TEST_CASE("shapes come from this run's sizes: Q_i is l × d_k, S_i l × l, the concatenation l × h·d_v") {
@@ -222,4 +248,112 @@ TEST_CASE("reveal's sentence says the gap: the pick and its number beside the tr
     CHECK(core::gapSentence(q, 1) == "You chose “16 × 11”; the answer is “11 × 16”.");
     CHECK(core::questionValueText(0.0031f) == "0.0031");
     CHECK(core::questionValueText(9.9e-16f) == "< 0.001");
+}
+
+namespace {
+
+// The run's mask for batch element `batch` as a picture, read cell by cell (a 1 × l_k padding mask repeated down).
+core::CellPicture maskAsPicture(const core::ModelRun& run, int batch) {
+    const core::Tensor& mask = run.trace[core::TensorId::Mask];
+    const int rows = run.trace.queryLength, cols = run.trace.keyLength, maskRows = mask.dim(2);
+    core::CellPicture picture{rows, cols, {}};
+    for (int i = 0; i < rows; ++i) {
+        for (int j = 0; j < cols; ++j) {
+            const float keep = mask.data[(static_cast<std::size_t>(batch) * maskRows + (maskRows == 1 ? 0 : i)) * cols + j];
+            picture.removed.push_back(keep == 0.0f ? 1 : 0);
+        }
+    }
+    return picture;
+}
+
+// Whether the run's mask hides key `j` from query `row` of batch element 0 (no mask: nothing hidden).
+bool hidden(const core::ModelRun& run, int row, int j) {
+    if (!run.trace.has(core::TensorId::Mask)) return false;
+    return maskAsPicture(run, 0).isRemoved(row, j);
+}
+
+const core::QuestionChoice& truthOf(const core::Question& q) { return q.choices[static_cast<std::size_t>(q.truth)]; }
+
+}  // namespace
+
+TEST_CASE("which cells does the mask remove: the truth's picture is the run's mask cell for cell, the wrong ones plausible and distinct") {
+    SUBCASE("causal: above the diagonal; the transposed mask and the diagonal slip among the wrong ones") {
+        for (std::uint64_t seed = 0; seed < 8; ++seed) {
+            const core::Question q = *core::askQuestion(QuestionKind::Mask, causalRun(), {0, 1, std::nullopt, seed});
+            checkWellFormed(q);
+            CHECK(q.prompt == "Which cells of the scores does the causal mask remove (rows: queries, columns: keys)?");
+            CHECK(*truthOf(q).picture == maskAsPicture(causalRun(), 0));
+            CHECK(truthOf(q).text == "above the diagonal");
+            const int l = causalRun().trace.queryLength;
+            int upper = 0;
+            for (int i = 0; i < l; ++i) {
+                for (int j = 0; j < l; ++j) upper += truthOf(q).picture->isRemoved(i, j) == (j > i);
+            }
+            CHECK(upper == l * l);  // independent of the mask tensor: j > i, nothing else
+            CHECK(q.stage == core::StageId::Mask);
+        }
+        std::set<std::string> wrong;
+        for (std::uint64_t seed = 0; seed < 40; ++seed) {
+            const core::Question q = *core::askQuestion(QuestionKind::Mask, causalRun(), {0, 0, std::nullopt, seed});
+            for (const core::QuestionChoice& c : q.choices) wrong.insert(c.text);
+        }
+        CHECK(wrong.count("below the diagonal") == 1);
+        CHECK(wrong.count("the diagonal and above") == 1);
+    }
+    SUBCASE("padding: the shorter sentence's padded keys are the last columns, in every row") {
+        const core::ModelRun run = seededRunWith(core::MaskKind::Padding, {"the cat sat on the mat", "the cat sat"});
+        const core::Question q = *core::askQuestion(QuestionKind::Mask, run, {1, 0, std::nullopt, 3});
+        checkWellFormed(q);
+        const int padded = run.trace.keyLength - run.trace.keyLengths[1];
+        REQUIRE(padded > 1);
+        CHECK(truthOf(q).text == "the last " + std::to_string(padded) + " columns");
+        CHECK(*truthOf(q).picture == maskAsPicture(run, 1));
+        CHECK(q.why.find("padding") != std::string::npos);
+        CHECK_FALSE(core::askQuestion(QuestionKind::Mask, run, {0, 0, std::nullopt, 3}));  // the longest sentence: nothing padded
+    }
+    SUBCASE("causal and padding, padded queries hidden too") {
+        const core::ModelRun run = seededRunWith(core::MaskKind::Both, {"the cat sat on the mat", "the cat sat"}, true);
+        const core::Question q = *core::askQuestion(QuestionKind::Mask, run, {1, 0, std::nullopt, 5});
+        checkWellFormed(q);
+        CHECK(*truthOf(q).picture == maskAsPicture(run, 1));
+        CHECK(truthOf(q).text.find("above the diagonal") == 0);
+        CHECK(truthOf(q).text.find("rows") != std::string::npos);
+    }
+}
+
+TEST_CASE("Z for the query is closest to which word's V row: the truth is the V row of largest cosine, recomputed with plain loops") {
+    for (const core::ModelRun* run : {&seededRun(), &decoderRun()}) {
+        const core::Trace& t = run->trace;
+        for (int head = 0; head < t.dims.heads; ++head) {
+            const std::optional<core::Question> q = core::askQuestion(QuestionKind::WeightedSum, *run, {0, head, std::nullopt, 11});
+            if (!q) continue;  // no word leads by 0.01: not asked
+            checkWellFormed(*q);
+            CAPTURE(q->prompt);
+            const int row = core::followedQueryRow(*run, 0, head), kv = core::keyValueHead(t.dims, head), dV = t.dims.dV;
+            // Batch 0's rows, by the tensors' row-major offsets: Z b × h × l_q × d_v, V b × h_kv × l_k × d_v.
+            const float* z = t[core::TensorId::ZHeads].data.data() + (static_cast<std::ptrdiff_t>(head) * t.queryLength + row) * dV;
+            const float* v = t[core::TensorId::VHeads].data.data() + static_cast<std::ptrdiff_t>(kv) * t.keyLength * dV;
+            std::map<std::string, double> best;  // each word the query sees: its V row's largest cosine with Z's row
+            for (int j = 0; j < t.keyLengths[0]; ++j) {
+                if (hidden(*run, row, j)) continue;
+                double dot = 0, zz = 0, vv = 0;
+                for (int k = 0; k < dV; ++k) {
+                    const double zk = z[k], vk = v[static_cast<std::ptrdiff_t>(j) * dV + k];
+                    dot += zk * vk;
+                    zz += zk * zk;
+                    vv += vk * vk;
+                }
+                const std::string word = core::labelText(run->tokens[0][static_cast<std::size_t>(j)]);
+                const double c = dot / std::sqrt(zz * vv);
+                if (!best.count(word) || c > best[word]) best[word] = c;
+            }
+            const auto nearest = std::max_element(best.begin(), best.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+            CHECK(truthOf(*q).text == nearest->first);
+            CHECK(*truthOf(*q).value == doctest::Approx(nearest->second).epsilon(1e-5));
+            for (const core::QuestionChoice& c : q->choices) CHECK(*c.value == doctest::Approx(best.at(c.text)).epsilon(1e-5));
+            CHECK(q->stage == core::StageId::WeightedSum);
+            CHECK(q->why.find("cosine " + core::questionValueText(*truthOf(*q).value)) != std::string::npos);
+        }
+    }
+    CHECK(core::askQuestion(QuestionKind::WeightedSum, seededRun(), {0, 0, std::nullopt, 0}));
 }

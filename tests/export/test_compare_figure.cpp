@@ -10,6 +10,8 @@
 #include "io/model_library.h"
 #include "io/scratch_dir.h"
 
+#include "export/file_text.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -19,6 +21,7 @@
 
 using namespace attnviz;
 using namespace attnviz::exporting;
+using attnviz::test::fileText;
 namespace fs = std::filesystem;
 
 namespace {
@@ -44,13 +47,6 @@ ExportRequest compareRequest(FigureFormat format) {
     request.format = format;
     request.style.scale = 1;
     return request;
-}
-
-std::string fileText(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 }  // namespace

@@ -111,7 +111,7 @@ TEST_CASE("plan: bad words are refused with what is allowed") {
     CHECK(mentions(errorOf([] { parseStage("sofmax"); }), {"unknown stage 'sofmax'", "0-10", "softmax", "all"}));
     CHECK(mentions(errorOf([] { parseStage("11"); }), {"unknown stage '11'"}));
     CHECK(mentions(errorOf([] { parseMatrix("attention"); }), {"unknown matrix 'attention'", "attention_weights", "w_q"}));
-    CHECK(mentions(errorOf([] { parseKind("grid"); }), {"'grid'", "matrix, stage, heads, poster, slide, lines, next or compare"}));
+    CHECK(mentions(errorOf([] { parseKind("grid"); }), {"'grid'", "matrix, stage, heads, poster, slide, lines, next, compare or quiz"}));
     CHECK(mentions(errorOf([] { parseBackground("white"); }), {"'white'", "light, dark or transparent"}));
     CHECK(mentions(errorOf([] { parseColormap("jet"); }), {"'jet'", "viridis", "coolwarm"}));
     CHECK(mentions(errorOf([] { checkScale(5); }), {"--scale 5", "1-4"}));

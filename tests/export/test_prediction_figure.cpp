@@ -12,6 +12,8 @@
 #include "io/model_folder.h"
 #include "io/scratch_dir.h"
 
+#include "export/file_text.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -22,6 +24,7 @@
 
 using namespace attnviz;
 using namespace attnviz::exporting;
+using attnviz::test::fileText;
 namespace fs = std::filesystem;
 
 namespace {
@@ -70,13 +73,6 @@ std::vector<Expected> expectedTop(const core::ModelRun& run, int position, float
         top.push_back({label, percent, choice.probability});
     }
     return top;
-}
-
-std::string fileText(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 int shell(const std::string& command, const fs::path& output = "/dev/null") {

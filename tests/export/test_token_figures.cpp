@@ -11,6 +11,8 @@
 #include "io/scratch_dir.h"
 #include "scene/scene.h"
 
+#include "export/file_text.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -21,6 +23,7 @@
 
 using namespace attnviz;
 using namespace attnviz::exporting;
+using attnviz::test::fileText;
 
 namespace {
 
@@ -54,13 +57,6 @@ bool contains(const std::vector<std::string>& texts, const std::string& text) { 
 int linesOf(const Figure& figure) {
     return static_cast<int>(std::count_if(figure.image.drawing().primitives.begin(), figure.image.drawing().primitives.end(),
                                           [](const Drawing::Primitive& p) { return std::holds_alternative<Drawing::Line>(p); }));
-}
-
-std::string fileText(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include "io/model_library.h"
 #include "io/scratch_dir.h"
 
+#include "export/file_text.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -21,6 +23,7 @@
 
 using namespace attnviz;
 using namespace attnviz::exporting;
+using attnviz::test::fileText;
 
 namespace {
 
@@ -35,13 +38,6 @@ const core::ModelRun& run() {
         return core::runModel(spec);
     }();
     return r;
-}
-
-std::string fileText(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 // Runs a shell command; its stdout goes to `output` when given. Returns the exit status.

@@ -8,6 +8,7 @@
 #include "colormap/colormap.h"
 #include "imgui_harness.h"
 #include "scene/question_drawing.h"
+#include "ui/session/session_actions.h"
 
 #include <doctest/doctest.h>
 
@@ -25,7 +26,8 @@ constexpr int kKeyEqual = 61, kKeyMinus = 45;
 // App at one window size whose look follows the state as the window's loop makes it follow (app/gui_style.h).
 class AskHall {
 public:
-    AskHall(ImVec2 size, bool presenting, core::StageId stage) : ui_(size), keeper_(ImGui::GetStyle()), app_(startState(presenting, stage)) {
+    AskHall(ImVec2 size, bool presenting, core::StageId stage, core::MaskKind mask = core::MaskKind::None)
+        : ui_(size), keeper_(ImGui::GetStyle()), app_(startState(presenting, stage, mask)) {
         settle();
         app_.waitForRun();
         settle();
@@ -48,10 +50,11 @@ public:
     }
 
 private:
-    static ui::AppState startState(bool presenting, core::StageId stage) {
+    static ui::AppState startState(bool presenting, core::StageId stage, core::MaskKind mask) {
         ui::AppState state;
         state.presenting = presenting;
         state.stage = stage;
+        state.spec.attention.mask = mask;
         return state;
     }
     ImGuiHarness ui_;
@@ -105,12 +108,15 @@ int verticesColoured(ImVec4 rect, const std::vector<ImU32>& colours) {
     return count;
 }
 
-// The colours the answer row is drawn in: each value's on the sequential colormap over 0 … the row's largest.
+// The colours the answer rows are drawn in: each value's on the sequential colormap over 0 … the rows' largest.
 std::vector<ImU32> answerColours(const core::Question& q, colormap::Colormap map) {
     float top = 0.0f;
     for (float v : q.answer.values) top = std::max(top, v);
+    for (float v : q.answer.before) top = std::max(top, v);
     std::vector<ImU32> colours;
-    for (float v : q.answer.values) {
+    std::vector<float> values = q.answer.values;
+    values.insert(values.end(), q.answer.before.begin(), q.answer.before.end());
+    for (float v : values) {
         const colormap::Rgb8 c = colormap::sample(map, v, 0.0f, top);
         colours.push_back(IM_COL32(c.r, c.g, c.b, 255));
     }
@@ -151,10 +157,98 @@ TEST_CASE("before reveal no part of the frame draws the answer row's colours in 
     CHECK(verticesColoured(hall.answerOnScreen(), colours) >= 4 * static_cast<int>(q.answer.values.size()));
 }
 
-TEST_CASE("presenting at 1024x768 and 1280x800, every question the default run offers keeps 14 px type or more and does not scroll, revealed or not") {
+TEST_CASE("before reveal the mask and weighted-sum questions mark no truth, draw no answer row and none of the reveal's words — after reveal they do") {
+    const ImU32 truthFill = IM_COL32(222, 243, 224, 255);  // question_drawing.cpp's kTruthFill: the truth's row, revealed
+    for (core::StageId stage : {core::StageId::Mask, core::StageId::WeightedSum}) {
+        CAPTURE(static_cast<int>(stage));
+        AskHall hall({1280.0f, 800.0f}, false, stage, core::MaskKind::Causal);
+        hall.press('Q');
+        REQUIRE(hall.report().drawn);
+        const core::Question q = *hall.report().question;
+        CHECK(q.kind == (stage == core::StageId::Mask ? core::QuestionKind::Mask : core::QuestionKind::WeightedSum));
+        const int wrong = q.truth == 0 ? 1 : 0;
+        hall.press('1' + wrong);
+        const std::string gap = asDrawn(core::gapSentence(q, wrong)), why = asDrawn(q.why);
+        const std::vector<ImU32> colours = answerColours(q, hall.app().state().sequential);
+        const std::string before = drawnGlyphs();
+        CHECK(before.find(asDrawn(q.prompt)) != std::string::npos);
+        CHECK(before.find(gap) == std::string::npos);
+        CHECK(before.find(why) == std::string::npos);
+        CHECK(verticesColoured({0.0f, 0.0f, 1e6f, 1e6f}, {truthFill}) == 0);
+        CHECK(verticesColoured(hall.answerOnScreen(), colours) == 0);
+        if (const std::optional<float> value = q.choices[static_cast<std::size_t>(q.truth)].value) {
+            CHECK(before.find(asDrawn("cosine " + core::questionValueText(*value))) == std::string::npos);
+        }
+        hall.press(kKeyRight);
+        REQUIRE(hall.report().revealed);
+        const std::string after = drawnGlyphs();
+        CHECK(after.find(gap) != std::string::npos);
+        CHECK(after.find(why) != std::string::npos);
+        CHECK(verticesColoured({0.0f, 0.0f, 1e6f, 1e6f}, {truthFill}) > 0);
+        CHECK(verticesColoured(hall.answerOnScreen(), colours) >= 4 * static_cast<int>(q.answer.values.size()));
+    }
+}
+
+TEST_CASE("the mask question draws its four pictures as cells: the truth's picture is the run's mask, cell for cell") {
+    AskHall hall({1280.0f, 800.0f}, false, core::StageId::Mask, core::MaskKind::Causal);
+    hall.press('Q');
+    REQUIRE(hall.report().drawn);
+    const core::Question& q = *hall.report().question;
+    std::vector<const scene::Drawing::Cells*> grids;
+    for (const scene::Drawing::Primitive& p : hall.report().layout.drawing.primitives) {
+        if (const auto* cells = std::get_if<scene::Drawing::Cells>(&p)) grids.push_back(cells);
+    }
+    REQUIRE(grids.size() == 4u);  // one picture per choice, no answer row before reveal
+    const scene::Drawing::Cells& truth = *grids[static_cast<std::size_t>(q.truth)];
+    const int l = truth.rows;
+    REQUIRE(truth.cols == l);
+    const scene::Rgba8 removed = truth.colors[static_cast<std::size_t>(l - 1)], kept = truth.colors[0];  // row 0: (0, 0) kept, (0, l − 1) removed
+    CHECK_FALSE(removed == kept);
+    for (int i = 0; i < l; ++i) {
+        for (int j = 0; j < l; ++j) CHECK(truth.colors[static_cast<std::size_t>(i * l + j)] == (j > i ? removed : kept));
+    }
+    for (const scene::Drawing::Cells* grid : grids) CHECK(grid->cellWidth >= 4);
+}
+
+TEST_CASE("a student alone: reveal counts the pick in a running score on the question bar, kept in the session and undone like any edit") {
+    AskHall hall({1280.0f, 800.0f}, false, core::StageId::Softmax);
+    ui::AppState& state = hall.app().state();
+    hall.press('Q');
+    const int truth = hall.report().question->truth;
+    hall.press('1' + truth);
+    CHECK(drawnGlyphs().find("yourpicks") == std::string::npos);  // nothing revealed yet: no score
+    hall.press(kKeyRight);
+    REQUIRE(state.ask.asked.size() == 1u);
+    CHECK(state.ask.asked[0].right());
+    CHECK(state.ask.asked[0].kind == "attended");
+    CHECK(drawnGlyphs().find("yourpicks:1of1right") != std::string::npos);
+    hall.press('1' + (truth + 1) % 4);  // revealed, the pick is final
+    CHECK(state.ask.picks.picked == truth);
+    hall.press(kKeyEqual);  // counts typed after reveal are kept with the question
+    CHECK(state.ask.asked[0].counts == state.ask.picks.counts);
+    hall.press(kKeyRight);  // on to the stage
+    hall.press('Q');  // the next question
+    const int second = hall.report().question->truth;
+    hall.press('1' + (second + 1) % static_cast<int>(hall.report().question->choices.size()));
+    hall.press(kKeyRight);
+    REQUIRE(state.ask.asked.size() == 2u);
+    CHECK(drawnGlyphs().find("yourpicks:1of2right") != std::string::npos);
+    CHECK(ui::sessionOf(state).questions == state.ask.asked);  // saved with the session
+    CHECK(state.session.modified);
+
+    state.session.request = {ui::SessionAction::Undo};
+    hall.settle();
+    CHECK(state.ask.asked.size() == 1u);
+    CHECK(drawnGlyphs().find("yourpicks:1of1right") != std::string::npos);
+    state.session.request = {ui::SessionAction::Redo};
+    hall.settle();
+    CHECK(state.ask.asked.size() == 2u);
+}
+
+TEST_CASE("presenting at 1024x768 and 1280x800, every question a causal run offers keeps 14 px type or more and does not scroll, revealed or not") {
     for (ImVec2 size : {ImVec2{1024.0f, 768.0f}, ImVec2{1280.0f, 800.0f}}) {
-        for (core::StageId stage : {core::StageId::Softmax, core::StageId::Scale, core::StageId::Concat}) {
-            AskHall hall(size, true, stage);
+        for (core::StageId stage : {core::StageId::Softmax, core::StageId::Scale, core::StageId::Concat, core::StageId::Mask, core::StageId::WeightedSum}) {
+            AskHall hall(size, true, stage, core::MaskKind::Causal);
             hall.press('Q');
             hall.press('2');
             for (int i = 0; i < 5; ++i) hall.press(kKeyEqual);  // the class's counts drawn too

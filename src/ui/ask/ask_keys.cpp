@@ -29,17 +29,31 @@ void closeAsk(AskState& ask) {
     ask.picks = {};
 }
 
+// The open question as the lesson records it: asked of the sentence and head on screen, its truth's place as the
+// view found it in the run.
+io::AskedQuestion record(const AppState& state) {
+    const AskState& ask = state.ask;
+    return {std::string(core::questionKey(ask.kind)), ask.seed, state.batch, state.head, ask.choiceCount, ask.truth, ask.picks.picked, ask.picks.counts};
+}
+
+// Whether the lesson's newest question is the open one (asked again — same kind and seed — it is not a new one).
+bool recorded(const AskState& ask) {
+    return !ask.asked.empty() && ask.asked.back().seed == ask.seed && ask.asked.back().kind == core::questionKey(ask.kind);
+}
+
 void changeCount(AskState& ask, int by) {
     if (!ask.picks.picked) return;
     ask.picks.counts.resize(static_cast<std::size_t>(ask.choiceCount), 0);
     int& count = ask.picks.counts.at(static_cast<std::size_t>(*ask.picks.picked));
     count = std::max(0, count + by);
+    if (ask.revealed && recorded(ask)) ask.asked.back().counts = ask.picks.counts;  // counts typed after reveal
 }
 
-// After reveal, forward goes to the stage the question was about, with its head focused.
+// Reveal records the question in the lesson (the running score); after reveal, forward goes to the stage the
+// question was about, with its head focused.
 void forward(AppState& state) {
     if (!state.ask.revealed) {
-        state.ask.revealed = true;
+        revealAsk(state);
         return;
     }
     state.stage = state.ask.stage;
@@ -50,6 +64,19 @@ void forward(AppState& state) {
 
 }  // namespace
 
+void revealAsk(AppState& state) {
+    AskState& ask = state.ask;
+    if (ask.revealed) return;
+    ask.revealed = true;
+    if (!recorded(ask)) ask.asked.push_back(record(state));
+}
+
+std::string scoreText(const std::vector<io::AskedQuestion>& asked) {
+    if (std::none_of(asked.begin(), asked.end(), [](const io::AskedQuestion& q) { return q.picked.has_value(); })) return "";
+    const auto right = std::count_if(asked.begin(), asked.end(), [](const io::AskedQuestion& q) { return q.right(); });
+    return "your picks: " + std::to_string(right) + " of " + std::to_string(asked.size()) + " right";
+}
+
 core::QuestionKind questionKindFor(core::StageId stage) {
     using core::QuestionKind;
     using core::StageId;
@@ -59,6 +86,8 @@ core::QuestionKind questionKindFor(core::StageId stage) {
         case StageId::SplitHeads: return QuestionKind::SharedKeyValues;  // a model without shared K/V heads: the next kind
         case StageId::Scale: return QuestionKind::Scaling;
         case StageId::Output: return QuestionKind::NextToken;
+        case StageId::Mask: return QuestionKind::Mask;  // a run without a mask: the next kind
+        case StageId::WeightedSum: return QuestionKind::WeightedSum;
         default: return QuestionKind::MostAttended;
     }
 }
@@ -87,7 +116,7 @@ bool applyAskKeys(AppState& state) {
         closeAsk(ask);
         return true;
     }
-    for (int digit = 1; digit <= ask.choiceCount; ++digit) {
+    for (int digit = 1; digit <= ask.choiceCount && !ask.revealed; ++digit) {  // revealed, the pick is final: the score counts it
         if (pressedKey('0' + digit)) ask.picks.picked = digit - 1;
     }
     if (pressedKey(kKeyEqual) || pressedKey(kKeypadAdd)) changeCount(ask, 1);

@@ -1,6 +1,6 @@
 // ask_state.h — ask mode (issue #36: the class predicts first) as plain data inside AppState (AppState::ask):
-// whether a question is open, which kind, the seed that drew it, whether it is revealed, and the class's picks and
-// counts. Keys and the toolbar toggle change it (ask_keys.cpp); the ask view draws it (ask_view.h).
+// whether a question is open, which kind, the seed that drew it, whether it is revealed, the class's picks and
+// counts, and the questions revealed so far in the lesson (the running score). Keys and the toolbar toggle change it (ask_keys.cpp); the ask view draws it (ask_view.h).
 //
 // What it deliberately does not hold: the question itself (the ask view draws it from the run on screen and redraws
 // it, clearing the picks, when that run changes) or anything of ImGui.
@@ -8,9 +8,12 @@
 
 #include "core/questions.h"
 #include "core/stages.h"
+#include "io/session.h"
 #include "scene/question_drawing.h"
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace attnviz::ui {
 
@@ -20,8 +23,12 @@ struct AskState {
     core::QuestionKind kind = core::QuestionKind::MostAttended;
     std::uint64_t seed = 0;        // questions asked so far: each opening draws other distractors and another order
     scene::QuestionPicks picks;    // the pick (1–4) and the class's counts (+/−)
+    // The lesson's questions revealed so far (part of the session file and of undo): reveal adds the open question,
+    // counts typed after reveal update it. Opening a session replaces them.
+    std::vector<io::AskedQuestion> asked;
     // Written by the ask view from the question on screen, read by the keys.
     int choiceCount = 4;
+    int truth = 0;                 // the truth's place among the choices (recorded at reveal, never drawn before)
     core::StageId stage = core::StageId::Softmax;  // where → goes after reveal
     int head = 0;
 };
@@ -36,6 +43,11 @@ core::QuestionKind questionKindFor(core::StageId stage);
 // (then go to the stage the question is about), N asks the next kind, Q and Esc close. Returns whether a question was
 // open (the keys were its, not the stages').
 bool applyAskKeys(AppState& state);
+// Reveals the open question and adds it to the lesson's questions (once: revealed again, it is not counted twice).
+void revealAsk(AppState& state);
+// The running score: the lesson's questions picked right of those revealed, "your picks: 3 of 5 right"; empty when
+// none had a pick (a lecture that only counts hands keeps no score).
+std::string scoreText(const std::vector<io::AskedQuestion>& asked);
 // The toolbar's toggle: "Ask (Q)", highlighted while a question is open.
 void drawAskToggle(AppState& state);
 

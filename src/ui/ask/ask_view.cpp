@@ -48,6 +48,7 @@ void AskView::ask(ViewContext& ctx, const Key& key) {
     ctx.state.ask.choiceCount = static_cast<int>(question_->choices.size());
     ctx.state.ask.stage = question_->stage;
     ctx.state.ask.head = question_->head;
+    ctx.state.ask.truth = question_->truth;
 }
 
 void AskView::draw(ViewContext& ctx, std::uint64_t generation) {
@@ -63,6 +64,7 @@ void AskView::draw(ViewContext& ctx, std::uint64_t generation) {
     scene::QuestionLook look;
     look.type = std::max(kTypeFloor, std::round((ctx.state.presenting ? 21.0f : 16.0f) * ctx.scale));
     look.minType = kTypeFloor;
+    look.tally = scoreText(state.asked);
     float top = 0.0f;
     for (float v : question_->answer.values) top = std::max(top, v);
     for (float v : question_->answer.before) top = std::max(top, v);

@@ -104,6 +104,14 @@ std::string headsOffChange(const std::vector<core::HeadAblation>& before, const 
     return "heads off: " + core::headsOffText(after);
 }
 
+// "question 3 revealed", "question 3's counts", "questions cleared".
+std::string questionsChange(const std::vector<io::AskedQuestion>& before, const std::vector<io::AskedQuestion>& after) {
+    if (before == after) return "";
+    if (after.empty()) return "questions cleared";
+    const std::string number = "question " + std::to_string(after.size());
+    return after.size() > before.size() ? number + " revealed" : number + "'s answers";
+}
+
 std::vector<std::string> changes(const InputsSnapshot& before, const InputsSnapshot& after) {
     const core::ModelSpec &specA = before.spec, &specB = after.spec;
     const core::SeededLayer &a = core::seededChoices(specA), &b = core::seededChoices(specB);
@@ -134,7 +142,8 @@ std::vector<std::string> changes(const InputsSnapshot& before, const InputsSnaps
     compare(out, "decoder layer first", a.decoderCausalSelfAttentionFirst, b.decoderCausalSelfAttentionFirst, onOff);
     compare(out, "compare with", specA.compareWith, specB.compareWith,
             [](const std::optional<std::string>& sentence) { return sentence ? "\u201C" + core::clipped(*sentence, 40) + "\u201D" : std::string("off"); });
-    for (std::string s : {weightsChange(before, after), editsChange(a.cellEdits, b.cellEdits), headsOffChange(specA.headsOff, specB.headsOff)}) {
+    for (std::string s : {weightsChange(before, after), editsChange(a.cellEdits, b.cellEdits), headsOffChange(specA.headsOff, specB.headsOff),
+                          questionsChange(before.asked, after.asked)}) {
         if (!s.empty()) out.push_back(std::move(s));
     }
     return out;
@@ -142,7 +151,7 @@ std::vector<std::string> changes(const InputsSnapshot& before, const InputsSnaps
 
 // [SECTION] Comparing
 
-bool sameSnapshots(const InputsSnapshot& a, const InputsSnapshot& b) { return a.spec == b.spec && a.weightFiles == b.weightFiles; }
+bool sameSnapshots(const InputsSnapshot& a, const InputsSnapshot& b) { return a.spec == b.spec && a.weightFiles == b.weightFiles && a.asked == b.asked; }
 
 // Whether `a` and `b` differ in their sentences (the compared one too) and in nothing else.
 bool onlyTextDiffers(const InputsSnapshot& a, const InputsSnapshot& b) {
@@ -182,12 +191,13 @@ std::string describeChange(const InputsSnapshot& before, const InputsSnapshot& a
 }
 
 bool matches(const AppState& state, const InputsSnapshot& snapshot) {
-    return state.spec == snapshot.spec && state.session.weightFiles == snapshot.weightFiles;
+    return state.spec == snapshot.spec && state.session.weightFiles == snapshot.weightFiles && state.ask.asked == snapshot.asked;
 }
 
 void applySnapshot(const InputsSnapshot& snapshot, AppState& state) {
     state.spec = snapshot.spec;
     state.session.weightFiles = snapshot.weightFiles;
+    state.ask.asked = snapshot.asked;
 }
 
 // [SECTION] History
@@ -202,7 +212,7 @@ void History::reset(const AppState& state) {
     typing_.reset();
 }
 
-InputsSnapshot History::snapshot(const AppState& state) const { return {state.spec, state.session.weightFiles}; }
+InputsSnapshot History::snapshot(const AppState& state) const { return {state.spec, state.session.weightFiles, state.ask.asked}; }
 
 const InputsSnapshot& History::newest() const { return typing_ ? *typing_ : steps_[current_].inputs; }
 

@@ -1,5 +1,5 @@
-// history.h — undo and redo of every change to the inputs (sentences, sizes, options, cell edits, weights),
-// each step named for the Edit menu ("heads 8 → 4").
+// history.h — undo and redo of every change to the inputs (sentences, sizes, options, cell edits, weights, the
+// questions revealed), each step named for the Edit menu ("heads 8 → 4").
 //
 // History watches rather than being told: once a frame, observe() compares the inputs with the newest step and
 // records a step when they differ, so a panel that changes AppState::spec needs no undo code. Typing coalesces:
@@ -25,6 +25,7 @@ namespace attnviz::ui {
 struct InputsSnapshot {
     core::ModelSpec spec;
     io::WeightFiles weightFiles;
+    std::vector<io::AskedQuestion> asked;  // ask mode's questions revealed (AskState::asked): undone like any edit
 };
 
 // What changed from `before` to `after`, for "Undo …": up to two changes ("d_model 64 → 512, heads 8 → 4").

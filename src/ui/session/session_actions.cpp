@@ -60,6 +60,7 @@ io::Session sessionOf(const AppState& state) {
     session.view = {static_cast<int>(state.stage), state.batch, state.head, std::string(colormap::name(state.sequential)),
                     std::string(colormap::name(state.diverging))};
     session.weightFiles = state.session.weightFiles;
+    session.questions = state.ask.asked;
     return session;
 }
 
@@ -80,6 +81,7 @@ void applyView(const io::ViewState& view, AppState& state) {
 void applyOpenedSession(io::OpenedSession opened, const fs::path& file, AppState& state) {
     state.spec = std::move(opened.spec);
     state.session.weightFiles = opened.session.weightFiles;
+    state.ask.asked = opened.session.questions;  // the opened lesson's questions and score, not the last one's
     applyView(opened.session.view, state);
     state.pinned.reset();
     state.hovered.reset();
