@@ -140,16 +140,18 @@ public:
     // The maps as large as they may be while each stays whole on screen: in the room under the stage's header (the
     // first row whole unscrolled, the others when scrolled to) or, when that room cannot hold them with their
     // labels, in the stage's visible height (each whole when scrolled to); `whole`, the full magnification, when its
-    // maps fit. Else the smallest that keep their labels inside the box's width (`whole` keeps them when any does):
-    // a map too tall for the stage goes past its bottom.
-    scene::Layout largestWhole(scene::Layout whole, float labelledCell) const {
+    // maps fit. Either only while its cells stay at least `leastCell` (zoom must not shrink them much below zoom 1's:
+    // 1024 × 768 presenting two steps in, the room under the grown header held 11 px cells where zoom 1 drew 16 px).
+    // Else the smallest that keep their labels inside the box's width (`whole` keeps them when any does): a map too
+    // tall for the stage goes past its bottom.
+    scene::Layout largestWhole(scene::Layout whole, float labelledCell, float leastCell) const {
         // Maps that scroll the stage leave its scrollbar's width free at the right.
         const auto right = [&](const scene::Layout& l) { return l.extent.y1 > box_.y1 + 0.5f ? box_.x1 - ImGui::GetStyle().ScrollbarSize : box_.x1; };
         const auto underHeader = [&](const scene::Layout& l) { return eachMapWithin(l, right(l), box_.y1 - firstMapTop(l, metrics_), metrics_); };
         const auto inStage = [&](const scene::Layout& l) { return eachMapWithin(l, right(l), stageHeight_, metrics_); };
         if (underHeader(whole)) return whole;
-        if (std::optional<scene::Layout> l = largest(underHeader, 0.0f); l && scene::smallestTokenCell(*l) >= labelledCell) return *l;
-        if (std::optional<scene::Layout> l = largest(inStage, stageHeight_); l && scene::smallestTokenCell(*l) >= labelledCell) return *l;
+        if (std::optional<scene::Layout> l = largest(underHeader, 0.0f); l && scene::smallestTokenCell(*l) >= leastCell) return *l;
+        if (std::optional<scene::Layout> l = largest(inStage, stageHeight_); l && scene::smallestTokenCell(*l) >= leastCell) return *l;
         scene::Layout least = at(0.0f, stageHeight_);
         const bool leastReads = scene::smallestTokenCell(least) >= labelledCell && least.extent.x1 <= right(least) + 0.5f;
         return leastReads ? least : whole;
@@ -193,7 +195,8 @@ scene::Layout layoutInBox(const ViewContext& ctx, const scene::Scene& scene, con
     // cells shrunk back by the zoom: beside the grown labels they may lose a fifth, no more).
     constexpr float kMostShrink = 0.8f;
     const float fittedCell = scene::smallestTokenCell(fitted);
-    const bool fittedReads = fittedCell >= rules.labelledCell() && fittedCell >= kMostShrink * scene::smallestTokenCell(grown) / zoom;
+    const float leastCell = std::max(rules.labelledCell(), kMostShrink * scene::smallestTokenCell(grown) / zoom);
+    const bool fittedReads = fittedCell >= leastCell;
     if (fittedReads) {
         const bool fits = eachMapInside(grown, rectOf(box), metrics);
         return fits && scene::mapArea(grown) > scene::mapArea(fitted) ? grown : fitted;
@@ -201,7 +204,9 @@ scene::Layout layoutInBox(const ViewContext& ctx, const scene::Scene& scene, con
     // Else the maps as large as the box's height allows each of them, stacked where the box's width does not hold
     // them side by side: the stage scrolls from one whole map to the next (the bundled BERT at 1280 × 800 two steps
     // in: the magnified S₀ showed 4 of its 15 rows, the box's own layout 10 px cells).
-    return magnifier.largestWhole(std::move(grown), rules.labelledCell());
+    // Presenting, zoom is asked for to read from the back: the maps never shrink much below zoom 1's (1024 × 768 two
+    // steps in would have 11 px cells for 16); at a desk, every map on one screen comes first.
+    return magnifier.largestWhole(std::move(grown), rules.labelledCell(), ctx.state.presenting ? leastCell : rules.labelledCell());
 }
 
 void paintLayout(ViewContext& ctx, const scene::Layout& layout) {
