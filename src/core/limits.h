@@ -9,6 +9,18 @@
 
 namespace attnviz::core::limits {
 
+// ---- a sentence's tokens ----
+// The token limit a user may set (--token-limit, the GUI, a session): 64 by default, a short paragraph; at most
+// 2,048, the longest context of the models attnviz opens (GPT-2 has 1,024 positions, BERT 512) and where one head's
+// l × l map (16 MiB of float) is still drawn within a frame (docs/performance.md).
+inline constexpr int kDefaultTokenLimit = 64;
+inline constexpr int kMaxTokenLimit = 2'048;
+// A sentence over the limit is tokenized only until it holds kTokensCountedPerLimit times the limit, then refused
+// (a pasted megabyte of short words took 2.6 s of WordPiece on the worker only to be refused). Up to there the
+// refusal counts the tokens exactly and says whether splitting words into letters caused it, so a sentence a few
+// words too long learns how many to cut; beyond, it says "more than". 2: the work stays that of two full sentences.
+inline constexpr int kTokensCountedPerLimit = 2;
+
 // ---- text drawn on screen (the GUI: labels, notices, tooltips, dialogs) ----
 // Dear ImGui 1.86 (Debian's, built with 16-bit indices) gives a window 65,536 vertices, 4 a glyph, and one call that
 // draws a text reserves 4 vertices a byte before it clips: one text of ~16,000 bytes aborts the frame ("Too many

@@ -125,15 +125,17 @@ std::string vocabularyNotice(const VocabularyFit& fit) {
     return notice;
 }
 
-std::string overLimitAdvice(const VocabularyFit& fit, int tokens, int limit, bool positions) {
-    std::string advice = "Its " + counted(fit.words, "word", "words") + " became " + counted(fit.pieces, "piece", "pieces");
+std::string overLimitAdvice(const VocabularyFit& fit, int tokens, int limit, bool positions, bool whole) {
+    std::string advice = std::string(whole ? "Its " : "Its first ") + counted(fit.words, "word", "words") + " became " +
+                         counted(fit.pieces, "piece", "pieces");
     if (!fit.lettered.empty()) {
-        const int whole = fit.tokensWithoutLetterSplitting(tokens);
-        advice += std::string(whole <= limit ? ": letter-splitting caused it, " : ", ") +
+        const int asWholeWords = fit.tokensWithoutLetterSplitting(tokens);
+        const bool letterSplitting = whole && asWholeWords <= limit;
+        advice += std::string(letterSplitting ? ": letter-splitting caused it, " : ", ") +
                   counted(static_cast<int>(fit.lettered.size()), "word", "words") + " outside the vocabulary became " +
                   counted(piecesOf(fit.lettered), "piece", "pieces") + ", " + std::to_string(fit.loneLetterPieces) + " of them lone letters (" +
                   listed(fit.lettered, 4) + ")";
-        if (whole <= limit) advice += "; as whole words the sentence would have " + std::to_string(whole) + " tokens";
+        if (letterSplitting) advice += "; as whole words the sentence would have " + std::to_string(asWholeWords) + " tokens";
     }
     std::vector<std::string> ways{"shorten the sentence"};
     if (!positions) ways.emplace_back("raise the token limit");

@@ -49,8 +49,9 @@ std::string vocabularyNotice(const VocabularyFit& fit);
 
 // The over-the-limit sentence's tail: how many words became how many pieces, whether letter-splitting caused it,
 // and the way out. tokens: the encoding's length; limit: what is allowed; positions: whether the limit is the
-// model's position table (else the user's token limit).
-std::string overLimitAdvice(const VocabularyFit& fit, int tokens, int limit, bool positions);
+// model's position table (else the user's token limit); whole: the encoding is the whole sentence's (else only its
+// first words were tokenized: they are called so, and letter-splitting is never said to be the cause).
+std::string overLimitAdvice(const VocabularyFit& fit, int tokens, int limit, bool positions, bool whole = true);
 
 struct WordWeight {
     std::string word;

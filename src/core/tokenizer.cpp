@@ -37,7 +37,7 @@ bool isBlankSentence(std::string_view sentence) {
     return true;
 }
 
-std::vector<std::string> tokenize(std::string_view sentence, const TokenizeOptions& options) {
+std::vector<std::string> tokenize(std::string_view sentence, const TokenizeOptions& options, std::size_t stopAfter) {
     if (options.tokenLimit < 1 || options.tokenLimit > kMaxTokenLimit) {
         throw InputError("The token limit must be between 1 and " + std::to_string(kMaxTokenLimit) + " (got " +
                          std::to_string(options.tokenLimit) + ").");
@@ -50,25 +50,27 @@ std::vector<std::string> tokenize(std::string_view sentence, const TokenizeOptio
     const std::size_t limit = static_cast<std::size_t>(options.tokenLimit);
 
     std::string word;
-    const auto push = [&](std::string token) {
-        if (tokens.size() >= limit) throw InputError(tokenLimitMessage(tokens.size() + 1, options.tokenLimit));
-        tokens.push_back(std::move(token));
-    };
     const auto flushWord = [&] {
-        if (!word.empty()) push(std::exchange(word, {}));
+        if (!word.empty()) tokens.push_back(std::exchange(word, {}));
     };
-    for (const std::string& bytes : utf8Characters(sentence)) {
+    // One character at a time, stopping at the first token past the limit or past stopAfter (and past [CLS]): the
+    // rest of a pasted megabyte is never read.
+    const std::size_t stop = std::min(limit, std::max(stopAfter, tokens.size()));
+    for (std::size_t at = 0; at < sentence.size() && tokens.size() <= stop;) {
+        const std::string_view bytes = sentence.substr(at, utf8Length(static_cast<unsigned char>(sentence[at])));
+        at += bytes.size();
         const char32_t codePoint = decodeUtf8(bytes).front();
         if (isSpace(codePoint) || codePoint < 0x20 || codePoint == 0x7F) {
             flushWord();  // control characters separate words like spaces; they never become tokens
         } else if (isTeachingPunctuation(codePoint)) {
             flushWord();
-            push(bytes);
+            tokens.emplace_back(bytes);
         } else {
             word += bytes;
         }
     }
     flushWord();
+    if (tokens.size() > limit) throw InputError(tokenLimitMessage(limit + 1, options.tokenLimit));
     const std::size_t contentTokens = tokens.size() - (options.prependCls ? 1 : 0);
     if (contentTokens == 0) throw InputError(kEmptySentenceMessage);
     return tokens;
@@ -86,8 +88,8 @@ std::vector<std::vector<int>> batchVocabularyIds(const std::vector<std::vector<s
     return ids;
 }
 
-Encoding WordTokenizer::encode(std::string_view text) const {
-    const std::vector<std::string> words = tokenize(text, options_);
+Encoding WordTokenizer::encode(std::string_view text, std::size_t maxTokens) const {
+    const std::vector<std::string> words = tokenize(text, options_, maxTokens);
     const std::vector<int> ids = batchVocabularyIds({words}).front();
     Encoding encoding;
     for (std::size_t i = 0; i < words.size(); ++i) {

@@ -13,6 +13,7 @@
 
 #include "core/display_text.h"
 #include "core/input_error.h"
+#include "core/limits.h"
 #include "core/tokenizers/tokenizer.h"
 
 #include <string>
@@ -27,8 +28,8 @@ inline constexpr const char* kEmptySentenceMessage = "The sentence is empty: typ
 // True for "", "   \t ", "\u3000" …: only Unicode spaces and control characters (valid UTF-8 throughout).
 bool isBlankSentence(std::string_view sentence);
 
-inline constexpr int kDefaultTokenLimit = 64;
-inline constexpr int kMaxTokenLimit = 2048;
+using limits::kDefaultTokenLimit;  // 64 (core/limits.h)
+using limits::kMaxTokenLimit;      // 2,048
 inline constexpr std::string_view kClsToken = "[CLS]";
 
 struct TokenizeOptions {
@@ -36,7 +37,9 @@ struct TokenizeOptions {
     int tokenLimit = kDefaultTokenLimit;  // 1 … kMaxTokenLimit; counts [CLS]
 };
 
-std::vector<std::string> tokenize(std::string_view sentence, const TokenizeOptions& options = {});
+// Refuses a sentence of more tokens than options.tokenLimit (reading no further than the first token past it).
+// stopAfter (below the limit): returns, unrefused, once it holds more than stopAfter tokens, as Tokenizer::encode.
+std::vector<std::string> tokenize(std::string_view sentence, const TokenizeOptions& options = {}, std::size_t stopAfter = kEveryToken);
 
 // The ids of a batch's tokens in the vocabulary the batch itself makes: each distinct token gets the next id
 // when first seen ("the cat saw the cat" → 0 1 2 0 1), so the same word always has the same id, as it has the
@@ -48,7 +51,8 @@ std::vector<std::vector<int>> batchVocabularyIds(const std::vector<std::vector<s
 class WordTokenizer final : public Tokenizer {
 public:
     explicit WordTokenizer(TokenizeOptions options = {}) : options_(options) {}
-    Encoding encode(std::string_view text) const override;
+    using Tokenizer::encode;
+    Encoding encode(std::string_view text, std::size_t maxTokens) const override;
     int vocabularySize() const override { return 0; }
     std::string pieceOf(int) const override { return {}; }
     std::string name() const override { return "words and punctuation"; }

@@ -53,6 +53,8 @@ void stepTowards(const std::shared_ptr<const core::TrainedModel>& model, const s
 // base64 blob took 5 s at -O3, the window frozen at every keystroke; the gui_text fuzz target's replay, issue 31).
 // 128 tokens of 32 bytes; a shorter sentence is tokenized here in well under a millisecond.
 constexpr std::size_t kInstantSentenceBytes = 4096;
+// A sentence of more tokens goes to the worker too (its tokenizer stops counting there).
+constexpr std::size_t kInstantTokens = 128;
 
 }  // namespace
 
@@ -67,7 +69,7 @@ bool computesInstantly(const core::ModelSpec& spec) {
     for (const std::string& sentence : spec.sentences) {
         if (sentence.size() > kInstantSentenceBytes) return false;
         try {
-            if (tokenizer->encode(sentence).ids.size() > 128) return false;
+            if (tokenizer->encode(sentence, kInstantTokens).ids.size() > kInstantTokens) return false;
         } catch (const core::InputError&) {
             // runModel reports it; it costs nothing to find out inline.
         }

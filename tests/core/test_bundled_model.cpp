@@ -205,30 +205,54 @@ TEST_CASE("the bundled model: everyday sentences are words, not letters (at most
     CHECK(pieces == figures()["everyday_pieces"].get<int>());
 }
 
+namespace {
+
+// `word ` `times` times over.
+std::string repeated(const std::string& word, int times) {
+    std::string text;
+    for (int i = 0; i < times; ++i) text += word + " ";
+    return text;
+}
+
+// The refusal runOn(sentence, 0) throws, or "accepted".
+std::string refusalOf(const std::string& sentence) {
+    try {
+        runOn(sentence, 0);
+    } catch (const core::InputError& error) {
+        return error.what();
+    }
+    return "accepted";
+}
+
+}  // namespace
+
 TEST_CASE("the bundled model: a sentence over the token limit says how many words became how many pieces, and whether letter-splitting caused it") {
-    std::string letters;  // 16 words the vocabulary spells letter by letter: z ##q ##x ##v
-    for (int i = 0; i < 16; ++i) letters += "zqxv ";
-    try {
-        runOn(letters, 0);
-        FAIL("66 tokens were accepted with a limit of 64");
-    } catch (const core::InputError& error) {
-        const std::string message = error.what();
-        CHECK(message.find("66 tokens") != std::string::npos);
-        CHECK(message.find("Its 16 words became 64 pieces: letter-splitting caused it, 16 words outside the vocabulary became 64 pieces, 64 of "
-                           "them lone letters") != std::string::npos);
-        CHECK(message.find("as whole words the sentence would have 18 tokens") != std::string::npos);
-        CHECK(message.find("raise the token limit") != std::string::npos);
-    }
-    std::string words;  // 70 words the vocabulary knows: too long, but not for its letters
-    for (int i = 0; i < 70; ++i) words += "cat ";
-    try {
-        runOn(words, 0);
-        FAIL("72 tokens were accepted with a limit of 64");
-    } catch (const core::InputError& error) {
-        const std::string message = error.what();
-        CHECK(message.find("Its 70 words became 70 pieces. Way out: shorten the sentence or raise the token limit.") != std::string::npos);
-        CHECK(message.find("letter") == std::string::npos);
-    }
+    // 16 words the vocabulary spells letter by letter (z ##q ##x ##v): 66 tokens with a limit of 64.
+    const std::string lettered = refusalOf(repeated("zqxv", 16));
+    CHECK(lettered.find("66 tokens") != std::string::npos);
+    CHECK(lettered.find("Its 16 words became 64 pieces: letter-splitting caused it, 16 words outside the vocabulary became 64 pieces, 64 of "
+                        "them lone letters") != std::string::npos);
+    CHECK(lettered.find("as whole words the sentence would have 18 tokens") != std::string::npos);
+    CHECK(lettered.find("raise the token limit") != std::string::npos);
+    // 70 words the vocabulary knows: too long, but not for its letters.
+    const std::string known = refusalOf(repeated("cat", 70));
+    CHECK(known.find("Its 70 words became 70 pieces. Way out: shorten the sentence or raise the token limit.") != std::string::npos);
+    CHECK(known.find("letter") == std::string::npos);
+}
+
+TEST_CASE("the bundled model: a pasted text far over the token limit is tokenized only to twice the limit, and says so (issue 31)") {
+    // Before, a pasted megabyte was tokenized whole on the worker (2.6 s of WordPiece) and refused with its exact
+    // count ("The sentence has 10002 tokens"); now the tokenizer stops at 2 × 64 tokens.
+    CHECK(refusalOf(repeated("cat", 10'000)) ==
+          "The sentence has more than 128 tokens; at most 64 are allowed. Its first 127 words became 127 pieces. Way out: shorten the sentence "
+          "or raise the token limit.");
+    // 100 words of four lone letters: their first 32 as whole words would fit, the whole sentence (102) would not.
+    // Only the first words were read, so letter-splitting is not named as the cause.
+    const std::string message = refusalOf(repeated("zqxv", 100));
+    CHECK(message.find("The sentence has more than 128 tokens; at most 64 are allowed. Its first 32 words became 128 pieces, 32 words "
+                       "outside the vocabulary became 128 pieces") != std::string::npos);
+    CHECK(message.find("letter-splitting caused it") == std::string::npos);
+    CHECK(message.find("as whole words") == std::string::npos);
 }
 
 TEST_CASE("the bundled model: on Winograd-style sentences the coreference head weighs as the NumPy forward found") {

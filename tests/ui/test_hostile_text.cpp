@@ -66,9 +66,10 @@ namespace {
 class CountingTokenizer : public core::Tokenizer {
 public:
     explicit CountingTokenizer(std::shared_ptr<const core::Tokenizer> inner) : inner_(std::move(inner)) {}
-    core::Encoding encode(std::string_view text) const override {
+    using core::Tokenizer::encode;
+    core::Encoding encode(std::string_view text, std::size_t maxTokens) const override {
         ++encodes;
-        return inner_->encode(text);
+        return inner_->encode(text, maxTokens);
     }
     int vocabularySize() const override { return inner_->vocabularySize(); }
     std::string pieceOf(int id) const override { return inner_->pieceOf(id); }

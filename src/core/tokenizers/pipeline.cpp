@@ -77,6 +77,39 @@ int checkPostProcessor(const PostProcessorStep& step) {
     return largest;
 }
 
+void postProcess(const PostProcessorStep& step, Encoding& encoding) {
+    using Kind = PostProcessorStep::Kind;
+    const auto special = [](Encoding& out, const std::pair<std::string, int>& token) { appendToken(out, token.second, token.first, token.first, true); };
+    const auto sequence = [&](Encoding& out) {
+        for (std::size_t i = 0; i < encoding.ids.size(); ++i) {
+            appendToken(out, encoding.ids[i], encoding.pieces[i], encoding.labels[i], encoding.special[i]);
+        }
+    };
+    Encoding out;
+    switch (step.kind) {
+        case Kind::Sequence:
+            for (const PostProcessorStep& inner : step.steps) postProcess(inner, encoding);
+            return;
+        case Kind::ByteLevel: return;  // it only trims offsets
+        case Kind::Template:
+            for (const PostProcessorStep::Item& item : step.single) {
+                if (!item.special) {
+                    sequence(out);
+                    continue;
+                }
+                for (const auto& [id, piece] : step.specialTokens.at(item.name)) special(out, {piece, id});
+            }
+            break;
+        case Kind::Bert:
+        case Kind::Roberta:
+            special(out, step.cls);
+            sequence(out);
+            special(out, step.sep);
+            break;
+    }
+    encoding = std::move(out);
+}
+
 }  // namespace
 
 struct PipelineTokenizer::Machinery {
@@ -138,6 +171,11 @@ PipelineTokenizer::PipelineTokenizer(TokenizerDefinition definition) : definitio
     }
     pipeline::compilePatterns(definition_, machinery_->patterns);
     machinery_->runner = std::make_unique<pipeline::VocabularyRunner>(definition_.model);
+    if (definition_.postProcessor) {
+        Encoding specials;
+        postProcess(*definition_.postProcessor, specials);
+        specialsAdded_ = specials.ids.size();
+    }
 }
 
 PipelineTokenizer::~PipelineTokenizer() = default;
@@ -200,53 +238,17 @@ std::vector<std::string> PipelineTokenizer::typedWords(std::string_view text) co
     return words;
 }
 
-namespace {
-
-void postProcess(const PostProcessorStep& step, Encoding& encoding) {
-    using Kind = PostProcessorStep::Kind;
-    const auto special = [](Encoding& out, const std::pair<std::string, int>& token) { appendToken(out, token.second, token.first, token.first, true); };
-    const auto sequence = [&](Encoding& out) {
-        for (std::size_t i = 0; i < encoding.ids.size(); ++i) {
-            appendToken(out, encoding.ids[i], encoding.pieces[i], encoding.labels[i], encoding.special[i]);
-        }
-    };
-    Encoding out;
-    switch (step.kind) {
-        case Kind::Sequence:
-            for (const PostProcessorStep& inner : step.steps) postProcess(inner, encoding);
-            return;
-        case Kind::ByteLevel: return;  // it only trims offsets
-        case Kind::Template:
-            for (const PostProcessorStep::Item& item : step.single) {
-                if (!item.special) {
-                    sequence(out);
-                    continue;
-                }
-                for (const auto& [id, piece] : step.specialTokens.at(item.name)) special(out, {piece, id});
-            }
-            break;
-        case Kind::Bert:
-        case Kind::Roberta:
-            special(out, step.cls);
-            sequence(out);
-            special(out, step.sep);
-            break;
-    }
-    encoding = std::move(out);
-}
-
-}  // namespace
-
-Encoding PipelineTokenizer::encode(std::string_view text) const {
+Encoding PipelineTokenizer::encode(std::string_view text, std::size_t maxTokens) const {
     Encoding out;
     std::vector<int> ids;
     for (const PreToken& token : preTokens(text)) {
+        if (out.ids.size() + specialsAdded_ > maxTokens) break;  // refused anyway: the rest is not looked up
         if (token.added != nullptr) {
             appendToken(out, token.added->id, token.added->content, token.added->content, token.added->special);
             continue;
         }
         ids.clear();
-        machinery_->runner->encode(token.text, ids);
+        machinery_->runner->encode(token.text, ids, maxTokens - (out.ids.size() + specialsAdded_));
         for (int id : ids) appendPiece(id, out);
     }
     if (definition_.postProcessor) postProcess(*definition_.postProcessor, out);

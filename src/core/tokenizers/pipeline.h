@@ -124,7 +124,8 @@ public:
     PipelineTokenizer(const PipelineTokenizer&) = delete;
     PipelineTokenizer& operator=(const PipelineTokenizer&) = delete;
 
-    Encoding encode(std::string_view text) const override;
+    using Tokenizer::encode;
+    Encoding encode(std::string_view text, std::size_t maxTokens) const override;
     int vocabularySize() const override { return static_cast<int>(pieces_.size()); }
     std::string pieceOf(int id) const override;
     std::string name() const override;  // "WordPiece (vocab.txt)", "byte-level BPE (tokenizer.json)"
@@ -146,6 +147,7 @@ private:
     TokenizerDefinition definition_;
     std::vector<std::string> pieces_;  // id → piece (model vocabulary and added tokens)
     std::unique_ptr<Machinery> machinery_;
+    std::size_t specialsAdded_ = 0;  // tokens the post-processor adds to any text ([CLS] and [SEP]: 2)
 };
 
 }  // namespace attnviz::core

@@ -68,16 +68,20 @@ std::vector<Split> preTokenize(const PreTokenizerStep& step, std::vector<Split> 
 class VocabularyRunner {
 public:
     explicit VocabularyRunner(const VocabularyModel& model);  // throws InputError for an unusable model
-    void encode(const std::string& word, std::vector<int>& ids) const;
+    // Appends the word's ids. maxPieces (Tokenizer::encode's maxTokens, less what the text has so far): a BPE word
+    // sure to make more pieces than that (a pasted megabyte with no space is one word to Llama-2) is merged only as
+    // far as it takes to make more.
+    void encode(const std::string& word, std::vector<int>& ids, std::size_t maxPieces = kEveryToken) const;
 
 private:
-    std::vector<int> bpe(const std::string& word) const;
-    void bpeSymbols(const std::string& word, std::vector<int>& symbols) const;
+    std::vector<int> bpe(const std::string& word, std::size_t maxPieces) const;
+    void bpeSymbols(const std::string& word, std::vector<int>& symbols, std::size_t enough) const;
     void wordPiece(const std::string& word, std::vector<int>& ids) const;
     int idOf(const std::string& piece) const;  // −1 when absent
 
     const VocabularyModel& model_;
     int unknown_ = -1;
+    std::size_t longestPiece_ = 1;  // characters of the vocabulary's longest piece: no piece spans more
     std::unordered_map<unsigned long long, std::pair<int, int>> merges_;  // (left id, right id) → (rank, merged id)
     std::vector<int> byteIds_;  // byte → id of "<0xXX>" (−1 when absent), for byte_fallback
     mutable std::mutex cacheMutex_;

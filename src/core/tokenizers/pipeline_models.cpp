@@ -14,6 +14,9 @@ namespace attnviz::core::pipeline {
 namespace {
 
 constexpr std::size_t kCacheLimit = 100000;  // words remembered (cleared when full)
+// The longest word remembered, in bytes: the cache is for words that repeat; a pasted blob that is one word (to
+// Llama-2, a whole paste) would hold a megabyte in it at every edit.
+constexpr std::size_t kLongestCachedWord = 256;
 
 unsigned long long pairKey(int left, int right) {
     return (static_cast<unsigned long long>(static_cast<unsigned>(left)) << 32) | static_cast<unsigned>(right);
@@ -34,6 +37,10 @@ struct Candidate {
 
 std::string quoted(const std::string& text) { return "\"" + echoed(text) + "\""; }
 
+std::size_t characterCount(const std::string& text) {
+    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
 }  // namespace
 
 VocabularyRunner::VocabularyRunner(const VocabularyModel& model) : model_(model) {
@@ -43,6 +50,7 @@ VocabularyRunner::VocabularyRunner(const VocabularyModel& model) : model_(model)
     } else if (model.kind != VocabularyModel::Kind::Bpe) {
         throw InputError("The model needs an unknown token (unk_token) for pieces outside its vocabulary.");
     }
+    for (const auto& [piece, id] : model.vocabulary) longestPiece_ = std::max(longestPiece_, characterCount(piece));
     merges_.reserve(model.merges.size());
     std::string joined;
     for (std::size_t rank = 0; rank < model.merges.size(); ++rank) {
@@ -70,13 +78,15 @@ int VocabularyRunner::idOf(const std::string& piece) const {
 
 // The word's characters as vocabulary ids (prefix on every character but the first, suffix on the last); a
 // character outside the vocabulary becomes its bytes' "<0xXX>" pieces (byte_fallback), else the unknown token
-// (consecutive unknowns fused into one with fuse_unk), else nothing — as HuggingFace's BPE::merge_word.
-void VocabularyRunner::bpeSymbols(const std::string& word, std::vector<int>& symbols) const {
-    const std::vector<std::string> characters = utf8Characters(word);
+// (consecutive unknowns fused into one with fuse_unk), else nothing — as HuggingFace's BPE::merge_word. Stops once
+// it has `enough` symbols.
+void VocabularyRunner::bpeSymbols(const std::string& word, std::vector<int>& symbols, std::size_t enough) const {
     bool pendingUnknown = false;
-    for (std::size_t i = 0; i < characters.size(); ++i) {
-        std::string piece = (i > 0 ? model_.continuingSubwordPrefix : "") + characters[i];
-        if (i + 1 == characters.size()) piece += model_.endOfWordSuffix;
+    for (std::size_t at = 0; at < word.size() && symbols.size() < enough;) {
+        const std::size_t length = std::min(utf8Length(static_cast<unsigned char>(word[at])), word.size() - at);
+        std::string piece = (at > 0 ? model_.continuingSubwordPrefix : "") + word.substr(at, length);
+        at += length;
+        if (at == word.size()) piece += model_.endOfWordSuffix;
         if (const int id = idOf(piece); id >= 0) {
             if (std::exchange(pendingUnknown, false)) symbols.push_back(unknown_);
             symbols.push_back(id);
@@ -97,12 +107,16 @@ void VocabularyRunner::bpeSymbols(const std::string& word, std::vector<int>& sym
     if (pendingUnknown) symbols.push_back(unknown_);
 }
 
-std::vector<int> VocabularyRunner::bpe(const std::string& word) const {
+std::vector<int> VocabularyRunner::bpe(const std::string& word, std::size_t maxPieces) const {
     if (model_.ignoreMerges) {
         if (const int id = idOf(word); id >= 0) return {id};
     }
+    // A merge joins two pieces into the vocabulary piece that spells both, so a piece spans at most longestPiece_
+    // symbols (each symbol's piece has a character at least): (maxPieces + 1) times that many symbols make more
+    // than maxPieces pieces whatever merges. A longer word is refused: only that many of its symbols are merged.
+    const std::size_t enough = maxPieces < kEveryToken / longestPiece_ - 1 ? (maxPieces + 1) * longestPiece_ : kEveryToken;
     std::vector<int> ids;
-    bpeSymbols(word, ids);
+    bpeSymbols(word, ids, enough);
     std::vector<Symbol> symbols(ids.size());
     std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> queue;
     const auto consider = [&](int position) {
@@ -146,7 +160,7 @@ void VocabularyRunner::wordPiece(const std::string& word, std::vector<int>& ids)
     std::vector<int> found;
     for (std::size_t start = 0; start < characters.size();) {
         int id = -1;
-        std::size_t end = characters.size();
+        std::size_t end = std::min(characters.size(), start + longestPiece_);  // no piece is longer
         for (; end > start; --end) {
             std::string piece = start > 0 ? model_.continuingSubwordPrefix : "";
             for (std::size_t i = start; i < end; ++i) piece += characters[i];
@@ -162,7 +176,7 @@ void VocabularyRunner::wordPiece(const std::string& word, std::vector<int>& ids)
     ids.insert(ids.end(), found.begin(), found.end());
 }
 
-void VocabularyRunner::encode(const std::string& word, std::vector<int>& ids) const {
+void VocabularyRunner::encode(const std::string& word, std::vector<int>& ids, std::size_t maxPieces) const {
     switch (model_.kind) {
         case VocabularyModel::Kind::WordLevel: {
             const int id = idOf(word);
@@ -179,8 +193,9 @@ void VocabularyRunner::encode(const std::string& word, std::vector<int>& ids) co
             return;
         }
     }
-    const std::vector<int> pieces = bpe(word);
+    const std::vector<int> pieces = bpe(word, maxPieces);
     ids.insert(ids.end(), pieces.begin(), pieces.end());
+    if (pieces.size() > maxPieces || word.size() > kLongestCachedWord) return;  // perhaps only its first pieces
     const std::lock_guard lock(cacheMutex_);
     if (cache_.size() >= kCacheLimit) cache_.clear();
     cache_.emplace(word, pieces);

@@ -7,6 +7,8 @@
 // vocabularies come in as data (io reads the files), so nothing here opens a file.
 #pragma once
 
+#include <cstddef>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,13 +23,21 @@ struct Encoding {
     std::vector<bool> special;        // a special token ([CLS], <|begin_of_text|>), not a piece of the text
 };
 
+// encode()'s maxTokens when every token is wanted.
+inline constexpr std::size_t kEveryToken = std::numeric_limits<std::size_t>::max();
+
 class Tokenizer {
 public:
     virtual ~Tokenizer() = default;
     // The model's own special tokens included (BERT: [CLS] … [SEP]; Llama: <s> or <|begin_of_text|> first, as the
     // tokenizer says; GPT-2: none). Throws InputError for invalid UTF-8 (naming the byte offset) or text the
     // tokenizer cannot encode (the message says why).
-    virtual Encoding encode(std::string_view text) const = 0;
+    Encoding encode(std::string_view text) const { return encode(text, kEveryToken); }
+    // The same, but it stops once the encoding holds more than maxTokens tokens (special ones counted; at the end of
+    // a word, so the last word is whole): such a text is refused, and its first tokens are there to say why. A
+    // pasted megabyte so costs the vocabulary work of maxTokens tokens, not of the megabyte (its normalizing and
+    // pre-tokenizing stay whole: linear, and bounded by the work budget of core/limits.h).
+    virtual Encoding encode(std::string_view text, std::size_t maxTokens) const = 0;
     // Ids run from 0 to vocabularySize() − 1; 0 for the word splitter, whose ids number a batch's own words.
     virtual int vocabularySize() const = 0;
     // The vocabulary string of an id ("" when out of range).

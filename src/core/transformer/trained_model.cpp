@@ -2,6 +2,7 @@
 // trained_model.h.
 #include "core/transformer/trained_model.h"
 
+#include "core/limits.h"
 #include "core/model.h"
 #include "core/random.h"
 #include "core/sentence_words.h"
@@ -25,27 +26,33 @@ void checkLayer(const TrainedLayer& trained) {
     }
 }
 
-// One sentence through the model's tokenizer, checked against the token limit and the position table.
+// One sentence through the model's tokenizer, checked against the token limit and the position table. A sentence
+// over the limit is tokenized only until it holds kTokensCountedPerLimit times the limit (core/limits.h): up to
+// there the refusal counts exactly, beyond it says "more than".
 Encoding encodeSentence(const TrainedModel& model, const std::string& sentence, int tokenLimit, std::size_t index,
                         std::size_t count) {
     const std::string which = count > 1 ? "Sentence " + std::to_string(index + 1) + ": " : "";
     if (isBlankSentence(sentence)) throw InputError(which + kEmptySentenceMessage);
+    const int limit = std::min(tokenLimit, model.config().maxPositions);
+    const int counted = limit * limits::kTokensCountedPerLimit;
     Encoding encoding;
     try {
-        encoding = model.tokenizer->encode(sentence);
+        encoding = model.tokenizer->encode(sentence, static_cast<std::size_t>(counted));
     } catch (const InputError& error) {
         throw InputError(which + error.what());
     }
     const int length = static_cast<int>(encoding.ids.size());
     if (length == 0) throw InputError(which + "Type a sentence: it has no tokens.");
-    const int limit = std::min(tokenLimit, model.config().maxPositions);
     if (length > limit) {
         const bool positions = model.config().maxPositions <= tokenLimit;
-        const VocabularyFit fit = vocabularyFit(sentenceWords(encoding, model.tokenizer->typedWords(sentence)));
-        throw InputError(which + "The sentence has " + std::to_string(length) + " tokens; " +
+        const bool whole = length <= counted;  // else the tokenizer stopped: the first `length` tokens only
+        const std::vector<std::string> typedWords = whole ? model.tokenizer->typedWords(sentence) : std::vector<std::string>{};
+        const VocabularyFit fit = vocabularyFit(sentenceWords(encoding, typedWords));
+        throw InputError(which + "The sentence has " + (whole ? std::to_string(length) : "more than " + std::to_string(counted)) +
+                         " tokens; " +
                          (positions ? model.name + " has positions for " + std::to_string(limit) + " at most. "
                                     : "at most " + std::to_string(limit) + " are allowed. ") +
-                         overLimitAdvice(fit, length, limit, positions));
+                         overLimitAdvice(fit, length, limit, positions, whole));
     }
     return encoding;
 }

@@ -192,7 +192,7 @@ bool drawCompareInspector(const ViewContext& ctx) {
     } catch (const core::InputError&) {
         return false;
     }
-    const auto [row, col] = *ctx.state.compareHovered;
+    const int row = ctx.state.compareHovered->first, col = ctx.state.compareHovered->second;  // named, not bound: clang 14 (the fuzz preset) cannot capture a structured binding
     if (row >= c.aligned || col >= c.aligned) return false;
     const auto cell = [&](const std::vector<std::string>& tokens) {
         return "[" + core::labelText(tokens[static_cast<std::size_t>(row)]) + ", " + core::labelText(tokens[static_cast<std::size_t>(col)]) + "]";
