@@ -227,6 +227,10 @@ TEST_CASE("bad GUI options and a missing display end in one clear line, not a cr
     CHECK(stderrText().find("--stage 11") != std::string::npos);
     CHECK(run("--screenshot x.png --head 8") == 2);
     CHECK(run("--screenshot x.png --size 10x10") == 2);
+    // Over core::kMaxWindowSide (16,384: Mesa segfaulted on a 32,767-pixel window), either side.
+    CHECK(run("--screenshot x.png --size 20000x20000") == 2);
+    CHECK(run("--screenshot x.png --size 16385x800") == 2);
+    CHECK(stderrText().find("16385") != std::string::npos);
     CHECK(run("--screenshot x.png", "env -u DISPLAY -u WAYLAND_DISPLAY") == 3);
     const std::string message = stderrText();
     CHECK(message.find("DISPLAY") != std::string::npos);
