@@ -259,4 +259,19 @@ TEST_CASE("the window starts with a remembered model folder that holds a FIFO, d
     CHECK(text.str().find("\"bundled\"") != std::string::npos);  // the model it fell back to and showed
 }
 
+TEST_CASE("a remembered window of 20,000 x 20,000 is not reopened: the window opens at its default size and leaves cleanly") {
+    const std::filesystem::path state = scratch() / "huge-window-state";
+    std::filesystem::remove_all(state);
+    std::filesystem::create_directories(state / "attnviz");
+    std::ofstream(state / "attnviz" / "settings.json") << R"({"window": {"width": 20000, "height": 20000}})";
+    // Not unattended (that would skip the settings): SIGTERM after 5 s ends it as a logout would, saving first.
+    const int status = run("", "XDG_STATE_HOME='" + state.string() + "' timeout --preserve-status -s TERM 5");
+    CHECK_MESSAGE(status == 0, stderrText());  // Mesa segfaulted on a window this size (issue 31)
+    std::ifstream saved(state / "attnviz" / "settings.json");
+    std::stringstream text;
+    text << saved.rdbuf();
+    CHECK(text.str().find("\"window\"") != std::string::npos);  // saved on the way out: the size it had
+    CHECK(text.str().find("20000") == std::string::npos);
+}
+
 }  // namespace attnviz::test
