@@ -5,6 +5,7 @@
 #include "export/exporter.h"
 #include "io/atomic_file.h"
 
+#include "core/compare.h"
 #include "core/transformer/prediction.h"
 
 #include <algorithm>
@@ -14,16 +15,28 @@
 namespace attnviz::app {
 namespace {
 
+// While two sentences are compared the stage view shows A, B and A − B: Export… writes that slide, unless the two
+// cannot be lined up (cross-attention: the view says why) or the prediction is asked for.
+bool exportsComparison(const core::ModelRun& run, const ui::ExportRequest& wanted) {
+    if (!run.compared || wanted.prediction) return false;
+    try {
+        core::compareSentences(run, wanted.batch, wanted.head);
+        return true;
+    } catch (const core::InputError&) {
+        return false;
+    }
+}
+
 // One figure per stage ("X · W^Q = Q" side by side), like the CLI's --kind stage, or one 16:9 slide per stage; or
-// the prediction's slide (--kind next) at the temperature on screen; or, while two sentences are compared (the stage
-// view then shows A, B and A − B), their slide (--kind compare) for the head on screen.
-exporting::ExportRequest toExportRequest(const core::ModelRun& run, const ui::ExportRequest& wanted) {
+// the prediction's slide (--kind next) at the temperature on screen; or the comparison's slide (--kind compare) for
+// the head on screen.
+exporting::ExportRequest toExportRequest(bool comparison, const ui::ExportRequest& wanted) {
     exporting::ExportRequest request;
     if (wanted.prediction) {
         request.kind = exporting::FigureKind::Next;
         request.temperature = std::clamp(wanted.temperature, core::kMinTemperature, core::kMaxTemperature);
         request.style.scale = 1;  // 1920 × 1080, a slide's size
-    } else if (run.compared) {
+    } else if (comparison) {
         request.kind = exporting::FigureKind::Compare;
         request.head = wanted.head;
         request.style.scale = 1;  // a slide
@@ -53,7 +66,11 @@ ui::ExportHook makeExportHook() {
         const std::filesystem::path directory = wanted.directory.empty() ? defaultExportDirectory() : std::filesystem::path(wanted.directory);
         try {
             // Figures of the same stage are meant to be refreshed after a change, so re-exporting replaces them.
-            return describe(exporting::exportFigures(run, toExportRequest(run, wanted), directory, true), directory);
+            const bool comparison = exportsComparison(run, wanted);
+            if (!run.compared || comparison) return describe(exporting::exportFigures(run, toExportRequest(comparison, wanted), directory, true), directory);
+            core::ModelRun alone = run;  // A's figures, as with compare off
+            alone.compared.reset();
+            return describe(exporting::exportFigures(alone, toExportRequest(false, wanted), directory, true), directory);
         } catch (const std::exception& error) {  // ExportError, FontError, io::FileError, PngError, PdfError
             return std::string("Export failed: ") + error.what();
         }

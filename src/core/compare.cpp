@@ -33,6 +33,10 @@ SentenceComparison compareSentences(const ModelRun& run, int batch, int head) {
     SentenceComparison c;
     c.a = unpaddedWeights(run.trace, batch, head);
     c.b = unpaddedWeights(run.compared->trace, 0, head);
+    if (c.a.rows() != c.a.cols() || c.b.rows() != c.b.cols()) {  // l_dec × l_enc: no one position to align both ways
+        throw InputError("Compare lines up a sentence's attention to itself; here the queries come from the decoder sentence and the "
+                         "keys from the encoder's (cross-attention), so no position lines up with itself. Remove the decoder sentence to compare.");
+    }
     c.tokensA = run.queryTokens.at(static_cast<std::size_t>(batch));
     c.tokensB = run.compared->queryTokens.at(0);
     c.tokensA.resize(static_cast<std::size_t>(c.a.rows()));

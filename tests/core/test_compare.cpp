@@ -103,6 +103,16 @@ TEST_CASE("compare: rerunAttention on the seeded layer reruns the compared sente
     CHECK(a.b(0, 3) == 0.0f);  // the causal mask reached the compared sentence
 }
 
+TEST_CASE("compare: a cross-attention run (decoder queries over encoder keys) is refused in one sentence, never read out of range") {
+    core::ModelSpec spec;
+    spec.sentences = {"the cat"};
+    spec.seeded()->decoderSentences = {"le chat est assis sur le tapis rouge"};  // more queries than keys: l_dec × l_enc
+    spec.compareWith = "the dog";
+    const core::ModelRun run = core::runModel(spec);
+    REQUIRE(run.compared != nullptr);
+    CHECK_THROWS_WITH_AS(core::compareSentences(run, 0, 0), doctest::Contains("cross-attention"), core::InputError);
+}
+
 TEST_CASE("compare: turned on, it starts from the lesson's minimal pair") {
     CHECK(core::defaultComparedSentence(std::string(core::kDefaultSentence)) == "The animal didn't cross the street because it was too wide");
     CHECK(core::defaultComparedSentence("the cat sat") == "the cat sat");
