@@ -35,6 +35,7 @@ inline constexpr Rgb8 kNanColor{230, 0, 230};         // magenta: "not a number"
 inline constexpr Rgb8 kPositiveInfColor{255, 255, 255};
 inline constexpr Rgb8 kNegativeInfColor{10, 10, 40};
 inline constexpr Rgb8 kMaskedColor{128, 128, 128};    // grey, with hatching where it is drawn
+inline constexpr Rgb8 kKeptColor{112, 182, 146};      // the mask matrix's 1: may attend
 
 // Which of the special cases a value is in (Finite otherwise).
 enum class ValueClass { Finite, Nan, PositiveInf, NegativeInf };

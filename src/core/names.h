@@ -53,6 +53,9 @@ constexpr std::string_view nameOf(MaskFill value) { return nameOf(value, kMaskFi
 constexpr std::string_view nameOf(SoftmaxMode value) { return nameOf(value, kSoftmaxModeNames); }
 constexpr std::string_view nameOf(Dtype value) { return nameOf(value, kDtypeNames); }
 
+// How the screen and figures write a masked score's fill: "−1e9", "−∞" (typeset minus; nameOf's is typed).
+constexpr std::string_view shownText(MaskFill fill) { return fill == MaskFill::MinusInfinity ? "\u2212\u221E" : "\u22121e9"; }
+
 // The value named `name`, or nothing when no entry has that name.
 template <typename Enum, std::size_t N>
 constexpr std::optional<Enum> valueNamed(std::string_view name, const std::array<EnumName<Enum>, N>& names) {

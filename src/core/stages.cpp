@@ -54,8 +54,8 @@ std::vector<Stage> buildStages() {
          {Scores, ScaledScores}},
         {StageId::Mask, "mask", "Mask",
          "S_i[mask == 0] = fill",
-         "scores = scores.masked_fill(mask == 0, -1e9)  # mask broadcasts to {b} x {h} x {l_q} x {l_k}",
-         "scores = np.where(mask == 0, -1e9, scores)  # mask broadcasts to {b} x {h} x {l_q} x {l_k}",
+         "scores = scores.masked_fill(mask == 0, {fill})  # mask broadcasts to {b} x {h} x {l_q} x {l_k}",
+         "scores = np.where(mask == 0, {fill}, scores)  # mask broadcasts to {b} x {h} x {l_q} x {l_k}",
          "Positions a query must not see (padding, or later tokens in a decoder) get a huge negative score, "
          "so softmax gives them zero weight.",
          {ScaledScores, Mask, MaskedScores}},
@@ -178,7 +178,10 @@ std::string codeLine(const Stage& stage, const Trace& trace, bool numpy) {
             default: break;
         }
     }
-    return substituteShapes(line, trace);
+    std::string code = substituteShapes(line, trace);
+    const bool infinity = trace.fill == MaskFill::MinusInfinity;
+    replaceAll(code, "{fill}", infinity ? (numpy ? "-np.inf" : "float('-inf')") : "-1e9");  // the fill this run used
+    return code;
 }
 
 int followedQueryRow(const ModelRun& run, int batch, int head) {

@@ -7,6 +7,7 @@
 #include "core/stages.h"
 #include "export/blocks.h"
 #include "export/export_error.h"
+#include "scene/legend.h"
 
 #include <algorithm>
 
@@ -84,7 +85,7 @@ std::vector<PanelContent> comparisonPanels(const core::SentenceComparison& c, in
         if (c.sameLength()) continue;
         p.masked = beyondShared(static_cast<int>(p.values.rows()), c.aligned);
         p.maskedLook = MaskedLook::HatchedOverColor;
-        p.maskedLegend = "not in the other sentence";
+        p.maskedLegend = scene::kBeyondOtherSentence;
     }
     return panels;
 }

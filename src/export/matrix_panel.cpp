@@ -41,7 +41,6 @@ using scene::kCapMiddleEm;  // a label's middle above its baseline
 // Labels of neighbouring rows may share descender and ascender room: a label needs about one em plus a little.
 constexpr float kDenseLabelEm = 1.05f;
 
-constexpr colormap::Rgb8 kKeptColor{112, 182, 146};  // mask == 1: may attend
 constexpr Rgba8 kHatchOverColor{255, 255, 255, 150};
 constexpr Rgba8 kFocusColour = opaque(colormap::kFocusRowColor);  // the focused query row, as on screen
 
@@ -83,7 +82,7 @@ colormap::Rgb8 MatrixPanel::cellColor(int row, int col) const {
     if (isMasked(row, col) && (content_.isMaskMatrix || content_.maskedLook == MaskedLook::GreyHatched)) {
         return colormap::kMaskedColor;
     }
-    if (content_.isMaskMatrix) return kKeptColor;
+    if (content_.isMaskMatrix) return colormap::kKeptColor;
     const core::Matrix& colors = content_.colorValues.size() != 0 ? content_.colorValues : content_.values;
     return colormap::sample(content_.map, colors(row, col), content_.range.lo, content_.range.hi);
 }
@@ -163,29 +162,21 @@ void MatrixPanel::chooseCellValueSize() {
     cellValueSize_ = scene::cellValueSize(sizing, texts, paperType());
 }
 
-std::vector<MatrixPanel::LegendEntry> MatrixPanel::legendEntries() const {
-    using Swatch = LegendEntry::Swatch;
-    bool masked = false, nan = false, positiveInf = false, negativeInf = false;
-    for (int r = 0; r < rowCount(); ++r) {
-        for (int c = 0; c < colCount(); ++c) {
-            const bool hidden = isMasked(r, c);
-            masked = masked || hidden;
-            if (hidden && (content_.isMaskMatrix || content_.maskedLook == MaskedLook::GreyHatched)) continue;
-            switch (colormap::classify(content_.values(r, c))) {
-                case colormap::ValueClass::Nan: nan = true; break;
-                case colormap::ValueClass::PositiveInf: positiveInf = true; break;
-                case colormap::ValueClass::NegativeInf: negativeInf = true; break;
-                case colormap::ValueClass::Finite: break;
-            }
-        }
-    }
-    std::vector<LegendEntry> entries;
-    if (content_.isMaskMatrix) entries.push_back({Swatch::Kept, "1: may attend"});
-    if (masked || content_.isMaskMatrix) entries.push_back({Swatch::Masked, content_.maskedLegend});
-    if (nan) entries.push_back({Swatch::Nan, "NaN (not a number)"});
-    if (positiveInf) entries.push_back({Swatch::PositiveInf, "+\u221E"});
-    if (negativeInf) entries.push_back({Swatch::NegativeInf, "\u2212\u221E"});
-    return entries;
+scene::LegendFacts legendFacts(const PanelContent& content) {
+    const bool greyMasked = content.isMaskMatrix || content.maskedLook == MaskedLook::GreyHatched;
+    const auto hidden = [&](int r, int c) { return !content.masked.empty() && content.masked[static_cast<std::size_t>(r * content.values.cols() + c)] != 0; };
+    scene::LegendFacts facts;
+    facts.isMaskMatrix = content.isMaskMatrix;
+    facts.masked = std::any_of(content.masked.begin(), content.masked.end(), [](std::uint8_t m) { return m != 0; });
+    facts.maskedLabel = content.maskedLegend;
+    facts.special = scene::specialValuesIn(content.values, [&](int r, int c) { return greyMasked && hidden(r, c); });
+    return facts;
+}
+
+std::vector<MatrixPanel::PlacedLegendEntry> MatrixPanel::legendEntries() const {
+    std::vector<PlacedLegendEntry> placed;
+    for (const scene::LegendEntry& entry : scene::legendEntries(legendFacts(content_))) placed.push_back({entry});
+    return placed;
 }
 
 void MatrixPanel::layOut() {
@@ -232,7 +223,7 @@ void MatrixPanel::layOut() {
 
     int bodyBottom = heatmapY_ + std::max(heatmapHeight(), colorbarHeight_);
     if (hasColorbarBelow()) bodyBottom += kColorbarGapBelow + colorbarBelowHeight();
-    legend_ = options_.legend ? legendEntries() : std::vector<LegendEntry>{};
+    legend_ = options_.legend ? legendEntries() : std::vector<PlacedLegendEntry>{};
     if (legend_.empty()) {
         height_ = bodyBottom + ceilToInt(lineMetrics(kTickSize, FontFace::Regular).descent) + 2;
         return;
@@ -241,7 +232,7 @@ void MatrixPanel::layOut() {
     const int lineHeight = std::max(kSwatchSize, ceilToInt(lineMetrics(kLabelSize, FontFace::Regular).height()));
     int x = heatmapX_;
     y = bodyBottom + kLegendGap;
-    for (LegendEntry& entry : legend_) {
+    for (PlacedLegendEntry& entry : legend_) {
         const int entryWidth = kSwatchSize + kSwatchTextGap + ceilToInt(textWidth(entry.label, kLabelSize, FontFace::Regular));
         if (x > heatmapX_ && x + entryWidth > width_) {
             x = heatmapX_;
@@ -418,9 +409,9 @@ void MatrixPanel::drawCellValues(Canvas& canvas, const HeatmapPlacement& placed,
                                          [&](int r, int c) { return cellColor(r, c); }, paperType()));
 }
 
-void MatrixPanel::drawSwatch(Canvas& canvas, PixelRect rect, LegendEntry::Swatch swatch, int scale,
+void MatrixPanel::drawSwatch(Canvas& canvas, PixelRect rect, scene::LegendSwatch swatch, int scale,
                              const Theme& theme) const {
-    using Swatch = LegendEntry::Swatch;
+    using Swatch = scene::LegendSwatch;
     const bool greyMasked = content_.isMaskMatrix || content_.maskedLook == MaskedLook::GreyHatched;
     switch (swatch) {
         case Swatch::Masked:
@@ -429,7 +420,7 @@ void MatrixPanel::drawSwatch(Canvas& canvas, PixelRect rect, LegendEntry::Swatch
                                                                        content_.range.hi)));
             canvas.hatchRect(rect, greyMasked ? theme.hatch : kHatchOverColor, 5 * scale, scale);
             break;
-        case Swatch::Kept: canvas.fillRect(rect, opaque(kKeptColor)); break;
+        case Swatch::Kept: canvas.fillRect(rect, opaque(colormap::kKeptColor)); break;
         case Swatch::Nan: canvas.fillRect(rect, opaque(colormap::kNanColor)); break;
         case Swatch::PositiveInf: canvas.fillRect(rect, opaque(colormap::kPositiveInfColor)); break;
         case Swatch::NegativeInf: canvas.fillRect(rect, opaque(colormap::kNegativeInfColor)); break;
@@ -439,7 +430,7 @@ void MatrixPanel::drawSwatch(Canvas& canvas, PixelRect rect, LegendEntry::Swatch
 }
 
 void MatrixPanel::drawLegend(Canvas& canvas, int x, int y, int scale, const Theme& theme) const {
-    for (const LegendEntry& entry : legend_) {
+    for (const PlacedLegendEntry& entry : legend_) {
         const PixelRect swatch{(x + entry.x) * scale, (y + entry.y) * scale, kSwatchSize * scale, kSwatchSize * scale};
         drawSwatch(canvas, swatch, entry.swatch, scale, theme);
         const float baseline = static_cast<float>(y + entry.y) + kSwatchSize / 2.0f + kCapMiddleEm * kLabelSize;

@@ -22,6 +22,7 @@
 #include "core/matrix.h"
 #include "export/canvas.h"
 #include "export/theme.h"
+#include "scene/legend.h"
 
 #include <cstdint>
 #include <limits>
@@ -81,6 +82,10 @@ struct PanelInsets {
     int left = 0, top = 0, right = 0, bottom = 0;
 };
 
+// What the panel's legend says (scene/legend.h): which cells are hatched and what they mean, and the special values
+// among the cells drawn in colour.
+scene::LegendFacts legendFacts(const PanelContent& content);
+
 // The smallest token cell (base pixels) whose every row or column keeps its label.
 float labelledCellSize();
 
@@ -112,9 +117,7 @@ public:
     HeatmapPlacement draw(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
 
 private:
-    struct LegendEntry {
-        enum class Swatch { Masked, Kept, Nan, PositiveInf, NegativeInf } swatch;
-        std::string label;
+    struct PlacedLegendEntry : scene::LegendEntry {
         int x = 0, y = 0;  // from the panel's top-left
     };
 
@@ -139,7 +142,7 @@ private:
     void measureLabels();
     void chooseCellValueSize();
     std::string valueText(int row, int col) const;  // what a cell prints: empty when masked
-    std::vector<LegendEntry> legendEntries() const;
+    std::vector<PlacedLegendEntry> legendEntries() const;
     void layOut();
 
     void drawHeader(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
@@ -153,7 +156,7 @@ private:
     bool isFocusRow(int row) const { return content_.focusRow == row; }
     void drawRowSums(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
     void drawLegend(Canvas& canvas, int x, int y, int scale, const Theme& theme) const;
-    void drawSwatch(Canvas& canvas, PixelRect rect, LegendEntry::Swatch swatch, int scale, const Theme& theme) const;
+    void drawSwatch(Canvas& canvas, PixelRect rect, scene::LegendSwatch swatch, int scale, const Theme& theme) const;
 
     PanelContent content_;
     PanelOptions options_;
@@ -171,7 +174,7 @@ private:
     int colorbarBelowX_ = 0;  // from the panel's left
     int titleBaseline_ = 0;
     std::vector<int> captionBaselines_;
-    std::vector<LegendEntry> legend_;
+    std::vector<PlacedLegendEntry> legend_;
     int width_ = 0, height_ = 0;
 };
 

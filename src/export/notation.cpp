@@ -111,7 +111,7 @@ std::string matrixTitle(TensorId id, std::string_view head, const core::Trace& t
         case TensorId::Mask: return "mask (" + std::string(maskName(trace.mask)) + ")";
         case TensorId::MaskedScores:
             if (trace.mask == core::MaskKind::None) return "S_" + i + " " + scaleText(trace) + ", no mask applied";
-            return "S_" + i + " " + scaleText(trace) + ", masked with " + std::string(fillText(trace.fill));
+            return "S_" + i + " " + scaleText(trace) + ", masked with " + std::string(core::shownText(trace.fill));
         case TensorId::AttentionWeights:
             return "A_" + i + " = softmax(Q_" + i + " K_" + i + "^T " + scaleText(trace) + ")";
         case TensorId::ZHeads: return "Z_" + i + " = A_" + i + " V_" + i;
@@ -133,6 +133,5 @@ colormap::RangeKind rangeKind(TensorId id, colormap::Colormap map) {
     return colormap::isDiverging(map) ? colormap::RangeKind::Symmetric : colormap::RangeKind::MinMax;
 }
 
-std::string_view fillText(core::MaskFill fill) { return fill == core::MaskFill::MinusInfinity ? "\u2212\u221E" : "\u22121e9"; }
 
 }  // namespace attnviz::exporting

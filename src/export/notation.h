@@ -51,6 +51,5 @@ colormap::Colormap defaultColormap(core::TensorId id);
 colormap::RangeKind rangeKind(core::TensorId id, colormap::Colormap map);
 
 // The text shown for a masked score: "−1e9" or "−∞".
-std::string_view fillText(core::MaskFill fill);
 
 }  // namespace attnviz::exporting

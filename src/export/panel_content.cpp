@@ -154,12 +154,6 @@ std::vector<float> rowMajor(const core::Matrix& values) {
     return out;
 }
 
-std::string maskedLegend(TensorId id, const core::Trace& trace) {
-    if (id == TensorId::Mask) return "0: masked";
-    if (id == TensorId::MaskedScores) return "masked (mask = 0): set to " + std::string(fillText(trace.fill));
-    return "masked (mask = 0): weight 0";
-}
-
 }  // namespace
 
 core::Matrix matrixValues(const core::ModelRun& run, const MatrixRequest& request, int batch) {
@@ -212,7 +206,7 @@ PanelContent panelContent(const core::ModelRun& run, const MatrixRequest& reques
     content.cols = axisLabels(axes.cols, static_cast<int>(content.values.cols()), run, batch);
     content.masked = maskedCells(run, id, batch, content.values);
     content.maskedLook = id == TensorId::MaskedScores ? MaskedLook::GreyHatched : MaskedLook::HatchedOverColor;
-    content.maskedLegend = maskedLegend(id, run.trace);
+    content.maskedLegend = scene::maskedLegend(id, run.trace.fill);
     content.isMaskMatrix = id == TensorId::Mask;
     content.map = chosenColormap(id, style);
     const bool weights = id == TensorId::AttentionWeights;

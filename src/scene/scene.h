@@ -39,6 +39,7 @@ struct ComputedDescription {
     std::vector<std::string> tokenLabels;  // its token axes' labels when not the run's (a compared sentence); empty: the run's
     std::vector<std::string> cellTexts;    // rows × cols, row-major: words printed in the cells instead of their numbers
                                            // (the logit lens's top token); empty: the numbers
+    std::string maskedLegend = "masked (mask = 0)";  // what its hatched cells are, in the legend (scene/legend.h)
 };
 struct Computed : ComputedDescription {
     struct Identity {

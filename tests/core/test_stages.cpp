@@ -1,8 +1,11 @@
 // test_stages.cpp — the stage list matches the table in docs/design.md, and shapes substitute into the PyTorch lines.
+#include "core/derived_maps.h"
 #include "core/model.h"
 #include "core/stages.h"
 
 #include <doctest/doctest.h>
+
+#include <limits>
 
 using namespace attnviz::core;
 
@@ -72,4 +75,25 @@ TEST_CASE("code lines: cross-attention's tokens, embedding and projection name t
     spec.seeded()->decoderSentences.clear();
     const attnviz::core::ModelRun self = attnviz::core::runModel(spec);
     CHECK(attnviz::core::codeLine(attnviz::core::stage(StageId::Project), self.trace).find("(x, x, x)") != std::string::npos);
+}
+
+TEST_CASE("the mask stage's PyTorch and NumPy lines fill with the value this run filled masked scores with") {
+    ModelSpec spec;
+    spec.attention.mask = MaskKind::Causal;
+    struct Case {
+        MaskFill fill;
+        const char* pytorch;
+        const char* numpy;
+        float value;
+    };
+    for (const Case& c : {Case{MaskFill::MinusBillion, "masked_fill(mask == 0, -1e9)", "np.where(mask == 0, -1e9, scores)", -1e9f},
+                          Case{MaskFill::MinusInfinity, "masked_fill(mask == 0, float('-inf'))", "np.where(mask == 0, -np.inf, scores)",
+                               -std::numeric_limits<float>::infinity()}}) {
+        spec.attention.fill = c.fill;
+        const Trace t = runModel(spec).trace;
+        CAPTURE(c.pytorch);
+        CHECK(codeLine(stage(StageId::Mask), t).find(c.pytorch) != std::string::npos);
+        CHECK(codeLine(stage(StageId::Mask), t, true).find(c.numpy) != std::string::npos);
+        CHECK(mapSlice(t, TensorId::MaskedScores, 0, 0).view()(0, 1) == c.value);  // the first query may not see the second key
+    }
 }

@@ -1,12 +1,16 @@
 // test_colorbar.cpp — a map's colour bar described once (scene/colorbar.h) for the screen's maps and the exported
 // panels: every pixel row in its value's colour with hi on top, the frame one unit outside the bar, tick marks outside
 // on the labels' side, the ends labelled with their values and nice ticks between; the exported panel plays exactly
-// the scene's labels; and the screen's bar, at its own box, says what paper says at that box (screen = paper).
+// the scene's labels; and the screen's bar, at its own box, says what paper says at that box (screen = paper), and so
+// does the legend under it (scene/legend.h).
+#include "core/names.h"
 #include "export/colorbar.h"
 #include "export/matrix_panel.h"
+#include "export/panel_content.h"
 #include "export/text.h"
 #include "imgui_harness.h"
 #include "scene/colorbar.h"
+#include "scene/legend.h"
 
 #include <doctest/doctest.h>
 
@@ -115,6 +119,33 @@ TEST_CASE("screen = paper: the screen's colour bar says at its box what an expor
         CHECK(drawn.colorbarLabels.size() >= 2);
     }
     CHECK(bars > 0);
+}
+
+TEST_CASE("screen = paper: a masked map's legend on screen says what the exported panel of it says") {
+    for (const core::MaskFill fill : {core::MaskFill::MinusBillion, core::MaskFill::MinusInfinity}) {
+        CAPTURE(core::nameOf(fill));
+        ImGuiHarness ui({1280.0f, 800.0f});
+        ui::AppState state = seededStageState("the animal did not cross the street", core::StageId::Mask);
+        state.spec.attention.mask = core::MaskKind::Causal;
+        state.spec.attention.fill = fill;
+        ui::App app(std::move(state));
+        drawFirstRun(ui, app);
+        REQUIRE(app.run() != nullptr);
+        int legends = 0;
+        for (const ui::DrawnHeatmap& drawn : app.drawnHeatmaps()) {
+            if (!drawn.colorbar || drawn.matrix.source != ui::MatrixSource::Trace) continue;
+            const exporting::PanelContent paper =
+                exporting::panelContent(*app.run(), {drawn.matrix.tensor, drawn.matrix.head, drawn.transposed}, 0, {}, std::nullopt, false);
+            CHECK(drawn.legend == scene::legendEntries(exporting::legendFacts(paper)));
+            if (drawn.matrix.tensor == core::TensorId::MaskedScores) {
+                ++legends;
+                REQUIRE(!drawn.legend.empty());
+                CHECK(drawn.legend.front().label == "masked (mask = 0): set to " + std::string(core::shownText(fill)));
+                CHECK(drawn.legend.size() == 1);  // the fill is drawn grey: no −∞ swatch for it
+            }
+        }
+        CHECK(legends > 0);
+    }
 }
 
 }  // namespace attnviz::test

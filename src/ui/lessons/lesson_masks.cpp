@@ -73,7 +73,7 @@ void maskControls(AppState& state) {
     radioChoices("mask", a.mask, {{MaskKind::None, nameOf(MaskKind::None).data()}, {MaskKind::Padding, nameOf(MaskKind::Padding).data()},
                                   {MaskKind::Causal, nameOf(MaskKind::Causal).data()}, {MaskKind::Both, nameOf(MaskKind::Both).data()}});
     ImGui::SameLine(0.0f, 24.0f);
-    radioChoices("fill", a.fill, {{MaskFill::MinusBillion, "−1e9"}, {MaskFill::MinusInfinity, "−∞"}});
+    radioChoices("fill", a.fill, {{MaskFill::MinusBillion, core::shownText(MaskFill::MinusBillion).data()}, {MaskFill::MinusInfinity, core::shownText(MaskFill::MinusInfinity).data()}});
     radioChoices("softmax", a.softmax, {{SoftmaxMode::Safe, "safe"}, {SoftmaxMode::PyTorch, "as PyTorch nn.MultiheadAttention"}});
     const char* paddedQueries = "mask padded query rows too";
     sameLineIfFits(checkboxWidth(paddedQueries), 24.0f);

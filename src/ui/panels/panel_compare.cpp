@@ -4,6 +4,7 @@
 
 #include "core/compare.h"
 #include "core/display_text.h"
+#include "scene/legend.h"
 #include "ui/lessons/lesson_catalog.h"
 #include "ui/views/number_format.h"
 #include "ui/widgets/wide_characters.h"
@@ -40,6 +41,7 @@ std::shared_ptr<const scene::Computed> comparedMatrix(LessonFrame& frame, Compar
     spec.colAxis = core::Axis::KeyTokens;
     spec.paperShape = "l × l";
     spec.probability = which != kDifference;
+    spec.maskedLegend = scene::kBeyondOtherSentence;
     // As PyTorch holds each sentence's weights: 1 × h × l × l (A − B: the aligned square).
     const auto shapes = [&](const core::Matrix& m) {
         spec.tensorShape = which == kDifference ? "l × l" : "1 × h × l × l";

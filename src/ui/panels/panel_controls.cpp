@@ -242,7 +242,7 @@ void optionControls(AppState& state, core::SeededLayer& seeded, float scale) {
     enumCombo("mask", spec.attention.mask, core::kMaskKindNames, width);
     using core::MaskFill;
     enumCombo("fill", spec.attention.fill,
-                         std::array<std::pair<MaskFill, const char*>, 2>{{{MaskFill::MinusBillion, "−1e9"}, {MaskFill::MinusInfinity, "−∞"}}},
+                         std::array<std::pair<MaskFill, const char*>, 2>{{{MaskFill::MinusBillion, core::shownText(MaskFill::MinusBillion).data()}, {MaskFill::MinusInfinity, core::shownText(MaskFill::MinusInfinity).data()}}},
                          width);
     using core::SoftmaxMode;
     enumCombo("softmax", spec.attention.softmax,

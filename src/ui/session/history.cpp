@@ -18,7 +18,6 @@ std::string onOff(bool on) { return on ? "on" : "off"; }
 
 std::string maskName(core::MaskKind kind) { return std::string(core::nameOf(kind)); }
 
-std::string fillName(core::MaskFill fill) { return fill == core::MaskFill::MinusInfinity ? "−∞" : "−1e9"; }
 std::string softmaxName(core::SoftmaxMode mode) { return mode == core::SoftmaxMode::PyTorch ? "as PyTorch" : "safe"; }
 std::string sizeName(int size) { return size == 0 ? "auto" : std::to_string(size); }
 std::string scaleName(const std::optional<float>& scale) { return scale ? formatValue(*scale) : "1/√d_k"; }
@@ -130,7 +129,7 @@ std::vector<std::string> changes(const InputsSnapshot& before, const InputsSnaps
     compare(out, "d_v", x.dV, y.dV, sizeName);
     compare(out, "seed", a.seed, b.seed, number);
     compare(out, "mask", x.mask, y.mask, maskName);
-    compare(out, "fill", x.fill, y.fill, fillName);
+    compare(out, "fill", x.fill, y.fill, [](core::MaskFill fill) { return std::string(core::shownText(fill)); });
     compare(out, "softmax", x.softmax, y.softmax, softmaxName);
     compare(out, "scale", x.scale, y.scale, scaleName);
     compare(out, "padded queries masked", x.maskPaddedQueries, y.maskPaddedQueries, onOff);

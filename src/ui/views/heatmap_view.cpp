@@ -431,12 +431,6 @@ void drawRowSums(const ViewContext& ctx, ImDrawList& list, const Grid& g, const 
     playLabels(scene::rowLabels(spec, sumOf, screenTextWidth(ctx), kLabelInk), list, ctx.fonts);
 }
 
-struct LegendItem {
-    const char* label;
-    bool hatched;
-    colormap::Rgb8 color;
-};
-
 // The colorbar's word on its range, under it: which probability scale is on (empty for other matrices).
 std::string rangeNote(const ViewContext& ctx, bool probabilityScaled) {
     if (!probabilityScaled) return {};
@@ -448,15 +442,50 @@ std::string rangeNote(const ViewContext& ctx, bool probabilityScaled) {
     return {};
 }
 
-std::vector<LegendItem> legendItems(bool masked, const ValueSummary& s) {
-    std::vector<LegendItem> items;
-    if (masked) items.push_back({"masked", true, colormap::kMaskedColor});
-    if (s.hasNan) items.push_back({"NaN", false, colormap::kNanColor});
-    if (s.hasInfinity) items.push_back({"−∞", false, colormap::kNegativeInfColor});
-    return items;
+// What the map's legend says, as an exported panel of it says (scene/legend.h). The screen draws every masked cell
+// grey, so special values are looked for in the others only, and only in maps whose tensor the pass found them in.
+scene::LegendFacts legendFactsFor(ViewContext& ctx, const MatrixRef& ref, const ValueSummary& s, const render::HeatmapHandle& mask) {
+    const auto make = [&] {
+        scene::LegendFacts facts;
+        facts.isMaskMatrix = ref.source == MatrixSource::Trace && ref.tensor == core::TensorId::Mask;
+        facts.maskedLabel = ref.source == MatrixSource::Computed ? ref.computed->maskedLegend : scene::maskedLegend(ref.tensor, ctx.run.trace.fill);
+        const render::MatrixSlice values = matrixSlice(ctx.run, ref, ctx.state.batch);
+        const auto masked = [&](int r, int c) { return cellMasked(ctx, ref, mask, r, c); };
+        for (int r = 0; r < values.rows && mask && !facts.masked; ++r) {
+            for (int c = 0; c < values.cols && !facts.masked; ++c) facts.masked = masked(r, c);
+        }
+        if (s.hasNan || s.hasInfinity) facts.special = scene::specialValuesIn(core::MatrixView(values.values.data(), values.rows, values.cols), masked);
+        return facts;
+    };
+    if (ref.source == MatrixSource::Computed) return make();  // a question view's matrix may change within a run
+    return ctx.summaries.legendFacts(textureKey(ref, ctx.state.batch, false), make);
 }
 
-void colorbarTooltip(const ViewContext& ctx, const ValueSummary& s, colormap::Colormap map, bool probability, bool masked) {
+// The swatch's look on screen: masked cells hatched grey, as the heatmap shader draws them.
+void drawSwatch(ImDrawList& list, scene::LegendSwatch swatch, ImVec2 min, ImVec2 max) {
+    switch (swatch) {
+        case scene::LegendSwatch::Masked: addHatchedRect(list, min, max); return;
+        case scene::LegendSwatch::Kept: list.AddRectFilled(min, max, toImU32(colormap::kKeptColor)); return;
+        case scene::LegendSwatch::Nan: list.AddRectFilled(min, max, toImU32(colormap::kNanColor)); return;
+        case scene::LegendSwatch::PositiveInf: list.AddRectFilled(min, max, toImU32(colormap::kPositiveInfColor)); return;
+        case scene::LegendSwatch::NegativeInf: list.AddRectFilled(min, max, toImU32(colormap::kNegativeInfColor)); return;
+    }
+}
+
+// What each legend entry's colour means, in the colour bar's tooltip.
+const char* swatchExplanation(scene::LegendSwatch swatch) {
+    switch (swatch) {
+        case scene::LegendSwatch::Masked: return "Hatched grey: masked cells (the mask removed them).";
+        case scene::LegendSwatch::Kept: return "Green: cells the mask keeps.";
+        case scene::LegendSwatch::Nan: return "Magenta: NaN (not a number), e.g. softmax of a row masked with −∞.";
+        case scene::LegendSwatch::PositiveInf: return "White: +∞.";
+        case scene::LegendSwatch::NegativeInf: return "Near-black blue: −∞.";
+    }
+    return "";
+}
+
+void colorbarTooltip(const ViewContext& ctx, const ValueSummary& s, colormap::Colormap map, bool probability,
+                     const std::vector<scene::LegendEntry>& legend) {
     ImGui::BeginTooltip();
     ImGui::Text("Colormap %s", std::string(colormap::name(map)).c_str());
     if (probability) {
@@ -469,21 +498,32 @@ void colorbarTooltip(const ViewContext& ctx, const ValueSummary& s, colormap::Co
     } else {
         ImGui::Text("Signed values: symmetric range ±%s (largest |x| over all heads), 0 in the middle.", formatValue(s.range.hi).c_str());
     }
-    if (masked) ImGui::TextUnformatted("Hatched grey: masked cells (the mask removed them).");
-    if (s.hasNan) ImGui::TextUnformatted("Magenta: NaN (not a number), e.g. softmax of a row masked with −∞.");
-    if (s.hasInfinity) ImGui::TextUnformatted("Near-black blue / white: −∞ / +∞.");
+    for (const scene::LegendEntry& entry : legend) ImGui::TextUnformatted(swatchExplanation(entry.swatch));
     ImGui::EndTooltip();
 }
 
-void drawLegend(const ViewContext& ctx, ImDrawList& list, const std::vector<LegendItem>& items, ImVec2 at) {
+// The height one legend entry takes: its words wrapped at `width` beside the swatch, at least one line.
+float legendEntryHeight(const ViewContext& ctx, const scene::LegendEntry& entry, float width) {
     const float size = smallSize(ctx);
-    for (const LegendItem& item : items) {
-        const ImVec2 b{at.x + size, at.y + size};
-        if (item.hatched) addHatchedRect(list, at, b);
-        else list.AddRectFilled(at, b, toImU32(item.color));
-        list.AddText(smallFont(ctx), size, {b.x + 4.0f, at.y}, kTextColor, item.label);
-        at.y += size + 3.0f;
+    const float wrap = std::max(width - size - 4.0f, size);
+    return std::max(size, smallFont(ctx)->CalcTextSizeA(size, FLT_MAX, wrap, entry.label.c_str()).y) + 3.0f;
+}
+
+float legendHeight(const ViewContext& ctx, const std::vector<scene::LegendEntry>& legend, float width) {
+    float height = 0.0f;
+    for (const scene::LegendEntry& entry : legend) height += legendEntryHeight(ctx, entry, width);
+    return height;
+}
+
+// The entries top to bottom from `at`, each a swatch and its words wrapped at `width`; returns the height used.
+float drawLegend(const ViewContext& ctx, ImDrawList& list, const std::vector<scene::LegendEntry>& legend, ImVec2 at, float width) {
+    const float size = smallSize(ctx), top = at.y;
+    for (const scene::LegendEntry& entry : legend) {
+        drawSwatch(list, entry.swatch, at, {at.x + size, at.y + size});
+        list.AddText(smallFont(ctx), size, {at.x + size + 4.0f, at.y}, kTextColor, entry.label.c_str(), nullptr, std::max(width - size - 4.0f, size));
+        at.y += legendEntryHeight(ctx, entry, width);
     }
+    return at.y - top;
 }
 
 // Plays scene::colorbar's bar and records what it drew in ctx.drawn's last heatmap (tests compare it with paper's).
@@ -503,8 +543,8 @@ scene::PixelRect playColorbar(ViewContext& ctx, ImDrawList& list, const scene::C
 int rounded(float pixels) { return static_cast<int>(std::lround(pixels)); }
 
 void drawColorbar(ViewContext& ctx, ImDrawList& list, const Grid& g, const Measure& m, const HeatmapOptions& o,
-                  const ValueSummary& s, colormap::Colormap map, bool probability, bool masked) {
-    const std::vector<LegendItem> items = legendItems(masked, s);
+                  const ValueSummary& s, colormap::Colormap map, bool probability, const scene::LegendFacts& facts) {
+    const std::vector<scene::LegendEntry> legend = scene::legendEntries(facts);
     const std::string note = rangeNote(ctx, probability && !o.range);
     const float size = smallSize(ctx), pad = 4.0f * ctx.scale;
     // A near-uniform probability map's note (core::narrowRangeNote), in orange under the range's note: its colours
@@ -516,13 +556,12 @@ void drawColorbar(ViewContext& ctx, ImDrawList& list, const Grid& g, const Measu
     const float narrowHeight = s.narrow && o.colorbar == ColorbarSide::Right ? smallFont(ctx)->CalcTextSizeA(size, FLT_MAX, narrowWrap, narrow.c_str()).y + 3.0f : 0.0f;
     scene::PixelRect bar;
     if (o.colorbar == ColorbarSide::Right) {
-        const float legend = static_cast<float>(items.size() + (note.empty() ? 0 : 1)) * (size + 3.0f) + narrowHeight;
+        const float words = legendHeight(ctx, legend, narrowWrap) + (note.empty() ? 0.0f : size + 3.0f) + narrowHeight;
         // Never taller than the cells (it would run into the heading below): a short bar keeps only its top value.
-        const float height = std::max(g.max.y - g.min.y - legend, size);
+        const float height = std::max(g.max.y - g.min.y - words, size);
         bar = playColorbar(ctx, list, {map, s.range, rounded(g.max.x + m.sums + 2.0f * pad), rounded(g.min.y), rounded(height)});
         const float legendTop = static_cast<float>(bar.bottom()) + 4.0f;
-        drawLegend(ctx, list, items, {static_cast<float>(bar.x), legendTop});
-        const float noteY = legendTop + static_cast<float>(items.size()) * (size + 3.0f);
+        const float noteY = legendTop + drawLegend(ctx, list, legend, {static_cast<float>(bar.x), legendTop}, narrowWrap);
         if (!note.empty()) list.AddText(smallFont(ctx), size, {static_cast<float>(bar.x), noteY}, kDimText, note.c_str());
         if (s.narrow) {
             const float narrowY = noteY + (note.empty() ? 0.0f : size + 3.0f);
@@ -532,14 +571,16 @@ void drawColorbar(ViewContext& ctx, ImDrawList& list, const Grid& g, const Measu
         const int width = std::max(rounded(g.max.x - g.min.x), scene::colorbarBelowMinWidth(s.range, colorbarSizes(ctx), playedType(ctx.fonts)));
         bar = playColorbar(ctx, list, {map, s.range, rounded(g.min.x), rounded(g.max.y + pad), width, true});
         const float right = static_cast<float>(bar.right()) + pad;
-        drawLegend(ctx, list, items, {right, static_cast<float>(bar.y)});
-        const float legendWidth = items.empty() ? 0.0f : size + 4.0f + textWidth(smallFont(ctx), size, "masked") + pad;
+        float legendWidth = 0.0f;  // one line per entry, as wide as its longest
+        for (const scene::LegendEntry& entry : legend) legendWidth = std::max(legendWidth, size + 4.0f + textWidth(smallFont(ctx), size, entry.label) + pad);
+        drawLegend(ctx, list, legend, {right, static_cast<float>(bar.y)}, legendWidth);
         const float noteX = right + legendWidth;
         if (!note.empty()) list.AddText(smallFont(ctx), size, {noteX, static_cast<float>(bar.y)}, kDimText, note.c_str());
         if (s.narrow) list.AddText(smallFont(ctx), size, {noteX, static_cast<float>(bar.y) + (note.empty() ? 0.0f : size + 3.0f)}, kNarrowText, narrow.c_str());
     }
     const ImVec2 barMin{static_cast<float>(bar.x), static_cast<float>(bar.y)}, barMax{static_cast<float>(bar.right()), static_cast<float>(bar.bottom())};
-    if (ImGui::IsMouseHoveringRect(barMin, barMax) && ImGui::IsWindowHovered()) colorbarTooltip(ctx, s, map, probability, masked);
+    if (ImGui::IsMouseHoveringRect(barMin, barMax) && ImGui::IsWindowHovered()) colorbarTooltip(ctx, s, map, probability, legend);
+    ctx.drawn.back().legend = legend;
 }
 
 void tokenTooltip(const ViewContext& ctx, const Grid& g, const Fitted& f, const Measure& m) {
@@ -674,7 +715,7 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
     if (o.colLabels) drawColumnLabels(ctx, list, g, f, g.min.y - m.band, tokenLabels(ctx, o));
     if (o.headBlocks) drawHeadBands(ctx, list, g, f, m, std::max(1, o.headsPerColour));
     if (o.rowSums) drawRowSums(ctx, list, g, ref, f, o.transposed);
-    if (o.colorbar != ColorbarSide::None) drawColorbar(ctx, list, g, m, o, s, map, followsProbabilityScale(ref, f.info), static_cast<bool>(mask));
+    if (o.colorbar != ColorbarSide::None) drawColorbar(ctx, list, g, m, o, s, map, followsProbabilityScale(ref, f.info), legendFactsFor(ctx, ref, s, mask));
     tokenTooltip(ctx, g, f, m);
 
     HeatmapResult result = interact(ctx, ref, g, f, o);

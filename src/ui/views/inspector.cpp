@@ -5,6 +5,7 @@
 // to the value on screen.
 #include "ui/views/inspector.h"
 
+#include "core/names.h"
 #include "ui/views/matrix_info.h"
 #include "ui/views/number_format.h"
 
@@ -279,8 +280,6 @@ bool isMasked(const Context& ctx, int r, int c) {
     return m(m.rows() == 1 ? 0 : r, c) == 0.0f;
 }
 
-std::string fillText(const core::Trace& t) { return t.fill == core::MaskFill::MinusInfinity ? "−∞" : "−1e9"; }
-
 void explainScaled(const Context& ctx, Explanation& e) {
     const int i = ctx.cell.matrix.head, r = ctx.cell.row, c = ctx.cell.col;
     const MatrixRef s = tensorRef(TensorId::Scores, i);
@@ -312,9 +311,9 @@ void explainMaskedScore(const Context& ctx, Explanation& e) {
     const MatrixRef scaled = tensorRef(TensorId::ScaledScores, i);
     e.masked = isMasked(ctx, r, c);
     if (e.masked) {
-        e.formula = ctx.info.name + index2(r, c) + " = " + fillText(ctx.trace) + " (was " + formatValue(ctx.at(scaled, r, c)) + ")";
+        e.formula = ctx.info.name + index2(r, c) + " = " + std::string(core::shownText(ctx.trace.fill)) + " (was " + formatValue(ctx.at(scaled, r, c)) + ")";
         e.notes.push_back(maskReason(ctx, r, c));
-        e.notes.push_back("The fill " + fillText(ctx.trace) + " makes exp() of this score 0, so softmax gives the key no weight.");
+        e.notes.push_back("The fill " + std::string(core::shownText(ctx.trace.fill)) + " makes exp() of this score 0, so softmax gives the key no weight.");
     } else {
         e.formula = ctx.info.name + index2(r, c) + " = S" + subscript(i) + " / √d_k" + index2(r, c) + " (not masked)";
     }

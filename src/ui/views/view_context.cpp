@@ -35,6 +35,11 @@ std::optional<float> SummaryCache::mapTop(const render::TextureKey& key) const {
     return found == mapTops_.end() ? std::nullopt : std::optional(found->second);
 }
 
+const scene::LegendFacts& SummaryCache::legendFacts(const render::TextureKey& key, const std::function<scene::LegendFacts()>& make) {
+    if (const auto found = legends_.find(key); found != legends_.end()) return found->second;
+    return legends_.emplace(key, make()).first->second;
+}
+
 std::optional<float> SummaryCache::widestLabel(const LabelsKey& key) const {
     const auto found = widestLabels_.find(key);
     return found == widestLabels_.end() ? std::nullopt : std::optional(found->second);

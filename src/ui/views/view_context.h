@@ -8,12 +8,14 @@
 #include "colormap/colormap.h"
 #include "render/heatmap_renderer.h"
 #include "scene/colorbar.h"
+#include "scene/legend.h"
 #include "ui/app_state.h"
 #include "ui/views/inspector.h"
 
 #include <imgui.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <optional>
@@ -64,6 +66,8 @@ public:
     // The largest value of the map drawn under texture `key`, once the panel drawing it has read the map (the model
     // view colours each map to its own largest weight, and reads each map only when the run changes).
     std::optional<float> mapTop(const render::TextureKey& key) const;
+    // What the legend of the run's map drawn under texture `key` says (scene/legend.h), made once per run by `make`.
+    const scene::LegendFacts& legendFacts(const render::TextureKey& key, const std::function<scene::LegendFacts()>& make);
     void setMapTop(const render::TextureKey& key, float top) { mapTops_[key] = top; }
     // The widest of an axis's labels, by what they depend on (the axis, how many, the batch element, the type size):
     // every heatmap's insets measure them every frame, and at l = 1024 measuring 2 × 1024 labels per map was a fifth
@@ -77,6 +81,7 @@ public:
         largestWeights_.clear();
         narrowNotes_.clear();
         mapTops_.clear();
+        legends_.clear();
         widestLabels_.clear();
     }
 
@@ -87,6 +92,7 @@ private:
     std::map<std::pair<const float*, std::size_t>, std::optional<std::string>> narrowNotes_;  // by values' span too
     std::optional<std::string> scratchNote_;  // narrowRange's answer for a derived slice
     std::unordered_map<render::TextureKey, float, render::TextureKeyHash> mapTops_;
+    std::unordered_map<render::TextureKey, scene::LegendFacts, render::TextureKeyHash> legends_;
     std::map<LabelsKey, float> widestLabels_;
 };
 
@@ -101,6 +107,7 @@ struct DrawnHeatmap {
     float valuePx = 0.0f;    // the type size of the numbers in its cells; 0: none drawn
     std::optional<scene::ColorbarSpec> colorbar;  // its colour bar (scene/colorbar.h) as laid out on screen
     std::vector<std::string> colorbarLabels;  // the bar's labels as played, top to bottom (left to right below)
+    std::vector<scene::LegendEntry> legend;   // the entries under (beside) the bar, in order
     std::vector<std::string> cellValues;      // the numbers printed in its cells, row by row (scene/cell_values.h)
 };
 
