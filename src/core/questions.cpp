@@ -5,6 +5,7 @@
 
 #include "core/derived_maps.h"
 #include "core/display_text.h"
+#include "core/names.h"
 #include "core/random.h"
 #include "core/transformer/prediction.h"
 #include "core/transformer/prediction_words.h"
@@ -477,8 +478,7 @@ std::string maskWhy(const MaskRules& m, const ModelRun& run, int batch) {
                           std::to_string(run.trace.keyLength) + " positions, the rest padding no word attends to");
     }
     if (m.lastRows > 0) reasons.push_back("the padded query rows see nothing");
-    const std::string fill = run.trace.fill == MaskFill::MinusInfinity ? "−∞" : "−1e9";
-    return "The mask sets the removed scores to " + fill + " before softmax, so their weights are 0: " + joinedParts(reasons) + ".";
+    return "The mask sets the removed scores to " + std::string(shownText(run.trace.fill)) + " before softmax, so their weights are 0: " + joinedParts(reasons) + ".";
 }
 
 std::optional<Question> maskQuestion(const ModelRun& run, const QuestionSetting& setting, SplitMix64& random) {

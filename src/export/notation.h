@@ -50,6 +50,4 @@ std::string scaleText(const core::Trace& trace);
 colormap::Colormap defaultColormap(core::TensorId id);
 colormap::RangeKind rangeKind(core::TensorId id, colormap::Colormap map);
 
-// The text shown for a masked score: "−1e9" or "−∞".
-
 }  // namespace attnviz::exporting
