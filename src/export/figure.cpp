@@ -82,6 +82,8 @@ TensorPanel makePanel(const core::ModelRun& run, const MatrixRequest& request, i
 
 constexpr int kHeaderGap = 8;
 constexpr int kBodyGap = 28;
+// A slide's gap above and below its maps: its height goes to the maps (at 28 the gaps took a tenth of it).
+constexpr int kSlideBodyGap = 10;
 constexpr int kSectionGap = 64;
 constexpr float kFormulaLineSize = 17.0f;
 constexpr float kExplanationSize = 13.0f;
@@ -162,7 +164,7 @@ core::StageWords wordsOf(const core::ModelRun& run, StageId id, bool ropeStep) {
 }
 
 std::vector<StackedBlock> stageFigureBlocks(const core::ModelRun& run, StageId id, std::vector<StackedBlock> body,
-                                            const std::string& note, int textWidth = 0, bool ropeStep = false) {
+                                            const std::string& note, int textWidth = 0, bool ropeStep = false, int bodyGap = kBodyGap) {
     const core::StageWords words = wordsOf(run, id, ropeStep);
     const int width = textWidth > 0 ? textWidth : wrapWidth(stackWidth(body));
     std::vector<StackedBlock> blocks;
@@ -179,10 +181,10 @@ std::vector<StackedBlock> stageFigureBlocks(const core::ModelRun& run, StageId i
                             kExplanationSize, FontFace::Regular, TextRole::Secondary, true),
                       kHeaderGap, false});
     for (std::size_t i = 0; i < body.size(); ++i) {
-        if (i == 0) body[i].gapBefore = kBodyGap;
+        if (i == 0) body[i].gapBefore = bodyGap;
         blocks.push_back(std::move(body[i]));
     }
-    blocks.push_back({lines({words.pytorch}, kCodeSize, FontFace::Mono, TextRole::Secondary), kBodyGap, false});
+    blocks.push_back({lines({words.pytorch}, kCodeSize, FontFace::Mono, TextRole::Secondary), bodyGap, false});
     return blocks;
 }
 
@@ -303,13 +305,13 @@ Figure drawSlideFigure(const core::ModelRun& run, StageId stage, int head, int b
     const int width = kSlideContentWidth, height = kSlideContentHeight;
     const std::string note = selectionNote(run, requestsShown(run, stage, head, ropeStep), batch);
     int words = 0;  // the heading, formula, explanation and code line
-    for (const StackedBlock& b : stageFigureBlocks(run, stage, {}, note, width, ropeStep)) words += b.gapBefore + b.block->height();
+    for (const StackedBlock& b : stageFigureBlocks(run, stage, {}, note, width, ropeStep, kSlideBodyGap)) words += b.gapBefore + b.block->height();
     // Cells in whole pixels of the slide, none under a pixel at 1080p: the maps a screen shows at this size fit, stage
     // 2's fused projection X × [W^Q W^K W^V] = [Q K V] among them.
-    const SceneBox box{static_cast<float>(width), static_cast<float>(height - words - kBodyGap), kMaxAutoCell, zoomed.scale,
-                       1.0f / static_cast<float>(kSlideZoom)};
+    const SceneBox box{static_cast<float>(width), static_cast<float>(height - words - kSlideBodyGap), kMaxAutoCell, zoomed.scale,
+                       1.0f / static_cast<float>(kSlideZoom), true};
     std::vector<StackedBlock> body = ropeStep ? ropeSlideBody(run, head, batch, zoomed, box) : stageBody(run, stage, head, batch, zoomed, box);
-    std::vector<StackedBlock> blocks = stageFigureBlocks(run, stage, std::move(body), note, width, ropeStep);
+    std::vector<StackedBlock> blocks = stageFigureBlocks(run, stage, std::move(body), note, width, ropeStep, kSlideBodyGap);
     std::string title = "Stage " + stageHeading(run, stage, ropeStep) + (note.empty() ? "" : ", " + note);
     return composeOnCanvas(std::move(blocks), std::move(title), kSlideWidth / kSlideZoom, kSlideHeight / kSlideZoom, zoomed);
 }
