@@ -826,7 +826,7 @@ TEST_CASE("at 1280x800 with the panels kept ('Show them'), stages 4, 7 and 8 of 
         REQUIRE(drawnTextAt("Fold them").has_value());  // the panels are kept
         const StageFit fit = hall.stageFit();
         INFO(mapsDrawn(hall.app()));
-        MESSAGE("stage ", static_cast<int>(stage), ": ", fit.whole, " maps whole, ", fit.cut, " cut");
+        MESSAGE("stage ", static_cast<int>(stage), ": ", fit.whole, " maps whole, ", fit.cut, " cut; ", mapsDrawn(hall.app()));
         CHECK(fit.cut == 0);
         CHECK(fit.whole >= 2);
     }
