@@ -163,6 +163,24 @@ core::StageWords wordsOf(const core::ModelRun& run, StageId id, bool ropeStep) {
     return ropeStep ? core::ropeStepWords(run) : core::stageWords(run, id);
 }
 
+constexpr int kTitleFormulaGap = 24;
+
+// A slide's heading with its formula after it on the same line, the formula's baseline on the heading's, when the two
+// fit `width`: a line of the slide's height goes to the maps. Null when they do not fit.
+std::unique_ptr<Block> headingWithFormula(const std::string& heading, const std::string& formula, int width) {
+    std::unique_ptr<Block> title = lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary);
+    std::unique_ptr<Block> equation = lines({formula}, kFormulaLineSize, FontFace::Regular, TextRole::Primary, true);
+    if (title->width() + kTitleFormulaGap + equation->width() > width) return nullptr;
+    const int drop = static_cast<int>(std::ceil(lineMetrics(kFigureTitleSize, FontFace::Bold).ascent)) -
+                     static_cast<int>(std::ceil(formulaLineMetrics(kFormulaLineSize, FontFace::Regular).ascent));
+    std::vector<StackedBlock> lowered;
+    lowered.push_back({std::move(equation), std::max(0, drop), false});
+    std::vector<std::unique_ptr<Block>> row;
+    row.push_back(std::move(title));
+    row.push_back(std::make_unique<StackBlock>(std::move(lowered)));
+    return std::make_unique<FlowBlock>(std::move(row), width, kTitleFormulaGap, 0);
+}
+
 std::vector<StackedBlock> stageFigureBlocks(const core::ModelRun& run, StageId id, std::vector<StackedBlock> body,
                                             const std::string& note, int textWidth = 0, bool ropeStep = false, int bodyGap = kBodyGap) {
     const core::StageWords words = wordsOf(run, id, ropeStep);
@@ -170,13 +188,15 @@ std::vector<StackedBlock> stageFigureBlocks(const core::ModelRun& run, StageId i
     std::vector<StackedBlock> blocks;
     std::string heading = "Stage " + stageHeading(run, id, ropeStep);
     if (!note.empty()) heading += "  \u2014  " + note;
-    blocks.push_back({lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
+    std::unique_ptr<Block> oneLine = textWidth > 0 ? headingWithFormula(heading, words.formula, width) : nullptr;  // a slide's
+    const bool formulaShown = oneLine != nullptr;
+    blocks.push_back({oneLine ? std::move(oneLine) : lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
     if (const std::string off = core::headsOffCaption(run.spec.headsOff); !off.empty()) {
         blocks.push_back({lines(wrapText(off, static_cast<float>(width), kExplanationSize, FontFace::Regular), kExplanationSize, FontFace::Regular,
                                 TextRole::Primary),
                           kHeaderGap, false});
     }
-    blocks.push_back({lines({words.formula}, kFormulaLineSize, FontFace::Regular, TextRole::Primary, true), kHeaderGap, false});
+    if (!formulaShown) blocks.push_back({lines({words.formula}, kFormulaLineSize, FontFace::Regular, TextRole::Primary, true), kHeaderGap, false});
     blocks.push_back({lines(wrapText(words.explanation, static_cast<float>(width), kExplanationSize, FontFace::Regular),
                             kExplanationSize, FontFace::Regular, TextRole::Secondary, true),
                       kHeaderGap, false});
