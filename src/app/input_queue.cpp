@@ -34,7 +34,14 @@ std::vector<InputEvent> InputQueue::takeFrame() {
         if (!press) released.insert(next.key);
         batch.push_back(next);
         events_.pop_front();
-        if (press) break;  // down for this whole frame; its release, and what follows, next frame
+        if (!press) continue;
+        // Down for this whole frame, with the characters it typed (GLFW reports them right after it); its release, and
+        // what follows, next frame. A typed key so takes one frame, not two.
+        while (!events_.empty() && events_.front().kind == InputEvent::Kind::Character) {
+            batch.push_back(events_.front());
+            events_.pop_front();
+        }
+        break;
     }
     return batch;
 }

@@ -90,19 +90,27 @@ std::vector<PanelContent> comparisonPanels(const core::SentenceComparison& c, in
     return panels;
 }
 
-// The largest cells whose row of panels fits `width` × `height`.
+std::unique_ptr<PanelRowBlock> panelRowAt(const std::vector<PanelContent>& contents, int head, int cell, bool colorbarsBelow, bool cellValues) {
+    std::vector<MatrixPanel> panels;
+    for (std::size_t i = 0; i < contents.size(); ++i) {
+        PanelOptions options;
+        options.cellWidth = options.cellHeight = cell;
+        options.colorbar = i > 0;  // A shares B's colorbar
+        options.colorbarBelow = colorbarsBelow;
+        options.cellValues = cellValues;
+        panels.emplace_back(contents[i], options);
+    }
+    return std::make_unique<PanelRowBlock>(std::move(panels), head);
+}
+
+// The largest cells whose row of panels fits `width` × `height`, the colorbars beside the maps or, where that lets
+// the cells be larger (the three maps are bound by the slide's width), under them.
 std::unique_ptr<Block> panelRow(const std::vector<PanelContent>& contents, int head, int width, int height, bool cellValues) {
     for (int cell = kLargestCell;; --cell) {
-        std::vector<MatrixPanel> panels;
-        for (std::size_t i = 0; i < contents.size(); ++i) {
-            PanelOptions options;
-            options.cellWidth = options.cellHeight = cell;
-            options.colorbar = i > 0;  // A shares B's colorbar
-            options.cellValues = cellValues;
-            panels.emplace_back(contents[i], options);
+        for (const bool below : {false, true}) {
+            auto row = panelRowAt(contents, head, cell, below, cellValues);
+            if ((row->width() <= width && row->height() <= height) || (cell == kSmallestCell && below)) return row;
         }
-        auto row = std::make_unique<PanelRowBlock>(std::move(panels), head);
-        if ((row->width() <= width && row->height() <= height) || cell == kSmallestCell) return row;
     }
 }
 

@@ -82,6 +82,8 @@ TensorPanel makePanel(const core::ModelRun& run, const MatrixRequest& request, i
 
 constexpr int kHeaderGap = 8;
 constexpr int kBodyGap = 28;
+// A slide's gap above and below its maps: its height goes to the maps (at 28 the gaps took a tenth of it).
+constexpr int kSlideBodyGap = 10;
 constexpr int kSectionGap = 64;
 constexpr float kFormulaLineSize = 17.0f;
 constexpr float kExplanationSize = 13.0f;
@@ -161,28 +163,48 @@ core::StageWords wordsOf(const core::ModelRun& run, StageId id, bool ropeStep) {
     return ropeStep ? core::ropeStepWords(run) : core::stageWords(run, id);
 }
 
+constexpr int kTitleFormulaGap = 24;
+
+// A slide's heading with its formula after it on the same line, the formula's baseline on the heading's, when the two
+// fit `width`: a line of the slide's height goes to the maps. Null when they do not fit.
+std::unique_ptr<Block> headingWithFormula(const std::string& heading, const std::string& formula, int width) {
+    std::unique_ptr<Block> title = lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary);
+    std::unique_ptr<Block> equation = lines({formula}, kFormulaLineSize, FontFace::Regular, TextRole::Primary, true);
+    if (title->width() + kTitleFormulaGap + equation->width() > width) return nullptr;
+    const int drop = static_cast<int>(std::ceil(lineMetrics(kFigureTitleSize, FontFace::Bold).ascent)) -
+                     static_cast<int>(std::ceil(formulaLineMetrics(kFormulaLineSize, FontFace::Regular).ascent));
+    std::vector<StackedBlock> lowered;
+    lowered.push_back({std::move(equation), std::max(0, drop), false});
+    std::vector<std::unique_ptr<Block>> row;
+    row.push_back(std::move(title));
+    row.push_back(std::make_unique<StackBlock>(std::move(lowered)));
+    return std::make_unique<FlowBlock>(std::move(row), width, kTitleFormulaGap, 0);
+}
+
 std::vector<StackedBlock> stageFigureBlocks(const core::ModelRun& run, StageId id, std::vector<StackedBlock> body,
-                                            const std::string& note, int textWidth = 0, bool ropeStep = false) {
+                                            const std::string& note, int textWidth = 0, bool ropeStep = false, int bodyGap = kBodyGap) {
     const core::StageWords words = wordsOf(run, id, ropeStep);
     const int width = textWidth > 0 ? textWidth : wrapWidth(stackWidth(body));
     std::vector<StackedBlock> blocks;
     std::string heading = "Stage " + stageHeading(run, id, ropeStep);
     if (!note.empty()) heading += "  \u2014  " + note;
-    blocks.push_back({lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
+    std::unique_ptr<Block> oneLine = textWidth > 0 ? headingWithFormula(heading, words.formula, width) : nullptr;  // a slide's
+    const bool formulaShown = oneLine != nullptr;
+    blocks.push_back({oneLine ? std::move(oneLine) : lines({heading}, kFigureTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
     if (const std::string off = core::headsOffCaption(run.spec.headsOff); !off.empty()) {
         blocks.push_back({lines(wrapText(off, static_cast<float>(width), kExplanationSize, FontFace::Regular), kExplanationSize, FontFace::Regular,
                                 TextRole::Primary),
                           kHeaderGap, false});
     }
-    blocks.push_back({lines({words.formula}, kFormulaLineSize, FontFace::Regular, TextRole::Primary, true), kHeaderGap, false});
+    if (!formulaShown) blocks.push_back({lines({words.formula}, kFormulaLineSize, FontFace::Regular, TextRole::Primary, true), kHeaderGap, false});
     blocks.push_back({lines(wrapText(words.explanation, static_cast<float>(width), kExplanationSize, FontFace::Regular),
                             kExplanationSize, FontFace::Regular, TextRole::Secondary, true),
                       kHeaderGap, false});
     for (std::size_t i = 0; i < body.size(); ++i) {
-        if (i == 0) body[i].gapBefore = kBodyGap;
+        if (i == 0) body[i].gapBefore = bodyGap;
         blocks.push_back(std::move(body[i]));
     }
-    blocks.push_back({lines({words.pytorch}, kCodeSize, FontFace::Mono, TextRole::Secondary), kBodyGap, false});
+    blocks.push_back({lines({words.pytorch}, kCodeSize, FontFace::Mono, TextRole::Secondary), bodyGap, false});
     return blocks;
 }
 
@@ -303,13 +325,13 @@ Figure drawSlideFigure(const core::ModelRun& run, StageId stage, int head, int b
     const int width = kSlideContentWidth, height = kSlideContentHeight;
     const std::string note = selectionNote(run, requestsShown(run, stage, head, ropeStep), batch);
     int words = 0;  // the heading, formula, explanation and code line
-    for (const StackedBlock& b : stageFigureBlocks(run, stage, {}, note, width, ropeStep)) words += b.gapBefore + b.block->height();
+    for (const StackedBlock& b : stageFigureBlocks(run, stage, {}, note, width, ropeStep, kSlideBodyGap)) words += b.gapBefore + b.block->height();
     // Cells in whole pixels of the slide, none under a pixel at 1080p: the maps a screen shows at this size fit, stage
     // 2's fused projection X × [W^Q W^K W^V] = [Q K V] among them.
-    const SceneBox box{static_cast<float>(width), static_cast<float>(height - words - kBodyGap), kMaxAutoCell, zoomed.scale,
-                       1.0f / static_cast<float>(kSlideZoom)};
+    const SceneBox box{static_cast<float>(width), static_cast<float>(height - words - kSlideBodyGap), kMaxAutoCell, zoomed.scale,
+                       1.0f / static_cast<float>(kSlideZoom), true};
     std::vector<StackedBlock> body = ropeStep ? ropeSlideBody(run, head, batch, zoomed, box) : stageBody(run, stage, head, batch, zoomed, box);
-    std::vector<StackedBlock> blocks = stageFigureBlocks(run, stage, std::move(body), note, width, ropeStep);
+    std::vector<StackedBlock> blocks = stageFigureBlocks(run, stage, std::move(body), note, width, ropeStep, kSlideBodyGap);
     std::string title = "Stage " + stageHeading(run, stage, ropeStep) + (note.empty() ? "" : ", " + note);
     return composeOnCanvas(std::move(blocks), std::move(title), kSlideWidth / kSlideZoom, kSlideHeight / kSlideZoom, zoomed);
 }

@@ -29,6 +29,7 @@ constexpr int kColorbarGapBelow = 8;
 constexpr int kRowSumGap = 8;
 constexpr int kHeaderGap = 12;
 constexpr int kCaptionGap = 4;
+constexpr float kCaptionBesideTitleGap = 10.0f;  // between a one-line title and its first caption
 constexpr int kLegendGap = 12;
 constexpr int kSwatchSize = 12;
 constexpr int kSwatchTextGap = 5;
@@ -188,7 +189,12 @@ void MatrixPanel::layOut() {
     titleBaseline_ = ceilToInt(titleMetrics.ascent);
     y = ceilToInt(titleMetrics.height());
     captionBaselines_.clear();
-    for (const std::string& caption : content_.captions) {
+    if (captionBesideTitle()) {
+        headerWidth += kCaptionBesideTitleGap + formulaWidth(content_.captions.front(), kCaptionSize, FontFace::Regular);
+        captionBaselines_.push_back(titleBaseline_);
+    }
+    for (std::size_t i = captionBaselines_.size(); i < content_.captions.size(); ++i) {
+        const std::string& caption = content_.captions[i];
         y += kCaptionGap;
         captionBaselines_.push_back(y + ceilToInt(captionMetrics.ascent));
         y += ceilToInt(captionMetrics.height());
@@ -295,13 +301,16 @@ void MatrixPanel::drawHeader(Canvas& canvas, int x, int y, int scale, const Them
         return std::clamp(centre - textWidth / 2.0f, 0.0f, std::max(0.0f, static_cast<float>(width_) - textWidth));
     };
     const float titleWidth = formulaWidth(content_.title, kPanelTitleSize, FontFace::Bold);
-    drawFormula(canvas, (static_cast<float>(x) + centredLeft(titleWidth)) * scale,
-                static_cast<float>((y + titleBaseline_) * scale), content_.title,
+    const bool beside = captionBesideTitle();
+    const float besideWidth = beside ? kCaptionBesideTitleGap + formulaWidth(content_.captions.front(), kCaptionSize, FontFace::Regular) : 0.0f;
+    const float titleLeft = static_cast<float>(x) + centredLeft(titleWidth + besideWidth);
+    drawFormula(canvas, titleLeft * scale, static_cast<float>((y + titleBaseline_) * scale), content_.title,
                 {kPanelTitleSize * scale, FontFace::Bold, theme.text});
     for (std::size_t i = 0; i < content_.captions.size(); ++i) {
         const std::string& caption = content_.captions[i];
         const float width = formulaWidth(caption, kCaptionSize, FontFace::Regular);
-        drawFormula(canvas, (static_cast<float>(x) + centredLeft(width)) * scale,
+        const float left = beside && i == 0 ? titleLeft + titleWidth + kCaptionBesideTitleGap : static_cast<float>(x) + centredLeft(width);
+        drawFormula(canvas, left * scale,
                  static_cast<float>((y + captionBaselines_[i]) * scale), caption,
                  {kCaptionSize * scale, FontFace::Regular, theme.secondaryText});
     }

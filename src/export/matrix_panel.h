@@ -46,6 +46,7 @@ enum class MaskedLook { GreyHatched, HatchedOverColor };
 struct PanelContent {
     std::string title;                  // formula markup (text.h)
     std::vector<std::string> captions;  // lines under the title, formula markup too (d_k, h·d_v)
+    bool firstCaptionBesideTitle = false;  // a slide's one-line title: "A_0   l × l = 22 × 22", the other captions under it
     core::Matrix values;                // rows × cols, as displayed (already transposed when shown transposed)
     std::vector<std::uint8_t> masked;   // rows × cols, 1 where the mask hides the cell; empty: nothing masked
     MaskedLook maskedLook = MaskedLook::GreyHatched;
@@ -134,6 +135,7 @@ private:
     int colorbarBelowWidth() const;  // the cells' width, or what its labels need when more
     int sumsWidth() const;  // the row sums' column and the gap before it
     bool hasTopStripe() const { return content_.head.has_value() || content_.cols.headBlock > 0; }
+    bool captionBesideTitle() const { return content_.firstCaptionBesideTitle && !content_.captions.empty(); }
     bool isMasked(int row, int col) const;
     colormap::Rgb8 cellColor(int row, int col) const;
     std::string cellText(int row, int col) const;

@@ -26,26 +26,27 @@ int ceilToInt(float value) { return static_cast<int>(std::ceil(value)); }
 
 // [SECTION] The exported scene
 
-template <typename Visit>
-void forEachMap(const scene::Scene& scene, Visit visit) {
-    for (const scene::Figure& figure : scene.figures) {
-        const auto visitLine = [&](const scene::Line& line) {
-            for (const scene::Term& term : line.terms) {
-                if (const auto* map = std::get_if<scene::Map>(&term)) visit(*map);
+// Every map of the scene, in order; `SceneT` is scene::Scene or const scene::Scene.
+template <typename SceneT, typename Visit>
+void forEachMap(SceneT& scene, Visit visit) {
+    for (auto& figure : scene.figures) {
+        const auto visitLine = [&](auto& line) {
+            for (auto& term : line.terms) {
+                if (auto* map = std::get_if<scene::Map>(&term)) visit(*map);
             }
         };
-        if (const auto* line = std::get_if<scene::Line>(&figure.composition)) {
+        if (auto* line = std::get_if<scene::Line>(&figure.composition)) {
             visitLine(*line);
             continue;
         }
-        if (const auto* stack = std::get_if<scene::Stack>(&figure.composition)) {
-            for (const scene::Line& stacked : stack->lines) visitLine(stacked);
+        if (auto* stack = std::get_if<scene::Stack>(&figure.composition)) {
+            for (auto& stacked : stack->lines) visitLine(stacked);
             continue;
         }
         if (std::holds_alternative<scene::Tokens>(figure.composition)) continue;  // boxes, no maps
-        const scene::Product& product = std::get<scene::Product>(figure.composition);
+        auto& product = std::get<scene::Product>(figure.composition);
         visit(product.left);
-        for (const scene::Product::Pair& pair : product.pairs) {
+        for (auto& pair : product.pairs) {
             visit(pair.top);
             visit(pair.result);
         }
@@ -58,7 +59,7 @@ void forEachMap(const scene::Scene& scene, Visit visit) {
 // its shape, as on screen: a map beside one whose rows it shares (the RoPE step's q and k after the first, Q K V in
 // stage 2's fused line) in numbers ("13 × 128"), which are narrower than its cells, where "l × h·d_k = 13 × 128"
 // would push its neighbours apart. Tiles (a head's, stage 2's compact weights) are narrower still: their symbol alone.
-PanelContent contentOf(const core::ModelRun& run, const scene::Map& map, int batch, const FigureStyle& style) {
+PanelContent mapContent(const core::ModelRun& run, const scene::Map& map, int batch, const FigureStyle& style) {
     if (map.source != scene::Source::Trace) return embeddingContent(run, map.source == scene::Source::Positions, batch, style);
     std::optional<colormap::Range> range;
     if (map.rangeOf) range = screenRange(run, *map.rangeOf, chosenColormap(*map.rangeOf, style));
@@ -74,6 +75,13 @@ PanelContent contentOf(const core::ModelRun& run, const scene::Map& map, int bat
     content.headsPerColour = map.headsPerColour;
     content.frameColour = map.frame;
     content.focusRow = map.focusRow;
+    return content;
+}
+
+// A slide's maps (`oneLineTitle`) put their shape beside their title: a line of the slide's height goes to the cells.
+PanelContent contentOf(const core::ModelRun& run, const scene::Map& map, int batch, const FigureStyle& style, bool oneLineTitle) {
+    PanelContent content = mapContent(run, map, batch, style);
+    content.firstCaptionBesideTitle = oneLineTitle;
     return content;
 }
 
@@ -100,8 +108,8 @@ int wholeCell(float extent, int count, int divisions) {
 // (measureAt) as drawn at the cells a first layout gave it.
 class Panels {
 public:
-    Panels(const core::ModelRun& run, int batch, const FigureStyle& style, int cellDivisions)
-        : run_(run), batch_(batch), style_(style), divisions_(cellDivisions) {}
+    Panels(const core::ModelRun& run, int batch, const FigureStyle& style, int cellDivisions, bool oneLineTitles)
+        : run_(run), batch_(batch), style_(style), divisions_(cellDivisions), oneLineTitles_(oneLineTitles) {}
 
     const PanelContent& content(const scene::Map& map) const { return entry(map).content; }
     const PanelInsets& insets(const scene::Map& map) const { return entry(map).insets; }
@@ -127,7 +135,7 @@ private:
         const Key key{static_cast<int>(m.source), static_cast<int>(m.tensor), m.head, m.transposed, m.rowSums, m.rowLabels,
                       static_cast<int>(m.colorbar), m.title, m.frame.value_or(-1)};
         if (auto found = entries_.find(key); found != entries_.end()) return found->second;
-        Entry made{contentOf(run_, m, batch_, style_), {}};
+        Entry made{contentOf(run_, m, batch_, style_, oneLineTitles_), {}};
         const int labelled = ceilToInt(labelledCellSize()) * divisions_;
         const PanelInsets small = MatrixPanel(made.content, optionsOf(m, 1, 1, divisions_, false)).insets();
         const PanelInsets large = MatrixPanel(made.content, optionsOf(m, labelled, labelled, divisions_, false)).insets();
@@ -139,6 +147,7 @@ private:
     int batch_;
     const FigureStyle& style_;
     int divisions_;
+    bool oneLineTitles_;
     mutable std::map<Key, Entry> entries_;
 };
 
@@ -219,6 +228,9 @@ public:
     }
     int width() const override { return width_; }
     int height() const override { return height_; }
+    // The maps' cells' area, in cell divisions squared: which of two layouts gives the maps more room.
+    long long cellArea() const { return cellArea_; }
+    std::size_t mapCount() const { return panels_.size(); }
     void draw(Canvas& canvas, int x, int y, int scale, const Theme& theme, std::vector<PlacedHeatmap>& placed) const override {
         for (const Placed& p : panels_) {
             const HeatmapPlacement where = p.panel.draw(canvas, x + p.x, y + p.y, scale, theme);
@@ -239,6 +251,7 @@ private:
     void placeMap(const scene::PlacedMap& placed, const Panels& panels, const FigureStyle& style, int divisions) {
         const scene::Map& m = placed.map;
         const int cw = wholeCell(placed.cells.width(), m.cols, divisions), ch = wholeCell(placed.cells.height(), m.rows, divisions);
+        cellArea_ += static_cast<long long>(cw) * m.cols * ch * m.rows;
         const float part = 1.0f / static_cast<float>(divisions);
         const float x = placed.cells.x0 + (placed.cells.width() - static_cast<float>(cw * m.cols) * part) / 2.0f;
         const float y = placed.cells.y0 + (placed.cells.height() - static_cast<float>(ch * m.rows) * part) / 2.0f;
@@ -346,7 +359,17 @@ private:
     std::vector<scene::PlacedToken> tokens_;
     std::vector<scene::PlacedText> texts_;
     int width_ = 0, height_ = 0;
+    long long cellArea_ = 0;
 };
+
+// The same scene with every colorbar under its map: a slide whose width binds its maps gives them the width the
+// bars took beside them, and the height the slide had left.
+scene::Scene withColorbarsBelow(scene::Scene made) {
+    forEachMap(made, [](scene::Map& map) {
+        if (map.colorbar == scene::Colorbar::Right) map.colorbar = scene::Colorbar::Below;
+    });
+    return made;
+}
 
 // The boxes a layout is tried in, as multiples of the room (sceneBlock): larger first, since cells rounded down may
 // still fit; a little smaller last, when decorations drawn at the cells a layout chose outgrow what it measured.
@@ -397,9 +420,13 @@ SceneBox sceneBoxFor(SceneBox box, const FigureStyle& style) {
     return {static_cast<float>(kMaxFigureSide), static_cast<float>(kMaxFigureSide), style.cellSize};  // whole base pixels
 }
 
-std::unique_ptr<Block> sceneBlock(const core::ModelRun& run, const scene::Scene& scene, int batch, const FigureStyle& style,
-                                  SceneBox box) {
-    Panels panels(run, batch, style, box.cellDivisions);
+namespace {
+
+// The scene laid out in the largest of the kBoxScales boxes whose picture fits `box`; `oneLineTitles`: each map's
+// shape beside its title.
+std::unique_ptr<SceneBlock> fittedBlock(const core::ModelRun& run, const scene::Scene& scene, int batch, const FigureStyle& style,
+                                        SceneBox box, bool oneLineTitles) {
+    Panels panels(run, batch, style, box.cellDivisions, oneLineTitles);
     const ExportMetrics metrics(panels);
     // Token rows keep every label down to the panel's labelled cell; at full size from a row a label fits in.
     const float labelled = labelledCellSize();
@@ -413,7 +440,6 @@ std::unique_ptr<Block> sceneBlock(const core::ModelRun& run, const scene::Scene&
         panels.measureAt(scene::layoutScene(scene, room, metrics, rules));
         return std::make_unique<SceneBlock>(scene::layoutScene(scene, room, metrics, rules), panels, style, box.cellDivisions);
     };
-    // The largest box whose picture fits the room.
     if (style.cellSize == 0) {
         for (const float scale : kBoxScales) {
             std::unique_ptr<SceneBlock> tried = laidOut(scale);
@@ -421,6 +447,29 @@ std::unique_ptr<Block> sceneBlock(const core::ModelRun& run, const scene::Scene&
         }
     }
     return laidOut(1.0f);
+}
+
+// Whether `tried` fits the box and gives the maps more room than `best`, never showing a map fewer.
+bool roomier(const SceneBlock& tried, const SceneBlock& best, const SceneBox& box) {
+    const bool fits = tried.width() <= box.width && tried.height() <= box.height;
+    return fits && tried.mapCount() >= best.mapCount() && tried.cellArea() > best.cellArea();
+}
+
+}  // namespace
+
+// A slide tries its maps' titles on one line and its colorbars under the maps, and keeps what gives the cells the
+// most room: one-line titles give a line of height to maps its height binds, but widen narrow maps (the RoPE
+// step's q and k, 6 columns); colorbars below give width to maps its width binds.
+std::unique_ptr<Block> sceneBlock(const core::ModelRun& run, const scene::Scene& scene, int batch, const FigureStyle& style,
+                                  SceneBox box) {
+    std::unique_ptr<SceneBlock> best = fittedBlock(run, scene, batch, style, box, false);
+    if (!box.slide || style.cellSize != 0) return best;
+    const scene::Scene below = withColorbarsBelow(scene);
+    for (const auto& [tried, oneLine] : {std::pair{&scene, true}, {&below, false}, {&below, true}}) {
+        std::unique_ptr<SceneBlock> laidOut = fittedBlock(run, *tried, batch, style, box, oneLine);
+        if (roomier(*laidOut, *best, box)) best = std::move(laidOut);
+    }
+    return best;
 }
 
 }  // namespace attnviz::exporting

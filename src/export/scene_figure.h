@@ -48,6 +48,9 @@ struct SceneBox {
     // projection X × [W^Q W^K W^V] = [Q K V] fits a slide so, as on screen.
     int cellDivisions = 1;
     float smallestCell = 1.0f;
+    // A slide: each map's title and shape on one line, or colorbars under the maps, when that gives the cells more
+    // room (the slide's height used).
+    bool slide = false;
 };
 // `box` for automatic cells; with the --cell-size option (style.cellSize > 0) every cell is that size, in as much
 // room as it needs.

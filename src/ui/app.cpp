@@ -113,6 +113,9 @@ namespace {
 // The narrowest centre at which a stage's two maps stay at least 160 px with their labels, colorbars and the
 // operator between them (measured on the softmax stage of the default sentence), at UI scale 1.
 constexpr float kMinCentreWidth = 760.0f;
+// The side panel's width when it is kept in a window too narrow for it ("Show them" at 1280 x 800): its Heads tiles,
+// lines and chips still read, and the stage's S and A stay side by side with their labels.
+constexpr float kNarrowestSidePanel = 240.0f;
 
 // The left and right panels shown this frame: the user's choice, minus what presenting or a narrow window folds
 // away (the side panel first, then the controls).
@@ -138,6 +141,11 @@ PanelLayout foldPanels(const AppState& state, float width, float scale, float ne
     place(state.showControls, state.showSidePanel);
     if (state.keepPanelsWhenNarrow) {
         layout.kept = layout.centreWidth < needed && (layout.controls || layout.side);
+        if (layout.kept && layout.side) {  // kept in a narrow window: the side panel at its narrowest, the maps get the rest
+            const float narrowest = std::round(kNarrowestSidePanel * scale);
+            layout.centreWidth += layout.sideWidth - narrowest;
+            layout.sideWidth = narrowest;
+        }
         return layout;
     }
     if (layout.centreWidth < needed && layout.side) place(layout.controls, false);

@@ -2,7 +2,8 @@
 // model's minimal pair. The PNG is 1920 × 1080 at scale 1 and names the pair in its metadata; the A − B panel's cells
 // are coloured by exactly colormap::sample(coolwarm, A − B, ±max|A − B|) of a difference computed here from the two
 // sentences' own runs (not from the compare code); SVG and PDF carry the words; a missing --compare-with, a
-// --compare-with of another kind and a --stage are refused with one sentence and no file.
+// --compare-with of another kind and a --stage are refused with one sentence and no file. Its maps take 0.38 of the
+// slide's height or more (issue #32 item 7).
 #include "export/export_error.h"
 #include "export/export_refusal.h"
 #include "export/exporter.h"
@@ -92,6 +93,11 @@ TEST_CASE("compare slide: A, B and A − B of the minimal pair as one 16:9 slide
         }
     }
     CHECK(checked == length * length);
+    // Issue #32 item 7: the three maps, bound by the slide's width, take its height's room once their colorbars go
+    // under them (colorbars beside them: 0.34 of the height).
+    const double share = static_cast<double>(difference.rect.height) / kSlideHeight;
+    MESSAGE("the maps take ", share, " of the slide's height");
+    CHECK(share >= 0.38);
 
     const fs::path svg = exportFigures(run, compareRequest(FigureFormat::Svg), dir.path(), false).front();
     CHECK(fileText(svg).find("Largest change: the row of") != std::string::npos);

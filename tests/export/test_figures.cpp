@@ -24,6 +24,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -420,6 +421,42 @@ TEST_CASE("slide: every stage is 16:9, 1920 x 1080 at scale 1 and twice that at 
     const Figure big = drawSlideFigure(run, core::StageId::Softmax, 0, 0, twice);
     CHECK(big.image.width() == 3840);
     CHECK(big.image.height() == 2160);
+}
+
+// The share of a slide's height its tallest map's cells take.
+double tallestMapShare(const Figure& slide) {
+    int tallest = 0;
+    for (const PlacedHeatmap& h : slide.heatmaps) tallest = std::max(tallest, h.where.rect.height);
+    return static_cast<double>(tallest) / slide.image.height();
+}
+
+// Issue #32 item 7: a slide's maps filled a third of its height (the bundled BERT: 0.40 at 15 and 22 tokens) under
+// two-line map titles, 28-pixel gaps and colorbars beside maps the slide's width bound. Now one-line map titles
+// ("A_0  l × l = 22 × 22"), 10-pixel gaps, colorbars under the maps when that gives them larger cells, and the
+// formula beside the heading when the two fit one line (the seeded layer's "Stage 7 · Softmax — head 0 of 8").
+TEST_CASE("slide: the maps use the slide's height (the bundled BERT's softmax at 15 and 22 tokens, the seeded layer's products)") {
+    const auto model = io::loadBundledModel();
+    FigureStyle style;
+    style.scale = 1;
+    for (const char* sentence : {"The animal didn't cross the street because it was too tired",
+                                 "Der Hund lief nicht \u00FCber die Stra\u00DFe, weil er zu m\u00FCde war."}) {
+        core::ModelSpec spec;
+        spec.model = core::TrainedLayer{model};
+        spec.sentences = {sentence};
+        spec.attention.dModel = model->config().dModel;
+        spec.attention.heads = model->config().heads;
+        const core::ModelRun bert = core::runModel(spec);
+        const double share = tallestMapShare(drawSlideFigure(bert, core::StageId::Softmax, 0, 0, style));
+        MESSAGE(std::string(sentence), ": the maps take ", share, " of the slide's height");
+        CHECK(share >= 0.47);
+    }
+    // The seeded layer's three-map products are bound by the slide's width (before: 0.34, 0.37, 0.30).
+    const core::ModelRun seeded = core::runModel(core::ModelSpec{});
+    for (const auto& [stage, floor] : {std::pair{core::StageId::Scores, 0.47}, {core::StageId::Softmax, 0.47}, {core::StageId::WeightedSum, 0.44}}) {
+        const double share = tallestMapShare(drawSlideFigure(seeded, stage, 0, 0, style));
+        MESSAGE("seeded stage ", static_cast<int>(stage), ": the maps take ", share, " of the slide's height");
+        CHECK(share >= floor);
+    }
 }
 
 TEST_CASE("slide: stage 2 shows Q, K and V, as the screen does: X × [W^Q W^K W^V] = [Q K V] when the three products do not fit") {

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <span>
 #include <sstream>
 #include <algorithm>
 #include <vector>
@@ -54,18 +55,29 @@ Png load(const std::filesystem::path& file) {
     return png;
 }
 
-// Pixels whose color is exactly an entry of a colormap table: heatmap cells (text and UI use other colors).
-int colormapPixels(const Png& png) {
+// The colours of the colormaps' tables, as 0xRRGGBB: heatmap cells (text and UI use other colours).
+std::set<std::uint32_t> tableColours(std::span<const colormap::Colormap> maps) {
     std::set<std::uint32_t> entries;
-    for (colormap::Colormap map : colormap::allColormaps()) {
+    for (colormap::Colormap map : maps) {
         for (const colormap::Rgb8& c : colormap::table(map)) entries.insert(std::uint32_t{c.r} << 16 | std::uint32_t{c.g} << 8 | c.b);
     }
+    return entries;
+}
+
+// Pixels inside [x0, x1) × [y0, y1) whose colour is exactly one of `colours`.
+int pixelsIn(const Png& png, const std::set<std::uint32_t>& colours, int x0, int y0, int x1, int y1) {
     int count = 0;
-    for (std::size_t i = 0; i < png.rgb.size(); i += 3) {
-        count += entries.count(std::uint32_t{png.rgb[i]} << 16 | std::uint32_t{png.rgb[i + 1]} << 8 | png.rgb[i + 2]) != 0 ? 1 : 0;
+    for (int y = std::max(0, y0); y < std::min(png.height, y1); ++y) {
+        for (int x = std::max(0, x0); x < std::min(png.width, x1); ++x) {
+            const std::size_t i = (static_cast<std::size_t>(y) * png.width + x) * 3;
+            count += colours.count(std::uint32_t{png.rgb[i]} << 16 | std::uint32_t{png.rgb[i + 1]} << 8 | png.rgb[i + 2]) != 0 ? 1 : 0;
+        }
     }
     return count;
 }
+
+// Pixels whose color is exactly an entry of a colormap table: heatmap cells.
+int colormapPixels(const Png& png) { return pixelsIn(png, tableColours(colormap::allColormaps()), 0, 0, png.width, png.height); }
 
 int distinctColors(const Png& png) {
     std::set<std::uint32_t> colors;
@@ -109,10 +121,7 @@ Png loadXwd(const std::filesystem::path& file) {
 // The typical heatmap cell width on screen: the median length of the horizontal runs of one colormap colour
 // (runs of 4 px or more; numbers printed in cells cut some runs short).
 int typicalCellWidth(const Png& png) {
-    std::set<std::uint32_t> entries;
-    for (colormap::Colormap map : colormap::allColormaps()) {
-        for (const colormap::Rgb8& c : colormap::table(map)) entries.insert(std::uint32_t{c.r} << 16 | std::uint32_t{c.g} << 8 | c.b);
-    }
+    const std::set<std::uint32_t> entries = tableColours(colormap::allColormaps());
     std::vector<int> runs;
     for (int y = 0; y < png.height; ++y) {
         int length = 0;
@@ -202,6 +211,40 @@ TEST_CASE("presenting at 1024x768 with real key events: toggles change nothing, 
     const int before = typicalCellWidth(present), after = typicalCellWidth(zoomed);
     MESSAGE("cell width presenting ", before, " px, after two Ctrl+= ", after, " px");
     CHECK(after >= before * 1.25);  // two steps of 1.15
+}
+
+// Issue #32 item 11: at 1280 × 800, "Show them" kept the side panels at 300 px and the stage stacked S₀ over A₀, A₀
+// below the stage's bottom (a scroll away). Clicked as a user clicks it (the folded notice's button, at (640, 159) in
+// this window and its fonts): the side panel is kept at 240 px and A₀'s viridis cells show in the stage beside S₀.
+TEST_CASE("at 1280x800, 'Show them' keeps the side panels and the softmax stage still shows A_0 whole") {
+    const std::filesystem::path dir = scratch() / "kept";
+    std::filesystem::create_directories(dir);
+    {
+        std::ofstream script(dir / "drive.sh");
+        script << "bin=\"$1\"; out=\"$2\"\n"
+                  "XDG_STATE_HOME=\"$out/state\" \"$bin\" --size 1280x800 --stage softmax >\"$out/log.txt\" 2>&1 &\n"
+                  "pid=$!\n"
+                  "win=$(xdotool search --sync --name attnviz | head -1)\n"
+                  "sleep 2; xdotool windowfocus --sync \"$win\"\n"
+                  "shot() { sleep 1.5; xwd -root -silent > \"$out/$1.xwd\"; }\n"
+                  "shot folded\n"
+                  "xdotool mousemove 640 159 click 1; shot kept\n"
+                  "kill $pid; wait $pid; true\n";
+    }
+    const std::string command = "xvfb-run -a -s '-screen 0 1280x800x24 -noreset' sh '" + (dir / "drive.sh").string() + "' '" + binary() +
+                                "' '" + dir.string() + "' > '" + (dir / "drive.txt").string() + "' 2>&1";
+    REQUIRE_MESSAGE(std::system(command.c_str()) == 0, "xvfb-run, xdotool or xwd failed (scripts/setup installs them)");
+    const Png folded = loadXwd(dir / "folded.xwd"), kept = loadXwd(dir / "kept.xwd");
+    const colormap::Colormap probabilities[] = {colormap::Colormap::Viridis};
+    const std::set<std::uint32_t> viridis = tableColours(probabilities);
+    // The stage (right of the 270 px controls, left of where a kept side panel may start, above the words panel).
+    const auto inStage = [&](const Png& png) { return pixelsIn(png, viridis, 290, 170, 960, 640); };
+    const auto inSidePanel = [&](const Png& png) { return pixelsIn(png, viridis, 1030, 170, 1280, 340); };  // the Heads tiles
+    MESSAGE("A_0's viridis pixels in the stage: folded ", inStage(folded), ", kept ", inStage(kept));
+    REQUIRE(inSidePanel(folded) == 0);
+    REQUIRE(inSidePanel(kept) > 1000);  // the click kept the side panel
+    CHECK(inStage(folded) > 10000);
+    CHECK(inStage(kept) > 10000);
 }
 
 TEST_CASE("--quit-after-frames exits 0 after the frames and neither reads nor writes saved settings") {

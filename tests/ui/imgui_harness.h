@@ -226,15 +226,17 @@ inline int drawnCount(const ui::App& app, const ui::MatrixRef& ref) {
     return count;
 }
 
-// Where the last frame drew `label`: the centre of its first glyph, or nullopt when it was not drawn. Read from the
-// draw lists: each visible glyph of ImGui's font is a quad of four corners, the first at the glyph's (U0, V0), the
-// second on its top row (V0), the fourth on its left column (U0); a glyph cut by a clip rectangle (a button's descender)
-// keeps those. Spaces draw nothing, so `label` is matched without them. ASCII text only.
-inline std::optional<ImVec2> drawnTextAt(const std::string& label) {
+// Where the last frame drew `label`: the centre of the first glyph of each time it was drawn (in draw order). Read
+// from the draw lists: each visible glyph of ImGui's font is a quad of four corners, the first at the glyph's (U0, V0),
+// the second on its top row (V0), the fourth on its left column (U0); a glyph cut by a clip rectangle (a button's
+// descender) keeps those. Spaces draw nothing, so `label` is matched without them. ASCII text only.
+inline std::vector<ImVec2> drawnTextCentres(const std::string& label) {
     std::string wanted;
     for (char c : label) {
         if (c != ' ') wanted += c;
     }
+    std::vector<ImVec2> found;
+    if (wanted.empty()) return found;
     std::map<std::pair<float, float>, const ImFontGlyph*> glyphs;  // (U0, V0) → glyph
     for (const ImFont* font : ImGui::GetIO().Fonts->Fonts) {
         for (const ImFontGlyph& glyph : font->Glyphs) {
@@ -247,15 +249,21 @@ inline std::optional<ImVec2> drawnTextAt(const std::string& label) {
         std::string text;
         std::vector<ImVec2> centres;
         for (int i = 0; i + 3 < v.Size; ++i) {
-            const auto found = glyphs.find({v[i].uv.x, v[i].uv.y});
-            if (found == glyphs.end() || v[i + 1].uv.y != found->second->V0 || v[i + 3].uv.x != found->second->U0) continue;
-            text += static_cast<char>(found->second->Codepoint);
+            const auto glyph = glyphs.find({v[i].uv.x, v[i].uv.y});
+            if (glyph == glyphs.end() || v[i + 1].uv.y != glyph->second->V0 || v[i + 3].uv.x != glyph->second->U0) continue;
+            text += static_cast<char>(glyph->second->Codepoint);
             centres.push_back({(v[i].pos.x + v[i + 2].pos.x) / 2.0f, (v[i].pos.y + v[i + 2].pos.y) / 2.0f});
             i += 3;
         }
-        if (const std::size_t at = text.find(wanted); at != std::string::npos && !wanted.empty()) return centres[at];
+        for (std::size_t at = text.find(wanted); at != std::string::npos; at = text.find(wanted, at + 1)) found.push_back(centres[at]);
     }
-    return std::nullopt;
+    return found;
+}
+
+// Where the last frame first drew `label` (drawnTextCentres), or nullopt when it was not drawn.
+inline std::optional<ImVec2> drawnTextAt(const std::string& label) {
+    const std::vector<ImVec2> centres = drawnTextCentres(label);
+    return centres.empty() ? std::nullopt : std::optional(centres.front());
 }
 
 // Two frames, the model run they asked for finished, two more frames: the app drawn with the run's results.

@@ -814,6 +814,24 @@ TEST_CASE("at 1280x800, panels kept with 'Show them' offer 'Fold them', which fo
     CHECK_FALSE(drawnTextAt("Fold them").has_value());
 }
 
+// Issue #32 item 11: "Show them" at 1280 stacked the maps and cut A_0 off at the stage's bottom.
+TEST_CASE("at 1280x800 with the panels kept ('Show them'), stages 4, 7 and 8 of the first screen show every map whole, none cut") {
+    for (core::StageId stage : {core::StageId::Scores, core::StageId::Softmax, core::StageId::WeightedSum}) {
+        CAPTURE(static_cast<int>(stage));
+        ui::AppState state = bertPresenting(core::kDefaultSentence.data(), stage);
+        state.presenting = false;
+        state.showSidePanel = true;
+        state.keepPanelsWhenNarrow = true;
+        LectureHall hall({1280, 800}, std::move(state));
+        REQUIRE(drawnTextAt("Fold them").has_value());  // the panels are kept
+        const StageFit fit = hall.stageFit();
+        INFO(mapsDrawn(hall.app()));
+        MESSAGE("stage ", static_cast<int>(stage), ": ", fit.whole, " maps whole, ", fit.cut, " cut; ", mapsDrawn(hall.app()));
+        CHECK(fit.cut == 0);
+        CHECK(fit.whole >= 2);
+    }
+}
+
 TEST_CASE("a pinned cell's explanation fits the Inspector at 1280x800 and 1920x1080: no scrolling inside it") {
     for (Size size : {Size{1280, 800}, Size{1920, 1080}}) {
         for (core::StageId stage : {core::StageId::Scores, core::StageId::Softmax, core::StageId::WeightedSum}) {
@@ -835,6 +853,65 @@ TEST_CASE("a pinned cell's explanation fits the Inspector at 1280x800 and 1920x1
             MESSAGE(size.width << " stage " << static_cast<int>(stage) << ": inspector " << inspector->Size.y << " px tall, scrolls " << inspector->ScrollMax.y << " px");
             CHECK(inspector->ScrollMax.y <= 0.5f);  // 1920: 75 px tall, scrolled 17 px (softmax) and 365 px (weighted sum)
         }
+    }
+}
+
+}  // namespace attnviz::test
+
+namespace attnviz::test {
+namespace {
+
+// A head's name in the pieces drawnTextCentres can match: its ASCII runs ("coreference (it ", " its noun)"), split
+// where a character beyond ASCII ("→") stands.
+std::vector<std::string> asciiPieces(const std::string& text) {
+    std::vector<std::string> pieces(1);
+    for (char c : text) {
+        if (static_cast<unsigned char>(c) >= 128) {
+            if (!pieces.back().empty()) pieces.emplace_back();
+            continue;
+        }
+        pieces.back() += c;
+    }
+    if (pieces.back().empty()) pieces.pop_back();
+    return pieces;
+}
+
+}  // namespace
+
+// Issue #32 item 11: the model view's maps, bound by the layers' height, sat in the left half of the view ('head 3'
+// at 53 % of the window's width at 1280x800, 50 % at 1920x1080; now 78 % and 80 %), cut the named heads' captions to their map's width ('corefer…',
+// 'previo…', 'next to…') and named no token. The columns now spread over the width, each caption as wide as its
+// column, and rows tall enough for 9 px type have their tokens left of each layer's first map.
+TEST_CASE("the model view spreads its columns over the width, draws every named head's caption whole and, at 1920x1080, the tokens") {
+    for (Size size : {Size{1280, 800}, Size{1920, 1080}}) {
+        CAPTURE(size.width);
+        ui::AppState state;
+        ui::useTrainedModel(io::loadBundledModel(), state);
+        state.modelView = true;
+        state.showSidePanel = false;  // its Heads grid says 'head 3' too
+        LectureHall hall(size, std::move(state));
+        const core::TrainedModel& model = *hall.app().run()->spec.trainedModel();
+        REQUIRE(!model.namedHeads.empty());
+        // The grid: from its first row of maps to the stage's words under it (which name the stepped head too).
+        const std::optional<ImVec2> firstMapRow = drawnTextAt("layer 0"), stageWords = drawnTextAt("PyTorch");
+        REQUIRE(firstMapRow.has_value());
+        REQUIRE(stageWords.has_value());
+        for (const core::NamedHead& named : model.namedHeads) {  // also named in the line above the grid
+            CAPTURE(named.name);
+            for (const std::string& piece : asciiPieces(named.name)) {  // the caption's first and last words among them
+                CAPTURE(piece);
+                const std::vector<ImVec2> drawn = drawnTextCentres(piece);
+                CHECK(std::count_if(drawn.begin(), drawn.end(), [&](ImVec2 at) { return at.y > firstMapRow->y && at.y < stageWords->y; }) == 1);
+            }
+        }
+        // At 1920 x 1080 the rows (10 px) hold the tokens: each layer's first map has them left of it.
+        const std::vector<ImVec2> because = drawnTextCentres("because");
+        const auto inGrid = std::count_if(because.begin(), because.end(), [&](ImVec2 at) { return at.y > firstMapRow->y - 100.0f && at.y < stageWords->y; });
+        if (size.width == 1920) CHECK(inGrid == model.config().layers);
+        const std::optional<ImVec2> lastHead = drawnTextAt("head " + std::to_string(model.config().heads - 1));
+        REQUIRE(lastHead.has_value());
+        MESSAGE(size.width, ": the last column's label at ", lastHead->x / static_cast<float>(size.width), " of the width");
+        CHECK(lastHead->x >= 0.55f * static_cast<float>(size.width));
     }
 }
 

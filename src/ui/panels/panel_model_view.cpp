@@ -6,8 +6,11 @@
 // Each map is coloured from 0 to its own largest weight (the colorbar line says so), so weak structure shows. Under
 // each map a bar gives the head's mean share of weight on the first token (core::firstTokenShare): attention sinks.
 // Each map is read once per run (and per "hide special tokens" state): its texture and largest weight are kept.
+// The layers' height binds the square maps; the width left spreads the columns (so a named head's caption is whole)
+// and, where the rows are tall enough, holds the query tokens left of each layer's first map.
 // Does not compute attention (ModelRun::modelPass holds every layer's A, kept only for runs asked for while this view
 // is open: App recomputes the run when it opens) or draw the stepped layer's stages.
+#include "core/display_text.h"
 #include "ui/panels/heads_off_view.h"
 #include "ui/panels/panels.h"
 #include "ui/views/sentence_notes.h"
@@ -15,6 +18,7 @@
 #include "ui/widgets/widget_label.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -126,6 +130,48 @@ void nothingLeftNote(const ViewContext& ctx, const std::vector<int>& keep, int l
     ImGui::PopStyleColor();
 }
 
+// The maps' rows as tokens: every token of the sentence, or those left when the special tokens are hidden.
+std::vector<std::string> rowTokens(const ViewContext& ctx, const std::vector<int>* kept, int length) {
+    const std::vector<std::string>& all = ctx.run.tokens[static_cast<std::size_t>(ctx.state.batch)];
+    std::vector<std::string> rows;
+    if (kept) {
+        for (int index : *kept) rows.push_back(core::labelText(all[static_cast<std::size_t>(index)]));
+    } else {
+        for (int index = 0; index < length; ++index) rows.push_back(core::labelText(all[static_cast<std::size_t>(index)]));
+    }
+    return rows;
+}
+
+// The query tokens left of each layer's first map, drawn when a row is tall enough for type of kMinRowLabelPx.
+constexpr float kMinRowLabelPx = 9.0f;
+constexpr float kRowLabelShare = 0.9f;  // of a row's height
+struct RowLabels {
+    float size = 0.0f;   // px; under kMinRowLabelPx: none drawn
+    float width = 0.0f;  // the room they take left of the maps
+};
+
+RowLabels rowLabelsFor(const std::vector<std::string>& tokens, float mapSide, float fontSize) {
+    if (tokens.empty()) return {};
+    const float size = std::min(fontSize, std::floor(mapSide / static_cast<float>(tokens.size()) * kRowLabelShare));
+    if (size < kMinRowLabelPx) return {};
+    float widest = 0.0f;
+    for (const std::string& token : tokens) {
+        widest = std::max(widest, ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0.0f, fitText(token, fontSize * 6.0f, ImGui::GetFont(), size).c_str()).x);
+    }
+    return {size, std::ceil(widest) + std::round(fontSize * 0.4f)};
+}
+
+void drawRowLabels(ImDrawList& list, const std::vector<std::string>& tokens, const RowLabels& labels, float mapLeft, float mapTop, float mapHeight,
+                   float fontSize) {
+    const float row = mapHeight / static_cast<float>(tokens.size());
+    for (std::size_t r = 0; r < tokens.size(); ++r) {
+        const std::string text = fitText(tokens[r], fontSize * 6.0f, ImGui::GetFont(), labels.size);
+        const float width = ImGui::GetFont()->CalcTextSizeA(labels.size, FLT_MAX, 0.0f, text.c_str()).x;
+        const ImVec2 at{mapLeft - std::round(fontSize * 0.3f) - width, mapTop + row * static_cast<float>(r) + (row - labels.size) / 2.0f};
+        list.AddText(ImGui::GetFont(), labels.size, at, kLabelColor, text.c_str());
+    }
+}
+
 }  // namespace
 
 void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
@@ -145,36 +191,56 @@ void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
     const core::Matrix sinks = core::firstTokenShare(ctx.run.modelPass->attentionWeights, ctx.state.batch, length,
                                                      model.config().traits().decoder);  // n_layers × h
     const float fontSize = ImGui::GetFontSize();
-    const ImVec2 origin{min.x + fontSize * 4.5f, ImGui::GetCursorScreenPos().y + fontSize * 1.4f};
+    ImVec2 origin{min.x + fontSize * 4.5f, ImGui::GetCursorScreenPos().y + fontSize * 1.4f};
     // Heads the model card names get their name under their map: a line of text below every row of maps, under the
     // sink bars (with their percentage when the maps are tall enough to spare a line).
     const float roughSide = std::min((max.x - origin.x) / static_cast<float>(heads), (max.y - origin.y) / static_cast<float>(layers));
     const float sinkHeight = roughSide > fontSize * 4.0f ? std::round(fontSize * 1.05f) : std::max(3.0f, std::round(roughSide * 0.08f));
     const float captionHeight = (model.namedHeads.empty() ? 0.0f : std::round(fontSize * 1.2f)) + sinkHeight;
-    const float side = std::floor(std::min((max.x - origin.x) / static_cast<float>(heads),
-                                           (max.y - origin.y) / static_cast<float>(layers) - captionHeight));
+    const auto sideFrom = [&](float left) {
+        return std::floor(std::min((max.x - left) / static_cast<float>(heads), (max.y - origin.y) / static_cast<float>(layers) - captionHeight));
+    };
+    float side = sideFrom(origin.x);
+    // Token labels when the rows can hold them (not at 1280 x 800: 64 px maps of 15 rows), the maps moved right of them.
+    const std::vector<std::string> tokens = rowTokens(ctx, hidden, length);
+    RowLabels labels = rowLabelsFor(tokens, side, fontSize);
+    if (labels.size > 0.0f) {
+        origin.x += labels.width;
+        side = sideFrom(origin.x);
+        labels.size = std::min(labels.size, std::floor(side / static_cast<float>(tokens.size()) * kRowLabelShare));
+    }
     if (side < 4.0f) {
         ImGui::TextWrapped("The window is too small for %d × %d maps: hide the side panels (View menu) or enlarge it.", layers, heads);
         return;
     }
     ImDrawList& list = *ImGui::GetWindowDrawList();
     const float gap = std::max(1.0f, std::round(side * 0.06f));
+    // The layers' height binds the maps (square: their cells too): the width left spreads the columns, up to twice a
+    // map's side apart or as far as the widest named head's caption needs, so the grid spans the view and a caption
+    // is cut only when the view is too narrow for it.
+    const float captionGap = std::max(gap, fontSize * 0.5f);
+    float widestCaption = 0.0f;
+    for (const core::NamedHead& named : model.namedHeads) widestCaption = std::max(widestCaption, ImGui::CalcTextSize(core::clipped(named.name).c_str()).x);
+    const float spread = std::max(2.0f * side, widestCaption + captionGap);
+    const float pitch = std::floor(std::clamp((max.x - origin.x) / static_cast<float>(heads), side, spread));
+    const float captionWidth = pitch - captionGap;
     for (int head = 0; head < heads; ++head) {
         const std::string label = side > fontSize * 2.6f ? "head " + std::to_string(head) : std::to_string(head);
-        list.AddText({origin.x + side * static_cast<float>(head), origin.y - fontSize * 1.2f}, headColor(head), label.c_str());
+        list.AddText({origin.x + pitch * static_cast<float>(head), origin.y - fontSize * 1.2f}, headColor(head), label.c_str());
     }
     for (int layer = 0; layer < layers; ++layer) {
         const float y = origin.y + (side + captionHeight) * static_cast<float>(layer);
         list.AddText({min.x, y + (side - fontSize) / 2.0f}, kLabelColor, ("layer " + std::to_string(layer)).c_str());
+        if (labels.size >= kMinRowLabelPx) drawRowLabels(list, tokens, labels, origin.x, y, side - gap, fontSize);
         for (int head = 0; head < heads; ++head) {
-            const ImVec2 a{origin.x + side * static_cast<float>(head), y};
+            const ImVec2 a{origin.x + pitch * static_cast<float>(head), y};
             const ImVec2 b{a.x + side - gap, a.y + side - gap};
             drawMap(ctx, layer, head, hidden, a, b);
             sinkBar(list, {a.x, b.y + 1.0f}, side - gap, sinkHeight - 1.0f, sinks(layer, head));
             const bool stepped = layer == trained.layer && head == ctx.state.head;
             if (const core::NamedHead* named = model.namedHead(layer, head)) {
                 list.AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, kNamedColor, 0.0f, 0, 2.0f);
-                const std::string caption = fitText(named->name, side - gap, ImGui::GetFont(), fontSize);
+                const std::string caption = fitText(named->name, captionWidth, ImGui::GetFont(), fontSize);
                 list.AddText({a.x, b.y + sinkHeight + 2.0f}, kNamedColor, caption.c_str());
             }
             if (stepped) list.AddRect({a.x - 2, a.y - 2}, {b.x + 2, b.y + 2}, IM_COL32(20, 20, 20, 255), 0.0f, 0, 2.5f);
