@@ -6,7 +6,8 @@
 // best heads (by their heads.json name where the model card names them); the best induction head's map on the
 // repeated tokens shows its stripe one after each earlier copy.
 //
-// What it deliberately does not do: score anything itself (core does) or follow switched-off heads.
+// What it deliberately does not do: score anything itself (core does, on the model worker: layer_analysis.h) or follow
+// switched-off heads.
 #include "core/head_measures.h"
 #include "core/transformer/prediction_words.h"
 #include "ui/lessons/lesson_catalog.h"
@@ -22,8 +23,7 @@
 namespace attnviz::ui {
 namespace {
 
-enum Matrix { kGrid, kInductionMap, kRoles };
-constexpr int kOwner = static_cast<int>(Lesson::Roles);
+enum Matrix { kGrid, kInductionMap };
 constexpr int kBestShown = 3;  // heads named per role
 
 // The word a grid cell prints for a role (short: a cell is a head's width).
@@ -114,18 +114,10 @@ scene::Map inductionMap(LessonFrame& frame, const core::TrainedModel& model, con
 
 void drawRolesLesson(LessonFrame& frame) {
     ViewContext& ctx = frame.ctx;
-    const std::shared_ptr<const core::TransformerPass> pass = trainedModelPass(frame, kOwner, "scores a trained model's heads");
-    if (pass == nullptr) return;
+    const std::shared_ptr<const LayerAnalysis> analysis = trainedModelAnalysis(frame, AnalysisKind::Roles, "scores a trained model's heads");
+    if (analysis == nullptr) return;
     const core::TrainedModel* model = ctx.run.spec.trainedModel();  // the model of the run on screen
-    const std::vector<int>& ids = shownSentenceIds(frame);
-    const ComputedCache::Key rolesKey{kOwner, kRoles, 0, 1, ctx.state.batch};
-    const std::shared_ptr<const core::HeadRoles> roles = frame.computed.get<core::HeadRoles>(rolesKey, [&] {
-        return core::headRolesOnRepeats(model->transformer, *model->tokenizer, pass->attentionWeights, 0, ids);
-    });
-    if (roles == nullptr) {
-        say(frame, frame.computed.error(rolesKey), Tone::Warning);
-        return;
-    }
+    const std::optional<core::HeadRoles>& roles = analysis->roles;
     say(frame, "Every head scored as TransformerLens's head_detector scores it: the share of its attention that falls on a role's "
                "pattern (\u03a3 A\u2299P / \u03a3 A, 0 to 1). Previous-token, first-token and self are measured on this sentence; "
                "duplicate-token and induction on " + std::to_string(roles->repeated.size()) + " tokens: random ones, then the same "
