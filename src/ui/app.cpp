@@ -108,6 +108,7 @@ void App::frame(render::HeatmapRenderer& renderer, const Fonts& fonts, float sca
     state_.compareHovered.reset();  // the compare view names it again while it is drawn
     drawn_.clear();
     drawnTokens_.clear();
+    headCaptions_.clear();
     drawWindow(renderer, fonts, scale);
 }
 
@@ -243,7 +244,8 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
     const ImVec2 centreSize{layout.centreWidth, avail.y};
     if (run_) {
         keepViewInRun();
-        ViewContext ctx{state_, *run_, renderer, fonts, explanation_, summaries_, drawn_, scale, runner_.busy(), &drawnTokens_, &headsOff_};
+        ViewContext ctx{state_, *run_, renderer, fonts, explanation_, summaries_, drawn_, scale, runner_.busy(), &drawnTokens_, &headsOff_,
+                        &analyses_, &headCaptions_};
         drawRunPanels(ctx, scale, centreSize, layout.side ? layout.sideWidth : 0.0f);
     } else {
         ImGui::BeginChild("centre", centreSize, true);

@@ -50,6 +50,8 @@ public:
     const std::optional<Explanation>& explanation() const { return explanation_; }
     // The heatmaps drawn this frame, with their cell rectangles.
     const std::vector<DrawnHeatmap>& drawnHeatmaps() const { return drawn_; }
+    // The model view's caption under each head this frame (a name, a role and score, or empty), layer by layer.
+    const std::vector<std::string>& headCaptions() const { return headCaptions_; }
     // Stage 0's token boxes drawn this frame.
     const std::vector<DrawnToken>& drawnTokens() const { return drawnTokens_; }
     // What the open question view (AppState::lesson) showed this frame: its sentences and figure captions.
@@ -103,6 +105,7 @@ private:
     std::optional<Explanation> explanation_;
     std::vector<DrawnHeatmap> drawn_;
     std::vector<DrawnToken> drawnTokens_;
+    std::vector<std::string> headCaptions_;
     LessonPanel lessons_;  // the Questions bar and the open lesson, with what it derived from run_
     TokenLinesPanel tokenLines_;  // with the lines it found in run_
     PredictionPanel prediction_;  // what the model predicts, with its KV cache

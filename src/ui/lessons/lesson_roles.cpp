@@ -12,6 +12,7 @@
 #include "core/transformer/prediction_words.h"
 #include "ui/lessons/lesson_catalog.h"
 #include "ui/lessons/lesson_views.h"
+#include "ui/views/role_label.h"
 
 #include <algorithm>
 #include <array>
@@ -25,18 +26,6 @@ namespace {
 
 enum Matrix { kGrid, kInductionMap };
 constexpr int kBestShown = 3;  // heads named per role
-
-// The word a grid cell prints for a role (short: a cell is a head's width).
-const char* shortName(core::HeadRole role) {
-    switch (role) {
-        case core::HeadRole::PreviousToken: return "prev";
-        case core::HeadRole::DuplicateToken: return "dup";
-        case core::HeadRole::Induction: return "induct";
-        case core::HeadRole::FirstToken: return "sink";
-        case core::HeadRole::Self: return "self";
-    }
-    return "";
-}
 
 // The line naming a role: what its pattern is.
 const char* roleLine(core::HeadRole role) {
@@ -90,7 +79,7 @@ MatrixRef gridRef(LessonFrame& frame, const core::HeadRoles& roles) {
         for (int head = 0; head < heads; ++head) {
             const core::HeadRole role = core::strongestRole(roles, layer, head);
             strongest(layer, head) = roles.scores[static_cast<std::size_t>(role)](layer, head);
-            spec.cellTexts.emplace_back(shortName(role));
+            spec.cellTexts.emplace_back(roleShortName(role));
         }
     }
     return computedRef(computedMatrix(frame, kGrid, 0, 0, spec, [&] { return strongest; }));
