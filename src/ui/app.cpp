@@ -52,6 +52,7 @@ void App::takeFinishedRun() {
     run_ = std::move(result->run);
     runner_.release(headsOff_.replaceIntact(std::move(result->intact)));
     ++generation_;
+    analyses_.showRun(run_, generation_);
     summaries_.clear();
     lessons_.clear();
     tokenLines_.clear();
@@ -61,6 +62,7 @@ void App::takeFinishedRun() {
 void App::waitForRun() {
     runner_.wait();
     takeFinishedRun();
+    analyses_.takeFinished();
     prediction_.cacheFollower().wait();
 }
 
@@ -95,6 +97,7 @@ void App::frame(render::HeatmapRenderer& renderer, const Fonts& fonts, float sca
     // small model, so this frame draws them), or on the worker while the view says so.
     if (state_.modelView && state_.spec.trained() && !requestedEveryLayer_) requestRun();
     takeFinishedRun();
+    analyses_.takeFinished();
     applyShortcuts(state_, run_ ? run_->trace.dims.heads : 1);
     session_.handleKeys(state_);
     advanceAutoplay(state_, ImGui::GetIO().DeltaTime);
@@ -105,6 +108,7 @@ void App::frame(render::HeatmapRenderer& renderer, const Fonts& fonts, float sca
     state_.compareHovered.reset();  // the compare view names it again while it is drawn
     drawn_.clear();
     drawnTokens_.clear();
+    headCaptions_.clear();
     drawWindow(renderer, fonts, scale);
 }
 
@@ -248,7 +252,8 @@ void App::drawWindow(render::HeatmapRenderer& renderer, const Fonts& fonts, floa
     const ImVec2 centreSize{layout.centreWidth, avail.y};
     if (run_) {
         keepViewInRun();
-        ViewContext ctx{state_, *run_, renderer, fonts, explanation_, summaries_, drawn_, scale, runner_.busy(), &drawnTokens_, &headsOff_};
+        ViewContext ctx{state_, *run_, renderer, fonts, explanation_, summaries_, drawn_, scale, runner_.busy(), &drawnTokens_, &headsOff_,
+                        &analyses_, &headCaptions_};
         drawRunPanels(ctx, scale, centreSize, layout.side ? layout.sideWidth : 0.0f);
     } else {
         ImGui::BeginChild("centre", centreSize, true);
@@ -302,7 +307,7 @@ void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float 
     ImGui::BeginGroup();
     if (state_.lesson.open != Lesson::None) {  // a question view takes the place of the stage and its text
         ImGui::BeginChild("lesson", centreSize, true);  // scrolls on windows too small for its maps
-        lessons_.draw(ctx, prediction_);
+        lessons_.draw(ctx, prediction_, analyses_);
         ImGui::EndChild();
     } else if (state_.spec.compareWith && run_->compared) {  // compare: A, B and A − B take the stage and its text
         ImGui::BeginChild("compare", centreSize, true);

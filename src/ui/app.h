@@ -44,12 +44,14 @@ public:
     // Changes exactly when the run on screen changes (the renderer re-uploads textures then).
     std::uint64_t generation() const { return generation_; }
     // A run on the worker, or the prediction panel's KV cache catching up (the window keeps drawing frames).
-    bool computing() const { return runner_.busy() || prediction_.catchingUp(); }
+    bool computing() const { return runner_.busy() || runner_.analysing() || prediction_.catchingUp(); }
     const std::string& error() const { return error_; }
     // What the inspector explained this frame (the cell hovered in the previous frame, or the pinned one).
     const std::optional<Explanation>& explanation() const { return explanation_; }
     // The heatmaps drawn this frame, with their cell rectangles.
     const std::vector<DrawnHeatmap>& drawnHeatmaps() const { return drawn_; }
+    // The model view's caption under each head this frame (a name, a role and score, or empty), layer by layer.
+    const std::vector<std::string>& headCaptions() const { return headCaptions_; }
     // Stage 0's token boxes drawn this frame.
     const std::vector<DrawnToken>& drawnTokens() const { return drawnTokens_; }
     // What the open question view (AppState::lesson) showed this frame: its sentences and figure captions.
@@ -57,7 +59,8 @@ public:
     // The stage text's panel last frame: x = the height stageTextHeight() estimated, y = the height its contents
     // took once laid out (the two agree, or the panel would scroll or leave a gap).
     ImVec2 stageTextFit() const { return stageTextFit_; }
-    // Blocks until any background computation has finished and its result is on screen (tests), and the prediction
+    // Blocks until any background computation (runs, the layers and roles views' analyses) has finished and its result
+    // is on screen (tests), and the prediction
     // panel's KV cache holds the sentence it last drew (screenshots).
     void waitForRun();
     // What the ask view (an open question, AppState::ask) drew this frame.
@@ -66,6 +69,9 @@ public:
     const PredictionPanel& predictionPanel() const { return prediction_; }
     // File ▸ Get a model… (tests drive its fetch).
     GetModelDialog& getModelDialog() { return getModel_; }
+    // The layers and roles views' analyses as they arrive from the worker (tests).
+    const AnalysisDesk& analyses() const { return analyses_; }
+    int analysesComputed() const { return runner_.analysesComputed(); }
     // Heads switched off: the run with every head on, the head menu (tests).
     const HeadsOffView& headsOff() const { return headsOff_; }
 
@@ -83,6 +89,7 @@ private:
     core::ModelSpec requested_;  // the inputs of the newest computation asked for
     bool requestedEveryLayer_ = false;  // whether it keeps every layer's attention weights (the model view was open)
     ModelRunner runner_;
+    AnalysisDesk analyses_{runner_};  // the layers and roles views' numbers for run_, from runner_'s worker
     std::shared_ptr<const core::ModelRun> run_;
     std::uint64_t generation_ = 0;
     // A head and sentence asked for that the run on screen does not have (closing a question view restores the
@@ -98,6 +105,7 @@ private:
     std::optional<Explanation> explanation_;
     std::vector<DrawnHeatmap> drawn_;
     std::vector<DrawnToken> drawnTokens_;
+    std::vector<std::string> headCaptions_;
     LessonPanel lessons_;  // the Questions bar and the open lesson, with what it derived from run_
     TokenLinesPanel tokenLines_;  // with the lines it found in run_
     PredictionPanel prediction_;  // what the model predicts, with its KV cache

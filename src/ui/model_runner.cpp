@@ -139,6 +139,7 @@ ModelRunner::~ModelRunner() {
         const std::lock_guard lock(mutex_);
         stopping_ = true;
         queued_.reset();
+        analysisQueued_.reset();
     }
     wake_.notify_all();
     if (worker_.joinable()) worker_.join();
@@ -164,20 +165,32 @@ void ModelRunner::request(const core::ModelSpec& spec, std::shared_ptr<const cor
 
 void ModelRunner::work() {
     lowerThisThreadsPriority();
-    while (std::optional<Request> job = nextJob()) {
-        RunResult result = computeRun(job->spec, job->base.get(), job->options, job->baseIntact);
-        job.reset();  // may hold the last reference to a run: freed here, not under the lock
-        finish(std::move(result));
+    while (std::optional<Job> job = nextJob()) {
+        if (const Request* run = std::get_if<Request>(&*job)) {
+            RunResult result = computeRun(run->spec, run->base.get(), run->options, run->baseIntact);
+            job.reset();  // may hold the last reference to a run: freed here, not under the lock
+            finish(std::move(result));
+        } else {
+            AnalysisResult result = computeAnalysis(std::get<AnalysisRequest>(*job));
+            job.reset();
+            finish(std::move(result));
+        }
     }
 }
 
-std::optional<ModelRunner::Request> ModelRunner::nextJob() {
+std::optional<ModelRunner::Job> ModelRunner::nextJob() {
     std::unique_lock lock(mutex_);
-    wake_.wait(lock, [this] { return stopping_ || queued_.has_value(); });
+    wake_.wait(lock, [this] { return stopping_ || queued_.has_value() || analysisQueued_.has_value(); });
     if (stopping_) return std::nullopt;
-    working_ = true;
-    return std::exchange(queued_, std::nullopt);
+    if (queued_) {
+        working_ = true;
+        return Job{*std::exchange(queued_, std::nullopt)};
+    }
+    analysingNow_ = true;
+    return Job{*std::exchange(analysisQueued_, std::nullopt)};
 }
+
+bool ModelRunner::idle() const { return !working_ && !queued_ && !analysingNow_ && !analysisQueued_; }
 
 void ModelRunner::finish(RunResult result) {
     std::optional<RunResult> untaken;  // freed after the lock is released
@@ -186,7 +199,42 @@ void ModelRunner::finish(RunResult result) {
     ready_.reset();  // an inline result is older than a job queued after it
     working_ = false;
     ++workerJobs_;
-    if (!queued_) idle_.notify_all();
+    if (idle()) idle_.notify_all();
+}
+
+void ModelRunner::finish(AnalysisResult result) {
+    std::optional<AnalysisResult> untaken;  // freed after the lock is released
+    const std::lock_guard lock(mutex_);
+    untaken = std::exchange(analysisFinished_, std::move(result));
+    analysingNow_ = false;
+    ++analysesComputed_;
+    if (idle()) idle_.notify_all();
+}
+
+void ModelRunner::requestAnalysis(AnalysisRequest request) {
+    std::optional<AnalysisRequest> replaced;
+    {
+        const std::lock_guard lock(mutex_);
+        replaced = std::exchange(analysisQueued_, std::move(request));
+        if (!worker_.joinable()) worker_ = std::thread(&ModelRunner::work, this);
+    }
+    wake_.notify_all();
+    if (replaced) release(std::move(replaced->run));  // may be the last reference to a run no longer shown
+}
+
+std::optional<AnalysisResult> ModelRunner::pollAnalysis() {
+    const std::lock_guard lock(mutex_);
+    return std::exchange(analysisFinished_, std::nullopt);
+}
+
+bool ModelRunner::analysing() const {
+    const std::lock_guard lock(mutex_);
+    return analysingNow_ || analysisQueued_.has_value();
+}
+
+int ModelRunner::analysesComputed() const {
+    const std::lock_guard lock(mutex_);
+    return analysesComputed_;
 }
 
 int ModelRunner::workerJobs() const {
@@ -207,7 +255,7 @@ std::optional<RunResult> ModelRunner::poll() {
 
 void ModelRunner::wait() {
     std::unique_lock lock(mutex_);
-    idle_.wait(lock, [this] { return !working_ && !queued_; });
+    idle_.wait(lock, [this] { return idle(); });
 }
 
 void ModelRunner::release(std::shared_ptr<const core::ModelRun> run) {

@@ -2,13 +2,15 @@
 // when they are not, so the UI never freezes: it keeps showing the previous run and says "computing…".
 //
 // Only the newest request matters: a request made while the worker is busy replaces any queued one and
-// starts when the worker is done. Runs no longer shown are freed on a background thread too. KvCacheFollower keeps
+// starts when the worker is done. The same worker computes the layers and roles views' analyses (layer_analysis.h),
+// after any run asked for. Runs no longer shown are freed on a background thread too. KvCacheFollower keeps
 // the prediction panel's KV cache following the sentence, on a thread of its own. Does not decide what to compute
 // (App does) or touch ImGui.
 #pragma once
 
 #include "core/model.h"
 #include "core/transformer/kv_cache.h"
+#include "ui/layer_analysis.h"
 
 #include <condition_variable>
 #include <memory>
@@ -16,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <variant>
 #include <vector>
 
 namespace attnviz::ui {
@@ -56,7 +59,16 @@ public:
     bool busy() const;
     // How many jobs the worker has computed (a replaced queued request is never computed).
     int workerJobs() const;
-    // Blocks until the worker and the queue are done (tests, shutdown).
+    // Computes `request` on the worker, always (never in the caller's frame), after any run asked for; replaces an
+    // analysis still queued, which is then never computed.
+    void requestAnalysis(AnalysisRequest request);
+    // The newest finished analysis not yet taken, if any.
+    std::optional<AnalysisResult> pollAnalysis();
+    // An analysis queued or being computed.
+    bool analysing() const;
+    // How many analyses the worker has computed.
+    int analysesComputed() const;
+    // Blocks until the worker and the queue (runs and analyses) are done (tests, shutdown).
     void wait();
     // Lets go of `run` (no longer on screen) on a background thread: freeing a big run's Trace (hundreds of MiB
     // at l = 1024) takes long enough to show as a stutter when the UI thread does it.
@@ -69,9 +81,12 @@ private:
         core::RunOptions options;
         std::shared_ptr<const core::ModelRun> baseIntact;
     };
-    void work();                         // the worker thread: computes queued_ until stopping_
-    std::optional<Request> nextJob();    // waits for one; nullopt when stopping_
+    using Job = std::variant<Request, AnalysisRequest>;
+    void work();                         // the worker thread: computes queued_, then analysisQueued_, until stopping_
+    std::optional<Job> nextJob();        // waits for one, a run first; nullopt when stopping_
     void finish(RunResult result);       // publishes the worker's result
+    void finish(AnalysisResult result);
+    bool idle() const;                   // under the lock: nothing computing or queued
     void releaseAll();                   // the releaser thread: drops released_ runs until stopping_
 
     // Both threads live as long as the runner (started on first use), so taking a result never waits for a
@@ -81,8 +96,12 @@ private:
     std::condition_variable wake_;        // a job, a run to release, or stopping_
     std::condition_variable idle_;        // the worker finished a job and none is queued
     std::optional<Request> queued_;       // the next job (only the newest request matters)
-    bool working_ = false;                // the worker is computing a job
-    int workerJobs_ = 0;                  // jobs the worker finished
+    std::optional<AnalysisRequest> analysisQueued_;  // the next analysis (only the newest matters)
+    bool working_ = false;                // the worker is computing a run
+    bool analysingNow_ = false;           // the worker is computing an analysis
+    int workerJobs_ = 0;                  // runs the worker finished
+    int analysesComputed_ = 0;
+    std::optional<AnalysisResult> analysisFinished_;  // the newest finished analysis, not yet taken
     std::optional<RunResult> finished_;   // the worker's newest result, not yet taken
     std::optional<RunResult> ready_;      // an inline result, not yet taken
     std::vector<std::shared_ptr<const core::ModelRun>> released_;

@@ -7,6 +7,7 @@
 #include "core/transformer/prediction.h"
 #include "core/transformer/prediction_words.h"
 #include "imgui_harness.h"
+#include "io/model_folder.h"
 #include "io/model_library.h"
 #include "io/session.h"
 #include "ui/session/history.h"
@@ -17,6 +18,7 @@
 #include <imgui_internal.h>
 
 #include <cmath>
+#include <filesystem>
 
 namespace attnviz::test {
 namespace {
@@ -196,6 +198,36 @@ TEST_CASE("heads off: Save and the autosave write them (sessionOf), and opening 
     ui::AppState reopened;
     ui::applyOpenedSession(io::openedSession(read, state.spec.trained()->model, "lesson.json"), "lesson.json", reopened);
     CHECK(reopened.spec.headsOff == state.spec.headsOff);
+}
+
+TEST_CASE("the KV cache strip says the truth about heads off: it runs every head; layers up to the lowest head off keep their rows, later ones differ") {
+    ImGuiHarness ui;
+    ui::AppState state;
+    ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3"), state);
+    state.spec.sentences = {"the cat sat on the mat"};
+    ui::App app(std::move(state));
+    settle(ui, app);
+    CHECK(app.predictionPanel().cacheHeadsOffNote().empty());  // every head on: nothing to say
+    const core::ModelRun intact = core::runModel(app.run()->spec);
+    app.state().spec.headsOff = {{0, 1, HeadOffMode::Zero}};
+    settle(ui, app);
+    REQUIRE(app.run()->spec.headsOff.size() == 1);
+    const std::string& note = app.predictionPanel().cacheHeadsOffNote();
+    CHECK(note.find("not in the cache") != std::string::npos);
+    CHECK(note.find("the rows of layer 0 are the same with them off; those of layer 1 (grey) would differ") != std::string::npos);
+    // What the note claims, from two whole runs: a layer's K and V are made from the residual stream entering it, and
+    // that stream is the same with head 0.1 off up to layer 0 and differs entering layer 1.
+    const core::Tensor& with = intact.modelPass->hiddenStates;       // (n + 1) × b × l × d_model
+    const core::Tensor& without = app.run()->modelPass->hiddenStates;
+    CHECK(with.slice(0).isApprox(without.slice(0), 0.0f));
+    CHECK_FALSE(with.slice(1).isApprox(without.slice(1), 1e-4f));
+    // In the last layer, the head off comes after every K and V: the note says no row changes.
+    app.state().spec.headsOff = {{1, 0, HeadOffMode::Zero}};
+    settle(ui, app);
+    CHECK(app.predictionPanel().cacheHeadsOffNote().find("change none of its rows") != std::string::npos);
+    app.state().spec.headsOff = {{1, 0, HeadOffMode::Mean}};
+    settle(ui, app);
+    CHECK(app.predictionPanel().cacheHeadsOffNote().find("cannot be cached") != std::string::npos);
 }
 
 }  // namespace attnviz::test

@@ -680,6 +680,37 @@ TEST_CASE("through the layers: the lens grid prints each layer's top word and co
     CHECK(t.report().says("leaves out the MLPs"));
 }
 
+TEST_CASE("the layers and roles views are computed on the model worker, never in a frame, and a new sentence's view never shows the old one's") {
+    for (const auto& [lesson, figure] : {std::pair{Lesson::Layers, "logit lens"}, std::pair{Lesson::Roles, "strongest role"}}) {
+        CAPTURE(figure);
+        ImGuiHarness ui;
+        ui::App app{ui::AppState{}};
+        ui.frame(app);
+        ui::openLesson(app.state(), lesson);  // attnviz's own decoder: its run is computed inline
+        for (int i = 0; i < 5 && app.run()->spec.trainedModel() == nullptr; ++i) ui.frame(app);  // the frame that draws it
+        REQUIRE(app.run()->spec.trainedModel() != nullptr);
+        CHECK(app.lessonReport().says("Computing every layer"));  // asked the worker; nothing computed in the frame
+        CHECK_FALSE(app.lessonReport().shows(figure));
+        CHECK(app.computing());  // the window keeps drawing frames until it arrives
+        app.waitForRun();
+        ui.frame(app);
+        CHECK(app.lessonReport().shows(figure));
+        CHECK(app.analysesComputed() == 1);
+        // Another sentence: its run is inline, its analysis is not; the old sentence's numbers are not shown as its.
+        app.state().spec.sentences = {"a dog ran in the park and the dog sat down"};
+        ui.frames(app, 2);  // the first asks for its run, the second draws it
+        CHECK(app.run()->spec.sentences.at(0) == "a dog ran in the park and the dog sat down");
+        CHECK(app.lessonReport().says("Computing every layer"));
+        CHECK_FALSE(app.lessonReport().shows(figure));
+        app.waitForRun();
+        ui.frame(app);
+        CHECK(app.lessonReport().shows(figure));
+        CHECK(app.analysesComputed() == 2);
+        ui.frames(app, 3);
+        CHECK(app.analysesComputed() == 2);  // asked once per run
+    }
+}
+
 TEST_CASE("head roles: each head's strongest head_detector role printed in its cell, coloured by its score, the best named per role") {
     LessonApp t(Lesson::Roles);  // attnviz's own decoder, opened for it
     const core::TrainedModel& model = *t.app.run()->spec.trainedModel();

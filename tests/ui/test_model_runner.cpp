@@ -2,6 +2,7 @@
 // newer than the worker's wins, and runs no longer shown are freed on a background thread at low priority.
 #include "io/model_folder.h"
 #include "io/model_library.h"
+#include "core/transformer/logit_lens.h"
 #include "ui/model_runner.h"
 
 #include <doctest/doctest.h>
@@ -75,6 +76,40 @@ TEST_CASE("an inline result newer than the worker's untaken one is the one hande
     REQUIRE(result);
     CHECK(result->run->spec.sentences.at(0) == "typed afterwards");
     CHECK_FALSE(runner.poll());
+}
+
+TEST_CASE("an analysis is computed on the worker, and one finished for a run no longer on screen is dropped, not shown") {
+    ui::ModelRunner runner;
+    ui::AnalysisDesk desk(runner);
+    core::ModelSpec spec;
+    spec.model = core::TrainedLayer{io::loadBundledModel()};
+    spec.sentences = {"the cat sat on the mat"};
+    const auto first = std::make_shared<const core::ModelRun>(core::runModel(spec));
+    spec.sentences = {"a dog ran in the park and the dog sat"};
+    const auto second = std::make_shared<const core::ModelRun>(core::runModel(spec));
+    desk.showRun(first, 1);
+    CHECK(desk.get(0, ui::AnalysisKind::Layers) == nullptr);  // asked for, never computed in the caller
+    CHECK(runner.analysing());
+    runner.wait();
+    CHECK(runner.analysesComputed() == 1);
+    desk.showRun(second, 2);  // the sentence changed before the first's analysis was taken
+    desk.takeFinished();
+    CHECK(desk.dropped() == 1);
+    CHECK(desk.get(0, ui::AnalysisKind::Layers) == nullptr);  // the first's is not the second's: asked again
+    runner.wait();
+    desk.takeFinished();
+    const std::shared_ptr<const ui::LayerAnalysis> analysis = desk.get(0, ui::AnalysisKind::Layers);
+    REQUIRE(analysis != nullptr);
+    CHECK(runner.analysesComputed() == 2);
+    // Independently: the second sentence's pass and lens, computed here.
+    const core::TransformerModel& model = spec.trainedModel()->transformer;
+    const std::vector<int>& ids = second->tokenIds[0];
+    const core::TransformerPass pass = core::runTransformer(model, {ids}, 0, core::modelAttention(model));
+    const core::LensAgreement lens = core::logitLensAgreement(model, pass, 0, static_cast<int>(ids.size()));
+    CHECK(analysis->lens.topIds == lens.topIds);
+    CHECK(analysis->lens.finalLogProbs.isApprox(lens.finalLogProbs, 1e-6f));
+    CHECK(analysis->rollout.dim(1) == static_cast<int>(ids.size()));
+    CHECK_FALSE(analysis->roles.has_value());  // the roles view's work is asked for separately
 }
 
 TEST_CASE("a released run is freed on another thread, at a lower priority than the caller's") {

@@ -9,6 +9,7 @@
 // The prediction panel: a decoder's next tokens, Append and its KV cache, undo; BERT's [MASK] fill; why not.
 // A model whose mapped weights file is cut short on disk: the notice, and its Reopen button.
 #include "app/gui_export.h"
+#include "core/head_measures.h"
 #include "app/gui_settings.h"
 #include "imgui_harness.h"
 #include "io/assets.h"
@@ -100,6 +101,51 @@ TEST_CASE("trained model: the model view reads and uploads each layer × head ma
     const int afterNewRun = counting.handedOver;
     for (int i = 0; i < 5; ++i) ui.frame(app, counting);
     CHECK(counting.handedOver == afterNewRun);
+}
+
+TEST_CASE("model view: under each head its heads.json name, else its strongest role and score as core scores them") {
+    ImGuiHarness ui;
+    ui::App app(bundledState());
+    app.state().spec.sentences = {"the cat sat on the mat because the cat was tired"};
+    app.state().modelView = true;
+    settle(ui, app);
+    settle(ui, app);  // the roles, asked for by the first frame that drew the run, arrived from the model worker
+    const core::TrainedModel& model = *app.run()->spec.trainedModel();
+    const int layers = model.config().layers, heads = model.config().heads;
+    const std::vector<std::string>& captions = app.headCaptions();
+    REQUIRE(captions.size() == static_cast<std::size_t>(layers * heads));
+    // Independently: the sentence's pass, core's scores, and each head's best role picked and printed here.
+    const std::vector<int>& ids = app.run()->tokenIds[0];
+    const core::TransformerPass pass = core::runTransformer(model.transformer, {ids}, 0, core::modelAttention(model.transformer));
+    const core::HeadRoles roles = core::headRolesOnRepeats(model.transformer, *model.tokenizer, pass.attentionWeights, 0, ids);
+    const std::vector<std::pair<core::HeadRole, const char*>> words{{core::HeadRole::PreviousToken, "prev"}, {core::HeadRole::DuplicateToken, "dup"},
+                                                                    {core::HeadRole::Induction, "induct"}, {core::HeadRole::FirstToken, "sink"},
+                                                                    {core::HeadRole::Self, "self"}};
+    int named = 0;
+    for (int layer = 0; layer < layers; ++layer) {
+        for (int head = 0; head < heads; ++head) {
+            CAPTURE(layer);
+            CAPTURE(head);
+            const std::string& caption = captions[static_cast<std::size_t>(layer * heads + head)];
+            if (const core::NamedHead* name = model.namedHead(layer, head)) {
+                const std::string kept = caption.size() >= 3 && caption.ends_with("\u2026") ? caption.substr(0, caption.size() - 3) : caption;
+                CHECK_FALSE(kept.empty());
+                CHECK(name->name.starts_with(kept));  // its name, shortened with "…" to the map's width
+                ++named;
+                continue;
+            }
+            float best = -1.0f;
+            std::string expected;
+            for (const auto& [role, word] : words) {
+                const float score = roles.scores[static_cast<std::size_t>(role)](layer, head);
+                char text[32];
+                std::snprintf(text, sizeof text, "%s %.2f", word, static_cast<double>(score));
+                if (score > best) best = score, expected = text;
+            }
+            CHECK(caption == expected);
+        }
+    }
+    CHECK(named >= 1);  // the bundled model's card names its coreference head
 }
 
 TEST_CASE("trained model: the bundled model opens on its coreference head, and every stage draws") {

@@ -8,15 +8,14 @@
 //     rollout through every layer up to it, on one scale, the followed query's row outlined.
 // The lens is drawn with tokens down and layers across (as X is: tokens × features), so a row reads left to right as
 // one position's prediction settling, and cells are wide enough for their words.
-// Both are computed by core (transformer/logit_lens.h, transformer/rollout.h) from a pass over the sentence on screen.
+// Both are computed by core (transformer/logit_lens.h, transformer/rollout.h) from a pass over the sentence on screen,
+// on the model worker (layer_analysis.h): until they arrive the view says it is computing them.
 //
 // What it deliberately does not do: compute a layer (core does), or follow switched-off heads (the pass is the
 // sentence's own, every head on).
 #include "core/display_text.h"
 #include "core/stages.h"
-#include "core/transformer/logit_lens.h"
 #include "core/transformer/prediction_words.h"
-#include "core/transformer/rollout.h"
 #include "ui/lessons/lesson_catalog.h"
 #include "ui/lessons/lesson_views.h"
 
@@ -40,8 +39,7 @@ struct LensGrid {
     std::vector<int> firstTopLayer;     // per position: the first column whose top token is the final one
 };
 
-LensGrid lensGrid(const core::TrainedModel& model, const core::TransformerPass& pass, int length) {
-    const core::LensAgreement lens = core::logitLensAgreement(model.transformer, pass, 0, length);
+LensGrid lensGrid(const core::TrainedModel& model, const core::LensAgreement& lens, int length) {
     const int last = static_cast<int>(lens.topIds.rows()) - 1;  // lens.topIds: (n + 1) × l
     LensGrid grid{lens.finalLogProbs.transpose().array().exp().matrix(), {}, std::vector<int>(static_cast<std::size_t>(length), last)};
     for (int p = 0; p < length; ++p) {
@@ -96,13 +94,9 @@ std::string lensFinding(const LessonFrame& frame, const LensGrid& grid, int posi
 }
 
 // The lens grid at the top of the room left, the cursor put below it.
-void drawLens(LessonFrame& frame, const core::TrainedModel& model, const core::TransformerPass& pass, int length, int followed) {
+void drawLens(LessonFrame& frame, const core::TrainedModel& model, const core::LensAgreement& lens, int length, int followed) {
     const std::shared_ptr<const LensGrid> grid = frame.computed.get<LensGrid>({kOwner, kLens, 0, 1, frame.ctx.state.batch},
-                                                                               [&] { return lensGrid(model, pass, length); });
-    if (grid == nullptr) {
-        say(frame, frame.computed.error({kOwner, kLens, 0, 1, frame.ctx.state.batch}), Tone::Warning);
-        return;
-    }
+                                                                               [&] { return lensGrid(model, lens, length); });
     say(frame, "Logit lens: each column is the residual stream after that many layers (0: the embeddings), put through the "
                "model's final norm and prediction head as if the model stopped there. A cell prints the word that column would "
                "predict at that token; its colour is the probability it already gives the model's final prediction (the last "
@@ -114,8 +108,7 @@ void drawLens(LessonFrame& frame, const core::TrainedModel& model, const core::T
 }
 
 // The rollout maps in the room left under their sentence.
-void drawRollout(LessonFrame& frame, const core::Tensor& attention, int layer, int length, int followed) {
-    const core::Tensor rollout = core::attentionRollout(attention, 0, length);  // n × l × l
+void drawRollout(LessonFrame& frame, const core::Tensor& attention, const core::Tensor& rollout, int layer, int length, int followed) {
     const core::Matrix mean = headMean(attention, layer), routed = rollout.slice(layer);
     say(frame, "Attention rollout: left, layer " + std::to_string(layer) + "'s attention averaged over its heads; right, the rollout "
                "through layers 0 \u2026 " + std::to_string(layer) + " (each layer's attention plus the residual path, \u00bdA + \u00bdI, "
@@ -136,15 +129,15 @@ void drawRollout(LessonFrame& frame, const core::Tensor& attention, int layer, i
 
 void drawLayersLesson(LessonFrame& frame) {
     ViewContext& ctx = frame.ctx;
-    const std::shared_ptr<const core::TransformerPass> pass = trainedModelPass(frame, kOwner, "reads a trained model's layers");
-    if (pass == nullptr) return;
+    const std::shared_ptr<const LayerAnalysis> analysis = trainedModelAnalysis(frame, AnalysisKind::Layers, "reads a trained model's layers");
+    if (analysis == nullptr) return;
     const core::TrainedModel& model = *ctx.run.spec.trainedModel();  // the model of the run on screen
     const int layer = ctx.run.spec.trained()->layer;                  // the stepped one
     const std::vector<int>& ids = shownSentenceIds(frame);
     const int length = static_cast<int>(ids.size());
     const int followed = std::clamp(core::followedQueryRow(ctx.run, ctx.state.batch, ctx.state.head), 0, length - 1);
-    drawLens(frame, model, *pass, length, followed);
-    drawRollout(frame, pass->attentionWeights, layer, length, followed);
+    drawLens(frame, model, analysis->lens, length, followed);
+    drawRollout(frame, analysis->pass.attentionWeights, analysis->rollout, layer, length, followed);
 }
 
 }  // namespace attnviz::ui

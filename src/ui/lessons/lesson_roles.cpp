@@ -6,11 +6,13 @@
 // best heads (by their heads.json name where the model card names them); the best induction head's map on the
 // repeated tokens shows its stripe one after each earlier copy.
 //
-// What it deliberately does not do: score anything itself (core does) or follow switched-off heads.
+// What it deliberately does not do: score anything itself (core does, on the model worker: layer_analysis.h) or follow
+// switched-off heads.
 #include "core/head_measures.h"
 #include "core/transformer/prediction_words.h"
 #include "ui/lessons/lesson_catalog.h"
 #include "ui/lessons/lesson_views.h"
+#include "ui/views/role_label.h"
 
 #include <algorithm>
 #include <array>
@@ -22,21 +24,8 @@
 namespace attnviz::ui {
 namespace {
 
-enum Matrix { kGrid, kInductionMap, kRoles };
-constexpr int kOwner = static_cast<int>(Lesson::Roles);
+enum Matrix { kGrid, kInductionMap };
 constexpr int kBestShown = 3;  // heads named per role
-
-// The word a grid cell prints for a role (short: a cell is a head's width).
-const char* shortName(core::HeadRole role) {
-    switch (role) {
-        case core::HeadRole::PreviousToken: return "prev";
-        case core::HeadRole::DuplicateToken: return "dup";
-        case core::HeadRole::Induction: return "induct";
-        case core::HeadRole::FirstToken: return "sink";
-        case core::HeadRole::Self: return "self";
-    }
-    return "";
-}
 
 // The line naming a role: what its pattern is.
 const char* roleLine(core::HeadRole role) {
@@ -90,7 +79,7 @@ MatrixRef gridRef(LessonFrame& frame, const core::HeadRoles& roles) {
         for (int head = 0; head < heads; ++head) {
             const core::HeadRole role = core::strongestRole(roles, layer, head);
             strongest(layer, head) = roles.scores[static_cast<std::size_t>(role)](layer, head);
-            spec.cellTexts.emplace_back(shortName(role));
+            spec.cellTexts.emplace_back(roleShortName(role));
         }
     }
     return computedRef(computedMatrix(frame, kGrid, 0, 0, spec, [&] { return strongest; }));
@@ -114,18 +103,10 @@ scene::Map inductionMap(LessonFrame& frame, const core::TrainedModel& model, con
 
 void drawRolesLesson(LessonFrame& frame) {
     ViewContext& ctx = frame.ctx;
-    const std::shared_ptr<const core::TransformerPass> pass = trainedModelPass(frame, kOwner, "scores a trained model's heads");
-    if (pass == nullptr) return;
+    const std::shared_ptr<const LayerAnalysis> analysis = trainedModelAnalysis(frame, AnalysisKind::Roles, "scores a trained model's heads");
+    if (analysis == nullptr) return;
     const core::TrainedModel* model = ctx.run.spec.trainedModel();  // the model of the run on screen
-    const std::vector<int>& ids = shownSentenceIds(frame);
-    const ComputedCache::Key rolesKey{kOwner, kRoles, 0, 1, ctx.state.batch};
-    const std::shared_ptr<const core::HeadRoles> roles = frame.computed.get<core::HeadRoles>(rolesKey, [&] {
-        return core::headRolesOnRepeats(model->transformer, *model->tokenizer, pass->attentionWeights, 0, ids);
-    });
-    if (roles == nullptr) {
-        say(frame, frame.computed.error(rolesKey), Tone::Warning);
-        return;
-    }
+    const std::optional<core::HeadRoles>& roles = analysis->roles;
     say(frame, "Every head scored as TransformerLens's head_detector scores it: the share of its attention that falls on a role's "
                "pattern (\u03a3 A\u2299P / \u03a3 A, 0 to 1). Previous-token, first-token and self are measured on this sentence; "
                "duplicate-token and induction on " + std::to_string(roles->repeated.size()) + " tokens: random ones, then the same "

@@ -110,16 +110,19 @@ const std::vector<int>& shownSentenceIds(const LessonFrame& frame) {
     return run.tokenIds[static_cast<std::size_t>(std::clamp(frame.ctx.state.batch, 0, run.trace.batch - 1))];
 }
 
-std::shared_ptr<const core::TransformerPass> trainedModelPass(LessonFrame& frame, int owner, const std::string& needs) {
+std::shared_ptr<const LayerAnalysis> trainedModelAnalysis(LessonFrame& frame, AnalysisKind kind, const std::string& needs) {
     if (frame.ctx.run.spec.trainedModel() == nullptr) {
         if (!offerBundledDecoder(frame, "This question " + needs + ": open attnviz's own decoder, or any model.")) {
             say(frame, "This question " + needs + ": open one (the Model box).", Tone::Warning);
         }
         return nullptr;
     }
-    std::shared_ptr<const core::TransformerPass> pass = everyLayerPass(frame, owner, shownSentenceIds(frame));
-    if (pass == nullptr) say(frame, frame.computed.error(everyLayerKey(frame, owner)), Tone::Warning);
-    return pass;
+    const int batch = std::clamp(frame.ctx.state.batch, 0, frame.ctx.run.trace.batch - 1);
+    std::shared_ptr<const LayerAnalysis> analysis = frame.analyses->get(batch, kind);
+    if (analysis != nullptr) return analysis;
+    const std::string& error = frame.analyses->error(batch, kind);
+    say(frame, error.empty() ? "Computing every layer of this sentence on the model worker\u2026" : error, error.empty() ? Tone::Dim : Tone::Warning);
+    return nullptr;
 }
 
 std::string withHead(const char* symbol, int head, const char* suffix) {

@@ -13,6 +13,7 @@
 #include "scene/scene.h"
 #include "ui/views/drawing.h"
 #include "ui/views/heatmap_view.h"
+#include "ui/layer_analysis.h"
 #include "ui/lessons/lesson_state.h"
 #include "ui/views/row_chart.h"
 #include "ui/widgets/widget_label.h"
@@ -32,6 +33,7 @@
 namespace attnviz::ui {
 
 class PredictionPanel;
+class AnalysisDesk;
 
 // [SECTION] Report
 
@@ -117,6 +119,7 @@ struct LessonFrame {
     LessonReport& report;
     float contentBottom = 0.0f;  // the lowest y the lesson's maps may use (remainingBox); the panel scrolls to it
     PredictionPanel* prediction = nullptr;  // the app's prediction and KV cache, which the next-token view draws large
+    AnalysisDesk* analyses = nullptr;       // the layers and roles views' numbers, from the model worker
 };
 
 // What a lesson computed, as a matrix a map can show: `values` of the sentence on screen, named and with the axes
@@ -142,10 +145,10 @@ std::shared_ptr<const core::TransformerPass> everyLayerPass(LessonFrame& frame, 
 ComputedCache::Key everyLayerKey(const LessonFrame& frame, int owner);
 // The token ids of the sentence on screen (AppState::batch of the run on screen).
 const std::vector<int>& shownSentenceIds(const LessonFrame& frame);
-// For a view that reads the open trained model's every layer: everyLayerPass of the sentence on screen, or null after
-// saying why there is none — the seeded layer ("This question `needs`: open …", with the button that opens attnviz's
-// own decoder) or the pass's error.
-std::shared_ptr<const core::TransformerPass> trainedModelPass(LessonFrame& frame, int owner, const std::string& needs);
+// For a view that reads the open trained model's every layer: the worker's analysis `kind` of the sentence on screen
+// (layer_analysis.h), or null after saying why there is none yet — the seeded layer ("This question `needs`: open …",
+// with the button that opens attnviz's own decoder), the analysis's error, or "Computing …" while the worker has it.
+std::shared_ptr<const LayerAnalysis> trainedModelAnalysis(LessonFrame& frame, AnalysisKind kind, const std::string& needs);
 
 // [SECTION] Layout
 

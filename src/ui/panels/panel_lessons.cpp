@@ -178,7 +178,7 @@ void LessonPanel::drawBar(AppState& state, const Fonts& fonts, float scale) {
     ImGui::EndChild();
 }
 
-void LessonPanel::draw(ViewContext& ctx, PredictionPanel& prediction) {
+void LessonPanel::draw(ViewContext& ctx, PredictionPanel& prediction, AnalysisDesk& analyses) {
     const Lesson lesson = ctx.state.lesson.open;
     if (lesson == Lesson::None) return;
     report_ = {};  // this frame's (presenting, drawBar does not run)
@@ -190,6 +190,7 @@ void LessonPanel::draw(ViewContext& ctx, PredictionPanel& prediction) {
     }
     LessonFrame frame{ctx, computed_, report_};
     frame.prediction = &prediction;
+    frame.analyses = &analyses;
     header(frame, lessonInfo(lesson));
     drawLessonView(lesson, frame);
     reachContentBottom(frame);

@@ -17,8 +17,8 @@ public:
     // moved away from its stage.
     void drawBar(AppState& state, const Fonts& fonts, float scale);
     // The open lesson (AppState::lesson.open != None) into the current child window; the next-token view draws
-    // `prediction` (the app's, with its KV cache).
-    void draw(ViewContext& ctx, PredictionPanel& prediction);
+    // `prediction` (the app's, with its KV cache); the layers and roles views show what `analyses` has of the run.
+    void draw(ViewContext& ctx, PredictionPanel& prediction, AnalysisDesk& analyses);
     // The compare view (panel_compare.h) into the current child window, in the frame a lesson gets.
     void drawCompare(ViewContext& ctx);
     // The run on screen changed: what was computed from the old one goes.

@@ -4,17 +4,21 @@
 // what it does. "hide special tokens" drops [CLS]/[SEP] (GPT-2: the first token) and renormalises each row, as
 // Clark et al. 2019 and exBERT do, because most of the weight in middle layers rests on them.
 // Each map is coloured from 0 to its own largest weight (the colorbar line says so), so weak structure shows. Under
-// each map a bar gives the head's mean share of weight on the first token (core::firstTokenShare): attention sinks.
+// each map a bar gives the head's mean share of weight on the first token (core::firstTokenShare): attention sinks;
+// under that, the name heads.json gives the head, else its strongest role and score as the Head roles view scores it
+// ("prev 0.93": core::headRolesOnRepeats, computed on the model worker, role_label.h).
 // Each map is read once per run (and per "hide special tokens" state): its texture and largest weight are kept.
 // The layers' height binds the square maps; the width left spreads the columns (so a named head's caption is whole)
 // and, where the rows are tall enough, holds the query tokens left of each layer's first map.
 // Does not compute attention (ModelRun::modelPass holds every layer's A, kept only for runs asked for while this view
 // is open: App recomputes the run when it opens) or draw the stepped layer's stages.
 #include "core/display_text.h"
+#include "ui/layer_analysis.h"
 #include "ui/panels/heads_off_view.h"
 #include "ui/panels/panels.h"
 #include "ui/views/sentence_notes.h"
 #include "ui/views/drawing.h"
+#include "ui/views/role_label.h"
 #include "ui/widgets/widget_label.h"
 
 #include <algorithm>
@@ -72,16 +76,31 @@ std::string readingOf(const ViewContext& ctx, const core::NamedHead& named) {
     return onThisSentence(ctx.run, ctx.state.batch, named, defaultQueryRow(ctx.run, ctx.state.batch, named));
 }
 
-void hoverText(const ViewContext& ctx, int layer, int head, float sink) {
+// `role`: the head's strongest role and score ("prev 0.93"), or empty before the roles arrive.
+void hoverText(const ViewContext& ctx, int layer, int head, float sink, const std::string& role) {
     const core::NamedHead* named = ctx.run.spec.trainedModel()->namedHead(layer, head);
     const int percent = std::isfinite(sink) ? static_cast<int>(std::lround(sink * 100.0f)) : 0;
+    const std::string roleLine = role.empty() ? "" : "strongest role: " + role + " (Head roles view)\n";
     if (named) {
         const std::string reading = readingOf(ctx, *named);
-        ImGui::SetTooltip("layer %d, head %d: %s\n%s\non this sentence: %s\n%d%% of each row's weight on the first token\nclick to step through it",
-                          layer, head, named->name.c_str(), named->what.c_str(), reading.c_str(), percent);
+        ImGui::SetTooltip("layer %d, head %d: %s\n%s\non this sentence: %s\n%s%d%% of each row's weight on the first token\nclick to step through it",
+                          layer, head, named->name.c_str(), named->what.c_str(), reading.c_str(), roleLine.c_str(), percent);
     } else {
-        ImGui::SetTooltip("layer %d, head %d\n%d%% of each row's weight on the first token\nclick to step through it", layer, head, percent);
+        ImGui::SetTooltip("layer %d, head %d\n%s%d%% of each row's weight on the first token\nclick to step through it", layer, head,
+                          roleLine.c_str(), percent);
     }
+}
+
+// The caption under a head's map, at most `width` wide: its heads.json name (clipped), else its strongest role and
+// score ("prev 0.93"), just the role ("prev") when that is all that fits, nothing when not even that does or before
+// the roles arrive (`roles` null).
+std::string headCaption(const core::TrainedModel& model, const core::HeadRoles* roles, int layer, int head, float width) {
+    if (const core::NamedHead* named = model.namedHead(layer, head)) return fitText(named->name, width, ImGui::GetFont(), ImGui::GetFontSize());
+    if (roles == nullptr) return "";
+    const std::string full = strongestRoleLabel(*roles, layer, head);
+    if (ImGui::CalcTextSize(full.c_str()).x <= width) return full;
+    const std::string role = roleShortName(core::strongestRole(*roles, layer, head));
+    return ImGui::CalcTextSize(role.c_str()).x <= width ? role : "";
 }
 
 // Under a map: a bar as long as the share of each row's weight the head gives the first token (an attention sink),
@@ -94,7 +113,8 @@ void sinkBar(ImDrawList& list, ImVec2 min, float width, float height, float shar
     if (height >= ImGui::GetFontSize() && ImGui::CalcTextSize(percent.c_str()).x < width) list.AddText(min, kLabelColor, percent.c_str());
 }
 
-void controlsLine(ViewContext& ctx) {
+// `rolesPending`: the heads' roles are still being scored on the model worker.
+void controlsLine(ViewContext& ctx, bool rolesPending) {
     const core::TrainedModel& model = *ctx.run.spec.trainedModel();
     ImGui::Checkbox(widgetLabel(model.config().traits().decoder ? "hide the first token" : "hide special tokens").c_str(), &ctx.state.hideSpecialTokens);
     if (ImGui::IsItemHovered()) {
@@ -105,8 +125,10 @@ void controlsLine(ViewContext& ctx) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("A of every layer × head of %s on this sentence; each map is coloured from 0 to its own largest weight. "
                        "Click one to step through it. The orange bar under a map: the mean share of a row's weight on the first "
-                       "token%s (an attention sink).", model.name.c_str(),
-                       model.config().traits().decoder ? " (rows 1 … l−1: row 0 has only itself)" : "");
+                       "token%s (an attention sink). Under it, the head's name from the model card, else its strongest role "
+                       "and score as the Head roles view measures it (prev, dup, induct, sink, self; 0 to 1)%s.", model.name.c_str(),
+                       model.config().traits().decoder ? " (rows 1 … l−1: row 0 has only itself)" : "",
+                       rolesPending ? " \xe2\x80\x94 scoring the heads on the model worker\xe2\x80\xa6" : "");
     ImGui::PopStyleColor();
     // The heads heads.json names (framed below, their job in the tooltip) and what each does on this sentence.
     std::string readings;
@@ -180,7 +202,9 @@ void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
                                                : "Every layer's attention weights could not be computed for these inputs.");
         return;
     }
-    controlsLine(ctx);
+    const std::shared_ptr<const LayerAnalysis> analysis = ctx.analyses ? ctx.analyses->get(ctx.state.batch, AnalysisKind::Roles) : nullptr;
+    const core::HeadRoles* roles = analysis && analysis->roles ? &*analysis->roles : nullptr;
+    controlsLine(ctx, ctx.analyses != nullptr && analysis == nullptr && ctx.analyses->error(ctx.state.batch, AnalysisKind::Roles).empty());
     const core::TrainedLayer& trained = *ctx.run.spec.trained();
     const core::TrainedModel& model = *trained.model;
     const int layers = model.config().layers, heads = model.config().heads;
@@ -192,11 +216,11 @@ void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
                                                      model.config().traits().decoder);  // n_layers × h
     const float fontSize = ImGui::GetFontSize();
     ImVec2 origin{min.x + fontSize * 4.5f, ImGui::GetCursorScreenPos().y + fontSize * 1.4f};
-    // Heads the model card names get their name under their map: a line of text below every row of maps, under the
-    // sink bars (with their percentage when the maps are tall enough to spare a line).
+    // Under every row of maps, under the sink bars (with their percentage when the maps are tall enough to spare a
+    // line), a line of captions: a head's name from the model card, or its strongest role.
     const float roughSide = std::min((max.x - origin.x) / static_cast<float>(heads), (max.y - origin.y) / static_cast<float>(layers));
     const float sinkHeight = roughSide > fontSize * 4.0f ? std::round(fontSize * 1.05f) : std::max(3.0f, std::round(roughSide * 0.08f));
-    const float captionHeight = (model.namedHeads.empty() ? 0.0f : std::round(fontSize * 1.2f)) + sinkHeight;
+    const float captionHeight = std::round(fontSize * 1.2f) + sinkHeight;
     const auto sideFrom = [&](float left) {
         return std::floor(std::min((max.x - left) / static_cast<float>(heads), (max.y - origin.y) / static_cast<float>(layers) - captionHeight));
     };
@@ -216,10 +240,10 @@ void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
     ImDrawList& list = *ImGui::GetWindowDrawList();
     const float gap = std::max(1.0f, std::round(side * 0.06f));
     // The layers' height binds the maps (square: their cells too): the width left spreads the columns, up to twice a
-    // map's side apart or as far as the widest named head's caption needs, so the grid spans the view and a caption
-    // is cut only when the view is too narrow for it.
+    // map's side apart or as far as the widest caption needs (a named head's, or a role's "induct 0.88"), so the grid
+    // spans the view and a caption is cut only when the view is too narrow for it.
     const float captionGap = std::max(gap, fontSize * 0.5f);
-    float widestCaption = 0.0f;
+    float widestCaption = ImGui::CalcTextSize("induct 0.00").x;
     for (const core::NamedHead& named : model.namedHeads) widestCaption = std::max(widestCaption, ImGui::CalcTextSize(core::clipped(named.name).c_str()).x);
     const float spread = std::max(2.0f * side, widestCaption + captionGap);
     const float pitch = std::floor(std::clamp((max.x - origin.x) / static_cast<float>(heads), side, spread));
@@ -238,15 +262,15 @@ void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
             drawMap(ctx, layer, head, hidden, a, b);
             sinkBar(list, {a.x, b.y + 1.0f}, side - gap, sinkHeight - 1.0f, sinks(layer, head));
             const bool stepped = layer == trained.layer && head == ctx.state.head;
-            if (const core::NamedHead* named = model.namedHead(layer, head)) {
-                list.AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, kNamedColor, 0.0f, 0, 2.0f);
-                const std::string caption = fitText(named->name, captionWidth, ImGui::GetFont(), fontSize);
-                list.AddText({a.x, b.y + sinkHeight + 2.0f}, kNamedColor, caption.c_str());
-            }
+            const bool named = model.namedHead(layer, head) != nullptr;
+            if (named) list.AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, kNamedColor, 0.0f, 0, 2.0f);
+            const std::string caption = headCaption(model, roles, layer, head, captionWidth);
+            list.AddText({a.x, b.y + sinkHeight + 2.0f}, named ? kNamedColor : kLabelColor, caption.c_str());
+            if (ctx.headCaptions) ctx.headCaptions->push_back(caption);
             if (stepped) list.AddRect({a.x - 2, a.y - 2}, {b.x + 2, b.y + 2}, IM_COL32(20, 20, 20, 255), 0.0f, 0, 2.5f);
             if (ctx.headsOff) ctx.headsOff->headTile(ctx, layer, head, a, b, true);
             if (!ImGui::IsMouseHoveringRect(a, b) || !ImGui::IsWindowHovered()) continue;
-            hoverText(ctx, layer, head, sinks(layer, head));
+            hoverText(ctx, layer, head, sinks(layer, head), roles ? strongestRoleLabel(*roles, layer, head) : "");
             if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
                 if (core::TrainedLayer* chosen = ctx.state.spec.trained()) chosen->layer = layer;
                 ctx.state.head = head;

@@ -25,6 +25,7 @@ namespace {
 constexpr int kTopCount = core::kShownChoices;
 constexpr ImU32 kCachedColour = IM_COL32(70, 120, 180, 255);
 constexpr ImU32 kNewColour = IM_COL32(235, 130, 40, 255);
+constexpr ImU32 kDifferColour = IM_COL32(170, 170, 170, 255);  // rows the heads off would change: kept with every head on
 constexpr ImU32 kBarColour = IM_COL32(70, 120, 180, 110);
 constexpr float kCacheShare = 0.36f;  // of the panel's width: the K/V strips beside the bars
 
@@ -39,6 +40,37 @@ bool appendToken(AppState& state, const core::ModelRun& run, int id) {
     state.spec.sentences[static_cast<std::size_t>(state.batch)] += text;
     state.prediction.chosenId = -1;
     return true;
+}
+
+int firstLayerOff(const std::vector<core::HeadAblation>& headsOff, int layers) {
+    int first = layers;
+    for (const core::HeadAblation& off : headsOff) first = std::min(first, off.layer);
+    return first;
+}
+
+namespace {
+
+// "layer 2" or "layers 2 … 5".
+std::string layerRange(int first, int last) {
+    if (first == last) return "layer " + std::to_string(first);
+    return "layers " + std::to_string(first) + " \xe2\x80\xa6 " + std::to_string(last);
+}
+
+}  // namespace
+
+std::string headsOffCacheNote(const std::vector<core::HeadAblation>& headsOff, int layers) {
+    if (headsOff.empty() || layers == 0) return "";
+    const bool meaned = std::any_of(headsOff.begin(), headsOff.end(), [](const core::HeadAblation& off) { return off.mode == core::HeadOffMode::Mean; });
+    const int first = firstLayerOff(headsOff, layers);
+    std::string note = "Heads off are not in the cache (it runs every head)";
+    if (first + 1 >= layers) {
+        note += ", and change none of its rows: they act after the last layer's K and V.";
+    } else {
+        note += ": the rows of " + layerRange(0, first) + " are the same with them off; those of " + layerRange(first + 1, layers - 1) +
+                " (grey) would differ.";
+    }
+    if (meaned) note += " A head replaced by its mean cannot be cached: the mean moves with every token.";
+    return note;
 }
 
 // [SECTION] the cache and the logits
@@ -119,7 +151,7 @@ void PredictionPanel::draw(ViewContext& ctx, float height) {
         const float bottom = ImGui::GetItemRectMax().y;
         ImGui::SameLine();
         ImGui::BeginGroup();
-        drawCache(cacheWidth, bottom - top);
+        drawCache(cacheWidth, bottom - top, ctx.run.spec.headsOff);
         ImGui::EndGroup();
         drawChoiceControls(ctx, kind, width - cacheWidth - spacing);
     }
@@ -217,12 +249,19 @@ void PredictionPanel::drawChoiceControls(ViewContext& ctx, core::PredictionKind 
 // Every layer's cached K/V rows in a column `width` × `height`, one strip per layer, one cell per token: cached rows
 // blue, the row the last step computed orange. The worker grows the cache one token at a time until it holds the
 // sentence on screen; meanwhile a bar shows how far it got.
-void PredictionPanel::drawCache(float width, float height) {
+void PredictionPanel::drawCache(float width, float height, const std::vector<core::HeadAblation>& headsOff) {
     const KvCacheFollower::Progress& progress = cacheProgress_;
+    headsOffNote_ = headsOffCacheNote(headsOff, progress.layers);
+    const int firstDiffering = firstLayerOff(headsOff, progress.layers) + 1;  // the first layer whose rows differ
     const int layers = progress.layers, length = progress.length, newRow = progress.newRow;
     const float top = ImGui::GetCursorScreenPos().y;
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
     ImGui::TextWrapped("KV cache: %d layers \xc3\x97 %d tokens", layers, length);
+    if (!headsOffNote_.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.65f, 0.35f, 0.0f, 1.0f));
+        ImGui::TextWrapped("%s", headsOffNote_.c_str());
+        ImGui::PopStyleColor();
+    }
     if (!progress.error.empty()) {
         message_ = progress.error;
         ImGui::TextWrapped("%s", core::clipped(message_).c_str());
@@ -246,6 +285,7 @@ void PredictionPanel::drawCache(float width, float height) {
     };
     legend(kCachedColour, "cached K/V rows");
     legend(kNewColour, "new row");
+    if (firstDiffering < layers) legend(kDifferColour, "every head on: differs with heads off");
     if (layers == 0 || length == 0) return;
     const ImVec2 at = ImGui::GetCursorScreenPos();
     const ImVec2 avail{width, std::max(height - (at.y - top), static_cast<float>(layers))};  // at least 1 px a layer
@@ -259,7 +299,8 @@ void PredictionPanel::drawCache(float width, float height) {
         for (int token = first; token < length; ++token) {
             const float x = at.x + cell * static_cast<float>(token - first);
             const float gap = cell >= 4.0f ? 1.0f : 0.0f, rowGap = rowHeight >= 4.0f ? 1.0f : 0.0f;
-            list.AddRectFilled({x, y}, {x + cell - gap, y + rowHeight - rowGap}, token == newRow ? kNewColour : kCachedColour);
+            const ImU32 colour = token == newRow ? kNewColour : layer >= firstDiffering ? kDifferColour : kCachedColour;
+            list.AddRectFilled({x, y}, {x + cell - gap, y + rowHeight - rowGap}, colour);
         }
     }
     ImGui::Dummy({avail.x, rowHeight * static_cast<float>(layers)});

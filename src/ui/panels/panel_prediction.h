@@ -41,6 +41,8 @@ public:
     core::KvCache cache() const { return follower_->cache(); }
     const KvCacheFollower::Progress& cacheProgress() const { return cacheProgress_; }
     const std::string& message() const { return message_; }
+    // What the cache said last frame about the heads switched off (headsOffCacheNote), or empty.
+    const std::string& cacheHeadsOffNote() const { return headsOffNote_; }
     // Whether the cache is still catching up with the sentence (the window keeps drawing frames meanwhile).
     bool catchingUp() const { return follower_->catchingUp(); }
     // The cache's worker (tests hold it; screenshots wait for it).
@@ -50,7 +52,7 @@ private:
     void computeTop(const ViewContext& ctx, int position);
     void drawSentence(const std::vector<std::string>& labels, core::PredictionKind kind);
     void drawBars(ViewContext& ctx, const core::TrainedModel& model, core::PredictionKind kind, float width);
-    void drawCache(float width, float height);
+    void drawCache(float width, float height, const std::vector<core::HeadAblation>& headsOff);
     void drawChoiceControls(ViewContext& ctx, core::PredictionKind kind, float width);
     int pickedToken(const ViewContext& ctx) const;
 
@@ -68,6 +70,16 @@ private:
     std::unique_ptr<KvCacheFollower> follower_ = std::make_unique<KvCacheFollower>();
     KvCacheFollower::Progress cacheProgress_;  // read once a frame
     std::string message_;
+    std::string headsOffNote_;
 };
+
+// What the KV cache's rows are with `headsOff` switched off: the cache (core::KvCache) always runs every head, so the
+// rows of the layers up to the lowest one with a head off are the ablated run's too (a head's Z_i is dropped after that
+// layer's K and V are made), and every later layer's differ (they read the changed residual stream). Empty when no
+// head is off. A mean-replaced head is said to change them all once a token is appended (its mean is over the whole
+// sentence, which a cache built one token at a time cannot follow).
+std::string headsOffCacheNote(const std::vector<core::HeadAblation>& headsOff, int layers);
+// The lowest layer with a head off, or `layers` when none is.
+int firstLayerOff(const std::vector<core::HeadAblation>& headsOff, int layers);
 
 }  // namespace attnviz::ui

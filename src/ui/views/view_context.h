@@ -27,6 +27,7 @@
 namespace attnviz::ui {
 
 class HeadsOffView;  // ui/panels/heads_off_view.h
+class AnalysisDesk;  // ui/layer_analysis.h
 
 // The fonts the panels use; any may be null (tests use ImGui's default font), see font().
 struct Fonts {
@@ -131,6 +132,8 @@ struct ViewContext {
     bool computing = false;  // newer inputs are being computed; `run` is the previous result
     std::vector<DrawnToken>* drawnTokens = nullptr;  // where stage 0's boxes are recorded (tests read them), or nowhere
     HeadsOffView* headsOff = nullptr;  // marks heads switched off and opens their menu (App's), or nowhere (question views)
+    AnalysisDesk* analyses = nullptr;  // the run's head roles etc. from the model worker (App's): the model view's captions
+    std::vector<std::string>* headCaptions = nullptr;  // the model view's caption under each head, layer by layer (tests)
 };
 
 }  // namespace attnviz::ui
