@@ -200,7 +200,7 @@ TEST_CASE("heads off: Save and the autosave write them (sessionOf), and opening 
     CHECK(reopened.spec.headsOff == state.spec.headsOff);
 }
 
-TEST_CASE("the KV cache strip says the truth about heads off: it runs every head; layers up to the lowest head off keep their rows, later ones differ") {
+TEST_CASE("the KV cache strip says the truth about heads off: it runs every head, and layers up to the lowest head off keep their rows, later ones differ") {
     ImGuiHarness ui;
     ui::AppState state;
     ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/llama-gqa-llama3"), state);
