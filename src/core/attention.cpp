@@ -7,7 +7,8 @@
 //   [1] pad the batch into X (b × l_k × d_model) and X_query (b × l_q × d_model)
 //   [2] project: Q = X_q W^Q + b^Q, K = X W^K + b^K, V = X W^V + b^V   (one work item per head block)
 //   [3] split heads: Q_i = Q[:, :, i·d_k:(i+1)·d_k] → b × h × l × d_k (K and V into h_kv heads), then, when the
-//       layer has them, the per-head RMSNorm of q and k and the rotary positions; one work item per head
+//       layer has them, the per-head RMSNorm of q and k and the rotary positions; one work item per head (a plain
+//       copy, without those, is done by forwardInto's projections as their rows are made)
 //   per (batch, query head) work item, on all cores (query head i reads K/V head i / (h / h_kv)):
 //     [4–8] S_i = Q_i K_iᵀ, scale, mask, softmax, Z_i = A_i V_i, fused over cache-sized panels of query rows
 //     [9] concat: write Z_i into its block of Z = [Z_0 … Z_{h−1}] → b × l_q × h·d_v
