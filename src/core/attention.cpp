@@ -101,12 +101,12 @@ struct Linear {
 // [3] Rows first … first + count − 1 of a b × l × h·w tensor, seen as (b·l) rows, into their heads of b × h × l × w.
 void splitRows(const Tensor& fused, Tensor& split, Eigen::Index first, Eigen::Index count) {
     const int heads = split.dim(1), length = split.dim(2), width = split.dim(3);
+    const std::ptrdiff_t headSize = static_cast<std::ptrdiff_t>(length) * width;  // one (batch, head) slice
     for (Eigen::Index row = first; row < first + count; ++row) {
-        const int b = static_cast<int>(row / length), position = static_cast<int>(row % length);
+        const std::ptrdiff_t b = row / length, position = row % length;
         const float* const source = fused.data.data() + row * heads * width;
-        for (int i = 0; i < heads; ++i) {
-            std::copy(source + i * width, source + (i + 1) * width, split.sliceData(b * heads + i) + static_cast<std::ptrdiff_t>(position) * width);
-        }
+        float* const destination = split.data.data() + b * heads * headSize + position * width;  // head 0's row
+        for (int i = 0; i < heads; ++i) std::copy(source + i * width, source + (i + 1) * width, destination + i * headSize);
     }
 }
 
