@@ -47,12 +47,18 @@ float scaleAndMaskRow(const float* scores, const float* keep, float scale, float
     return largest;
 }
 
-// exp(x) for x in [ln(FLT_MIN), 0], the only arguments whose weights the softmax keeps: Eigen's AVX-512 pexp
-// (Cephes' polynomial after x = m ln 2 + r), the same bits there, without its clamp of x and its final max with x,
-// which only matter outside that range. NaN stays NaN; what is below the range is flushed by the caller.
+// exp(x) for x in [ln(FLT_MIN), 0], the only arguments whose weights the softmax keeps: Eigen's pexp (Cephes'
+// polynomial after x = m ln 2 + r), the same bits there, without its clamp of x and its final max with x and, where
+// it uses one, its general ldexp, which only matter outside that range. NaN stays NaN; what is below the range is
+// flushed by the caller. Eigen's AVX-512 pexp takes m ln 2 off in one FMA, its generic one (AVX2, the portable
+// build) in two parts: each is followed.
 Packet expOfKeptArgument(Packet x) {
     const Packet m = simd::pfloor(simd::pmadd(x, simd::pset1<Packet>(1.44269504088896341f), simd::pset1<Packet>(0.5f)));  // x / ln 2, rounded
-    const Packet r = simd::pmadd(m, simd::pset1<Packet>(-0.6931471805599453f), x);  // x − m ln 2 (one rounding with FMA)
+#if defined(__AVX512F__)
+    const Packet r = simd::pmadd(m, simd::pset1<Packet>(-0.6931471805599453f), x);  // x − m ln 2
+#else
+    const Packet r = simd::pmadd(m, simd::pset1<Packet>(2.12194440e-4f), simd::pmadd(m, simd::pset1<Packet>(-0.693359375f), x));
+#endif
     const Packet r2 = simd::pmul(r, r), r3 = simd::pmul(r2, r);
     Packet y = simd::pmadd(simd::pset1<Packet>(1.9875691500E-4f), r, simd::pset1<Packet>(1.3981999507E-3f));
     Packet y1 = simd::pmadd(simd::pset1<Packet>(4.1665795894E-2f), r, simd::pset1<Packet>(1.6666665459E-1f));
