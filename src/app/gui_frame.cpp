@@ -30,6 +30,10 @@ void hintOpenGl33Core() {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    // ImGui and the heatmaps draw in painter's order with the depth and stencil tests off: a window without those
+    // buffers (GLFW asks for 24 + 8 bits by default), which a driver would otherwise allocate and carry for nothing.
+    glfwWindowHint(GLFW_DEPTH_BITS, 0);
+    glfwWindowHint(GLFW_STENCIL_BITS, 0);
 }
 
 void coverTexts(GuiFonts& fonts, const ui::AppState& state) {

@@ -7,7 +7,8 @@
 //   [1] pad the batch into X (b × l_k × d_model) and X_query (b × l_q × d_model)
 //   [2] project: Q = X_q W^Q + b^Q, K = X W^K + b^K, V = X W^V + b^V   (one work item per head block)
 //   [3] split heads: Q_i = Q[:, :, i·d_k:(i+1)·d_k] → b × h × l × d_k (K and V into h_kv heads), then, when the
-//       layer has them, the per-head RMSNorm of q and k and the rotary positions; one work item per head
+//       layer has them, the per-head RMSNorm of q and k and the rotary positions; one work item per head (a plain
+//       copy, without those, is done by forwardInto's projections as their rows are made)
 //   per (batch, query head) work item, on all cores (query head i reads K/V head i / (h / h_kv)):
 //     [4–8] S_i = Q_i K_iᵀ, scale, mask, softmax, Z_i = A_i V_i, fused over cache-sized panels of query rows
 //     [9] concat: write Z_i into its block of Z = [Z_0 … Z_{h−1}] → b × l_q × h·d_v
@@ -94,16 +95,38 @@ struct Linear {
     const Matrix* weight;    // d_in × d_out
     const RowVector* bias;   // 1 × d_out or empty
     Tensor* output;          // b × l × d_out
+    Tensor* heads = nullptr; // b × h × l × w (h·w = d_out): also [3], the output's rows split into heads; or nullptr
 };
+
+// [3] Rows first … first + count − 1 of a b × l × h·w tensor, seen as (b·l) rows, into their heads of b × h × l × w.
+void splitRows(const Tensor& fused, Tensor& split, Eigen::Index first, Eigen::Index count) {
+    const int heads = split.dim(1), length = split.dim(2), width = split.dim(3);
+    const std::ptrdiff_t headSize = static_cast<std::ptrdiff_t>(length) * width;  // one (batch, head) slice
+    for (Eigen::Index row = first; row < first + count; ++row) {
+        const std::ptrdiff_t b = row / length, position = row % length;
+        const float* const source = fused.data.data() + row * heads * width;
+        float* const destination = split.data.data() + b * heads * headSize + position * width;  // head 0's row
+        for (int i = 0; i < heads; ++i) std::copy(source + i * width, source + (i + 1) * width, destination + i * headSize);
+    }
+}
+
+// Rows per GEMM when a projection's rows are split into heads as they are made: small enough that they are still in
+// the core's cache when split (64 × 4096 floats: 1 MiB), large enough that the GEMM runs at full speed
+// (docs/performance.md: 64-row products run as fast as 1,024-row ones).
+constexpr Eigen::Index kSplitChunkRows = 64;
 
 void linearRowBlock(const Linear& p, int block, int blocks) {
     const MatrixView in = asRows(*p.input);
     const Eigen::Index rows = in.rows();
     const Eigen::Index first = rows * block / blocks, last = rows * (block + 1) / blocks;
-    if (last <= first) return;
-    auto out = asRows(*p.output).middleRows(first, last - first);
-    gemm(in.middleRows(first, last - first), *p.weight, BLayout::AsStored, out);
-    if (p.bias->size() > 0) out.rowwise() += *p.bias;
+    const Eigen::Index step = p.heads ? kSplitChunkRows : last - first;
+    for (Eigen::Index chunk = first; chunk < last; chunk += step) {
+        const Eigen::Index count = std::min(step, last - chunk);
+        auto out = asRows(*p.output).middleRows(chunk, count);
+        gemm(in.middleRows(chunk, count), *p.weight, BLayout::AsStored, out);
+        if (p.bias->size() > 0) out.rowwise() += *p.bias;
+        if (p.heads) splitRows(*p.output, *p.heads, chunk, count);
+    }
 }
 
 // How many row blocks to split a linear layer into: one per core when threads are worth it.
@@ -291,7 +314,9 @@ void attendOneHead(const HeadContext& ctx, int batchHead) {
     const MatrixView vi = t[TensorId::VHeads].slice(b, keyValueHead(t.dims, i));  // l_k × d_v
     float* const scores = ctx.storeScores ? t[TensorId::Scores].sliceData(batchHead) : nullptr;  // l_q × l_k, when stored
     MapStats* const stats = ctx.stats ? &(*ctx.stats)[static_cast<std::size_t>(batchHead)] : nullptr;
-    const bool stageRows = stats != nullptr;  // S·scale is needed as a row of its own
+    // Without a mask the masked scores are S·scale bit for bit: one row and one set of statistics serve both.
+    const bool maskedIsScaled = !in.mask;
+    const bool stageRows = stats != nullptr && !maskedIsScaled;  // S·scale is needed as a row of its own
     float* const weights = t[TensorId::AttentionWeights].sliceData(batchHead);  // l_q × l_k
     Eigen::Map<Matrix> z(t[TensorId::ZHeads].sliceData(batchHead), lq, t.dims.dV);
     const std::uint8_t* fullyMasked = &t.fullyMaskedRows[static_cast<std::size_t>(b) * lq];
@@ -317,7 +342,7 @@ void attendOneHead(const HeadContext& ctx, int batchHead) {
             keep(0, offset, s.row(r).data());
             const float largest = scaleAndMaskRow(s.row(r).data(), maskRowOf(in, row), in.scale, in.fill, stageRows ? scaled : nullptr,
                                                   masked, lk);  // [5–6]
-            keep(1, offset, scaled);
+            if (!maskedIsScaled) keep(1, offset, scaled);
             keep(2, offset, masked);
             softmaxRow(masked, largest, a.row(r).data(), lk, fullyMasked[row] != 0, t.softmax);  // [7]
             storeRow(weights + offset, a.row(r).data(), lk, streaming);
@@ -327,6 +352,7 @@ void attendOneHead(const HeadContext& ctx, int batchHead) {
 #if defined(__AVX512F__) || defined(__AVX__)
     if (streaming) _mm_sfence();  // streaming stores are weakly ordered: finish them before another thread reads
 #endif
+    if (stats && maskedIsScaled) (*stats)[1] = (*stats)[2];
     concatOneHead(t[TensorId::ZHeads], t[TensorId::Concat], b, i);
 }
 
@@ -402,22 +428,37 @@ bool worthThreads(const Dimensions& d, int rows) {
 
 // [3] Q into h heads, K and V into h_kv heads; q and k normed and rotated when the layer says so. One work item per
 // (batch, head) of each: b·h for Q, then b·h_kv for K, then b·h_kv for V.
-void splitHeads(const Weights& weights, const AttentionConfig& config, Trace& t, bool threaded) {
+// Shapes Q_i, K_i and V_i (and the heads before RoPE, or empties them without rotary positions).
+void shapeHeads(Trace& t, bool rotary) {
     const Dimensions& d = t.dims;
     const int b = t.batch, h = d.heads, hkv = d.kvHeads, lq = t.queryLength, lk = t.keyLength;
     t[TensorId::QHeads].reshape({b, h, lq, d.dK});
     t[TensorId::KHeads].reshape({b, hkv, lk, d.dK});
     t[TensorId::VHeads].reshape({b, hkv, lk, d.dV});
-    const bool rotary = config.rotaryFrequencies.size() > 0;
-    std::optional<RotaryTable> queryTable, keyTable;
     if (rotary) {
         t[TensorId::QHeadsBeforeRope].reshape({b, h, lq, d.dK});
         t[TensorId::KHeadsBeforeRope].reshape({b, hkv, lk, d.dK});
-        queryTable = rotaryTable(config.rotaryFrequencies, lq);
-        keyTable = rotaryTable(config.rotaryFrequencies, lk);
     } else {
         t[TensorId::QHeadsBeforeRope] = Tensor{};
         t[TensorId::KHeadsBeforeRope] = Tensor{};
+    }
+}
+
+// Whether [3] is a plain copy of columns (no per-head RMSNorm, no rotary positions): then forwardInto splits each
+// projection's rows while they are in cache (Linear::heads) instead of in a pass of its own.
+bool splitIsCopy(const Weights& weights, const AttentionConfig& config) {
+    return config.rotaryFrequencies.size() == 0 && weights.qNorm.size() == 0 && weights.kNorm.size() == 0;
+}
+
+void splitHeads(const Weights& weights, const AttentionConfig& config, Trace& t, bool threaded) {
+    const Dimensions& d = t.dims;
+    const int b = t.batch, h = d.heads, hkv = d.kvHeads, lq = t.queryLength, lk = t.keyLength;
+    const bool rotary = config.rotaryFrequencies.size() > 0;
+    shapeHeads(t, rotary);
+    std::optional<RotaryTable> queryTable, keyTable;
+    if (rotary) {
+        queryTable = rotaryTable(config.rotaryFrequencies, lq);
+        keyTable = rotaryTable(config.rotaryFrequencies, lk);
     }
     parallelFor(b * (h + 2 * hkv), threaded, [&](int item) {
         if (item < b * h) {
@@ -645,6 +686,57 @@ Weights initWeights(const Dimensions& dims, std::uint64_t seed, bool withBiases)
     return w;
 }
 
+namespace {
+// reattendInto, and the end of forwardInto: `headsSplit` when forwardInto split Q, K and V with the projections.
+void attendProjections(const Weights& weights, const AttentionConfig& config, Trace& t, bool headsSplit) {
+    const Dimensions dims = resolveDimensions(config);
+    if (dims.dModel != t.dims.dModel || dims.heads != t.dims.heads || dims.kvHeads != t.dims.kvHeads || dims.dK != t.dims.dK ||
+        dims.dV != t.dims.dV) {
+        throw std::logic_error("reattendInto: the sizes changed; the projections must be redone (forwardInto)");
+    }
+    if (t.cross && (config.mask == MaskKind::Causal || config.mask == MaskKind::Both)) {
+        throw InputError("A causal mask applies to self-attention; cross-attention takes mask none or padding.");
+    }
+    t.dims = dims;  // the scale may have changed
+    const Dimensions& d = t.dims;
+    t.mask = config.mask;
+    t.fill = config.fill;
+    t.softmax = config.softmax;
+    t.perHeadMaxDifference = 0.0f;
+    const int b = t.batch, h = d.heads, lq = t.queryLength, lk = t.keyLength;
+    const bool threaded = worthThreads(d, b * std::max(lq, lk));
+    const int rowBlocks = rowBlocksFor(threaded);
+
+    // [3]
+    if (!headsSplit) splitHeads(weights, config, t, threaded);
+
+    // [4–9]
+    buildMaskInto(t[TensorId::Mask], config, t.queryLengths, t.keyLengths, lq, lk);
+    t.fullyMaskedRows = findFullyMaskedRows(t[TensorId::Mask], b, lq, lk);
+    const bool deriveScores = !config.keepStageMaps || derivesMaps(config, b, h, lq, lk);
+    shapeMaps(t, deriveScores);
+    t[TensorId::ZHeads].reshape({b, h, lq, d.dV});
+    t[TensorId::Concat].reshape({b, lq, h * d.dV});
+    // Statistics of derived maps while each row is in cache, unless nobody asked for the maps at all.
+    std::vector<MapStats> stats(config.keepStageMaps ? static_cast<std::size_t>(b) * h : 0);
+    const HeadContext context{&t, !deriveScores, config.keepStageMaps ? &stats : nullptr};
+    parallelFor(b * h, threaded, [&](int batchHead) { attendOneHead(context, batchHead); });
+    mergeMapStats(t, stats);
+    switchHeadsOff(t[TensorId::Concat], config.headsOff, t.queryLengths, h, d.dV);
+
+    // [10]
+    t[TensorId::Output].reshape({b, lq, d.dModel});
+    const Linear output{&t[TensorId::Concat], &weights.wo, &weights.bo, &t[TensorId::Output]};
+    parallelFor(rowBlocks, threaded, [&](int block) { linearRowBlock(output, block, rowBlocks); });
+
+    // Seed 004's comparison, for the queries (the same holds for keys and values by the same algebra).
+    if (config.comparePerHead) {
+        const Tensor& queryInput = t.cross ? t[TensorId::XQuery] : t[TensorId::X];
+        t.perHeadMaxDifference = perHeadDifference(queryInput, weights.wq, weights.bq, t[TensorId::Q], h);
+    }
+}
+}  // namespace
+
 Trace forward(const AttentionInput& input, const Weights& weights, const AttentionConfig& config) {
     Trace trace;
     forwardInto(input, weights, config, trace);
@@ -683,10 +775,14 @@ void forwardInto(const AttentionInput& input, const Weights& weights, const Atte
     t[TensorId::Q].reshape({b, lq, h * d.dK});
     t[TensorId::K].reshape({b, lk, hkv * d.dK});
     t[TensorId::V].reshape({b, lk, hkv * d.dV});
+    // [3] with them when it is a plain copy
+    const bool splitWithProjections = splitIsCopy(weights, config);
+    if (splitWithProjections) shapeHeads(t, false);
+    const auto headsOf = [&](TensorId heads) { return splitWithProjections ? &t[heads] : nullptr; };
     const std::array<Linear, 3> projections{{
-        {&queryInput, &weights.wq, &weights.bq, &t[TensorId::Q]},
-        {&t[TensorId::X], &weights.wk, &weights.bk, &t[TensorId::K]},
-        {&t[TensorId::X], &weights.wv, &weights.bv, &t[TensorId::V]},
+        {&queryInput, &weights.wq, &weights.bq, &t[TensorId::Q], headsOf(TensorId::QHeads)},
+        {&t[TensorId::X], &weights.wk, &weights.bk, &t[TensorId::K], headsOf(TensorId::KHeads)},
+        {&t[TensorId::X], &weights.wv, &weights.bv, &t[TensorId::V], headsOf(TensorId::VHeads)},
     }};
     const bool threaded = worthThreads(d, b * std::max(lq, lk));
     const int rowBlocks = rowBlocksFor(threaded);
@@ -694,7 +790,7 @@ void forwardInto(const AttentionInput& input, const Weights& weights, const Atte
         linearRowBlock(projections[static_cast<std::size_t>(item / rowBlocks)], item % rowBlocks, rowBlocks);
     });
 
-    reattendInto(weights, config, t);
+    attendProjections(weights, config, t, splitWithProjections);
 }
 
 LeanAttention attendLean(const AttentionInput& input, const Weights& weights, const AttentionConfig& config, float* attentionWeights) {
@@ -761,51 +857,7 @@ Trace projectionsOf(const Trace& full) {
 }
 
 void reattendInto(const Weights& weights, const AttentionConfig& config, Trace& t) {
-    const Dimensions dims = resolveDimensions(config);
-    if (dims.dModel != t.dims.dModel || dims.heads != t.dims.heads || dims.kvHeads != t.dims.kvHeads || dims.dK != t.dims.dK ||
-        dims.dV != t.dims.dV) {
-        throw std::logic_error("reattendInto: the sizes changed; the projections must be redone (forwardInto)");
-    }
-    if (t.cross && (config.mask == MaskKind::Causal || config.mask == MaskKind::Both)) {
-        throw InputError("A causal mask applies to self-attention; cross-attention takes mask none or padding.");
-    }
-    t.dims = dims;  // the scale may have changed
-    const Dimensions& d = t.dims;
-    t.mask = config.mask;
-    t.fill = config.fill;
-    t.softmax = config.softmax;
-    t.perHeadMaxDifference = 0.0f;
-    const int b = t.batch, h = d.heads, lq = t.queryLength, lk = t.keyLength;
-    const bool threaded = worthThreads(d, b * std::max(lq, lk));
-    const int rowBlocks = rowBlocksFor(threaded);
-
-    // [3]
-    splitHeads(weights, config, t, threaded);
-
-    // [4–9]
-    buildMaskInto(t[TensorId::Mask], config, t.queryLengths, t.keyLengths, lq, lk);
-    t.fullyMaskedRows = findFullyMaskedRows(t[TensorId::Mask], b, lq, lk);
-    const bool deriveScores = !config.keepStageMaps || derivesMaps(config, b, h, lq, lk);
-    shapeMaps(t, deriveScores);
-    t[TensorId::ZHeads].reshape({b, h, lq, d.dV});
-    t[TensorId::Concat].reshape({b, lq, h * d.dV});
-    // Statistics of derived maps while each row is in cache, unless nobody asked for the maps at all.
-    std::vector<MapStats> stats(config.keepStageMaps ? static_cast<std::size_t>(b) * h : 0);
-    const HeadContext context{&t, !deriveScores, config.keepStageMaps ? &stats : nullptr};
-    parallelFor(b * h, threaded, [&](int batchHead) { attendOneHead(context, batchHead); });
-    mergeMapStats(t, stats);
-    switchHeadsOff(t[TensorId::Concat], config.headsOff, t.queryLengths, h, d.dV);
-
-    // [10]
-    t[TensorId::Output].reshape({b, lq, d.dModel});
-    const Linear output{&t[TensorId::Concat], &weights.wo, &weights.bo, &t[TensorId::Output]};
-    parallelFor(rowBlocks, threaded, [&](int block) { linearRowBlock(output, block, rowBlocks); });
-
-    // Seed 004's comparison, for the queries (the same holds for keys and values by the same algebra).
-    if (config.comparePerHead) {
-        const Tensor& queryInput = t.cross ? t[TensorId::XQuery] : t[TensorId::X];
-        t.perHeadMaxDifference = perHeadDifference(queryInput, weights.wq, weights.bq, t[TensorId::Q], h);
-    }
+    attendProjections(weights, config, t, false);
 }
 
 }  // namespace attnviz::core

@@ -14,7 +14,10 @@ void checkInput(const AttentionInput& input, const AttentionConfig& config, cons
 // [5–6] masked_c = keep_c == 0 ? fill : S_c · scale (keep = nullptr: no mask), into `masked`, and S · scale into
 // `scaled` when given. Returns the row's largest masked score.
 float scaleAndMaskRow(const float* scores, const float* keep, float scale, float fill, float* scaled, float* masked, int n);
-// [7] weights_c = exp(masked_c − largest) / Σ, weights below FLT_MIN flushed to 0. Returns Σ.
+// exp of each lane for x in [ln(FLT_MIN), 0] (NaN stays NaN): Eigen's pexp there, bit for bit, minus the work it
+// does for arguments outside (tests/core/test_attention.cpp compares the two).
+Eigen::internal::packet_traits<float>::type expOfKeptArgument(Eigen::internal::packet_traits<float>::type x);
+// [7] weights_c = exp(masked_c − largest) · (1/Σ), weights below FLT_MIN flushed to 0. Returns Σ.
 float expAndNormaliseRow(const float* masked, float largest, float* weights, int n);
 // [7] Softmax of one row (Safe mode: a fully masked row is zeros). Returns whether the weights are finite.
 bool softmaxRow(const float* masked, float largest, float* weights, int n, bool fullyMasked, SoftmaxMode mode);

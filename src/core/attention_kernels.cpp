@@ -47,15 +47,39 @@ float scaleAndMaskRow(const float* scores, const float* keep, float scale, float
     return largest;
 }
 
+// exp(x) for x in [ln(FLT_MIN), 0], the only arguments whose weights the softmax keeps: Eigen's pexp (Cephes'
+// polynomial after x = m ln 2 + r), the same bits there, without its clamp of x and its final max with x and, where
+// it uses one, its general ldexp, which only matter outside that range. NaN stays NaN; what is below the range is
+// flushed by the caller. Eigen's AVX-512 pexp takes m ln 2 off in one FMA, its generic one (AVX2, the portable
+// build) in two parts: each is followed.
+Packet expOfKeptArgument(Packet x) {
+    const Packet m = simd::pfloor(simd::pmadd(x, simd::pset1<Packet>(1.44269504088896341f), simd::pset1<Packet>(0.5f)));  // x / ln 2, rounded
+#if defined(__AVX512F__)
+    const Packet r = simd::pmadd(m, simd::pset1<Packet>(-0.6931471805599453f), x);  // x − m ln 2
+#else
+    const Packet r = simd::pmadd(m, simd::pset1<Packet>(2.12194440e-4f), simd::pmadd(m, simd::pset1<Packet>(-0.693359375f), x));
+#endif
+    const Packet r2 = simd::pmul(r, r), r3 = simd::pmul(r2, r);
+    Packet y = simd::pmadd(simd::pset1<Packet>(1.9875691500E-4f), r, simd::pset1<Packet>(1.3981999507E-3f));
+    Packet y1 = simd::pmadd(simd::pset1<Packet>(4.1665795894E-2f), r, simd::pset1<Packet>(1.6666665459E-1f));
+    const Packet y2 = simd::padd(r, simd::pset1<Packet>(1.0f));
+    y = simd::pmadd(y, r, simd::pset1<Packet>(8.3334519073E-3f));
+    y1 = simd::pmadd(y1, r, simd::pset1<Packet>(5.0000001201E-1f));
+    y = simd::pmadd(y, r3, y1);
+    y = simd::pmadd(y, r2, y2);                                    // exp(r)
+    return simd::pldexp_fast_impl<Packet>::run(y, m);               // 2^m exp(r): 2^m is a normal float here, exact
+}
+
 // [7] weights_c = exp(masked_c − largest) / Σ. Below ln(FLT_MIN) exp is subnormal or 0, and Eigen's vectorised exp
 // clamps its argument (a −1e9 fill would give ~1e-39, not 0 as in PyTorch): those are flushed to exactly 0.
+// The division is a multiplication by 1/Σ, as PyTorch's own vectorised softmax does (within 1 ulp of dividing).
 float expAndNormaliseRow(const float* masked, float largest, float* weights, int n) {
     constexpr float kSmallestNormalExponent = -87.33654f;  // ln(FLT_MIN)
     const Packet largestP = simd::pset1<Packet>(largest), floorP = simd::pset1<Packet>(kSmallestNormalExponent);
     const Packet zero = simd::pset1<Packet>(0.0f);
     const auto expPacket = [&](Packet x) {
         const Packet shifted = simd::psub(x, largestP);
-        return simd::pselect(simd::pcmp_lt(shifted, floorP), zero, simd::pexp(shifted));
+        return simd::pselect(simd::pcmp_lt(shifted, floorP), zero, expOfKeptArgument(shifted));
     };
     Packet sumP = zero;
     int c = 0;
@@ -73,10 +97,10 @@ float expAndNormaliseRow(const float* masked, float largest, float* weights, int
         std::copy(tail.begin(), tail.begin() + (n - c), weights + c);
         sumP = simd::padd(sumP, e);
     }
-    const float sum = simd::predux(sumP);
-    const Packet sumPacket = simd::pset1<Packet>(sum);
-    for (c = 0; c + kLanes <= n; c += kLanes) simd::pstoreu(weights + c, simd::pdiv(simd::ploadu<Packet>(weights + c), sumPacket));
-    for (; c < n; ++c) weights[c] /= sum;
+    const float sum = simd::predux(sumP), reciprocal = 1.0f / sum;
+    const Packet reciprocalP = simd::pset1<Packet>(reciprocal);
+    for (c = 0; c + kLanes <= n; c += kLanes) simd::pstoreu(weights + c, simd::pmul(simd::ploadu<Packet>(weights + c), reciprocalP));
+    for (; c < n; ++c) weights[c] *= reciprocal;
     return sum;
 }
 

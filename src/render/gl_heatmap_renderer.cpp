@@ -5,7 +5,8 @@
 // when the matrix is bit for bit what it was in the previous generation. A new colormap or range colors the kept
 // copy again (a few milliseconds for the largest); the matrix is not read again. One GLSL 330 program
 // (shaders/heatmap.{vert,frag}, embedded copies as fallback) reads one texel per pixel, plus the mask's when
-// there is one (GL_R32F). Under a software rasteriser (llvmpipe) that is what a heatmap costs: coloring in the
+// there is one (GL_R32F): two variants, so a heatmap without a mask (most of them) is drawn by a shader that only
+// copies a texel, without the mask's branch. Under a software rasteriser (llvmpipe) that is what a heatmap costs: coloring in the
 // shader took three texture reads, one of them dependent, and the special-value branches, for every pixel of
 // every frame (docs/performance.md). Drawn from an ImDrawList callback followed by ImDrawCallback_ResetRenderState
 // (Mesa crashes without it).
@@ -91,27 +92,38 @@ GLuint linkProgram(const std::string& vertex, const std::string& fragment, std::
     return 0;
 }
 
+// The fragment shader with `#define MASKED` after its #version line: the variant that draws a mask.
+std::string withMask(const std::string& fragment) {
+    const std::size_t lineEnd = fragment.find('\n');
+    if (lineEnd == std::string::npos) return fragment;
+    return fragment.substr(0, lineEnd + 1) + "#define MASKED\n" + fragment.substr(lineEnd + 1);
+}
+
 // The files beside the binary first (so a shader can be edited without rebuilding), the embedded copy else.
-GLuint loadHeatmapProgram(const std::filesystem::path& dir) {
+GLuint loadHeatmapProgram(const std::filesystem::path& dir, bool masked) {
     std::string log;
+    const auto variant = [masked](std::string fragment) { return masked ? withMask(fragment) : fragment; };
     const std::string vertex = readFile(dir / "heatmap.vert");
     const std::string fragment = readFile(dir / "heatmap.frag");
     if (!vertex.empty() && !fragment.empty()) {
-        if (const GLuint program = linkProgram(vertex, fragment, log)) return program;
+        if (const GLuint program = linkProgram(vertex, variant(fragment), log)) return program;
         log = "shaders in " + dir.string() + " failed, using the embedded copies: " + log;
     }
-    if (const GLuint program = linkProgram(std::string(kHeatmapVert), std::string(kHeatmapFrag), log)) return program;
+    if (const GLuint program = linkProgram(std::string(kHeatmapVert), variant(std::string(kHeatmapFrag)), log)) return program;
     throw std::runtime_error("attnviz: the heatmap shader does not compile: " + log);
 }
 
-struct Uniforms {
-    GLint projection, rect, hasMask, maskedColor;
+// One variant of the heatmap program and where its uniforms are (−1: the variant has none of that name).
+struct HeatmapProgram {
+    GLuint id = 0;
+    GLint projection, rect, maskedColor;
     GLint colors, mask;
 };
 
-Uniforms findUniforms(GLuint program) {
+HeatmapProgram loadProgram(const std::filesystem::path& dir, bool masked) {
+    const GLuint program = loadHeatmapProgram(dir, masked);
     auto at = [program](const char* name) { return glGetUniformLocation(program, name); };
-    return {at("u_projection"), at("u_rect"), at("u_hasMask"), at("u_maskedColor"), at("t_colors"), at("t_mask")};
+    return {program, at("u_projection"), at("u_rect"), at("u_maskedColor"), at("t_colors"), at("t_mask")};
 }
 
 void setColor(GLint location, colormap::Rgb8 c) {
@@ -195,7 +207,7 @@ void drawCallback(const ImDrawList* list, const ImDrawCmd* command);
 class GlHeatmapRenderer final : public HeatmapRenderer {
 public:
     explicit GlHeatmapRenderer(const GlRendererOptions& options)
-        : program_(loadHeatmapProgram(options.shaderDir)), uniforms_(findUniforms(program_)) {
+        : plain_(loadProgram(options.shaderDir, false)), masked_(loadProgram(options.shaderDir, true)) {
         GLint limit = 0;
         glGetIntegerv(GL_MAX_TEXTURE_SIZE, &limit);
         maxTextureSize_ = options.maxTextureSize > 0 ? std::min(options.maxTextureSize, static_cast<int>(limit)) : limit;
@@ -206,7 +218,8 @@ public:
         dropMatrices();
         dropPrevious();
         glDeleteVertexArrays(1, &vao_);
-        glDeleteProgram(program_);
+        glDeleteProgram(plain_.id);
+        glDeleteProgram(masked_.id);
     }
 
     // A new generation keeps the old matrices for one frame, so those whose values did not change (the weights
@@ -267,11 +280,12 @@ public:
     void execute(const DrawRequest& r, const ImDrawCmd& command) {
         const ImDrawData* data = ImGui::GetDrawData();
         if (data == nullptr || !applyScissor(*data, command.ClipRect)) return;
-        glUseProgram(program_);
+        const HeatmapProgram& program = r.mask != 0 ? masked_ : plain_;
+        glUseProgram(program.id);
         glDisable(GL_BLEND);  // every texel is opaque: llvmpipe then writes the pixels without reading them first
-        setUniforms(*data, r);
+        setUniforms(program, *data, r);
         bindTexture(0, r.colors);
-        bindTexture(1, r.mask);
+        if (r.mask != 0) bindTexture(1, r.mask);
         glActiveTexture(GL_TEXTURE0);
         glBindVertexArray(vao_);
         glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
@@ -367,7 +381,7 @@ private:
         return true;
     }
 
-    void setUniforms(const ImDrawData& data, const DrawRequest& r) const {
+    static void setUniforms(const HeatmapProgram& program, const ImDrawData& data, const DrawRequest& r) {
         // ImGui's orthographic projection: DisplayPos at the top-left, y down.
         const float left = data.DisplayPos.x, right = data.DisplayPos.x + data.DisplaySize.x;
         const float top = data.DisplayPos.y, bottom = data.DisplayPos.y + data.DisplaySize.y;
@@ -376,12 +390,12 @@ private:
             0.0f, 2.0f / (top - bottom), 0.0f, 0.0f,
             0.0f, 0.0f, -1.0f, 0.0f,
             (right + left) / (left - right), (top + bottom) / (bottom - top), 0.0f, 1.0f};
-        glUniformMatrix4fv(uniforms_.projection, 1, GL_FALSE, projection.data());
-        glUniform4f(uniforms_.rect, r.min.x, r.min.y, r.max.x, r.max.y);
-        glUniform1i(uniforms_.hasMask, r.mask != 0 ? 1 : 0);
-        setColor(uniforms_.maskedColor, colormap::kMaskedColor);
-        glUniform1i(uniforms_.colors, 0);
-        glUniform1i(uniforms_.mask, 1);
+        glUniformMatrix4fv(program.projection, 1, GL_FALSE, projection.data());
+        glUniform4f(program.rect, r.min.x, r.min.y, r.max.x, r.max.y);
+        glUniform1i(program.colors, 0);
+        if (r.mask == 0) return;
+        setColor(program.maskedColor, colormap::kMaskedColor);
+        glUniform1i(program.mask, 1);
     }
 
     static void bindTexture(int unit, GLuint texture) {
@@ -389,8 +403,8 @@ private:
         glBindTexture(GL_TEXTURE_2D, texture);
     }
 
-    GLuint program_ = 0;
-    Uniforms uniforms_{};
+    HeatmapProgram plain_;   // heatmap.frag as it is: one texel per pixel
+    HeatmapProgram masked_;  // with MASKED: the mask's cells hatched
     GLuint vao_ = 0;  // empty: core profile draws need one bound
     int maxTextureSize_ = 0;
     std::uint64_t generation_ = 0;
