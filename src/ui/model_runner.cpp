@@ -2,6 +2,7 @@
 #include "ui/model_runner.h"
 
 #include "core/derived_maps.h"
+#include "core/portable.h"
 #include "core/tokenizer.h"
 
 #include <algorithm>
@@ -157,18 +158,29 @@ void ModelRunner::request(const core::ModelSpec& spec, std::shared_ptr<const cor
         return;
     }
     std::optional<Request> replaced = std::exchange(queued_, Request{spec, std::move(base), options, std::move(baseIntact)});
-    if (!worker_.joinable()) worker_ = std::thread(&ModelRunner::work, this);
+    if (core::kThreadsAvailable && !worker_.joinable()) worker_ = std::thread(&ModelRunner::work, this);
     lock.unlock();
     wake_.notify_all();
 }
 
 void ModelRunner::work() {
     lowerThisThreadsPriority();
-    while (std::optional<Request> job = nextJob()) {
-        RunResult result = computeRun(job->spec, job->base.get(), job->options, job->baseIntact);
-        job.reset();  // may hold the last reference to a run: freed here, not under the lock
-        finish(std::move(result));
-    }
+    while (std::optional<Request> job = nextJob()) runJob(std::move(*job));
+}
+
+void ModelRunner::computeQueuedHere() {
+    std::unique_lock lock(mutex_);
+    if (!queued_) return;
+    working_ = true;
+    Request job = std::move(*std::exchange(queued_, std::nullopt));
+    lock.unlock();
+    runJob(std::move(job));
+}
+
+void ModelRunner::runJob(Request job) {
+    RunResult result = computeRun(job.spec, job.base.get(), job.options, job.baseIntact);
+    job = {};  // may hold the last reference to a run: freed here, not under the lock
+    finish(std::move(result));
 }
 
 std::optional<ModelRunner::Request> ModelRunner::nextJob() {
@@ -200,18 +212,20 @@ bool ModelRunner::busy() const {
 }
 
 std::optional<RunResult> ModelRunner::poll() {
+    if (!core::kThreadsAvailable) computeQueuedHere();
     const std::lock_guard lock(mutex_);
     std::optional<RunResult> result = ready_ ? std::exchange(ready_, std::nullopt) : std::exchange(finished_, std::nullopt);
     return result;
 }
 
 void ModelRunner::wait() {
+    if (!core::kThreadsAvailable) computeQueuedHere();
     std::unique_lock lock(mutex_);
     idle_.wait(lock, [this] { return !working_ && !queued_; });
 }
 
 void ModelRunner::release(std::shared_ptr<const core::ModelRun> run) {
-    if (!run) return;
+    if (!run || !core::kThreadsAvailable) return;  // without threads, freed here
     {
         const std::lock_guard lock(mutex_);
         released_.push_back(std::move(run));
@@ -246,13 +260,14 @@ KvCacheFollower::~KvCacheFollower() {
 }
 
 void KvCacheFollower::follow(const std::shared_ptr<const core::TrainedModel>& model, const std::vector<int>& ids) {
+    if (!core::kThreadsAvailable) stepHere();  // towards the target of the call before: one step a frame
     {
         const std::lock_guard lock(mutex_);
         if (model == model_ && (!model || ids == target_)) return;
         if (model != model_) failedModel_.reset();  // lets a model that has gone be freed
         model_ = model;
         target_ = model ? ids : std::vector<int>{};
-        if (!worker_.joinable()) worker_ = std::thread(&KvCacheFollower::work, this);
+        if (core::kThreadsAvailable && !worker_.joinable()) worker_ = std::thread(&KvCacheFollower::work, this);
     }
     wake_.notify_all();
 }
@@ -276,6 +291,10 @@ core::KvCache KvCacheFollower::cache() const {
 
 void KvCacheFollower::wait() {
     std::unique_lock lock(mutex_);
+    if (!core::kThreadsAvailable) {
+        while (!held_ && needsStep()) step(lock);
+        return;
+    }
     idle_.wait(lock, [this] { return stopping_ || held_ || (!stepping_ && !needsStep()); });
 }
 
@@ -306,27 +325,36 @@ void KvCacheFollower::work() {
     while (true) {
         wake_.wait(lock, [this] { return stopping_ || (!held_ && needsStep()); });
         if (stopping_) return;
-        const std::shared_ptr<const core::TrainedModel> model = model_;
-        const std::vector<int> target = target_;
-        stepping_ = true;
-        lock.unlock();
-        int newRow = newRow_;  // the worker alone writes it
-        std::string error;
-        stepTowards(model, target, workingModel_, working_, newRow, error);
-        core::KvCache copy = working_;  // published under the lock; the worker keeps stepping on its own
-        lock.lock();
-        stepping_ = false;
-        ++steps_;
-        published_ = std::move(copy);
-        publishedModel_ = workingModel_;
-        newRow_ = newRow;
-        if (!error.empty()) {
-            error_ = std::move(error);
-            failedModel_ = model;
-            failedTarget_ = target;
-        }
-        if (!needsStep()) idle_.notify_all();
+        step(lock);
     }
+}
+
+void KvCacheFollower::stepHere() {
+    std::unique_lock lock(mutex_);
+    if (!held_ && needsStep()) step(lock);
+}
+
+void KvCacheFollower::step(std::unique_lock<std::mutex>& lock) {
+    const std::shared_ptr<const core::TrainedModel> model = model_;
+    const std::vector<int> target = target_;
+    stepping_ = true;
+    lock.unlock();
+    int newRow = newRow_;  // only the stepping thread writes it
+    std::string error;
+    stepTowards(model, target, workingModel_, working_, newRow, error);
+    core::KvCache copy = working_;  // published under the lock; the stepping thread keeps stepping on its own
+    lock.lock();
+    stepping_ = false;
+    ++steps_;
+    published_ = std::move(copy);
+    publishedModel_ = workingModel_;
+    newRow_ = newRow;
+    if (!error.empty()) {
+        error_ = std::move(error);
+        failedModel_ = model;
+        failedTarget_ = target;
+    }
+    if (!needsStep()) idle_.notify_all();
 }
 
 }  // namespace attnviz::ui

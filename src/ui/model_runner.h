@@ -5,6 +5,10 @@
 // starts when the worker is done. Runs no longer shown are freed on a background thread too. KvCacheFollower keeps
 // the prediction panel's KV cache following the sentence, on a thread of its own. Does not decide what to compute
 // (App does) or touch ImGui.
+//
+// Without threads (the web page: core::kThreadsAvailable is false) a job too big for the caller's thread waits in the
+// queue for the next poll() (the next frame), which computes it there: the frame between draws "Computing…", so a
+// long pass shows its notice instead of freezing silently; the KV cache steps once per follow() call.
 #pragma once
 
 #include "core/model.h"
@@ -70,6 +74,8 @@ private:
         std::shared_ptr<const core::ModelRun> baseIntact;
     };
     void work();                         // the worker thread: computes queued_ until stopping_
+    void computeQueuedHere();            // without threads: the queued job, on the caller's thread
+    void runJob(Request job);            // computes `job` and publishes its result
     std::optional<Request> nextJob();    // waits for one; nullopt when stopping_
     void finish(RunResult result);       // publishes the worker's result
     void releaseAll();                   // the releaser thread: drops released_ runs until stopping_
@@ -128,6 +134,8 @@ public:
 
 private:
     void work();  // the worker thread: steps towards the target until stopping_
+    void stepHere();  // without threads: one step on the caller's thread, when one is needed
+    void step(std::unique_lock<std::mutex>& lock);  // one step towards the target, the lock released meanwhile
     bool needsStep() const;  // under the lock
 
     std::thread worker_;  // started by the first follow()
