@@ -9,17 +9,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <cstdlib>
 
 namespace fs = std::filesystem;
 
 namespace attnviz::io {
 namespace {
-
-std::string environment(const char* name) {
-    const char* value = std::getenv(name);
-    return value == nullptr ? std::string() : std::string(value);
-}
 
 bool isTrue(std::string value) {
     std::transform(value.begin(), value.end(), value.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
@@ -30,12 +24,12 @@ bool isTrue(std::string value) {
 
 FetchOptions fetchOptionsFromEnvironment() {
     FetchOptions options;
-    options.endpoint = environment("HF_ENDPOINT");
+    options.endpoint = hubSetting("HF_ENDPOINT");
     while (!options.endpoint.empty() && options.endpoint.back() == '/') options.endpoint.pop_back();
     if (options.endpoint.empty()) options.endpoint = "https://huggingface.co";
-    options.token = environment("HF_TOKEN");
+    options.token = hubSetting("HF_TOKEN");
     options.cache = hubCacheDir();
-    options.offline = isTrue(environment("HF_HUB_OFFLINE")) || isTrue(environment("TRANSFORMERS_OFFLINE"));
+    options.offline = isTrue(hubSetting("HF_HUB_OFFLINE")) || isTrue(hubSetting("TRANSFORMERS_OFFLINE"));
     return options;
 }
 
