@@ -52,7 +52,8 @@ attnviz_host_header_target(stb stb /usr/include/stb)
 target_include_directories(attnviz_headers_stb SYSTEM INTERFACE ${attnviz_host_headers}/stb/stb)
 # The implementations libstb.so holds on the desktop: the font reader and rectangle packer (ImGui's font atlas,
 # io/fallback_fonts.cpp).
-file(WRITE ${CMAKE_BINARY_DIR}/generated/stb_implementations.c
+# (file(CONFIGURE) writes it only when it changes: a reconfigure does not relink the page.)
+file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/generated/stb_implementations.c CONTENT
   "#define STB_TRUETYPE_IMPLEMENTATION\n#define STB_RECT_PACK_IMPLEMENTATION\n#include <stb_rect_pack.h>\n#include <stb_truetype.h>\n")
 add_library(attnviz_stb STATIC ${CMAKE_BINARY_DIR}/generated/stb_implementations.c)
 target_link_libraries(attnviz_stb PUBLIC attnviz_headers_stb)
