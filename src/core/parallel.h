@@ -4,9 +4,9 @@
 // than giving each core whole heads. Items must write disjoint memory, so the result never depends on timing.
 #pragma once
 
-#include <algorithm>
 #include "core/portable.h"
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 #include <vector>

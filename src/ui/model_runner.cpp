@@ -135,6 +135,8 @@ RunResult computeRun(const core::ModelSpec& spec, const core::ModelRun* base, co
     }
 }
 
+ModelRunner::ModelRunner() : ModelRunner(core::kThreadsAvailable) {}
+
 ModelRunner::~ModelRunner() {
     {
         const std::lock_guard lock(mutex_);
@@ -158,7 +160,8 @@ void ModelRunner::request(const core::ModelSpec& spec, std::shared_ptr<const cor
         return;
     }
     std::optional<Request> replaced = std::exchange(queued_, Request{spec, std::move(base), options, std::move(baseIntact)});
-    if (core::kThreadsAvailable && !worker_.joinable()) worker_ = std::thread(&ModelRunner::work, this);
+    queuedPolled_ = false;
+    if (threads_ && !worker_.joinable()) worker_ = std::thread(&ModelRunner::work, this);
     lock.unlock();
     wake_.notify_all();
 }
@@ -168,9 +171,13 @@ void ModelRunner::work() {
     while (std::optional<Request> job = nextJob()) runJob(std::move(*job));
 }
 
-void ModelRunner::computeQueuedHere() {
+void ModelRunner::computeQueuedHere(bool afterOnePoll) {
     std::unique_lock lock(mutex_);
     if (!queued_) return;
+    if (afterOnePoll && !queuedPolled_) {
+        queuedPolled_ = true;
+        return;
+    }
     working_ = true;
     Request job = std::move(*std::exchange(queued_, std::nullopt));
     lock.unlock();
@@ -212,20 +219,20 @@ bool ModelRunner::busy() const {
 }
 
 std::optional<RunResult> ModelRunner::poll() {
-    if (!core::kThreadsAvailable) computeQueuedHere();
+    if (!threads_) computeQueuedHere(true);
     const std::lock_guard lock(mutex_);
     std::optional<RunResult> result = ready_ ? std::exchange(ready_, std::nullopt) : std::exchange(finished_, std::nullopt);
     return result;
 }
 
 void ModelRunner::wait() {
-    if (!core::kThreadsAvailable) computeQueuedHere();
+    if (!threads_) computeQueuedHere(false);
     std::unique_lock lock(mutex_);
     idle_.wait(lock, [this] { return !working_ && !queued_; });
 }
 
 void ModelRunner::release(std::shared_ptr<const core::ModelRun> run) {
-    if (!run || !core::kThreadsAvailable) return;  // without threads, freed here
+    if (!run || !threads_) return;  // without threads, freed here
     {
         const std::lock_guard lock(mutex_);
         released_.push_back(std::move(run));

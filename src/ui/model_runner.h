@@ -6,9 +6,10 @@
 // the prediction panel's KV cache following the sentence, on a thread of its own. Does not decide what to compute
 // (App does) or touch ImGui.
 //
-// Without threads (the web page: core::kThreadsAvailable is false) a job too big for the caller's thread waits in the
-// queue for the next poll() (the next frame), which computes it there: the frame between draws "Computing…", so a
-// long pass shows its notice instead of freezing silently; the KV cache steps once per follow() call.
+// Without threads (the web page: core::kThreadsAvailable is false) a job too big to compute inline waits in the queue
+// through one poll() and is computed by the next, on the caller's thread: the frame between draws "Computing the
+// forward pass…", so a long pass shows its notice before the page stops for it instead of freezing silently. The KV
+// cache steps once per follow() call.
 #pragma once
 
 #include "core/model.h"
@@ -42,7 +43,9 @@ bool onlyHeadsOffDiffer(const core::ModelSpec& base, const core::ModelSpec& next
 
 class ModelRunner {
 public:
-    ModelRunner() = default;
+    ModelRunner();  // with threads where the build has them (core::kThreadsAvailable)
+    // `threads` false: no worker and no releaser thread, as in the web page (tests choose it on the desktop).
+    explicit ModelRunner(bool threads) : threads_(threads) {}
     ModelRunner(const ModelRunner&) = delete;
     ModelRunner& operator=(const ModelRunner&) = delete;
     // Waits for the job in progress (a queued one is dropped) and for the runs being released.
@@ -74,7 +77,9 @@ private:
         std::shared_ptr<const core::ModelRun> baseIntact;
     };
     void work();                         // the worker thread: computes queued_ until stopping_
-    void computeQueuedHere();            // without threads: the queued job, on the caller's thread
+    // Without threads: the queued job, on the caller's thread; with `afterOnePoll`, only once a poll has returned
+    // without it (a frame has said "Computing…").
+    void computeQueuedHere(bool afterOnePoll);
     void runJob(Request job);            // computes `job` and publishes its result
     std::optional<Request> nextJob();    // waits for one; nullopt when stopping_
     void finish(RunResult result);       // publishes the worker's result
@@ -82,11 +87,13 @@ private:
 
     // Both threads live as long as the runner (started on first use), so taking a result never waits for a
     // thread to exit, and both run at a lower priority than the UI thread (model_runner.cpp).
+    bool threads_;
     std::thread worker_, releaser_;
     mutable std::mutex mutex_;            // guards everything below
     std::condition_variable wake_;        // a job, a run to release, or stopping_
     std::condition_variable idle_;        // the worker finished a job and none is queued
     std::optional<Request> queued_;       // the next job (only the newest request matters)
+    bool queuedPolled_ = false;           // without threads: a poll has returned since queued_ was queued
     bool working_ = false;                // the worker is computing a job
     int workerJobs_ = 0;                  // jobs the worker finished
     std::optional<RunResult> finished_;   // the worker's newest result, not yet taken
