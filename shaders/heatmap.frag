@@ -1,10 +1,10 @@
-#version 330 core
 // heatmap.frag — draws one heatmap: its cells were colored on the CPU when the texture was made
 // (render/texture_colors.h: colormap::sample, as the PNG export), so each pixel is one texture read, and the
 // texels are opaque. Compiled twice (gl_heatmap_renderer.cpp): as it is, for heatmaps without a mask — one texel
 // copied per pixel, no branch — and with MASKED defined (inserted after the #version line), where masked cells
 // (mask texel == 0) are drawn hatched in the masked color, whatever their value.
 // Does not filter: every texture is NEAREST; downsampling happened on the CPU, to one texel per pixel (downsample.h).
+// No #version line: the renderer puts GLSL 3.30 core's or GLSL ES 3.00's (and ES's precisions) first (render/gl_api.h).
 
 in vec2 v_uv;
 out vec4 o_color;

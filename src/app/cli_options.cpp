@@ -165,6 +165,12 @@ core::ModelSpec toModelSpec(const InputOptions& o) {
     return spec;
 }
 
+const core::NamedHead* featuredHeadOnScreen(const core::ModelSpec& spec) {
+    const core::TrainedLayer* trained = spec.trained();
+    const core::NamedHead* featured = trained ? trained->model->featuredHead() : nullptr;
+    return featured != nullptr && featured->layer == trained->layer ? featured : nullptr;
+}
+
 namespace {
 
 // A whole non-negative decimal number, or nullopt.

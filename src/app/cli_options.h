@@ -61,6 +61,9 @@ void noteGivenOptions(const CLI::App& command, InputOptions& options);
 // Turns parsed options into a spec; throws core::InputError with one clear sentence for a bad combination, or
 // io::FileError for a session file that cannot be opened.
 core::ModelSpec toModelSpec(const InputOptions& options);
+// The trained model's named head (the bundled model's coreference head) when it is on the layer `spec` steps
+// through, else null: the app opens on it, at the softmax stage, unless told another stage or head.
+const core::NamedHead* featuredHeadOnScreen(const core::ModelSpec& spec);
 // For a trained model whose heads --heads re-split: the sentence the app's banner shows ("these 8 heads are a
 // re-split of the trained W^Q …"); empty otherwise.
 std::string resplitNote(const core::ModelSpec& spec);

@@ -45,6 +45,16 @@ void coverTexts(GuiFonts& fonts, const ui::AppState& state) {
     ImGui_ImplOpenGL3_CreateFontsTexture();
 }
 
+float followLook(LookKeeper& look, GuiFonts& fonts, float contentScale, const ui::AppState& state) {
+    int width = 0, height = 0;
+    glfwGetFramebufferSize(glfwGetCurrentContext(), &width, &height);
+    if (look.follow(lookInputsOf(state, static_cast<float>(height), contentScale)) && fonts.resize(look.look().fontPixels)) {
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    return look.look().scale;
+}
+
 PixelSize renderFrame(GLFWwindow* window, bool hidePointer, const std::function<void()>& draw) {
     ImGui_ImplOpenGL3_NewFrame();
     freeAtlasPixels();

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "app/gui_fonts.h"
+#include "app/gui_style.h"
 #include "app/gui_screenshot.h"
 #include "ui/app_state.h"
 
@@ -23,6 +24,11 @@ void hintOpenGl33Core();
 // Makes the atlas cover every sentence of `state` (typed characters may be new), recreating the backend's font
 // texture when it grew. Call before renderFrame.
 void coverTexts(GuiFonts& fonts, const ui::AppState& state);
+
+// The UI scale this frame: the look (gui_style.h) of the zoom, presenting, the framebuffer and the monitor's
+// `contentScale`. A change rebuilds the style from its base and the fonts (and the backend's font texture) between
+// two frames.
+float followLook(LookKeeper& look, GuiFonts& fonts, float contentScale, const ui::AppState& state);
 
 // NewFrame of both backends and ImGui, `draw`, Render, then clear the framebuffer and draw ImGui's draw data
 // into it. With `hidePointer`, ImGui sees no mouse (reproducible screenshots). Returns the framebuffer size.

@@ -108,9 +108,8 @@ std::optional<GuiPlan> checkOptions(const core::ModelSpec& spec, const GuiOption
     plan.head = options.head;
     // A trained model with a named head (the bundled model's coreference head) opens on it, at the softmax stage
     // where its weights show, unless the command line chose a stage or a head.
-    const core::TrainedLayer* trained = spec.trained();
-    const core::NamedHead* featured = trained ? trained->model->featuredHead() : nullptr;
-    if (featured != nullptr && options.stage.empty() && options.head == 0 && featured->layer == trained->layer) {
+    const core::NamedHead* featured = featuredHeadOnScreen(spec);
+    if (featured != nullptr && options.stage.empty() && options.head == 0) {
         plan.stage = core::StageId::Softmax;
         plan.head = featured->head;
     }
@@ -195,46 +194,7 @@ ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options
     return state;
 }
 
-// [SECTION] Input: GLFW's key and character callbacks queue, each frame takes its share (app/input_queue.h).
-
-InputQueue& queueOf(GLFWwindow* window) { return *static_cast<InputQueue*>(glfwGetWindowUserPointer(window)); }
-
-void queueKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
-    queueOf(window).push({InputEvent::Kind::Key, key, scancode, action, mods, 0});
-}
-
-void queueCharacter(GLFWwindow* window, unsigned int codepoint) {
-    queueOf(window).push({InputEvent::Kind::Character, 0, 0, 0, 0, codepoint});
-}
-
-// Replaces the key and character callbacks ImGui's backend installed with the queue's; ImGui gets the events
-// from feedQueuedInput, through the same backend functions.
-void queueInput(GLFWwindow* window, InputQueue& queue) {
-    glfwSetWindowUserPointer(window, &queue);
-    glfwSetKeyCallback(window, queueKey);
-    glfwSetCharCallback(window, queueCharacter);
-}
-
-void feedQueuedInput(GLFWwindow* window, InputQueue& queue) {
-    for (const InputEvent& event : queue.takeFrame()) {
-        if (event.kind == InputEvent::Kind::Character) ui::typeCharacter(event.codepoint);  // keeps emoji (wide_characters.h)
-        else ImGui_ImplGlfw_KeyCallback(window, event.key, event.scancode, event.action, event.mods);
-    }
-}
-
 // [SECTION] Lecture hall: zoom and presentation mode
-
-// The UI scale this frame: the look (gui_style.h) of the zoom, presenting and the framebuffer. A change rebuilds the
-// style from its base and the fonts between two frames.
-float followLook(LookKeeper& look, GuiFonts& fonts, float contentScale, const ui::AppState& state) {
-    int width = 0, height = 0;
-    glfwGetFramebufferSize(glfwGetCurrentContext(), &width, &height);
-    if (look.follow(lookInputsOf(state, static_cast<float>(height), contentScale)) && fonts.resize(look.look().fontPixels)) {
-        ImGui_ImplOpenGL3_DestroyFontsTexture();
-        ImGui_ImplOpenGL3_CreateFontsTexture();
-    }
-    return look.look().scale;
-}
 
 // Presentation mode fills the monitor the window is on; leaving it puts the window back where it was.
 class FullScreen {

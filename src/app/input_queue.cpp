@@ -1,7 +1,10 @@
 // input_queue.cpp — splitting queued input into frames. See input_queue.h.
 #include "app/input_queue.h"
 
+#include "ui/widgets/wide_characters.h"
+
 #include <GLFW/glfw3.h>
+#include <imgui_impl_glfw.h>
 
 #include <set>
 
@@ -10,7 +13,30 @@ namespace {
 
 bool isModifier(int key) { return key >= GLFW_KEY_LEFT_SHIFT && key <= GLFW_KEY_RIGHT_SUPER; }
 
+InputQueue& queueOf(GLFWwindow* window) { return *static_cast<InputQueue*>(glfwGetWindowUserPointer(window)); }
+
+void queueKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
+    queueOf(window).push({InputEvent::Kind::Key, key, scancode, action, mods, 0});
+}
+
+void queueCharacter(GLFWwindow* window, unsigned int codepoint) {
+    queueOf(window).push({InputEvent::Kind::Character, 0, 0, 0, 0, codepoint});
+}
+
 }  // namespace
+
+void queueInput(GLFWwindow* window, InputQueue& queue) {
+    glfwSetWindowUserPointer(window, &queue);
+    glfwSetKeyCallback(window, queueKey);
+    glfwSetCharCallback(window, queueCharacter);
+}
+
+void feedQueuedInput(GLFWwindow* window, InputQueue& queue) {
+    for (const InputEvent& event : queue.takeFrame()) {
+        if (event.kind == InputEvent::Kind::Character) ui::typeCharacter(event.codepoint);  // keeps emoji (wide_characters.h)
+        else ImGui_ImplGlfw_KeyCallback(window, event.key, event.scancode, event.action, event.mods);
+    }
+}
 
 std::vector<InputEvent> InputQueue::takeFrame() {
     std::vector<InputEvent> batch;

@@ -1,8 +1,8 @@
 // input_queue.h — key presses and typed characters kept in order and handed to Dear ImGui a frame at a time,
 // so none is lost. Dear ImGui 1.86 reads keys as "down at the start of the frame": a tap shorter than a frame
 // (a presenter's clicker, a quick "2", Ctrl+A before typing) was pressed and released between two frames and
-// never seen. gui_main installs GLFW key and character callbacks that push() here and, before each frame,
-// passes takeFrame()'s events to ImGui's own GLFW callbacks.
+// never seen. queueInput installs GLFW key and character callbacks that push() here and feedQueuedInput, before
+// each frame, passes takeFrame()'s events to ImGui's own GLFW callbacks (the desktop's and the page's main loops).
 //
 // One frame's batch is everything up to, and including, the first press of a non-modifier key and the characters
 // it typed (GLFW reports them right after the press: a typed key takes one frame, so typing at 25 keys/s keeps up
@@ -15,6 +15,8 @@
 #include <deque>
 #include <vector>
 
+struct GLFWwindow;
+
 namespace attnviz::app {
 
 struct InputEvent {
@@ -26,6 +28,14 @@ struct InputEvent {
     int mods = 0;
     unsigned int codepoint = 0;  // Kind::Character
 };
+
+class InputQueue;
+
+// Replaces the key and character callbacks ImGui's GLFW backend installed on `window` with ones that push into
+// `queue` (the window's user pointer); feedQueuedInput, before each frame, passes one frame's batch to ImGui
+// through the same backend functions.
+void queueInput(GLFWwindow* window, InputQueue& queue);
+void feedQueuedInput(GLFWwindow* window, InputQueue& queue);
 
 class InputQueue {
 public:

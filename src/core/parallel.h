@@ -4,6 +4,8 @@
 // than giving each core whole heads. Items must write disjoint memory, so the result never depends on timing.
 #pragma once
 
+#include "core/portable.h"
+
 #include <algorithm>
 #include <atomic>
 #include <thread>
@@ -16,6 +18,7 @@ namespace attnviz::core {
 // The cores this process may run on: its affinity mask (taskset, a cgroup's cpuset), not every core online. On one
 // core a second thread only takes turns with the first and evicts its cached weights.
 inline int usableCores() {
+    if constexpr (!kThreadsAvailable) return 1;
     static const int cores = [] {
         cpu_set_t set;
         if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
@@ -37,7 +40,7 @@ void parallelFor(int count, bool worthThreads, Work&& work) {
     const auto drain = [&] {
         for (int i = nextItem++; i < count; i = nextItem++) work(i);
     };
-    std::vector<std::jthread> helpers;
+    std::vector<JoiningThread> helpers;
     helpers.reserve(static_cast<std::size_t>(threads - 1));
     for (int t = 1; t < threads; ++t) helpers.emplace_back(drain);
     drain();

@@ -17,13 +17,8 @@ namespace fs = std::filesystem;
 namespace attnviz::io {
 namespace {
 
-std::string environment(const char* name) {
-    const char* value = std::getenv(name);
-    return value == nullptr ? std::string() : std::string(value);
-}
-
 fs::path expandHome(const std::string& path) {
-    if (path == "~" || path.rfind("~/", 0) == 0) return fs::path(environment("HOME")) / path.substr(std::min<std::size_t>(2, path.size()));
+    if (path == "~" || path.rfind("~/", 0) == 0) return fs::path(hubSetting("HOME")) / path.substr(std::min<std::size_t>(2, path.size()));
     return path;
 }
 
@@ -182,12 +177,17 @@ ModelArgument parseModelArgument(std::string_view text) {
     return {fs::path(), parseRepoReference(path)};
 }
 
+std::string hubSetting(const char* name) {
+    const char* value = std::getenv(name);
+    return value == nullptr ? std::string() : std::string(value);
+}
+
 fs::path hubCacheDir() {
-    if (const std::string cache = environment("HF_HUB_CACHE"); !cache.empty()) return expandHome(cache);
-    if (const std::string cache = environment("HUGGINGFACE_HUB_CACHE"); !cache.empty()) return expandHome(cache);
-    if (const std::string home = environment("HF_HOME"); !home.empty()) return expandHome(home) / "hub";
-    if (const std::string xdg = environment("XDG_CACHE_HOME"); !xdg.empty()) return expandHome(xdg) / "huggingface" / "hub";
-    return fs::path(environment("HOME")) / ".cache" / "huggingface" / "hub";
+    if (const std::string cache = hubSetting("HF_HUB_CACHE"); !cache.empty()) return expandHome(cache);
+    if (const std::string cache = hubSetting("HUGGINGFACE_HUB_CACHE"); !cache.empty()) return expandHome(cache);
+    if (const std::string home = hubSetting("HF_HOME"); !home.empty()) return expandHome(home) / "hub";
+    if (const std::string xdg = hubSetting("XDG_CACHE_HOME"); !xdg.empty()) return expandHome(xdg) / "huggingface" / "hub";
+    return fs::path(hubSetting("HOME")) / ".cache" / "huggingface" / "hub";
 }
 
 std::string repoFolderName(std::string_view repoId) {

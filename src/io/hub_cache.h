@@ -48,6 +48,8 @@ bool isCommitHash(std::string_view text);  // 40 lower-case hex digits
 // A file name inside a repo as the API lists it: relative, '/'-separated, no "..", no control characters or '\'.
 bool isSafeRepoFileName(std::string_view name);
 
+// An environment variable of the Hub's (HF_HOME, HF_ENDPOINT, HF_TOKEN, …), empty when unset.
+std::string hubSetting(const char* name);
 // The cache directory from the environment (not created).
 std::filesystem::path hubCacheDir();
 // "models--ORG--NAME"

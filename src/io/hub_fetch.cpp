@@ -1,4 +1,5 @@
-// hub_fetch.cpp — the Hub's API, HEAD and resumable GET over libcurl, checked into the cache. See hub_fetch.h.
+// hub_fetch.cpp — fetchModel: the Hub's API, HEAD and resumable GET over libcurl, checked into the cache. See
+// hub_fetch.h; the parts that need no network library are in hub_fetch_offline.cpp.
 #include "io/hub_fetch.h"
 
 #include "core/display_text.h"
@@ -46,16 +47,6 @@ bool isWantedFile(const std::string& name) {
 }
 
 // [SECTION] small helpers
-
-std::string environment(const char* name) {
-    const char* value = std::getenv(name);
-    return value == nullptr ? std::string() : std::string(value);
-}
-
-bool isTrue(std::string value) {
-    std::transform(value.begin(), value.end(), value.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-    return value == "1" || value == "ON" || value == "YES" || value == "TRUE";
-}
 
 // Percent-encoding of everything but unreserved characters (and '/' when `keepSlash`), as urllib's quote.
 std::string quote(std::string_view text, bool keepSlash) {
@@ -645,17 +636,6 @@ void writeRef(const fs::path& storage, const RepoReference& ref, const std::stri
 
 }  // namespace
 
-FetchOptions fetchOptionsFromEnvironment() {
-    FetchOptions options;
-    options.endpoint = environment("HF_ENDPOINT");
-    while (!options.endpoint.empty() && options.endpoint.back() == '/') options.endpoint.pop_back();
-    if (options.endpoint.empty()) options.endpoint = "https://huggingface.co";
-    options.token = environment("HF_TOKEN");
-    options.cache = hubCacheDir();
-    options.offline = isTrue(environment("HF_HUB_OFFLINE")) || isTrue(environment("TRANSFORMERS_OFFLINE"));
-    return options;
-}
-
 fs::path fetchModel(const RepoReference& ref, const FetchOptions& options) {
     if (!isValidRepoId(ref.repoId) || !isValidRevision(ref.revision)) throw FileError("\"" + ref.repoId + "@" + ref.revision + "\" is not a repo id.");
     if (options.offline) {
@@ -699,27 +679,6 @@ fs::path fetchModel(const RepoReference& ref, const FetchOptions& options) {
     } catch (const fs::filesystem_error& error) {
         throw FileError("Cannot write into the Hugging Face cache: " + std::string(error.what()) + ".");
     }
-}
-
-fs::path findOrFetchModel(const RepoReference& ref, const FetchOptions& options) {
-    if (const auto snapshot = findCachedSnapshot(options.cache, ref)) {
-        const std::string problem = checkModelFolder(*snapshot);
-        if (problem.empty()) return *snapshot;
-        if (options.offline) throw FileError(ref.repoId + " is in the Hugging Face cache without everything attnviz reads, and HF_HUB_OFFLINE is set: " + problem);
-    }
-    return fetchModel(ref, options);
-}
-
-std::string formatProgress(const FetchProgress& progress) {
-    std::string line = core::echoed(progress.file) + "  " + formatBytes(progress.done) + " / " + formatBytes(progress.total);
-    if (progress.bytesPerSecond > 0) line += "  " + formatBytes(static_cast<std::uint64_t>(progress.bytesPerSecond)) + "/s";
-    if (progress.secondsLeft >= 0) {
-        const auto seconds = static_cast<long long>(progress.secondsLeft + 0.5);
-        char left[32];
-        std::snprintf(left, sizeof left, "  %lld:%02lld left", seconds / 60, seconds % 60);
-        line += left;
-    }
-    return line;
 }
 
 }  // namespace attnviz::io

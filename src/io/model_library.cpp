@@ -1,6 +1,7 @@
 // model_library.cpp — background opening, cancel and sharing of model folders. See model_library.h.
 #include "io/model_library.h"
 
+#include "core/portable.h"
 #include "io/assets.h"
 #include "io/checkpoint.h"
 #include "io/memory_budget.h"
@@ -112,14 +113,16 @@ void ModelLibrary::open(const fs::path& folder) {
         shared_->opening = folder;
         shared_->finished.reset();
     }
-    std::thread([shared = shared_, folder, generation] {
+    auto openFolder = [shared = shared_, folder, generation] {
         lowerThisThreadsPriority();
         Opened opened = shared->run(folder);
         const std::lock_guard lock(shared->mutex);
         if (shared->generation != generation) return;  // cancelled or replaced: dropped
         shared->opening.reset();
         shared->finished = std::move(opened);
-    }).detach();
+    };
+    if (core::kThreadsAvailable) std::thread(std::move(openFolder)).detach();
+    else openFolder();  // the web page: no thread to open it on
 }
 
 void ModelLibrary::cancel() {

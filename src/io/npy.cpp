@@ -6,7 +6,8 @@
 // ended by '\n' so the data starts at a multiple of 64 bytes, then the raw data in C order.
 #include "io/npy.h"
 
-#include <bit>
+#include "core/portable.h"
+
 #include <climits>
 #include <cerrno>
 #include <cstdint>
@@ -298,7 +299,7 @@ template <typename Stored, typename Bits>
 void decodeValues(std::string_view payload, std::span<float> out) {
     for (std::size_t i = 0; i < out.size(); ++i) {
         const Bits bits = static_cast<Bits>(readLittleEndian(payload, i * sizeof(Stored), sizeof(Stored)));
-        out[i] = static_cast<float>(std::bit_cast<Stored>(bits));
+        out[i] = static_cast<float>(core::bitCast<Stored>(bits));
     }
 }
 

@@ -1,7 +1,7 @@
 // gl_framebuffer.cpp — clear and read back the window's framebuffer, wait for the GPU (see framebuffer.h).
 #include "render/framebuffer.h"
 
-#include <epoxy/gl.h>
+#include "render/gl_api.h"
 
 #include <algorithm>
 

@@ -19,16 +19,16 @@
 // axis); shrinking the copy further folds contiguous blocks of the matrix, as shrinking the matrix would.
 //
 // What this file does not do: decide ranges, colormaps, labels or layout (src/ui), or talk to GLFW.
+#include "core/portable.h"
 #include "render/downsample.h"
 #include "render/embedded_shaders.h"
+#include "render/gl_api.h"
 #include "render/gl_heatmap_renderer.h"
 #include "render/texture_colors.h"
 
-#include <epoxy/gl.h>
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstring>
 #include <deque>
 #include <fstream>
@@ -52,10 +52,12 @@ std::string readFile(const std::filesystem::path& path) {
     return text.str();
 }
 
+// `source` has no #version line: glslVersionHeader() puts the one this context speaks first.
 GLuint compileShader(GLenum kind, const std::string& source, std::string& log) {
     const GLuint shader = glCreateShader(kind);
-    const char* text = source.c_str();
-    glShaderSource(shader, 1, &text, nullptr);
+    const std::string header = glslVersionHeader();
+    const std::array<const char*, 2> texts{header.c_str(), source.c_str()};
+    glShaderSource(shader, static_cast<GLsizei>(texts.size()), texts.data(), nullptr);
     glCompileShader(shader);
     GLint ok = GL_FALSE;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
@@ -172,7 +174,7 @@ struct TextureVariant {
 
 TextureVariant variantOf(int rows, int cols, const HeatmapStyle* coloring) {
     if (!coloring) return {rows, cols};
-    return {rows, cols, static_cast<int>(coloring->map), std::bit_cast<std::uint32_t>(coloring->lo), std::bit_cast<std::uint32_t>(coloring->hi)};
+    return {rows, cols, static_cast<int>(coloring->map), core::bitCast<std::uint32_t>(coloring->lo), core::bitCast<std::uint32_t>(coloring->hi)};
 }
 
 // A texture made from a matrix, and the last frame that drew it.

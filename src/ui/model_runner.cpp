@@ -2,6 +2,7 @@
 #include "ui/model_runner.h"
 
 #include "core/derived_maps.h"
+#include "core/portable.h"
 #include "core/tokenizer.h"
 
 #include <algorithm>
@@ -134,6 +135,8 @@ RunResult computeRun(const core::ModelSpec& spec, const core::ModelRun* base, co
     }
 }
 
+ModelRunner::ModelRunner() : ModelRunner(core::kThreadsAvailable) {}
+
 ModelRunner::~ModelRunner() {
     {
         const std::lock_guard lock(mutex_);
@@ -158,23 +161,40 @@ void ModelRunner::request(const core::ModelSpec& spec, std::shared_ptr<const cor
         return;
     }
     std::optional<Request> replaced = std::exchange(queued_, Request{spec, std::move(base), options, std::move(baseIntact)});
-    if (!worker_.joinable()) worker_ = std::thread(&ModelRunner::work, this);
+    queuedPolled_ = false;
+    if (threads_ && !worker_.joinable()) worker_ = std::thread(&ModelRunner::work, this);
     lock.unlock();
     wake_.notify_all();
 }
 
 void ModelRunner::work() {
     lowerThisThreadsPriority();
-    while (std::optional<Job> job = nextJob()) {
-        if (const Request* run = std::get_if<Request>(&*job)) {
-            RunResult result = computeRun(run->spec, run->base.get(), run->options, run->baseIntact);
-            job.reset();  // may hold the last reference to a run: freed here, not under the lock
-            finish(std::move(result));
-        } else {
-            AnalysisResult result = computeAnalysis(std::get<AnalysisRequest>(*job));
-            job.reset();
-            finish(std::move(result));
-        }
+    while (std::optional<Job> job = nextJob()) runJob(std::move(*job));
+}
+
+void ModelRunner::computeQueuedHere(bool afterOnePoll) {
+    std::unique_lock lock(mutex_);
+    if (!queued_ && !analysisQueued_) return;
+    if (afterOnePoll && !queuedPolled_) {
+        queuedPolled_ = true;
+        return;
+    }
+    queuedPolled_ = false;
+    Job job = queued_ ? Job{*std::exchange(queued_, std::nullopt)} : Job{*std::exchange(analysisQueued_, std::nullopt)};
+    (std::holds_alternative<Request>(job) ? working_ : analysingNow_) = true;
+    lock.unlock();
+    runJob(std::move(job));
+}
+
+void ModelRunner::runJob(Job job) {
+    if (const Request* run = std::get_if<Request>(&job)) {
+        RunResult result = computeRun(run->spec, run->base.get(), run->options, run->baseIntact);
+        job = {};  // may hold the last reference to a run: freed here, not under the lock
+        finish(std::move(result));
+    } else {
+        AnalysisResult result = computeAnalysis(std::get<AnalysisRequest>(job));
+        job = {};
+        finish(std::move(result));
     }
 }
 
@@ -216,13 +236,15 @@ void ModelRunner::requestAnalysis(AnalysisRequest request) {
     {
         const std::lock_guard lock(mutex_);
         replaced = std::exchange(analysisQueued_, std::move(request));
-        if (!worker_.joinable()) worker_ = std::thread(&ModelRunner::work, this);
+        if (!queued_) queuedPolled_ = false;
+        if (threads_ && !worker_.joinable()) worker_ = std::thread(&ModelRunner::work, this);
     }
     wake_.notify_all();
     if (replaced) release(std::move(replaced->run));  // may be the last reference to a run no longer shown
 }
 
 std::optional<AnalysisResult> ModelRunner::pollAnalysis() {
+    if (!threads_) computeQueuedHere(true);
     const std::lock_guard lock(mutex_);
     return std::exchange(analysisFinished_, std::nullopt);
 }
@@ -248,18 +270,23 @@ bool ModelRunner::busy() const {
 }
 
 std::optional<RunResult> ModelRunner::poll() {
+    if (!threads_) computeQueuedHere(true);
     const std::lock_guard lock(mutex_);
     std::optional<RunResult> result = ready_ ? std::exchange(ready_, std::nullopt) : std::exchange(finished_, std::nullopt);
     return result;
 }
 
 void ModelRunner::wait() {
+    if (!threads_) {
+        computeQueuedHere(false);  // the run, then the analysis queued behind it
+        computeQueuedHere(false);
+    }
     std::unique_lock lock(mutex_);
     idle_.wait(lock, [this] { return idle(); });
 }
 
 void ModelRunner::release(std::shared_ptr<const core::ModelRun> run) {
-    if (!run) return;
+    if (!run || !threads_) return;  // without threads, freed here
     {
         const std::lock_guard lock(mutex_);
         released_.push_back(std::move(run));
@@ -294,13 +321,14 @@ KvCacheFollower::~KvCacheFollower() {
 }
 
 void KvCacheFollower::follow(const std::shared_ptr<const core::TrainedModel>& model, const std::vector<int>& ids) {
+    if (!core::kThreadsAvailable) stepHere();  // towards the target of the call before: one step a frame
     {
         const std::lock_guard lock(mutex_);
         if (model == model_ && (!model || ids == target_)) return;
         if (model != model_) failedModel_.reset();  // lets a model that has gone be freed
         model_ = model;
         target_ = model ? ids : std::vector<int>{};
-        if (!worker_.joinable()) worker_ = std::thread(&KvCacheFollower::work, this);
+        if (core::kThreadsAvailable && !worker_.joinable()) worker_ = std::thread(&KvCacheFollower::work, this);
     }
     wake_.notify_all();
 }
@@ -324,6 +352,10 @@ core::KvCache KvCacheFollower::cache() const {
 
 void KvCacheFollower::wait() {
     std::unique_lock lock(mutex_);
+    if (!core::kThreadsAvailable) {
+        while (!held_ && needsStep()) step(lock);
+        return;
+    }
     idle_.wait(lock, [this] { return stopping_ || held_ || (!stepping_ && !needsStep()); });
 }
 
@@ -354,27 +386,36 @@ void KvCacheFollower::work() {
     while (true) {
         wake_.wait(lock, [this] { return stopping_ || (!held_ && needsStep()); });
         if (stopping_) return;
-        const std::shared_ptr<const core::TrainedModel> model = model_;
-        const std::vector<int> target = target_;
-        stepping_ = true;
-        lock.unlock();
-        int newRow = newRow_;  // the worker alone writes it
-        std::string error;
-        stepTowards(model, target, workingModel_, working_, newRow, error);
-        core::KvCache copy = working_;  // published under the lock; the worker keeps stepping on its own
-        lock.lock();
-        stepping_ = false;
-        ++steps_;
-        published_ = std::move(copy);
-        publishedModel_ = workingModel_;
-        newRow_ = newRow;
-        if (!error.empty()) {
-            error_ = std::move(error);
-            failedModel_ = model;
-            failedTarget_ = target;
-        }
-        if (!needsStep()) idle_.notify_all();
+        step(lock);
     }
+}
+
+void KvCacheFollower::stepHere() {
+    std::unique_lock lock(mutex_);
+    if (!held_ && needsStep()) step(lock);
+}
+
+void KvCacheFollower::step(std::unique_lock<std::mutex>& lock) {
+    const std::shared_ptr<const core::TrainedModel> model = model_;
+    const std::vector<int> target = target_;
+    stepping_ = true;
+    lock.unlock();
+    int newRow = newRow_;  // only the stepping thread writes it
+    std::string error;
+    stepTowards(model, target, workingModel_, working_, newRow, error);
+    core::KvCache copy = working_;  // published under the lock; the stepping thread keeps stepping on its own
+    lock.lock();
+    stepping_ = false;
+    ++steps_;
+    published_ = std::move(copy);
+    publishedModel_ = workingModel_;
+    newRow_ = newRow;
+    if (!error.empty()) {
+        error_ = std::move(error);
+        failedModel_ = model;
+        failedTarget_ = target;
+    }
+    if (!needsStep()) idle_.notify_all();
 }
 
 }  // namespace attnviz::ui

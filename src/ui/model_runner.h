@@ -6,6 +6,11 @@
 // after any run asked for. Runs no longer shown are freed on a background thread too. KvCacheFollower keeps
 // the prediction panel's KV cache following the sentence, on a thread of its own. Does not decide what to compute
 // (App does) or touch ImGui.
+//
+// Without threads (the web page: core::kThreadsAvailable is false) a job too big to compute inline waits in the queue
+// through one poll() and is computed by the next, on the caller's thread: the frame between draws "Computing the
+// forward pass…", so a long pass shows its notice before the page stops for it instead of freezing silently. The KV
+// cache steps once per follow() call.
 #pragma once
 
 #include "core/model.h"
@@ -41,7 +46,9 @@ bool onlyHeadsOffDiffer(const core::ModelSpec& base, const core::ModelSpec& next
 
 class ModelRunner {
 public:
-    ModelRunner() = default;
+    ModelRunner();  // with threads where the build has them (core::kThreadsAvailable)
+    // `threads` false: no worker and no releaser thread, as in the web page (tests choose it on the desktop).
+    explicit ModelRunner(bool threads) : threads_(threads) {}
     ModelRunner(const ModelRunner&) = delete;
     ModelRunner& operator=(const ModelRunner&) = delete;
     // Waits for the job in progress (a queued one is dropped) and for the runs being released.
@@ -83,6 +90,10 @@ private:
     };
     using Job = std::variant<Request, AnalysisRequest>;
     void work();                         // the worker thread: computes queued_, then analysisQueued_, until stopping_
+    // Without threads: the queued run (else the queued analysis), on the caller's thread; with `afterOnePoll`, only
+    // once a poll has returned without it (a frame has said "Computing…").
+    void computeQueuedHere(bool afterOnePoll);
+    void runJob(Job job);                // computes `job` and publishes its result
     std::optional<Job> nextJob();        // waits for one, a run first; nullopt when stopping_
     void finish(RunResult result);       // publishes the worker's result
     void finish(AnalysisResult result);
@@ -91,12 +102,14 @@ private:
 
     // Both threads live as long as the runner (started on first use), so taking a result never waits for a
     // thread to exit, and both run at a lower priority than the UI thread (model_runner.cpp).
+    bool threads_;
     std::thread worker_, releaser_;
     mutable std::mutex mutex_;            // guards everything below
     std::condition_variable wake_;        // a job, a run to release, or stopping_
     std::condition_variable idle_;        // the worker finished a job and none is queued
     std::optional<Request> queued_;       // the next job (only the newest request matters)
     std::optional<AnalysisRequest> analysisQueued_;  // the next analysis (only the newest matters)
+    bool queuedPolled_ = false;           // without threads: a poll has returned since the queued job was queued
     bool working_ = false;                // the worker is computing a run
     bool analysingNow_ = false;           // the worker is computing an analysis
     int workerJobs_ = 0;                  // runs the worker finished
@@ -147,6 +160,8 @@ public:
 
 private:
     void work();  // the worker thread: steps towards the target until stopping_
+    void stepHere();  // without threads: one step on the caller's thread, when one is needed
+    void step(std::unique_lock<std::mutex>& lock);  // one step towards the target, the lock released meanwhile
     bool needsStep() const;  // under the lock
 
     std::thread worker_;  // started by the first follow()

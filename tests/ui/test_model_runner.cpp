@@ -1,5 +1,6 @@
 // test_model_runner.cpp — ModelRunner's threads: only the newest request's result is handed out, an inline result
-// newer than the worker's wins, and runs no longer shown are freed on a background thread at low priority.
+// newer than the worker's wins, and runs no longer shown are freed on a background thread at low priority; without
+// threads (the web page's build) a big run is computed on the caller's thread one poll after it was asked for.
 #include "io/model_folder.h"
 #include "io/model_library.h"
 #include "core/transformer/logit_lens.h"
@@ -125,6 +126,34 @@ TEST_CASE("a released run is freed on another thread, at a lower priority than t
     const auto [thread, nice] = where.get();
     CHECK(thread != std::this_thread::get_id());
     CHECK(nice > getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())));
+}
+
+TEST_CASE("without threads (the web page) a big run waits one poll, so a frame says Computing, then the next poll computes it on the caller's thread") {
+    ui::ModelRunner runner(false);
+    runner.request(bigSpec("too big to compute inline"));
+    CHECK(runner.busy());
+    CHECK_FALSE(runner.poll());  // this frame draws "Computing the forward pass…"
+    CHECK(runner.busy());
+    CHECK(runner.workerJobs() == 0);
+    const std::optional<ui::RunResult> result = runner.poll();  // the next frame: computed here
+    REQUIRE(result);
+    REQUIRE(result->run);
+    CHECK(result->run->spec.sentences.at(0) == "too big to compute inline");
+    CHECK_FALSE(runner.busy());
+    CHECK(runner.workerJobs() == 1);
+
+    runner.request(bigSpec("waited for"));  // wait() (tests, screenshots) computes at once
+    runner.wait();
+    const std::optional<ui::RunResult> waited = runner.poll();
+    REQUIRE(waited);
+    CHECK(waited->run->spec.sentences.at(0) == "waited for");
+
+    bool freedHere = false;  // a released run is freed on the caller's thread, at once
+    runner.release(std::shared_ptr<const core::ModelRun>(new core::ModelRun, [&freedHere](const core::ModelRun* r) {
+        freedHere = true;
+        delete r;
+    }));
+    CHECK(freedHere);
 }
 
 TEST_CASE("the KV cache follower: a shorter sentence drops rows, a sentence past the model's positions stops with why, another model starts over") {

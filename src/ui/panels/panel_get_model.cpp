@@ -3,6 +3,7 @@
 #include "ui/panels/panel_get_model.h"
 
 #include "core/display_text.h"
+#include "core/portable.h"
 #include "io/hub_catalog.h"
 #include "io/memory_budget.h"
 #include "ui/widgets/widget_label.h"
@@ -53,7 +54,7 @@ void GetModelDialog::start(const std::string& repoText, int layer) {
     fetchingLayer_ = layer;
     pending_ = true;
     shared_ = std::make_shared<Shared>();
-    worker_ = std::thread([shared = shared_, ref] {
+    auto fetch = [shared = shared_, ref] {
         io::FetchOptions options = io::fetchOptionsFromEnvironment();
         options.cancel = &shared->cancel;
         options.onProgress = [&shared](const io::FetchProgress& progress) {
@@ -75,7 +76,9 @@ void GetModelDialog::start(const std::string& repoText, int layer) {
             shared->error = std::string("Unexpected error: ") + error.what();
         }
         shared->finished = true;
-    });
+    };
+    if (core::kThreadsAvailable) worker_ = std::thread(std::move(fetch));
+    else fetch();  // the web page: no thread to fetch on (and no download yet: its one sentence comes back at once)
 }
 
 io::FetchProgress GetModelDialog::progress() const {

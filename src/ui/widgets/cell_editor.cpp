@@ -2,13 +2,13 @@
 #include "ui/widgets/cell_editor.h"
 
 #include "core/display_text.h"
+#include "core/portable.h"
 #include "ui/views/matrix_info.h"
 #include "ui/widgets/widget_label.h"
 
 #include <imgui_stdlib.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 
 namespace attnviz::ui {
@@ -18,13 +18,6 @@ using core::TensorId;
 
 std::string cellName(const core::CellEdit& e) {
     return std::string(core::tensorInfo(e.matrix).symbol) + "[" + std::to_string(e.row) + ", " + std::to_string(e.col) + "]";
-}
-
-// The shortest text that reads back as exactly `value`.
-std::string exactText(float value) {
-    char buffer[32];
-    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    return std::string(buffer, result.ptr);
 }
 
 // [SECTION] Marks
@@ -93,10 +86,10 @@ std::optional<float> parseCellValue(std::string_view text, std::string& error) {
         }
     }
     float value = 0.0f;
-    const auto [end, code] = std::from_chars(clean.data(), clean.data() + clean.size(), value);
+    const std::errc code = core::parseFloat(clean, value);
     if (code == std::errc::result_out_of_range) {
         error = "Too large for a 32-bit float (at most about ±3.4e38).";
-    } else if (code != std::errc() || end != clean.data() + clean.size() || clean.empty()) {
+    } else if (code != std::errc()) {
         error = "Type a number, such as 0.5, -2 or 1e-3.";
     } else if (!std::isfinite(value)) {
         error = "Only finite numbers: NaN and ±∞ would spread through every matrix after this one.";
@@ -155,7 +148,7 @@ void CellEditor::open(AppState& state) {
     state.session.cellEdit.reset();
     cell_ = request.cell;
     at_ = {request.x, request.y};
-    text_ = exactText(request.cell.value);
+    text_ = core::shortestText(request.cell.value);
     error_.clear();
     focus_ = true;
     ImGui::OpenPopup(request.menu ? kMenuPopup : kValuePopup);
@@ -191,7 +184,7 @@ void CellEditor::valuePopup(AppState& state) {
 void CellEditor::menuPopup(AppState& state) {
     ImGui::SetNextWindowPos(at_, ImGuiCond_Appearing);
     if (!ImGui::BeginPopup(kMenuPopup)) return;
-    ImGui::TextDisabled("%s = %s", cellName(cell_).c_str(), exactText(cell_.value).c_str());
+    ImGui::TextDisabled("%s = %s", cellName(cell_).c_str(), core::shortestText(cell_.value).c_str());
     if (ImGui::MenuItem("Edit value…", "double-click")) {
         ImGui::CloseCurrentPopup();
         state.session.cellEdit = CellEditRequest{cell_, at_.x, at_.y, false};
