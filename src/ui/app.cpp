@@ -117,9 +117,10 @@ namespace {
 // The narrowest centre at which a stage's two maps stay at least 160 px with their labels, colorbars and the
 // operator between them (measured on the softmax stage of the default sentence), at UI scale 1.
 constexpr float kMinCentreWidth = 760.0f;
-// The side panel's width when it is kept in a window too narrow for it ("Show them" at 1280 x 800): its Heads tiles,
-// lines and chips still read, and the stage's S and A stay side by side with their labels.
-constexpr float kNarrowestSidePanel = 240.0f;
+// The side panel's width when it is kept in a window too narrow for it ("Show them" at 1280 x 800): the stage's S and
+// A stay side by side with their labels (at 300 px A went below the stage), and a pinned cell's explanation still
+// fits the Inspector (at 260 px stage 8's scrolled 10 px).
+constexpr float kNarrowestSidePanel = 280.0f;
 
 // The left and right panels shown this frame: the user's choice, minus what presenting or a narrow window folds
 // away (the side panel first, then the controls).

@@ -215,7 +215,7 @@ TEST_CASE("presenting at 1024x768 with real key events: toggles change nothing, 
 
 // Issue #32 item 11: at 1280 × 800, "Show them" kept the side panels at 300 px and the stage stacked S₀ over A₀, A₀
 // below the stage's bottom (a scroll away). Clicked as a user clicks it (the folded notice's button, at (640, 159) in
-// this window and its fonts): the side panel is kept at 240 px and A₀'s viridis cells show in the stage beside S₀.
+// this window and its fonts): the side panel is kept at 280 px and A₀'s viridis cells show in the stage beside S₀.
 TEST_CASE("at 1280x800, 'Show them' keeps the side panels and the softmax stage still shows A_0 whole") {
     const std::filesystem::path dir = scratch() / "kept";
     std::filesystem::create_directories(dir);
