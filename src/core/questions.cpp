@@ -476,6 +476,13 @@ std::string maskWhy(const MaskRules& m, const ModelRun& run, int batch) {
     return "The mask sets the removed scores to " + fill + " before softmax, so their weights are 0: " + joinedParts(reasons) + ".";
 }
 
+// A grid side's words as drawn, `count` of them: the sentence's tokens, then "[PAD]" for the batch's padding.
+std::vector<std::string> gridLabels(const std::vector<std::string>& tokens, int count) {
+    std::vector<std::string> labels;
+    for (int i = 0; i < count; ++i) labels.push_back(i < static_cast<int>(tokens.size()) ? labelText(tokens[static_cast<std::size_t>(i)]) : "[PAD]");
+    return labels;
+}
+
 std::optional<Question> maskQuestion(const ModelRun& run, const QuestionSetting& setting, SplitMix64& random) {
     if (!run.trace.has(TensorId::Mask) || run.trace.queryLength > kMaxPictureSide || run.trace.keyLength > kMaxPictureSide) return std::nullopt;
     const CellPicture truth = runMaskPicture(run, setting.batch);
@@ -500,6 +507,8 @@ std::optional<Question> maskQuestion(const ModelRun& run, const QuestionSetting&
     q.head = setting.head;
     q.prompt = "Which cells of the scores does " + maskName(run.trace.mask) + " remove (rows: queries, columns: keys)?";
     q.why = maskWhy(*rules, run, setting.batch);
+    q.rowLabels = gridLabels(run.queryTokens.at(static_cast<std::size_t>(setting.batch)), truth.rows);
+    q.columnLabels = gridLabels(run.tokens.at(static_cast<std::size_t>(setting.batch)), truth.cols);
     return deal(std::move(q), {texts[0], std::nullopt, truth}, std::move(distractors), 4, setting.seed);
 }
 

@@ -73,6 +73,7 @@ struct Question {
     std::string why;                      // one sentence drawn at reveal: "Q₂ is l × d_k = 11 × 16: …"
     AnswerRow answer;                     // empty values: nothing to draw but the choices
     int head = 0;                         // the head it asks about (0 when it asks about none)
+    std::vector<std::string> rowLabels, columnLabels;  // Mask: the grid's query and key words (one per row / column)
 };
 
 // Where the question points in the run: the sentence, the focused head, the query row the lecture follows (nullopt:

@@ -216,11 +216,32 @@ void drawChoice(Painter& p, const Sizes& s, const core::QuestionChoice& c, int i
 // The mask answered by clicking cells, in the choices' room: one grid as large as the room's height (removed cells
 // dark as the student marks them; revealed, a cell marked wrong red and a removed cell not marked orange), and beside
 // it what to do or, revealed, what the colours mean.
-void cellForm(Painter& p, const Sizes& s, const core::CellPicture& truth, const core::CellPicture& marked, bool revealed, PixelRect room, QuestionLayout& out) {
+void cellForm(Painter& p, const Sizes& s, const core::Question& q, const core::CellPicture& truth, const core::CellPicture& marked, bool revealed, PixelRect room,
+              QuestionLayout& out) {
     const int side = std::max(truth.rows, truth.cols);
-    const int cell = std::max(4, std::min(room.height, room.width / 2) / std::max(side, 1));
+    // The words on the rows (left) and columns (above, upwards) when a cell is a line of type high, else none.
+    const auto longest = [&](const std::vector<std::string>& labels) {
+        float w = 0.0f;
+        for (const std::string& l : labels) w = std::max(w, p.width(l, s.body, FontFace::Regular));
+        return std::min(static_cast<int>(std::ceil(w)) + 1 + px(s.body * 0.4f), px(s.body * 5.0f));  // ceil: the widest word is not cut
+    };
+    const int rowLabels = longest(q.rowLabels), columnLabels = longest(q.columnLabels);
+    const int labelledCell = std::min(room.height - columnLabels, room.width / 2 - rowLabels) / std::max(side, 1);
+    const bool labelled = !q.rowLabels.empty() && labelledCell >= px(s.body * kLine);
+    const int cell = labelled ? labelledCell : std::max(4, std::min(room.height, room.width / 2) / std::max(side, 1));
+    const int gridX = room.x + 1 + (labelled ? rowLabels : 0), gridY = room.y + 1 + (labelled ? columnLabels : 0);
+    if (labelled) {
+        for (int i = 0; i < truth.rows && i < static_cast<int>(q.rowLabels.size()); ++i) {
+            const std::string label = p.fitted(q.rowLabels[static_cast<std::size_t>(i)], static_cast<float>(rowLabels - px(s.body * 0.4f)), s.body, FontFace::Regular);
+            p.text(gridX - px(s.body * 0.3f) - px(p.width(label, s.body, FontFace::Regular)), gridY + i * cell + (cell - px(s.body * kLine)) / 2, label, s.body, FontFace::Regular, kInk);
+        }
+        for (int j = 0; j < truth.cols && j < static_cast<int>(q.columnLabels.size()); ++j) {
+            const std::string label = p.fitted(q.columnLabels[static_cast<std::size_t>(j)], static_cast<float>(columnLabels - px(s.body * 0.4f)), s.body, FontFace::Regular);
+            p.upwardText(gridX + j * cell + cell / 2 + px(s.body * 0.35f), gridY - px(s.body * 0.3f), label, s.body, kInk);
+        }
+    }
     const bool sameGrid = marked.rows == truth.rows && marked.cols == truth.cols && marked.removed.size() == truth.removed.size();
-    Drawing::Cells grid{room.x + 1, room.y + 1, cell, cell, truth.cols, truth.rows, {}};
+    Drawing::Cells grid{gridX, gridY, cell, cell, truth.cols, truth.rows, {}};
     for (int i = 0; i < truth.rows; ++i) {
         for (int j = 0; j < truth.cols; ++j) {
             const bool mark = sameGrid && marked.isRemoved(i, j), removed = truth.isRemoved(i, j);
@@ -328,7 +349,7 @@ QuestionLayout layoutAt(const core::Question& q, const QuestionPicks& picks, boo
     const int choiceWidth = (choicesWidth - (columns - 1) * s.margin) / columns;
     const core::QuestionChoice& truthChoice = q.choices.at(static_cast<std::size_t>(q.truth));
     if (picks.cells && truthChoice.picture) {
-        cellForm(p, s, *truthChoice.picture, *picks.cells, revealed, {left, y, choicesWidth, rows * rowHeight + (rows - 1) * s.rowGap}, out);
+        cellForm(p, s, q, *truthChoice.picture, *picks.cells, revealed, {left, y, choicesWidth, rows * rowHeight + (rows - 1) * s.rowGap}, out);
     } else {
         for (int i = 0; i < count; ++i) {
             const PixelRect row{left + (i % columns) * (choiceWidth + s.margin), y + (i / columns) * (rowHeight + s.rowGap), choiceWidth, rowHeight};

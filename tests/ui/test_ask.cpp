@@ -424,6 +424,12 @@ TEST_CASE("the mask answered by clicking cells: clicks at cell centres mark thos
     REQUIRE(l == static_cast<int>(hall.app().run()->tokens[0].size()));
     REQUIRE(hall.report().layout.cellSize >= 8);
     CHECK(hall.report().layout.choices.empty());  // the grid instead of the four pictures
+    // Its rows and columns carry the sentence's words: "mat" once beside the last row and once above the last column.
+    const std::vector<scene::Drawing::Primitive>& drawn = hall.report().layout.drawing.primitives;
+    CHECK(std::count_if(drawn.begin(), drawn.end(), [](const scene::Drawing::Primitive& p) {
+              const auto* t = std::get_if<scene::Drawing::Text>(&p);
+              return t != nullptr && t->utf8 == "mat";
+          }) == 2);
     // Mark every cell above the diagonal but (0, l − 1), and (2, 2) on the diagonal: one missed, one extra.
     std::vector<std::pair<int, int>> clicks;
     for (int i = 0; i < l; ++i) {
