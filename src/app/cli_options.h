@@ -83,6 +83,8 @@ struct GuiOptions {
     std::string ask;                                   // --ask KIND: open ask mode's question (attended, shape, …)
     std::optional<int> askPick;                        // --ask-pick N: the choice picked (1-4)
     std::vector<int> askCounts;                        // --ask-counts A,B,C,D: the class's answers
+    std::string askWord;                               // --ask-word WORD: the prediction answered by a typed word
+    std::vector<std::string> askCells;                 // --ask-cells 0111,0011,…: the mask answered by clicked cells
     bool reveal = false;                               // --reveal: the question's answer shown
     std::optional<int> quitAfterFrames;                // --quit-after-frames N: exit after N frames, settings
                                                        // untouched (startup and memory measurements)

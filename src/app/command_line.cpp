@@ -150,6 +150,11 @@ void addGuiOptions(CLI::App& cli, GuiOptions& gui) {
     cli.add_option("--ask-counts", gui.askCounts, "The class's answers to the question, one count per choice, e.g. 3,9,1,0")
         ->delimiter(',')
         ->check(CLI::NonNegativeNumber);
+    cli.add_option("--ask-word", gui.askWord, "The word typed for the prediction question instead of a choice (--ask predict)");
+    cli.add_option("--ask-cells", gui.askCells,
+                   "The mask question answered by clicking cells: one row of 0 (kept) and 1 (removed) per query, e.g. 0111,0011,0001,0000")
+        ->delimiter(',')
+        ->check([](const std::string& row) { return row.find_first_not_of("01") == std::string::npos && !row.empty() ? std::string() : "each row is 0s and 1s, e.g. 0111"; });
     cli.add_flag("--reveal", gui.reveal, "Open the question revealed: the truth, the gap and the class's answers beside the model's numbers");
     cli.add_option("--quit-after-frames", gui.quitAfterFrames,
                    "Exit after N frames without reading or saving settings (for measuring startup and memory)");

@@ -93,6 +93,11 @@ std::optional<GuiPlan> checkOptions(const core::ModelSpec& spec, const GuiOption
             return std::nullopt;
         }
     }
+    const auto rowLength = [&](const std::string& row) { return row.size() != options.askCells.front().size(); };
+    if (!options.askCells.empty() && std::any_of(options.askCells.begin(), options.askCells.end(), rowLength)) {
+        std::cerr << "attnviz: --ask-cells: every row must have as many cells as the first (" << options.askCells.front().size() << ").\n";
+        return std::nullopt;
+    }
     if (!options.size.empty()) {
         plan.size = parseSize(options.size);
         if (!plan.size) {
@@ -114,6 +119,15 @@ std::optional<GuiPlan> checkOptions(const core::ModelSpec& spec, const GuiOption
         plan.head = featured->head;
     }
     return plan;
+}
+
+// --ask-cells' rows ("0111", one per query, of one length) as the mask question's clicked cells.
+core::CellPicture clickedCells(const std::vector<std::string>& rows) {
+    core::CellPicture cells{static_cast<int>(rows.size()), static_cast<int>(rows.front().size()), {}};
+    for (const std::string& row : rows) {
+        for (char c : row) cells.removed.push_back(c == '1' ? 1 : 0);
+    }
+    return cells;
 }
 
 // The folder of the shader files: beside the binary in the build tree, <prefix>/share/attnviz/shaders when
@@ -183,6 +197,8 @@ ui::AppState initialState(const core::ModelSpec& spec, const GuiOptions& options
         state.ask.kind = *plan.ask;
         if (options.askPick) state.ask.picks.picked = *options.askPick - 1;
         state.ask.picks.counts = options.askCounts;
+        state.ask.picks.typed = options.askWord;
+        if (!options.askCells.empty()) state.ask.picks.cells = clickedCells(options.askCells);
         state.ask.revealed = options.reveal;
     }
     state.presenting = options.present;

@@ -9,6 +9,7 @@
 #include "core/random.h"
 #include "core/transformer/prediction.h"
 #include "core/transformer/prediction_words.h"
+#include "core/typed_prediction.h"
 
 #include <algorithm>
 #include <cmath>
@@ -219,13 +220,10 @@ std::string lastWords(const std::string& sentence, std::size_t count) {
 }
 
 std::optional<Question> nextToken(const ModelRun& run, const QuestionSetting& setting, SplitMix64& random) {
-    const TrainedModel* model = run.spec.trainedModel();
-    if (model == nullptr || !run.modelPass) return std::nullopt;
-    const PredictionKind kind = predictionKind(model->transformer);
-    const std::vector<int>& ids = run.tokenIds.at(static_cast<std::size_t>(setting.batch));
-    const int position = kind == PredictionKind::NextToken ? static_cast<int>(ids.size()) - 1
-                         : kind == PredictionKind::MaskedWord ? firstMaskPosition(*model->tokenizer, ids) : -1;
+    const int position = predictionPositionOf(run, setting.batch);
     if (position < 0) return std::nullopt;
+    const TrainedModel* model = run.spec.trainedModel();
+    const PredictionKind kind = predictionKind(model->transformer);
     const std::vector<TokenChoice> top = topTokens(predictionLogits(model->transformer, *run.modelPass, setting.batch, position), kShownChoices, 1.0f);
     const auto label = [&](const TokenChoice& c) { return labelText(choiceLabel(*model->tokenizer, c.id)); };
     // Three distinct pieces of ranks 2–10, drawn by the seed.
@@ -355,9 +353,6 @@ std::optional<Question> sharedKeyValues(const ModelRun& run, const QuestionSetti
 
 // [SECTION] Which cells does the mask remove?
 
-// Larger grids draw their cells under four pixels in a choice's picture.
-constexpr int kMaxPictureSide = 24;
-
 // A mask as the rules that build it (attention.cpp's buildMaskInto), so that every picture has words and a wrong
 // picture is the truth with one rule changed: transposed, the diagonal too, padding on the wrong side.
 struct MaskRules {
@@ -481,6 +476,13 @@ std::string maskWhy(const MaskRules& m, const ModelRun& run, int batch) {
     return "The mask sets the removed scores to " + std::string(shownText(run.trace.fill)) + " before softmax, so their weights are 0: " + joinedParts(reasons) + ".";
 }
 
+// A grid side's words as drawn, `count` of them: the sentence's tokens, then "[PAD]" for the batch's padding.
+std::vector<std::string> gridLabels(const std::vector<std::string>& tokens, int count) {
+    std::vector<std::string> labels;
+    for (int i = 0; i < count; ++i) labels.push_back(i < static_cast<int>(tokens.size()) ? labelText(tokens[static_cast<std::size_t>(i)]) : "[PAD]");
+    return labels;
+}
+
 std::optional<Question> maskQuestion(const ModelRun& run, const QuestionSetting& setting, SplitMix64& random) {
     if (!run.trace.has(TensorId::Mask) || run.trace.queryLength > kMaxPictureSide || run.trace.keyLength > kMaxPictureSide) return std::nullopt;
     const CellPicture truth = runMaskPicture(run, setting.batch);
@@ -505,6 +507,8 @@ std::optional<Question> maskQuestion(const ModelRun& run, const QuestionSetting&
     q.head = setting.head;
     q.prompt = "Which cells of the scores does " + maskName(run.trace.mask) + " remove (rows: queries, columns: keys)?";
     q.why = maskWhy(*rules, run, setting.batch);
+    q.rowLabels = gridLabels(run.queryTokens.at(static_cast<std::size_t>(setting.batch)), truth.rows);
+    q.columnLabels = gridLabels(run.tokens.at(static_cast<std::size_t>(setting.batch)), truth.cols);
     return deal(std::move(q), {texts[0], std::nullopt, truth}, std::move(distractors), 4, setting.seed);
 }
 
@@ -638,6 +642,33 @@ std::string gapSentence(const Question& question, std::optional<int> picked) {
     if (!truth.value) return "You chose " + quoted(pick.text) + "; the answer is " + quoted(truth.text) + ".";
     if (question.kind == QuestionKind::WeightedSum) return "You chose " + quoted(pick.text) + valued(pick) + "; the nearest is " + quoted(truth.text) + valued(truth) + ".";
     return "You chose " + quoted(pick.text) + valued(pick) + "; the model put " + questionValueText(*truth.value) + " on " + quoted(truth.text) + ".";
+}
+
+CellScore scoreCells(const CellPicture& truth, const CellPicture& marked) {
+    CellScore score;
+    score.total = truth.rows * truth.cols;
+    const bool sameGrid = marked.rows == truth.rows && marked.cols == truth.cols && marked.removed.size() == truth.removed.size();
+    for (int i = 0; i < truth.rows; ++i) {
+        for (int j = 0; j < truth.cols; ++j) {
+            const bool removed = truth.isRemoved(i, j), mark = sameGrid && marked.isRemoved(i, j);
+            score.right += removed == mark ? 1 : 0;
+            score.missed += removed && !mark ? 1 : 0;
+            score.extra += mark && !removed ? 1 : 0;
+        }
+    }
+    return score;
+}
+
+std::string cellsGapSentence(const Question& question, const CellPicture& marked) {
+    const CellPicture& truth = question.choices.at(static_cast<std::size_t>(question.truth)).picture.value();
+    const CellScore score = scoreCells(truth, marked);
+    const int removed = static_cast<int>(std::count(truth.removed.begin(), truth.removed.end(), std::uint8_t{1}));
+    if (score.right == score.total) return "Right: all " + std::to_string(score.total) + " cells as the mask has them (" + std::to_string(removed) + " removed).";
+    const auto cells = [](int n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? " cell" : " cells"); };
+    std::vector<std::string> wrong;
+    if (score.missed > 0) wrong.push_back(cells(score.missed, "removed") + " not marked");
+    if (score.extra > 0) wrong.push_back(cells(score.extra, "kept") + " marked");
+    return "You marked " + std::to_string(score.right) + " of " + std::to_string(score.total) + " cells right: " + joinedParts(wrong) + ".";
 }
 
 double entropyBits(const std::vector<float>& probabilities) {

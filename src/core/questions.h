@@ -44,6 +44,9 @@ struct CellPicture {
     friend bool operator==(const CellPicture&, const CellPicture&) = default;
 };
 
+// The mask question's largest grid side (tokens): larger grids draw their cells under four pixels in a picture.
+inline constexpr int kMaxPictureSide = 24;
+
 struct QuestionChoice {
     std::string text;            // as drawn: "street", "11 × 16", "flatter (more even)", "above the diagonal"
     std::optional<float> value;  // what the model put on it (a weight, a probability, a cosine); none for shapes and heads
@@ -70,6 +73,7 @@ struct Question {
     std::string why;                      // one sentence drawn at reveal: "Q₂ is l × d_k = 11 × 16: …"
     AnswerRow answer;                     // empty values: nothing to draw but the choices
     int head = 0;                         // the head it asks about (0 when it asks about none)
+    std::vector<std::string> rowLabels, columnLabels;  // Mask: the grid's query and key words (one per row / column)
 };
 
 // Where the question points in the run: the sentence, the focused head, the query row the lecture follows (nullopt:
@@ -96,6 +100,16 @@ std::optional<Question> askQuestion(QuestionKind kind, const ModelRun& run, cons
 // Reveal's sentence about the gap between a pick and the truth: "You chose “street” (weight 0.12); the model put 0.61
 // on “animal”." / "Right: “animal”, weight 0.61." / "The answer: “animal”, weight 0.61." when nothing was picked.
 std::string gapSentence(const Question& question, std::optional<int> picked);
+// The mask question answered by clicking cells instead of a picture: the cells marked removed against the truth's
+// picture (the run's mask). missed: removed but not marked; extra: marked but kept. Pictures of other sizes: all wrong.
+struct CellScore {
+    int right = 0, total = 0, missed = 0, extra = 0;
+    friend bool operator==(const CellScore&, const CellScore&) = default;
+};
+CellScore scoreCells(const CellPicture& truth, const CellPicture& marked);
+// Reveal's sentence for clicked cells: "You marked 160 of 169 cells right: 5 removed cells not marked, 4 kept cells
+// marked." / "Right: all 169 cells as the mask has them (78 removed)."
+std::string cellsGapSentence(const Question& question, const CellPicture& marked);
 // A value as the question prints it: 0.6134 → "0.61", 0.0031 → "0.0031", 9.9e-16 → "< 0.001".
 std::string questionValueText(float value);
 // The entropy of a probability row in bits (0 log 0 = 0).

@@ -11,6 +11,7 @@
 #include "colormap/colormap.h"
 #include "core/names.h"
 #include "core/questions.h"
+#include "core/typed_prediction.h"
 #include "core/stages.h"
 #include "core/unicode.h"
 #include "io/model_library.h"
@@ -140,8 +141,12 @@ ordered_json headsOffJson(const std::vector<core::HeadAblation>& heads) {
 ordered_json questionsJson(const std::vector<AskedQuestion>& questions) {
     ordered_json list = ordered_json::array();
     for (const AskedQuestion& q : questions) {
-        list.push_back({{"kind", q.kind}, {"seed", q.seed}, {"batch", q.batch}, {"head", q.head}, {"choices", q.choices}, {"truth", q.truth},
-                        {"picked", q.picked ? ordered_json(*q.picked) : ordered_json(nullptr)}, {"counts", q.counts}});
+        ordered_json item{{"kind", q.kind}, {"seed", q.seed}, {"batch", q.batch}, {"head", q.head}, {"choices", q.choices}, {"truth", q.truth},
+                          {"picked", q.picked ? ordered_json(*q.picked) : ordered_json(nullptr)}, {"counts", q.counts}};
+        if (!q.typed.empty()) item["typed"] = q.typed;
+        if (!q.cells.empty()) item["cells"] = q.cells;
+        if (!q.typed.empty() || !q.cells.empty()) item["right"] = q.answeredRight;
+        list.push_back(std::move(item));
     }
     return list;
 }
@@ -411,6 +416,9 @@ std::vector<AskedQuestion> readQuestions(const json& list, std::string_view file
         reader.read("truth", q.truth);
         reader.read("picked", q.picked);
         reader.read("counts", q.counts);
+        reader.read("typed", q.typed);
+        reader.read("cells", q.cells);
+        reader.read("right", q.answeredRight);
         reader.refuseUnknownMembers();
         questions.push_back(std::move(q));
     }
@@ -574,6 +582,9 @@ void checkHeadsOff(const Session& s, std::string_view file) {
     }
 }
 
+// The mask question's clicked cells: its largest grid.
+constexpr std::size_t kMaxCells = static_cast<std::size_t>(core::kMaxPictureSide) * static_cast<std::size_t>(core::kMaxPictureSide);
+
 // Each question: a kind attnviz asks, 3 or 4 choices, the truth, the pick and one count per choice among them, a
 // sentence of the session's.
 void checkQuestions(const Session& s, std::string_view file) {
@@ -586,6 +597,10 @@ void checkQuestions(const Session& s, std::string_view file) {
         if (!isChoice(q.truth) || (q.picked && !isChoice(*q.picked))) fail(file, section + " must have its truth and pick among its " + std::to_string(q.choices) + " choices (0 …).");
         if (!q.counts.empty() && static_cast<int>(q.counts.size()) != q.choices) fail(file, section + ".counts must have one count per choice.");
         if (q.batch < 0 || q.batch >= static_cast<int>(s.sentences.size()) || q.head < 0) fail(file, section + " must ask about one of the session's sentences and a head of 0 or more.");
+        if (q.typed.size() > 4 * static_cast<std::size_t>(core::kMaxTypedWord)) fail(file, section + ".typed must be one word (at most " + std::to_string(core::kMaxTypedWord) + " characters).");
+        if (q.cells.size() > kMaxCells || q.cells.find_first_not_of("01") != std::string::npos) {
+            fail(file, section + ".cells must be at most " + std::to_string(kMaxCells) + " characters, each 0 (kept) or 1 (removed).");
+        }
     }
 }
 

@@ -78,7 +78,14 @@ struct AskedQuestion {
     int truth = 0;    // 0 … choices − 1
     std::optional<int> picked;
     std::vector<int> counts;  // empty or one per choice, each ≥ 0
-    bool right() const { return picked == truth; }
+    // Answered other than by a choice (picked empty): the word typed for a prediction ("tired"), or the cells clicked
+    // for the mask question, row-major, '1' a cell marked removed ("0111001100010000"); `answeredRight` says whether
+    // it was right (the word's first piece the model's most likely; every cell as the mask has it). Empty: not so.
+    std::string typed;
+    std::string cells;
+    bool answeredRight = false;
+    bool answered() const { return picked || !typed.empty() || !cells.empty(); }
+    bool right() const { return picked ? *picked == truth : answered() && answeredRight; }
     friend bool operator==(const AskedQuestion&, const AskedQuestion&) = default;
 };
 

@@ -15,6 +15,7 @@ constexpr Rgba8 kInk{30, 30, 30, 255}, kGrey{95, 95, 100, 255}, kBackground{255,
 constexpr Rgba8 kChoiceFill{244, 246, 249, 255}, kChoiceEdge{196, 200, 208, 255}, kSelectedEdge{40, 100, 200, 255};
 constexpr Rgba8 kTruthFill{222, 243, 224, 255}, kTruthEdge{40, 140, 60, 255}, kWrongEdge{200, 60, 50, 255};
 constexpr Rgba8 kKeptCell{255, 255, 255, 255}, kRemovedCell{70, 70, 80, 255};
+constexpr Rgba8 kExtraCell{215, 60, 50, 255}, kMissedCell{240, 160, 40, 255};  // clicked cells revealed: marked but kept, removed but not marked
 constexpr Rgba8 kClassBar{125, 150, 205, 255}, kModelBar{40, 140, 60, 255}, kBadgeFill{70, 80, 100, 255}, kBadgeInk{255, 255, 255, 255};
 
 // DejaVu's ascender and line height per em (hhea: 1901 and 1901 + 483 units of 2048).
@@ -61,6 +62,7 @@ public:
         drawing_.primitives.push_back(Drawing::Fill{r, c});
         note(0.0f, r.bottom());
     }
+    void line(Drawing::Line l) { drawing_.primitives.push_back(l); }
     void stroke(PixelRect r, Rgba8 c, int thickness) { drawing_.primitives.push_back(Drawing::Stroke{r, c, thickness}); }
     void cells(Drawing::Cells c) {
         note(0.0f, c.y + c.rows * c.cellHeight);
@@ -169,13 +171,13 @@ void distributionLanes(Painter& p, const Sizes& s, PixelRect cell, std::optional
 
 // [SECTION] Cell pictures
 
-// The pixels per cell of the choices' pictures: the largest grid about 3.6 ems on its longer side, 2 px at least.
-int pictureCellSize(const core::Question& q, const Sizes& s) {
+// The pixels per cell of the choices' pictures: the largest grid about `ems` ems on its longer side, 2 px at least.
+int pictureCellSize(const core::Question& q, const Sizes& s, float ems) {
     int side = 0;
     for (const core::QuestionChoice& c : q.choices) {
         if (c.picture) side = std::max({side, c.picture->rows, c.picture->cols});
     }
-    return side > 0 ? std::max(2, px(s.body * 3.6f) / side) : 0;
+    return side > 0 ? std::max(2, px(s.body * ems) / side) : 0;
 }
 
 // A query × key grid with its removed cells dark, kept cells white; returns its right edge.
@@ -188,6 +190,111 @@ int cellPicture(Painter& p, const core::CellPicture& picture, int x, int y, int 
     const PixelRect frame{x - 1, y - 1, cell * picture.cols + 2, cell * picture.rows + 2};
     p.stroke(frame, kGrey, 1);
     return frame.right();
+}
+
+// [SECTION] Choices, the clicked cells and the typed word
+
+// One choice in `row`: its fill and edge (the truth green once revealed, the pick blue, a wrong pick red), the badge
+// with its digit, its picture and its words.
+void drawChoice(Painter& p, const Sizes& s, const core::QuestionChoice& c, int index, bool truth, bool picked, bool revealed, PixelRect row, int pictureCell,
+                float textSize) {
+    const int pad = px(s.body * 0.4f);
+    p.fill(row, truth ? kTruthFill : kChoiceFill);
+    p.stroke(row, truth ? kTruthEdge : revealed && picked ? kWrongEdge : picked ? kSelectedEdge : kChoiceEdge, picked || truth ? 3 : 1);
+    const int badge = s.rowHeight - 2 * pad;
+    const PixelRect badgeRect{row.x + pad, row.y + (row.height - badge) / 2, badge, badge};
+    p.fill(badgeRect, picked ? kSelectedEdge : kBadgeFill);
+    const std::string digit = std::to_string(index + 1);
+    const int textTop = row.y + (row.height - px(s.choice * kLine)) / 2;
+    p.text(badgeRect.x + px((static_cast<float>(badge) - p.width(digit, s.choice, FontFace::Bold)) / 2.0f), textTop, digit, s.choice, FontFace::Bold, kBadgeInk);
+    int textX = badgeRect.right() + px(s.body * 0.7f);
+    if (c.picture) textX = cellPicture(p, *c.picture, textX, row.y + (row.height - pictureCell * c.picture->rows) / 2, pictureCell) + px(s.body * 0.7f);
+    choiceText(p, c.text, truth ? "  ✓" : "", static_cast<float>(row.right() - textX - px(s.body * 0.5f)), textX, row.y + pad, row.height - 2 * pad, textSize,
+               truth ? FontFace::Bold : FontFace::Regular);
+}
+
+// The mask answered by clicking cells, in the choices' room: one grid as large as the room's height (removed cells
+// dark as the student marks them; revealed, a cell marked wrong red and a removed cell not marked orange), and beside
+// it what to do or, revealed, what the colours mean.
+void cellForm(Painter& p, const Sizes& s, const core::Question& q, const core::CellPicture& truth, const core::CellPicture& marked, bool revealed, PixelRect room,
+              QuestionLayout& out) {
+    const int side = std::max(truth.rows, truth.cols);
+    // The words on the rows (left) and columns (above, upwards) when a cell is a line of type high, else none.
+    const auto longest = [&](const std::vector<std::string>& labels) {
+        float w = 0.0f;
+        for (const std::string& l : labels) w = std::max(w, p.width(l, s.body, FontFace::Regular));
+        return std::min(static_cast<int>(std::ceil(w)) + 1 + px(s.body * 0.4f), px(s.body * 5.0f));  // ceil: the widest word is not cut
+    };
+    const int rowLabels = longest(q.rowLabels), columnLabels = longest(q.columnLabels);
+    const int labelledCell = std::min(room.height - columnLabels, room.width / 2 - rowLabels) / std::max(side, 1);
+    const bool labelled = !q.rowLabels.empty() && labelledCell >= px(s.body * kLine);
+    const int cell = labelled ? labelledCell : std::max(4, std::min(room.height, room.width / 2) / std::max(side, 1));
+    const int gridX = room.x + 1 + (labelled ? rowLabels : 0), gridY = room.y + 1 + (labelled ? columnLabels : 0);
+    if (labelled) {
+        for (int i = 0; i < truth.rows && i < static_cast<int>(q.rowLabels.size()); ++i) {
+            const std::string label = p.fitted(q.rowLabels[static_cast<std::size_t>(i)], static_cast<float>(rowLabels - px(s.body * 0.4f)), s.body, FontFace::Regular);
+            p.text(gridX - px(s.body * 0.3f) - px(p.width(label, s.body, FontFace::Regular)), gridY + i * cell + (cell - px(s.body * kLine)) / 2, label, s.body, FontFace::Regular, kInk);
+        }
+        for (int j = 0; j < truth.cols && j < static_cast<int>(q.columnLabels.size()); ++j) {
+            const std::string label = p.fitted(q.columnLabels[static_cast<std::size_t>(j)], static_cast<float>(columnLabels - px(s.body * 0.4f)), s.body, FontFace::Regular);
+            p.upwardText(gridX + j * cell + cell / 2 + px(s.body * 0.35f), gridY - px(s.body * 0.3f), label, s.body, kInk);
+        }
+    }
+    const bool sameGrid = marked.rows == truth.rows && marked.cols == truth.cols && marked.removed.size() == truth.removed.size();
+    Drawing::Cells grid{gridX, gridY, cell, cell, truth.cols, truth.rows, {}};
+    for (int i = 0; i < truth.rows; ++i) {
+        for (int j = 0; j < truth.cols; ++j) {
+            const bool mark = sameGrid && marked.isRemoved(i, j), removed = truth.isRemoved(i, j);
+            grid.colors.push_back(!revealed ? (mark ? kRemovedCell : kKeptCell) : mark == removed ? (mark ? kRemovedCell : kKeptCell) : mark ? kExtraCell : kMissedCell);
+        }
+    }
+    out.cellGrid = {grid.x, grid.y, cell * truth.cols, cell * truth.rows};
+    out.cellSize = cell;
+    p.cells(std::move(grid));
+    const PixelRect& g = out.cellGrid;  // thin lines between the cells, so that each is a target of its own
+    for (int i = 1; i < truth.rows; ++i) p.line({static_cast<float>(g.x), static_cast<float>(g.y + i * cell), static_cast<float>(g.right()), static_cast<float>(g.y + i * cell), 1.0f, kChoiceEdge});
+    for (int j = 1; j < truth.cols; ++j) p.line({static_cast<float>(g.x + j * cell), static_cast<float>(g.y), static_cast<float>(g.x + j * cell), static_cast<float>(g.bottom()), 1.0f, kChoiceEdge});
+    p.stroke({g.x - 1, g.y - 1, g.width + 2, g.height + 2}, kGrey, 1);
+    const int x = out.cellGrid.right() + s.margin, width = room.right() - x;
+    int y = room.y;
+    const auto line = [&](const std::string& text, Rgba8 colour) {
+        for (const std::string& l : p.wrapped(text, static_cast<float>(width), s.body, FontFace::Regular)) y += p.text(x, y, l, s.body, FontFace::Regular, colour);
+    };
+    if (!revealed) {
+        line("Rows are queries, columns keys. Click the cells the mask removes; click again to keep one.", kInk);
+        line("G: back to the four pictures.", kGrey);
+        return;
+    }
+    const int swatch = px(s.body * kLine * 0.8f);
+    for (const auto& [colour, meaning] : {std::pair{kRemovedCell, "removed, marked"}, std::pair{kExtraCell, "kept, but marked"}, std::pair{kMissedCell, "removed, not marked"}}) {
+        p.fill({x, y + (px(s.body * kLine) - swatch) / 2, swatch, swatch}, colour);
+        y += p.text(x + swatch + px(s.body * 0.4f), y, meaning, s.body, FontFace::Regular, kInk);
+    }
+}
+
+// The prediction's typed-word row: "or type a word:" and the field (the screen puts its text field on it; revealed,
+// the word is drawn in it), then how a word of several pieces is ranked. Returns the row's bottom.
+int typedWordRow(Painter& p, const Sizes& s, const std::string& typed, bool revealed, int left, int top, int width, QuestionLayout& out) {
+    const std::string label = "or type a word (T):";
+    const int lineTop = top + (s.rowHeight - px(s.choice * kLine)) / 2;
+    p.text(left, lineTop, label, s.choice, FontFace::Regular, kInk);
+    const int fieldX = left + px(p.width(label, s.choice, FontFace::Regular)) + px(s.body * 0.6f);
+    out.typedField = {fieldX, top + px(s.body * 0.3f), px(s.choice * 10.0f), s.rowHeight - px(s.body * 0.6f)};
+    out.typedType = s.choice;
+    p.stroke(out.typedField, kChoiceEdge, 1);
+    if (revealed) p.text(fieldX + px(s.body * 0.4f), lineTop, p.fitted(typed, static_cast<float>(out.typedField.width) - s.body, s.choice, FontFace::Bold), s.choice, FontFace::Bold, kInk);
+    const int noteX = out.typedField.right() + px(s.body * 0.6f);
+    const std::string note = p.fitted("a word of several pieces: ranked by its first", static_cast<float>(left + width - noteX), s.body, FontFace::Regular);
+    p.text(noteX, top + (s.rowHeight - px(s.body * kLine)) / 2, note, s.body, FontFace::Regular, kGrey);
+    return top + s.rowHeight;
+}
+
+// Reveal's sentence: the clicked cells', the typed word's, or the pick's gap.
+std::string gapText(const core::Question& q, const QuestionPicks& picks) {
+    const core::QuestionChoice& truth = q.choices.at(static_cast<std::size_t>(q.truth));
+    if (picks.cells && truth.picture) return core::cellsGapSentence(q, *picks.cells);
+    if (picks.typedRank) return core::typedGapSentence(q, *picks.typedRank);
+    return core::gapSentence(q, picks.picked);
 }
 
 // [SECTION] The whole question at one type size
@@ -204,7 +311,10 @@ QuestionLayout layoutAt(const core::Question& q, const QuestionPicks& picks, boo
 
     // [Kicker and prompt]
     const core::Stage& stage = core::stage(q.stage);
-    if (!look.tally.empty()) p.text(left + inner - px(p.width(look.tally, s.body, FontFace::Bold)), y, look.tally, s.body, FontFace::Bold, kInk);
+    if (!look.tally.empty()) {
+        const int tallyWidth = px(p.width(look.tally, s.body, FontFace::Bold));
+        out.tally = {left + inner - tallyWidth, y, tallyWidth, p.text(left + inner - tallyWidth, y, look.tally, s.body, FontFace::Bold, kInk)};
+    }
     y += p.text(left, y, "Predict first · stage " + std::to_string(stage.number()) + ", " + std::string(stage.title), s.body, FontFace::Regular, kGrey);
     y += px(s.body * 0.4f);
     const int promptTop = y;
@@ -212,14 +322,16 @@ QuestionLayout layoutAt(const core::Question& q, const QuestionPicks& picks, boo
     out.prompt = {left, promptTop, inner, y - promptTop};
     y += px(s.body * 0.8f);
 
-    // [Choices] Left: the choices; right: the class's counts (and, revealed, the model's numbers).
+    // [Choices] Left: the choices; right: the class's counts (and, revealed, the model's numbers). With nothing to
+    // put beside them (a slide of choices without numbers), two columns of cards take the width, pictures larger.
     const int total = std::accumulate(picks.counts.begin(), picks.counts.end(), 0);
-    const int distributionWidth = std::min(px(static_cast<float>(inner) * 0.42f), px(s.body * 26.0f));
-    const int choicesWidth = inner - distributionWidth - s.margin;
+    const bool valued = std::any_of(q.choices.begin(), q.choices.end(), [](const core::QuestionChoice& c) { return c.value.has_value(); });
+    const bool cards = !look.classCounts && !valued;
+    const int distributionWidth = cards ? 0 : std::min(px(static_cast<float>(inner) * 0.42f), px(s.body * 26.0f));
+    const int choicesWidth = cards ? inner : inner - distributionWidth - s.margin;
     const int distributionX = left + choicesWidth + s.margin;
     const std::string classHeader = total > 0 ? "the class's answers" : "+ / − count the class's answers";
-    const bool valued = std::any_of(q.choices.begin(), q.choices.end(), [](const core::QuestionChoice& c) { return c.value.has_value(); });
-    const bool classShown = look.classCounts && (total > 0 || !revealed);
+    const bool classShown = look.classCounts && (total > 0 || !revealed) && !picks.cells;
     const std::string modelHeader = revealed && valued ? "model" : "";
     const std::string header = classShown ? (revealed ? (valued ? "class · model" : "class") : classHeader) : modelHeader;
     y += p.text(distributionX, y, header, s.body, FontFace::Regular, kGrey);
@@ -227,40 +339,38 @@ QuestionLayout layoutAt(const core::Question& q, const QuestionPicks& picks, boo
     float largestValue = 0.0f;
     for (const core::QuestionChoice& c : q.choices) largestValue = std::max(largestValue, c.value.value_or(0.0f));
     const int pad = px(s.body * 0.4f);
-    const int pictureCell = pictureCellSize(q, s);
-    int rowHeight = s.rowHeight;
+    const int pictureCell = pictureCellSize(q, s, cards ? 7.0f : 3.6f);
+    int rowHeight = cards ? px(static_cast<float>(s.rowHeight) * 2.0f) : s.rowHeight;  // cards: tall, their words in the prompt's size
     for (const core::QuestionChoice& c : q.choices) {
         if (c.picture) rowHeight = std::max(rowHeight, pictureCell * c.picture->rows + 2 * pad);
     }
-    for (int i = 0; i < static_cast<int>(q.choices.size()); ++i) {
-        const core::QuestionChoice& c = q.choices[static_cast<std::size_t>(i)];
-        const PixelRect row{left, y, choicesWidth, rowHeight};
-        out.choices.push_back(row);
-        const bool truth = revealed && i == q.truth, picked = picks.picked == i;
-        p.fill(row, truth ? kTruthFill : kChoiceFill);
-        p.stroke(row, truth ? kTruthEdge : revealed && picked ? kWrongEdge : picked ? kSelectedEdge : kChoiceEdge, picked || truth ? 3 : 1);
-        const int badge = s.rowHeight - 2 * pad;
-        const PixelRect badgeRect{row.x + pad, row.y + (rowHeight - badge) / 2, badge, badge};
-        p.fill(badgeRect, picked ? kSelectedEdge : kBadgeFill);
-        const std::string digit = std::to_string(i + 1);
-        const int textTop = row.y + (rowHeight - px(s.choice * kLine)) / 2;
-        p.text(badgeRect.x + px((static_cast<float>(badge) - p.width(digit, s.choice, FontFace::Bold)) / 2.0f), textTop, digit, s.choice, FontFace::Bold, kBadgeInk);
-        int textX = badgeRect.right() + px(s.body * 0.7f);
-        if (c.picture) textX = cellPicture(p, *c.picture, textX, row.y + pad, pictureCell) + px(s.body * 0.7f);
-        const std::string mark = truth ? "  ✓" : "";
-        const FontFace face = truth ? FontFace::Bold : FontFace::Regular;
-        choiceText(p, c.text, mark, static_cast<float>(row.right() - textX - px(s.body * 0.5f)), textX, row.y + pad, rowHeight - 2 * pad, s.choice, face);
-        const int count = i < static_cast<int>(picks.counts.size()) ? picks.counts[static_cast<std::size_t>(i)] : 0;
-        distributionLanes(p, s, {distributionX, row.y + (rowHeight - s.rowHeight) / 2, distributionWidth, s.rowHeight},
-                          classShown ? std::optional<int>(count) : std::nullopt, total, revealed ? c.value : std::nullopt, largestValue, truth);
-        y += rowHeight + s.rowGap;
+    const int count = static_cast<int>(q.choices.size());
+    const int columns = cards ? 2 : 1, rows = (count + columns - 1) / columns;
+    const int choiceWidth = (choicesWidth - (columns - 1) * s.margin) / columns;
+    const core::QuestionChoice& truthChoice = q.choices.at(static_cast<std::size_t>(q.truth));
+    if (picks.cells && truthChoice.picture) {
+        cellForm(p, s, q, *truthChoice.picture, *picks.cells, revealed, {left, y, choicesWidth, rows * rowHeight + (rows - 1) * s.rowGap}, out);
+    } else {
+        for (int i = 0; i < count; ++i) {
+            const PixelRect row{left + (i % columns) * (choiceWidth + s.margin), y + (i / columns) * (rowHeight + s.rowGap), choiceWidth, rowHeight};
+            out.choices.push_back(row);
+            drawChoice(p, s, q.choices[static_cast<std::size_t>(i)], i, revealed && i == q.truth, picks.picked == i, revealed, row, pictureCell, cards ? s.prompt : s.choice);
+            const int counted = i < static_cast<int>(picks.counts.size()) ? picks.counts[static_cast<std::size_t>(i)] : 0;
+            if (!cards) {
+                distributionLanes(p, s, {distributionX, row.y + (rowHeight - s.rowHeight) / 2, distributionWidth, s.rowHeight},
+                                  classShown ? std::optional<int>(counted) : std::nullopt, total, revealed ? q.choices[static_cast<std::size_t>(i)].value : std::nullopt,
+                                  largestValue, revealed && i == q.truth);
+            }
+        }
     }
+    y += rows * (rowHeight + s.rowGap);
     out.distribution = {distributionX, choicesTop, distributionWidth, y - choicesTop};
+    if (look.typedWord && q.kind == core::QuestionKind::NextToken) y = typedWordRow(p, s, picks.typed, revealed, left, y, inner, out) + s.rowGap;
     y += px(s.body * 0.5f);
 
     // [Reveal] The gap and why, or how to reveal: both take the revealed block's height, so the answer's rectangle
     // stands where reveal puts it.
-    const std::vector<std::string> gap = p.wrapped(core::gapSentence(q, picks.picked), static_cast<float>(inner), s.choice, FontFace::Bold);
+    const std::vector<std::string> gap = p.wrapped(gapText(q, picks), static_cast<float>(inner), s.choice, FontFace::Bold);
     const std::vector<std::string> why = p.wrapped(q.why, static_cast<float>(inner), s.body, FontFace::Regular);
     const int choiceLine = px(s.choice * kLine), bodyLine = px(s.body * kLine);
     const int revealedHeight = static_cast<int>(gap.size()) * choiceLine + static_cast<int>(why.size() + 1) * bodyLine;
@@ -294,6 +404,14 @@ QuestionLayout layoutAt(const core::Question& q, const QuestionPicks& picks, boo
 }
 
 }  // namespace
+
+std::optional<std::pair<int, int>> cellAt(const QuestionLayout& layout, const core::CellPicture& grid, int x, int y) {
+    const PixelRect& r = layout.cellGrid;
+    if (layout.cellSize <= 0 || x < r.x || y < r.y || x >= r.right() || y >= r.bottom()) return std::nullopt;
+    const int row = (y - r.y) / layout.cellSize, column = (x - r.x) / layout.cellSize;
+    if (row >= grid.rows || column >= grid.cols) return std::nullopt;
+    return std::pair{row, column};
+}
 
 QuestionLayout layoutQuestion(const core::Question& question, const QuestionPicks& picks, bool revealed, int width, int height, const QuestionLook& look,
                               const TextWidth& measure) {

@@ -14,19 +14,25 @@
 #pragma once
 
 #include "core/questions.h"
+#include "core/typed_prediction.h"
 #include "scene/drawing.h"
 
 #include <functional>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace attnviz::scene {
 
-// What the class answered: the choice picked (digits 1–4) and each choice's count (+/−, typed by the lecturer).
+// What the class answered: the choice picked (digits 1–4) and each choice's count (+/−, typed by the lecturer); or,
+// instead of a choice, a typed word (the prediction) or the cells clicked (the mask).
 struct QuestionPicks {
     std::optional<int> picked;
     std::vector<int> counts;  // one per choice; empty: none typed
+    std::string typed;                             // the word typed for the prediction (empty: none)
+    std::optional<core::TypedWordRank> typedRank;  // where the model ranks it: drawn only once revealed
+    std::optional<core::CellPicture> cells;        // the mask answered by clicking cells: the grid drawn instead of the choices
     friend bool operator==(const QuestionPicks&, const QuestionPicks&) = default;
 };
 
@@ -38,6 +44,7 @@ struct QuestionLook {
     std::string revealHint = "Think first, then press → (or PageDown) to reveal.";                  // under the choices
     std::string whyPrompt = "Why did the model do that? Say it in one sentence, then press → for the stage.";
     bool classCounts = true;  // the class's counts drawn (a slide has none)
+    bool typedWord = false;   // the prediction's typed-word field under the choices (the screen: a field sits on it)
     std::string tally;  // the running score, right-aligned on the kicker's line: "your picks: 3 of 5 right"; empty: none
 };
 
@@ -46,13 +53,21 @@ using TextWidth = std::function<float(std::string_view text, float size, FontFac
 
 struct QuestionLayout {
     Drawing drawing;
+    PixelRect tally;                   // the running score's text on the kicker's line (empty: none)
     PixelRect prompt;                  // the prompt's lines
     std::vector<PixelRect> choices;    // one per choice
     PixelRect distribution;            // the class's counts (and, revealed, the model's numbers) beside the choices
     PixelRect answer;                  // the answer's row of colours and its labels (empty when the question has none)
+    PixelRect typedField;              // where the typed word's field goes (empty: none), its text typedType ems
+    float typedType = 0.0f;
+    PixelRect cellGrid;                // the clickable grid of cells (picks.cells; empty: none), cellSize pixels a cell
+    int cellSize = 0;
     float smallestType = 0.0f;         // the smallest text drawn, in pixels
     int bottom = 0;                    // the lowest pixel anything is drawn at
 };
+
+// The cell of `layout`'s clickable grid under the drawing's pixel (x, y) as {row, column}, or nullopt outside it.
+std::optional<std::pair<int, int>> cellAt(const QuestionLayout& layout, const core::CellPicture& grid, int x, int y);
 
 QuestionLayout layoutQuestion(const core::Question& question, const QuestionPicks& picks, bool revealed, int width, int height,
                               const QuestionLook& look, const TextWidth& measure);

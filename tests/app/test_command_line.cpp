@@ -510,3 +510,16 @@ TEST_CASE("dump --rollout --head-roles: NumPy recomputes both from the dump's ow
     CHECK(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);
 }
+
+TEST_CASE("ask answers on the command line, --ask-word and --ask-cells: a typed word and clicked cells for the question, rows of 0 and 1 of one length") {
+    const Parsed p = parse({"--ask", "mask", "--ask-cells", "011,001,000", "--ask-word", "tired"});
+    REQUIRE(p.line.command == Command::Gui);
+    CHECK(p.line.gui.askCells == std::vector<std::string>{"011", "001", "000"});
+    CHECK(p.line.gui.askWord == "tired");
+    const Parsed refused = parse({"--ask", "mask", "--ask-cells", "01,2"});
+    CHECK(refused.line.command == Command::Exit);
+    CHECK(mentions(refused.err, "each row is 0s and 1s"));
+    const Finished ragged = runAttnviz("--ask mask --ask-cells 011,01 --screenshot /dev/null");
+    CHECK(ragged.exitCode == kExitUsage);
+    CHECK(mentions(ragged.err, "--ask-cells: every row must have as many cells as the first (3)."));
+}

@@ -3,16 +3,21 @@
 // with plain loops from the run's matrices), its choices are distinct as drawn text (and as pictures), the truth's
 // place is uniform over seeds (χ²), and a question that does not apply to a model is not offered.
 #include "core/questions.h"
+#include "core/typed_prediction.h"
 
 #include "core/derived_maps.h"
 #include "core/display_text.h"
 #include "io/model_folder.h"
+#include "core/transformer/prediction_words.h"
+
+#include <nlohmann/json.hpp>
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -356,4 +361,71 @@ TEST_CASE("Z for the query is closest to which word's V row: the truth is the V 
         }
     }
     CHECK(core::askQuestion(QuestionKind::WeightedSum, seededRun(), {0, 0, std::nullopt, 0}));
+}
+
+namespace {
+
+// tests/reference/make_typed_word_reference.py's float64 PyTorch forward of the bundled decoder: typed words' pieces
+// (its own Python tokenizer), first-piece rank and probability at "…because it was too".
+nlohmann::json typedWordReference() {
+    std::ifstream in(fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/decoders/attnviz-mini-llama_typed_words.json");
+    REQUIRE(in);
+    return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("a typed word for the prediction: its pieces, its first piece's rank and probability are an independent float64 forward's") {
+    const nlohmann::json reference = typedWordReference();
+    const core::ModelRun run = trainedRun("attnviz-mini-llama", reference["sentence"].get<std::string>());
+    const core::TrainedModel& model = *run.spec.trainedModel();
+    for (const nlohmann::json& word : reference["words"]) {
+        const std::string typed = word["word"].get<std::string>();
+        CAPTURE(typed);
+        const std::optional<core::TypedWordRank> rank = core::rankTypedWord(run, 0, "  " + typed + " ");  // spaces around: left out
+        REQUIRE(rank);
+        CHECK(rank->word == typed);
+        const std::vector<int> ids = word["ids"].get<std::vector<int>>();
+        REQUIRE(rank->pieces.size() == ids.size());
+        for (std::size_t i = 0; i < ids.size(); ++i) CHECK(rank->pieces[i] == core::labelText(core::choiceLabel(*model.tokenizer, ids[i])));
+        CHECK(rank->rank == word["rank"].get<int>());
+        CHECK(rank->vocabulary == reference["vocabulary"].get<int>());
+        CHECK(rank->probability == doctest::Approx(word["probability"].get<double>()).epsilon(2e-3));
+    }
+}
+
+TEST_CASE("a typed word is ranked as the question's own answer row ranks it, for the decoder and for BERT's [MASK]") {
+    for (const auto& [model, sentence] : {std::pair{"attnviz-mini-llama", "the cat sat on the mat and the dog sat on the"}, std::pair{"attnviz-mini-bert", "the cat sat on the [MASK] ."}}) {
+        CAPTURE(model);
+        const core::ModelRun run = trainedRun(model, sentence);
+        const core::Question q = *core::askQuestion(QuestionKind::NextToken, run, {});
+        int compared = 0;
+        for (std::size_t k = 0; k < q.answer.labels.size(); ++k) {
+            const std::string label = q.answer.labels[k];
+            const std::string typed = label.rfind("␣", 0) == 0 ? label.substr(std::string("␣").size()) : label;  // "␣mat" is typed "mat"
+            if (typed.empty() || typed.find("##") == 0 || typed.find('<') == 0) continue;  // a piece no one types alone
+            CAPTURE(typed);
+            const core::TypedWordRank rank = *core::rankTypedWord(run, 0, typed);
+            if (rank.pieces.size() != 1 || rank.pieces[0] != label) continue;  // typed alone it is another piece
+            CHECK(rank.rank == static_cast<int>(k) + 1);
+            CHECK(rank.probability == doctest::Approx(q.answer.values[k]).epsilon(1e-5));
+            ++compared;
+        }
+        CHECK(compared >= 3);
+    }
+    CHECK_FALSE(core::rankTypedWord(seededRun(), 0, "animal"));  // the seeded layer predicts nothing
+    CHECK_FALSE(core::rankTypedWord(decoderRun(), 0, "   "));
+}
+
+TEST_CASE("reveal's sentence for a typed word: its rank of the vocabulary and its probability, several pieces named as ranked by the first") {
+    core::Question q;
+    q.kind = QuestionKind::NextToken;
+    q.choices = {{"␣hungry", 0.31f}, {"␣cold", 0.2f}, {"␣sad", 0.1f}, {".", 0.05f}};
+    q.truth = 0;
+    q.valueName = "probability";
+    CHECK(core::typedGapSentence(q, {"tired", {"␣tired"}, 3, 2048, 0.081f}) ==
+          "You typed “tired”: the model ranks it 3 of 2,048 (probability 8.1%); it put 31.0% on “␣hungry”.");
+    CHECK(core::typedGapSentence(q, {"elephantine", {"␣ele", "phant", "ine"}, 1024, 2048, 6.5e-5f}) ==
+          "You typed “elephantine” (3 pieces, ranked by the first, “␣ele”): the model ranks it 1,024 of 2,048 (probability 0.0065%); it put 31.0% on “␣hungry”.");
+    CHECK(core::typedGapSentence(q, {"hungry", {"␣hungry"}, 1, 2048, 0.31f}) == "Right: you typed “hungry”, and the model ranks it 1 of 2,048 (probability 31.0%).");
 }

@@ -155,3 +155,21 @@ TEST_CASE("quiz export: a question and an answer file per question, named by wha
     tokens.stage = core::StageId::Tokens;
     CHECK(test::exportRefusal(causalRun(), tokens, dir / "out").find("offers no question about stage tokens") != std::string::npos);
 }
+
+TEST_CASE("quiz slides: choices with nothing beside them (the mask's pictures, the shapes) fill the slide's width in two columns of cards") {
+    for (core::QuestionKind kind : {core::QuestionKind::Mask, core::QuestionKind::Shape}) {
+        CAPTURE(core::questionKey(kind));
+        const core::Question question = quizQuestion(causalRun(), kind, 1, 0, 0);
+        for (bool revealed : {false, true}) {
+            const scene::QuestionLayout layout = quizLayout(question, revealed, {});
+            const int width = kSlideWidth / kSlideZoom;
+            REQUIRE(layout.choices.size() == 4u);
+            int right = 0;
+            for (const PixelRect& c : layout.choices) right = std::max(right, c.right());
+            CHECK(right >= width * 9 / 10);  // no empty right column (the cards ended at 57 % of the width)
+            CHECK(layout.choices[1].x > layout.choices[0].right());  // two columns
+            CHECK(layout.choices[2].y > layout.choices[0].bottom());
+            CHECK(layout.bottom <= kSlideHeight / kSlideZoom);
+        }
+    }
+}

@@ -62,3 +62,23 @@ TEST_CASE("session: a question that cannot be is refused, naming it and what is 
     CHECK(refusalOf(R"([{"kind": "shape", "colour": 1}])").find("questions[0] has an unknown member \"colour\"") != std::string::npos);
     CHECK(refusalOf(R"({"kind": "shape"})").find("questions must be a JSON array") != std::string::npos);
 }
+
+TEST_CASE("session: a typed word and clicked cells round-trip with whether they were right, written only when given") {
+    io::Session session = withQuestions();
+    io::AskedQuestion typed{"predict", 6, 0, 0, 4, 2, std::nullopt, {}};
+    typed.typed = "tired";
+    typed.answeredRight = true;
+    io::AskedQuestion clicked{"mask", 7, 0, 0, 4, 1, std::nullopt, {}};
+    clicked.cells = "0111001100010000";
+    session.questions.push_back(typed);
+    session.questions.push_back(clicked);
+    const std::string text = io::sessionToJson(session);
+    CHECK(text.find(R"("typed": "tired")") != std::string::npos);
+    CHECK(text.find(R"("cells": "0111001100010000")") != std::string::npos);
+    CHECK(io::sessionFromJson(text, "lesson.json") == session);
+    CHECK(io::sessionToJson(withQuestions()).find("\"right\"") == std::string::npos);  // picks by choice: no member added
+    CHECK(session.questions[3].right());
+    CHECK_FALSE(session.questions[4].right());
+    CHECK(refusalOf(R"([{"kind": "mask", "cells": "0120"}])").find("questions[0].cells must be at most 576 characters, each 0 (kept) or 1 (removed)") != std::string::npos);
+    CHECK(refusalOf(R"([{"kind": "predict", "typed": ")" + std::string(200, 'a') + R"("}])").find("questions[0].typed must be one word") != std::string::npos);
+}

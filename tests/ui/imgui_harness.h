@@ -26,7 +26,8 @@ namespace attnviz::test {
 
 // GLFW's key codes, which the real backend puts in io.KeysDown[] (digits and letters are ASCII).
 inline constexpr int kKeyLeft = 263, kKeyRight = 262, kKeyHome = 268, kKeyEnd = 269, kKeySpace = 32, kKeyEscape = 256,
-                     kKeyBackspace = 259, kKeyEnter = 257, kKeyPageUp = 266, kKeyPageDown = 267, kKeyF5 = 294;
+                     kKeyBackspace = 259, kKeyEnter = 257, kKeyPageUp = 266, kKeyPageDown = 267, kKeyF5 = 294,
+                     kKeyDelete = 261;
 
 class ImGuiHarness {
 public:
@@ -54,6 +55,7 @@ public:
         io.KeyMap[ImGuiKey_Enter] = kKeyEnter;
         io.KeyMap[ImGuiKey_PageUp] = kKeyPageUp;
         io.KeyMap[ImGuiKey_PageDown] = kKeyPageDown;
+        io.KeyMap[ImGuiKey_Delete] = kKeyDelete;
     }
     ImGuiHarness(const ImGuiHarness&) = delete;
     ImGuiHarness& operator=(const ImGuiHarness&) = delete;

@@ -8,11 +8,15 @@
 #include "colormap/colormap.h"
 #include "imgui_harness.h"
 #include "scene/question_drawing.h"
+#include "core/transformer/prediction_words.h"
+#include "core/typed_prediction.h"
+#include "io/model_folder.h"
 #include "ui/session/session_actions.h"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <string>
 #include <tuple>
@@ -26,14 +30,24 @@ constexpr int kKeyEqual = 61, kKeyMinus = 45;
 // App at one window size whose look follows the state as the window's loop makes it follow (app/gui_style.h).
 class AskHall {
 public:
-    AskHall(ImVec2 size, bool presenting, core::StageId stage, core::MaskKind mask = core::MaskKind::None)
-        : ui_(size), keeper_(ImGui::GetStyle()), app_(startState(presenting, stage, mask)) {
+    AskHall(ImVec2 size, bool presenting, core::StageId stage, core::MaskKind mask = core::MaskKind::None, const std::function<void(ui::AppState&)>& setUp = {})
+        : ui_(size), keeper_(ImGui::GetStyle()), app_(startState(presenting, stage, mask, setUp)) {
         settle();
         app_.waitForRun();
         settle();
     }
     void press(int key) {
         ui_.pressKey(app_, key);
+        settle();
+    }
+    void typeText(const std::string& text) {
+        ui_.typeText(app_, text);
+        settle();
+    }
+    // A click at a point of the question's drawing (its pixels, as the layout gives them).
+    void clickDrawing(int x, int y) {
+        const ImVec2 o = report().origin;
+        ui_.click(app_, {o.x + static_cast<float>(x) + 0.5f, o.y + static_cast<float>(y) + 0.5f});
         settle();
     }
     void settle() {
@@ -50,11 +64,12 @@ public:
     }
 
 private:
-    static ui::AppState startState(bool presenting, core::StageId stage, core::MaskKind mask) {
+    static ui::AppState startState(bool presenting, core::StageId stage, core::MaskKind mask, const std::function<void(ui::AppState&)>& setUp) {
         ui::AppState state;
         state.presenting = presenting;
         state.stage = stage;
         state.spec.attention.mask = mask;
+        if (setUp) setUp(state);
         return state;
     }
     ImGuiHarness ui_;
@@ -122,6 +137,18 @@ std::vector<ImU32> answerColours(const core::Question& q, colormap::Colormap map
     }
     return colours;
 }
+
+// The bundled decoder on `sentence`, at the output stage (its prediction question).
+std::function<void(ui::AppState&)> bundledDecoder(std::string sentence) {
+    return [sentence](ui::AppState& state) {
+        ui::useTrainedModel(io::loadModelFolder(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "assets/models/attnviz-mini-llama"), state);
+        state.spec.sentences = {sentence};
+        state.stage = core::StageId::Output;
+    };
+}
+
+// The seeded layer on a short sentence: the mask question's grid small enough to click every cell.
+void shortSentence(ui::AppState& state) { state.spec.sentences = {"the cat sat on the mat"}; }
 
 float textWidth(std::string_view text, float size, scene::FontFace) { return static_cast<float>(text.size()) * size * 0.55f; }
 
@@ -348,6 +375,161 @@ TEST_CASE("the question's picture holds no answer row and no reveal sentence unt
     CHECK(asked.answer.y == revealed.answer.y);
     CHECK(asked.answer.height == revealed.answer.height);
     CHECK(asked.choices[1].y == revealed.choices[1].y);
+}
+
+TEST_CASE("the prediction answered by a typed word: T and typing fill the field, nothing of its rank is drawn before reveal, Enter reveals its rank and probability") {
+    const std::string sentence = "The animal didn't cross the street because it was too";
+    AskHall hall({1280.0f, 800.0f}, false, core::StageId::Output, core::MaskKind::None, bundledDecoder(sentence));
+    hall.press('Q');
+    REQUIRE(hall.report().drawn);
+    const core::Question q = *hall.report().question;
+    REQUIRE(q.kind == core::QuestionKind::NextToken);
+    CHECK(hall.report().layout.typedField.width > 0);
+    hall.press('2');  // a pick first: typing replaces it
+    hall.press('T');
+    hall.typeText("tired");
+    const ui::AskState& ask = hall.app().state().ask;
+    CHECK(ask.picks.typed == "tired");
+    CHECK_FALSE(ask.picks.picked);
+    REQUIRE(ask.picks.typedRank);
+    // The run's own numbers: the same as core::rankTypedWord of the run on screen (checked against an independent
+    // float64 forward in test_questions.cpp: rank 16, probability 0.0229).
+    const core::TypedWordRank expected = *core::rankTypedWord(*hall.app().run(), 0, "tired");
+    CHECK(*ask.picks.typedRank == expected);
+    CHECK(expected.rank == 16);
+    const std::string gap = asDrawn(core::typedGapSentence(q, expected));
+    const std::string before = drawnGlyphs();
+    CHECK(before.find("tired") != std::string::npos);  // the field shows what was typed
+    CHECK(before.find(gap) == std::string::npos);
+    CHECK(before.find("ranksit") == std::string::npos);
+    CHECK(before.find(asDrawn(core::percentText(expected.probability))) == std::string::npos);
+    CHECK(verticesColoured({0.0f, 0.0f, 1e6f, 1e6f}, answerColours(q, hall.app().state().sequential)) == 0);
+    hall.press(kKeyEnter);  // Enter in the field reveals
+    REQUIRE(ask.revealed);
+    CHECK(drawnGlyphs().find(gap) != std::string::npos);
+    REQUIRE(ask.asked.size() == 1u);
+    CHECK(ask.asked[0].typed == "tired");
+    CHECK_FALSE(ask.asked[0].right());  // rank 16, not the model's top
+    CHECK(drawnGlyphs().find("yourpicks:0of1right") != std::string::npos);
+}
+
+TEST_CASE("the mask answered by clicking cells: clicks at cell centres mark those cells, reveal counts them against the mask rule j > i") {
+    AskHall hall({1280.0f, 800.0f}, false, core::StageId::Mask, core::MaskKind::Causal, shortSentence);
+    hall.press('Q');
+    REQUIRE(hall.report().question->kind == core::QuestionKind::Mask);
+    hall.press('G');
+    const ui::AskState& ask = hall.app().state().ask;
+    REQUIRE(ask.picks.cells);
+    const int l = ask.picks.cells->rows;
+    REQUIRE(l == static_cast<int>(hall.app().run()->tokens[0].size()));
+    REQUIRE(hall.report().layout.cellSize >= 8);
+    CHECK(hall.report().layout.choices.empty());  // the grid instead of the four pictures
+    // Its rows and columns carry the sentence's words: "mat" once beside the last row and once above the last column.
+    const std::vector<scene::Drawing::Primitive>& drawn = hall.report().layout.drawing.primitives;
+    CHECK(std::count_if(drawn.begin(), drawn.end(), [](const scene::Drawing::Primitive& p) {
+              const auto* t = std::get_if<scene::Drawing::Text>(&p);
+              return t != nullptr && t->utf8 == "mat";
+          }) == 2);
+    // Mark every cell above the diagonal but (0, l − 1), and (2, 2) on the diagonal: one missed, one extra.
+    std::vector<std::pair<int, int>> clicks;
+    for (int i = 0; i < l; ++i) {
+        for (int j = i + 1; j < l; ++j) {
+            if (!(i == 0 && j == l - 1)) clicks.push_back({i, j});
+        }
+    }
+    clicks.push_back({2, 2});
+    for (const auto& [i, j] : clicks) {
+        const scene::QuestionLayout& layout = hall.report().layout;
+        const int half = layout.cellSize / 2;
+        hall.clickDrawing(layout.cellGrid.x + j * layout.cellSize + half, layout.cellGrid.y + i * layout.cellSize + half);
+    }
+    for (int i = 0; i < l; ++i) {
+        for (int j = 0; j < l; ++j) {
+            const bool clicked = std::find(clicks.begin(), clicks.end(), std::pair{i, j}) != clicks.end();
+            CHECK(ask.picks.cells->isRemoved(i, j) == clicked);
+        }
+    }
+    const core::Question q = *hall.report().question;
+    // The truth by the rule, not by the run: removed exactly when j > i.
+    const int right = l * l - 2;
+    const std::string gap = "You marked " + std::to_string(right) + " of " + std::to_string(l * l) + " cells right: 1 removed cell not marked and 1 kept cell marked.";
+    CHECK(core::cellsGapSentence(q, *ask.picks.cells) == gap);
+    const ImU32 extra = IM_COL32(215, 60, 50, 255), missed = IM_COL32(240, 160, 40, 255);  // question_drawing.cpp's kExtraCell, kMissedCell
+    CHECK(drawnGlyphs().find(asDrawn(gap)) == std::string::npos);
+    CHECK(verticesColoured({0.0f, 0.0f, 1e6f, 1e6f}, {extra, missed}) == 0);
+    hall.press(kKeyRight);
+    REQUIRE(ask.revealed);
+    CHECK(drawnGlyphs().find(asDrawn(gap)) != std::string::npos);
+    CHECK(verticesColoured({0.0f, 0.0f, 1e6f, 1e6f}, {extra}) >= 4);
+    CHECK(verticesColoured({0.0f, 0.0f, 1e6f, 1e6f}, {missed}) >= 4);
+    REQUIRE(ask.asked.size() == 1u);
+    CHECK(ask.asked[0].cells.size() == static_cast<std::size_t>(l * l));
+    CHECK_FALSE(ask.asked[0].right());
+}
+
+TEST_CASE("a click on a choice picks it, and the score's Clear button and Delete clear the lesson's questions, Undo brings them back") {
+    AskHall hall({1280.0f, 800.0f}, false, core::StageId::Softmax);
+    ui::AppState& state = hall.app().state();
+    hall.press('Q');
+    const scene::PixelRect third = hall.report().layout.choices.at(2);
+    hall.clickDrawing(third.x + third.width / 2, third.y + third.height / 2);
+    CHECK(state.ask.picks.picked == 2);
+    hall.press(kKeyRight);
+    REQUIRE(state.ask.asked.size() == 1u);
+    CHECK(hall.report().layout.tally.width > 0);
+    hall.press(kKeyDelete);
+    CHECK(state.ask.asked.empty());
+    CHECK(state.status.find("Score cleared") == 0);
+    CHECK(drawnGlyphs().find("yourpicks") == std::string::npos);
+    CHECK(ui::sessionOf(state).questions.empty());  // the session file saves the cleared score
+    state.session.request = {ui::SessionAction::Undo};
+    hall.settle();
+    CHECK(state.ask.asked.size() == 1u);
+    CHECK(drawnGlyphs().find("yourpicks") != std::string::npos);
+}
+
+TEST_CASE("presenting at 1024x768 and 1280x800, the typed-word field and the clicked cells keep 14 px type or more and do not scroll") {
+    for (ImVec2 size : {ImVec2{1024.0f, 768.0f}, ImVec2{1280.0f, 800.0f}}) {
+        for (bool typed : {true, false}) {  // one hall at a time: each has its own ImGui context
+            CAPTURE(size.x);
+            CAPTURE(typed);
+            AskHall hall(size, true, typed ? core::StageId::Output : core::StageId::Mask, typed ? core::MaskKind::None : core::MaskKind::Causal,
+                         typed ? bundledDecoder("The animal didn't cross the street because it was too") : std::function<void(ui::AppState&)>{});
+            hall.press('Q');
+            hall.press(typed ? 'T' : 'G');
+            if (typed) hall.typeText("elephantine");
+            for (bool revealed : {false, true}) {
+                CAPTURE(revealed);
+                const ui::AskReport& r = hall.report();
+                REQUIRE(r.drawn);
+                CHECK(r.revealed == revealed);
+                CHECK((typed ? r.layout.typedField.width : r.layout.cellSize) > 0);
+                CHECK(r.layout.smallestType >= 14.0f);
+                CHECK(static_cast<float>(r.layout.bottom) <= r.size.y);
+                CHECK(ImGuiHarness::scrollRoom("/ask_") == 0.0f);
+                CHECK(static_cast<float>(std::max(r.layout.typedField.right(), r.layout.cellGrid.right())) <= r.size.x);
+                hall.press(typed && !revealed ? kKeyEnter : kKeyPageDown);  // the field has the keyboard: Enter reveals
+            }
+        }
+    }
+}
+
+TEST_CASE("the clickable grid maps each cell's centre and corners to that cell, and nothing outside it") {
+    scene::QuestionLayout layout;
+    layout.cellGrid = {100, 50, 7 * 12, 5 * 12};
+    layout.cellSize = 12;
+    const core::CellPicture grid{5, 7, std::vector<std::uint8_t>(35, 0)};
+    for (int i = 0; i < 5; ++i) {
+        for (int j = 0; j < 7; ++j) {
+            const int x = 100 + j * 12, y = 50 + i * 12;
+            CHECK(scene::cellAt(layout, grid, x + 6, y + 6) == std::pair{i, j});
+            CHECK(scene::cellAt(layout, grid, x, y) == std::pair{i, j});
+            CHECK(scene::cellAt(layout, grid, x + 11, y + 11) == std::pair{i, j});
+        }
+    }
+    CHECK_FALSE(scene::cellAt(layout, grid, 99, 55));
+    CHECK_FALSE(scene::cellAt(layout, grid, 100 + 84, 55));
+    CHECK_FALSE(scene::cellAt(layout, grid, 110, 50 + 60));
 }
 
 }  // namespace attnviz::test

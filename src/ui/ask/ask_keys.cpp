@@ -33,7 +33,28 @@ void closeAsk(AskState& ask) {
 // view found it in the run.
 io::AskedQuestion record(const AppState& state) {
     const AskState& ask = state.ask;
-    return {std::string(core::questionKey(ask.kind)), ask.seed, state.batch, state.head, ask.choiceCount, ask.truth, ask.picks.picked, ask.picks.counts};
+    io::AskedQuestion asked{std::string(core::questionKey(ask.kind)), ask.seed, state.batch, state.head, ask.choiceCount, ask.truth, ask.picks.picked, ask.picks.counts};
+    if (ask.picks.picked) return asked;
+    if (ask.picks.cells && ask.truthCells) {
+        for (std::uint8_t removed : ask.picks.cells->removed) asked.cells += removed != 0 ? '1' : '0';
+        const core::CellScore score = core::scoreCells(*ask.truthCells, *ask.picks.cells);
+        asked.answeredRight = score.right == score.total;
+    } else if (ask.picks.typedRank) {
+        asked.typed = ask.picks.typedRank->word;
+        asked.answeredRight = ask.picks.typedRank->top();
+    }
+    return asked;
+}
+
+// G: the mask answered by clicking cells (the view sizes the grid to the run's), or back to the four pictures.
+void toggleCells(AskState& ask) {
+    if (ask.kind != core::QuestionKind::Mask) return;
+    if (ask.picks.cells) {
+        ask.picks.cells.reset();
+        return;
+    }
+    ask.picks.cells = core::CellPicture{};
+    ask.picks.picked.reset();
 }
 
 // Whether the lesson's newest question is the open one (asked again — same kind and seed — it is not a new one).
@@ -72,9 +93,22 @@ void revealAsk(AppState& state) {
 }
 
 std::string scoreText(const std::vector<io::AskedQuestion>& asked) {
-    if (std::none_of(asked.begin(), asked.end(), [](const io::AskedQuestion& q) { return q.picked.has_value(); })) return "";
+    if (std::none_of(asked.begin(), asked.end(), [](const io::AskedQuestion& q) { return q.answered(); })) return "";
     const auto right = std::count_if(asked.begin(), asked.end(), [](const io::AskedQuestion& q) { return q.right(); });
     return "your picks: " + std::to_string(right) + " of " + std::to_string(asked.size()) + " right";
+}
+
+void pickChoice(AskState& ask, int choice) {
+    ask.picks.picked = choice;
+    ask.picks.typed.clear();
+    ask.picks.typedRank.reset();
+    ask.picks.cells.reset();
+}
+
+void clearScore(AppState& state) {
+    if (state.ask.asked.empty()) return;
+    state.ask.asked.clear();
+    state.status = "Score cleared: Ctrl+Z brings it back.";
 }
 
 core::QuestionKind questionKindFor(core::StageId stage) {
@@ -117,8 +151,11 @@ bool applyAskKeys(AppState& state) {
         return true;
     }
     for (int digit = 1; digit <= ask.choiceCount && !ask.revealed; ++digit) {  // revealed, the pick is final: the score counts it
-        if (pressedKey('0' + digit)) ask.picks.picked = digit - 1;
+        if (pressedKey('0' + digit)) pickChoice(ask, digit - 1);
     }
+    if (pressedKey('T') && !ask.revealed && ask.kind == core::QuestionKind::NextToken) ask.focusTyped = true;
+    if (pressedKey('G') && !ask.revealed) toggleCells(ask);
+    if (pressed(ImGuiKey_Delete)) clearScore(state);
     if (pressedKey(kKeyEqual) || pressedKey(kKeypadAdd)) changeCount(ask, 1);
     if (pressedKey(kKeyMinus) || pressedKey(kKeypadSubtract)) changeCount(ask, -1);
     if (pressedKey('N')) {  // the next kind in the table; the view skips those the run does not offer

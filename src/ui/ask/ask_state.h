@@ -12,6 +12,7 @@
 #include "scene/question_drawing.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,13 +23,15 @@ struct AskState {
     bool revealed = false;
     core::QuestionKind kind = core::QuestionKind::MostAttended;
     std::uint64_t seed = 0;        // questions asked so far: each opening draws other distractors and another order
-    scene::QuestionPicks picks;    // the pick (1–4) and the class's counts (+/−)
+    scene::QuestionPicks picks;    // the pick (1–4) and the class's counts (+/−), or a typed word or clicked cells
+    bool focusTyped = false;       // T: the view puts the keyboard in the typed-word field next frame
     // The lesson's questions revealed so far (part of the session file and of undo): reveal adds the open question,
     // counts typed after reveal update it. Opening a session replaces them.
     std::vector<io::AskedQuestion> asked;
     // Written by the ask view from the question on screen, read by the keys.
     int choiceCount = 4;
     int truth = 0;                 // the truth's place among the choices (recorded at reveal, never drawn before)
+    std::optional<core::CellPicture> truthCells;  // the mask question's true picture: clicked cells are scored against it
     core::StageId stage = core::StageId::Softmax;  // where → goes after reveal
     int head = 0;
 };
@@ -40,7 +43,8 @@ void toggleAsk(AppState& state);
 // The question kind that asks about `stage` first (the ask view falls back to one the run offers).
 core::QuestionKind questionKindFor(core::StageId stage);
 // While a question is open: 1–4 pick, + / − change the picked choice's count, → / PageDown / Space / Enter reveal
-// (then go to the stage the question is about), N asks the next kind, Q and Esc close. Returns whether a question was
+// (then go to the stage the question is about), N asks the next kind, T types a word (the prediction), G clicks cells
+// instead of the pictures (the mask), Delete clears the score, Q and Esc close. Returns whether a question was
 // open (the keys were its, not the stages').
 bool applyAskKeys(AppState& state);
 // Reveals the open question and adds it to the lesson's questions (once: revealed again, it is not counted twice).
@@ -48,6 +52,10 @@ void revealAsk(AppState& state);
 // The running score: the lesson's questions picked right of those revealed, "your picks: 3 of 5 right"; empty when
 // none had a pick (a lecture that only counts hands keeps no score).
 std::string scoreText(const std::vector<io::AskedQuestion>& asked);
+// A choice picked (a digit or a click): no typed word or clicked cells beside it.
+void pickChoice(AskState& ask, int choice);
+// Clears the lesson's running score (its questions revealed so far): an edit Undo takes back ("Undo questions cleared").
+void clearScore(AppState& state);
 // The toolbar's toggle: "Ask (Q)", highlighted while a question is open.
 void drawAskToggle(AppState& state);
 

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace attnviz::ui {
@@ -43,10 +44,18 @@ private:
         friend bool operator==(const Key&, const Key&) = default;
     };
     void ask(ViewContext& ctx, const Key& key);
+    // Mouse and the typed word on the drawn question: a click on a choice picks it, a click on the mask's grid marks
+    // or keeps a cell, the field takes the prediction's typed word (Enter reveals). Before reveal only.
+    void interact(ViewContext& ctx, const scene::QuestionLayout& layout, ImVec2 origin);
+    void typedWordField(ViewContext& ctx, const scene::QuestionLayout& layout, ImVec2 origin);
+    void typeWord(ViewContext& ctx, std::string word);
+    void sizeClickedCells(ViewContext& ctx);  // G: the grid sized to the truth's picture, nothing marked
 
     std::optional<Key> key_;
     std::optional<core::Question> question_;
     AskReport report_;
+    std::string typing_;      // the field's text while it is edited
+    std::string typedError_;  // why the typed word cannot be ranked (drawn under the field), or empty
 };
 
 }  // namespace attnviz::ui
