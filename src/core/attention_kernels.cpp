@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #if defined(__AVX512F__) || defined(__AVX__)
 #include <immintrin.h>
@@ -47,6 +48,17 @@ float scaleAndMaskRow(const float* scores, const float* keep, float scale, float
     return largest;
 }
 
+// y · 2^m, m whole and y · 2^m a normal float: Eigen's fast ldexp on SIMD packets; one float where the build has no
+// packets (the web page's Eigen has no wasm SIMD path).
+template <typename P>
+P twoToThe(P m, P y) {
+    if constexpr (std::is_same_v<P, float>) {
+        return std::ldexp(y, static_cast<int>(m));
+    } else {
+        return simd::pldexp_fast_impl<P>::run(y, m);
+    }
+}
+
 // exp(x) for x in [ln(FLT_MIN), 0], the only arguments whose weights the softmax keeps: Eigen's pexp (Cephes'
 // polynomial after x = m ln 2 + r), the same bits there, without its clamp of x and its final max with x and, where
 // it uses one, its general ldexp, which only matter outside that range. NaN stays NaN; what is below the range is
@@ -67,7 +79,7 @@ Packet expOfKeptArgument(Packet x) {
     y1 = simd::pmadd(y1, r, simd::pset1<Packet>(5.0000001201E-1f));
     y = simd::pmadd(y, r3, y1);
     y = simd::pmadd(y, r2, y2);                                    // exp(r)
-    return simd::pldexp_fast_impl<Packet>::run(y, m);               // 2^m exp(r): 2^m is a normal float here, exact
+    return twoToThe(m, y);
 }
 
 // [7] weights_c = exp(masked_c − largest) / Σ. Below ln(FLT_MIN) exp is subnormal or 0, and Eigen's vectorised exp
