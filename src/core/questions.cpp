@@ -26,6 +26,9 @@ namespace {
 constexpr float kClearLead = 0.01f;
 // Entropies closer than this (bits) are "about the same".
 constexpr double kSameEntropy = 0.01;
+// A row this sure of one key with and without ÷√d_k (bits) has nothing for the scaling question to show: "about the
+// same" would win by default (the bundled BERT's coreference row, 1.00 on the noun both ways).
+constexpr double kOneHotEntropy = 0.05;
 
 std::string quoted(const std::string& text) { return "\xe2\x80\x9c" + text + "\xe2\x80\x9d"; }
 
@@ -283,6 +286,7 @@ std::optional<Question> scaling(const ModelRun& run, const QuestionSetting& sett
     const std::vector<float> before = softmaxOf(mapRow(run, TensorId::Scores, setting, row), masked);
     const std::vector<float> after = mapRow(run, TensorId::AttentionWeights, setting, row);
     const double entropyBefore = entropyBits(before), entropyAfter = entropyBits(after);
+    if (entropyBefore < kOneHotEntropy && entropyAfter < kOneHotEntropy) return std::nullopt;
     const QuestionChoice sharper{"sharper (more peaked)", std::nullopt}, flatter{"flatter (more even)", std::nullopt}, same{"about the same", std::nullopt};
     const double change = entropyAfter - entropyBefore;
     const QuestionChoice& truth = change > kSameEntropy ? flatter : change < -kSameEntropy ? sharper : same;

@@ -284,7 +284,7 @@ int typedWordRow(Painter& p, const Sizes& s, const std::string& typed, bool reve
     p.stroke(out.typedField, kChoiceEdge, 1);
     if (revealed) p.text(fieldX + px(s.body * 0.4f), lineTop, p.fitted(typed, static_cast<float>(out.typedField.width) - s.body, s.choice, FontFace::Bold), s.choice, FontFace::Bold, kInk);
     const int noteX = out.typedField.right() + px(s.body * 0.6f);
-    const std::string note = p.fitted("a word of several pieces: ranked by its first", static_cast<float>(left + width - noteX), s.body, FontFace::Regular);
+    const std::string note = p.fitted("a word of several pieces is ranked by its first", static_cast<float>(left + width - noteX), s.body, FontFace::Regular);
     p.text(noteX, top + (s.rowHeight - px(s.body * kLine)) / 2, note, s.body, FontFace::Regular, kGrey);
     return top + s.rowHeight;
 }

@@ -217,6 +217,19 @@ TEST_CASE("scaling by 1/√d_k < 1 always makes a row flatter: the truth is 'fla
     CHECK(core::entropyBits({1.0f, 0.0f}) == 0.0);
 }
 
+TEST_CASE("the scaling question is not asked of a row that is one-hot with and without ÷√d_k (nothing to see)") {
+    core::ModelRun bert = trainedRun("attnviz-mini-bert", "The animal didn't cross the street because it was too tired.");
+    core::ModelSpec spec = bert.spec;
+    spec.trained()->layer = 2;  // head 0: the coreference head, "it" -> animal 1.00
+    const core::ModelRun coreference = core::runModel(spec);
+    const core::QuestionSetting itRow{0, 0, std::nullopt, 5};
+    const core::Question attended = *core::askQuestion(QuestionKind::MostAttended, coreference, itRow);
+    REQUIRE(attended.answer.values.size() > 0);
+    CHECK(*std::max_element(attended.answer.values.begin(), attended.answer.values.end()) > 0.99f);
+    CHECK_FALSE(core::askQuestion(QuestionKind::Scaling, coreference, itRow));
+    CHECK(core::askQuestion(QuestionKind::Scaling, coreference, {0, 1, std::nullopt, 5}));  // a head that spreads its weight
+}
+
 TEST_CASE("the shared K/V heads: query head i reads K/V head i / (h / h_kv), the repeat-not-interleave slip among the wrong ones") {
     const core::ModelRun& run = decoderRun();
     const core::Dimensions& d = run.trace.dims;
