@@ -430,6 +430,29 @@ TEST_CASE("a typed word is ranked as the question's own answer row ranks it, for
     CHECK_FALSE(core::rankTypedWord(decoderRun(), 0, "   "));
 }
 
+TEST_CASE("a GPT-2 model is asked what it predicts and never which query heads share K/V: the truth is its most likely piece") {
+    // A tiny random GPT-2 checkpoint in Hugging Face's names (its predictions checked against PyTorch in test_prediction;
+    // its byte-level vocabulary has no merges for a space and a letter, so typed words are all ranked by "␣").
+    const std::shared_ptr<const core::TrainedModel> gpt2 = io::loadModelFolder(fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models/gpt2-hf-names");
+    REQUIRE(gpt2 != nullptr);
+    core::ModelSpec spec;
+    spec.model = core::TrainedLayer{gpt2};
+    spec.sentences = {"a cat sat"};
+    spec.attention.dModel = gpt2->config().dModel;
+    spec.attention.heads = gpt2->config().heads;
+    const core::ModelRun run = core::runModel(spec);
+    const std::vector<QuestionKind> offered = core::offeredQuestions(run, {});
+    CHECK(std::count(offered.begin(), offered.end(), QuestionKind::NextToken) == 1);
+    CHECK(std::count(offered.begin(), offered.end(), QuestionKind::SharedKeyValues) == 0);
+    const core::Question q = *core::askQuestion(QuestionKind::NextToken, run, {0, 0, std::nullopt, 3});
+    checkWellFormed(q);
+    REQUIRE(!q.answer.values.empty());
+    CHECK(q.choices[static_cast<std::size_t>(q.truth)].text == q.answer.labels.front());
+    CHECK(std::is_sorted(q.answer.values.rbegin(), q.answer.values.rend()));  // most likely first
+    const core::TypedWordRank typed = *core::rankTypedWord(run, 0, "h");
+    CHECK(typed.vocabulary == gpt2->config().vocabSize);
+}
+
 TEST_CASE("reveal's sentence for a typed word: its rank of the vocabulary and its probability, several pieces named as ranked by the first") {
     core::Question q;
     q.kind = QuestionKind::NextToken;
