@@ -488,6 +488,19 @@ TEST_CASE("a click on a choice picks it, and the score's Clear button and Delete
     CHECK(drawnGlyphs().find("yourpicks") != std::string::npos);
 }
 
+TEST_CASE("a clicker's PageDown reveals a typed word although the field has the keyboard") {
+    AskHall hall({1280.0f, 800.0f}, true, core::StageId::Output, core::MaskKind::None, bundledDecoder("The animal didn't cross the street because it was too"));
+    hall.press('Q');
+    hall.press('T');
+    hall.typeText("cold");
+    REQUIRE(ImGui::GetIO().WantTextInput);
+    REQUIRE_FALSE(hall.app().state().ask.revealed);
+    hall.press(kKeyPageDown);
+    CHECK(hall.app().state().ask.revealed);
+    REQUIRE(hall.app().state().ask.asked.size() == 1u);
+    CHECK(hall.app().state().ask.asked[0].typed == "cold");
+}
+
 TEST_CASE("presenting at 1024x768 and 1280x800, the typed-word field and the clicked cells keep 14 px type or more and do not scroll") {
     for (ImVec2 size : {ImVec2{1024.0f, 768.0f}, ImVec2{1280.0f, 800.0f}}) {
         for (bool typed : {true, false}) {  // one hall at a time: each has its own ImGui context

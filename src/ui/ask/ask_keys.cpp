@@ -169,6 +169,10 @@ bool applyAskKeys(AppState& state) {
     return true;
 }
 
+void applyClickerWhileTyping(AppState& state) {
+    if (state.ask.open && !state.blanked && pressed(ImGuiKey_PageDown)) forward(state);
+}
+
 void drawAskToggle(AppState& state) {
     const bool open = state.ask.open;
     if (open) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));

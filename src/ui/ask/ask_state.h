@@ -47,6 +47,9 @@ core::QuestionKind questionKindFor(core::StageId stage);
 // instead of the pictures (the mask), Delete clears the score, Q and Esc close. Returns whether a question was
 // open (the keys were its, not the stages').
 bool applyAskKeys(AppState& state);
+// While a text field has the keyboard (the typed-word field), a clicker's PageDown still reveals and goes on: a
+// single-line field has no use for it, and a lecturer presenting has only the clicker in hand.
+void applyClickerWhileTyping(AppState& state);
 // Reveals the open question and adds it to the lesson's questions (once: revealed again, it is not counted twice).
 void revealAsk(AppState& state);
 // The running score: the lesson's questions picked right of those revealed, "your picks: 3 of 5 right"; empty when

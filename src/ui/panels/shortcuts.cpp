@@ -107,6 +107,7 @@ void applyShortcuts(AppState& state, int heads) {
     if (io.KeyCtrl && ImGui::IsKeyPressed('Q')) state.quitRequested = true;
     if (io.KeyCtrl) zoomKeys(state);
     if (ImGui::IsKeyPressed(kKeyF5, false)) applyViewKey(state, ViewKey::Present);
+    if (io.WantTextInput && !io.KeyCtrl) applyClickerWhileTyping(state);
     if (io.WantTextInput || io.KeyCtrl) return;
     if (!state.blanked && applyAskKeys(state)) {  // an open question's keys: 1–4 pick, → and Space reveal (not the stages)
         if (state.presenting && ImGui::IsKeyPressed('B', false)) state.blanked = true;
