@@ -178,30 +178,41 @@ TEST_CASE("--screenshot at the tiny and GPT-2 sizes, with a causal mask") {
     }
 }
 
-// A lecturer's keys as X events (xdotool, through GLFW's callbacks) on a 1024 × 768 display of its own, the
-// screen captured with xwd: F5 presents, five Esc/F5 toggles leave the picture exactly as it was (they used to
-// shrink the maps to 12 %), two Ctrl+= make the cells larger, Ctrl+0 brings the first picture back.
-TEST_CASE("presenting at 1024x768 with real key events: toggles change nothing, Ctrl+= makes the cells larger") {
-    const std::filesystem::path dir = scratch() / "lecture";
+namespace {
+
+// Starts the app at `size` ("1024x768") on a display of that size of its own, focuses its window, runs `actions` (shell
+// lines with `key K…` — xdotool keys, 0.4 s apart — and `shot NAME` — the screen into dir/NAME.xwd, 1.5 s later),
+// then stops it. Fails the test when xvfb-run, xdotool or xwd fail.
+void driveWindow(const std::filesystem::path& dir, const std::string& size, const std::string& actions) {
     std::filesystem::create_directories(dir);
     {
         std::ofstream script(dir / "drive.sh");
         script << "bin=\"$1\"; out=\"$2\"\n"
-                  "XDG_STATE_HOME=\"$out/state\" \"$bin\" --size 1024x768 --stage softmax >\"$out/log.txt\" 2>&1 &\n"
+                  "XDG_STATE_HOME=\"$out/state\" \"$bin\" --size " << size << " --stage softmax >\"$out/log.txt\" 2>&1 &\n"
                   "pid=$!\n"
                   "win=$(xdotool search --sync --name attnviz | head -1)\n"
                   "sleep 2; xdotool windowfocus --sync \"$win\"\n"
                   "shot() { sleep 1.5; xwd -root -silent > \"$out/$1.xwd\"; }\n"
                   "key() { xdotool key \"$@\"; sleep 0.4; }\n"
-                  "key F5; shot present\n"
-                  "for i in 1 2 3 4 5; do key Escape; key F5; done; shot toggled\n"
-                  "key ctrl+equal; key ctrl+equal; shot zoomed\n"
-                  "key ctrl+0; shot restored\n"
-                  "kill $pid; wait $pid; true\n";
+               << actions << "kill $pid; wait $pid; true\n";
     }
-    const std::string command = "xvfb-run -a -s '-screen 0 1024x768x24 -noreset' sh '" + (dir / "drive.sh").string() + "' '" + binary() +
+    const std::string command = "xvfb-run -a -s '-screen 0 " + size + "x24 -noreset' sh '" + (dir / "drive.sh").string() + "' '" + binary() +
                                 "' '" + dir.string() + "' > '" + (dir / "drive.txt").string() + "' 2>&1";
     REQUIRE_MESSAGE(std::system(command.c_str()) == 0, "xvfb-run, xdotool or xwd failed (scripts/setup installs them)");
+}
+
+}  // namespace
+
+// A lecturer's keys as X events (xdotool, through GLFW's callbacks) on a 1024 × 768 display of its own, the
+// screen captured with xwd: F5 presents, five Esc/F5 toggles leave the picture exactly as it was (they used to
+// shrink the maps to 12 %), two Ctrl+= make the cells larger, Ctrl+0 brings the first picture back.
+TEST_CASE("presenting at 1024x768 with real key events: toggles change nothing, Ctrl+= makes the cells larger") {
+    const std::filesystem::path dir = scratch() / "lecture";
+    driveWindow(dir, "1024x768",
+                "key F5; shot present\n"
+                "for i in 1 2 3 4 5; do key Escape; key F5; done; shot toggled\n"
+                "key ctrl+equal; key ctrl+equal; shot zoomed\n"
+                "key ctrl+0; shot restored\n");
     const Png present = loadXwd(dir / "present.xwd"), toggled = loadXwd(dir / "toggled.xwd");
     const Png zoomed = loadXwd(dir / "zoomed.xwd"), restored = loadXwd(dir / "restored.xwd");
     CHECK(present.width == 1024);
@@ -218,22 +229,7 @@ TEST_CASE("presenting at 1024x768 with real key events: toggles change nothing, 
 // this window and its fonts): the side panel is kept at 280 px and A₀'s viridis cells show in the stage beside S₀.
 TEST_CASE("at 1280x800, 'Show them' keeps the side panels and the softmax stage still shows A_0 whole") {
     const std::filesystem::path dir = scratch() / "kept";
-    std::filesystem::create_directories(dir);
-    {
-        std::ofstream script(dir / "drive.sh");
-        script << "bin=\"$1\"; out=\"$2\"\n"
-                  "XDG_STATE_HOME=\"$out/state\" \"$bin\" --size 1280x800 --stage softmax >\"$out/log.txt\" 2>&1 &\n"
-                  "pid=$!\n"
-                  "win=$(xdotool search --sync --name attnviz | head -1)\n"
-                  "sleep 2; xdotool windowfocus --sync \"$win\"\n"
-                  "shot() { sleep 1.5; xwd -root -silent > \"$out/$1.xwd\"; }\n"
-                  "shot folded\n"
-                  "xdotool mousemove 640 159 click 1; shot kept\n"
-                  "kill $pid; wait $pid; true\n";
-    }
-    const std::string command = "xvfb-run -a -s '-screen 0 1280x800x24 -noreset' sh '" + (dir / "drive.sh").string() + "' '" + binary() +
-                                "' '" + dir.string() + "' > '" + (dir / "drive.txt").string() + "' 2>&1";
-    REQUIRE_MESSAGE(std::system(command.c_str()) == 0, "xvfb-run, xdotool or xwd failed (scripts/setup installs them)");
+    driveWindow(dir, "1280x800", "shot folded\nxdotool mousemove 640 159 click 1; shot kept\n");
     const Png folded = loadXwd(dir / "folded.xwd"), kept = loadXwd(dir / "kept.xwd");
     const colormap::Colormap probabilities[] = {colormap::Colormap::Viridis};
     const std::set<std::uint32_t> viridis = tableColours(probabilities);

@@ -52,6 +52,23 @@ void pushTyped(app::InputQueue& queue, char c) {
     queue.push(key(code, GLFW_RELEASE));
 }
 
+// The app on "the cat sat", its first run drawn, the caret at the end of the sentence field (Ctrl+L, End).
+ui::AppState catSat() {
+    ui::AppState state;
+    state.spec.sentences = {"the cat sat"};
+    return state;
+}
+struct TypingAtSentenceEnd {
+    ImGuiHarness ui;  // before the app: its ImGui context
+    ui::App app{catSat()};
+    TypingAtSentenceEnd() {
+        ui.frame(app);
+        app.waitForRun();
+        ui.pressKey(app, 'L', true);  // Ctrl+L: the sentence field
+        ui.pressKey(app, kKeyEnd);
+    }
+};
+
 }  // namespace
 
 TEST_CASE("input queue: four taps within one frame step four stages when fed a frame at a time") {
@@ -120,14 +137,9 @@ TEST_CASE("input queue: Ctrl+A stays down with its Ctrl for a frame, and the cha
 // the bundled model recomputes in the background after each word; the queue hands them on a frame at a time. No
 // timing is asserted: only that every character arrives, in order, however far the frames fall behind.
 TEST_CASE("input queue: a sentence typed at 25 keys/s across slow frames, the model recomputing, arrives whole") {
-    ImGuiHarness ui;
-    ui::AppState state;
-    state.spec.sentences = {"the cat sat"};
-    ui::App app(state);
-    ui.frame(app);
-    app.waitForRun();
-    ui.pressKey(app, 'L', true);  // Ctrl+L: the sentence field
-    ui.pressKey(app, kKeyEnd);
+    TypingAtSentenceEnd typist;
+    ImGuiHarness& ui = typist.ui;
+    ui::App& app = typist.app;
     const std::string tail = " on the mat by the door while it was raining";
     app::InputQueue queue;
     std::size_t typed = 0;
@@ -152,14 +164,9 @@ TEST_CASE("input queue: a sentence typed at 25 keys/s across slow frames, the mo
 // second: the typist's click elsewhere, 40 ms after the last key, found 18 keys still queued, and they went nowhere.
 // A press and the characters it typed now share a frame. (Frames are counted, not timed.)
 TEST_CASE("input queue: a sentence typed at 25 keys/s at 30 frames a second, then a click elsewhere, arrives whole") {
-    ImGuiHarness ui;
-    ui::AppState state;
-    state.spec.sentences = {"the cat sat"};
-    ui::App app(state);
-    ui.frame(app);
-    app.waitForRun();
-    ui.pressKey(app, 'L', true);  // Ctrl+L: the sentence field
-    ui.pressKey(app, kKeyEnd);
+    TypingAtSentenceEnd typist;
+    ImGuiHarness& ui = typist.ui;
+    ui::App& app = typist.app;
     const std::string tail = " on the mat by the door while it was raining";
     app::InputQueue queue;
     const auto frame = [&] {  // as gui_main: the frame's share of the queue, then the frame
