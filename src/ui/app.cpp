@@ -314,6 +314,10 @@ void App::drawRunPanels(ViewContext& ctx, float scale, ImVec2 centreSize, float 
         ImGui::BeginChild("compare", centreSize, true);
         lessons_.drawCompare(ctx);
         ImGui::EndChild();
+    } else if (state_.modelView && run_->modelPass) {  // every layer × head: the maps need the height more than a stage's text
+        ImGui::BeginChild("stage", centreSize, true);
+        drawStageView(ctx);  // its tiles take their own right-clicks (heads_off_view's headTile)
+        ImGui::EndChild();
     } else {
         // The stage text's panel fits its text, between 60 and 150 px at scale 1 (longer text scrolls); what it
         // does not need goes to the maps.

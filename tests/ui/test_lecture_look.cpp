@@ -10,6 +10,7 @@
 // side at 26 and 27 tokens at 1024 × 768); no stage draws past its panel's right edge at any zoom. Stage 0's token boxes grow to use the stage presenting, keep 62 tokens on
 // screen and never shrink when the zoom goes up.
 #include "app/gui_style.h"
+#include "core/sentence_words.h"
 #include "imgui_harness.h"
 #include "io/model_folder.h"
 #include "io/model_library.h"
@@ -127,6 +128,7 @@ public:
         ui_.click(app_, at);
         ui_.frames(app_, 3);
     }
+    void hover(ImVec2 at) { ui_.hover(app_, at); }
     void resize(Size size) {
         ImGui::GetIO().DisplaySize = {static_cast<float>(size.width), static_cast<float>(size.height)};
         follow();
@@ -892,27 +894,76 @@ TEST_CASE("the model view spreads its columns over the width, draws every named 
         LectureHall hall(size, std::move(state));
         const core::TrainedModel& model = *hall.app().run()->spec.trainedModel();
         REQUIRE(!model.namedHeads.empty());
-        // The grid: from its first row of maps to the stage's words under it (which name the stepped head too).
-        const std::optional<ImVec2> firstMapRow = drawnTextAt("layer 0"), stageWords = drawnTextAt("PyTorch");
+        // The grid: from its first row of maps to the window's bottom (the view has the centre to itself).
+        const std::optional<ImVec2> firstMapRow = drawnTextAt("layer 0");
         REQUIRE(firstMapRow.has_value());
-        REQUIRE(stageWords.has_value());
+        const float gridBottom = static_cast<float>(size.height);
         for (const core::NamedHead& named : model.namedHeads) {  // also named in the line above the grid
             CAPTURE(named.name);
             for (const std::string& piece : asciiPieces(named.name)) {  // the caption's first and last words among them
                 CAPTURE(piece);
                 const std::vector<ImVec2> drawn = drawnTextCentres(piece);
-                CHECK(std::count_if(drawn.begin(), drawn.end(), [&](ImVec2 at) { return at.y > firstMapRow->y && at.y < stageWords->y; }) == 1);
+                CHECK(std::count_if(drawn.begin(), drawn.end(), [&](ImVec2 at) { return at.y > firstMapRow->y && at.y < gridBottom; }) == 1);
             }
         }
         // At 1920 x 1080 the rows (10 px) hold the tokens: each layer's first map has them left of it.
         const std::vector<ImVec2> because = drawnTextCentres("because");
-        const auto inGrid = std::count_if(because.begin(), because.end(), [&](ImVec2 at) { return at.y > firstMapRow->y - 100.0f && at.y < stageWords->y; });
+        const auto inGrid = std::count_if(because.begin(), because.end(), [&](ImVec2 at) { return at.y > firstMapRow->y - 100.0f && at.y < gridBottom; });
         if (size.width == 1920) CHECK(inGrid == model.config().layers);
         const std::optional<ImVec2> lastHead = drawnTextAt("head " + std::to_string(model.config().heads - 1));
         REQUIRE(lastHead.has_value());
         MESSAGE(size.width, ": the last column's label at ", lastHead->x / static_cast<float>(size.width), " of the width");
         CHECK(lastHead->x >= 0.55f * static_cast<float>(size.width));
     }
+}
+
+// Issue #32 item 11: the model view's maps had no token labels presenting (1920x1080: 116 px maps of 15 rows, under
+// its paragraph and the softmax stage's text) and none at 1280x800, where nothing said which token a cell is. The view
+// now has the centre to itself (the stage's text is about one head, not every one), presenting folds its paragraph
+// under the mouse, and hovering a cell names its query and key.
+ui::AppState modelViewState(bool presenting) {
+    ui::AppState state;
+    ui::useTrainedModel(io::loadBundledModel(), state);
+    state.modelView = true;
+    state.presenting = presenting;
+    state.showSidePanel = false;
+    return state;
+}
+
+TEST_CASE("presenting at 1920x1080, the model view labels every layer's rows with the sentence's tokens") {
+    LectureHall hall({1920, 1080}, modelViewState(true));
+    const int layers = hall.app().run()->spec.trainedModel()->config().layers;
+    CHECK(drawnTextCentres("because").size() == static_cast<std::size_t>(layers));  // the row label, once per layer
+    // The grid reaches the window's bottom: the last layer's captions (the coreference head's among them) sit in its
+    // last 6 % (under the stage's text they ended 200 px above it).
+    const std::vector<ImVec2> coreference = drawnTextCentres("coreference");
+    REQUIRE(!coreference.empty());
+    const float lowest = std::max_element(coreference.begin(), coreference.end(), [](ImVec2 a, ImVec2 b) { return a.y < b.y; })->y;
+    MESSAGE("the last layer's captions at ", lowest / 1080.0f, " of the height");
+    CHECK(lowest >= 0.94f * 1080.0f);
+}
+
+TEST_CASE("model view at 1280x800: hovering a cell names its query and key and gives its weight") {
+    LectureHall hall({1280, 800}, modelViewState(false));
+    const core::ModelRun& run = *hall.app().run();
+    // The coreference head's map (layer 2, head 0) is the third row's first: its top-left corner is found from the
+    // labels beside it ("layer 2" centred on the map's rows, "head 0" starting at its left edge).
+    const std::optional<ImVec2> layerLabel = drawnTextAt("layer 2"), headLabel = drawnTextAt("head 0");
+    REQUIRE(layerLabel.has_value());
+    REQUIRE(headLabel.has_value());
+    const ImVec2 firstColumn{headLabel->x, layerLabel->y};  // the centres of their first letters
+    // The pointer is in the first column ([CLS]), on a middle row: the tooltip gives that row's weight on [CLS].
+    const core::Tensor& weights = run.modelPass->attentionWeights;  // n_layers × b × h × l × l
+    const core::MatrixView map = weights.slice((2 * weights.dim(1) + 0) * weights.dim(2) + 0);
+    const auto cellLinesDrawn = [&] {
+        int drawn = 0;
+        for (int row = 0; row < map.rows(); ++row) drawn += drawnTextAt("[CLS]:" + core::twoDecimals(map(row, 0))).has_value() ? 1 : 0;
+        return drawn;
+    };
+    CHECK(cellLinesDrawn() == 0);
+    hall.hover(firstColumn);
+    CHECK(cellLinesDrawn() >= 1);
+    CHECK(drawnTextAt("layer 2, head 0").has_value());
 }
 
 }  // namespace attnviz::test

@@ -13,6 +13,7 @@
 // Does not compute attention (ModelRun::modelPass holds every layer's A, kept only for runs asked for while this view
 // is open: App recomputes the run when it opens) or draw the stepped layer's stages.
 #include "core/display_text.h"
+#include "core/sentence_words.h"
 #include "ui/layer_analysis.h"
 #include "ui/panels/heads_off_view.h"
 #include "ui/panels/panels.h"
@@ -76,19 +77,36 @@ std::string readingOf(const ViewContext& ctx, const core::NamedHead& named) {
     return onThisSentence(ctx.run, ctx.state.batch, named, defaultQueryRow(ctx.run, ctx.state.batch, named));
 }
 
-// `role`: the head's strongest role and score ("prev 0.93"), or empty before the roles arrive.
-void hoverText(const ViewContext& ctx, int layer, int head, float sink, const std::string& role) {
+// `role`: the head's strongest role and score ("prev 0.93"), or empty before the roles arrive; `cell`: the hovered
+// cell as "it → animal: 1.00" (every map's rows and columns are the same tokens, so this names them at any size).
+void hoverText(const ViewContext& ctx, int layer, int head, float sink, const std::string& role, const std::string& cell) {
     const core::NamedHead* named = ctx.run.spec.trainedModel()->namedHead(layer, head);
     const int percent = std::isfinite(sink) ? static_cast<int>(std::lround(sink * 100.0f)) : 0;
     const std::string roleLine = role.empty() ? "" : "strongest role: " + role + " (Head roles view)\n";
-    if (named) {
-        const std::string reading = readingOf(ctx, *named);
-        ImGui::SetTooltip("layer %d, head %d: %s\n%s\non this sentence: %s\n%s%d%% of each row's weight on the first token\nclick to step through it",
-                          layer, head, named->name.c_str(), named->what.c_str(), reading.c_str(), roleLine.c_str(), percent);
-    } else {
-        ImGui::SetTooltip("layer %d, head %d\n%s%d%% of each row's weight on the first token\nclick to step through it", layer, head,
-                          roleLine.c_str(), percent);
-    }
+    std::string text = "layer " + std::to_string(layer) + ", head " + std::to_string(head);
+    if (named) text += ": " + named->name;
+    text += "\n" + cell;
+    if (named) text += "\n" + named->what + "\non this sentence: " + readingOf(ctx, *named);
+    text += "\n" + roleLine + std::to_string(percent) + "% of each row's weight on the first token\nclick to step through it";
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36.0f);  // the model card's sentence on what the head was taught is long
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+}
+
+// The cell of a map drawn in [min, max] with `tokens` as its rows and columns under `mouse`, as "query → key: weight".
+std::string hoveredCell(const ViewContext& ctx, int layer, int head, const std::vector<int>* keep, const std::vector<std::string>& tokens,
+                        ImVec2 min, ImVec2 max, ImVec2 mouse) {
+    const int count = static_cast<int>(tokens.size());
+    const auto index = [count](float at, float from, float to) {
+        return std::clamp(static_cast<int>((at - from) / (to - from) * static_cast<float>(count)), 0, count - 1);
+    };
+    const int row = index(mouse.y, min.y, max.y), column = index(mouse.x, min.x, max.x);
+    const core::Matrix map = headMap(ctx, layer, head, keep);  // l × l (or the kept tokens'): read only while hovered
+    if (row >= map.rows() || column >= map.cols()) return "";
+    return tokens[static_cast<std::size_t>(row)] + " \xe2\x86\x92 " + tokens[static_cast<std::size_t>(column)] + ": " +
+           core::twoDecimals(map(row, column));
 }
 
 // The caption under a head's map, at most `width` wide: its heads.json name (clipped), else its strongest role and
@@ -122,13 +140,27 @@ void controlsLine(ViewContext& ctx, bool rolesPending) {
                               ? "Leave out the first token (decoders put much of their weight there) and renormalise each row"
                               : "Leave out [CLS] and [SEP] (BERT's middle layers put most weight there) and renormalise each row");
     }
+    const std::string howToRead =
+        "A of every layer × head of " + model.name + " on this sentence; each map is coloured from 0 to its own largest weight. "
+        "Hover a cell for its query and key; click a map to step through it. The orange bar under a map: the mean share of a "
+        "row's weight on the first token" + (model.config().traits().decoder ? " (rows 1 … l−1: row 0 has only itself)" : "") +
+        " (an attention sink). Under it, the head's name from the model card, else its strongest role and score as the Head "
+        "roles view measures it (prev, dup, induct, sink, self; 0 to 1)" +
+        (rolesPending ? " \xe2\x80\x94 scoring the heads on the model worker\xe2\x80\xa6" : "") + ".";
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("A of every layer × head of %s on this sentence; each map is coloured from 0 to its own largest weight. "
-                       "Click one to step through it. The orange bar under a map: the mean share of a row's weight on the first "
-                       "token%s (an attention sink). Under it, the head's name from the model card, else its strongest role "
-                       "and score as the Head roles view measures it (prev, dup, induct, sink, self; 0 to 1)%s.", model.name.c_str(),
-                       model.config().traits().decoder ? " (rows 1 … l−1: row 0 has only itself)" : "",
-                       rolesPending ? " \xe2\x80\x94 scoring the heads on the model worker\xe2\x80\xa6" : "");
+    if (ctx.state.presenting) {  // the room goes to the maps: the lecturer says it; the paragraph waits under the mouse
+        ImGui::SameLine(0.0f, ImGui::GetFontSize());
+        ImGui::TextUnformatted("how to read these maps (hover)");
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+            ImGui::TextUnformatted(howToRead.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+    } else {
+        ImGui::TextWrapped("%s", howToRead.c_str());
+    }
     ImGui::PopStyleColor();
     // The heads heads.json names (framed below, their job in the tooltip) and what each does on this sentence.
     std::string readings;
@@ -270,7 +302,8 @@ void drawModelView(ViewContext& ctx, ImVec2 min, ImVec2 max) {
             if (stepped) list.AddRect({a.x - 2, a.y - 2}, {b.x + 2, b.y + 2}, IM_COL32(20, 20, 20, 255), 0.0f, 0, 2.5f);
             if (ctx.headsOff) ctx.headsOff->headTile(ctx, layer, head, a, b, true);
             if (!ImGui::IsMouseHoveringRect(a, b) || !ImGui::IsWindowHovered()) continue;
-            hoverText(ctx, layer, head, sinks(layer, head), roles ? strongestRoleLabel(*roles, layer, head) : "");
+            hoverText(ctx, layer, head, sinks(layer, head), roles ? strongestRoleLabel(*roles, layer, head) : "",
+                      hoveredCell(ctx, layer, head, hidden, tokens, a, b, ImGui::GetIO().MousePos));
             if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
                 if (core::TrainedLayer* chosen = ctx.state.spec.trained()) chosen->layer = layer;
                 ctx.state.head = head;
