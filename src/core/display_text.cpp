@@ -107,16 +107,20 @@ std::string escapeOf(char32_t c) {
 
 }  // namespace
 
-std::string clipped(std::string_view utf8, std::size_t maxCharacters) {
+std::string_view firstCharacters(std::string_view utf8, std::size_t maxCharacters) {
     std::size_t at = 0;
-    for (std::size_t characters = 0; at < utf8.size(); ++characters) {
-        if (characters == maxCharacters) return std::string(utf8.substr(0, at)) + "…";
+    for (std::size_t characters = 0; at < utf8.size() && characters < maxCharacters; ++characters) {
         utf8proc_int32_t codePoint = 0;
         const auto* bytes = reinterpret_cast<const utf8proc_uint8_t*>(utf8.data() + at);
         const utf8proc_ssize_t length = utf8proc_iterate(bytes, static_cast<utf8proc_ssize_t>(utf8.size() - at), &codePoint);
         at += length <= 0 ? 1 : static_cast<std::size_t>(length);
     }
-    return std::string(utf8);
+    return utf8.substr(0, at);
+}
+
+std::string clipped(std::string_view utf8, std::size_t maxCharacters) {
+    const std::string_view kept = firstCharacters(utf8, maxCharacters);
+    return kept.size() == utf8.size() ? std::string(utf8) : std::string(kept) + "…";
 }
 
 std::string labelText(std::string_view token) {

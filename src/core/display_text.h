@@ -30,6 +30,9 @@ std::string counted(long long count, std::string_view one, std::string_view many
 // `utf8` in the order and with the characters both renderers draw (see above). Invalid UTF-8 bytes become U+FFFD.
 std::string displayText(std::string_view utf8);
 
+// The first `maxCharacters` characters of `utf8` (code points; an invalid byte counts as one): never half a character.
+std::string_view firstCharacters(std::string_view utf8, std::size_t maxCharacters);
+
 // `utf8` cut to at most `maxCharacters` characters (code points; an invalid byte counts as one), "…" in place of the
 // rest; line breaks kept. What every text from a user, a file or a model goes through before Dear ImGui draws it.
 std::string clipped(std::string_view utf8, std::size_t maxCharacters = limits::kMaxShownCharacters);

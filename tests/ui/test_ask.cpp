@@ -10,6 +10,7 @@
 #include "scene/question_drawing.h"
 #include "core/transformer/prediction_words.h"
 #include "core/typed_prediction.h"
+#include "core/unicode.h"
 #include "io/model_folder.h"
 #include "ui/session/session_actions.h"
 
@@ -486,6 +487,21 @@ TEST_CASE("a click on a choice picks it, and the score's Clear button and Delete
     hall.settle();
     CHECK(state.ask.asked.size() == 1u);
     CHECK(drawnGlyphs().find("yourpicks") != std::string::npos);
+}
+
+// The typed-word field kept its first 40 bytes, not characters: 41 "é" became 20, and a cut could split one.
+TEST_CASE("the typed-word field keeps 40 characters of a longer word, each whole") {
+    AskHall hall({1280.0f, 800.0f}, false, core::StageId::Output, core::MaskKind::None,
+                 bundledDecoder("The animal didn't cross the street because it was too"));
+    hall.press('Q');
+    REQUIRE(hall.report().question->kind == core::QuestionKind::NextToken);
+    hall.press('T');
+    std::string accents;
+    for (int i = 0; i < core::kMaxTypedWord + 5; ++i) accents += "\xc3\xa9";  // é, two bytes each
+    hall.typeText(accents);
+    const ui::AskState& ask = hall.app().state().ask;
+    CHECK(ask.picks.typed == accents.substr(0, 2 * static_cast<std::size_t>(core::kMaxTypedWord)));
+    CHECK(core::findInvalidUtf8(ask.picks.typed) == std::string::npos);
 }
 
 TEST_CASE("a clicker's PageDown reveals a typed word although the field has the keyboard") {

@@ -8,12 +8,11 @@
 #include "core/input_error.h"
 #include "core/typed_prediction.h"
 #include "ui/views/drawing_player.h"
+#include "ui/widgets/wide_characters.h"
 
 #include <algorithm>
 #include <cmath>
 #include <iterator>
-
-#include <imgui_stdlib.h>
 
 namespace attnviz::ui {
 namespace {
@@ -93,8 +92,8 @@ void AskView::typedWordField(ViewContext& ctx, const scene::QuestionLayout& layo
     if (ask.focusTyped) ImGui::SetKeyboardFocusHere();
     ask.focusTyped = false;
     if (!ImGui::GetIO().WantTextInput) typing_ = ask.picks.typed;  // not being typed in: what a digit or a new run left
-    const bool entered = ImGui::InputText("##typed word", &typing_, ImGuiInputTextFlags_EnterReturnsTrue);
-    if (typing_.size() > static_cast<std::size_t>(core::kMaxTypedWord)) typing_.resize(static_cast<std::size_t>(core::kMaxTypedWord));
+    const bool entered = inputTextKeepingWideCharacters("##typed word", typing_, ImGuiInputTextFlags_EnterReturnsTrue);
+    typing_ = core::firstCharacters(typing_, static_cast<std::size_t>(core::kMaxTypedWord));  // characters, not bytes
     if (typing_ != ask.picks.typed) typeWord(ctx, typing_);
     ImGui::PopStyleVar();
     ImGui::SetWindowFontScale(1.0f);

@@ -82,10 +82,11 @@ std::string withoutStandIns(std::string_view utf8) {
 }
 
 bool inputTextKeepingWideCharacters(const char* label, std::string& text, ImGuiInputTextFlags flags) {
-    std::string field = withStandIns(text);
-    if (!ImGui::InputText(label, &field, flags)) return false;
-    text = withoutStandIns(field);
-    return true;
+    const std::string shown = withStandIns(text);
+    std::string field = shown;
+    const bool returned = ImGui::InputText(label, &field, flags);
+    if (field != shown) text = withoutStandIns(field);  // every edit, also when `flags` has InputText return on Enter only
+    return returned;
 }
 
 void typeCharacter(char32_t character) { ImGui::GetIO().AddInputCharacter(static_cast<unsigned int>(standInFor(character))); }

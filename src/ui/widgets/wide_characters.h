@@ -27,7 +27,8 @@ char32_t standInFor(char32_t character);
 std::string withStandIns(std::string_view utf8);
 std::string withoutStandIns(std::string_view utf8);
 
-// ImGui::InputText over `text` (UTF-8, any character), keeping characters beyond U+FFFF. True when edited.
+// ImGui::InputText over `text` (UTF-8, any character), keeping characters beyond U+FFFF; `text` follows every edit.
+// Returns what ImGui::InputText returns: true when edited (with ImGuiInputTextFlags_EnterReturnsTrue: Enter pressed).
 bool inputTextKeepingWideCharacters(const char* label, std::string& text, ImGuiInputTextFlags flags = 0);
 
 // A typed character, as GLFW's character callback reports it, into ImGui's input queue.
