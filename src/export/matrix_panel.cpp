@@ -6,6 +6,7 @@
 #include "scene/number_text.h"
 #include "export/text.h"
 #include "scene/axis_labels.h"
+#include "scene/label_fit.h"
 #include "scene/cell_values.h"
 #include "scene/head_bands.h"
 #include "scene/map_outlines.h"
@@ -39,7 +40,7 @@ constexpr float kCellValuePadding = 2.0f;
 constexpr float kCellValueHeightShare = 0.55f;
 constexpr float kMinCellValueSize = 7.0f;
 using scene::kCapMiddleEm;  // a label's middle above its baseline
-// Labels of neighbouring rows may share descender and ascender room: a label needs about one em plus a little.
+// A token cell whose label is drawn at full size with a little room: one em and a twentieth (labelledCellSize).
 constexpr float kDenseLabelEm = 1.05f;
 
 constexpr Rgba8 kHatchOverColor{255, 255, 255, 150};
@@ -98,14 +99,16 @@ std::string MatrixPanel::cellText(int row, int col) const {
     return formatCellValue(content_.values(row, col));
 }
 
-// The axes' label type: kLabelSize, or smaller where a token axis's cells are too small for it, down to
-// kMinAxisLabelSize (14 px on a 1080p slide): every token keeps its label (a slide of 22 tokens lost every other
-// one, the pronoun among them). Only under that floor are labels skipped (scene::labelStep).
+// The axes' label type (scene::fitAxisLabels, the screen's rule): kLabelSize, or smaller where a token axis's cells
+// are too small for it, down to kMinAxisLabelSize (14 px on a 1080p slide): every token keeps its label (a slide of
+// 22 tokens lost every other one, the pronoun among them). Only under that floor are labels skipped. One size for
+// the panel's labels: its smaller token axis's.
 float MatrixPanel::axisLabelSize() const {
-    float cell = kLabelSize * kDenseLabelEm;
-    if (content_.rows.tokens && options_.rowLabels) cell = std::min(cell, cellHeightBase());
-    if (content_.cols.tokens) cell = std::min(cell, cellWidthBase());
-    return std::max(kMinAxisLabelSize, cell / kDenseLabelEm);
+    const auto shrunk = [](int count, float cell) { return scene::fitAxisLabels({count, cell, true, false, kLabelSize, kMinAxisLabelSize}).size; };
+    float size = kLabelSize;
+    if (content_.rows.tokens && options_.rowLabels) size = std::min(size, shrunk(rowCount(), cellHeightBase()));
+    if (content_.cols.tokens) size = std::min(size, shrunk(colCount(), cellWidthBase()));
+    return size;
 }
 
 void MatrixPanel::measureLabels() {
@@ -114,7 +117,7 @@ void MatrixPanel::measureLabels() {
     const PanelAxis& rows = content_.rows;
     const PanelAxis& cols = content_.cols;
 
-    const int rowStep = scene::labelStep(rowCount(), cellHeightBase(), kDenseLabelEm * labelSize_, rows.headBlock);
+    const int rowStep = scene::fitAxisLabels({rowCount(), cellHeightBase(), rows.tokens, false, labelSize_, labelSize_, rows.headBlock}).step;
     rowText_.assign(static_cast<std::size_t>(rowCount()), {});
     float widestRow = 0.0f;
     const auto labelRow = [&](int r) {
@@ -139,8 +142,7 @@ void MatrixPanel::measureLabels() {
     if (!cols.tokens) {
         widestIndex = textWidth(std::to_string(colCount() - 1), labelSize_, FontFace::Regular);
     }
-    const float neededPerColumn = cols.tokens ? kDenseLabelEm * labelSize_ : widestIndex + 6.0f;
-    const int colStep = scene::labelStep(colCount(), cellWidthBase(), neededPerColumn, cols.headBlock);
+    const int colStep = scene::fitAxisLabels({colCount(), cellWidthBase(), cols.tokens, true, labelSize_, labelSize_, cols.headBlock, widestIndex}).step;
     colText_.assign(static_cast<std::size_t>(colCount()), {});
     float longestColumn = 0.0f;
     for (int c = 0; c < colCount(); c += colStep) {

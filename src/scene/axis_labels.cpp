@@ -1,6 +1,7 @@
 // axis_labels.cpp — the label thinning rule. See axis_labels.h.
 #include "scene/axis_labels.h"
 
+#include "scene/label_fit.h"
 #include "scene/layout.h"
 
 #include <algorithm>
@@ -34,7 +35,7 @@ int labelStep(int count, float cellExtent, float room, int headBlock) {
     return std::max(count, 1);
 }
 
-float tokenLabelRoom(float labelSize) { return 0.85f * labelSize - kLabelSlack; }
+float tokenLabelRoom(float labelSize) { return tokenLabelRoomOfEm(labelSize / kDejaVuLinePerEm); }  // label_fit.h's rule
 
 std::vector<int> labelledCells(int count, int step, std::optional<int> focus) {
     std::vector<int> cells;

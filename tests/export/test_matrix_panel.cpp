@@ -5,6 +5,8 @@
 #include "export/colorbar.h"
 #include "export/matrix_panel.h"
 #include "export/text.h"
+#include "scene/axis_labels.h"
+#include "scene/label_fit.h"
 #include "scene/number_text.h"
 
 #include <doctest/doctest.h>
@@ -14,6 +16,7 @@
 #include <stdexcept>
 #include <limits>
 #include <string>
+#include <variant>
 #include <vector>
 
 using namespace attnviz;
@@ -274,4 +277,28 @@ TEST_CASE("panel: a colorbar below the cells, as the screen draws one under X in
         if (const auto* text = std::get_if<Drawing::Text>(&p)) labels.push_back(text->utf8);
     }
     for (const char* label : {"\u22122", "0", "2"}) CHECK_MESSAGE(std::find(labels.begin(), labels.end(), label) != labels.end(), label);
+}
+
+TEST_CASE("panel: token labels follow the screen's rule (scene::fitAxisLabels) — rows of 7 base pixels keep every label at the floor") {
+    // 20 tokens on 7-pixel rows: the screen's rule gives a 7 px label 0.85 of its line (6.9 px), so every row keeps
+    // its label; the panel's old rule asked for 1.05 em (7.35 px) and labelled every other row.
+    constexpr int kRows = 20;
+    core::Matrix values = core::Matrix::Constant(kRows, 3, 0.5f);
+    PanelContent content = contentFor(values, colormap::Colormap::Viridis, {0.0f, 1.0f});
+    content.rows.labels.clear();
+    for (int r = 0; r < kRows; ++r) content.rows.labels.push_back("w" + std::to_string(r));
+    content.rows.tokens = true;
+    PanelOptions options = plainCells(70);  // 7 base pixels
+    options.cellDivisions = 10;
+    const MatrixPanel panel(content, options);
+    Canvas canvas(panel.width() * 10, panel.height() * 10, kLight.background);
+    panel.draw(canvas, 0, 0, 10, kLight);
+    std::vector<int> labelled;
+    for (const Drawing::Primitive& primitive : canvas.drawing().primitives) {
+        const auto* text = std::get_if<Drawing::Text>(&primitive);
+        if (text != nullptr && text->utf8.size() > 1 && text->utf8[0] == 'w') labelled.push_back(std::stoi(text->utf8.substr(1)));
+    }
+    const scene::AxisLabelFit fit = scene::fitAxisLabels({kRows, 7.0f, true, false, kLabelSize, kMinAxisLabelSize});
+    CHECK(fit.step == 1);
+    CHECK(labelled == scene::labelledCells(kRows, fit.step));
 }

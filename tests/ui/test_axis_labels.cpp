@@ -4,6 +4,7 @@
 // and ink; the screen's token-label room is the layout's smallest labelled cell, so a layout keeps every label.
 // And the heads' blocks along an axis (scene/head_bands.h), which both painters stripe, outline and separate.
 #include "scene/axis_labels.h"
+#include "scene/label_fit.h"
 #include "scene/head_bands.h"
 #include "scene/layout.h"
 
@@ -36,6 +37,30 @@ TEST_CASE("a token row at the layout's smallest labelled cell keeps its label, a
     CHECK(scene::labelStep(20, rules.labelledCell(), scene::tokenLabelRoom(floor)) == 1);
     CHECK(scene::labelStep(20, 0.85f * floor - 0.01f, scene::tokenLabelRoom(floor)) == 1);
     CHECK(scene::labelStep(20, 0.8f * floor, scene::tokenLabelRoom(floor)) == 2);
+}
+
+TEST_CASE("one rule for every painter: token labels shrink with their cells to the floor, then thin — numbers need a line, or their width") {
+    // Tokens: full size while a cell gives it 0.85 of its line, smaller down to the floor, then every step-th.
+    const scene::AxisLabelFit roomy = scene::fitAxisLabels({20, 30.0f, true, false, 11.0f, 7.0f});
+    CHECK(roomy.size == 11.0f);
+    CHECK(roomy.step == 1);
+    const scene::AxisLabelFit shrunk = scene::fitAxisLabels({20, 8.0f, true, false, 11.0f, 7.0f});
+    CHECK(shrunk.size == doctest::Approx(8.0f / scene::kTokenLabelRoomPerEm));
+    CHECK(shrunk.step == 1);
+    CHECK(scene::fitAxisLabels({20, 7.0f, true, false, 11.0f, 7.0f}).step == 1);  // 0.85 × 1.164 × 7 − slack = 6.88
+    const scene::AxisLabelFit thinned = scene::fitAxisLabels({20, 4.0f, true, false, 11.0f, 7.0f});
+    CHECK(thinned.size == 7.0f);
+    CHECK(thinned.step == 2);
+    // The screen's layouts size type by the line: a token row at the layout's labelled cell keeps its label.
+    scene::Rules rules;
+    CHECK(scene::fitAxisLabels({20, rules.labelledCell(), true, false, rules.labels.full / scene::kDejaVuLinePerEm,
+                                rules.labelFloor() / scene::kDejaVuLinePerEm}).step == 1);
+    // Numbers keep their size: a whole line each along rows (11 em: 12.8 px), their widest and a gap across.
+    CHECK(scene::fitAxisLabels({64, 12.0f, false, false, 11.0f, 7.0f}).step == 2);
+    CHECK(scene::fitAxisLabels({64, 13.0f, false, false, 11.0f, 7.0f}).step == 1);
+    const scene::AxisLabelFit across = scene::fitAxisLabels({64, 10.0f, false, true, 11.0f, 7.0f, 0, 14.0f});
+    CHECK(across.size == 11.0f);
+    CHECK(across.step == 2);  // 14 + 6 px a label
 }
 
 TEST_CASE("labelled cells: every step-th, and the focused query in its place") {

@@ -7,6 +7,7 @@
 
 #include "colormap/head_colors.h"
 #include "scene/axis_labels.h"
+#include "scene/label_fit.h"
 #include "scene/cell_values.h"
 #include "scene/number_text.h"
 #include "scene/colorbar.h"
@@ -350,11 +351,16 @@ void drawTitle(const ViewContext& ctx, ImDrawList& list, const Fitted& f, const 
     list.PopClipRect();
 }
 
-// Token labels shrink to fit their cells, down to a floor (70 % of the small font, never under 9 px), before any
-// is skipped: every label of a 20-token sentence stays on screen at 1280×800.
-float tokenLabelSize(const ViewContext& ctx, Axis axis, float cellExtent, const scene::LabelSizes& labels) {
-    if (!isTokens(axis)) return smallSize(ctx);
-    return std::clamp(cellExtent / 0.85f, labels.floor, labels.full);
+// How an axis's labels fit cells `cellExtent` pixels long (scene::fitAxisLabels, as on paper): token labels shrink
+// to fit their cells, down to a floor (70 % of the small font, never under 9 px), before any is skipped: every label
+// of a 20-token sentence stays on screen at 1280×800. Numbers keep the small font.
+scene::AxisLabelFit fitLabels(const ViewContext& ctx, Axis axis, int count, float cellExtent, const scene::LabelSizes& labels, int headBlock,
+                              bool columns = false) {
+    const float small = smallSize(ctx) / kLineHeightPerEm;
+    scene::AxisFitSpec spec{count, cellExtent, isTokens(axis), columns, isTokens(axis) ? labels.full / kLineHeightPerEm : small,
+                            labels.floor / kLineHeightPerEm, headBlock};
+    if (columns && !isTokens(axis)) spec.widestNumber = textWidth(smallFont(ctx), smallSize(ctx), std::to_string(count - 1));
+    return scene::fitAxisLabels(spec);
 }
 
 constexpr scene::LabelInk kLabelInk{{30, 30, 30, 255}, {30, 30, 30, 255}, {colormap::kFocusRowColor.r, colormap::kFocusRowColor.g, colormap::kFocusRowColor.b, 255}};
@@ -365,10 +371,8 @@ scene::TextWidthOf screenTextWidth(const ViewContext& ctx) {
 
 // Row labels, every `step`-th; the focused row's always, in bold and the focus colour (scene::rowLabels).
 void drawRowLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, const scene::LabelSizes& labels, std::optional<int> focusRow) {
-    const float size = tokenLabelSize(ctx, f.rowAxis, g.ch, labels);
-    // Token labels may crowd (scene::tokenLabelRoom); index numbers, which never shrink, keep a whole line each.
-    const int step = scene::labelStep(f.rows, g.ch, isTokens(f.rowAxis) ? scene::tokenLabelRoom(size) : size, f.blockRows);
-    const scene::AxisLabelSpec spec{f.rows, step, g.min.y, g.ch, g.min.x - 6.0f * ctx.scale, size / kLineHeightPerEm, focusRow};
+    const scene::AxisLabelFit fit = fitLabels(ctx, f.rowAxis, f.rows, g.ch, labels, f.blockRows);
+    const scene::AxisLabelSpec spec{f.rows, fit.step, g.min.y, g.ch, g.min.x - 6.0f * ctx.scale, fit.size, focusRow};
     playLabels(scene::rowLabels(spec, [&](int r) { return shortLabel(ctx, f.info, f.rowAxis, r); }, screenTextWidth(ctx), kLabelInk), list, ctx.fonts);
 }
 
@@ -387,11 +391,8 @@ void drawOutlines(const ViewContext& ctx, ImDrawList& list, const Grid& g, const
 // Column labels (scene::columnLabels): tokens upwards from `bottom`, indices centred over their columns, dimmed.
 void drawColumnLabels(const ViewContext& ctx, ImDrawList& list, const Grid& g, const Fitted& f, float bottom, const scene::LabelSizes& labels) {
     const bool tokens = isTokens(f.colAxis);
-    const float size = tokenLabelSize(ctx, f.colAxis, g.cw, labels);
-    const float room = tokens ? scene::tokenLabelRoom(size) : textWidth(smallFont(ctx), size, std::to_string(f.cols - 1)) + 6.0f;
-    const float em = size / kLineHeightPerEm;
-    const scene::AxisLabelSpec spec{f.cols, scene::labelStep(f.cols, g.cw, room, f.blockCols), g.min.x, g.cw,
-                                    tokens ? bottom - 3.0f : bottom - 2.0f - kDescentPerEm * em, em, std::nullopt,
+    const scene::AxisLabelFit fit = fitLabels(ctx, f.colAxis, f.cols, g.cw, labels, f.blockCols, true);
+    const scene::AxisLabelSpec spec{f.cols, fit.step, g.min.x, g.cw, tokens ? bottom - 3.0f : bottom - 2.0f - kDescentPerEm * fit.size, fit.size, std::nullopt,
                                     std::numeric_limits<int>::max(), tokens};
     const scene::LabelInk ink = tokens ? kLabelInk : scene::LabelInk{{90, 90, 90, 255}, {90, 90, 90, 255}, {90, 90, 90, 255}};
     const auto text = [&](int c) { return tokens ? shortLabel(ctx, f.info, f.colAxis, c) : std::to_string(c); };
@@ -413,10 +414,12 @@ void drawHeadBands(const ViewContext& ctx, ImDrawList& list, const Grid& g, cons
     }
 }
 
-void drawRowSums(const ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, const Fitted& f, bool transposed) {
+// Each labelled row's sum beside it, at its label's size (as on paper).
+void drawRowSums(const ViewContext& ctx, ImDrawList& list, const Grid& g, const MatrixRef& ref, const Fitted& f, const scene::LabelSizes& labels,
+                 bool transposed) {
     const float size = smallSize(ctx);
     const render::MatrixSlice values = matrixSlice(ctx.run, ref, ctx.state.batch);
-    const int step = scene::labelStep(f.rows, g.ch, scene::tokenLabelRoom(size), f.blockRows);
+    const scene::AxisLabelFit fit = fitLabels(ctx, f.rowAxis, f.rows, g.ch, labels, f.blockRows);
     list.AddText(smallFont(ctx), size, {g.max.x + 6.0f * ctx.scale, g.min.y - size - 2.0f}, kDimText, "row Σ");
     const auto sumOf = [&](int r) {
         double sum = 0.0;
@@ -426,7 +429,7 @@ void drawRowSums(const ViewContext& ctx, ImDrawList& list, const Grid& g, const 
         }
         return formatValue(static_cast<float>(sum));
     };
-    scene::AxisLabelSpec spec{f.rows, step, g.min.y, g.ch, g.max.x + 6.0f * ctx.scale, size / kLineHeightPerEm};
+    scene::AxisLabelSpec spec{f.rows, fit.step, g.min.y, g.ch, g.max.x + 6.0f * ctx.scale, fit.size};
     spec.fromEdge = true;
     playLabels(scene::rowLabels(spec, sumOf, screenTextWidth(ctx), kLabelInk), list, ctx.fonts);
 }
@@ -714,7 +717,7 @@ HeatmapResult drawHeatmap(ViewContext& ctx, const MatrixRef& ref, ImVec2 cellsMi
     if (o.rowLabels) drawRowLabels(ctx, list, g, f, tokenLabels(ctx, o), o.focusRow);
     if (o.colLabels) drawColumnLabels(ctx, list, g, f, g.min.y - m.band, tokenLabels(ctx, o));
     if (o.headBlocks) drawHeadBands(ctx, list, g, f, m, std::max(1, o.headsPerColour));
-    if (o.rowSums) drawRowSums(ctx, list, g, ref, f, o.transposed);
+    if (o.rowSums) drawRowSums(ctx, list, g, ref, f, tokenLabels(ctx, o), o.transposed);
     if (o.colorbar != ColorbarSide::None) drawColorbar(ctx, list, g, m, o, s, map, followsProbabilityScale(ref, f.info), legendFactsFor(ctx, ref, s, mask));
     tokenTooltip(ctx, g, f, m);
 

@@ -2,6 +2,7 @@
 #include "ui/views/row_chart.h"
 
 #include "scene/axis_labels.h"
+#include "scene/label_fit.h"
 
 #include "ui/views/drawing.h"
 #include "ui/views/number_format.h"
@@ -19,9 +20,11 @@ void drawRowChart(const ViewContext& ctx, ImVec2 min, ImVec2 max, const RowChart
     list.AddText(bold, bold->FontSize, min, IM_COL32(30, 30, 30, 255), fitText(chart.title, max.x - min.x, bold, bold->FontSize).c_str());
     const int n = static_cast<int>(chart.values.size());
     if (n == 0) return;
-    // Labels are vertical, a line high each: with more bars than lines fit, label every `labelStep`-th bar.
+    // Labels are vertical, one per bar while the bars give them a map's token label's room, then every
+    // `labelStep`-th (scene::fitAxisLabels, the maps' rule), in the small font.
     const float estimatedSlot = (max.x - min.x) / static_cast<float>(n);
-    const int labelStep = scene::labelStep(n, estimatedSlot, size * 1.2f);
+    const float em = size / scene::kDejaVuLinePerEm;
+    const int labelStep = scene::fitAxisLabels({n, estimatedSlot, true, true, em, em}).step;
     float labelHeight = 0.0f;
     for (int j = 0; j < n; j += labelStep) {
         const std::string label = fitText(chart.labels[static_cast<std::size_t>(j)], 70.0f * ctx.scale, small, size);
