@@ -5,9 +5,9 @@ Standard library only (Debian's /usr/bin/python3): chromium listens on a loopbac
 over one WebSocket to it (a minimal RFC 6455 client below), nothing is downloaded. Every wait is bounded: a call or
 a wait that takes longer than its timeout raises DevToolsError, and leaving the `with` block closes chromium.
 
-    from devtools import Chromium
-    with Chromium(window=(1280, 800), downloads="/tmp/downloads") as browser:
-        page = browser.open("http://127.0.0.1:8000/")        # a new tab, loaded (the load event)
+    from devtools import Chromium, serve_folder
+    with serve_folder("build/web/page") as url, Chromium(window=(1280, 800), downloads="/tmp/downloads") as browser:
+        page = browser.open(url)                               # a new tab, loaded (the load event)
         page.wait_for_console("attnviz: first frame drawn")    # a console line holding this text; returns the line
         page.press("ArrowRight")                               # one key: "F5", "Enter", "Ctrl+z", "Ctrl+=", "a" …
         page.type_text("The cat sat.")                         # characters, as a keyboard types them
@@ -17,11 +17,15 @@ a wait that takes longer than its timeout raises DevToolsError, and leaving the 
         path = browser.wait_for_download()                     # the next finished download's path (in `downloads`)
         page.console                                           # every console line so far (console.* and errors)
 
-Keys go through Input.dispatchKeyEvent as a keyboard's would: a key-down carrying the DOM keyCode (Emscripten's
-GLFW reads keyCode), with its text for printable characters (the browser then fires the `keypress` that GLFW turns
-into a typed character), then a key-up. Input.insertText is not used: it fires no key events, so GLFW never sees it.
+Keys go through Input.dispatchKeyEvent as a keyboard's would: each held modifier's own key-down, a key-down carrying
+the DOM keyCode (Emscripten's GLFW reads keyCode, and knows Ctrl is held only from Ctrl's own key-down), with its
+text for printable characters (the browser then fires the `keypress` that GLFW turns into a typed character), the
+key-up, the modifiers' key-ups. Input.insertText is not used: it fires no key events, so GLFW never sees it.
 """
 import base64
+import contextlib
+import functools
+import http.server
 import json
 import os
 import shutil
@@ -29,6 +33,7 @@ import socket
 import struct
 import subprocess
 import tempfile
+import threading
 import time
 
 CHROMIUM = "chromium"
@@ -53,6 +58,26 @@ NAMED_KEYS = {
 PUNCTUATION_KEYS = {";": 186, "=": 187, ",": 188, "-": 189, ".": 190, "/": 191, "`": 192, "[": 219, "\\": 220,
                     "]": 221, "'": 222, "+": 187, "?": 191, "!": 49, ":": 186, '"': 222}
 MODIFIERS = {"Alt": 1, "Ctrl": 2, "Meta": 4, "Shift": 8}  # Input.dispatchKeyEvent's modifier bits
+# Each modifier's own key (GLFW, like a real keyboard's driver, knows Ctrl is held from Ctrl's own key-down).
+MODIFIER_KEYS = {"Alt": ("Alt", "AltLeft", 18), "Ctrl": ("Control", "ControlLeft", 17),
+                 "Meta": ("Meta", "MetaLeft", 91), "Shift": ("Shift", "ShiftLeft", 16)}
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@contextlib.contextmanager
+def serve_folder(folder):
+    """http://127.0.0.1:PORT/ serving `folder` (a static server on a port the system picks) until the block ends."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=folder))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 class DevToolsError(RuntimeError):
@@ -255,10 +280,23 @@ class Page:
                       f"requestAnimationFrame(tick) : done(); requestAnimationFrame(tick); }})", timeout)
 
     def press(self, name):
-        """One key pressed and released; `name` as in key_event()."""
+        """One key pressed and released, inside its modifiers' own presses (Ctrl down, Z down, Z up, Ctrl up);
+        `name` as in key_event()."""
         event = key_event(name)
+        held = [modifier for modifier, bit in MODIFIERS.items() if event["modifiers"] & bit]
+        modifiers = 0
+        for modifier in held:
+            modifiers |= MODIFIERS[modifier]
+            self._modifier_key("rawKeyDown", modifier, modifiers)
         self.call("Input.dispatchKeyEvent", type="keyDown" if "text" in event else "rawKeyDown", **event)
         self.call("Input.dispatchKeyEvent", type="keyUp", **{k: v for k, v in event.items() if k != "text"})
+        for modifier in reversed(held):
+            modifiers &= ~MODIFIERS[modifier]
+            self._modifier_key("keyUp", modifier, modifiers)
+
+    def _modifier_key(self, kind, modifier, modifiers):
+        key, code, key_code = MODIFIER_KEYS[modifier]
+        self.call("Input.dispatchKeyEvent", type=kind, key=key, code=code, windowsVirtualKeyCode=key_code, modifiers=modifiers)
 
     def type_text(self, text):
         """Each character of `text` pressed in turn (Shift is implied by the character, as a keyboard's text)."""
