@@ -41,7 +41,8 @@ SAVE_AS = (45, 104)
 BUNDLED_MODEL = (150, 220)
 EXPORT_THIS_STAGE = (75, 342)
 EXPORT_BUTTON = (306, 475)
-RESTORE_BUTTON = (411, 299)  # the second visit's "Restore unsaved session?" question
+RESTORE_BUTTON = (411, 299)
+NOWHERE = (720, 500)  # between the two maps: no widget  # the second visit's "Restore unsaved session?" question
 
 
 def png_text(path):
@@ -108,7 +109,10 @@ def choose_files(page, input_id, paths):
 
 
 def type_sentence(page, sentence):
-    """Ctrl+L, the sentence typed over the old one, Enter, Escape (out of the field)."""
+    """Ctrl+L, the sentence typed over the old one, Enter, Escape (out of the field); the mouse first moved off the
+    panels (left over a menu item it rests on the model list)."""
+    page.call("Input.dispatchMouseEvent", type="mouseMoved", x=NOWHERE[0], y=NOWHERE[1])
+    page.frames(3)
     page.press("Ctrl+l")
     page.press("Ctrl+a")
     page.type_text(sentence)
