@@ -229,8 +229,13 @@ int startPage() {
 }  // namespace attnviz::app
 
 // Called by browser_files.js when the tab is hidden (switched away from, closed, navigated away): store now.
+// Unsaved changes are written now, as at a desktop exit (Autosaver::finish; the ticks go on if the tab comes back),
+// not up to Autosaver::kInterval later.
 extern "C" EMSCRIPTEN_KEEPALIVE void attnviz_page_hidden() {
-    if (attnviz::app::thePage != nullptr && attnviz::app::thePage->app) attnviz::app::store(*attnviz::app::thePage);
+    using attnviz::app::thePage;
+    if (thePage == nullptr || !thePage->app) return;
+    if (thePage->autosaver) thePage->autosaver->finish(thePage->app->state());
+    attnviz::app::store(*thePage);
 }
 
 int main() {
