@@ -4,9 +4,10 @@
 #     (nlohmann-json3-dev), stb (libstb-dev), each through a folder of links holding only that library, so the
 #     host's /usr/include (glibc's headers) never reaches the WebAssembly compiler;
 #   - compiled libraries from Debian's source packages, which scripts/web unpacks with `apt-get source` into
-#     ATTNVIZ_WEB_SOURCES (default ~/.cache/attnviz/web-src, outside the repository): imgui, pcre2, utf8proc;
+#     ATTNVIZ_WEB_SOURCES (default ~/.cache/attnviz/web-src, outside the repository): imgui, pcre2, utf8proc, zlib,
+#     libpng1.6;
 #   - GLFW and WebGL 2 from Emscripten itself (-sUSE_GLFW=3 is its built-in JavaScript GLFW, not a downloaded port).
-# The page has no PNG/SVG/PDF export, no `dump`/`export`/`fetch` commands and no threads yet (docs/web.md).
+# The page has no PDF export (no Cairo), no `dump`/`export`/`fetch` commands and no threads yet (docs/web.md).
 
 if(DEFINED ENV{XDG_CACHE_HOME})
   set(attnviz_default_web_sources "$ENV{XDG_CACHE_HOME}/attnviz/web-src")
@@ -14,8 +15,8 @@ else()
   set(attnviz_default_web_sources "$ENV{HOME}/.cache/attnviz/web-src")
 endif()
 set(ATTNVIZ_WEB_SOURCES "${attnviz_default_web_sources}" CACHE PATH
-    "Debian's source packages for the page, unpacked by scripts/web (one folder per package: imgui, pcre2, utf8proc)")
-foreach(package imgui pcre2 utf8proc)
+    "Debian's source packages for the page, unpacked by scripts/web (one folder per package: imgui, pcre2, utf8proc, zlib, libpng1.6)")
+foreach(package imgui pcre2 utf8proc zlib libpng1.6)
   if(NOT EXISTS "${ATTNVIZ_WEB_SOURCES}/${package}")
     message(FATAL_ERROR "${ATTNVIZ_WEB_SOURCES}/${package} is missing: scripts/web fetches Debian's ${package} source package there.")
   endif()
@@ -82,6 +83,32 @@ target_include_directories(attnviz_utf8proc PUBLIC ${ATTNVIZ_WEB_SOURCES}/utf8pr
 target_compile_definitions(attnviz_utf8proc PUBLIC UTF8PROC_STATIC)
 target_compile_options(attnviz_utf8proc PRIVATE -w)
 add_library(attnviz::utf8proc ALIAS attnviz_utf8proc)
+
+# zlib and libpng 1.6 for the PNG figure export (export/png_writer.cpp), as the desktop's libpng-dev: libpng's own
+# prebuilt configuration (scripts/pnglibconf.h.prebuilt, what its CMake build copies), no architecture-specific code.
+set(zlib_source ${ATTNVIZ_WEB_SOURCES}/zlib)
+set(zlib_files adler32 compress crc32 deflate infback inffast inflate inftrees trees uncompr zutil)
+list(TRANSFORM zlib_files PREPEND ${zlib_source}/)
+list(TRANSFORM zlib_files APPEND .c)
+add_library(attnviz_zlib STATIC ${zlib_files})
+target_include_directories(attnviz_zlib PUBLIC ${zlib_source})
+target_compile_definitions(attnviz_zlib PRIVATE HAVE_UNISTD_H)
+target_compile_options(attnviz_zlib PRIVATE -w)
+
+set(libpng_source ${ATTNVIZ_WEB_SOURCES}/libpng1.6)
+configure_file(${libpng_source}/scripts/pnglibconf.h.prebuilt ${CMAKE_BINARY_DIR}/generated/libpng/pnglibconf.h COPYONLY)
+set(libpng_files png pngerror pngget pngmem pngpread pngread pngrio pngrtran pngrutil pngset pngtrans pngwio pngwrite
+    pngwtran pngwutil)
+list(TRANSFORM libpng_files PREPEND ${libpng_source}/)
+list(TRANSFORM libpng_files APPEND .c)
+add_library(attnviz_libpng STATIC ${libpng_files})
+target_include_directories(attnviz_libpng PUBLIC ${libpng_source} ${CMAKE_BINARY_DIR}/generated/libpng)
+target_compile_definitions(attnviz_libpng PRIVATE PNG_ARM_NEON_OPT=0 PNG_INTEL_SSE_OPT=0 PNG_MIPS_MSA_OPT=0 PNG_POWERPC_VSX_OPT=0)
+target_compile_options(attnviz_libpng PRIVATE -w)
+target_link_libraries(attnviz_libpng PUBLIC attnviz_zlib)
+add_library(PNG::PNG ALIAS attnviz_libpng)
+# No Cairo: src/export leaves pdf_painter.cpp out and app/web/pdf_unavailable.cpp's paintPdf says so.
+add_library(attnviz::cairo INTERFACE IMPORTED GLOBAL)
 
 if(ATTNVIZ_BUILD_GUI)
   # Dear ImGui 1.86 as Debian's libimgui-dev builds it (its debian/patches Makefile): stb from libstb-dev, not

@@ -54,23 +54,28 @@ exporting::ExportRequest toExportRequest(bool comparison, const ui::ExportReques
     return request;
 }
 
-std::string describe(const std::vector<std::filesystem::path>& written, const std::filesystem::path& directory) {
+std::string describe(const std::vector<std::filesystem::path>& written, const std::filesystem::path& directory, bool downloads) {
+    if (downloads) return written.size() == 1 ? "Downloading " + written.front().filename().string() : "Downloading " + std::to_string(written.size()) + " figures";
     if (written.size() == 1) return "Wrote " + written.front().string();
     return "Wrote " + std::to_string(written.size()) + " figures to " + directory.string();
 }
 
 }  // namespace
 
-ui::ExportHook makeExportHook() {
-    return [](const core::ModelRun& run, const ui::ExportRequest& wanted) -> std::string {
-        const std::filesystem::path directory = wanted.directory.empty() ? defaultExportDirectory() : std::filesystem::path(wanted.directory);
+ui::ExportHook makeExportHook(std::filesystem::path downloads) {
+    return [downloads](const core::ModelRun& run, const ui::ExportRequest& wanted) -> std::string {
+        const std::filesystem::path directory = !downloads.empty()        ? downloads
+                                                : wanted.directory.empty() ? defaultExportDirectory()
+                                                                           : std::filesystem::path(wanted.directory);
         try {
             // Figures of the same stage are meant to be refreshed after a change, so re-exporting replaces them.
             const bool comparison = exportsComparison(run, wanted);
-            if (!run.compared || comparison) return describe(exporting::exportFigures(run, toExportRequest(comparison, wanted), directory, true), directory);
+            if (!run.compared || comparison) {
+                return describe(exporting::exportFigures(run, toExportRequest(comparison, wanted), directory, true), directory, !downloads.empty());
+            }
             core::ModelRun alone = run;  // A's figures, as with compare off
             alone.compared.reset();
-            return describe(exporting::exportFigures(alone, toExportRequest(false, wanted), directory, true), directory);
+            return describe(exporting::exportFigures(alone, toExportRequest(false, wanted), directory, true), directory, !downloads.empty());
         } catch (const std::exception& error) {  // ExportError, FontError, io::FileError, PngError, PdfError
             return std::string("Export failed: ") + error.what();
         }

@@ -8,8 +8,10 @@
 
 namespace attnviz::app {
 
-// Writes the stage figure(s) the request names; returns one line for the status bar, never throws.
-ui::ExportHook makeExportHook();
+// Writes the stage figure(s) the request names into the dialog's folder; returns one line for the status bar, never
+// throws. With `downloads` (the web page's Outbox folder) the figures go there instead and the line says they are
+// downloading.
+ui::ExportHook makeExportHook(std::filesystem::path downloads = {});
 
 // $XDG_PICTURES_DIR/attnviz, else ~/Pictures/attnviz, else a folder under the temp directory.
 std::filesystem::path defaultExportDirectory();

@@ -68,6 +68,11 @@ struct ExportRequest {
 };
 // Returns one line for the status bar ("Wrote 11 figures to …" or what went wrong).
 using ExportHook = std::function<std::string(const core::ModelRun&, const ExportRequest&)>;
+// What the build's export cannot do, said in the export dialog (empty on the desktop; the web page sets both).
+struct ExportLimits {
+    std::string noPdf;        // one sentence: PDF cannot be written here (its radio button is disabled)
+    std::string destination;  // one sentence in place of the folder field: where the figures go instead
+};
 
 // The prediction panel's choices (panel_prediction.h): the softmax temperature and the token Append adds.
 struct PredictionChoice {
@@ -123,6 +128,7 @@ struct AppState {
 
     // [Export] Hook and settings for the export dialog (PNG, SVG or PDF); the status line shows the hook's answer.
     ExportHook exportPng;
+    ExportLimits exportLimits;
     std::string exportDirectory;
     bool exportAllStages = false;
     bool exportSlides = false;                      // the export dialog's "slides (16:9)"

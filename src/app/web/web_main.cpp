@@ -5,16 +5,26 @@
 // The canvas fills the browser window and follows its size and device pixel ratio (the page's "content scale",
 // which Emscripten's GLFW does not report). The data file (src/app/web/CMakeLists.txt) holds assets/models at
 // /assets/models and the DejaVu fonts at their Debian paths. Each frame the window title names the session; after
-// the first frame the page writes "attnviz: first frame drawn" to the console (tests/web reads it).
+// the first frame the page writes "attnviz: first frame drawn" to the console, and each new status line as
+// "attnviz status: …" (tests/web reads both).
 //
-// Not yet (issue 38): saved settings and autosave (browser storage), file pickers, figure export, F5 as the
-// browser's full screen, models from the disk or the Hub, threads.
+// Files (browser_files.h): figures and saved sessions arrive as browser downloads, File ▸ Open… and Open model
+// folder… ask the browser's choosers, files dropped on the page open. The state folder (settings, imgui.ini, the
+// autosave) is in the browser's storage: the last visit's settings come back, its unsaved changes are offered back
+// as after a desktop crash (a closed tab is one), and changes are copied to storage every few seconds and when the
+// tab is hidden. What the page cannot do it says in one sentence: PDF (the export dialog), quitting (File ▸ Quit).
+//
+// Not yet (issue 38): F5 as the browser's full screen, models from the Hub, threads.
 #define GLFW_INCLUDE_NONE
 #include "app/cli_options.h"
+#include "app/gui_autosave.h"
+#include "app/gui_export.h"
 #include "app/gui_fonts.h"
 #include "app/gui_frame.h"
+#include "app/gui_settings.h"
 #include "app/gui_style.h"
 #include "app/input_queue.h"
+#include "app/web/browser_files.h"
 #include "render/gl_heatmap_renderer.h"
 #include "ui/app.h"
 #include "ui/session/session_actions.h"
@@ -31,6 +41,8 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <random>
 #include <string>
 
 namespace attnviz::app {
@@ -46,16 +58,42 @@ EM_JS(int, browserHeight, (), { return window.innerHeight; });
 // clamps the monitor's.
 float contentScale() { return std::clamp(static_cast<float>(emscripten_get_device_pixel_ratio()), 1.0f, 4.0f); }
 
-// The first screen: what the desktop opens on with no options and no saved settings.
-ui::AppState firstState() {
+constexpr double kStorageInterval = 5.0;  // seconds between copies of the settings and autosave into browser storage
+constexpr const char* kNoQuit = "A web page cannot close itself: close the browser tab (settings and unsaved changes stay in this browser).";
+
+// What the page's export cannot do, said in the export dialog.
+ui::ExportLimits pageExportLimits() {
+    return {"The web page cannot write PDF (it has no Cairo): export PNG or SVG here, or PDF from the desktop app.",
+            "The figures arrive as browser downloads."};
+}
+
+// The first screen: what the desktop opens on with no options, with the last visit's inputs and view (unless that
+// visit died before drawing them) and its unsaved changes offered back.
+ui::AppState firstState(const std::optional<SavedSession>& saved, std::optional<ui::RestoreOffer> autosaved, bool diedBeforeDrawing) {
     ui::AppState state;
     state.spec = toModelSpec(InputOptions{});
+    if (saved && !diedBeforeDrawing) {
+        restoreInputs(*saved, state);
+        restoreView(*saved, state);
+    }
+    if (saved) {
+        state.session.recent = saved->state.session.recent;
+        state.session.recentModels = saved->state.session.recentModels;
+    }
+    if (diedBeforeDrawing) state.status = kDiedBeforeDrawingNote;
     if (const core::NamedHead* featured = featuredHeadOnScreen(state.spec)) {
         state.stage = core::StageId::Softmax;
-        state.head = featured->head;
+        if (!saved) state.head = featured->head;
     }
+    state.session.restoreOffer = offerAtStart(std::move(autosaved), diedBeforeDrawing);
+    state.exportPng = makeExportHook(web::kDownloadsFolder);
+    state.exportLimits = pageExportLimits();
+    if (const std::string problem = web::storageProblem(); !problem.empty()) state.status = problem;
     return state;
 }
+
+// A name for this visit's autosave files: every visit has the same process id.
+std::string visitName() { return "visit-" + std::to_string(std::random_device{}()); }
 
 // Everything the frames share, alive for the page's lifetime (the browser keeps calling frame()).
 struct Page {
@@ -65,7 +103,12 @@ struct Page {
     std::unique_ptr<render::HeatmapRenderer> renderer;
     std::unique_ptr<ui::App> app;
     std::unique_ptr<LookKeeper> look;
+    std::optional<std::filesystem::path> stateDir;  // in browser storage
+    std::optional<Autosaver> autosaver;
+    std::optional<DrawingMarker> drawing;
+    double lastStored = 0.0;
     std::string title;
+    std::string status;  // the status line as last written to the console
     int frames = 0;
     int cssWidth = 0, cssHeight = 0;
     float scale = 1.0f;
@@ -84,6 +127,44 @@ void followBrowserWindow(Page& page) {
     emscripten_set_element_css_size(kCanvas, width, height);
 }
 
+Page* thePage = nullptr;  // for attnviz_page_hidden
+
+// Copies the settings (and, through the autosaver, unsaved changes) into the state folder and the browser's storage.
+void store(Page& page) {
+    if (!page.stateDir) return;
+    SavedSession session{{page.cssWidth, page.cssHeight}, page.app->state()};
+    if (!saveSession(*page.stateDir / "settings.json", session)) page.app->state().status = "The page could not save its settings in the browser's storage.";
+    if (ImGui::GetIO().WantSaveIniSettings) ImGui::SaveIniSettingsToDisk(ImGui::GetIO().IniFilename);
+    web::syncStorage();
+}
+
+// What the desktop's loop does between frames that the page does too: files across the browser's edge, the
+// autosave, the title, the drawing marker; and the page's own: storage every kStorageInterval, no quitting.
+void keepSession(Page& page) {
+    ui::AppState& state = page.app->state();
+    web::exchangeFiles(state);
+    if (page.autosaver) {
+        if (std::string problem = page.autosaver->tick(state, glfwGetTime()); !problem.empty()) state.status = std::move(problem);
+    }
+    if (page.drawing) page.drawing->afterFrame(state, page.app->computing());
+    if (state.quitRequested) {
+        state.quitRequested = false;
+        state.status = kNoQuit;
+    }
+    if (const std::string wanted = ui::windowTitle(state); wanted != page.title) {
+        page.title = wanted;
+        glfwSetWindowTitle(page.window, page.title.c_str());
+    }
+    if (state.status != page.status) {  // the console mirrors the status line (tests/web reads it)
+        page.status = state.status;
+        if (!page.status.empty()) std::cout << "attnviz status: " << page.status << std::endl;
+    }
+    if (glfwGetTime() - page.lastStored >= kStorageInterval) {
+        page.lastStored = glfwGetTime();
+        store(page);
+    }
+}
+
 void frame(void* argument) {
     Page& page = *static_cast<Page*>(argument);
     followBrowserWindow(page);
@@ -93,10 +174,7 @@ void frame(void* argument) {
     const float scale = followLook(*page.look, *page.fonts, page.scale, app.state());
     coverTexts(*page.fonts, app.state());
     const PixelSize pixels = renderFrame(page.window, false, [&] { app.frame(*page.renderer, page.fonts->fonts(), scale); });
-    if (const std::string wanted = ui::windowTitle(app.state()); wanted != page.title) {
-        page.title = wanted;
-        glfwSetWindowTitle(page.window, page.title.c_str());
-    }
+    keepSession(page);
     if (++page.frames == 1) std::cout << "attnviz: first frame drawn (" << pixels.width << "x" << pixels.height << ")" << std::endl;
 }
 
@@ -107,8 +185,22 @@ int startPage() {
         std::cerr << "attnviz: the page cannot start GLFW.\n";
         return kExitNoDisplay;
     }
+    setenv("XDG_STATE_HOME", web::kStorageFolder, 1);  // the state folder in browser storage (browser_files.js)
     auto* page = new Page;  // never freed: the page lives until the tab closes
-    page->app = std::make_unique<ui::App>(firstState());
+    thePage = page;
+    page->stateDir = stateDirectory();
+    std::optional<SavedSession> saved;
+    std::optional<ui::RestoreOffer> autosaved;
+    if (page->stateDir) {
+        if (std::filesystem::exists(*page->stateDir / "settings.json")) saved = loadSession(*page->stateDir / "settings.json", {});
+        autosaved = findAutosave(*page->stateDir);
+        page->autosaver.emplace(*page->stateDir, autosaved.has_value(), visitName());
+        page->drawing.emplace(*page->stateDir / kDrawingMarkerName);
+        web::syncStorage();  // the marker in storage before a restored sentence can take the page down
+    }
+    const bool diedBeforeDrawing = page->drawing && page->drawing->lastStartDied();
+    page->app = std::make_unique<ui::App>(firstState(saved, std::move(autosaved), diedBeforeDrawing));
+    page->app->setFilePicker(web::makeBrowserFilePicker());
     page->window = glfwCreateWindow(800, 600, "attnviz — multi-head attention, one matrix at a time", nullptr, nullptr);
     if (page->window == nullptr) {
         std::cerr << "attnviz: this browser gives the page no WebGL 2; try a current Firefox, Chrome or Safari.\n";
@@ -119,7 +211,9 @@ int startPage() {
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;  // no saved layout yet (browser storage: issue 38 item 4)
+    static std::string iniFile;  // ImGui keeps the pointer
+    iniFile = page->stateDir ? (*page->stateDir / "imgui.ini").string() : "";
+    ImGui::GetIO().IniFilename = page->stateDir ? iniFile.c_str() : nullptr;
     styleForProjector(page->scale);
     ImGui_ImplGlfw_InitForOpenGL(page->window, true);
     queueInput(page->window, page->input);
@@ -133,6 +227,16 @@ int startPage() {
 
 }  // namespace
 }  // namespace attnviz::app
+
+// Called by browser_files.js when the tab is hidden (switched away from, closed, navigated away): store now.
+// Unsaved changes are written now, as at a desktop exit (Autosaver::finish; the ticks go on if the tab comes back),
+// not up to Autosaver::kInterval later.
+extern "C" EMSCRIPTEN_KEEPALIVE void attnviz_page_hidden() {
+    using attnviz::app::thePage;
+    if (thePage == nullptr || !thePage->app) return;
+    if (thePage->autosaver) thePage->autosaver->finish(thePage->app->state());
+    attnviz::app::store(*thePage);
+}
 
 int main() {
     try {

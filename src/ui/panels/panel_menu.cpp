@@ -72,13 +72,22 @@ void exportDialog(AppState& state, const RunStatus& status) {
     ImGui::EndDisabled();
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("format");
+    const ExportLimits& limits = state.exportLimits;
+    if (!limits.noPdf.empty() && state.exportFormat == ExportFormat::Pdf) state.exportFormat = ExportFormat::Png;
     for (const auto& [format, label] : {std::pair{ExportFormat::Png, "PNG"}, std::pair{ExportFormat::Svg, "SVG (text as text)"},
                                         std::pair{ExportFormat::Pdf, "PDF (text as text)"}}) {
         ImGui::SameLine();
+        ImGui::BeginDisabled(format == ExportFormat::Pdf && !limits.noPdf.empty());
         if (ImGui::RadioButton(widgetLabel(label).c_str(), state.exportFormat == format)) state.exportFormat = format;
+        ImGui::EndDisabled();
     }
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 28.0f);
-    ImGui::InputText("folder", &state.exportDirectory);
+    if (!limits.noPdf.empty()) ImGui::TextUnformatted(limits.noPdf.c_str());
+    if (limits.destination.empty()) {
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 28.0f);
+        ImGui::InputText("folder", &state.exportDirectory);
+    } else {
+        ImGui::TextUnformatted(limits.destination.c_str());
+    }
     if (ImGui::Button("Export") && status.run != nullptr) {
         state.status = state.exportPng(*status.run, exportRequestOf(state, *status.run));
         ImGui::CloseCurrentPopup();
