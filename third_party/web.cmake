@@ -46,6 +46,8 @@ file(CREATE_LINK /usr/include/eigen3/unsupported ${attnviz_host_headers}/eigen/u
 add_library(Eigen3::Eigen ALIAS attnviz_headers_eigen)
 attnviz_host_header_target(nlohmann nlohmann /usr/include/nlohmann)
 add_library(nlohmann_json::nlohmann_json ALIAS attnviz_headers_nlohmann)
+attnviz_host_header_target(doctest doctest /usr/include/doctest)  # test_core under node (tests/CMakeLists.txt)
+add_library(doctest::doctest ALIAS attnviz_headers_doctest)
 attnviz_host_header_target(cli11 CLI /usr/include/CLI)  # app/cli_options.cpp: the same inputs → ModelSpec as the desktop
 add_library(CLI11::CLI11 ALIAS attnviz_headers_cli11)
 # stb: included as <stb_truetype.h> by attnviz (libstb-dev's stb.pc) and as <stb/stb_truetype.h> by Debian's imgui.

@@ -5,12 +5,12 @@
 #include "core/derived_maps.h"
 #include "core/embedding.h"
 #include "core/model.h"
+#include "core/portable.h"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -466,11 +466,11 @@ TEST_CASE("the softmax's exp is Eigen's pexp bit for bit over every argument it 
     namespace simd = Eigen::internal;
     using Packet = simd::packet_traits<float>::type;
     constexpr int kLanes = static_cast<int>(sizeof(Packet) / sizeof(float));
-    const std::uint32_t first = std::bit_cast<std::uint32_t>(-0.0f), last = std::bit_cast<std::uint32_t>(-87.33654f);
+    const std::uint32_t first = bitCast<std::uint32_t>(-0.0f), last = bitCast<std::uint32_t>(-87.33654f);
     alignas(64) std::array<float, kLanes> x{}, ours{}, eigens{};
     long long differing = 0;
     for (std::uint64_t bits = first; bits <= last; bits += 97ULL * kLanes) {
-        for (int k = 0; k < kLanes; ++k) x[k] = std::bit_cast<float>(static_cast<std::uint32_t>(std::min<std::uint64_t>(bits + 97ULL * k, last)));
+        for (int k = 0; k < kLanes; ++k) x[k] = bitCast<float>(static_cast<std::uint32_t>(std::min<std::uint64_t>(bits + 97ULL * k, last)));
         simd::pstore(ours.data(), attention_detail::expOfKeptArgument(simd::pload<Packet>(x.data())));
         simd::pstore(eigens.data(), simd::pexp(simd::pload<Packet>(x.data())));
         differing += std::memcmp(ours.data(), eigens.data(), sizeof ours) != 0;

@@ -408,7 +408,10 @@ TEST_CASE("a typed word for the prediction: its pieces, its first piece's rank a
 }
 
 TEST_CASE("a typed word is ranked as the question's own answer row ranks it, for the decoder and for BERT's [MASK]") {
-    for (const auto& [model, sentence] : {std::pair{"attnviz-mini-llama", "the cat sat on the mat and the dog sat on the"}, std::pair{"attnviz-mini-bert", "the cat sat on the [MASK] ."}}) {
+    // Named members, not a structured binding: the page's compiler (clang 14) cannot capture one in CAPTURE's lambda.
+    for (const auto& modelAndSentence : {std::pair{"attnviz-mini-llama", "the cat sat on the mat and the dog sat on the"}, std::pair{"attnviz-mini-bert", "the cat sat on the [MASK] ."}}) {
+        const char* model = modelAndSentence.first;
+        const char* sentence = modelAndSentence.second;
         CAPTURE(model);
         const core::ModelRun run = trainedRun(model, sentence);
         const core::Question q = *core::askQuestion(QuestionKind::NextToken, run, {});

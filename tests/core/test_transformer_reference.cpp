@@ -244,6 +244,7 @@ TEST_CASE("a shard index naming a path or a missing file is refused before any s
     CHECK(loadWithIndex("right", holder).empty());
 }
 
+#ifndef __EMSCRIPTEN__  // `attnviz dump` is desktop-only: the page has no io::writeDump (docs/web.md)
 TEST_CASE("dump --model of a decoder: every layer's hidden states, one attention map per query head, token ids") {
     const std::shared_ptr<const core::TrainedModel> model = io::loadModelFolder(kDecoders / "llama-gqa-llama3");
     CHECK(model->familyName() == "Llama");
@@ -268,6 +269,7 @@ TEST_CASE("dump --model of a decoder: every layer's hidden states, one attention
     CHECK(json["model"]["type"] == "llama");
     CHECK(json["model"]["config"]["kv_heads"] == 2);
 }
+#endif
 
 TEST_CASE("the stepped layer is that layer of the pass, bit for bit, and its X is the residual stream") {
     for (const char* folder : {"gpt2-hf-names", "bert-original-names"}) {
@@ -297,6 +299,7 @@ TEST_CASE("a bad id, an over-long sentence or a layer outside the model is an In
     CHECK_THROWS_AS(core::runTransformer(model, {{}}, 0, config), core::InputError);
 }
 
+#ifndef __EMSCRIPTEN__  // `attnviz dump` is desktop-only: the page has no io::writeDump (docs/web.md)
 TEST_CASE("runModel on a trained model: its tokenizer, the stepped layer, a re-split, and a dump with every layer") {
     const std::shared_ptr<const core::TrainedModel> model = io::loadModelFolder(kModels / "bert-original-names");
     core::ModelSpec spec;
@@ -327,6 +330,7 @@ TEST_CASE("runModel on a trained model: its tokenizer, the stepped layer, a re-s
     CHECK(json["model"]["layer"] == 1);
     CHECK(json["model"]["n_layers"] == 3);
 }
+#endif
 
 TEST_CASE("one rule for empty input: an empty or whitespace-only sentence is refused the same way by every model") {
     std::vector<core::ModelSpec> specs(3);

@@ -1,143 +1,107 @@
 #!/usr/bin/python3
-"""check_page.py PAGE_DIR SCREENSHOT.png — the web page (scripts/web's build/web/page) runs in a browser.
+"""check_page.py PAGE_DIR OUT_DIR — the web page (scripts/web's build/web/page) runs in a browser and obeys its keys.
 
-Serves PAGE_DIR on a loopback port of its own (stopped when the check ends), opens it in Debian's headless chromium
-(software WebGL 2: SwiftShader), and checks that
-  1. the page says on the console that it drew its first frame ("attnviz: first frame drawn", web_main.cpp), and
-     never that it stopped (the shell's "attnviz stopped: …", a WebAssembly abort);
-  2. the screenshot chromium takes shows the first screen: not blank, and with the softmax map's colours in it —
-     viridis's purple (weight 0) and yellow (weight 1: "it" → "animal", the [SEP] column), drawn by the heatmap shader.
-Writes the screenshot to SCREENSHOT.png (look at it). Exits 0 when all hold, 1 with the reasons otherwise.
-Standard library only (Debian's /usr/bin/python3); bounded: chromium gets 90 s.
+Serves PAGE_DIR on a loopback port of its own, opens it in Debian's headless chromium (software WebGL 2:
+SwiftShader) through the DevTools protocol (devtools.py), and checks, in order:
+  1. first screen: the page logs "attnviz: first frame drawn", shows the Softmax stage, and its screenshot
+     (OUT_DIR/first-screen.png) holds the softmax map's viridis purple and yellow ("it" → "animal", the [SEP] column)
+     and over 200 colours;
+  2. ← ← then → →: the page steps to Scale and back to Softmax (the stage it reports), the maps still drawn
+     (OUT_DIR/softmax.png);
+  3. typing a sentence (Ctrl+L, Ctrl+A, TYPED): the page runs it, and the maps change: its attention weights differ
+     and the screenshot (OUT_DIR/typed.png) differs from softmax.png in over 2 % of its pixels, maps still drawn;
+  4. F5: the page presents (OUT_DIR/presenting.png); F5 again: it stops presenting;
+and that the page never logged an abort. Prints the cold start (tab opened → first frame drawn) for docs/web.md.
+Exits 0 when all hold, 1 with the first failure and the page's last console lines otherwise. Look at the screenshots.
 """
-import functools
-import http.server
 import os
-import struct
-import subprocess
 import sys
-import tempfile
-import threading
-import zlib
 
-FIRST_FRAME = "attnviz: first frame drawn"
-# The softmax map's colours (src/colormap): viridis at 0 and at 1; each must cover at least MIN_PIXELS pixels of the
-# screenshot (a map cell is some 16 × 16 px).
-MAP_COLOURS = {"viridis purple": (68, 1, 84), "viridis yellow": (253, 231, 37)}
-COLOUR_TOLERANCE = 12
-MIN_PIXELS = 100
-MIN_DISTINCT_COLOURS = 200
+import attnviz_page
+from devtools import Chromium, DevToolsError, serve_folder
+
 WINDOW = (1280, 800)
+TYPED = "The trophy did not fit in the suitcase because it was too big."
+MIN_CHANGED_SHARE = 0.02
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
+class CheckFailed(AssertionError):
+    pass
 
 
-def serve(folder):
-    """A loopback HTTP server for `folder` on a port the system picks, answering on a thread of its own."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=folder))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+def check(condition, failure):
+    if not condition:
+        raise CheckFailed(failure)
 
 
-def run_chromium(url, screenshot):
-    """chromium's console log (stderr) after loading `url` and writing its screenshot."""
-    with tempfile.TemporaryDirectory() as profile:
-        command = [
-            "chromium", "--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-            "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}", f"--window-size={WINDOW[0]},{WINDOW[1]}",
-            # Virtual time runs while the page fetches and compiles its files: 30 s of it, never more than 90 s of ours.
-            "--virtual-time-budget=30000", f"--screenshot={screenshot}", url,
-        ]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=90)
-        return done.stderr
+def check_maps(page, path):
+    problems = attnviz_page.map_problems(attnviz_page.screenshot_colours(page, path))
+    check(not problems, f"{os.path.basename(path)}: " + "; ".join(problems))
 
 
-def read_png_rgb(path):
-    """(width, height, rows of (r, g, b) bytes) of an 8-bit RGB or RGBA PNG, as chromium writes them."""
-    with open(path, "rb") as file:
-        data = file.read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
-    at, chunks, header = 8, [], None
-    while at < len(data):
-        length, kind = struct.unpack(">I4s", data[at:at + 8])
-        body = data[at + 8:at + 8 + length]
-        if kind == b"IHDR":
-            header = struct.unpack(">IIBBBBB", body)
-        elif kind == b"IDAT":
-            chunks.append(body)
-        at += 12 + length
-    width, height, depth, colour_type = header[:4]
-    assert depth == 8 and colour_type in (2, 6), f"{path}: an 8-bit RGB(A) PNG was expected"
-    channels = 3 if colour_type == 2 else 4
-    raw = zlib.decompress(b"".join(chunks))
-    stride = width * channels
-    rows, previous = [], bytearray(stride)
-    for y in range(height):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for x in range(stride):
-            left = line[x - channels] if x >= channels else 0
-            up, up_left = previous[x], previous[x - channels] if x >= channels else 0
-            if kind == 1:
-                line[x] = (line[x] + left) & 255
-            elif kind == 2:
-                line[x] = (line[x] + up) & 255
-            elif kind == 3:
-                line[x] = (line[x] + (left + up) // 2) & 255
-            elif kind == 4:
-                estimate = left + up - up_left
-                nearest = min((abs(estimate - left), 0, left), (abs(estimate - up), 1, up), (abs(estimate - up_left), 2, up_left))
-                line[x] = (line[x] + nearest[2]) & 255
-        rows.append(bytes(line[i] for x in range(width) for i in range(x * channels, x * channels + 3)))
-        previous = line
-    return width, height, rows
+def stage(page):
+    return attnviz_page.numbers(page)["view"]["stage"]
 
 
-def screenshot_problems(path):
-    width, height, rows = read_png_rgb(path)
-    colours, counts = set(), dict.fromkeys(MAP_COLOURS, 0)
-    for row in rows:
-        for x in range(0, len(row), 3):
-            pixel = tuple(row[x:x + 3])
-            colours.add(pixel)
-            for name, wanted in MAP_COLOURS.items():
-                if all(abs(a - b) <= COLOUR_TOLERANCE for a, b in zip(pixel, wanted)):
-                    counts[name] += 1
-    problems = []
-    if len(colours) < MIN_DISTINCT_COLOURS:
-        problems.append(f"the screenshot ({width}x{height}) has {len(colours)} colours: blank or nearly")
-    problems += [f"no {name} in the screenshot: the maps are missing ({count} px)" for name, count in counts.items() if count < MIN_PIXELS]
-    return problems
+def first_screen(page, out):
+    check(stage(page) == "softmax", f"the page opened on stage {stage(page)!r}, not softmax")
+    check_maps(page, os.path.join(out, "first-screen.png"))
+
+
+def arrow_keys_step(page, out):
+    for key, expected in (("ArrowLeft", "mask"), ("ArrowLeft", "scale"), ("ArrowRight", "mask"), ("ArrowRight", "softmax")):
+        page.press(key)
+        page.frames(2)
+        check(stage(page) == expected, f"after {key} the page shows {stage(page)!r}, not {expected!r}")
+    check_maps(page, os.path.join(out, "softmax.png"))
+
+
+def typed_sentence_changes_maps(page, out):
+    before = attnviz_page.numbers(page)
+    after = attnviz_page.type_sentence(page, TYPED)
+    check(after["attention_weights"] != before["attention_weights"], "the attention weights did not change with the sentence")
+    typed = os.path.join(out, "typed.png")
+    check_maps(page, typed)
+    changed = attnviz_page.changed_pixels(page, os.path.join(out, "softmax.png"), typed)
+    check(changed >= MIN_CHANGED_SHARE * WINDOW[0] * WINDOW[1],
+          f"typing a sentence changed {changed} pixels of the screenshot, under {MIN_CHANGED_SHARE:.0%}")
+
+
+def f5_presents(page, out):
+    page.press("F5")
+    page.frames(3)
+    check(attnviz_page.numbers(page)["view"]["presenting"], "F5 did not start presenting")
+    page.screenshot(os.path.join(out, "presenting.png"))
+    page.press("F5")
+    page.frames(3)
+    check(not attnviz_page.numbers(page)["view"]["presenting"], "F5 again did not stop presenting")
+
+
+STEPS = [first_screen, arrow_keys_step, typed_sentence_changes_maps, f5_presents]
 
 
 def main():
     if len(sys.argv) != 3:
-        sys.exit("usage: check_page.py PAGE_DIR SCREENSHOT.png")
-    folder, screenshot = sys.argv[1], os.path.abspath(sys.argv[2])
+        sys.exit("usage: check_page.py PAGE_DIR OUT_DIR")
+    folder, out = sys.argv[1], os.path.abspath(sys.argv[2])
     if not os.path.isfile(os.path.join(folder, "index.html")):
         sys.exit(f"check_page: {folder} has no index.html: build it with scripts/web --build-only")
-    server = serve(folder)
-    try:
-        log = run_chromium(f"http://127.0.0.1:{server.server_address[1]}/", screenshot)
-    finally:
-        server.shutdown()
-    problems = []
-    if FIRST_FRAME not in log:
-        problems.append(f"the page never logged \"{FIRST_FRAME}\"")
-    problems += [f"the page stopped: {line.strip()}" for line in log.splitlines() if "attnviz stopped" in line or "Aborted(" in line]
-    if os.path.isfile(screenshot):
-        problems += screenshot_problems(screenshot)
-    else:
-        problems.append("chromium wrote no screenshot")
-    for problem in problems:
-        print(f"check_page: {problem}", file=sys.stderr)
-    if problems:
-        console = [line for line in log.splitlines() if "CONSOLE" in line]
-        print("check_page: the page's console:\n" + "\n".join(console[-20:]), file=sys.stderr)
-        return 1
-    print(f"check_page: the page drew its first screen ({screenshot})")
+    os.makedirs(out, exist_ok=True)
+    page = None
+    with serve_folder(folder) as url, Chromium(window=WINDOW) as browser:
+        try:
+            page, cold_start = attnviz_page.open_page(browser, url)
+            print(f"check_page: cold start to the first drawn frame: {cold_start:.1f} s")
+            for step in STEPS:
+                step(page, out)
+                check(not attnviz_page.stopped_lines(page), f"the page stopped: {attnviz_page.stopped_lines(page)}")
+                print(f"check_page: {step.__name__.replace('_', ' ')}: ok")
+        except (AssertionError, DevToolsError) as failure:
+            print(f"check_page: {failure}", file=sys.stderr)
+            if page is not None:
+                print("check_page: the page's console:\n  " + "\n  ".join(page.console[-20:]), file=sys.stderr)
+            return 1
+    print(f"check_page: the page drew its first screen and obeyed its keys (screenshots in {out})")
     return 0
 
 

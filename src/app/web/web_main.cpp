@@ -25,6 +25,7 @@
 #include "app/gui_style.h"
 #include "app/input_queue.h"
 #include "app/web/browser_files.h"
+#include "app/web/page_numbers.h"
 #include "render/gl_heatmap_renderer.h"
 #include "ui/app.h"
 #include "ui/session/session_actions.h"
@@ -201,6 +202,7 @@ int startPage() {
     const bool diedBeforeDrawing = page->drawing && page->drawing->lastStartDied();
     page->app = std::make_unique<ui::App>(firstState(saved, std::move(autosaved), diedBeforeDrawing));
     page->app->setFilePicker(web::makeBrowserFilePicker());
+    exposeNumbers(*page->app);  // attnviz_page_numbers(): the tests read the page's numbers
     page->window = glfwCreateWindow(800, 600, "attnviz — multi-head attention, one matrix at a time", nullptr, nullptr);
     if (page->window == nullptr) {
         std::cerr << "attnviz: this browser gives the page no WebGL 2; try a current Firefox, Chrome or Safari.\n";
