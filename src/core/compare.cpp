@@ -84,7 +84,7 @@ PairWords pairWords(const ModelRun& run, int batch, std::size_t sentenceCharacte
     switch (run.spec.compareKind) {
         case CompareKind::HeadsOff: {
             const std::string off = headsOffText(run.spec.headsOff);
-            return {"A = " + sentence + (off.empty() ? " (no head off yet)" : " with heads " + off), "B = the same sentence with every head on"};
+            return {"A = " + sentence + (off.empty() ? " (no head off yet)" : (run.spec.headsOff.size() == 1 ? " with head " : " with heads ") + off), "B = the same sentence with every head on"};
         }
         case CompareKind::Untrained:
             return {"A = " + sentence + " through " + name + " as trained",

@@ -525,7 +525,7 @@ TEST_CASE("ask answers on the command line, --ask-word and --ask-cells: a typed 
     CHECK(mentions(ragged.err, "--ask-cells: every row must have as many cells as the first (3)."));
 }
 
-TEST_CASE("--compare heads-off | untrained: compare on with that B; sentence needs --compare-with, a name not known or both at once refused") {
+TEST_CASE("--compare heads-off or untrained: compare on with that B, sentence needs --compare-with, a name not known or both at once refused") {
     using attnviz::core::CompareKind;
     const attnviz::core::ModelSpec off = toModelSpec(parse({"--compare", "heads-off", "--sentence", "it was too tired"}).line.inputs);
     CHECK(off.compareKind == CompareKind::HeadsOff);
@@ -540,7 +540,7 @@ TEST_CASE("--compare heads-off | untrained: compare on with that B; sentence nee
                          doctest::Contains("--compare must be sentence, heads-off or untrained"), attnviz::core::InputError);
 }
 
-TEST_CASE("dump --untrained writes the same model untrained (seed 42, as --compare untrained's B); the seeded layer is refused in one sentence") {
+TEST_CASE("dump --untrained writes the same model untrained (seed 42, as --compare untrained's B), and the seeded layer is refused in one sentence") {
     const attnviz::test::ScratchDir dir("dump-untrained");
     const std::string gpt2 = (fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models/gpt2-hf-names").string();
     const std::string common = "dump --model " + gpt2 + " --sentence \"the cat sat\" --out ";

@@ -169,7 +169,7 @@ TEST_CASE("compare heads off: A (head 0.1 off) − B (every head on) of every he
     CHECK(largestError(run, reference) <= 1e-6);
     const core::SentenceComparison c = core::compareSentences(run, 0, 0);
     CHECK(c.tokensA == c.tokensB);
-    CHECK(core::pairWords(run, 0).a.find("with heads 0.1 off") != std::string::npos);
+    CHECK(core::pairWords(run, 0).a.find("with head 0.1 off") != std::string::npos);
     CHECK(core::whyNoDifference(run.spec).empty());
 }
 
@@ -181,7 +181,7 @@ TEST_CASE("compare untrained: A (trained) − B (untrained, seed 42) of every he
     CHECK(core::pairWords(run, 0).b.find("untrained") != std::string::npos);
 }
 
-TEST_CASE("compare heads off: B is kept when heads change; with no head below the stepped layer off, A − B is zero and the view says why") {
+TEST_CASE("compare heads off: B is kept when heads change, and with no head below the stepped layer off, A − B is zero and the view says why") {
     const core::ModelRun none = core::runModel(selfComparedSpec(core::CompareKind::HeadsOff));
     CHECK(core::compareSentences(none, 0, 0).largestDifference() == 0.0f);
     CHECK(core::whyNoDifference(none.spec).find("No head is off yet") == 0);

@@ -128,9 +128,9 @@ struct KindChoice {
 };
 constexpr std::array<KindChoice, 3> kKindChoices{{
     {core::CompareKind::Sentence, "B: another sentence", "B is a second sentence, typed below, through the same model."},
-    {core::CompareKind::HeadsOff, "B: this sentence, every head on",
+    {core::CompareKind::HeadsOff, "B: every head on",
      "A is the run on screen, with the heads you switched off (right-click a head); B the same sentence with every head on: A \u2212 B is what switching them off changed."},
-    {core::CompareKind::Untrained, "B: this sentence, model untrained",
+    {core::CompareKind::Untrained, "B: model untrained",
      "B is the same sentence through the same model before training: every weight redrawn at initialisation (seed 42)."},
 }};
 
