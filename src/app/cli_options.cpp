@@ -1,6 +1,7 @@
 // cli_options.cpp — the input options every subcommand shares, and their translation into a ModelSpec.
 #include "app/cli_options.h"
 
+#include "core/compare.h"
 #include "core/display_text.h"
 #include "core/names.h"
 #include "io/model_folder.h"
@@ -24,6 +25,7 @@ Enum parseNamed(std::string_view option, std::string_view text, const std::array
     throw core::InputError(std::string(option) + " must be " + core::namesListed(names) + " (got \"" + std::string(text) + "\").");
 }
 
+core::CompareKind parseCompareKind(std::string_view text) { return parseNamed("--compare", text, core::kCompareKindNames); }
 core::MaskKind parseMask(std::string_view text) { return parseNamed("--mask", text, core::kMaskKindNames); }
 core::MaskFill parseFill(std::string_view text) { return parseNamed("--fill", text, core::kMaskFillNames); }
 core::SoftmaxMode parseSoftmax(std::string_view text) { return parseNamed("--softmax", text, core::kSoftmaxModeNames); }
@@ -34,6 +36,10 @@ void addInputOptions(CLI::App& command, InputOptions& o) {
     command.add_option("-s,--sentence", o.sentence, "The sentence to attend over")->capture_default_str();
     command.add_option("--batch", o.batch, "Several sentences padded into one batch (replaces --sentence)");
     command.add_option("--compare-with", o.compareWith, "A second sentence beside --sentence: the window shows A, B and A - B (C toggles); export --kind compare draws them");
+    command.add_option("--compare", o.compare,
+                       "What B is beside A: sentence (--compare-with, the default) | heads-off (the sentence with every head on, A the run "
+                       "with --ablate's heads off, or those switched off in the window) | untrained (the sentence through the same model "
+                       "untrained, weights redrawn at initialisation with seed 42; trained models)");
     command.add_option("--cross", o.cross, "Decoder sentence(s) for cross-attention: queries from these, keys/values from --sentence/--batch");
     command.add_option("--d-model", o.dModel, "Model width d_model")->capture_default_str();
     command.add_option("--heads", o.heads, "Number of heads h (must divide d_model unless --d-k/--d-v are given; a trained model's heads are re-split)")->capture_default_str();
@@ -131,10 +137,26 @@ std::vector<std::filesystem::path> inputPaths(const InputOptions& o, const core:
     return paths;
 }
 
-core::ModelSpec toModelSpec(const InputOptions& o) {
-    if (o.session) return io::openSession(*o.session).spec;
-    core::ModelSpec spec;
+namespace {
+
+// --compare and --compare-with into spec (whose sentences are set): compare on with B as they say, or off.
+void applyCompareOptions(const InputOptions& o, core::ModelSpec& spec) {
     spec.compareWith = o.compareWith;
+    if (o.compare.empty()) return;
+    spec.compareKind = parseCompareKind(o.compare);
+    if (spec.compareKind == core::CompareKind::Sentence) {
+        if (!spec.compareWith) throw core::InputError("--compare sentence needs the second sentence: add --compare-with \"…\".");
+        return;
+    }
+    if (spec.compareWith) {
+        throw core::InputError("--compare-with is B of --compare sentence; --compare " + o.compare + " compares the sentence with itself: leave one out.");
+    }
+    spec.compareWith = core::defaultComparedSentence(spec.sentences.front());  // the draft, should the window turn to two sentences
+}
+
+// The spec the input options say, before --compare.
+core::ModelSpec typedSpec(const InputOptions& o) {
+    core::ModelSpec spec;
     if (const auto model = chosenModel(o)) {
         refuseSeededOptions(o, *model);
         spec.sentences = o.batch.empty() ? std::vector<std::string>{o.sentence} : o.batch;
@@ -162,6 +184,15 @@ core::ModelSpec toModelSpec(const InputOptions& o) {
     spec.model = core::SeededLayer{.seed = o.seed, .positional = !o.noPositional, .prependCls = o.cls, .biases = o.biases,
                                    .decoderSentences = o.cross};
     core::resolveDimensions(spec.attention);  // report bad sizes now, with the valid values
+    return spec;
+}
+
+}  // namespace
+
+core::ModelSpec toModelSpec(const InputOptions& o) {
+    if (o.session) return io::openSession(*o.session).spec;
+    core::ModelSpec spec = typedSpec(o);
+    applyCompareOptions(o, spec);
     return spec;
 }
 

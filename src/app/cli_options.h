@@ -26,6 +26,7 @@ struct InputOptions {
     std::vector<std::string> batch;          // --batch "s1" "s2" …: overrides --sentence
     std::vector<std::string> cross;          // --cross "decoder sentence" (one per batch sentence)
     std::optional<std::string> compareWith;  // --compare-with B: a second sentence beside the first (ModelSpec::compareWith)
+    std::string compare;                     // --compare sentence|heads-off|untrained: what B is (ModelSpec::compareKind)
     int dModel = 64;
     int heads = 8;
     int dK = 0;
@@ -119,6 +120,7 @@ struct DumpOptions {
     bool logitLens = false;    // --logit-lens
     bool rollout = false;      // --rollout
     bool headRoles = false;    // --head-roles
+    bool untrained = false;    // --untrained: the model's untrained twin (core::untrainedTwin), compare untrained's B
     std::vector<std::filesystem::path> inputs;  // what the run reads (inputPaths): never written over
 };
 

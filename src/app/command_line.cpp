@@ -92,6 +92,8 @@ void addDumpCommand(CLI::App& cli, CommandLine& line) {
     command->add_flag("--rollout", line.dump.rollout, "Also write rollout.npy: attention rollout (Abnar & Zuidema 2020) through every layer");
     command->add_flag("--head-roles", line.dump.headRoles,
                       "Also write head_roles.json: every head's previous-token, duplicate-token, induction, first-token and self scores");
+    command->add_flag("--untrained", line.dump.untrained,
+                      "Dump the same model untrained: every weight redrawn at initialisation (seed 42), the B of --compare untrained (trained models)");
 }
 
 void addExportCommand(CLI::App& cli, CommandLine& line) {
@@ -105,7 +107,7 @@ void addExportCommand(CLI::App& cli, CommandLine& line) {
     command->add_option("--head", e.head, "One head (0-based)");
     command->add_option("--kind", e.kind, "matrix | stage | heads | poster | slide (16:9, 1920x1080 at scale 1) | lines (token -> token) | "
                         "next (a trained model's ten most likely next tokens, or BERT's fills of a [MASK], as a 16:9 slide; "
-                        "no --stage, --matrix or --head) | compare (--sentence beside --compare-with and their difference, as a 16:9 slide) | "
+                        "no --stage, --matrix or --head) | compare (A beside B, as --compare and --compare-with say, and A - B, as a 16:9 slide) | "
                         "quiz (a question slide and an answer slide for each question the run offers; --stage: those about it)")->capture_default_str();
     command->add_option("--temperature", e.temperature, "--kind next: the softmax temperature T of its probabilities (default 1)");
     command->add_option("--format", e.format, "png | svg | pdf (SVG and PDF keep text as text)")->capture_default_str();

@@ -19,7 +19,13 @@ int runDump(const core::ModelSpec& typed, const DumpOptions& options) {
         core::ModelSpec spec = typed;
         if (!options.ablate.empty()) spec.headsOff = parseHeadAblations(options.ablate);
         if (spec.compareWith) {
-            throw core::InputError("--compare-with is for the window and export --kind compare; a dump holds one run: dump each sentence on its own.");
+            throw core::InputError("--compare and --compare-with are for the window and export --kind compare; a dump holds one run: dump each on its "
+                                   "own (a sentence, --ablate, --untrained).");
+        }
+        if (options.untrained) {
+            core::TrainedLayer* trained = spec.trained();
+            if (!trained) throw core::InputError("--untrained needs a trained model (--model): the seeded layer's weights are already random.");
+            trained->model = core::untrainedTwin(trained->model);
         }
         const core::ModelRun run = core::runModel(spec);
         const io::AnalysisOptions analyses{options.logitLens, options.rollout, options.headRoles};

@@ -3,6 +3,7 @@
 
 #include "core/display_text.h"
 #include "core/input_error.h"
+#include "core/transformer/heads_off.h"
 
 #include <algorithm>
 #include <cmath>
@@ -32,13 +33,14 @@ SentenceComparison compareSentences(const ModelRun& run, int batch, int head) {
     }
     SentenceComparison c;
     c.a = unpaddedWeights(run.trace, batch, head);
-    c.b = unpaddedWeights(run.compared->trace, 0, head);
+    const int batchB = run.spec.compareKind == CompareKind::Sentence ? 0 : batch;  // B: compareWith alone, or the same sentences
+    c.b = unpaddedWeights(run.compared->trace, batchB, head);
     if (c.a.rows() != c.a.cols() || c.b.rows() != c.b.cols()) {  // l_dec × l_enc: no one position to align both ways
         throw InputError("Compare lines up a sentence's attention to itself; here the queries come from the decoder sentence and the "
                          "keys from the encoder's (cross-attention), so no position lines up with itself. Remove the decoder sentence to compare.");
     }
     c.tokensA = run.queryTokens.at(static_cast<std::size_t>(batch));
-    c.tokensB = run.compared->queryTokens.at(0);
+    c.tokensB = run.compared->queryTokens.at(static_cast<std::size_t>(batchB));
     c.tokensA.resize(static_cast<std::size_t>(c.a.rows()));
     c.tokensB.resize(static_cast<std::size_t>(c.b.rows()));
     c.aligned = static_cast<int>(std::min(c.a.rows(), c.b.rows()));
@@ -73,6 +75,56 @@ std::string largestChangeText(const SentenceComparison& c) {
     std::snprintf(numbers, sizeof numbers, "%.2f in A and %.2f in B (A \u2212 B = %+.2f)", static_cast<double>(change.a),
                   static_cast<double>(change.b), static_cast<double>(change.difference()));
     return "Largest change: the row of " + quoted(change.row) + " gives " + quoted(change.col) + " " + numbers + ".";
+}
+
+PairWords pairWords(const ModelRun& run, int batch, std::size_t sentenceCharacters) {
+    const std::string sentence = "\u201C" + clipped(run.spec.sentences.at(static_cast<std::size_t>(batch)), sentenceCharacters) + "\u201D";
+    const TrainedModel* model = run.spec.trainedModel();
+    const std::string name = model ? model->name : std::string("the model");
+    switch (run.spec.compareKind) {
+        case CompareKind::HeadsOff: {
+            const std::string off = headsOffText(run.spec.headsOff);
+            return {"A = " + sentence + (off.empty() ? " (no head off yet)" : (run.spec.headsOff.size() == 1 ? " with head " : " with heads ") + off), "B = the same sentence with every head on"};
+        }
+        case CompareKind::Untrained:
+            return {"A = " + sentence + " through " + name + " as trained",
+                    "B = the same sentence through it untrained (every weight redrawn at initialisation, seed " + std::to_string(kUntrainedSeed) + ")"};
+        case CompareKind::Sentence: break;
+    }
+    return {"A = " + sentence, "B = \u201C" + clipped(run.spec.compareWith.value_or(""), sentenceCharacters) + "\u201D"};
+}
+
+std::string comparedWhat(CompareKind kind) {
+    switch (kind) {
+        case CompareKind::HeadsOff: return "Heads off vs every head on";
+        case CompareKind::Untrained: return "Trained vs untrained";
+        case CompareKind::Sentence: break;
+    }
+    return "Two sentences";
+}
+
+std::string compareQuestion(CompareKind kind) {
+    switch (kind) {
+        case CompareKind::HeadsOff: return "Heads off: where does each token look now, and with every head on?";
+        case CompareKind::Untrained: return "Trained vs untrained: where does each token look, and where did it before training?";
+        case CompareKind::Sentence: break;
+    }
+    return "Two sentences: where does each token look in A, and in B?";
+}
+
+std::string whyNoDifference(const ModelSpec& spec) {
+    if (spec.compareKind != CompareKind::HeadsOff) return {};
+    if (spec.headsOff.empty()) {
+        return "No head is off yet, so A and B are the same run: right-click a head (its map, its tile or the model view) \u25B8 "
+               "Switch off; then A is the run with it off and B the run with every head on.";
+    }
+    const TrainedLayer* trained = spec.trained();
+    int lowest = spec.headsOff.front().layer;
+    for (const HeadAblation& head : spec.headsOff) lowest = std::min(lowest, head.layer);
+    if (!trained || trained->layer > lowest) return {};
+    return "No head below this layer is off (the lowest off is in layer " + std::to_string(lowest) + "; this is layer " + std::to_string(trained->layer) +
+           "): a head's attention is computed before its output is dropped, and only the layers after it read the change, so this "
+           "layer attends the same in A and B. Step to a later layer to see what switching it off changed.";
 }
 
 std::string defaultComparedSentence(const std::string& sentence) {

@@ -1,5 +1,7 @@
-// compare.h — two sentences side by side (issue 35): the focused head's attention weights of a run's sentence (A)
-// and of its compared run (ModelSpec::compareWith, B), aligned by position, and their difference A − B.
+// compare.h — two runs side by side (issue 35): the focused head's attention weights of a run's sentence (A) and of
+// its compared run (B), aligned by position, and their difference A − B. B is another sentence (ModelSpec::
+// compareWith), the same sentence with every head on (A has ModelSpec::headsOff), or the same sentence through the
+// model untrained (ModelSpec::compareKind); the words saying which are here, for the window and the slide.
 //
 // Alignment: position p of A faces position p of B. When the two tokenize to different lengths, the first
 // min(l_A, l_B) positions (the shared prefix of positions) are compared and the rest of the longer sentence is
@@ -8,6 +10,7 @@
 #pragma once
 
 #include "core/model.h"
+#include "core/names.h"
 
 #include <string>
 #include <vector>
@@ -27,6 +30,21 @@ struct SentenceComparison {
 // Head `head` of the stepped layer's attention weights in sentence `batch` of `run` and in run.compared. Throws
 // InputError when the run has no comparison, or the head or sentence does not exist.
 SentenceComparison compareSentences(const ModelRun& run, int batch, int head);
+
+// What A and B are, in words for a caption: for two sentences A = “…” and B = “…”; heads off: A = “…” with
+// heads 1.3 off and B = the same sentence with every head on; untrained: A = “…” through the model as trained and B
+// through it untrained. `batch` is A's sentence.
+struct PairWords {
+    std::string a, b;
+};
+PairWords pairWords(const ModelRun& run, int batch, std::size_t sentenceCharacters = 80);
+// A title's words for what is compared: "Two sentences", "Heads off vs every head on", "Trained vs untrained".
+std::string comparedWhat(CompareKind kind);
+// The question the view asks in large type: "Two sentences: where does each token look in A, and in B?", …
+std::string compareQuestion(CompareKind kind);
+// Why A − B is zero everywhere by construction, or "": no head off yet, or every head off in the stepped layer or
+// after it (a head's own attention is computed before its output is dropped; only later layers read the change).
+std::string whyNoDifference(const ModelSpec& spec);
 
 // The sentence compare starts from when it is turned on: the minimal pair of the lesson ("…too tired" → "…too
 // wide", its last "tired" swapped), or `sentence` itself when it has no "tired".

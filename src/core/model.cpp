@@ -227,18 +227,34 @@ std::shared_ptr<const Tokenizer> tokenizerOf(const ModelSpec& spec) {
 
 ModelSpec comparedSpec(const ModelSpec& spec) {
     ModelSpec compared = spec;
-    compared.sentences = {spec.compareWith.value_or("")};
     compared.compareWith.reset();
-    // Cross-attention: the compared sentence is the encoder's, beside the first decoder sentence.
-    if (SeededLayer* seeded = compared.seeded(); seeded && seeded->decoderSentences.size() > 1) seeded->decoderSentences.resize(1);
+    compared.compareKind = CompareKind::Sentence;
+    switch (spec.compareKind) {
+        case CompareKind::Sentence:
+            compared.sentences = {spec.compareWith.value_or("")};
+            // Cross-attention: the compared sentence is the encoder's, beside the first decoder sentence.
+            if (SeededLayer* seeded = compared.seeded(); seeded && seeded->decoderSentences.size() > 1) seeded->decoderSentences.resize(1);
+            break;
+        case CompareKind::HeadsOff: compared.headsOff.clear(); break;
+        case CompareKind::Untrained:
+            if (TrainedLayer* trained = compared.trained()) trained->model = untrainedTwin(trained->model);
+            break;
+    }
     return compared;
 }
 
 std::shared_ptr<const ModelRun> comparedRun(const ModelSpec& spec, const RunOptions& keep) {
     if (!spec.compareWith) return nullptr;
+    if (spec.compareKind == CompareKind::HeadsOff && !spec.trained()) {
+        throw InputError("Comparing with heads off needs a trained model (--model): the seeded layer has no heads to switch off around it.");
+    }
+    if (spec.compareKind == CompareKind::Untrained && !spec.trained()) {
+        throw InputError("Comparing with the untrained model needs a trained model (--model): the seeded layer's weights are already random.");
+    }
     try {
         return std::make_shared<const ModelRun>(runModel(comparedSpec(spec), keep));
     } catch (const InputError& error) {
+        if (spec.compareKind != CompareKind::Sentence) throw;
         throw InputError(std::string("The sentence to compare with: ") + error.what());
     }
 }
@@ -273,8 +289,8 @@ ModelRun rerunAttention(const ModelRun& previous, const ModelSpec& spec) {
     run.resplitHeads = previous.resplitHeads;
     run.trace = projectionsOf(previous.trace);
     reattendInto(run.weights, spec.attention, run.trace);
-    run.compared = previous.compared && spec.compareWith == previous.spec.compareWith ? std::make_shared<const ModelRun>(rerunAttention(*previous.compared, comparedSpec(spec)))
-                                                         : comparedRun(spec, {});
+    const bool sameB = previous.compared && spec.compareWith == previous.spec.compareWith && spec.compareKind == previous.spec.compareKind;
+    run.compared = sameB ? std::make_shared<const ModelRun>(rerunAttention(*previous.compared, comparedSpec(spec))) : comparedRun(spec, {});
     return run;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "core/attention.h"
+#include "core/names.h"
 #include "core/tokenizer.h"
 #include "core/transformer/trained_model.h"
 
@@ -84,9 +85,13 @@ struct ModelSpec {
     // Heads switched off (a trained model only; any number, in any layers): the pass reruns with their Z_i zeroed or
     // replaced by its mean before W^O (HeadAblation). Empty: the model as trained.
     std::vector<HeadAblation> headsOff;
-    // [Compare] A second sentence run through the same model beside the first (issue 35): the run's `compared`.
-    // None: no comparison. core/compare.h aligns the two by position.
+    // [Compare] Compare is on while compareWith holds a sentence (issue 35). A is always this spec's run (what the
+    // stage shows); the run's `compared` is B, which core/compare.h aligns with A by position. compareKind says what B
+    // is: compareWith through the same model (Sentence); the same sentences with every head on (HeadsOff: A − B is
+    // what switching headsOff off changed); or the same sentences through the same model untrained (Untrained,
+    // core::untrainedTwin). The last two leave compareWith unused, kept as the draft of the first.
     std::optional<std::string> compareWith;
+    CompareKind compareKind = CompareKind::Sentence;
 
     SeededLayer* seeded() { return std::get_if<SeededLayer>(&model); }
     const SeededLayer* seeded() const { return std::get_if<SeededLayer>(&model); }
@@ -118,15 +123,16 @@ struct ModelRun {
     std::shared_ptr<const TransformerPass> modelPass;
     // The stepped layer's heads are a re-split of the trained projections (spec.attention.heads ≠ the model's).
     bool resplitHeads = false;
-    // spec.compareWith's run: comparedSpec(spec) through the same forward (null when compare is off).
+    // B: comparedSpec(spec) through the same forward (null when compare is off).
     std::shared_ptr<const ModelRun> compared;
 };
 
-// The spec of the compared sentence: `spec` with compareWith as its only sentence, and no comparison of its own.
+// The spec of B, with no comparison of its own: `spec` with compareWith as its only sentence (Sentence), with every
+// head on (HeadsOff), or with the trained model's untrained twin (Untrained).
 ModelSpec comparedSpec(const ModelSpec& spec);
 struct RunOptions;
-// spec.compareWith's run (runModel of comparedSpec), or null when compare is off. Throws InputError naming the
-// compared sentence when it is refused.
+// B's run (runModel of comparedSpec), or null when compare is off. Throws InputError naming the
+// compared sentence when it is refused, and in one sentence when the seeded layer is asked for heads off or untrained.
 std::shared_ptr<const ModelRun> comparedRun(const ModelSpec& spec, const RunOptions& keep);
 
 // The seeded layer's choices, or a default SeededLayer's for a trained layer: what the flat records (a dump's

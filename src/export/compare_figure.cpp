@@ -122,9 +122,9 @@ std::unique_ptr<Block> lines(std::vector<std::string> text, float size, FontFace
 // cut with "…" where one word is wider than the slide (a pasted 20,000-letter word made the slide 181,570 pixels
 // wide, which no slide holds).
 constexpr std::size_t kQuotedCharacters = 240;
-std::vector<std::string> quotedLines(const std::string& name, const std::string& sentence) {
-    std::vector<std::string> wrapped = wrapText(name + " = \u201C" + core::clipped(sentence, kQuotedCharacters) + "\u201D", kSlideContentWidth, kTextSize,
-                                                FontFace::Regular);
+// One of the pair's lines ("A = “…”"), wrapped to the slide's width, each wrapped line cut to fit.
+std::vector<std::string> wrappedLines(const std::string& text) {
+    std::vector<std::string> wrapped = wrapText(text, kSlideContentWidth, kTextSize, FontFace::Regular);
     for (std::string& line : wrapped) line = truncateToWidth(line, kSlideContentWidth, kTextSize, FontFace::Regular);
     return wrapped;
 }
@@ -138,7 +138,7 @@ int stackedHeight(const std::vector<StackedBlock>& blocks) {
 }  // namespace
 
 Figure drawCompareFigure(const core::ModelRun& run, int head, int batch, const FigureStyle& style) {
-    if (!run.compared) throw ExportError("--kind compare needs a second sentence: add --compare-with \"…\".");
+    if (!run.compared) throw ExportError("--kind compare needs a B: add --compare-with \"…\" (a second sentence), or --compare heads-off or untrained.");
     core::SentenceComparison c;
     try {
         c = core::compareSentences(run, batch, head);
@@ -148,14 +148,16 @@ Figure drawCompareFigure(const core::ModelRun& run, int head, int batch, const F
     const core::TrainedLayer* trained = run.spec.trained();
     const std::string which = trained ? "layer " + std::to_string(trained->layer) + ", head " + std::to_string(head) + " of " + trained->model->name
                                       : "head " + std::to_string(head);
-    const std::string title = "Two sentences, one head: " + which;
+    const std::string title = core::comparedWhat(run.spec.compareKind) + ", one head: " + which;
     std::vector<StackedBlock> blocks;
     blocks.push_back({lines({title}, kTitleSize, FontFace::Bold, TextRole::Primary), 0, false});
-    std::vector<std::string> pair = quotedLines("A", run.spec.sentences.at(static_cast<std::size_t>(batch)));
-    for (std::string& line : quotedLines("B", *run.spec.compareWith)) pair.push_back(std::move(line));
+    const core::PairWords words = core::pairWords(run, batch, kQuotedCharacters);
+    std::vector<std::string> pair = wrappedLines(words.a);
+    for (std::string& line : wrappedLines(words.b)) pair.push_back(std::move(line));
     blocks.push_back({lines(std::move(pair), kTextSize, FontFace::Regular, TextRole::Primary), kGap, false});
-    if (const std::string warning = core::lengthWarning(c); !warning.empty()) {
-        blocks.push_back({lines(wrapText(warning, kSlideContentWidth, kTextSize, FontFace::Regular), kTextSize, FontFace::Regular, TextRole::Secondary), kGap / 2, false});
+    for (const std::string& note : {core::lengthWarning(c), core::whyNoDifference(run.spec)}) {
+        if (note.empty()) continue;
+        blocks.push_back({lines(wrapText(note, kSlideContentWidth, kTextSize, FontFace::Regular), kTextSize, FontFace::Regular, TextRole::Secondary), kGap / 2, false});
     }
     std::vector<StackedBlock> below;
     below.push_back({lines(wrapText(core::largestChangeText(c) + " A and B share one colour scale; A \u2212 B is red where A attends more, blue where B does.",

@@ -129,14 +129,14 @@ void checkPrediction(const core::ModelRun& run, const ExportRequest& request) {
     for (int batch = 0; batch < run.trace.batch; ++batch) predictedPosition(run, batch);
 }
 
-// --kind compare draws one head's attention weights of two sentences: it needs the second (--compare-with), and no
-// stage or matrix picks anything in it. --compare-with without --kind compare would be silently ignored: refused.
+// --kind compare draws one head's attention weights of A and B: it needs B (--compare-with, or --compare), and no
+// stage or matrix picks anything in it. --compare(-with) without --kind compare would be silently ignored: refused.
 void checkComparison(const core::ModelRun& run, const ExportRequest& request) {
     if (request.kind != FigureKind::Compare) {
-        if (run.compared) throw ExportError("--compare-with is for --kind compare; leave it out for --kind " + kindName(request.kind) + ".");
+        if (run.compared) throw ExportError("--compare and --compare-with are for --kind compare; leave them out for --kind " + kindName(request.kind) + ".");
         return;
     }
-    if (!run.compared) throw ExportError("--kind compare needs a second sentence: add --compare-with \"…\".");
+    if (!run.compared) throw ExportError("--kind compare needs a B: add --compare-with \"…\" (a second sentence), or --compare heads-off or untrained.");
     if (request.stage || request.ropeStep || request.matrix) {
         throw ExportError("--kind compare draws one head's attention weights of both sentences; leave out --stage and --matrix.");
     }

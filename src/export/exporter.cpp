@@ -133,7 +133,11 @@ PngMetadata figureMetadata(const core::ModelRun& run, const PlannedFigure& plann
         metadata.text.push_back({"attnviz.question", std::string(core::questionKey(planned.question))});
         metadata.text.push_back({"attnviz.revealed", planned.revealed ? "true" : "false"});
     }
-    if (run.spec.compareWith) metadata.text.push_back({"attnviz.compare_with", nlohmann::json(*run.spec.compareWith).dump()});
+    if (run.spec.compareWith && run.spec.compareKind == core::CompareKind::Sentence) {
+        metadata.text.push_back({"attnviz.compare_with", nlohmann::json(*run.spec.compareWith).dump()});
+    } else if (run.spec.compareWith) {
+        metadata.text.push_back({"attnviz.compare", std::string(core::nameOf(run.spec.compareKind))});
+    }
     return metadata;
 }
 

@@ -103,6 +103,7 @@ ordered_json inputsJson(const Session& s) {
     in["encoder_self_attention_first"] = s.encoderSelfAttentionFirst;
     in["decoder_causal_self_attention_first"] = s.decoderCausalSelfAttentionFirst;
     if (s.compareWith) in["compare_with"] = *s.compareWith;  // left out when off: older attnvizes read the file
+    if (s.compareKind != core::CompareKind::Sentence) in["compare"] = nameOf(s.compareKind, core::kCompareKindNames);  // likewise
     return in;
 }
 
@@ -325,6 +326,7 @@ void readInputs(const json& object, Session& s, std::string_view file) {
     in.read("encoder_self_attention_first", s.encoderSelfAttentionFirst);
     in.read("decoder_causal_self_attention_first", s.decoderCausalSelfAttentionFirst);
     in.read("compare_with", s.compareWith);  // absent (sessions before issue 35): compare off
+    in.read("compare", s.compareKind, core::kCompareKindNames);  // absent: another sentence (or compare off)
     in.refuseUnknownMembers();
 }
 
@@ -747,6 +749,7 @@ core::ModelSpec toModelSpec(const Session& s) {
     spec.attention = attentionOf(s);
     spec.tokenLimit = s.tokenLimit;
     spec.compareWith = s.compareWith;
+    spec.compareKind = s.compareKind;
     core::SeededLayer& seeded = *spec.seeded();
     seeded.decoderSentences = s.decoderSentences;
     seeded.seed = s.seed;
@@ -774,6 +777,7 @@ Session fromModelSpec(const core::ModelSpec& spec) {
     s.scale = spec.attention.scale;
     s.tokenLimit = spec.tokenLimit;
     s.compareWith = spec.compareWith;
+    s.compareKind = spec.compareKind;
     if (const core::SeededLayer* seeded = spec.seeded()) {
         s.decoderSentences = seeded->decoderSentences;
         s.seed = seeded->seed;

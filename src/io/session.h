@@ -110,6 +110,7 @@ struct Session {
     bool encoderSelfAttentionFirst = false;
     bool decoderCausalSelfAttentionFirst = false;
     std::optional<std::string> compareWith;  // "compare_with": the second sentence compared (none: compare off)
+    core::CompareKind compareKind = core::CompareKind::Sentence;  // "compare": what B is (absent: another sentence)
 
     ViewState view;
     WeightFiles weightFiles;              // empty paths: seeded weights and embeddings

@@ -1,4 +1,4 @@
-// layer_analysis.cpp — the layers and roles views' numbers on the model worker, and the UI's desk for them. See
+// layer_analysis.cpp — the layers, roles and copy views' numbers on the model worker, and the UI's desk for them. See
 // layer_analysis.h.
 #include "ui/layer_analysis.h"
 
@@ -10,6 +10,20 @@
 #include <new>
 
 namespace attnviz::ui {
+namespace {
+
+// The most likely next token after every position of the pass's sentence 0 (l ids).
+std::vector<int> predictedTokens(const core::TransformerModel& model, const core::TransformerPass& pass, int length) {
+    std::vector<int> predicted;
+    for (int position = 0; position < length; ++position) {
+        Eigen::Index best = 0;
+        core::nextTokenLogits(model, pass, 0, position).maxCoeff(&best);
+        predicted.push_back(static_cast<int>(best));
+    }
+    return predicted;
+}
+
+}  // namespace
 
 AnalysisResult computeAnalysis(const AnalysisRequest& request) {
     const core::ModelRun& run = *request.run;
@@ -24,11 +38,15 @@ AnalysisResult computeAnalysis(const AnalysisRequest& request) {
         LayerAnalysis analysis;
         analysis.pass = core::runTransformer(transformer, {ids}, 0, core::modelAttention(transformer),
                                              {.allAttentionWeights = true, .steppedTrace = false});
-        if (request.kind == AnalysisKind::Layers) {
-            analysis.lens = core::logitLensAgreement(transformer, analysis.pass, 0, length);
-            analysis.rollout = core::attentionRollout(analysis.pass.attentionWeights, 0, length);
-        } else {
-            analysis.roles = core::headRolesOnRepeats(transformer, *model->tokenizer, analysis.pass.attentionWeights, 0, ids);
+        switch (request.kind) {
+            case AnalysisKind::Layers:
+                analysis.lens = core::logitLensAgreement(transformer, analysis.pass, 0, length);
+                analysis.rollout = core::attentionRollout(analysis.pass.attentionWeights, 0, length);
+                break;
+            case AnalysisKind::Roles:
+                analysis.roles = core::headRolesOnRepeats(transformer, *model->tokenizer, analysis.pass.attentionWeights, 0, ids);
+                break;
+            case AnalysisKind::Copy: analysis.predicted = predictedTokens(transformer, analysis.pass, length); break;
         }
         result.analysis = std::make_shared<const LayerAnalysis>(std::move(analysis));
     } catch (const core::InputError& error) {

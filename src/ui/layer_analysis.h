@@ -1,6 +1,7 @@
-// layer_analysis.h — what the "Through the layers" and "Head roles" views show of the sentence on screen, as the
-// model worker (ModelRunner) computes it, off the UI thread: a pass of that sentence alone with every head on, then
-// core's logit lens and attention rollout, or core's head roles. The lens alone puts every layer's residual stream
+// layer_analysis.h — what the "Through the layers", "Head roles" and "How does it copy?" views show of the sentence on
+// screen, as the model worker (ModelRunner) computes it, off the UI thread: a pass of that sentence alone with every
+// head on, then core's logit lens and attention rollout, core's head roles, or the next token predicted at every
+// position. The lens alone puts every layer's residual stream
 // through the prediction head, (n_layers + 1) × l × vocab × d_model multiply-adds: about a second for a
 // GPT-2-small-shaped model at 64 tokens, which in a frame froze the window at every edit.
 //
@@ -19,12 +20,13 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace attnviz::ui {
 
 class ModelRunner;
 
-enum class AnalysisKind { Layers, Roles };
+enum class AnalysisKind { Layers, Roles, Copy };
 
 // One sentence of a trained model's run, analysed.
 struct LayerAnalysis {
@@ -32,6 +34,7 @@ struct LayerAnalysis {
     core::LensAgreement lens;              // Layers: (n_layers + 1) × l top ids and the final prediction's log-probs
     core::Tensor rollout;                  // Layers: n_layers × l × l, through layers 0 … i
     std::optional<core::HeadRoles> roles;  // Roles: every layer × head scored, and the repeated tokens' attention
+    std::vector<int> predicted;            // Copy: l, the most likely next token after every position
 };
 
 // What a view asks the worker for: `kind` of sentence `batch` of `run`, which App names `runId` (App::generation()).

@@ -116,6 +116,7 @@ std::shared_ptr<const core::ModelRun> intactOf(const core::ModelRun& run, const 
     core::ModelSpec intact = run.spec;
     intact.headsOff.clear();
     if (baseIntact && baseIntact->spec == intact) return baseIntact;
+    if (run.spec.compareKind == core::CompareKind::HeadsOff && run.compared) return run.compared;  // compare computed it
     return std::make_shared<const core::ModelRun>(core::rerunHeadsOff(run, intact));
 }
 

@@ -3,6 +3,7 @@
 #include "app/command_line.h"
 #include "core/transformer/transformer.h"
 #include "io/checkpoint.h"
+#include "io/model_library.h"
 #include "io/npy.h"
 #include "io/atomic_file.h"
 #include "io/safetensors.h"
@@ -522,4 +523,42 @@ TEST_CASE("ask answers on the command line, --ask-word and --ask-cells: a typed 
     const Finished ragged = runAttnviz("--ask mask --ask-cells 011,01 --screenshot /dev/null");
     CHECK(ragged.exitCode == kExitUsage);
     CHECK(mentions(ragged.err, "--ask-cells: every row must have as many cells as the first (3)."));
+}
+
+TEST_CASE("--compare heads-off or untrained: compare on with that B, sentence needs --compare-with, a name not known or both at once refused") {
+    using attnviz::core::CompareKind;
+    const attnviz::core::ModelSpec off = toModelSpec(parse({"--compare", "heads-off", "--sentence", "it was too tired"}).line.inputs);
+    CHECK(off.compareKind == CompareKind::HeadsOff);
+    CHECK(off.compareWith == std::optional<std::string>("it was too wide"));  // the draft, should the window turn to two sentences
+    CHECK(toModelSpec(parse({"--compare", "untrained"}).line.inputs).compareKind == CompareKind::Untrained);
+    CHECK(toModelSpec(parse({"--compare-with", "b"}).line.inputs).compareKind == CompareKind::Sentence);
+    CHECK_THROWS_WITH_AS(toModelSpec(parse({"--compare", "sentence"}).line.inputs), doctest::Contains("--compare sentence needs the second sentence"),
+                         attnviz::core::InputError);
+    CHECK_THROWS_WITH_AS(toModelSpec(parse({"--compare", "untrained", "--compare-with", "b"}).line.inputs),
+                         doctest::Contains("leave one out"), attnviz::core::InputError);
+    CHECK_THROWS_WITH_AS(toModelSpec(parse({"--compare", "random"}).line.inputs),
+                         doctest::Contains("--compare must be sentence, heads-off or untrained"), attnviz::core::InputError);
+}
+
+TEST_CASE("dump --untrained writes the same model untrained (seed 42, as --compare untrained's B), and the seeded layer is refused in one sentence") {
+    const attnviz::test::ScratchDir dir("dump-untrained");
+    const std::string gpt2 = (fs::path(ATTNVIZ_SOURCE_DIR) / "tests/reference/models/gpt2-hf-names").string();
+    const std::string common = "dump --model " + gpt2 + " --sentence \"the cat sat\" --out ";
+    REQUIRE(runAttnviz(common + (dir / "trained").string()).exitCode == kExitOk);
+    REQUIRE(runAttnviz(common + (dir / "untrained").string() + " --untrained").exitCode == kExitOk);
+    attnviz::io::ModelLibrary library;
+    const attnviz::core::TrainedModel untrained = attnviz::core::untrainedCopy(*library.openNow(gpt2), attnviz::core::kUntrainedSeed);
+    const nlohmann::json manifest = nlohmann::json::parse(attnviz::io::readWholeFile(dir / "untrained/manifest.json"));
+    const std::vector<int> ids = manifest["token_ids"][0].get<std::vector<int>>();
+    const attnviz::core::TransformerPass expected =
+        attnviz::core::runTransformer(untrained.transformer, {ids}, 0, attnviz::core::modelAttention(untrained.transformer), {}, {});
+    CHECK(attnviz::io::readNpy(dir / "untrained/hidden_states.npy").data == expected.hiddenStates.data);
+    CHECK(attnviz::io::readNpy(dir / "trained/hidden_states.npy").data != expected.hiddenStates.data);
+
+    const Finished seeded = runAttnviz("dump --model random --untrained --out " + (dir / "seeded").string());
+    CHECK(seeded.exitCode == kExitRunError);
+    CHECK(mentions(seeded.err, "--untrained needs a trained model (--model): the seeded layer's weights are already random."));
+    const Finished compared = runAttnviz(common + (dir / "compared").string() + " --compare untrained");
+    CHECK(compared.exitCode == kExitRunError);
+    CHECK(mentions(compared.err, "a dump holds one run"));
 }

@@ -2,7 +2,9 @@
 // tests/reference/make_compare_fixture.py's float64 NumPy difference of two separate `attnviz dump` runs (never our
 // compare code) within 1e-6, for the tired/wide pair and for a pair of different lengths (aligned by the shared
 // positions); the compared run is runModel's own (ModelRun::compared), kept through rerunAttention; the minimal pair
-// compare starts from; what the coreference head does on it; and the length warning.
+// compare starts from; what the coreference head does on it; and the length warning. A sentence compared with itself
+// with a head off (against every head on) and through the model untrained, against the same script's differences of
+// `dump --ablate` and `dump --untrained` with a plain dump, within 1e-6; and the seeded layer refusing both.
 #include "core/compare.h"
 #include "io/model_library.h"
 #include "io/npy.h"
@@ -10,6 +12,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -138,4 +141,66 @@ TEST_CASE("compare: on the bundled model's coreference head, “it” moves its 
     const core::CellChange change = core::largestChange(c);
     CHECK(std::fabs(change.difference()) == doctest::Approx(c.largestDifference()));
     CHECK(core::largestChangeText(c).find("Largest change: the row of") == 0);
+}
+
+namespace {
+
+// The bundled model's "…tired" compared with itself: with heads `off` switched off against every head on, or through
+// the model against it untrained (compareWith keeps a sentence only as compare's switch and draft).
+core::ModelSpec selfComparedSpec(core::CompareKind kind, const std::vector<core::HeadAblation>& off = {}) {
+    const nlohmann::json f = facts();
+    core::ModelSpec spec = bundledSpec(f["a"], f["b"].get<std::string>());
+    spec.compareKind = kind;
+    spec.headsOff = off;
+    return spec;
+}
+
+const std::vector<core::HeadAblation> kHeadOff{{0, 1, core::HeadOffMode::Zero}};  // tired_wide.json's "heads_off": 0.1
+
+}  // namespace
+
+TEST_CASE("compare heads off: A (head 0.1 off) − B (every head on) of every head equals NumPy's difference of two dumps within 1e-6") {
+    REQUIRE(facts()["heads_off"] == "0.1");
+    const core::ModelRun run = core::runModel(selfComparedSpec(core::CompareKind::HeadsOff, kHeadOff));
+    REQUIRE(run.compared != nullptr);
+    CHECK(run.compared->spec.headsOff.empty());
+    const core::Tensor reference = io::readNpy(kCompare / "heads_off_difference.npy");
+    CHECK(*std::max_element(reference.data.begin(), reference.data.end()) > 0.01f);  // switching 0.1 off moves layer 2
+    CHECK(largestError(run, reference) <= 1e-6);
+    const core::SentenceComparison c = core::compareSentences(run, 0, 0);
+    CHECK(c.tokensA == c.tokensB);
+    CHECK(core::pairWords(run, 0).a.find("with head 0.1 off") != std::string::npos);
+    CHECK(core::whyNoDifference(run.spec).empty());
+}
+
+TEST_CASE("compare untrained: A (trained) − B (untrained, seed 42) of every head equals NumPy's difference of two dumps within 1e-6") {
+    const core::ModelRun run = core::runModel(selfComparedSpec(core::CompareKind::Untrained));
+    REQUIRE(run.compared != nullptr);
+    CHECK(run.compared->spec.trained()->model == core::untrainedTwin(run.spec.trained()->model));  // made once, shared
+    CHECK(largestError(run, io::readNpy(kCompare / "untrained_difference.npy")) <= 1e-6);
+    CHECK(core::pairWords(run, 0).b.find("untrained") != std::string::npos);
+}
+
+TEST_CASE("compare heads off: B is kept when heads change, and with no head below the stepped layer off, A − B is zero and the view says why") {
+    const core::ModelRun none = core::runModel(selfComparedSpec(core::CompareKind::HeadsOff));
+    CHECK(core::compareSentences(none, 0, 0).largestDifference() == 0.0f);
+    CHECK(core::whyNoDifference(none.spec).find("No head is off yet") == 0);
+    // Head 2.3 off, in the stepped layer itself: its attention is computed before its output is dropped.
+    const core::ModelRun same = core::rerunHeadsOff(none, selfComparedSpec(core::CompareKind::HeadsOff, {{2, 3, core::HeadOffMode::Zero}}));
+    CHECK(same.compared == none.compared);  // every head on: not run again
+    CHECK(core::compareSentences(same, 0, 3).largestDifference() == 0.0f);
+    CHECK(core::whyNoDifference(same.spec).find("No head below this layer is off (the lowest off is in layer 2; this is layer 2)") == 0);
+    const core::ModelRun moved = core::rerunHeadsOff(same, selfComparedSpec(core::CompareKind::HeadsOff, kHeadOff));
+    CHECK(largestError(moved, io::readNpy(kCompare / "heads_off_difference.npy")) <= 1e-6);
+}
+
+TEST_CASE("compare heads off and untrained are refused on the seeded layer in one sentence") {
+    core::ModelSpec spec;
+    spec.compareWith = "x";
+    spec.compareKind = core::CompareKind::HeadsOff;
+    CHECK_THROWS_WITH_AS(core::runModel(spec), "Comparing with heads off needs a trained model (--model): the seeded layer has no heads to switch off around it.",
+                         core::InputError);
+    spec.compareKind = core::CompareKind::Untrained;
+    CHECK_THROWS_WITH_AS(core::runModel(spec), "Comparing with the untrained model needs a trained model (--model): the seeded layer's weights are already random.",
+                         core::InputError);
 }

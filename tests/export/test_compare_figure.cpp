@@ -113,7 +113,7 @@ TEST_CASE("compare slide: no second sentence, a second sentence for another kind
     const core::ModelRun pair = bundledRun(kTired, std::string(kWide));
     ExportRequest slide = compareRequest(FigureFormat::Png);
     slide.kind = FigureKind::Slide;
-    CHECK(refusal(pair, slide).find("--compare-with is for --kind compare") == 0);
+    CHECK(refusal(pair, slide).find("--compare and --compare-with are for --kind compare") == 0);
     ExportRequest staged = compareRequest(FigureFormat::Png);
     staged.stage = core::StageId::Softmax;
     CHECK(refusal(pair, staged).find("leave out --stage and --matrix") != std::string::npos);

@@ -1,6 +1,7 @@
 // test_session_compare.cpp — the compared sentence (ModelSpec::compareWith, issue 35) in session files: it round-trips
 // through JSON and through toModelSpec / fromModelSpec, it is left out of the file while compare is off, a session
 // written before it existed opens with compare off, and a compared sentence that is not UTF-8 (a Session built in memory) is refused by name.
+// What B is (ModelSpec::compareKind: heads off, untrained) round-trips too, absent for another sentence.
 #include "io/session.h"
 
 #include <doctest/doctest.h>
@@ -37,4 +38,24 @@ TEST_CASE("session: a session written before compare existed opens with compare 
     io::Session notUtf8;
     notUtf8.compareWith = "\xff";
     CHECK_THROWS_WITH_AS(io::checkSession(notUtf8, "utf8.json"), doctest::Contains("inputs.compare_with is not valid UTF-8"), io::FileError);
+}
+
+TEST_CASE("session: what B is (heads off, untrained) round-trips as \"compare\", left out for another sentence, a bad name refused") {
+    core::ModelSpec spec;
+    spec.sentences = {"the cat sat"};
+    spec.compareWith = "the dog sat";
+    for (const core::CompareKind kind : {core::CompareKind::HeadsOff, core::CompareKind::Untrained}) {
+        spec.compareKind = kind;
+        const std::string text = io::sessionToJson(io::fromModelSpec(spec));
+        CHECK(text.find("\"compare\": \"" + std::string(core::nameOf(kind)) + "\"") != std::string::npos);
+        const core::ModelSpec read = io::toModelSpec(io::sessionFromJson(text, "kind.json"));
+        CHECK(read.compareKind == kind);
+        CHECK(read.compareWith == spec.compareWith);
+    }
+    spec.compareKind = core::CompareKind::Sentence;
+    CHECK(io::sessionToJson(io::fromModelSpec(spec)).find("\"compare\"") == std::string::npos);  // older attnvizes read it
+    CHECK(io::toModelSpec(io::sessionFromJson(R"({"schema_version": 1, "inputs": {"compare_with": "x"}})", "old.json")).compareKind ==
+          core::CompareKind::Sentence);
+    CHECK_THROWS_WITH_AS(io::sessionFromJson(R"({"schema_version": 1, "inputs": {"compare_with": "x", "compare": "random"}})", "bad.json"),
+                         doctest::Contains("\"sentence\", \"heads-off\", \"untrained\""), io::FileError);
 }

@@ -680,8 +680,9 @@ TEST_CASE("through the layers: the lens grid prints each layer's top word and co
     CHECK(t.report().says("leaves out the MLPs"));
 }
 
-TEST_CASE("the layers and roles views are computed on the model worker, never in a frame, and a new sentence's view never shows the old one's") {
-    for (const auto& [lesson, figure] : {std::pair{Lesson::Layers, "logit lens"}, std::pair{Lesson::Roles, "strongest role"}}) {
+TEST_CASE("the layers, roles and copy views are computed on the model worker, never in a frame, and a new sentence's view never shows the old one's") {
+    for (const auto& [lesson, figure] :
+         {std::pair{Lesson::Layers, "logit lens"}, std::pair{Lesson::Roles, "strongest role"}, std::pair{Lesson::Copy, "induction"}}) {
         CAPTURE(figure);
         ImGuiHarness ui;
         ui::App app{ui::AppState{}};

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <mutex>
 
 namespace attnviz::core {
 namespace {
@@ -125,6 +126,18 @@ TrainedModel untrainedCopy(const TrainedModel& model, std::uint64_t seed) {
         w.maskedLm->transformBias.setZero();
         reset(w.maskedLm->norm);
         w.maskedLm->bias.setZero();
+    }
+    return copy;
+}
+
+std::shared_ptr<const TrainedModel> untrainedTwin(const std::shared_ptr<const TrainedModel>& model) {
+    static std::mutex mutex;
+    static std::weak_ptr<const TrainedModel> source;
+    static std::shared_ptr<const TrainedModel> copy;
+    const std::lock_guard lock(mutex);
+    if (source.lock() != model || !copy) {
+        copy = std::make_shared<const TrainedModel>(untrainedCopy(*model, kUntrainedSeed));
+        source = model;
     }
     return copy;
 }
@@ -392,7 +405,9 @@ ModelRun rerunHeadsOff(const ModelRun& previous, const ModelSpec& spec) {
     if (trained->layer >= firstDifferentLayer(previous.spec.headsOff, spec.headsOff, model.config.layers)) run.trace = std::move(pass.steppedTrace);
     pass.steppedTrace = Trace{};
     run.modelPass = std::make_shared<const TransformerPass>(std::move(pass));
-    run.compared = comparedRun(spec, RunOptions{options.allAttentionWeights});
+    // Compared with every head on: B does not depend on the heads off, and stays.
+    const bool sameB = previous.compared && spec.compareWith && spec.compareKind == CompareKind::HeadsOff && previous.spec.compareKind == CompareKind::HeadsOff;
+    run.compared = sameB ? previous.compared : comparedRun(spec, RunOptions{options.allAttentionWeights});
     return run;
 }
 

@@ -90,6 +90,11 @@ Matrix firstTokenShare(const Tensor& attention, int batch, int length, bool caus
 // initialisation GPT-2 and BERT start from), LayerNorms γ = 1, β = 0, biases 0; the config, tokenizer and named
 // heads stay. Deterministic in `seed` (SplitMix64 + Box–Muller, the same numbers on every platform).
 TrainedModel untrainedCopy(const TrainedModel& model, std::uint64_t seed);
+// The seed of the untrained copy the window and the command line show (the training question, compare untrained).
+inline constexpr std::uint64_t kUntrainedSeed = 42;
+// untrainedCopy(*model, kUntrainedSeed), made once per model and shared (a GPT-2 has 124 M weights to redraw): the
+// last model asked for keeps its copy until another is. Thread-safe.
+std::shared_ptr<const TrainedModel> untrainedTwin(const std::shared_ptr<const TrainedModel>& model);
 
 // [Stage text] What stages 0 and 1 say for a trained model instead of the seeded model's words: how its tokenizer
 // splits a sentence, and where the stepped layer's X comes from (the residual stream). Stages 2–10 are the same

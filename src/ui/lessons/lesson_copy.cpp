@@ -2,7 +2,8 @@
 // (attnviz-mini-llama) or any model whose heads.json names a previous-token head and an induction head: the
 // previous-token head's off-diagonal stripe, the induction head's stripe one after the earlier copy, and the
 // next-token prediction getting right on the second half by copying (accuracy on the new words vs the repeated).
-// Scores as TransformerLens's head_detector defines them (core/head_measures.h).
+// Scores as TransformerLens's head_detector defines them (core/head_measures.h). The every-layer pass and the
+// prediction at every position come from the model worker (AnalysisKind::Copy, layer_analysis.h), never a frame.
 //
 // What it deliberately does not do: search for the heads (heads.json names them; the training script measured them).
 #include "core/head_measures.h"
@@ -17,7 +18,6 @@ namespace attnviz::ui {
 namespace {
 
 enum Matrix { kHeadMap };
-constexpr int kOwner = static_cast<int>(Lesson::Copy);
 
 const core::NamedHead* headNamed(const core::TrainedModel& model, std::string_view fragment) {
     for (const core::NamedHead& head : model.namedHeads) {
@@ -52,17 +52,6 @@ scene::Map namedHeadMap(LessonFrame& frame, const core::NamedHead& head, const c
     return computedMap(computedMatrix(frame, kHeadMap, head.layer * 1000 + head.head, 0, spec, [&] { return values; }));
 }
 
-// The most likely next token after every position of sentence `batch`.
-std::vector<int> predictedTokens(const core::TrainedModel& model, const core::TransformerPass& pass, int batch, int length) {
-    std::vector<int> predicted;
-    for (int position = 0; position < length; ++position) {
-        Eigen::Index best = 0;
-        core::nextTokenLogits(model.transformer, pass, batch, position).maxCoeff(&best);
-        predicted.push_back(static_cast<int>(best));
-    }
-    return predicted;
-}
-
 }  // namespace
 
 void drawCopyLesson(LessonFrame& frame) {
@@ -82,15 +71,13 @@ void drawCopyLesson(LessonFrame& frame) {
         }
         return;
     }
+    // The every-layer pass and the prediction at every position, on the model worker ("Computing …" until then).
+    const std::shared_ptr<const LayerAnalysis> analysis = trainedModelAnalysis(frame, AnalysisKind::Copy, "reads a trained decoder's heads");
+    if (analysis == nullptr) return;
     const std::vector<int>& ids = shownSentenceIds(frame);
-    const std::shared_ptr<const core::TransformerPass> pass = everyLayerPass(frame, kOwner, ids);  // one sentence: batch index 0
-    if (pass == nullptr) {
-        say(frame, frame.computed.error(everyLayerKey(frame, kOwner)), Tone::Warning);
-        return;
-    }
-    const core::Matrix before = headMap(*pass, previous->layer, previous->head, 0);
-    const core::Matrix after = headMap(*pass, induction->layer, induction->head, 0);
-    const core::CopyAccuracy accuracy = core::copyAccuracy(ids, predictedTokens(*model, *pass, 0, static_cast<int>(ids.size())));
+    const core::Matrix before = headMap(analysis->pass, previous->layer, previous->head, 0);  // one sentence: batch index 0
+    const core::Matrix after = headMap(analysis->pass, induction->layer, induction->head, 0);
+    const core::CopyAccuracy accuracy = core::copyAccuracy(ids, analysis->predicted);
     say(frame, "A sequence of random words, then the same words again. Nothing in the first half can be guessed; in the second, "
                "each next word is the one that followed this word the first time. Two heads do the copying: a previous-token head "
                "(left) writes into every token what came just before it; an induction head (right) then looks for the earlier token "

@@ -93,18 +93,6 @@ std::shared_ptr<const scene::Computed> computedMatrix(LessonFrame& frame, int ma
     });
 }
 
-ComputedCache::Key everyLayerKey(const LessonFrame& frame, int owner) {
-    constexpr int kEveryLayer = -1;  // no lesson numbers a matrix below 0
-    return {owner, kEveryLayer, 0, 0, frame.ctx.state.batch};
-}
-
-std::shared_ptr<const core::TransformerPass> everyLayerPass(LessonFrame& frame, int owner, const std::vector<int>& ids) {
-    return frame.computed.get<core::TransformerPass>(everyLayerKey(frame, owner), [&] {
-        const core::TransformerModel& model = frame.ctx.run.spec.trainedModel()->transformer;
-        return core::runTransformer(model, {ids}, 0, core::modelAttention(model), {.allAttentionWeights = true, .steppedTrace = false});
-    });
-}
-
 const std::vector<int>& shownSentenceIds(const LessonFrame& frame) {
     const core::ModelRun& run = frame.ctx.run;
     return run.tokenIds[static_cast<std::size_t>(std::clamp(frame.ctx.state.batch, 0, run.trace.batch - 1))];

@@ -138,11 +138,6 @@ scene::Map sceneMap(const LessonFrame& frame, const MatrixRef& ref);
 // The heatmap widget's reference to it, for showMapRow.
 MatrixRef computedRef(const std::shared_ptr<const scene::Computed>& computed);
 
-// Every layer's hidden states and attention for the sentence `ids` alone, every head on (the app's run keeps every
-// layer's attention only for the model view), computed once per run and sentence for the view `owner`. Null when the
-// pass threw InputError: frame.computed.error(everyLayerKey(frame, owner)) says why.
-std::shared_ptr<const core::TransformerPass> everyLayerPass(LessonFrame& frame, int owner, const std::vector<int>& ids);
-ComputedCache::Key everyLayerKey(const LessonFrame& frame, int owner);
 // The token ids of the sentence on screen (AppState::batch of the run on screen).
 const std::vector<int>& shownSentenceIds(const LessonFrame& frame);
 // For a view that reads the open trained model's every layer: the worker's analysis `kind` of the sentence on screen

@@ -12,27 +12,11 @@
 
 #include <cmath>
 #include <cstdio>
-#include <mutex>
 
 namespace attnviz::ui {
 namespace {
 
 using core::TensorId;
-
-constexpr std::uint64_t kUntrainedSeed = 42;
-
-// The untrained copy of the model on screen, made once per model (a GPT-2 has 124 M weights to redraw).
-std::shared_ptr<const core::TrainedModel> untrainedOf(const std::shared_ptr<const core::TrainedModel>& model) {
-    static std::mutex mutex;
-    static std::weak_ptr<const core::TrainedModel> source;
-    static std::shared_ptr<const core::TrainedModel> copy;
-    const std::lock_guard lock(mutex);
-    if (source.lock() != model || !copy) {
-        copy = std::make_shared<const core::TrainedModel>(core::untrainedCopy(*model, kUntrainedSeed));
-        source = model;
-    }
-    return copy;
-}
 
 // What the training view computes: the untrained model's run on the same sentences, and its weights shown.
 enum Matrix { kUntrainedRun, kUntrainedWeights };
@@ -41,7 +25,7 @@ constexpr int kOwner = static_cast<int>(Lesson::Training);
 std::shared_ptr<const core::ModelRun> untrainedRun(LessonFrame& frame) {
     return frame.computed.get<core::ModelRun>({kOwner, kUntrainedRun}, [&] {
         core::ModelSpec spec = frame.ctx.run.spec;
-        spec.trained()->model = untrainedOf(frame.ctx.run.spec.trained()->model);
+        spec.trained()->model = core::untrainedTwin(frame.ctx.run.spec.trained()->model);
         return core::runModel(spec);
     });
 }

@@ -10,6 +10,7 @@
 #include "ui/widgets/wide_characters.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace attnviz::ui {
@@ -22,8 +23,6 @@ constexpr ImU32 kHoverOutline = IM_COL32(255, 150, 0, 255);
 
 // Which of the three maps a computed matrix is (its number in the computed cache).
 enum ComparedMatrix { kMatrixA, kMatrixB, kDifference };
-
-std::string quoted(const std::string& sentence) { return "\u201C" + core::clipped(sentence, 80) + "\u201D"; }
 
 // l × l ones, with the rows and columns from `aligned` on zero: the positions the other sentence does not have, hatched.
 core::Matrix beyondShared(int length, int aligned) {
@@ -110,7 +109,7 @@ void compareHeader(LessonFrame& frame) {
     const float right = ImGui::GetWindowContentRegionMax().x, top = ImGui::GetCursorPosY();
     ImGui::PushFont(font(frame.ctx.fonts.large));
     ImGui::PushTextWrapPos(right - closeWidth - ImGui::GetStyle().ItemSpacing.x);
-    const std::string question = "Two sentences: where does each token look in A, and in B?";
+    const std::string question = core::compareQuestion(frame.ctx.run.spec.compareKind);
     ImGui::TextWrapped("%s", question.c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopFont();
@@ -119,6 +118,36 @@ void compareHeader(LessonFrame& frame) {
     ImGui::SetCursorPos({right - closeWidth, top});
     if (ImGui::Button("Close ✕")) toggleCompare(frame.ctx.state);
     ImGui::SetCursorPos(below);
+}
+
+// What B can be, as the Inputs' choice names it.
+struct KindChoice {
+    core::CompareKind kind;
+    const char* label;
+    const char* tooltip;
+};
+constexpr std::array<KindChoice, 3> kKindChoices{{
+    {core::CompareKind::Sentence, "B: another sentence", "B is a second sentence, typed below, through the same model."},
+    {core::CompareKind::HeadsOff, "B: every head on",
+     "A is the run on screen, with the heads you switched off (right-click a head); B the same sentence with every head on: A \u2212 B is what switching them off changed."},
+    {core::CompareKind::Untrained, "B: model untrained",
+     "B is the same sentence through the same model before training: every weight redrawn at initialisation (seed 42)."},
+}};
+
+// The choice of B; heads off and untrained only for a trained model (the seeded layer is one random layer).
+void compareKindChoice(AppState& state) {
+    const bool trained = state.spec.trained() != nullptr;
+    const auto current = std::find_if(kKindChoices.begin(), kKindChoices.end(), [&](const KindChoice& c) { return c.kind == state.spec.compareKind; });
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (!ImGui::BeginCombo("##compare against", current->label)) return;
+    for (const KindChoice& choice : kKindChoices) {
+        const bool offered = trained || choice.kind == core::CompareKind::Sentence;
+        if (ImGui::Selectable(choice.label, choice.kind == state.spec.compareKind, offered ? 0 : ImGuiSelectableFlags_Disabled)) state.spec.compareKind = choice.kind;
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+            ImGui::SetTooltip("%s", offered ? choice.tooltip : "Needs a trained model (Model \u25B8 open one): the seeded layer is already random and has no layers around it.");
+        }
+    }
+    ImGui::EndCombo();
 }
 
 }  // namespace
@@ -140,6 +169,8 @@ void compareField(AppState& state, const RunStatus& status) {
     if (ImGui::Checkbox("compare (C)", &on)) toggleCompare(state);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("A second sentence beside this one: the centre shows A, B and A \u2212 B for the focused head.");
     if (!state.spec.compareWith) return;
+    compareKindChoice(state);
+    if (state.spec.compareKind != core::CompareKind::Sentence) return;
     ImGui::SetNextItemWidth(-FLT_MIN);
     inputTextKeepingWideCharacters("##compared sentence", *state.spec.compareWith);
     if (status.run && status.run->compared) ImGui::TextColored(kHint, "B: %zu tokens", status.run->compared->tokens.at(0).size());
@@ -157,9 +188,10 @@ void drawCompareView(LessonFrame& frame) {
         return;
     }
     headPicker(frame);
-    say(frame, "A = " + quoted(ctx.run.spec.sentences.at(static_cast<std::size_t>(state.batch))) + ",  B = " + quoted(ctx.run.spec.compareWith.value_or("")) +
-                   ": " + whichHead(ctx.run, state.head) + ", aligned by position.");
+    const core::PairWords words = core::pairWords(ctx.run, state.batch);
+    say(frame, words.a + ",  " + words.b + ": " + whichHead(ctx.run, state.head) + ", aligned by position.");
     if (const std::string warning = core::lengthWarning(c); !warning.empty()) say(frame, warning, Tone::Warning);
+    if (const std::string why = core::whyNoDifference(ctx.run.spec); !why.empty()) say(frame, why, Tone::Warning);
     say(frame, core::largestChangeText(c), Tone::Point);
     say(frame, "A and B share one colour scale; A \u2212 B has its own, symmetric around 0: red where A attends more, blue where B does. "
                "Hover a cell: it is outlined in all three maps and the inspector gives both values.", Tone::Dim);
@@ -199,13 +231,13 @@ bool drawCompareInspector(const ViewContext& ctx) {
     const auto cell = [&](const std::vector<std::string>& tokens) {
         return "[" + core::labelText(tokens[static_cast<std::size_t>(row)]) + ", " + core::labelText(tokens[static_cast<std::size_t>(col)]) + "]";
     };
-    ImGui::TextWrapped("Head %d, query %d looking at key %d, in both sentences:", ctx.state.head, row, col);
+    ImGui::TextWrapped("Head %d, query %d looking at key %d, in A and in B:", ctx.state.head, row, col);
     ImGui::TextWrapped("A%s = %s", cell(c.tokensA).c_str(), formatValue(c.a(row, col)).c_str());
     ImGui::TextWrapped("B%s = %s", cell(c.tokensB).c_str(), formatValue(c.b(row, col)).c_str());
     ImGui::PushFont(font(ctx.fonts.large));
     ImGui::TextUnformatted(("A \u2212 B = " + formatValue(c.difference(row, col))).c_str());
     ImGui::PopFont();
-    ImGui::TextColored(kHint, "Each is softmax(q k\u1D40 / \u221Ad_k) of its own sentence's forward pass.");
+    ImGui::TextColored(kHint, "Each is softmax(q k\u1D40 / \u221Ad_k) of its own forward pass.");
     return true;
 }
 

@@ -141,6 +141,7 @@ std::vector<std::string> changes(const InputsSnapshot& before, const InputsSnaps
     compare(out, "decoder layer first", a.decoderCausalSelfAttentionFirst, b.decoderCausalSelfAttentionFirst, onOff);
     compare(out, "compare with", specA.compareWith, specB.compareWith,
             [](const std::optional<std::string>& sentence) { return sentence ? "\u201C" + core::clipped(*sentence, 40) + "\u201D" : std::string("off"); });
+    compare(out, "compare against", specA.compareKind, specB.compareKind, [](core::CompareKind kind) { return std::string(core::nameOf(kind)); });
     for (std::string s : {weightsChange(before, after), editsChange(a.cellEdits, b.cellEdits), headsOffChange(specA.headsOff, specB.headsOff),
                           questionsChange(before.asked, after.asked)}) {
         if (!s.empty()) out.push_back(std::move(s));
