@@ -12,10 +12,10 @@
 //      tests/reference/tokenizers/make_bundled_decoder_ids.js) on every held-out line and more;
 //   5. on "How does it copy?"'s own sentences (twelve everyday nouns twice, the first without its space, as the view
 //      types them) the repeated nouns are predicted right ≥ 80 % of the time.
-// The committed weights (13,000 training steps, 62 minutes on one core of a shared machine) meet every goal but one
-// (the model card says so): the top-5 rate (26 %, goal 40 %), marked should_fail so that it fails loudly the day a
+// The committed weights (8,500 training steps, 47 minutes on one core of a shared machine) meet every goal but one
+// (the model card says so): the top-5 rate (33 %, goal 40 %), marked should_fail so that it fails loudly the day a
 // retrained model meets it (then drop the marker). A second perplexity case holds the model to a fairer trigram,
-// one that knows how sentences start (1.36 × its perplexity today; should_fail too). What the app computes is checked
+// one that knows how sentences start (1.08 × its perplexity today; should_fail too). What the app computes is checked
 // against the training script's own NumPy figures (figures.json) in separate cases that must pass.
 #include "core/head_measures.h"
 #include "io/model_folder.h"

@@ -8,12 +8,16 @@ tests/data/bundled_decoder/figures.json.
     nice -n 5 /usr/bin/python3 tools/train/train_bundled_decoder.py              # train and write everything
     /usr/bin/python3 tools/train/train_bundled_decoder.py --steps 20 --out /tmp/x  # a short run (determinism check)
     /usr/bin/python3 tools/train/train_bundled_decoder.py --evaluate             # measure the committed files again
+    ... --text varied --size wide --steps 1500 --out /tmp/p   # a pilot on other text (MIXES) or another size (SIZES)
+    ... --evaluate --out /tmp/p --text varied --misses        # also print the held-out prefixes it misses, and its five
 
 Needs Debian's python3-torch and python3-numpy and the Debian packages bible-kjv and wordnet-base (the text; CI never
 trains). The sources and what is done with them (the model card says the same for teachers):
   * Text: every verse of the King James Bible, every WordNet gloss and example sentence (both read by
     train_bundled_model.py, the bundled BERT's script), everyday sentences from templates (everyday_sentences.py)
-    and the BERT's coreference sentences ("The animal didn't cross the street because it was too tired").
+    and the BERT's coreference sentences ("The animal didn't cross the street because it was too tired"). The
+    other texts of MIXES add WordNet's example sentences on their own, sentences composed clause by clause
+    (composed_sentences.py) and everyday situations told in order (its scripts).
     Packed into rows of up to 128 tokens, each starting with <|begin_of_text|>; next-token prediction.
   * Induction rows (6 of each batch of 16): random words (whole-word tokens) repeated twice, as natural text repeats
     itself, in three forms so that copying does not hang on how a row begins: right after <|begin_of_text|> with
@@ -60,6 +64,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import train_bundled_model as bert_sources  # noqa: E402  (KJV, WordNet and coreference sentences)
+from composed_sentences import composed_sentences, script_stories  # noqa: E402
 from everyday_sentences import everyday_sentences  # noqa: E402
 from model_files import byte_alphabet, read_safetensors, write_safetensors  # noqa: E402
 
@@ -76,14 +81,18 @@ CONFIG = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "num_hid
           "max_position_embeddings": CONTEXT, "rms_norm_eps": 1e-5, "rope_theta": 10000.0, "hidden_act": "silu",
           "tie_word_embeddings": True, "vocab_size": VOCAB_SIZE, "bos_token_id": 0, "eos_token_id": 1,
           "attention_bias": False, "mlp_bias": False, "torch_dtype": "float32"}
+# Model sizes by name (--size): what CONFIG's dimensions become.
+SIZES = {"small": {"hidden_size": 128, "head_dim": 16, "intermediate_size": 384},
+         "wide": {"hidden_size": 192, "head_dim": 24, "intermediate_size": 512}}
+SIZE = "small"
 PREVIOUS_LAYER, PREVIOUS_HEAD = 0, 0
 INDUCTION_LAYER, INDUCTION_HEAD = 1, 4
 HEAD_WEIGHT = 1.0
-STEPS, BATCH, LEARNING_RATE, WARMUP = 13000, 16, 4e-3, 100
+STEPS, BATCH, LEARNING_RATE, WARMUP = 8500, 16, 4e-3, 100
 INDUCTION_ROWS = 6  # of BATCH: each of training_repeat's three forms, of random whole words and of the most frequent ones
 LABEL_SMOOTHING, WEIGHT_DECAY = 0.1, 0.1
 FREQUENT_WORDS = 800
-EVERYDAY, COREFERENCE = 200000, 20000
+EVERYDAY, COREFERENCE, COMPOSED, SCRIPTED = 200000, 20000, 300000, 50000
 
 # [SECTION] text
 
@@ -93,8 +102,17 @@ def plain(sentences):
     return [s.replace("_", " ") for s in sentences if s.isascii()]
 
 
-def training_text(rng):
-    """{source name: list of sentences}."""
+def wordnet_examples():
+    """WordNet's example sentences alone (the quoted parts of its glosses): words in use, not definitions."""
+    examples = []
+    for pos in ("noun", "verb", "adj", "adv"):
+        for _, _, gloss in bert_sources.wordnet_synsets(pos).values():
+            examples += [part.strip().strip('"').strip() for part in gloss.split(";") if part.strip().startswith('"')]
+    return [e[0].upper() + e[1:] for e in examples if len(e.split()) >= 4]
+
+
+def training_text(rng, mix):
+    """{source name: list of sentences}: the sources `mix` draws from."""
     lemmas = set()
     for pos in ("noun", "verb", "adj", "adv"):
         lemmas |= set(bert_sources.wordnet_senses(pos))
@@ -102,8 +120,14 @@ def training_text(rng):
     creature_adjectives, place_adjectives = bert_sources.frame_adjectives()
     coref = bert_sources.coreference_sentences(rng, COREFERENCE, creatures, places, bert_sources.VERBS,
                                                creature_adjectives, place_adjectives)
-    return {"kjv": plain(bert_sources.kjv_verses()), "wordnet": plain(bert_sources.wordnet_sentences()),
+    text = {"kjv": plain(bert_sources.kjv_verses()) if "kjv" in mix else [], "wordnet": plain(bert_sources.wordnet_sentences()),
             "everyday": everyday_sentences(rng, EVERYDAY), "coreference": plain(e["text"] for e in coref)}
+    if "composed" in mix:
+        text["wordnet_examples"] = plain(wordnet_examples())
+        text["composed"] = composed_sentences(rng, COMPOSED)
+    if "scripts" in mix:
+        text["scripts"] = script_stories(rng, SCRIPTED)
+    return text
 
 
 def held_out():
@@ -444,8 +468,8 @@ class KneserNey:
 # [SECTION] training
 
 
-def prepare(rng):
-    text = training_text(rng)
+def prepare(rng, mix):
+    text = training_text(rng, mix)
     print("text: " + ", ".join(f"{len(v)} {k} sentences" for k, v in text.items()), flush=True)
     started = time.time()
     all_sentences = [s for v in text.values() for s in v]
@@ -458,8 +482,13 @@ def prepare(rng):
     return tokenizer, rows
 
 
-# Of each batch's text rows: the share of each source.
-MIX = {"kjv": 1, "wordnet": 2, "everyday": 6, "coreference": 1}
+# Of each batch's text rows: the share of each source, by the name of the text (--text).
+MIXES = {"templates": {"kjv": 1, "wordnet": 2, "everyday": 6, "coreference": 1},
+         "varied": {"kjv": 1, "wordnet": 1, "wordnet_examples": 1, "everyday": 3, "composed": 3, "coreference": 1},
+         "varied2": {"wordnet": 1, "wordnet_examples": 2, "everyday": 3, "composed": 3, "coreference": 1},
+         "scripted": {"kjv": 1, "wordnet": 1, "wordnet_examples": 1, "everyday": 2, "composed": 3, "scripts": 1,
+                      "coreference": 1}}
+TEXT = "varied"
 
 
 def keep_freed_memory():
@@ -470,23 +499,23 @@ def keep_freed_memory():
     libc.mallopt(M_TRIM_THRESHOLD, 2 ** 30)
 
 
-def train(steps, out):
+def train(steps, out, mix):
     keep_freed_memory()
     import torch
     torch.set_num_threads(1)
     torch.manual_seed(SEED)
     torch.use_deterministic_algorithms(True)
     rng = random.Random(SEED)
-    tokenizer, rows = prepare(rng)
-    word_lists = [whole_words(tokenizer), frequent_words(tokenizer, [r for k in MIX for r in rows[k]])]
-    text_rows = [r for k in MIX for r in rows[k]]
+    tokenizer, rows = prepare(rng, mix)
+    word_lists = [whole_words(tokenizer), frequent_words(tokenizer, [r for k in mix for r in rows[k]])]
+    text_rows = [r for k in mix for r in rows[k]]
     model = make_llama(torch)()
     optimiser = torch.optim.AdamW(model.parameters(), lr=LEARNING_RATE, weight_decay=WEIGHT_DECAY, betas=(0.9, 0.95))
     schedule = torch.optim.lr_scheduler.LambdaLR(
         optimiser, lambda s: min(1.0, (s + 1) / WARMUP) * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(s, steps) / steps))))
     started, log = time.time(), []
     for step in range(steps):
-        chosen = [r for k, n in MIX.items() for r in rng.sample(rows[k], n)]
+        chosen = [r for k, n in mix.items() for r in rng.sample(rows[k], n)]
         second_copies = {}
         for k in range(INDUCTION_ROWS):
             row, second_copies[len(chosen)] = training_repeat(rng, tokenizer, word_lists[k // 3 % 2], text_rows, k % 3)
@@ -512,7 +541,7 @@ def train(steps, out):
                   f"induction {induction.item():.3f}  second copies right {copied:.2f}  {seconds:.0f} s  "
                   f"({(step + 1) * BATCH * CONTEXT / seconds:.0f} tokens/s)", flush=True)
     save(model, tokenizer, out, steps, time.time() - started)
-    baseline = KneserNey([r for k in MIX for r in rows[k]], VOCAB_SIZE)
+    baseline = KneserNey([r for k in mix for r in rows[k]], VOCAB_SIZE)
     measure(out, baseline)
 
 
@@ -562,6 +591,7 @@ def save(model, tokenizer, out, steps, seconds):
 def numpy_forward(tensors, ids):
     """(logits: l × V, every layer's attention: layers × heads × l × l) in float64."""
     c, t = CONFIG, {k: v.astype(np.float64) for k, v in tensors.items()}
+    assert t["model.embed_tokens.weight"].shape[1] == c["hidden_size"], "--size must be the size the files were trained at"
     heads, kv, hd = c["num_attention_heads"], c["num_key_value_heads"], c["head_dim"]
     l = len(ids)
     norm = lambda x, w: w * x / np.sqrt((x * x).mean(-1, keepdims=True) + c["rms_norm_eps"])
@@ -598,14 +628,15 @@ def fresh_repeats(words, count=50, length=25, seed=SEED + 7):
     return [repeated_row(rng, words, length) for _ in range(count)]
 
 
-def kneser_ney_baseline():
+def kneser_ney_baseline(mix):
     """The baseline trained on the rows the training run made (the same seed makes the same text and tokenizer)."""
-    _, rows = prepare(random.Random(SEED))
-    return KneserNey([r for k in MIX for r in rows[k]], VOCAB_SIZE)
+    _, rows = prepare(random.Random(SEED), mix)
+    return KneserNey([r for k in mix for r in rows[k]], VOCAB_SIZE)
 
 
-def measure(out, baseline):
-    """Figures of the files in `out` (the tests check them through the app): perplexities, top-5, head scores."""
+def measure(out, baseline, show_misses=False):
+    """Figures of the files in `out` (the tests check them through the app): perplexities, top-5, head scores;
+    with show_misses, every held-out prefix whose next word is not in the top 5, and the five (to study a run)."""
     tensors = read_safetensors(os.path.join(out, "model.safetensors"))
     spec = json.load(open(os.path.join(out, "tokenizer.json")))["model"]
     tokenizer = Tokenizer([tuple(m.split(" ")) for m in spec["merges"]])
@@ -620,7 +651,10 @@ def measure(out, baseline):
         tokens += len(ids) - 1
         prefix_ids = tokenizer.encode(prefix)
         first_piece = tokenizer.encode(" " + word, bos=False)[0]
-        top5 += first_piece in np.argsort(-logp[len(prefix_ids) - 1])[:5]
+        five = np.argsort(-logp[len(prefix_ids) - 1])[:5]
+        top5 += first_piece in five
+        if show_misses and first_piece not in five:
+            print(f"miss: {prefix} | {word} → {' / '.join(tokenizer.decode([int(i)]).strip() for i in five)}")
     rows = held_out()
     figures["held_out_prefixes"] = len(rows)
     figures["held_out_tokens"] = tokens
@@ -658,8 +692,12 @@ if __name__ == "__main__":
     parser.add_argument("--steps", type=int, default=STEPS)
     parser.add_argument("--out", default=MODEL_DIR)
     parser.add_argument("--evaluate", action="store_true")
+    parser.add_argument("--text", choices=sorted(MIXES), default=TEXT)
+    parser.add_argument("--size", choices=sorted(SIZES), default=SIZE)
+    parser.add_argument("--misses", action="store_true", help="with --evaluate: print the held-out misses")
     args = parser.parse_args()
+    CONFIG.update(SIZES[args.size])
     if args.evaluate:
-        measure(args.out, kneser_ney_baseline())
+        measure(args.out, kneser_ney_baseline(MIXES[args.text]), args.misses)
     else:
-        train(args.steps, args.out)
+        train(args.steps, args.out, MIXES[args.text])
