@@ -8,6 +8,7 @@
 #include "ui/lessons/lesson_catalog.h"
 #include "ui/views/number_format.h"
 #include "ui/widgets/wide_characters.h"
+#include "ui/widgets/widget_label.h"
 
 #include <algorithm>
 #include <array>
@@ -139,10 +140,10 @@ void compareKindChoice(AppState& state) {
     const bool trained = state.spec.trained() != nullptr;
     const auto current = std::find_if(kKindChoices.begin(), kKindChoices.end(), [&](const KindChoice& c) { return c.kind == state.spec.compareKind; });
     ImGui::SetNextItemWidth(-FLT_MIN);
-    if (!ImGui::BeginCombo("##compare against", current->label)) return;
+    if (!ImGui::BeginCombo("##compare against", widgetLabel(current->label).c_str())) return;
     for (const KindChoice& choice : kKindChoices) {
         const bool offered = trained || choice.kind == core::CompareKind::Sentence;
-        if (ImGui::Selectable(choice.label, choice.kind == state.spec.compareKind, offered ? 0 : ImGuiSelectableFlags_Disabled)) state.spec.compareKind = choice.kind;
+        if (ImGui::Selectable(widgetLabel(choice.label).c_str(), choice.kind == state.spec.compareKind, offered ? 0 : ImGuiSelectableFlags_Disabled)) state.spec.compareKind = choice.kind;
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
             ImGui::SetTooltip("%s", offered ? choice.tooltip : "Needs a trained model (Model \u25B8 open one): the seeded layer is already random and has no layers around it.");
         }
