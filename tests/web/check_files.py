@@ -24,9 +24,10 @@ import shutil
 import struct
 import sys
 import time
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_page import MAP_COLOURS, COLOUR_TOLERANCE, read_png_rgb  # noqa: E402
+from attnviz_page import COLOUR_TOLERANCE, MAP_COLOURS  # noqa: E402
 from devtools import Chromium, DevToolsError, serve_folder  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -60,6 +61,46 @@ def png_text(path):
             text[key.decode("latin-1")] = value.decode("latin-1")
         at += 12 + length
     return text
+
+
+def read_png_rgb(path):
+    """(width, height, rows of (r, g, b) bytes) of an 8-bit RGB or RGBA PNG, as chromium writes them."""
+    with open(path, "rb") as file:
+        data = file.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    at, chunks, header = 8, [], None
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            chunks.append(body)
+        at += 12 + length
+    width, height, depth, colour_type = header[:4]
+    assert depth == 8 and colour_type in (2, 6), f"{path}: an 8-bit RGB(A) PNG was expected"
+    channels = 3 if colour_type == 2 else 4
+    raw = zlib.decompress(b"".join(chunks))
+    stride = width * channels
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            left = line[x - channels] if x >= channels else 0
+            up, up_left = previous[x], previous[x - channels] if x >= channels else 0
+            if kind == 1:
+                line[x] = (line[x] + left) & 255
+            elif kind == 2:
+                line[x] = (line[x] + up) & 255
+            elif kind == 3:
+                line[x] = (line[x] + (left + up) // 2) & 255
+            elif kind == 4:
+                estimate = left + up - up_left
+                nearest = min((abs(estimate - left), 0, left), (abs(estimate - up), 1, up), (abs(estimate - up_left), 2, up_left))
+                line[x] = (line[x] + nearest[2]) & 255
+        rows.append(bytes(line[i] for x in range(width) for i in range(x * channels, x * channels + 3)))
+        previous = line
+    return width, height, rows
 
 
 def has_map_colours(path):
